@@ -1,0 +1,122 @@
+"""The HTTP layer: parse, call the rules core, serialize; nothing else."""
+
+from __future__ import annotations
+
+import copy
+
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.common import resolve_schema_cls
+from flask import Flask, abort, send_from_directory
+from flask_smorest import Api
+from openapi_ui_bundles import swagger_ui
+
+from .. import __version__
+from ..rules.registry import RULESETS
+from . import combats, errors, health, problems, rulesets, schemas
+
+SWAGGER_STATIC = "/docs/static/"
+
+
+def schema_name(schema) -> str:
+    """Component names: ruleset schemas get the ruleset's prefix (Sistema2d6Sheet)."""
+    resolved = resolve_schema_cls(schema)
+    cls = resolved[0] if isinstance(resolved, list) else resolved
+    name = cls.__name__.removesuffix("Schema") or cls.__name__
+    parts = cls.__module__.split(".")
+    if len(parts) > 3 and parts[:2] == ["service", "rules"]:
+        prefix = "".join(part.capitalize() for part in parts[2].split("_"))
+        if not name.startswith(prefix):
+            name = prefix + name
+    return name
+
+
+class MeleeApi(Api):
+    ERROR_SCHEMA = schemas.Problem
+
+    def handle_http_exception(self, error):
+        return errors.http_problem(error)
+
+
+def _inline(node, components: dict):
+    """Replace $refs to component schemas by the schemas themselves."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            return _inline(copy.deepcopy(components[ref.rsplit("/", 1)[1]]), components)
+        return {key: _inline(value, components) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_inline(item, components) for item in node]
+    return node
+
+
+def _document_rulesets(api: Api) -> dict[str, dict]:
+    """Publish each ruleset's schemas as components; return the /rulesets details."""
+    spec = api.spec
+    converter = api.ma_plugin.converter
+    creation_refs, action_refs, details = [], [], {}
+    for ruleset in RULESETS.values():
+        creation_name = schema_name(ruleset.create_schema)
+        spec.components.schema(creation_name, schema=ruleset.create_schema)
+        creation_refs.append({"$ref": f"#/components/schemas/{creation_name}"})
+        for action_schema in ruleset.all_action_schemas.values():
+            ref = {"$ref": f"#/components/schemas/{schema_name(action_schema)}"}
+            if schema_name(action_schema) not in spec.components.schemas:
+                spec.components.schema(schema_name(action_schema), schema=action_schema)
+            if ref not in action_refs:
+                action_refs.append(ref)
+        raw = {
+            "sheet": converter.schema2jsonschema(ruleset.sheet_schema),
+            "options": converter.schema2jsonschema(ruleset.options_schema),
+            "actions": {kind: converter.schema2jsonschema(s) for kind, s in ruleset.all_action_schemas.items()},
+        }
+        components = spec.to_dict()["components"]["schemas"]
+        details[ruleset.id] = {
+            **rulesets.summary(ruleset),
+            **_inline(raw, components),
+            "option_defaults": ruleset.options_schema().load({}),
+            "catalog": ruleset.catalog,
+            "example": ruleset.example(),
+        }
+    spec.components.schema("CreateCombat", {"anyOf": creation_refs, "description": "One of the rulesets' creation bodies."})
+    spec.components.schema("Action", {"anyOf": action_refs, "description": "An action of the combat's ruleset."})
+    return details
+
+
+def init_app(app: Flask, retry_after_seconds: int) -> Api:
+    app.config.update(
+        API_TITLE="Melee",
+        API_VERSION=__version__,
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL=SWAGGER_STATIC,
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": (
+                    "Rules-aware combat resolution for tabletop role-playing games. Errors are RFC 9457 "
+                    "problem+json documents."
+                ),
+                "license": {"name": "MIT"},
+            },
+        },
+    )
+    api = MeleeApi(
+        app, spec_kwargs={"marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name)}
+    )
+    errors.register(app, retry_after_seconds)
+    for blueprint in (health.blp, rulesets.blp, combats.blp):
+        api.register_blueprint(blueprint)
+    app.extensions["melee.ruleset_details"] = _document_rulesets(api)
+
+    @app.get(SWAGGER_STATIC + "<path:filename>")
+    def swagger_static(filename):
+        return send_from_directory(swagger_ui.static_path, filename)
+
+    @app.get("/problems/<kind>")
+    def problem_type(kind):
+        if kind not in problems.PROBLEM_TYPES:
+            abort(404)
+        return {"type": problems.TYPE_BASE + kind, "description": problems.PROBLEM_TYPES[kind]}
+
+    return api

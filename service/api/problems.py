@@ -1,0 +1,73 @@
+"""RFC 9457 problem details: every error the API returns looks like this.
+
+``type`` is a stable URI per kind of problem, ``/problems/<kind>``, which
+the service itself serves as documentation (RFC 9457 allows relative URIs);
+``title`` a fixed summary, ``detail`` the sentence for this occurrence and,
+for invalid input, ``errors``: one ``{"pointer", "detail"}`` per bad field
+(JSON Pointers into the request body, as in RFC 9457's own example).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from flask import Response, json
+
+PROBLEM_JSON = "application/problem+json"
+TYPE_BASE = "/problems/"
+
+PROBLEM_TYPES = {
+    "invalid-request": "The body or a parameter is not what the endpoint takes; `errors` points at each bad field.",
+    "invalid-action": "The action is malformed for this combat: unknown combatant, weapon, or inconsistent fields.",
+    "action-not-allowed": "The rules forbid this action now (the actor is down, the target is not dying, ...).",
+    "not-your-turn": "Another combatant is expected to act; the combat's `awaiting` says who.",
+    "combat-over": "The fight has ended; it stays readable until it expires.",
+    "dice-error": "A dice expression or a supplied die is unusable.",
+    "dice-syntax": "A dice expression is not of the form NdM+K.",
+    "too-many-dice": "More dice than the hard limit per expression or per action.",
+    "die-out-of-range": "A supplied die's value does not fit the die the rules roll.",
+    "unused-dice": "More dice were supplied than the rules needed; nothing was applied.",
+    "not-found": "No such resource: the combat never existed, was deleted, or expired.",
+    "version-conflict": "Another action changed the combat first; reload it and decide again.",
+    "precondition-failed": "If-Match names an older version of the combat.",
+    "store-unavailable": "The combat store does not answer; retry after Retry-After seconds.",
+    "payload-too-large": "The request body is larger than the service accepts.",
+    "method-not-allowed": "The resource does not take this HTTP method.",
+    "internal-error": "A bug: the service failed. Nothing was changed. Please report it with the request id.",
+    "http-error": "An HTTP-level error.",
+}
+
+
+def problem(status: int, kind: str, title: str, detail: str, *, headers=None, **extensions) -> Response:
+    body = {"type": TYPE_BASE + kind, "title": title, "status": status, "detail": detail, **extensions}
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _escape(token) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def flatten_messages(messages, prefix: str = "") -> list[dict]:
+    """marshmallow's nested error dict -> a flat list of pointer/detail pairs."""
+    errors: list[dict] = []
+    if isinstance(messages, Mapping):
+        for key, value in messages.items():
+            pointer = prefix if key == "_schema" else f"{prefix}/{_escape(key)}"
+            errors.extend(flatten_messages(value, pointer))
+    elif isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        errors.extend({"pointer": prefix or "/", "detail": m} for m in messages)
+    elif isinstance(messages, list):
+        for item in messages:
+            errors.extend(flatten_messages(item, prefix))
+    else:
+        errors.append({"pointer": prefix or "/", "detail": str(messages)})
+    return errors
+
+
+def field_pointer(field: str | None) -> str:
+    if not field:
+        return "/"
+    return "/" + "/".join(_escape(part) for part in field.split("."))

@@ -1,0 +1,41 @@
+"""/rulesets: what each ruleset takes, so clients can build their UI from it."""
+
+from flask import current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ..rules.registry import RULESETS
+from . import schemas
+from .problems import problem
+
+blp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="The game systems Melee plays.")
+
+
+def summary(ruleset) -> dict:
+    return {
+        "id": ruleset.id,
+        "name": ruleset.name,
+        "language": ruleset.language,
+        "seed": ruleset.seed,
+        "summary": ruleset.summary,
+    }
+
+
+@blp.route("")
+class Rulesets(MethodView):
+    @blp.doc(summary="List the rulesets")
+    @blp.response(200, schemas.RulesetSummary(many=True))
+    def get(self):
+        return [summary(ruleset) for ruleset in RULESETS.values()]
+
+
+@blp.route("/<ruleset_id>")
+class Ruleset(MethodView):
+    @blp.doc(summary="Describe a ruleset: sheet, options, actions, catalog and a playable example")
+    @blp.response(200, schemas.RulesetDetail)
+    def get(self, ruleset_id):
+        details = current_app.extensions["melee.ruleset_details"]
+        if ruleset_id not in details:
+            known = ", ".join(sorted(details))
+            return problem(404, "not-found", "Ruleset not found", f"no ruleset {ruleset_id!r}; one of: {known}")
+        return details[ruleset_id]

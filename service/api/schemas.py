@@ -1,0 +1,123 @@
+"""Response shapes, for the OpenAPI document.
+
+Views build their responses as plain dicts (see ``views.py``); these schemas
+describe them. Dumping returns the dict unchanged, so describing a response
+costs nothing per request.
+"""
+
+from marshmallow import INCLUDE, Schema, fields, validate
+
+
+class Described(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    def dump(self, obj, *, many=None):
+        return obj
+
+
+class Roll(Described):
+    sides = fields.Integer(required=True)
+    value = fields.Integer(required=True)
+    purpose = fields.String(required=True)
+    source = fields.String(required=True, validate=validate.OneOf(["client", "server"]))
+
+
+class Event(Described):
+    code = fields.String(required=True)
+    params = fields.Dict(required=True)
+    text = fields.String(required=True, metadata={"description": "The event as a sentence in the combat's language."})
+
+
+class Awaiting(Described):
+    actor = fields.String(required=True)
+    actions = fields.List(fields.String(), required=True)
+    reason = fields.String(required=True)
+
+
+class Combatant(Described):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    side = fields.String(required=True)
+    conditions = fields.List(fields.Dict(), required=True)
+
+
+class Combat(Described):
+    id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["active", "over"]))
+    round = fields.Integer(required=True)
+    lang = fields.String(required=True)
+    options = fields.Dict(required=True)
+    combatants = fields.List(fields.Nested(Combatant), required=True)
+    awaiting = fields.List(
+        fields.Nested(Awaiting),
+        required=True,
+        metadata={"description": "Who the engine waits for, and which action types each may send."},
+    )
+    expires_at = fields.String(required=True, metadata={"description": "When the combat expires unless it changes (ISO 8601)."})
+    seed = fields.Integer(metadata={"description": "The dice seed, revealed once the fight is over."})
+
+
+class ActionSummary(Described):
+    seq = fields.Integer(required=True)
+    type = fields.String(required=True)
+    actor = fields.String(required=True)
+
+
+class ActionResult(Described):
+    action = fields.Nested(ActionSummary, required=True)
+    rolls = fields.List(fields.Nested(Roll), required=True)
+    events = fields.List(fields.Nested(Event), required=True)
+    combat = fields.Nested(Combat, required=True)
+
+
+class LogEntry(Described):
+    seq = fields.Integer(required=True)
+    action = fields.Dict(required=True)
+    rolls = fields.List(fields.Nested(Roll), required=True)
+    events = fields.List(fields.Nested(Event), required=True)
+
+
+class LogPage(Described):
+    items = fields.List(fields.Nested(LogEntry), required=True)
+    next_after = fields.Integer(allow_none=True, required=True, metadata={"description": "Pass as `after` for the next page; null at the end."})
+    last_seq = fields.Integer(required=True)
+
+
+class EventsQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+
+
+class RulesetSummary(Described):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    language = fields.String(required=True)
+    seed = fields.String(required=True)
+    summary = fields.String(required=True)
+
+
+class RulesetDetail(RulesetSummary):
+    sheet = fields.Dict(required=True, metadata={"description": "JSON Schema of a combatant in POST /combats."})
+    options = fields.Dict(required=True, metadata={"description": "JSON Schema of the options."})
+    option_defaults = fields.Dict(required=True)
+    actions = fields.Dict(required=True, metadata={"description": "JSON Schema of each action type."})
+    catalog = fields.Dict(required=True)
+    example = fields.Dict(required=True, metadata={"description": "A creation body and a sequence of actions that plays."})
+
+
+class Problem(Described):
+    type = fields.String(required=True, metadata={"description": "URI of the kind of problem; GET it for its description."})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    errors = fields.List(
+        fields.Dict(),
+        metadata={"description": "One {pointer, detail} per bad field; pointer is a JSON Pointer into the body."},
+    )
+
+
+class Health(Described):
+    status = fields.String(required=True)

@@ -1,0 +1,1 @@
+"""The rules core: pure Python, no web framework and no storage below here."""

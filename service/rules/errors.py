@@ -1,0 +1,62 @@
+"""The errors the rules core raises.
+
+Every error names what is wrong in a sentence a player can read, and, where
+one field of the request is to blame, that field, so the HTTP layer can point
+at it without knowing any rule.
+"""
+
+
+class RulesError(Exception):
+    """Base of every refusal by the rules core; nothing was changed."""
+
+    code = "rules-error"
+
+    def __init__(self, detail: str, *, field: str | None = None):
+        super().__init__(detail)
+        self.detail = detail
+        self.field = field
+
+
+class InvalidAction(RulesError):
+    """The action is malformed for this combat (unknown target, weapon, ...)."""
+
+    code = "invalid-action"
+
+
+class ActionNotAllowed(RulesError):
+    """The action is well formed but the rules forbid it now."""
+
+    code = "action-not-allowed"
+
+
+class CombatOver(ActionNotAllowed):
+    code = "combat-over"
+
+
+class NotYourTurn(ActionNotAllowed):
+    code = "not-your-turn"
+
+
+class DiceError(RulesError):
+    """A dice expression or a client-supplied die is unusable."""
+
+    code = "dice-error"
+
+    def __init__(self, detail: str, *, field: str | None = "dice"):
+        super().__init__(detail, field=field)
+
+
+class DiceSyntaxError(DiceError):
+    code = "dice-syntax"
+
+
+class TooManyDice(DiceError):
+    code = "too-many-dice"
+
+
+class DieOutOfRange(DiceError):
+    code = "die-out-of-range"
+
+
+class UnusedDice(DiceError):
+    code = "unused-dice"

@@ -1,0 +1,68 @@
+"""Events: machine-readable facts (``code`` + ``params``) with a sentence.
+
+Events are stored without text; the sentence is rendered when read, in the
+combat's language, from the ruleset's message catalogue. Parameters that
+name combatants hold ids and are shown by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+COMBATANT_PARAMS = frozenset({"actor", "target", "attacker", "defender", "combatant", "healer"})
+
+COMMON_MESSAGES: dict[str, dict[str, str]] = {
+    "en": {
+        "combat_started": "The fight begins ({ruleset}).",
+        "round_started": "Round {round} begins.",
+        "combat_ended": "The game master ends the fight.",
+        "turn_order": "Order of action: {order}.",
+    },
+    "fr": {
+        "combat_started": "Le combat commence ({ruleset}).",
+        "round_started": "Le tour {round} commence.",
+        "combat_ended": "Le meneur de jeu met fin au combat.",
+        "turn_order": "Ordre d'action : {order}.",
+    },
+    "pt": {
+        "combat_started": "O combate começa ({ruleset}).",
+        "round_started": "A rodada {round} começa.",
+        "combat_ended": "O mestre encerra o combate.",
+        "turn_order": "Ordem de ação: {order}.",
+    },
+}
+
+
+def event(code: str, **params) -> dict:
+    return {"code": code, "params": params}
+
+
+YES_NO = {"en": ("yes", "no"), "fr": ("oui", "non"), "pt": ("sim", "não")}
+
+
+def _shown(key: str, value, names: Mapping[str, str], lang: str):
+    if key in COMBATANT_PARAMS and isinstance(value, str):
+        return names.get(value, value)
+    if key == "order" and isinstance(value, list):
+        return " > ".join(" = ".join(names.get(i, i) for i in group) for group in value)
+    if isinstance(value, bool):
+        yes, no = YES_NO.get(lang, YES_NO["en"])
+        return yes if value else no
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return value
+
+
+def render(
+    entry: Mapping, lang: str, catalogues: Mapping[str, Mapping[str, str]], names: Mapping[str, str]
+) -> str:
+    """The event's sentence in ``lang``, falling back to English, then to the code."""
+    templates = catalogues.get(lang) or catalogues["en"]
+    template = templates.get(entry["code"]) or catalogues["en"].get(entry["code"])
+    if template is None:
+        return entry["code"]
+    shown = {key: _shown(key, value, names, lang) for key, value in entry["params"].items()}
+    try:
+        return template.format_map(shown)
+    except (KeyError, IndexError, ValueError):
+        return entry["code"]

@@ -1,0 +1,16 @@
+"""The rulesets Melee knows. Adding a ruleset: one package, one line here."""
+
+from marshmallow import ValidationError
+
+from .ruleset import Ruleset
+from .sistema_2d6 import RULESET as SISTEMA_2D6
+
+RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (SISTEMA_2D6,)}
+
+
+def get_ruleset(ruleset_id) -> Ruleset:
+    try:
+        return RULESETS[ruleset_id]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(RULESETS))
+        raise ValidationError({"ruleset": [f"unknown ruleset {ruleset_id!r}; one of: {known}"]}) from None

@@ -1,0 +1,138 @@
+"""What a ruleset is: its declarations and its resolver.
+
+A ruleset declares its combatant sheet, its options, its action types and its
+catalog as data, and resolves one action at a time against a working copy of
+the combat state, taking every die from the :class:`Resolution`'s dice box.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cached_property
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from .dice import DiceBox
+from .errors import InvalidAction
+from .events import event
+from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, EndCombatAction, StrictInt
+
+MAX_COMBATANTS = 50
+GM = "gm"
+
+
+class Resolution:
+    """One action (or the start of a combat) being resolved."""
+
+    __slots__ = ("state", "dice", "events")
+
+    def __init__(self, state: dict, dice: DiceBox):
+        self.state = state
+        self.dice = dice
+        self.events: list[dict] = []
+
+    @property
+    def options(self) -> dict:
+        return self.state["options"]
+
+    def emit(self, code: str, **params) -> None:
+        self.events.append(event(code, **params))
+
+    def combatant(self, combatant_id: str, field: str = "target") -> dict:
+        for combatant in self.state["combatants"]:
+            if combatant["id"] == combatant_id:
+                return combatant
+        raise InvalidAction(f"there is no combatant {combatant_id!r} in this combat", field=field)
+
+
+class Ruleset:
+    """Base class: subclasses fill the declarations and the three hooks."""
+
+    id: str
+    name: str
+    language: str
+    seed: str
+    summary: str
+    sheet_schema: type[Schema]
+    options_schema: type[Schema]
+    action_schemas: Mapping[str, type[Schema]]
+    catalog: Mapping
+    messages: Mapping[str, Mapping[str, str]]
+    gm_actions: frozenset[str] = frozenset({"end_combat"})
+
+    # -- hooks a ruleset implements -------------------------------------------------
+    def new_combatant(self, sheet: dict, options: dict) -> dict:
+        """The combatant's state at the start of the fight."""
+        raise NotImplementedError
+
+    def start(self, res: Resolution) -> None:
+        """Roll what the rules roll before the first action (initiative...)."""
+        raise NotImplementedError
+
+    def resolve(self, res: Resolution, action: dict) -> None:
+        """Apply one loaded action to ``res.state``; raise a RulesError to refuse it."""
+        raise NotImplementedError
+
+    def awaiting(self, state: dict) -> list[dict]:
+        """Who the engine waits for, and which action types each may send."""
+        raise NotImplementedError
+
+    def example(self) -> dict:
+        """A complete creation body and a sequence of actions that plays."""
+        raise NotImplementedError
+
+    # -- shared machinery -----------------------------------------------------------
+    @cached_property
+    def all_action_schemas(self) -> dict[str, type[Schema]]:
+        return {**self.action_schemas, "end_combat": EndCombatAction}
+
+    @cached_property
+    def create_schema(self) -> type[Schema]:
+        sheet, options = self.sheet_schema, self.options_schema
+        return Schema.from_dict(
+            {
+                "ruleset": fields.String(required=True, validate=validate.Equal(self.id)),
+                "combatants": fields.List(
+                    fields.Nested(sheet), required=True, validate=validate.Length(2, MAX_COMBATANTS)
+                ),
+                "options": fields.Nested(options, load_default=lambda: options().load({})),
+                "seed": StrictInt(
+                    validate=validate.Range(0, 2**63 - 1),
+                    load_default=None,
+                    metadata={"description": "Seed of the server's dice; random when absent."},
+                ),
+                "lang": fields.String(validate=validate.OneOf(LANGUAGES), load_default="en"),
+                "dice": fields.List(
+                    StrictInt(validate=validate.Range(1, 100)),
+                    validate=validate.Length(max=MAX_SUPPLIED_DICE),
+                    load_default=list,
+                    metadata={"description": "Physical dice for the rolls made at creation (initiative)."},
+                ),
+            },
+            name=f"{self.schema_prefix}CreateCombat",
+        )
+
+    @property
+    def schema_prefix(self) -> str:
+        return "".join(part.capitalize() for part in self.id.replace("_", "-").split("-"))
+
+    def load_creation(self, body: Mapping) -> dict:
+        data = self.create_schema().load(body)
+        seen: dict[str, int] = {}
+        for index, combatant in enumerate(data["combatants"]):
+            if combatant["id"] in seen or combatant["id"] == GM:
+                raise ValidationError(
+                    {"combatants": {index: {"id": [f"{combatant['id']!r} is already used; ids must be unique and not 'gm'"]}}}
+                )
+            seen[combatant["id"]] = index
+        return data
+
+    def load_action(self, body: Mapping) -> dict:
+        if not isinstance(body, Mapping):
+            raise ValidationError({"_schema": ["the action must be a JSON object"]})
+        action_type = body.get("type")
+        schema = self.all_action_schemas.get(action_type) if isinstance(action_type, str) else None
+        if schema is None:
+            known = ", ".join(sorted(self.all_action_schemas))
+            raise ValidationError({"type": [f"unknown action type {action_type!r} for {self.id}; one of: {known}"]})
+        return schema().load(body)

@@ -1,0 +1,79 @@
+"""Marshmallow building blocks shared by every ruleset's sheets and actions.
+
+The rules core owns its input shapes: the HTTP layer publishes these same
+schemas in the OpenAPI document, so the contract cannot drift from the rules.
+"""
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from .dice import DiceExpression
+from .errors import DiceError
+
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+MAX_SUPPLIED_DICE = 200
+LANGUAGES = ("en", "fr", "pt")
+
+
+class StrictInt(fields.Integer):
+    """An integer that refuses booleans and numeric strings."""
+
+    def __init__(self, **kwargs):
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool):
+            raise ValidationError("Not a valid integer.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class DiceExpressionField(fields.String):
+    """A dice expression such as ``1d6+3``, checked at load time."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            DiceExpression.parse(text)
+        except DiceError as error:
+            raise ValidationError(error.detail) from error
+        return text
+
+
+def identifier(**kwargs):
+    return fields.String(validate=validate.Regexp(ID_PATTERN, error="must be 1-64 letters, digits, '_', '.' or '-'"), **kwargs)
+
+
+def name(**kwargs):
+    return fields.String(validate=validate.Length(1, 80), **kwargs)
+
+
+class CombatantBase(Schema):
+    """What every combatant has, whatever the ruleset."""
+
+    id = identifier(required=True, metadata={"description": "Stable id, unique in the combat."})
+    name = name(required=True)
+    side = identifier(required=True, metadata={"description": "Combatants of one side are allies."})
+
+
+class ActionBase(Schema):
+    """What every action has: its type, who acts, and optional physical dice."""
+
+    type = fields.String(required=True)
+    actor = identifier(
+        required=True,
+        metadata={"description": "The acting combatant's id, or 'gm' for game-master actions."},
+    )
+    dice = fields.List(
+        StrictInt(validate=validate.Range(1, 100)),
+        validate=validate.Length(max=MAX_SUPPLIED_DICE),
+        load_default=list,
+        metadata={
+            "description": "Physical dice, consumed in order whenever the rules need a die; "
+            "the server rolls the rest. Every value must fit the die it stands for, and none may be left over."
+        },
+    )
+
+
+class EndCombatAction(ActionBase):
+    """The game master ends the fight (every ruleset)."""
+
+    reason = fields.String(validate=validate.Length(max=200), load_default=None)

@@ -1,0 +1,89 @@
+"""Sistema +2d6 (seed 004, Portuguese): attribute + skill + 2d6, death tests."""
+
+from ..ruleset import Resolution, Ruleset
+from . import actions, turns
+from .messages import MESSAGES
+from .schemas import ACTIONS, Options, Sheet
+from .tables import CATALOG, EXTRA_PV_BY_CON
+
+
+class Sistema2d6(Ruleset):
+    id = "sistema-2d6"
+    name = "Sistema +2d6"
+    language = "pt"
+    seed = "004_51f267e691a7de10.txt"
+    summary = (
+        "Attribute + skill + 2d6 against a difficulty or an opposed roll; initiative DES + 2d6 with "
+        "simultaneous ties; damage dice with RD per type; dying, death tests and stabilisation."
+    )
+    sheet_schema = Sheet
+    options_schema = Options
+    action_schemas = ACTIONS
+    catalog = CATALOG
+    messages = MESSAGES
+
+    def new_combatant(self, sheet: dict, options: dict) -> dict:
+        attributes = sheet["attributes"]
+        pv_max = sheet["pv"]
+        if pv_max is None:
+            base = 20 if options["pv_formula"] == "action" else 10
+            con = attributes["CON"]
+            pv_max = base + con + attributes["FOR"] + EXTRA_PV_BY_CON.get(min(con, 5), 0)
+        return {
+            "id": sheet["id"],
+            "name": sheet["name"],
+            "side": sheet["side"],
+            "pv": pv_max,
+            "pv_max": pv_max,
+            "conditions": [],
+            "death_failures": 0,
+            "initiative": None,
+            "sheet": {key: value for key, value in sheet.items() if key not in ("id", "name", "side", "pv")},
+        }
+
+    def start(self, res: Resolution) -> None:
+        turns.roll_initiative(res)
+
+    def resolve(self, res: Resolution, action: dict) -> None:
+        actions.resolve(res, action)
+
+    def awaiting(self, state: dict) -> list[dict]:
+        return turns.awaiting(state)
+
+    def example(self) -> dict:
+        return {
+            "combat": {
+                "ruleset": self.id,
+                "lang": "pt",
+                "seed": 42,
+                "dice": [6, 5, 1, 2],
+                "combatants": [
+                    {
+                        "id": "ana",
+                        "name": "Ana",
+                        "side": "heroes",
+                        "attributes": {"FOR": 2, "DES": 3, "CON": 2},
+                        "skills": {"Armas de Fogo": 2, "Esquiva": 1, "Medicina": 1},
+                        "defense_skill": "Esquiva",
+                        "weapons": [{"id": "pistola", "catalog": "tiro", "precision": 1}],
+                        "armor": {"catalog": "colete_balas"},
+                    },
+                    {
+                        "id": "capanga",
+                        "name": "Capanga",
+                        "side": "villains",
+                        "attributes": {"FOR": 3, "DES": 2, "CON": 2},
+                        "skills": {"Briga": 2, "Esquiva": 0},
+                        "defense_skill": "Esquiva",
+                        "weapons": [{"id": "faca", "name": "Faca", "damage": "FOR+1", "damage_type": "corte", "skill": "Briga"}],
+                    },
+                ],
+            },
+            "actions": [
+                {"type": "attack", "actor": "ana", "target": "capanga", "weapon": "pistola", "dice": [5, 4]},
+                {"type": "defend", "actor": "capanga", "skill": "Esquiva", "dice": [2, 3]},
+            ],
+        }
+
+
+RULESET = Sistema2d6()

@@ -1,0 +1,208 @@
+"""Sistema +2d6 actions: attack and defense, death tests, first aid, tests."""
+
+from __future__ import annotations
+
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..ruleset import Resolution
+from .checks import Check, beats_difficulty, roll_check, wins_opposed
+from .conditions import can_act, is_dead, is_dying
+from .tables import BURST_HITS, BURST_PENALTY, CATALOG, LOCATION_PENALTIES, PRECISION_CAP
+from .turns import advance, standing_sides, waiting_in_turn
+from .wounds import damage_expression, damage_reduction, death_test, stabilise, take_damage
+
+
+def resolve(res: Resolution, action: dict) -> None:
+    actor = res.combatant(action["actor"], field="actor")
+    kind = action["type"]
+    if kind == "defend":
+        _defend(res, actor, action)
+    else:
+        _check_turn(res.state, actor, kind)
+        HANDLERS[kind](res, actor, action)
+    if res.options["auto_end"] and len(standing_sides(res.state)) <= 1 and res.state["status"] == "active":
+        res.state["status"] = "over"
+        res.state.pop("pending", None)
+        res.emit("combat_ended", reason="one_side_standing")
+
+
+def _check_turn(state: dict, actor: dict, kind: str) -> None:
+    pending = state.get("pending")
+    if pending:
+        raise NotYourTurn(f"waiting for {pending['target']}'s defense against {pending['attacker']}'s attack", field="actor")
+    if is_dead(actor):
+        raise ActionNotAllowed(f"{actor['id']} is dead", field="actor")
+    waiting = [c["id"] for c in waiting_in_turn(state)]
+    if actor["id"] not in waiting:
+        who = ", ".join(waiting) or "nobody"
+        raise NotYourTurn(f"it is not {actor['id']}'s turn; waiting for: {who}", field="actor")
+    if is_dying(actor) and kind != "death_test":
+        raise ActionNotAllowed(f"{actor['id']} is dying and can only make a death test", field="type")
+    if not is_dying(actor) and kind == "death_test":
+        raise ActionNotAllowed(f"{actor['id']} is not dying", field="type")
+
+
+# -- attack -----------------------------------------------------------------------
+
+
+def _weapon(actor: dict, weapon_id: str) -> dict:
+    for weapon in actor["sheet"]["weapons"]:
+        if weapon["id"] == weapon_id:
+            return weapon
+    base = CATALOG["weapons"].get(weapon_id)
+    if base is None:
+        raise InvalidAction(f"{actor['id']} has no weapon {weapon_id!r} and the catalog has none", field="weapon")
+    return {"id": weapon_id, "attribute": "DES", "precision": 0, "lethal": True, "automatic": False, **base}
+
+
+def _attack(res: Resolution, attacker: dict, action: dict) -> None:
+    target = res.combatant(action["target"], field="target")
+    if target is attacker:
+        raise InvalidAction("a combatant cannot attack itself", field="target")
+    if is_dead(target):
+        raise ActionNotAllowed(f"{target['id']} is already dead", field="target")
+    weapon = _weapon(attacker, action["weapon"])
+    if action["burst"] and not weapon["automatic"]:
+        raise InvalidAction(f"{weapon['name']} cannot fire bursts (not automatic)", field="burst")
+    if action["burst"] and not res.options["automatic_fire"]:
+        raise ActionNotAllowed("automatic fire is off in this combat's options", field="burst")
+    if action["difficulty"] is not None and action["defense"] is not None:
+        raise InvalidAction("give either a difficulty (passive defense) or a defense roll, not both", field="defense")
+    if action["condition"] and not action["location"]:
+        raise InvalidAction("a condition needs a location (localized damage)", field="condition")
+    if action["difficulty"] is None and action["defense"] is None and not can_act(target):
+        raise InvalidAction(f"{target['id']} cannot defend: give the difficulty (CD) of the attack", field="difficulty")
+
+    extra = {
+        "precision": max(-PRECISION_CAP, min(weapon["precision"], PRECISION_CAP)),
+        "location": LOCATION_PENALTIES.get(action["location"], 0),
+        "burst": BURST_PENALTY if action["burst"] else 0,
+        "modifier": action["modifier"],
+    }
+    check = roll_check(res, attacker, weapon["attribute"], weapon["skill"], extra, "attack")
+    pending = {
+        "attacker": attacker["id"],
+        "target": target["id"],
+        "weapon": weapon,
+        "check": {"dice": list(check.dice), "total": check.total, "breakdown": check.breakdown},
+        "location": action["location"],
+        "condition": action["condition"],
+        "burst": action["burst"],
+        "lethal": weapon["lethal"] if action["lethal"] is None else action["lethal"],
+    }
+    res.emit("attack_rolled", attacker=attacker["id"], target=target["id"], weapon=weapon["id"], **check.as_params())
+    if action["difficulty"] is not None:
+        hit = beats_difficulty(check, action["difficulty"], res.options["critical_rolls"])
+        res.emit("passive_defense", target=target["id"], difficulty=action["difficulty"])
+        _conclude(res, pending, check, hit)
+    elif action["defense"] is not None:
+        _conclude_opposed(res, pending, check, target, action["defense"])
+    else:
+        res.state["pending"] = pending
+        res.emit("awaiting_defense", target=target["id"], attacker=attacker["id"])
+
+
+def _defend(res: Resolution, defender: dict, action: dict) -> None:
+    pending = res.state.get("pending")
+    if not pending:
+        raise ActionNotAllowed("no attack is waiting for a defense", field="type")
+    if pending["target"] != defender["id"]:
+        raise NotYourTurn(f"the pending attack targets {pending['target']}, not {defender['id']}", field="actor")
+    del res.state["pending"]
+    check = Check(tuple(pending["check"]["dice"]), pending["check"]["total"], pending["check"]["breakdown"])
+    if action["difficulty"] is not None:
+        res.emit("passive_defense", target=defender["id"], difficulty=action["difficulty"])
+        _conclude(res, pending, check, beats_difficulty(check, action["difficulty"], res.options["critical_rolls"]))
+        return
+    _conclude_opposed(res, pending, check, defender, action)
+
+
+def _conclude_opposed(res: Resolution, pending: dict, attack: Check, defender: dict, defense: dict) -> None:
+    skill = defense.get("skill") or defender["sheet"].get("defense_skill")
+    parry = roll_check(res, defender, defense["attribute"], skill, {"modifier": defense["modifier"]}, "defense")
+    res.emit("defense_rolled", defender=defender["id"], **parry.as_params())
+    hit = wins_opposed(attack, parry, res.options["critical_rolls"], res.options["opposed_tie"] == "attacker")
+    _conclude(res, pending, attack, hit)
+
+
+def _conclude(res: Resolution, pending: dict, attack: Check, hit: bool) -> None:
+    attacker = res.combatant(pending["attacker"])
+    target = res.combatant(pending["target"])
+    critical = hit and res.options["critical_rolls"] and attack.level == 2
+    if not hit:
+        fumble = res.options["critical_rolls"] and attack.level == 0
+        res.emit("attack_missed", attacker=attacker["id"], target=target["id"], fumble=fumble)
+    else:
+        res.emit("attack_hit", attacker=attacker["id"], target=target["id"], critical=critical)
+        _deal_damage(res, attacker, target, pending, critical)
+    advance(res, attacker["id"])
+
+
+def _deal_damage(res: Resolution, attacker: dict, target: dict, pending: dict, critical: bool) -> None:
+    weapon = pending["weapon"]
+    hits = 1
+    if pending["burst"]:
+        hits = max(1, res.dice.roll_expression(BURST_HITS, "burst hits").total)
+        res.emit("burst_hits", target=target["id"], hits=hits)
+    expression = damage_expression(weapon, attacker)
+    rd = damage_reduction(target, weapon["damage_type"])
+    for _ in range(hits):
+        rolled = max(0, res.dice.roll_expression(expression, "damage").total)
+        if critical:
+            rolled *= 2
+        dealt = max(0, rolled - rd)
+        res.emit(
+            "damage_rolled",
+            target=target["id"],
+            expression=str(expression),
+            rolled=rolled,
+            doubled=critical,
+            rd=rd,
+            damage_type=weapon["damage_type"],
+            dealt=dealt,
+        )
+        take_damage(res, target, dealt, pending["lethal"])
+    if pending["location"]:
+        tag = {"code": "localized", "location": pending["location"], "tag": pending["condition"], "source": attacker["id"]}
+        target["conditions"].append(tag)
+        res.emit("localized_hit", target=target["id"], location=pending["location"], tag=pending["condition"])
+
+
+# -- other actions ----------------------------------------------------------------
+
+
+def _death_test(res: Resolution, actor: dict, action: dict) -> None:
+    death_test(res, actor)
+    advance(res, actor["id"])
+
+
+def _stabilize(res: Resolution, healer: dict, action: dict) -> None:
+    patient = res.combatant(action["target"], field="target")
+    if not is_dying(patient):
+        raise ActionNotAllowed(f"{patient['id']} is not dying", field="target")
+    check = roll_check(res, healer, action["attribute"], action["skill"], {"modifier": action["modifier"]}, "healing")
+    success = beats_difficulty(check, action["difficulty"], res.options["critical_rolls"])
+    res.emit("healing_test", healer=healer["id"], target=patient["id"], difficulty=action["difficulty"], success=success, **check.as_params())
+    if success:
+        stabilise(res, patient, by=healer["id"])
+    advance(res, healer["id"])
+
+
+def _skill_test(res: Resolution, actor: dict, action: dict) -> None:
+    check = roll_check(res, actor, action["attribute"], action["skill"], {"modifier": action["modifier"]}, "test")
+    success = beats_difficulty(check, action["difficulty"], res.options["critical_rolls"])
+    res.emit("test_rolled", actor=actor["id"], difficulty=action["difficulty"], success=success, description=action["description"], **check.as_params())
+    advance(res, actor["id"])
+
+
+def _pass(res: Resolution, actor: dict, action: dict) -> None:
+    res.emit("passed", actor=actor["id"], description=action["description"])
+    advance(res, actor["id"])
+
+
+HANDLERS = {
+    "attack": _attack,
+    "death_test": _death_test,
+    "stabilize": _stabilize,
+    "test": _skill_test,
+    "pass": _pass,
+}

@@ -1,0 +1,201 @@
+"""Sistema +2d6: the combatant sheet, the combat options and the actions."""
+
+import re
+
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+
+from ..schemas import ActionBase, CombatantBase, DiceExpressionField, StrictInt, identifier, name
+from .tables import ATTRIBUTES_REQUIRED, CATALOG, LOCATION_PENALTIES
+
+ATTRIBUTE = validate.Regexp(r"^[A-Z]{2,4}$", error="attributes are 2-4 capital letters, such as FOR or DES")
+FOR_DAMAGE_PATTERN = re.compile(r"^FOR(?:([+-])(\d{1,2}))?$")
+MODIFIER = validate.Range(-20, 20)
+
+
+def is_damage(text: str) -> bool:
+    return bool(FOR_DAMAGE_PATTERN.match(text))
+
+
+class DamageField(DiceExpressionField):
+    """A dice expression, or ``FOR+N``: the FOR damage table plus N."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and is_damage(value.strip()):
+            return value.strip()
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class Weapon(Schema):
+    id = identifier(required=True)
+    catalog = fields.String(
+        validate=validate.OneOf(sorted(CATALOG["weapons"])),
+        load_default=None,
+        metadata={"description": "Catalog weapon this one is based on; fields given here override it."},
+    )
+    name = name(load_default=None)
+    skill = fields.String(validate=validate.Length(1, 40), load_default=None)
+    attribute = fields.String(validate=ATTRIBUTE, load_default="DES")
+    precision = StrictInt(validate=validate.Range(-5, 5), load_default=0)
+    damage = DamageField(load_default=None, metadata={"description": "1d6+3, 2d6, FOR+2 (FOR damage table + 2)..."})
+    damage_type = fields.String(validate=validate.Length(1, 30), load_default=None)
+    lethal = fields.Boolean(load_default=True)
+    automatic = fields.Boolean(load_default=False, metadata={"description": "May fire bursts (optional rule)."})
+
+    @validates_schema
+    def _damage_known(self, data, **kwargs):
+        if data.get("damage") is None and data.get("catalog") is None:
+            raise ValidationError("give a damage expression or a catalog weapon", "damage")
+
+    @post_load
+    def _merge_catalog(self, data, **kwargs):
+        base = CATALOG["weapons"].get(data["catalog"], {}) if data["catalog"] else {}
+        for key in ("name", "skill", "damage", "damage_type"):
+            if data[key] is None:
+                data[key] = base.get(key)
+        data["name"] = data["name"] or data["id"]
+        data["damage_type"] = data["damage_type"] or "contundente"
+        return data
+
+
+class Armor(Schema):
+    catalog = fields.String(validate=validate.OneOf(sorted(CATALOG["armor"])), load_default=None)
+    name = name(load_default=None)
+    rd = fields.Dict(
+        keys=fields.String(validate=validate.Length(1, 30)),
+        values=StrictInt(validate=validate.Range(0, 50)),
+        load_default=None,
+        metadata={"description": "Damage reduction by damage type; the key '*' stops every type."},
+    )
+
+    @post_load
+    def _merge_catalog(self, data, **kwargs):
+        base = CATALOG["armor"].get(data["catalog"], {}) if data["catalog"] else {}
+        data["name"] = data["name"] or base.get("name") or "armor"
+        data["rd"] = data["rd"] if data["rd"] is not None else dict(base.get("rd", {}))
+        return data
+
+
+class Sheet(CombatantBase):
+    attributes = fields.Dict(
+        keys=fields.String(validate=ATTRIBUTE),
+        values=StrictInt(validate=validate.Range(0, 10)),
+        required=True,
+        metadata={"description": "At least FOR, DES and CON (0-5 human, 6-10 superhuman)."},
+    )
+    skills = fields.Dict(
+        keys=fields.String(validate=validate.Length(1, 40)),
+        values=StrictInt(validate=validate.Range(0, 10)),
+        load_default=dict,
+    )
+    pv = StrictInt(validate=validate.Range(1, 500), load_default=None, metadata={"description": "Maximum PV; default from the options' formula."})
+    weapons = fields.List(fields.Nested(Weapon), validate=validate.Length(max=20), load_default=list)
+    armor = fields.Nested(Armor, load_default=None)
+    defense_skill = fields.String(
+        validate=validate.Length(1, 40),
+        load_default=None,
+        metadata={"description": "Skill used for active defense when the defender names none (DES + skill)."},
+    )
+
+    @validates_schema
+    def _core_attributes(self, data, **kwargs):
+        missing = [a for a in ATTRIBUTES_REQUIRED if a not in data.get("attributes", {})]
+        if missing:
+            raise ValidationError(f"missing attributes: {', '.join(missing)}", "attributes")
+        ids = [w["id"] for w in data.get("weapons", [])]
+        if len(ids) != len(set(ids)):
+            raise ValidationError("weapon ids must be unique", "weapons")
+
+
+class Options(Schema):
+    death_threshold = fields.String(
+        validate=validate.OneOf(["realistic", "heroic"]),
+        load_default="realistic",
+        metadata={"description": "Instant death at PV <= -(CON+FOR) (realistic) or -(CON+FOR+10) (heroic)."},
+    )
+    death_tests_at_zero = fields.Boolean(
+        load_default=True,
+        metadata={"description": "A character at exactly 0 PV is dying (true) or only unconscious (false)."},
+    )
+    critical_rolls = fields.Boolean(
+        load_default=True, metadata={"description": "6+6 succeeds and doubles damage, 1+1 fails (source rule)."}
+    )
+    opposed_tie = fields.String(
+        validate=validate.OneOf(["defender", "attacker"]),
+        load_default="defender",
+        metadata={"description": "Who wins an opposed test with equal totals."},
+    )
+    pv_formula = fields.String(
+        validate=validate.OneOf(["standard", "action"]),
+        load_default="standard",
+        metadata={"description": "Default PV: 10 + CON + FOR (standard) or 20 + CON + FOR (action games), + extra PV for CON 3-5."},
+    )
+    initiative_each_round = fields.Boolean(load_default=False, metadata={"description": "Reroll initiative every round."})
+    automatic_fire = fields.Boolean(load_default=True, metadata={"description": "Allow bursts from automatic weapons."})
+    auto_end = fields.Boolean(
+        load_default=False, metadata={"description": "End the fight by itself when one side is left standing."}
+    )
+
+
+class DefenseRoll(Schema):
+    skill = fields.String(validate=validate.Length(1, 40), load_default=None)
+    attribute = fields.String(validate=ATTRIBUTE, load_default="DES")
+    modifier = StrictInt(validate=MODIFIER, load_default=0)
+
+
+class AttackAction(ActionBase):
+    target = identifier(required=True)
+    weapon = identifier(load_default="soco", metadata={"description": "A weapon id of the actor's sheet, or a catalog weapon."})
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier."})
+    location = fields.String(validate=validate.OneOf(sorted(LOCATION_PENALTIES)), load_default=None)
+    condition = fields.String(
+        validate=validate.Length(1, 60), load_default=None, metadata={"description": "Condition tag a localized hit inflicts (blind, limping...)."}
+    )
+    difficulty = StrictInt(
+        validate=validate.Range(2, 40), load_default=None, metadata={"description": "Passive defense: the CD the GM sets."}
+    )
+    defense = fields.Nested(DefenseRoll, load_default=None, metadata={"description": "The defender's active defense, inline."})
+    burst = fields.Boolean(load_default=False, metadata={"description": "Automatic fire: -4, 1d6-3 hits (min 1)."})
+    lethal = fields.Boolean(load_default=None, metadata={"description": "Override the weapon's lethality (the GM decides)."})
+
+
+class DefendAction(ActionBase):
+    skill = fields.String(validate=validate.Length(1, 40), load_default=None)
+    attribute = fields.String(validate=ATTRIBUTE, load_default="DES")
+    modifier = StrictInt(validate=MODIFIER, load_default=0)
+    difficulty = StrictInt(
+        validate=validate.Range(2, 40), load_default=None, metadata={"description": "The defender cannot defend: the GM's CD."}
+    )
+
+
+class DeathTestAction(ActionBase):
+    pass
+
+
+class StabilizeAction(ActionBase):
+    target = identifier(required=True)
+    skill = fields.String(validate=validate.Length(1, 40), load_default=None)
+    attribute = fields.String(validate=ATTRIBUTE, load_default="INT")
+    difficulty = StrictInt(validate=validate.Range(2, 40), required=True)
+    modifier = StrictInt(validate=MODIFIER, load_default=0)
+
+
+class SkillTestAction(ActionBase):
+    attribute = fields.String(validate=ATTRIBUTE, required=True)
+    skill = fields.String(validate=validate.Length(1, 40), load_default=None)
+    difficulty = StrictInt(validate=validate.Range(2, 40), required=True)
+    modifier = StrictInt(validate=MODIFIER, load_default=0)
+    description = fields.String(validate=validate.Length(max=200), load_default=None)
+
+
+class PassAction(ActionBase):
+    description = fields.String(validate=validate.Length(max=200), load_default=None)
+
+
+ACTIONS = {
+    "attack": AttackAction,
+    "defend": DefendAction,
+    "death_test": DeathTestAction,
+    "stabilize": StabilizeAction,
+    "test": SkillTestAction,
+    "pass": PassAction,
+}

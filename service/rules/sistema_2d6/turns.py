@@ -1,0 +1,86 @@
+"""Sistema +2d6 turn structure: initiative, simultaneous groups, rounds.
+
+Seed, "Iniciativa": everyone rolls DES + 2d6 (+ the DES bonus); actions go
+from the highest to the lowest total; equal totals are simultaneous. Here a
+turn is a *group* of equal totals: each member acts once, in any order, and
+a member knocked out by another member of its group still gets its action
+(simultaneous means neither outcome prevents the other; docs, gap G1).
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from ..ruleset import Resolution
+from .conditions import can_act, is_dying, is_standing
+from .tables import INITIATIVE_BONUS
+
+TURN_ACTIONS = ["attack", "stabilize", "test", "pass"]
+
+
+def roll_initiative(res: Resolution) -> None:
+    totals = []
+    for combatant in res.state["combatants"]:
+        des = combatant["sheet"]["attributes"]["DES"]
+        bonus = INITIATIVE_BONUS.get(min(des, 10), 0)
+        dice = res.dice.roll_many(2, 6, f"initiative {combatant['id']}")
+        combatant["initiative"] = des + bonus + sum(dice)
+        totals.append(combatant)
+        res.emit("initiative_rolled", combatant=combatant["id"], dice=list(dice), des=des, bonus=bonus, total=combatant["initiative"])
+    ranked = sorted(totals, key=lambda c: -c["initiative"])
+    res.state["order"] = [[c["id"] for c in group] for _, group in groupby(ranked, key=lambda c: c["initiative"])]
+    res.state["turn"] = 0
+    res.state["acted"] = []
+    res.emit("turn_order", order=res.state["order"])
+
+
+def _needs_turn(combatant: dict) -> bool:
+    return can_act(combatant) or is_dying(combatant)
+
+
+def _by_id(state: dict) -> dict[str, dict]:
+    return {c["id"]: c for c in state["combatants"]}
+
+
+def waiting_in_turn(state: dict) -> list[dict]:
+    """Combatants of the current group who still owe their action."""
+    if not state["order"]:
+        return []
+    combatants = _by_id(state)
+    group = state["order"][state["turn"]]
+    return [combatants[i] for i in group if i not in state["acted"] and _needs_turn(combatants[i])]
+
+
+def advance(res: Resolution, actor_id: str) -> None:
+    """Mark ``actor_id`` as having acted and move to whoever acts next."""
+    state = res.state
+    if actor_id not in state["acted"]:
+        state["acted"].append(actor_id)
+    if not any(_needs_turn(c) for c in state["combatants"]):
+        return
+    while not waiting_in_turn(state):
+        state["turn"] += 1
+        if state["turn"] >= len(state["order"]):
+            state["round"] += 1
+            state["turn"] = 0
+            state["acted"] = []
+            res.emit("round_started", round=state["round"])
+            if res.options["initiative_each_round"]:
+                roll_initiative(res)
+
+
+def awaiting(state: dict) -> list[dict]:
+    pending = state.get("pending")
+    if pending:
+        return [{"actor": pending["target"], "actions": ["defend"], "reason": "defense"}]
+    waiting = []
+    for combatant in waiting_in_turn(state):
+        if is_dying(combatant):
+            waiting.append({"actor": combatant["id"], "actions": ["death_test"], "reason": "death_test"})
+        else:
+            waiting.append({"actor": combatant["id"], "actions": list(TURN_ACTIONS), "reason": "turn"})
+    return waiting
+
+
+def standing_sides(state: dict) -> set[str]:
+    return {c["side"] for c in state["combatants"] if is_standing(c)}

@@ -1,0 +1,102 @@
+"""Sistema +2d6 damage and death (seed, "Dano", "Redução de Dano", "Morte")."""
+
+from __future__ import annotations
+
+from ..conditions import add, remove
+from ..dice import DiceExpression
+from ..ruleset import Resolution
+from .conditions import DEAD, DYING, STABLE, UNCONSCIOUS, is_dead, is_dying
+from .schemas import FOR_DAMAGE_PATTERN
+from .tables import DEATH_TEST_FAILURES_TO_DIE, DEATH_TEST_STABILISES, DEATH_TEST_TARGET, FOR_DAMAGE
+
+
+def damage_expression(weapon: dict, wielder: dict) -> DiceExpression:
+    """The weapon's dice; ``FOR+N`` reads the FOR damage table, plus N."""
+    match = FOR_DAMAGE_PATTERN.match(weapon["damage"])
+    if not match:
+        return DiceExpression.parse(weapon["damage"])
+    strength = max(0, min(wielder["sheet"]["attributes"]["FOR"], 10))
+    bonus = int(match.group(2) or 0) * (-1 if match.group(1) == "-" else 1)
+    return FOR_DAMAGE[strength].plus(bonus)
+
+
+def damage_reduction(target: dict, damage_type: str) -> int:
+    armor = target["sheet"].get("armor")
+    if not armor:
+        return 0
+    rd = armor["rd"]
+    return max(rd.get(damage_type, 0), rd.get("*", 0))
+
+
+def death_limit(combatant: dict, threshold: str) -> int:
+    """PV at or below which the character dies at once."""
+    attributes = combatant["sheet"]["attributes"]
+    limit = attributes["CON"] + attributes["FOR"] + (10 if threshold == "heroic" else 0)
+    return -limit
+
+
+def take_damage(res: Resolution, target: dict, amount: int, lethal: bool) -> None:
+    """Lower PV and apply unconsciousness, dying and instant death."""
+    if amount <= 0:
+        return
+    if not lethal:
+        # Non-lethal damage knocks out but never kills (docs, gap G5).
+        target["pv"] = max(target["pv"] - amount, min(target["pv"], 0))
+        res.emit("damage_taken", target=target["id"], amount=amount, pv=target["pv"], lethal=False)
+        if target["pv"] <= 0 and add(target, UNCONSCIOUS):
+            res.emit("knocked_out", target=target["id"])
+        return
+    target["pv"] -= amount
+    res.emit("damage_taken", target=target["id"], amount=amount, pv=target["pv"], lethal=True)
+    if target["pv"] <= death_limit(target, res.options["death_threshold"]):
+        _die(res, target, cause="damage")
+        return
+    dying_floor = 0 if res.options["death_tests_at_zero"] else -1
+    if target["pv"] <= dying_floor:
+        add(target, UNCONSCIOUS)
+        remove(target, STABLE)
+        if add(target, DYING):
+            res.emit("dying", target=target["id"], pv=target["pv"])
+    elif target["pv"] <= 0 and add(target, UNCONSCIOUS):
+        res.emit("knocked_out", target=target["id"])
+
+
+def _die(res: Resolution, target: dict, cause: str) -> None:
+    remove(target, DYING)
+    remove(target, STABLE)
+    add(target, UNCONSCIOUS)
+    add(target, DEAD)
+    res.emit("died", target=target["id"], cause=cause)
+
+
+def death_test(res: Resolution, combatant: dict) -> None:
+    """Seed, "Testes de Morte": 2d6 >= 6 holds on, 12 stabilises, 3 failures kill."""
+    dice = res.dice.roll_many(2, 6, "death test")
+    total = sum(dice)
+    if total >= DEATH_TEST_STABILISES:
+        outcome = "stabilised"
+    elif total >= DEATH_TEST_TARGET:
+        outcome = "success"
+    else:
+        outcome = "failure"
+        combatant["death_failures"] += 1
+    res.emit(
+        "death_test",
+        actor=combatant["id"],
+        dice=list(dice),
+        total=total,
+        outcome=outcome,
+        failures=combatant["death_failures"],
+    )
+    if outcome == "stabilised":
+        stabilise(res, combatant, by=None)
+    elif combatant["death_failures"] >= DEATH_TEST_FAILURES_TO_DIE:
+        _die(res, combatant, cause="death_tests")
+
+
+def stabilise(res: Resolution, combatant: dict, by: str | None) -> None:
+    if is_dead(combatant) or not is_dying(combatant):
+        return
+    remove(combatant, DYING)
+    add(combatant, STABLE)
+    res.emit("stabilised", target=combatant["id"], healer=by)

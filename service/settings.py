@@ -1,0 +1,65 @@
+"""Configuration, from the environment (12-factor), in one object.
+
+Every variable is listed in the README's configuration table.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+class SettingsError(ValueError):
+    pass
+
+
+def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = env.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(f"{name}={raw!r} is not a whole number") from None
+    if not low <= value <= high:
+        raise SettingsError(f"{name}={value} must be between {low} and {high}")
+    return value
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name}={raw!r} is not a number") from None
+    if value <= 0:
+        raise SettingsError(f"{name} must be positive")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    redis_url: str | None = None
+    combat_ttl_seconds: int = 86400
+    redis_timeout_seconds: float = 2.0
+    cors_origins: tuple[str, ...] = field(default_factory=lambda: ("*",))
+    max_body_bytes: int = 64 * 1024
+    retry_after_seconds: int = 5
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        origins = tuple(o.strip() for o in env.get("CORS_ORIGINS", "*").split(",") if o.strip())
+        return cls(
+            redis_url=env.get("REDIS_URL") or None,
+            combat_ttl_seconds=_int(env, "COMBAT_TTL_SECONDS", 86400, 60, 90 * 86400),
+            redis_timeout_seconds=_float(env, "REDIS_TIMEOUT_SECONDS", 2.0),
+            cors_origins=origins,
+            max_body_bytes=_int(env, "MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
+            retry_after_seconds=_int(env, "RETRY_AFTER_SECONDS", 5, 1, 3600),
+            log_level=env.get("LOG_LEVEL", "INFO").upper(),
+        )

@@ -1,0 +1,32 @@
+"""Storage adapters: Redis (or its in-process stand-in) behind one interface."""
+
+from __future__ import annotations
+
+import logging
+
+import redis
+
+from .redis_store import CombatNotFound, CombatStore, StoreUnavailable, VersionConflict
+
+__all__ = ["CombatNotFound", "CombatStore", "StoreUnavailable", "VersionConflict", "connect"]
+
+log = logging.getLogger(__name__)
+
+
+def connect(redis_url: str | None, ttl_seconds: int, timeout_seconds: float = 2.0) -> CombatStore:
+    """A store on ``redis_url``, or on an in-process fakeredis when it is empty."""
+    if redis_url:
+        client = redis.Redis.from_url(
+            redis_url,
+            socket_timeout=timeout_seconds,
+            socket_connect_timeout=timeout_seconds,
+            health_check_interval=30,
+        )
+        return CombatStore(client, ttl_seconds)
+    import fakeredis
+
+    log.warning(
+        "REDIS_URL is not set: combats live in this process's memory (embedded store). "
+        "Run a single worker (threads are fine) and set REDIS_URL to scale out or keep combats across restarts."
+    )
+    return CombatStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()), ttl_seconds)
