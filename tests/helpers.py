@@ -1,0 +1,35 @@
+"""Small helpers for tests that play fights through the API."""
+
+from __future__ import annotations
+
+
+def create(client, body: dict) -> tuple[str, dict]:
+    response = client.post("/combats", json=body)
+    assert response.status_code == 201, response.get_json()
+    return response.headers["Location"], response.get_json()
+
+
+def act(client, location: str, action: dict, status: int = 200) -> dict:
+    response = client.post(f"{location}/actions", json=action)
+    assert response.status_code == status, response.get_json()
+    return response.get_json()
+
+
+def codes(result: dict) -> list[str]:
+    return [event["code"] for event in result["events"]]
+
+
+def event(result: dict, code: str) -> dict:
+    found = [e for e in result["events"] if e["code"] == code]
+    assert found, f"no {code} event in {codes(result)}"
+    return found[0]["params"]
+
+
+def log(client, location: str) -> list[dict]:
+    entries, after = [], 0
+    while True:
+        page = client.get(f"{location}/events?after={after}&limit=200").get_json()
+        entries.extend(page["items"])
+        if page["next_after"] is None:
+            return entries
+        after = page["next_after"]

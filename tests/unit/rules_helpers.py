@@ -1,0 +1,31 @@
+"""Drive the rules engine directly (no HTTP, no store) with supplied dice."""
+
+from __future__ import annotations
+
+from service.rules.engine import apply_action, create_combat
+
+
+def start(ruleset: str, combatants: list[dict], *, dice=(), options=None, seed: int = 1, lang: str = "en"):
+    body = {"ruleset": ruleset, "combatants": combatants, "dice": list(dice), "lang": lang}
+    if options is not None:
+        body["options"] = options
+    state, entry = create_combat(body, combat_id="test", seed=seed)
+    return state, entry
+
+
+def step(state: dict, action: dict):
+    return apply_action(state, action)
+
+
+def params(entry: dict, code: str, index: int = 0) -> dict:
+    found = [e["params"] for e in entry["events"] if e["code"] == code]
+    assert len(found) > index, f"no {code} event in {[e['code'] for e in entry['events']]}"
+    return found[index]
+
+
+def codes(entry: dict) -> list[str]:
+    return [e["code"] for e in entry["events"]]
+
+
+def combatant(state: dict, combatant_id: str) -> dict:
+    return next(c for c in state["combatants"] if c["id"] == combatant_id)
