@@ -14,7 +14,8 @@ HIDDEN = frozenset({"rng", "seed"})
 
 
 def combat_view(state: dict) -> dict:
-    view = {key: value for key, value in state.items() if key not in HIDDEN}
+    visible = get_ruleset(state["ruleset"]).visible_state(state)
+    view = {key: value for key, value in visible.items() if key not in HIDDEN}
     if state["status"] == "over":
         view["seed"] = state["seed"]
     return view
@@ -38,14 +39,16 @@ def events_view(state: dict, events: list[dict]) -> list[dict]:
 
 
 def entry_view(state: dict, entry: dict) -> dict:
+    entry = get_ruleset(state["ruleset"]).visible_entry(state, entry)
     return {**entry, "events": events_view(state, entry["events"])}
 
 
 def action_result(state: dict, entry: dict) -> dict:
+    entry = entry_view(state, entry)
     action = entry["action"]
     return {
         "action": {"seq": entry["seq"], "type": action["type"], "actor": action["actor"]},
         "rolls": entry["rolls"],
-        "events": events_view(state, entry["events"]),
+        "events": entry["events"],
         "combat": combat_view(state),
     }

@@ -81,6 +81,14 @@ class Ruleset:
         """A complete creation body and a sequence of actions that plays."""
         raise NotImplementedError
 
+    def visible_state(self, state: dict) -> dict:
+        """The state as clients may see it: hide what the rules keep secret."""
+        return state
+
+    def visible_entry(self, state: dict, entry: dict) -> dict:
+        """A log entry as clients may see it, given the current state."""
+        return entry
+
     # -- shared machinery -----------------------------------------------------------
     @cached_property
     def all_action_schemas(self) -> dict[str, type[Schema]]:
