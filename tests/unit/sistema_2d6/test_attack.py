@@ -1,0 +1,162 @@
+"""Seed 004, "Ações": action tests, active and passive defense, criticals."""
+
+import copy
+
+import pytest
+
+from service.rules.errors import ActionNotAllowed, InvalidAction, NotYourTurn
+
+from ..rules_helpers import codes, params, start, step
+from .fixtures import ANA_FIRST, RULESET, ana, bruno
+
+
+@pytest.fixture
+def fight():
+    state, _ = start(RULESET, [ana(), bruno()], dice=ANA_FIRST)
+    return state
+
+
+def attack(**fields):
+    return {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", **fields}
+
+
+def test_attack_is_attribute_plus_skill_plus_precision_plus_2d6(fight):
+    state, entry = step(fight, attack(dice=[4, 3]))
+    rolled = params(entry, "attack_rolled")
+    assert rolled["dice"] == [4, 3]
+    assert rolled["modifiers"] == {"DES": 3, "Armas de Fogo": 2, "precision": 1}
+    assert rolled["total"] == 13
+    # No inline defense: the defender is prompted.
+    assert state["awaiting"] == [{"actor": "bruno", "actions": ["defend"], "reason": "defense"}]
+
+
+def test_active_defense_higher_total_hits(fight):
+    state, _ = step(fight, attack(dice=[4, 3]))
+    # Bruno: DES 2 + Esquiva 0 + (5+5) = 12 < 13: hit; damage 1d6+3 with 2 -> 5.
+    state, entry = step(state, {"type": "defend", "actor": "bruno", "dice": [5, 5, 2]})
+    assert params(entry, "defense_rolled")["total"] == 12
+    assert params(entry, "attack_hit") == {"attacker": "ana", "target": "bruno", "critical": False}
+    assert params(entry, "damage_rolled")["dealt"] == 5
+    assert next(c for c in state["combatants"] if c["id"] == "bruno")["pv"] == 15 - 5
+    assert state["awaiting"][0]["actor"] == "bruno" and state["awaiting"][0]["reason"] == "turn"
+
+
+def test_opposed_tie_goes_to_the_defender_by_default(fight):
+    state, _ = step(fight, attack(dice=[4, 3]))  # 13
+    state, entry = step(state, {"type": "defend", "actor": "bruno", "dice": [5, 6]})  # 2 + 0 + 11 = 13
+    assert "attack_missed" in codes(entry)
+    assert "damage_rolled" not in codes(entry)
+
+
+def test_opposed_tie_option_attacker():
+    state, _ = start(RULESET, [ana(), bruno()], dice=ANA_FIRST, options={"opposed_tie": "attacker"})
+    state, _ = step(state, attack(dice=[4, 3]))
+    state, entry = step(state, {"type": "defend", "actor": "bruno", "dice": [5, 6, 1]})
+    assert "attack_hit" in codes(entry)
+
+
+def test_inline_defense_resolves_in_one_action(fight):
+    state, entry = step(fight, attack(dice=[1, 2, 6, 5], defense={"skill": "Esquiva"}))
+    # Ana 3+2+1+3 = 9, Bruno 2+0+11 = 13.
+    assert codes(entry)[:3] == ["attack_rolled", "defense_rolled", "attack_missed"]
+    assert state["awaiting"][0]["actor"] == "bruno"
+
+
+def test_passive_defense_against_the_gm_difficulty(fight):
+    _, hit = step(fight, attack(difficulty=10, dice=[2, 2, 6]))  # 6 + 2+2 = 10 >= 10
+    assert params(hit, "passive_defense")["difficulty"] == 10
+    assert params(hit, "damage_rolled")["rolled"] == 9
+    _, miss = step(fight, attack(difficulty=11, dice=[2, 2]))
+    assert "attack_missed" in codes(miss)
+
+
+def test_double_six_hits_and_doubles_the_rolled_damage_before_rd():
+    target = bruno(armor={"catalog": "colete_balas"})
+    state, _ = start(RULESET, [ana(), target], dice=ANA_FIRST)
+    # 6+6 beats a higher defense total; damage 1d6+3 = 4+3 = 7, doubled 14, RD 3 -> 11.
+    _, entry = step(state, attack(dice=[6, 6, 6, 5, 4], defense={"skill": "Esquiva", "modifier": 10}))
+    assert params(entry, "attack_hit")["critical"] is True
+    assert params(entry, "damage_rolled") == {
+        "target": "bruno", "expression": "1d6+3", "rolled": 14, "doubled": True, "rd": 3,
+        "damage_type": "balistico", "dealt": 11,
+    }
+
+
+def test_double_one_always_misses(fight):
+    _, entry = step(fight, attack(dice=[1, 1], difficulty=2))
+    assert params(entry, "attack_missed")["fumble"] is True
+
+
+def test_both_double_six_compare_totals(fight):
+    _, entry = step(fight, attack(dice=[6, 6, 6, 6], defense={"skill": "Esquiva"}))
+    # Ana 18 vs Bruno 14: totals decide, Ana hits (critical).
+    assert params(entry, "attack_hit")["critical"] is True
+
+
+def test_critical_rolls_option_off(fight):
+    state, _ = start(RULESET, [ana(), bruno()], dice=ANA_FIRST, options={"critical_rolls": False})
+    _, entry = step(state, attack(dice=[1, 1, 6], difficulty=8))  # 6 + 2 = 8 >= 8
+    assert params(entry, "attack_hit")["critical"] is False
+
+
+def test_localized_attack_penalty_and_condition_tag(fight):
+    state, entry = step(fight, attack(location="leg", condition="limping", difficulty=8, dice=[2, 2, 1]))
+    assert params(entry, "attack_rolled")["modifiers"]["location"] == -2
+    assert params(entry, "attack_rolled")["total"] == 3 + 2 + 1 - 2 + 4
+    bruno_now = next(c for c in state["combatants"] if c["id"] == "bruno")
+    assert {"code": "localized", "location": "leg", "tag": "limping", "source": "ana"} in bruno_now["conditions"]
+
+
+def test_burst_minus_four_and_1d6_minus_3_hits_minimum_one(fight):
+    # Hit roll 3+2+0(precision)-4 + (6+6) = 13 vs 10; hits d6=2 -> -1 -> 1 hit; damage 1d6+2 = 3+2.
+    _, entry = step(fight, attack(weapon="smg", burst=True, difficulty=10, dice=[6, 6, 2, 3]))
+    assert params(entry, "attack_rolled")["modifiers"]["burst"] == -4
+    assert params(entry, "burst_hits")["hits"] == 1
+    _, entry = step(fight, attack(weapon="smg", burst=True, difficulty=10, dice=[5, 5, 6, 1, 1, 1]))
+    assert params(entry, "burst_hits")["hits"] == 3
+    assert [e["params"]["rolled"] for e in entry["events"] if e["code"] == "damage_rolled"] == [3, 3, 3]
+
+
+def test_for_damage_table_for_melee(fight):
+    state, _ = step(fight, {"type": "pass", "actor": "ana"})
+    # Bruno FOR 3: 1d6 + 1 (FOR+1) = 5+1.
+    _, entry = step(state, {"type": "attack", "actor": "bruno", "target": "ana", "weapon": "faca", "difficulty": 5, "dice": [3, 3, 5]})
+    assert params(entry, "damage_rolled")["expression"] == "1d6+1"
+    assert params(entry, "damage_rolled")["dealt"] == 6
+
+
+@pytest.mark.parametrize(
+    ("action", "error", "field"),
+    [
+        (attack(target="nobody"), InvalidAction, "target"),
+        (attack(target="ana"), InvalidAction, "target"),
+        (attack(weapon="laser"), InvalidAction, "weapon"),
+        (attack(weapon="pistola", burst=True), InvalidAction, "burst"),
+        (attack(difficulty=10, defense={"skill": "Esquiva"}), InvalidAction, "defense"),
+        (attack(condition="blind"), InvalidAction, "condition"),
+        ({"type": "attack", "actor": "bruno", "target": "ana"}, NotYourTurn, "actor"),
+        ({"type": "defend", "actor": "bruno"}, ActionNotAllowed, "type"),
+        ({"type": "death_test", "actor": "ana"}, ActionNotAllowed, "type"),
+        ({"type": "stabilize", "actor": "ana", "target": "bruno", "difficulty": 10}, ActionNotAllowed, "target"),
+    ],
+)
+def test_illegal_actions_are_refused_and_change_nothing(fight, action, error, field):
+    before = copy.deepcopy(fight)
+    with pytest.raises(error) as refused:
+        step(fight, action)
+    assert refused.value.field == field
+    assert fight == before
+
+
+def test_pending_defense_blocks_other_actions(fight):
+    state, _ = step(fight, attack(dice=[4, 3]))
+    with pytest.raises(NotYourTurn):
+        step(state, {"type": "pass", "actor": "ana"})
+    with pytest.raises(NotYourTurn):
+        step(state, {"type": "defend", "actor": "ana"})
+
+
+def test_skill_test_and_pass_consume_the_turn(fight):
+    state, entry = step(fight, {"type": "test", "actor": "ana", "attribute": "DES", "skill": "Esquiva", "difficulty": 10, "dice": [3, 3]})
+    assert params(entry, "test_rolled")["success"] is True  # 3 + 1 + 6 = 10
+    assert state["awaiting"][0]["actor"] == "bruno"
