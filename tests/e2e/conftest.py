@@ -1,0 +1,65 @@
+"""Start Melee as a real gunicorn process, as the Procfile does."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_gunicorn(env_overrides: dict) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "GUNICORN_ACCESS_LOG": "", **env_overrides}
+    env = {k: v for k, v in env.items() if v is not None}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--config", "deploy/gunicorn.conf.py", "service.app:create_app()"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited: {process.stdout.read().decode()}")
+        try:
+            if requests.get(f"{base}/readyz", timeout=1).status_code == 200:
+                return process, base
+        except requests.ConnectionError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("gunicorn did not become ready in 30 s")
+
+
+def stop(process: subprocess.Popen) -> str:
+    process.terminate()
+    try:
+        output, _ = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        output, _ = process.communicate()
+    return output.decode()
+
+
+@pytest.fixture(scope="module")
+def server():
+    """gunicorn on REDIS_URL (two workers) when set, else the embedded store."""
+    redis_url = os.environ.get("REDIS_URL")
+    process, base = start_gunicorn({"REDIS_URL": redis_url, "WEB_CONCURRENCY": "2" if redis_url else "1"})
+    yield base
+    stop(process)

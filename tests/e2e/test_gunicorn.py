@@ -1,0 +1,85 @@
+"""A full fight over HTTP against a real gunicorn process."""
+
+import pytest
+import requests
+
+from .conftest import start_gunicorn, stop
+
+pytestmark = pytest.mark.e2e
+
+
+def play_to_the_end(base: str, body: dict, max_actions: int = 200) -> tuple[str, dict]:
+    created = requests.post(f"{base}/combats", json=body, timeout=10)
+    assert created.status_code == 201, created.text
+    location = base + created.headers["Location"]
+    combat = created.json()
+    for _ in range(max_actions):
+        if combat["status"] == "over" or not combat["awaiting"]:
+            break
+        waiting = combat["awaiting"][0]
+        actor = waiting["actor"]
+        if waiting["reason"] == "defense":
+            action = {"type": "defend", "actor": actor}
+        elif waiting["reason"] == "death_test":
+            action = {"type": "death_test", "actor": actor}
+        else:
+            foes = [c for c in combat["combatants"] if c["side"] != _side(combat, actor) and not _down(c)]
+            action = {"type": "attack", "actor": actor, "target": foes[0]["id"]} if foes else {"type": "pass", "actor": actor}
+        response = requests.post(f"{location}/actions", json=action, headers={"If-Match": f'"{combat["version"]}"'}, timeout=10)
+        assert response.status_code == 200, response.text
+        combat = response.json()["combat"]
+    return location, combat
+
+
+def _side(combat, actor):
+    return next(c["side"] for c in combat["combatants"] if c["id"] == actor)
+
+
+def _down(combatant):
+    return any(c["code"] in ("unconscious", "dead") for c in combatant["conditions"])
+
+
+def test_a_full_sistema_fight_to_the_end(server):
+    example = requests.get(f"{server}/rulesets/sistema-2d6", timeout=10).json()["example"]
+    body = {**example["combat"], "seed": 2026, "options": {"auto_end": True}}
+    location, combat = play_to_the_end(server, body)
+    assert combat["status"] == "over"
+    assert combat["seed"] == 2026
+    losers = [c for c in combat["combatants"] if _down(c)]
+    assert len(losers) == 1
+    entries, after = [], 0
+    while after is not None:
+        page = requests.get(f"{location}/events", params={"after": after, "limit": 50}, timeout=10).json()
+        entries.extend(page["items"])
+        after = page["next_after"]
+    assert [e["seq"] for e in entries] == list(range(1, combat["version"] + 1))
+    codes = [e["code"] for entry in entries for e in entry["events"]]
+    assert "damage_taken" in codes and codes[-1] == "combat_ended"
+    assert all(r["source"] == "server" for entry in entries[1:] for r in entry["rolls"])
+
+
+def test_the_same_seed_replays_the_same_fight(server):
+    example = requests.get(f"{server}/rulesets/sistema-2d6", timeout=10).json()["example"]
+    body = {**example["combat"], "seed": 99, "options": {"auto_end": True}}
+    logs = []
+    for _ in range(2):
+        location, _ = play_to_the_end(server, body)
+        page = requests.get(f"{location}/events", params={"limit": 200}, timeout=10).json()
+        logs.append([(e["action"], e["rolls"], e["events"]) for e in page["items"]])
+    assert logs[0] == logs[1]
+
+
+def test_docs_and_openapi_are_served(server):
+    assert requests.get(f"{server}/openapi.json", timeout=10).json()["info"]["title"] == "Melee"
+    assert "swagger-ui-bundle.js" in requests.get(f"{server}/docs", timeout=10).text
+
+
+def test_embedded_store_forces_one_worker_and_says_so():
+    process, base = start_gunicorn({"REDIS_URL": None, "WEB_CONCURRENCY": "3"})
+    try:
+        assert requests.get(f"{base}/healthz", timeout=5).json() == {"status": "ok"}
+    finally:
+        output = stop(process)
+    assert "embedded store, 1 worker" in output
+    assert "embedded store" in output and "Booting worker" in output
+    assert output.count("Booting worker") == 1
