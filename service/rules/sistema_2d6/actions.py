@@ -7,7 +7,7 @@ from ..ruleset import Resolution
 from .checks import Check, beats_difficulty, roll_check, wins_opposed
 from .conditions import can_act, is_dead, is_dying
 from .tables import BURST_HITS, BURST_PENALTY, CATALOG, LOCATION_PENALTIES, PRECISION_CAP
-from .turns import advance, standing_sides, waiting_in_turn
+from .turns import acts_simultaneously, advance, standing_sides, waiting_in_turn
 from .wounds import damage_expression, damage_reduction, death_test, stabilise, take_damage
 
 
@@ -29,12 +29,17 @@ def _check_turn(state: dict, actor: dict, kind: str) -> None:
     pending = state.get("pending")
     if pending:
         raise NotYourTurn(f"waiting for {pending['target']}'s defense against {pending['attacker']}'s attack", field="actor")
-    if is_dead(actor):
+    simultaneous = acts_simultaneously(state, actor["id"])
+    if is_dead(actor) and not simultaneous:
         raise ActionNotAllowed(f"{actor['id']} is dead", field="actor")
     waiting = [c["id"] for c in waiting_in_turn(state)]
     if actor["id"] not in waiting:
         who = ", ".join(waiting) or "nobody"
         raise NotYourTurn(f"it is not {actor['id']}'s turn; waiting for: {who}", field="actor")
+    if simultaneous:
+        if kind == "death_test":
+            raise ActionNotAllowed(f"{actor['id']} still acts this turn (simultaneous initiative)", field="type")
+        return
     if is_dying(actor) and kind != "death_test":
         raise ActionNotAllowed(f"{actor['id']} is dying and can only make a death test", field="type")
     if not is_dying(actor) and kind == "death_test":

@@ -31,7 +31,19 @@ def roll_initiative(res: Resolution) -> None:
     res.state["order"] = [[c["id"] for c in group] for _, group in groupby(ranked, key=lambda c: c["initiative"])]
     res.state["turn"] = 0
     res.state["acted"] = []
+    _open_turn(res.state)
     res.emit("turn_order", order=res.state["order"])
+
+
+def _open_turn(state: dict) -> None:
+    """Remember who could act when this group's turn began (simultaneity)."""
+    combatants = _by_id(state)
+    state["simultaneous"] = [i for i in state["order"][state["turn"]] if can_act(combatants[i])]
+
+
+def acts_simultaneously(state: dict, combatant_id: str) -> bool:
+    """Still owed a full action although a member of its own group put it down."""
+    return combatant_id in state.get("simultaneous", ()) and combatant_id not in state["acted"]
 
 
 def _needs_turn(combatant: dict) -> bool:
@@ -48,7 +60,11 @@ def waiting_in_turn(state: dict) -> list[dict]:
         return []
     combatants = _by_id(state)
     group = state["order"][state["turn"]]
-    return [combatants[i] for i in group if i not in state["acted"] and _needs_turn(combatants[i])]
+    return [
+        combatants[i]
+        for i in group
+        if i not in state["acted"] and (_needs_turn(combatants[i]) or acts_simultaneously(state, i))
+    ]
 
 
 def advance(res: Resolution, actor_id: str) -> None:
@@ -67,6 +83,7 @@ def advance(res: Resolution, actor_id: str) -> None:
             res.emit("round_started", round=state["round"])
             if res.options["initiative_each_round"]:
                 roll_initiative(res)
+        _open_turn(state)
 
 
 def awaiting(state: dict) -> list[dict]:
@@ -75,7 +92,7 @@ def awaiting(state: dict) -> list[dict]:
         return [{"actor": pending["target"], "actions": ["defend"], "reason": "defense"}]
     waiting = []
     for combatant in waiting_in_turn(state):
-        if is_dying(combatant):
+        if is_dying(combatant) and not acts_simultaneously(state, combatant["id"]):
             waiting.append({"actor": combatant["id"], "actions": ["death_test"], "reason": "death_test"})
         else:
             waiting.append({"actor": combatant["id"], "actions": list(TURN_ACTIONS), "reason": "turn"})

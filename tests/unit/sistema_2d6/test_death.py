@@ -162,3 +162,11 @@ def test_dead_combatant_cannot_act_or_be_attacked():
         step(state, {"type": "pass", "actor": "bruno"})
     with pytest.raises(ActionNotAllowed, match="already dead"):
         step(state, {"type": "attack", "actor": "ana", "target": "bruno", "difficulty": 5})
+
+
+def test_a_stabilised_character_hit_again_is_dying_again():
+    state, _ = hit_bruno(fight(4, death_threshold="heroic"), [2])  # -1
+    state, _ = step(state, {"type": "death_test", "actor": "bruno", "dice": [6, 6]})
+    state, entry = step(state, {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", "difficulty": 2, "dice": [3, 3, 1]})
+    assert params(entry, "dying") == {"target": "bruno", "pv": -5}
+    assert {c["code"] for c in combatant(state, "bruno")["conditions"]} == {"unconscious", "dying"}

@@ -63,3 +63,19 @@ def test_gm_ends_the_fight():
     state, entry = step(state, {"type": "end_combat", "actor": "gm"})
     assert state["status"] == "over" and state["awaiting"] == []
     assert params(entry, "combat_ended") == {"reason": None}
+
+
+def test_a_simultaneous_member_put_down_in_its_own_group_still_acts():
+    # Ana and Bruno tie at 8; Ana acts first and drops Bruno to -1 (dying).
+    state, _ = start(RULESET, [ana(), bruno(pv=4)], dice=[3, 1, 3, 3])
+    state, _ = step(state, {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", "difficulty": 2, "dice": [3, 3, 2]})
+    assert {"code": "dying"} in next(c for c in state["combatants"] if c["id"] == "bruno")["conditions"]
+    # Simultaneous: Bruno still strikes back this turn, then makes death tests.
+    assert state["awaiting"] == [{"actor": "bruno", "actions": ["attack", "stabilize", "test", "pass"], "reason": "turn"}]
+    state, entry = step(state, {"type": "attack", "actor": "bruno", "target": "ana", "weapon": "faca", "difficulty": 2, "dice": [3, 3, 4]})
+    assert params(entry, "damage_taken") == {"target": "ana", "amount": 5, "pv": 9, "lethal": True}
+    assert params(entry, "round_started") == {"round": 2}
+    assert state["awaiting"] == [
+        {"actor": "ana", "actions": ["attack", "stabilize", "test", "pass"], "reason": "turn"},
+        {"actor": "bruno", "actions": ["death_test"], "reason": "death_test"},
+    ]
