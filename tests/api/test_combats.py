@@ -59,7 +59,7 @@ def test_action_response_has_every_roll_and_event_with_text(client):
         {"sides": 6, "value": 4, "purpose": "attack", "source": "client"},
     ]
     assert codes(result) == ["attack_rolled", "awaiting_defense"]
-    assert result["events"][0]["text"] == "Ana ataca Capanga com pistola: 5, 4 → 15."
+    assert result["events"][0]["text"] == "Ana ataca Capanga com Pistola: 5, 4 → 15."
     assert result["combat"]["awaiting"] == [{"actor": "capanga", "actions": ["defend"], "reason": "defense"}]
     result = act(client, location, body["actions"][1])
     damage = [r for r in result["rolls"] if r["purpose"] == "damage"]

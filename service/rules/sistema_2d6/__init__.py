@@ -65,7 +65,7 @@ class Sistema2d6(Ruleset):
                         "attributes": {"FOR": 2, "DES": 3, "CON": 2},
                         "skills": {"Armas de Fogo": 2, "Esquiva": 1, "Medicina": 1},
                         "defense_skill": "Esquiva",
-                        "weapons": [{"id": "pistola", "catalog": "tiro", "precision": 1}],
+                        "weapons": [{"id": "pistola", "name": "Pistola", "catalog": "tiro", "precision": 1}],
                         "armor": {"catalog": "colete_balas"},
                     },
                     {

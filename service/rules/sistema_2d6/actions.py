@@ -94,7 +94,7 @@ def _attack(res: Resolution, attacker: dict, action: dict) -> None:
         "burst": action["burst"],
         "lethal": weapon["lethal"] if action["lethal"] is None else action["lethal"],
     }
-    res.emit("attack_rolled", attacker=attacker["id"], target=target["id"], weapon=weapon["id"], **check.as_params())
+    res.emit("attack_rolled", attacker=attacker["id"], target=target["id"], weapon=weapon["id"], weapon_name=weapon["name"], **check.as_params())
     if action["difficulty"] is not None:
         hit = beats_difficulty(check, action["difficulty"], res.options["critical_rolls"])
         res.emit("passive_defense", target=target["id"], difficulty=action["difficulty"])

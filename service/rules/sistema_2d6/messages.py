@@ -5,7 +5,7 @@ from ..events import COMMON_MESSAGES
 _OWN = {
     "en": {
         "initiative_rolled": "{combatant} rolls initiative: DES {des} + bonus {bonus} + {dice} = {total}.",
-        "attack_rolled": "{attacker} attacks {target} with {weapon}: {dice} → {total}.",
+        "attack_rolled": "{attacker} attacks {target} with {weapon_name}: {dice} → {total}.",
         "awaiting_defense": "{target} must defend against {attacker}.",
         "defense_rolled": "{defender} defends: {dice} → {total}.",
         "passive_defense": "{target} cannot defend: the difficulty is {difficulty}.",
@@ -26,7 +26,7 @@ _OWN = {
     },
     "fr": {
         "initiative_rolled": "{combatant} lance l'initiative : DES {des} + bonus {bonus} + {dice} = {total}.",
-        "attack_rolled": "{attacker} attaque {target} avec {weapon} : {dice} → {total}.",
+        "attack_rolled": "{attacker} attaque {target} avec {weapon_name} : {dice} → {total}.",
         "awaiting_defense": "{target} doit se défendre contre {attacker}.",
         "defense_rolled": "{defender} se défend : {dice} → {total}.",
         "passive_defense": "{target} ne peut pas se défendre : la difficulté est {difficulty}.",
@@ -47,7 +47,7 @@ _OWN = {
     },
     "pt": {
         "initiative_rolled": "{combatant} rola a iniciativa: DES {des} + bônus {bonus} + {dice} = {total}.",
-        "attack_rolled": "{attacker} ataca {target} com {weapon}: {dice} → {total}.",
+        "attack_rolled": "{attacker} ataca {target} com {weapon_name}: {dice} → {total}.",
         "awaiting_defense": "{target} deve se defender de {attacker}.",
         "defense_rolled": "{defender} se defende: {dice} → {total}.",
         "passive_defense": "{target} não pode se defender: a dificuldade é {difficulty}.",
