@@ -18,6 +18,7 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
     app = Flask("melee")
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False
+    app.json.ensure_ascii = False
     app.extensions["melee.settings"] = settings
     app.extensions["melee.store"] = store or connect(
         settings.redis_url, settings.combat_ttl_seconds, settings.redis_timeout_seconds
