@@ -14,6 +14,7 @@ from marshmallow import ValidationError
 from ..rules.engine import apply_action, create_combat
 from ..store import CombatNotFound, CombatStore, VersionConflict
 from . import schemas
+from .idempotency import Idempotency
 from .problems import problem
 from .views import action_result, combat_view, entry_view, etag
 
@@ -77,16 +78,39 @@ class Combats(MethodView):
             "required": True,
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CreateCombat"}}},
         },
+        parameters=[
+            {"in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string", "minLength": 16, "maxLength": 255}},
+        ],
     )
     @blp.response(201, schemas.Combat, headers={**ETAG_HEADER, "Location": {"schema": {"type": "string"}}})
     def post(self):
         body = _json_body()
-        combat_id = uuid.uuid4().hex
-        state, entry = create_combat(body, combat_id=combat_id, seed=secrets.randbits(63))
-        _stamp_expiry(state)
-        _store().create(state, entry)
-        location = url_for("combats.Combat", combat_id=combat_id)
-        return combat_view(state), 201, {"Location": location, "ETag": etag(state)}
+        key = Idempotency.key()
+        if key is None:
+            return _create(body, uuid.uuid4().hex, None)
+        if (invalid := Idempotency.invalid_key(key)) is not None:
+            return invalid
+        combat_id = Idempotency.combat_id_for(key)
+        return _exactly_once(Idempotency(_store(), combat_id, key, body), _create, body, combat_id)
+
+
+def _exactly_once(idempotency: Idempotency, handler, *args):
+    if (early := idempotency.begin()) is not None:
+        return early
+    try:
+        return handler(*args, idempotency)
+    except Exception:
+        idempotency.abandon()
+        raise
+
+
+def _create(body: dict, combat_id: str, idempotency: Idempotency | None):
+    state, entry = create_combat(body, combat_id=combat_id, seed=secrets.randbits(63))
+    _stamp_expiry(state)
+    view = combat_view(state)
+    headers = {"Location": url_for("combats.Combat", combat_id=combat_id), "ETag": etag(state)}
+    _store().create(state, entry, idempotency.answer(201, headers, view) if idempotency else None)
+    return view, 201, headers
 
 
 @blp.route("/<combat_id>")
@@ -122,32 +146,47 @@ class Actions(MethodView):
             "required": True,
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Action"}}},
         },
-        parameters=[{"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"}}],
+        parameters=[
+            {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"}},
+            {"in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string", "minLength": 16, "maxLength": 255}},
+        ],
     )
     @blp.response(200, schemas.ActionResult, headers=ETAG_HEADER)
     def post(self, combat_id):
         body = _json_body()
-        expected = _if_match()
-        store = _store()
-        for _ in range(MAX_ATTEMPTS):
-            state = store.load(combat_id)
-            if expected is not None and expected != state["version"]:
-                return _stale(state["version"])
-            new_state, entry = apply_action(state, body)
-            _stamp_expiry(new_state)
-            try:
-                store.commit(new_state, entry, expected_version=state["version"])
-            except VersionConflict as conflict:
-                if expected is not None:
-                    return _stale(conflict.current)
-                continue
-            return action_result(new_state, entry), 200, {"ETag": etag(new_state)}
-        return problem(
-            409,
-            "version-conflict",
-            "Version conflict",
-            "other actions kept changing this combat; reload it and try again",
-        )
+        key = Idempotency.key()
+        if key is None:
+            return _act(combat_id, body, None)
+        if (invalid := Idempotency.invalid_key(key)) is not None:
+            return invalid
+        _store().load(combat_id)  # 404 before reserving anything for an unknown combat
+        return _exactly_once(Idempotency(_store(), combat_id, key, body), _act, combat_id, body)
+
+
+def _act(combat_id: str, body: dict, idempotency: Idempotency | None):
+    expected = _if_match()
+    store = _store()
+    for _ in range(MAX_ATTEMPTS):
+        state = store.load(combat_id)
+        if expected is not None and expected != state["version"]:
+            return _stale(state["version"])
+        new_state, entry = apply_action(state, body)
+        _stamp_expiry(new_state)
+        result, headers = action_result(new_state, entry), {"ETag": etag(new_state)}
+        answer = idempotency.answer(200, headers, result) if idempotency else None
+        try:
+            store.commit(new_state, entry, expected_version=state["version"], answer=answer)
+        except VersionConflict as conflict:
+            if expected is not None:
+                return _stale(conflict.current)
+            continue
+        return result, 200, headers
+    return problem(
+        409,
+        "version-conflict",
+        "Version conflict",
+        "other actions kept changing this combat; reload it and try again",
+    )
 
 
 @blp.route("/<combat_id>/events")

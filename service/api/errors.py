@@ -9,7 +9,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ..rules.errors import ActionNotAllowed, RulesError
-from ..store import CombatNotFound, StoreUnavailable
+from ..store import CombatNotFound, StoreUnavailable, VersionConflict
 from .problems import field_pointer, flatten_messages, problem
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,10 @@ def register(app: Flask, retry_after_seconds: int) -> None:
     @app.errorhandler(CombatNotFound)
     def combat_not_found(error: CombatNotFound):
         return problem(404, "not-found", "Combat not found", f"no combat {error}: it never existed, was deleted, or expired")
+
+    @app.errorhandler(VersionConflict)
+    def version_conflict(error: VersionConflict):
+        return problem(409, "version-conflict", "Version conflict", "the combat changed meanwhile; reload it and try again")
 
     @app.errorhandler(StoreUnavailable)
     def store_unavailable(error: StoreUnavailable):

@@ -29,6 +29,8 @@ PROBLEM_TYPES = {
     "unused-dice": "More dice were supplied than the rules needed; nothing was applied.",
     "not-found": "No such resource: the combat never existed, was deleted, or expired.",
     "version-conflict": "Another action changed the combat first; reload it and decide again.",
+    "idempotency-key-reused": "This Idempotency-Key was used for another request; each new request needs a new key.",
+    "request-in-flight": "A request with this Idempotency-Key is still being processed; retry after Retry-After.",
     "precondition-failed": "If-Match names an older version of the combat.",
     "store-unavailable": "The combat store does not answer; retry after Retry-After seconds.",
     "payload-too-large": "The request body is larger than the service accepts.",
