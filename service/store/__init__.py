@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from .redis_store import CombatNotFound, CombatStore, StoreUnavailable, VersionConflict
 
@@ -21,6 +23,8 @@ def connect(redis_url: str | None, ttl_seconds: int, timeout_seconds: float = 2.
             socket_timeout=timeout_seconds,
             socket_connect_timeout=timeout_seconds,
             health_check_interval=30,
+            # No automatic retries: reads retry in the store, writes never blindly.
+            retry=Retry(NoBackoff(), 0),
         )
         return CombatStore(client, ttl_seconds)
     import fakeredis

@@ -12,6 +12,8 @@ can never both commit on the same version, and a write is never half done.
 from __future__ import annotations
 
 import json
+import time
+
 import redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, TimeoutError as RedisTimeoutError
@@ -111,6 +113,25 @@ class unavailable_on_failure:
         return False
 
 
+READ_ATTEMPTS = 3
+READ_BACKOFF_SECONDS = 0.05
+
+
+def _retrying_read(read):
+    """Retry a read on connection trouble, with exponential backoff.
+
+    Only reads: a write whose answer was lost may have been applied, and the
+    compare-and-set turns a blind retry into a confusing conflict.
+    """
+    for attempt in range(READ_ATTEMPTS):
+        try:
+            return read()
+        except (RedisConnectionError, RedisTimeoutError):
+            if attempt == READ_ATTEMPTS - 1:
+                raise
+            time.sleep(READ_BACKOFF_SECONDS * 2**attempt)
+
+
 class CombatStore:
     def __init__(self, client: redis.Redis, ttl_seconds: int):
         self.client = client
@@ -137,7 +158,7 @@ class CombatStore:
 
     def load(self, combat_id: str) -> dict:
         with unavailable_on_failure():
-            raw = self.client.hget(state_key(combat_id), "json")
+            raw = _retrying_read(lambda: self.client.hget(state_key(combat_id), "json"))
         if raw is None:
             raise CombatNotFound(combat_id)
         return json.loads(raw)
@@ -158,12 +179,15 @@ class CombatStore:
 
     def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict], int]:
         """Entries with seq > ``after`` (at most ``limit``) and the newest seq."""
-        with unavailable_on_failure():
+        def read():
             pipe = self.client.pipeline(transaction=False)
             pipe.exists(state_key(combat_id))
             pipe.lrange(log_key(combat_id), after, after + limit - 1)
             pipe.llen(log_key(combat_id))
-            exists, raw_entries, length = pipe.execute()
+            return pipe.execute()
+
+        with unavailable_on_failure():
+            exists, raw_entries, length = _retrying_read(read)
         if not exists:
             raise CombatNotFound(combat_id)
         return [json.loads(raw) for raw in raw_entries], int(length)

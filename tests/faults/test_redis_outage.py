@@ -1,0 +1,95 @@
+"""Redis stops in the middle of a run: 503 problems, never a 500; it comes
+back: the service answers again without a restart, and every combat loads.
+
+This test starts its own redis-server on a free port (with an append-only
+file, so a restart keeps the data) and never touches the shared one.
+"""
+
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+
+from service.app import create_app
+from service.settings import Settings
+
+from ..helpers import act, create, log
+
+pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class OwnRedis:
+    def __init__(self, directory):
+        self.port = free_port()
+        self.directory = directory
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes",
+             "--appendfsync", "always", "--dir", str(self.directory)],
+            stdout=subprocess.DEVNULL,
+        )
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    server = OwnRedis(tmp_path)
+    server.start()
+    yield server
+    if server.process.poll() is None:
+        server.stop()
+
+
+def test_outage_gives_503s_then_the_service_recovers(own_redis):
+    settings = Settings(redis_url=f"redis://127.0.0.1:{own_redis.port}/0", redis_timeout_seconds=0.5)
+    client = create_app(settings).test_client()
+    example = client.get("/rulesets/sistema-2d6").get_json()["example"]
+    combats = []
+    for _ in range(3):
+        location, _ = create(client, example["combat"])
+        act(client, location, example["actions"][0])
+        combats.append(location)
+    before = {location: log(client, location) for location in combats}
+
+    own_redis.stop()
+    statuses = set()
+    for location in combats:
+        for response in (
+            client.get(location),
+            client.post(f"{location}/actions", json=example["actions"][1]),
+            client.get(f"{location}/events"),
+            client.post("/combats", json=example["combat"]),
+            client.get("/readyz"),
+        ):
+            statuses.add(response.status_code)
+            assert response.content_type == "application/problem+json"
+            assert response.headers["Retry-After"]
+    assert statuses == {503}
+    assert client.get("/healthz").status_code == 200
+
+    own_redis.start()
+    assert client.get("/readyz").status_code == 200
+    for location in combats:
+        assert log(client, location) == before[location], "no combat was half-written"
+        result = act(client, location, example["actions"][1])
+        assert result["combat"]["version"] == 3
