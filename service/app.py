@@ -8,6 +8,7 @@ from flask import Flask
 from flask_cors import CORS
 
 from . import api
+from .api import limits
 from .settings import Settings
 from .store import CombatStore, connect
 
@@ -29,6 +30,8 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
         expose_headers=["ETag", "Location", "Retry-After"],
         allow_headers=["Content-Type", "If-Match", "If-None-Match", "Authorization", "Idempotency-Key"],
         supports_credentials=False,
+        send_wildcard=settings.cors_origins == ("*",),
     )
     api.init_app(app, settings.retry_after_seconds)
+    limits.init_app(app, settings.rate_limit, settings.redis_url)
     return app

@@ -48,6 +48,7 @@ class Settings:
     cors_origins: tuple[str, ...] = field(default_factory=lambda: ("*",))
     max_body_bytes: int = 64 * 1024
     retry_after_seconds: int = 5
+    rate_limit: str = "600 per minute"
     log_level: str = "INFO"
 
     @classmethod
@@ -61,5 +62,6 @@ class Settings:
             cors_origins=origins,
             max_body_bytes=_int(env, "MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
             retry_after_seconds=_int(env, "RETRY_AFTER_SECONDS", 5, 1, 3600),
+            rate_limit=env.get("RATE_LIMIT", "600 per minute").strip(),
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
         )

@@ -39,7 +39,7 @@ def store(request) -> CombatStore:
 
 @pytest.fixture
 def app(store):
-    return create_app(Settings(combat_ttl_seconds=TTL), store=store)
+    return create_app(Settings(combat_ttl_seconds=TTL, rate_limit=""), store=store)
 
 
 @pytest.fixture

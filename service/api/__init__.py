@@ -82,6 +82,14 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
     return details
 
 
+def _errors_are_problems(api: Api) -> None:
+    """Document error responses with the media type they really have."""
+    for response in api.spec.components.responses.values():
+        content = response.get("content", {})
+        if "application/json" in content:
+            content[problems.PROBLEM_JSON] = content.pop("application/json")
+
+
 def init_app(app: Flask, retry_after_seconds: int) -> Api:
     app.config.update(
         API_TITLE="Melee",
@@ -108,6 +116,7 @@ def init_app(app: Flask, retry_after_seconds: int) -> Api:
     for blueprint in (health.blp, rulesets.blp, combats.blp):
         api.register_blueprint(blueprint)
     app.extensions["melee.ruleset_details"] = _document_rulesets(api)
+    _errors_are_problems(api)
 
     @app.get(SWAGGER_STATIC + "<path:filename>")
     def swagger_static(filename):

@@ -10,11 +10,12 @@ from werkzeug.exceptions import HTTPException
 
 from ..rules.errors import ActionNotAllowed, RulesError
 from ..store import CombatNotFound, StoreUnavailable, VersionConflict
+from . import limits
 from .problems import field_pointer, flatten_messages, problem
 
 log = logging.getLogger(__name__)
 
-_HTTP_KINDS = {404: "not-found", 405: "method-not-allowed", 413: "payload-too-large", 422: "invalid-request", 400: "invalid-request"}
+_HTTP_KINDS = {429: "rate-limited", 404: "not-found", 405: "method-not-allowed", 413: "payload-too-large", 422: "invalid-request", 400: "invalid-request"}
 
 
 def http_problem(error: HTTPException):
@@ -30,12 +31,15 @@ def http_problem(error: HTTPException):
     detail = data.get("message") or error.description or error.name
     if extensions.get("errors"):
         detail = "; ".join(f"{e['pointer']}: {e['detail']}" for e in extensions["errors"][:5])
+    headers = dict(data.get("headers") or {})
+    if error.code == 429 and (wait := limits.retry_after(error)):
+        headers["Retry-After"] = wait
     return problem(
         error.code or 500,
         _HTTP_KINDS.get(error.code, "http-error"),
         error.name,
         detail,
-        headers=data.get("headers"),
+        headers=headers,
         **extensions,
     )
 
