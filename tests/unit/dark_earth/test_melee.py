@@ -82,7 +82,7 @@ def test_choc_weighs_on_the_next_tour_then_pain_alone():
 
 def test_equal_init_is_simultaneous_both_blows_land_without_riposte_bonus():
     state, _ = step(duel(), allocate("kael", "goule", (2, 3, 2)))
-    # Kael [6,6,6] = 6 vs Goule DEF [1] ... Goule's DEF is 1 die [2] = 0: DEG 6; RES [1,2,3] = 0:
+    # Kael [6,6,6] = 6 vs Goule DEF 1 die [2] = 0: DEG 6; RES [1,2,3] = 0:
     # 6 + 3 + 2 = 11 -> PV -1, coma. The Goule strikes all the same, its pool fixed before (3 dice):
     # [6,6,6] = 6 vs Kael [1,2] = 0: DEG 6; Kael RES [1,2,3]: 6 + 1 + 3 = 10 -> PV 2.
     dice = [6, 6, 6, 2, 1, 2, 3, 6, 6, 6, 1, 2, 1, 2, 3]
