@@ -132,7 +132,7 @@ def _split(action: dict, weapon: dict, contact: bool, pot: int) -> dict | None:
         return None
     if split is None:
         raise InvalidAction(f"split the POT ({pot} dice) between init, att and def", field="split")
-    total = split["init"] + split["att"] + split["def_"]
+    total = split["init"] + split["att"] + split["def"]
     if total != pot:
         raise InvalidAction(f"init + att + def = {total}, but the POT is {pot} dice: they must add up to it", field="split")
-    return {"init": split["init"], "att": split["att"], "def": split["def_"]}
+    return dict(split)

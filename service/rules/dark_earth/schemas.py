@@ -147,6 +147,11 @@ class Split(Schema):
     att = StrictInt(required=True, validate=validate.Range(0, 100), metadata={"description": "ATTaque dice."})
     def_ = StrictInt(required=True, data_key="def", validate=validate.Range(0, 100), metadata={"description": "DEFense dice."})
 
+    @post_load
+    def _as_sent(self, data, **kwargs):
+        # "def" is a Python keyword, not a JSON one: keep the client's name in the state and the log.
+        return {"init": data["init"], "att": data["att"], "def": data["def_"]}
+
 
 class ShotModifiers(Schema):
     range = fields.String(validate=validate.OneOf(sorted(RANGE_MODIFIERS)), load_default="moyenne")
