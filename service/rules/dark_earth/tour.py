@@ -163,16 +163,20 @@ class Tour:
 
     def _evasion(self, target: dict) -> int:
         """Seed: the DIFF becomes the target's AGI + Esquive roll."""
-        if target["id"] in self.evasion and self.options["several_attackers_defense"] == "same_roll":
-            self.res.emit("evasion_reused", combatant=target["id"], successes=self.evasion[target["id"]])
-            return self.evasion[target["id"]]
         sheet = target["sheet"]
         armour = sheet["armour"]["agi_malus"] if sheet["armour"] else 0
         count = sheet["attributes"]["AGI"] + sheet["skills"].get(sheet["dodge_skill"], 0) - armour - pain_dice(target, self.options)
-        pool = roll_pool(self.res, count, f"evasion {target['id']}")
-        self.res.emit("evasion_rolled", combatant=target["id"], pool=max(0, count), **pool.as_params())
-        note_fumble(self.res, target["id"], "AGI", pool)
-        self.evasion[target["id"]] = pool.successes
+        return self._roll_once(self.evasion, target, count, "evasion", "AGI", "combatant")
+
+    def _roll_once(self, rolled: dict, combatant: dict, count: int, kind: str, roll: str, role: str) -> int:
+        """A defensive pool, rolled at its first use in the tour and reused (option same_roll)."""
+        if combatant["id"] in rolled and self.options["several_attackers_defense"] == "same_roll":
+            self.res.emit(f"{kind}_reused", **{role: combatant["id"]}, successes=rolled[combatant["id"]])
+            return rolled[combatant["id"]]
+        pool = roll_pool(self.res, count, f"{kind} {combatant['id']}")
+        self.res.emit(f"{kind}_rolled", **{role: combatant["id"]}, pool=max(0, count), **pool.as_params())
+        note_fumble(self.res, combatant["id"], roll, pool)
+        rolled[combatant["id"]] = pool.successes
         return pool.successes
 
     def _unload(self, shooter: dict, weapon: dict) -> None:
@@ -210,15 +214,8 @@ class Tour:
         self.res.emit("attack_failed", attacker=attacker["id"], target=defender["id"], riposte_bonus=parry - successes)
 
     def _defense(self, defender: dict) -> int:
-        if defender["id"] in self.defense and self.options["several_attackers_defense"] == "same_roll":
-            self.res.emit("defense_reused", defender=defender["id"], successes=self.defense[defender["id"]])
-            return self.defense[defender["id"]]
         count = effective_def(self.allocations.get(defender["id"])) - pain_dice(defender, self.options)
-        pool = roll_pool(self.res, count, f"defense {defender['id']}")
-        self.res.emit("defense_rolled", defender=defender["id"], pool=max(0, count), **pool.as_params())
-        note_fumble(self.res, defender["id"], "DEF", pool)
-        self.defense[defender["id"]] = pool.successes
-        return pool.successes
+        return self._roll_once(self.defense, defender, count, "defense", "DEF", "defender")
 
     # -- end of the tour ------------------------------------------------------------
     def _close(self) -> None:
