@@ -102,11 +102,18 @@ def play(client, seed):
             if client.get(location).get_json()["status"] == "over":
                 break
     assert client.get(location).get_json()["status"] == "over"
-    return [{"rolls": entry["rolls"], "events": entry["events"]} for entry in log(client, location)]
+    return log(client, location)
 
 
 def test_a_fight_on_server_dice_from_a_fixed_seed_replays_identically(client):
-    first, second = play(client, 4242), play(client, 4242)
+    first, second = ([{"rolls": e["rolls"], "events": e["events"]} for e in play(client, 4242)] for _ in range(2))
     assert first == second
     assert all(roll["source"] == "server" for entry in first for roll in entry["rolls"])
     assert sum(len(entry["rolls"]) for entry in first) > 10
+
+
+def test_every_event_of_a_fight_has_its_french_text(client):
+    shown = [event for entry in play(client, 77) for event in entry["events"]]
+    assert {"attack_rolled", "defense_rolled", "resistance_rolled", "combat_ended"} <= {e["code"] for e in shown}
+    assert all(e["text"] != e["code"] and "None" not in e["text"] for e in shown if e["code"] != "allocation_revealed")
+    assert set(RULESET.messages["en"]) == set(RULESET.messages["fr"])
