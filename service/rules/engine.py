@@ -55,6 +55,7 @@ def apply_action(state: Mapping, body: Mapping) -> tuple[dict, dict]:
     if action["type"] == "end_combat":
         working["status"] = STATUS_OVER
         res.emit("combat_ended", reason=action.get("reason"))
+        ruleset.on_combat_end(res)
     else:
         ruleset.resolve(res, action)
     return _commit(ruleset, res, action)

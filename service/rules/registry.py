@@ -2,10 +2,11 @@
 
 from marshmallow import ValidationError
 
+from .dark_earth import RULESET as DARK_EARTH
 from .ruleset import Ruleset
 from .sistema_2d6 import RULESET as SISTEMA_2D6
 
-RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (SISTEMA_2D6,)}
+RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (SISTEMA_2D6, DARK_EARTH)}
 
 
 def get_ruleset(ruleset_id) -> Ruleset:

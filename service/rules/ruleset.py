@@ -81,6 +81,9 @@ class Ruleset:
         """A complete creation body and a sequence of actions that plays."""
         raise NotImplementedError
 
+    def on_combat_end(self, res: Resolution) -> None:
+        """Optional: undo what lasts only for the fight when the GM ends it (default: nothing)."""
+
     def visible_state(self, state: dict) -> dict:
         """The state as clients may see it: hide what the rules keep secret."""
         return state

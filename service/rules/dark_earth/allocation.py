@@ -1,0 +1,138 @@
+"""The secret allocation of a tour: POT, split into INIT / ATT / DEF, target.
+
+Seed: each fighter's POTentiel is MEL + the weapon's combat skill (POT de
+Tir: TIR + the shooting skill); each splits it secretly between INIT, ATT
+and DEF and announces his maneuvers. A shooter facing nobody in contact does
+not split; a shooter in contact can shoot only with a loaded mechanical
+weapon, and then splits with +2 INIT and -2 DEF.
+"""
+
+from __future__ import annotations
+
+from ..errors import ActionNotAllowed, InvalidAction
+from ..ruleset import Resolution
+from .contacts import in_contact
+from .health import is_standing
+from .tables import CONTACT_SHOT_DEF_MALUS, CONTACT_SHOT_INIT_BONUS, WEAPONS
+
+MELEE, SHOT, CONTACT_SHOT, NO_ATTACK = "melee", "shot", "contact_shot", "none"
+
+
+def weapon_of(combatant: dict, weapon_id: str | None) -> dict:
+    weapons = combatant["sheet"]["weapons"]
+    if weapon_id is None:
+        return weapons[0] if weapons else {"id": "mains_nues", **WEAPONS["mains_nues"]}
+    for weapon in weapons:
+        if weapon["id"] == weapon_id:
+            return weapon
+    if weapon_id in WEAPONS:
+        return {"id": weapon_id, **WEAPONS[weapon_id]}
+    raise InvalidAction(f"{combatant['name']} has no weapon {weapon_id!r} and the catalog has none", field="weapon")
+
+
+def potential(combatant: dict, weapon: dict) -> int:
+    """POT de combat (MEL + skill) or POT de Tir (TIR + skill)."""
+    attribute = "MEL" if weapon["kind"] == "melee" else "TIR"
+    skill = combatant["sheet"]["skills"].get(weapon["skill"], 0) if weapon["skill"] else 0
+    return combatant["sheet"]["attributes"][attribute] + skill
+
+
+def effective_init(allocation: dict) -> int:
+    bonus = CONTACT_SHOT_INIT_BONUS if allocation["mode"] == CONTACT_SHOT else 0
+    return allocation["split"]["init"] + bonus
+
+
+def effective_def(allocation: dict | None) -> int:
+    """DEF dice; a shooter who did not split has none to oppose a blow."""
+    if allocation is None or allocation["split"] is None:
+        return 0
+    malus = CONTACT_SHOT_DEF_MALUS if allocation["mode"] == CONTACT_SHOT else 0
+    return max(0, allocation["split"]["def"] - malus)
+
+
+def allocate(res: Resolution, actor: dict, action: dict) -> dict:
+    """Check the allocation against the rules; return what the tour will use."""
+    state = res.state
+    if not is_standing(actor):
+        raise ActionNotAllowed(f"{actor['name']} is out of the fight and cannot allocate", field="actor")
+    if actor["id"] in state["allocations"]:
+        raise ActionNotAllowed(f"{actor['name']} has already allocated this tour", field="actor")
+    weapon = weapon_of(actor, action["weapon"])
+    target = _target(res, actor, action)
+    if action["reload"]:
+        _check_reload(actor, weapon, target)
+    if action["evade"] and target is not None and res.options["evasion_uses_attack"]:
+        raise InvalidAction("a fighter who evades gives up his attack this tour: send no target", field="target")
+    contact = bool(in_contact(state, actor["id"]))
+    mode = _mode(actor, weapon, target, contact)
+    pot = potential(actor, weapon)
+    split = _split(action, weapon, contact, pot)
+    if action["shot"] is not None and mode != SHOT:
+        raise InvalidAction("shooting modifiers apply only to a shot at a distance", field="shot")
+    return {
+        "combatant": actor["id"],
+        "weapon": weapon["id"],
+        "mode": mode,
+        "target": target["id"] if target else None,
+        "pot": pot,
+        "split": split,
+        "evade": action["evade"],
+        "reload": action["reload"],
+        "shot": (action["shot"] or _default_shot()) if mode == SHOT else None,
+        "dice_modifier": action["dice_modifier"],
+        "maneuver": action["maneuver"],
+    }
+
+
+def _default_shot() -> dict:
+    return {"range": "moyenne", "cover": "none", "target_movement": "normal", "shooter_pace": "still", "modifier": 0}
+
+
+def _target(res: Resolution, actor: dict, action: dict) -> dict | None:
+    if action["target"] is None:
+        return None
+    if action["reload"]:
+        raise InvalidAction("a fighter who reloads does not attack: send no target", field="target")
+    target = res.combatant(action["target"], field="target")
+    if target is actor:
+        raise InvalidAction("a fighter cannot attack himself", field="target")
+    if not is_standing(target):
+        raise ActionNotAllowed(f"{target['name']} is already out of the fight", field="target")
+    return target
+
+
+def _check_reload(actor: dict, weapon: dict, target: dict | None) -> None:
+    if weapon["kind"] != "ranged" or not weapon["mechanical"]:
+        raise InvalidAction(f"{weapon['name']} is not a mechanical ranged weapon; there is nothing to reload", field="reload")
+    if actor["loaded"].get(weapon["id"], True):
+        raise ActionNotAllowed(f"{weapon['name']} is already loaded", field="reload")
+
+
+def _mode(actor: dict, weapon: dict, target: dict | None, contact: bool) -> str:
+    if target is None:
+        return NO_ATTACK
+    if weapon["kind"] == "melee":
+        return MELEE
+    loaded = actor["loaded"].get(weapon["id"], True)
+    if contact and not weapon["mechanical"]:
+        raise ActionNotAllowed(
+            f"{actor['name']} is in contact: only a loaded mechanical weapon (crossbow...) can shoot, not {weapon['name']}",
+            field="weapon",
+        )
+    if weapon["mechanical"] and not loaded:
+        raise ActionNotAllowed(f"{weapon['name']} is not loaded: reload it first", field="weapon")
+    return CONTACT_SHOT if contact else SHOT
+
+
+def _split(action: dict, weapon: dict, contact: bool, pot: int) -> dict | None:
+    split = action["split"]
+    if weapon["kind"] == "ranged" and not contact:
+        if split is not None:
+            raise InvalidAction("a shooter facing nobody in contact does not split his POT de Tir: send no split", field="split")
+        return None
+    if split is None:
+        raise InvalidAction(f"split the POT ({pot} dice) between init, att and def", field="split")
+    total = split["init"] + split["att"] + split["def"]
+    if total != pot:
+        raise InvalidAction(f"init + att + def = {total}, but the POT is {pot} dice: they must add up to it", field="split")
+    return dict(split)

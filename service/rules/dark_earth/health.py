@@ -1,0 +1,85 @@
+"""Dark Earth health: PV, wound counter, CHOC, pain, coma and death.
+
+Sources: the seed ("Toute blessure doit être retirée du total de point de
+vie", "le CHOC") and dk-gone:sante (rules-notes 2.5): 0 PV is a coma, PV <=
+-RES death; a grave wound costs 2 dice, a critique one 5, and pain and CHOC
+do not add up (the larger applies).
+"""
+
+from __future__ import annotations
+
+from ..conditions import add, has, remove
+from ..ruleset import Resolution
+from .tables import PAIN_DICE, WOUND_LEVELS
+
+COMA, DEAD = "coma", "dead"
+WOUND_CONDITIONS = {"grave": "grave_wound", "critique": "critical_wound"}
+
+
+def is_standing(combatant: dict) -> bool:
+    return not has(combatant, COMA) and not has(combatant, DEAD)
+
+
+def pain_dice(combatant: dict, options: dict) -> int:
+    level = combatant["wound_level"]
+    return PAIN_DICE[level] if level and options["pain_malus"] else 0
+
+
+def attack_malus(combatant: dict, options: dict) -> int:
+    """Dice off the next ATT or TIR roll: CHOC or pain, whichever is larger."""
+    return max(combatant["choc"], pain_dice(combatant, options))
+
+
+def severity(amount: int, resistance: int, options: dict) -> str | None:
+    """[HOUSE] rules-notes 2.5: one hit of RES or more is grave, 2 x RES critique."""
+    if amount >= options["critical_wound_res_multiple"] * resistance:
+        return "critique"
+    if amount >= options["grave_wound_res_multiple"] * resistance:
+        return "grave"
+    return None
+
+
+def lose_pv(res: Resolution, target: dict, amount: int, *, choc: bool) -> None:
+    """Add ``amount`` to the wound counter and take it off the PV."""
+    target["wounds"] += amount
+    target["pv"] -= amount
+    if choc:
+        target["choc"] += amount
+    res.emit("wounded", target=target["id"], amount=amount, pv=target["pv"], wounds=target["wounds"], choc=target["choc"])
+    _check_thresholds(res, target)
+
+
+def take_wound(res: Resolution, target: dict, amount: int) -> None:
+    """A blow's positive score: PV loss, CHOC, and the wound's severity."""
+    lose_pv(res, target, amount, choc=True)
+    level = severity(amount, target["sheet"]["attributes"]["RES"], res.options)
+    if level and _worse(level, target["wound_level"]):
+        if target["wound_level"]:
+            remove(target, WOUND_CONDITIONS[target["wound_level"]])
+        target["wound_level"] = level
+        add(target, WOUND_CONDITIONS[level], pain_dice=PAIN_DICE[level])
+        res.emit("wound_severity", target=target["id"], level=level, pain=pain_dice(target, res.options))
+
+
+def _worse(level: str, current: str | None) -> bool:
+    return current is None or WOUND_LEVELS.index(level) > WOUND_LEVELS.index(current)
+
+
+def _check_thresholds(res: Resolution, target: dict) -> None:
+    if has(target, DEAD):
+        return
+    resistance = target["sheet"]["attributes"]["RES"]
+    if res.options["death_threshold"] == "minus_res" and target["pv"] <= -resistance:
+        remove(target, COMA)
+        add(target, DEAD)
+        res.emit("died", target=target["id"], pv=target["pv"])
+    elif target["pv"] <= 0 and add(target, COMA):
+        res.emit("fell_into_coma", target=target["id"], pv=target["pv"])
+
+
+def clear_choc(res: Resolution) -> None:
+    """Seed: "A la fin du combat, tous les malus de CHOC encore actifs sont annulés"."""
+    for combatant in res.state["combatants"]:
+        if combatant["choc"]:
+            res.emit("choc_cleared", combatant=combatant["id"], choc=combatant["choc"])
+            combatant["choc"] = 0

@@ -1,0 +1,36 @@
+"""Dark Earth dice pools: d6s counting successes, all ones a fumble."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ruleset import Resolution
+from .tables import SUCCESSES_BY_FACE
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    dice: tuple[int, ...]
+
+    @property
+    def successes(self) -> int:
+        return sum(SUCCESSES_BY_FACE[face] for face in self.dice)
+
+    @property
+    def fumble(self) -> bool:
+        # An empty pool is no roll at all, so it cannot fumble (rules-notes 2.2).
+        return bool(self.dice) and all(face == 1 for face in self.dice)
+
+    def as_params(self) -> dict:
+        return {"dice": list(self.dice), "successes": self.successes, "fumble": self.fumble}
+
+
+def roll_pool(res: Resolution, count: int, purpose: str) -> Pool:
+    """Roll ``count`` d6 (none when the malus ate the whole pool)."""
+    return Pool(res.dice.roll_many(max(0, count), 6, purpose))
+
+
+def note_fumble(res: Resolution, combatant_id: str, roll: str, pool: Pool) -> None:
+    """All ones: a maladresse, whose consequences the GM decides (rules-notes 2.2)."""
+    if pool.fumble:
+        res.emit("fumbled", combatant=combatant_id, roll=roll)

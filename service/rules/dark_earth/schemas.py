@@ -1,0 +1,204 @@
+"""Dark Earth: the combatant sheet, the combat options and the actions."""
+
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+
+from ..schemas import ActionBase, CombatantBase, StrictInt, identifier, name
+from .tables import (
+    ARMOURS,
+    COVER_MODIFIERS,
+    RANGE_MODIFIERS,
+    SHOOTER_PACE_MODIFIERS,
+    TARGET_MOVEMENT_MODIFIERS,
+    WEAPONS,
+)
+
+SCORE = validate.Range(0, 20)
+SKILL_NAME = validate.Length(1, 40)
+
+
+class Attributes(Schema):
+    MEL = StrictInt(required=True, validate=SCORE, metadata={"description": "MELée: melee POT = MEL + weapon skill."})
+    TIR = StrictInt(required=True, validate=SCORE, metadata={"description": "TIR: shooting POT = TIR + weapon skill."})
+    AGI = StrictInt(required=True, validate=SCORE, metadata={"description": "AGIlité: shooters' order, evasion roll."})
+    FOR = StrictInt(required=True, validate=SCORE, metadata={"description": "FORce: added to the damage of the blows."})
+    RES = StrictInt(required=True, validate=SCORE, metadata={"description": "RESistance: dice rolled against each blow."})
+    TAI = StrictInt(validate=validate.Range(-5, 5), load_default=0, metadata={"description": "TAIlle: size; shooting DIFF -TAI."})
+
+
+class Weapon(Schema):
+    id = identifier(required=True)
+    catalog = fields.String(validate=validate.OneOf(sorted(WEAPONS)), load_default=None)
+    name = name(load_default=None)
+    kind = fields.String(validate=validate.OneOf(["melee", "ranged"]), load_default=None)
+    skill = fields.String(validate=SKILL_NAME, load_default=None, metadata={"description": "Combat skill added to MEL or TIR."})
+    damage = StrictInt(validate=validate.Range(-5, 30), load_default=None, metadata={"description": "The weapon's DOM."})
+    mechanical = fields.Boolean(
+        load_default=None, metadata={"description": "Mechanical ranged weapon (crossbow, ballista): may shoot in contact when loaded."}
+    )
+    loaded = fields.Boolean(load_default=True, metadata={"description": "A mechanical weapon's load at the start."})
+
+    @post_load
+    def _merge_catalog(self, data, **kwargs):
+        base = WEAPONS.get(data["catalog"], {}) if data["catalog"] else {}
+        for key, default in (("name", data["id"]), ("kind", "melee"), ("skill", None), ("damage", 0), ("mechanical", False)):
+            if data[key] is None:
+                data[key] = base.get(key, default)
+        return data
+
+
+class Armour(Schema):
+    catalog = fields.String(validate=validate.OneOf(sorted(ARMOURS)), load_default=None)
+    name = name(load_default=None)
+    prot = StrictInt(validate=validate.Range(0, 20), load_default=None, metadata={"description": "PROTection."})
+    coverage = fields.String(
+        validate=validate.OneOf(["complete", "partial"]),
+        load_default=None,
+        metadata={"description": "complete: subtract PROT; partial: roll PROT dice and subtract the successes."},
+    )
+    agi_malus = StrictInt(validate=validate.Range(0, 10), load_default=None, metadata={"description": "Dice off AGI rolls."})
+
+    @validates_schema
+    def _known(self, data, **kwargs):
+        if data.get("prot") is None and data.get("catalog") is None:
+            raise ValidationError("give a PROT or a catalog armour", "prot")
+
+    @post_load
+    def _merge_catalog(self, data, **kwargs):
+        base = ARMOURS.get(data["catalog"], {}) if data["catalog"] else {}
+        for key, default in (("name", "armour"), ("prot", 0), ("coverage", "complete"), ("agi_malus", 0)):
+            if data[key] is None:
+                data[key] = base.get(key, default)
+        return data
+
+
+class Sheet(CombatantBase):
+    attributes = fields.Nested(Attributes, required=True)
+    skills = fields.Dict(keys=fields.String(validate=SKILL_NAME), values=StrictInt(validate=SCORE), load_default=dict)
+    pv = StrictInt(required=True, validate=validate.Range(1, 200), metadata={"description": "Points de vie."})
+    weapons = fields.List(
+        fields.Nested(Weapon),
+        validate=validate.Length(max=20),
+        load_default=list,
+        metadata={"description": "The first is used when an allocation names none; bare hands when empty."},
+    )
+    armour = fields.Nested(Armour, load_default=None)
+    dodge_skill = fields.String(validate=SKILL_NAME, load_default="Esquive", metadata={"description": "Skill of the evasion roll (AGI + it)."})
+    contact_with = fields.List(
+        identifier(),
+        validate=validate.Length(max=49),
+        load_default=list,
+        metadata={"description": "Ids of the enemies already in contact (melee) at the start."},
+    )
+
+    @validates_schema
+    def _unique_weapons(self, data, **kwargs):
+        ids = [w["id"] for w in data.get("weapons", [])]
+        if len(ids) != len(set(ids)):
+            raise ValidationError("weapon ids must be unique", "weapons")
+
+
+class Options(Schema):
+    riposte_bonus = fields.String(
+        validate=validate.OneOf(["dice", "successes"]),
+        load_default="dice",
+        metadata={"description": "The failed attack's difference is added to the riposte as extra dice, or as successes."},
+    )
+    several_attackers_defense = fields.String(
+        validate=validate.OneOf(["same_roll", "each_attack"]),
+        load_default="same_roll",
+        metadata={"description": "A fighter attacked several times in a tour rolls his DEF (or evasion) once, or for each attack."},
+    )
+    evasion_uses_attack = fields.Boolean(
+        load_default=True, metadata={"description": "A fighter who actively evades shots gives up his own attack that tour."}
+    )
+    strength_on_ranged = fields.Boolean(
+        load_default=True, metadata={"description": "Add the shooter's FOR to the damage of shots (the seed's letter)."}
+    )
+    pain_malus = fields.Boolean(
+        load_default=True, metadata={"description": "Grave wound -2D, critique -5D on the fighter's rolls (dk-gone:sante)."}
+    )
+    grave_wound_res_multiple = StrictInt(
+        validate=validate.Range(1, 10),
+        load_default=1,
+        metadata={"description": "A single wound of at least this many times RES is a blessure grave."},
+    )
+    critical_wound_res_multiple = StrictInt(
+        validate=validate.Range(1, 20),
+        load_default=2,
+        metadata={"description": "A single wound of at least this many times RES is a blessure critique."},
+    )
+    death_threshold = fields.String(
+        validate=validate.OneOf(["minus_res", "gm"]),
+        load_default="minus_res",
+        metadata={"description": "Death at PV <= -RES (dk-gone:sante), or never automatic (the GM decides)."},
+    )
+    auto_end = fields.Boolean(
+        load_default=True, metadata={"description": "End the fight by itself when at most one side has fighters standing."}
+    )
+
+    @validates_schema
+    def _ordered_thresholds(self, data, **kwargs):
+        if data["critical_wound_res_multiple"] < data["grave_wound_res_multiple"]:
+            raise ValidationError("a critique wound cannot need less than a grave one", "critical_wound_res_multiple")
+
+
+class Split(Schema):
+    init = StrictInt(required=True, validate=validate.Range(0, 100), metadata={"description": "INITiative dice (counted, not rolled)."})
+    att = StrictInt(required=True, validate=validate.Range(0, 100), metadata={"description": "ATTaque dice."})
+    def_ = StrictInt(required=True, data_key="def", validate=validate.Range(0, 100), metadata={"description": "DEFense dice."})
+
+    @post_load
+    def _as_sent(self, data, **kwargs):
+        # "def" is a Python keyword, not a JSON one: keep the client's name in the state and the log.
+        return {"init": data["init"], "att": data["att"], "def": data["def_"]}
+
+
+class ShotModifiers(Schema):
+    range = fields.String(validate=validate.OneOf(sorted(RANGE_MODIFIERS)), load_default="moyenne")
+    cover = fields.String(validate=validate.OneOf(sorted(COVER_MODIFIERS)), load_default="none")
+    target_movement = fields.String(validate=validate.OneOf(sorted(TARGET_MOVEMENT_MODIFIERS)), load_default="normal")
+    shooter_pace = fields.String(validate=validate.OneOf(sorted(SHOOTER_PACE_MODIFIERS)), load_default="still")
+    modifier = StrictInt(
+        validate=validate.Range(-10, 10), load_default=0, metadata={"description": "The GM's other DIFF modifiers (darkness...)."}
+    )
+
+
+class AllocateAction(ActionBase):
+    """A fighter's secret choices for the tour; the tour resolves when the last one arrives."""
+
+    weapon = identifier(load_default=None, metadata={"description": "A weapon id of the sheet; default the first (or bare hands)."})
+    target = identifier(load_default=None, metadata={"description": "Whom the fighter attacks or shoots; none: no attack."})
+    split = fields.Nested(
+        Split,
+        load_default=None,
+        metadata={"description": "INIT/ATT/DEF adding up to the POT; required unless a shooter faces nobody in contact."},
+    )
+    evade = fields.Boolean(load_default=False, metadata={"description": "Actively evade the shots this tour (AGI + Esquive)."})
+    reload = fields.Boolean(load_default=False, metadata={"description": "Reload the (mechanical) weapon instead of attacking."})
+    shot = fields.Nested(ShotModifiers, load_default=None, metadata={"description": "Shooting modifiers (a shot at a distance only)."})
+    dice_modifier = StrictInt(
+        validate=validate.Range(-20, 20),
+        load_default=0,
+        metadata={"description": "Dice the GM adds to (or takes from) this attack or shot: a maneuver, the situation."},
+    )
+    maneuver = fields.String(validate=validate.Length(1, 80), load_default=None, metadata={"description": "Maneuver announced now."})
+
+
+class ContactAction(ActionBase):
+    """GM: two fighters come into contact (melee) or break off, between tours."""
+
+    combatant = identifier(required=True)
+    target = identifier(required=True)
+    engaged = fields.Boolean(load_default=True)
+
+
+class WorsenWoundAction(ActionBase):
+    """GM: an untreated wound worsens (grave +1 PV per minute, critique +1 per 10 minutes)."""
+
+    target = identifier(required=True)
+    amount = StrictInt(validate=validate.Range(1, 50), load_default=1)
+    reason = fields.String(validate=validate.Length(max=200), load_default=None)
+
+
+ACTIONS = {"allocate": AllocateAction, "contact": ContactAction, "worsen_wound": WorsenWoundAction}
+GM_ACTIONS = frozenset({"end_combat", "contact", "worsen_wound"})

@@ -1,0 +1,119 @@
+"""Dark Earth through the HTTP API: secret allocations, refusals, replay."""
+
+from __future__ import annotations
+
+import copy
+
+from service.rules.dark_earth import RULESET
+
+from ..helpers import act, codes, create, event, log
+from ..unit.dark_earth.fixtures import allocate, goule, kael
+
+
+def body(seed=None, **extra):
+    combat = {"ruleset": "dark-earth", "lang": "fr", "combatants": [kael(contact_with=["goule"]), goule()], **extra}
+    if seed is not None:
+        combat["seed"] = seed
+    return combat
+
+
+def test_the_example_plays(client):
+    example = RULESET.example()
+    location, created = create(client, example["combat"])
+    assert created["awaiting"][0]["actions"] == ["allocate"]
+    results = [act(client, location, action) for action in example["actions"]]
+    assert "attack_rolled" in codes(results[-1]) and results[-1]["combat"]["round"] == 2
+
+
+def test_the_first_allocation_stays_secret_until_the_second(client):
+    location, _ = create(client, body())
+    first = act(client, location, allocate("kael", "goule", (3, 2, 2), maneuver="coup de taille"))
+    assert first["action"] == {"seq": 2, "type": "allocate", "actor": "kael"}
+    assert codes(first) == ["allocation_received"] and first["rolls"] == []
+    secret = ("coup de taille", '"split"', '"att"', '"target": "goule"')
+    for shown in (first, client.get(location).get_json(), log(client, location)):
+        text = str(shown).replace("'", '"')
+        assert not any(word in text for word in secret), text
+    state = client.get(location).get_json()
+    assert state["allocated"] == ["kael"] and "allocations" not in state
+    assert state["awaiting"] == [{"actor": "goule", "actions": ["allocate"], "reason": "allocation"}]
+    assert log(client, location)[-1]["action"] == {"type": "allocate", "actor": "kael"}
+
+    # The second allocation resolves the tour: Kael [4,2] = 1 vs the Goule's [6,5] = 3 (bonus 2);
+    # the Goule's riposte 3 + 2 dice [4,4,6,1,1] = 4 vs [4,1] = 1: DEG 3; Kael RES [5,1,1] = 1: 6.
+    dice = [4, 2, 6, 5, 4, 4, 6, 1, 1, 4, 1, 5, 1, 1]
+    last = act(client, location, allocate("goule", "kael", (1, 3, 2), dice=dice))
+    assert event(last, "attack_failed") == {"attacker": "kael", "target": "goule", "riposte_bonus": 2}
+    assert event(last, "wounded") == {"target": "kael", "amount": 6, "pv": 6, "wounds": 6, "choc": 6}
+    revealed = [e["params"] for e in last["events"] if e["code"] == "allocation_revealed"]
+    assert revealed[0]["maneuver"] == "coup de taille" and revealed[0]["att"] == 2
+    assert event(last, "wounded")["amount"] == 6 and "6 PV perdus" in last["events"][codes(last).index("wounded")]["text"]
+    assert last["combat"]["round"] == 2 and last["combat"]["allocated"] == []
+    assert log(client, location)[1]["action"]["split"] == {"init": 3, "att": 2, "def": 2}
+
+
+def test_an_allocation_not_adding_up_to_the_pot_is_a_422_and_changes_nothing(client):
+    location, _ = create(client, body())
+    before = client.get(location).get_json()
+    response = client.post(f"{location}/actions", json=allocate("kael", "goule", (2, 3, 3)))
+    assert response.status_code == 422 and response.content_type == "application/problem+json"
+    problem = response.get_json()
+    assert problem["type"] == "/problems/invalid-action" and problem["errors"][0]["pointer"] == "/split"
+    assert "POT is 7" in problem["detail"]
+    assert client.get(location).get_json() == before
+
+
+def test_a_negative_allocation_is_a_422_and_changes_nothing(client):
+    location, _ = create(client, body())
+    before = client.get(location).get_json()
+    response = client.post(f"{location}/actions", json=allocate("kael", "goule", (5, 3, -1)))
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["pointer"] == "/split/def"
+    assert client.get(location).get_json() == before
+
+
+def test_a_second_allocation_by_the_same_fighter_is_a_409_and_changes_nothing(client):
+    location, _ = create(client, body())
+    act(client, location, allocate("kael", "goule", (2, 3, 2)))
+    before = client.get(location).get_json()
+    response = client.post(f"{location}/actions", json=allocate("kael", "goule", (3, 2, 2)))
+    assert response.status_code == 409 and response.get_json()["errors"][0]["pointer"] == "/actor"
+    assert client.get(location).get_json() == before
+
+
+def test_a_shooter_in_contact_with_a_bow_is_a_409(client):
+    location, _ = create(client, body())
+    response = client.post(f"{location}/actions", json=allocate("kael", "goule", (1, 2, 2), weapon="arc"))
+    assert response.status_code == 409 and response.get_json()["errors"][0]["pointer"] == "/weapon"
+
+
+def play(client, seed):
+    """A whole fight on the server's dice, with the same choices every tour."""
+    location, _ = create(client, body(seed=seed))
+    for _ in range(30):
+        state = client.get(location).get_json()
+        if state["status"] == "over":
+            break
+        for waiting in copy.deepcopy(state["awaiting"]):
+            if waiting["actor"] == "kael":
+                act(client, location, allocate("kael", "goule", (2, 3, 2)))
+            elif waiting["actor"] == "goule":
+                act(client, location, allocate("goule", "kael", (2, 3, 1)))
+            if client.get(location).get_json()["status"] == "over":
+                break
+    assert client.get(location).get_json()["status"] == "over"
+    return log(client, location)
+
+
+def test_a_fight_on_server_dice_from_a_fixed_seed_replays_identically(client):
+    first, second = ([{"rolls": e["rolls"], "events": e["events"]} for e in play(client, 4242)] for _ in range(2))
+    assert first == second
+    assert all(roll["source"] == "server" for entry in first for roll in entry["rolls"])
+    assert sum(len(entry["rolls"]) for entry in first) > 10
+
+
+def test_every_event_of_a_fight_has_its_french_text(client):
+    shown = [event for entry in play(client, 77) for event in entry["events"]]
+    assert {"attack_rolled", "defense_rolled", "resistance_rolled", "combat_ended"} <= {e["code"] for e in shown}
+    assert all(e["text"] != e["code"] and "None" not in e["text"] for e in shown if e["code"] != "allocation_revealed")
+    assert set(RULESET.messages["en"]) == set(RULESET.messages["fr"])
