@@ -40,7 +40,7 @@ def start_gunicorn(env_overrides: dict) -> tuple[subprocess.Popen, str]:
         try:
             if requests.get(f"{base}/readyz", timeout=1).status_code == 200:
                 return process, base
-        except requests.ConnectionError:
+        except requests.RequestException:
             time.sleep(0.1)
     process.kill()
     raise RuntimeError("gunicorn did not become ready in 30 s")
