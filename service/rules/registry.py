@@ -4,8 +4,9 @@ from marshmallow import ValidationError
 
 from .ruleset import Ruleset
 from .sistema_2d6 import RULESET as SISTEMA_2D6
+from .space_opera_d100 import RULESET as SPACE_OPERA_D100
 
-RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (SISTEMA_2D6,)}
+RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (SISTEMA_2D6, SPACE_OPERA_D100)}
 
 
 def get_ruleset(ruleset_id) -> Ruleset:
