@@ -74,11 +74,11 @@ def _damaged_and_jammed(res, attacker, weapon, use_vibro, result):
 
 
 def _explodes(res, attacker, weapon, use_vibro, result):
+    strike(res, attacker, attacker, weapon, use_vibro)
     item = state_of(attacker, weapon)
-    item["steps"] = DESTROYED_AT_STEP.get(weapon["class"], item["steps"])
+    item["steps"] = max(item["steps"], DESTROYED_AT_STEP.get(weapon["class"], item["steps"]))
     item["destroyed"] = True
     res.emit("item_damaged", combatant=attacker["id"], item=weapon["id"], steps=item["steps"], vibro_lost=False, destroyed=True)
-    strike(res, attacker, attacker, weapon, use_vibro)
 
 
 def strike(res: Resolution, attacker: dict, victim: dict, weapon: dict, use_vibro: bool) -> None:

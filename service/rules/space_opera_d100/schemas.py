@@ -138,7 +138,7 @@ class Options(Schema):
         metadata={"description": "Stun % from the damage roll (after parries) or from the damage left after armour."},
     )
     melee_fumble_table = fields.String(
-        validate=validate.OneOf([*sorted(t for t in FUMBLE_TABLES if t != "jam"), "none"]),
+        validate=validate.OneOf([*sorted(FUMBLE_TABLES), "none"]),
         load_default="melee_house",
         metadata={"description": "Melee fumble table (catalog fumble_tables); none: the GM decides."},
     )
