@@ -8,7 +8,7 @@ import pytest
 from service.rules.errors import InvalidAction
 
 from ..rules_helpers import codes, combatant, params, step
-from .fixtures import attack, droid, exchange, fight, garde, kira, react, unchanged
+from .fixtures import attack, droid, exchange, fight, garde, react, unchanged
 
 STUN = {"weapon": "matraque", "mode": "stun"}
 PARALYSE = {"weapon": "para", "mode": "paralyse"}

@@ -10,7 +10,7 @@ import pytest
 from service.rules.errors import InvalidAction
 
 from ..rules_helpers import codes, combatant, params, step
-from .fixtures import droid, exchange, fight, garde, react
+from .fixtures import droid, exchange, fight, garde
 
 HIT = [30, 3, 4]
 
