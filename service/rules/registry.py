@@ -5,8 +5,16 @@ from marshmallow import ValidationError
 from .dark_earth import RULESET as DARK_EARTH
 from .ruleset import Ruleset
 from .sistema_2d6 import RULESET as SISTEMA_2D6
+from .space_opera_d100 import RULESET as SPACE_OPERA_D100
 
-RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (SISTEMA_2D6, DARK_EARTH)}
+RULESETS: dict[str, Ruleset] = {
+    ruleset.id: ruleset
+    for ruleset in (
+        DARK_EARTH,
+        SPACE_OPERA_D100,
+        SISTEMA_2D6,
+    )
+}
 
 
 def get_ruleset(ruleset_id) -> Ruleset:

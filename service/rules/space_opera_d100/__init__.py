@@ -1,0 +1,94 @@
+"""Space opera d100 (seed 002, French): d100 roll-under, stun, paralysis, vibro, droids."""
+
+from ..ruleset import Resolution, Ruleset
+from . import actions, turns
+from .messages import MESSAGES
+from .schemas import ACTIONS, Options, Sheet
+from .tables import CATALOG
+
+OWN_KEYS = ("id", "name", "side", "pv", "san", "kind")
+
+
+class SpaceOperaD100(Ruleset):
+    id = "space-opera-d100"
+    name = "Space opera d100"
+    language = "fr"
+    seed = "002_3d8f5c5895775c4c.txt"
+    summary = (
+        "d100 under the skill; D12 + DEX initiative every round; kill, stun or paralyse; several attacks; "
+        "dodge and parry declared before the roll; item damage steps; criticals and fumble tables; the death table."
+    )
+    sheet_schema = Sheet
+    options_schema = Options
+    action_schemas = ACTIONS
+    catalog = CATALOG
+    messages = MESSAGES
+    gm_actions = frozenset({"end_combat", "clear_condition"})
+
+    def new_combatant(self, sheet: dict, options: dict) -> dict:
+        return {
+            "id": sheet["id"],
+            "name": sheet["name"],
+            "side": sheet["side"],
+            "kind": sheet["kind"],
+            "pv": sheet["pv"],
+            "pv_max": sheet["pv"],
+            "san": sheet["san"],
+            "conditions": [],
+            "items": {},
+            "wielding": None,
+            "round": turns.fresh_round(),
+            "sheet": {key: value for key, value in sheet.items() if key not in OWN_KEYS},
+        }
+
+    def start(self, res: Resolution) -> None:
+        turns.roll_initiative(res)
+
+    def resolve(self, res: Resolution, action: dict) -> None:
+        actions.resolve(res, action)
+
+    def awaiting(self, state: dict) -> list[dict]:
+        return turns.awaiting(state)
+
+    def example(self) -> dict:
+        return {
+            "combat": {
+                "ruleset": self.id,
+                "lang": "fr",
+                "seed": 2002,
+                # Initiative: Kira D12 9 + DEX 14 = 23, Garde D12 2 + DEX 11 = 13.
+                "dice": [9, 2],
+                "combatants": [
+                    {
+                        "id": "kira",
+                        "name": "Kira",
+                        "side": "rebelles",
+                        "attributes": {"DEX": 14, "CON": 12},
+                        "skills": {"Armes blanches": 60, "Armes contondantes": 55, "Esquive": 45, "Bloquer": 40, "Arts martiaux": 30},
+                        "pv": 13,
+                        "armour_catalog": "combinaison",
+                        "max_attacks": 2,
+                        "weapons": [{"id": "vibro", "catalog": "vibro_couteau"}, {"id": "matraque", "catalog": "matraque_paralysante"}],
+                    },
+                    {
+                        "id": "garde",
+                        "name": "Garde",
+                        "side": "empire",
+                        "attributes": {"DEX": 11, "CON": 13},
+                        "skills": {"Armes blanches": 50, "Esquive": 30, "Bloquer": 50},
+                        "pv": 14,
+                        "armour_catalog": "armure_legere",
+                        "weapons": [{"id": "epee", "catalog": "epee"}, {"id": "bouclier", "catalog": "bouclier"}],
+                    },
+                ],
+            },
+            "actions": [
+                {"type": "attack", "actor": "kira", "target": "garde", "weapon": "vibro", "attacks": 2},
+                {"type": "react", "actor": "garde", "kind": "parry", "item": "bouclier", "dice": [70, 23, 3, 4]},
+                {"type": "attack", "actor": "kira", "target": "garde", "weapon": "matraque", "mode": "paralyse"},
+                {"type": "react", "actor": "garde", "kind": "dodge", "dice": [80, 30, 2, 40]},
+            ],
+        }
+
+
+RULESET = SpaceOperaD100()

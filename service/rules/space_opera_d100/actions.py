@@ -1,0 +1,78 @@
+"""Space opera d100 actions: attack, react, pass, recover; the GM's clear_condition."""
+
+from __future__ import annotations
+
+from ..conditions import remove
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..ruleset import GM, Resolution
+from . import attack
+from .conditions import is_dead
+from .items import find_weapon, recover
+from .reactions import check_reaction
+from .turns import current_actor, end_turn, settle, spend_attack, standing_sides
+
+
+def resolve(res: Resolution, action: dict) -> None:
+    kind = action["type"]
+    if kind == "clear_condition":
+        _clear_condition(res, action)
+    elif kind == "react":
+        _react(res, res.combatant(action["actor"], field="actor"), action)
+    else:
+        actor = res.combatant(action["actor"], field="actor")
+        _check_turn(res.state, actor)
+        HANDLERS[kind](res, actor, action)
+    settle(res)
+    if res.options["auto_end"] and res.state["status"] == "active" and len(standing_sides(res.state)) <= 1:
+        res.state["status"] = "over"
+        res.state.pop("pending", None)
+        res.emit("combat_ended", reason="one_side_standing")
+
+
+def _check_turn(state: dict, actor: dict) -> None:
+    pending = state.get("pending")
+    if pending:
+        raise NotYourTurn(f"waiting for {pending['target']} to declare a dodge, a parry or nothing against {pending['attacker']}'s attack", field="actor")
+    if is_dead(actor):
+        raise ActionNotAllowed(f"{actor['id']} is dead", field="actor")
+    current = current_actor(state)
+    if current is None or current["id"] != actor["id"]:
+        who = current["id"] if current else "the GM"
+        raise NotYourTurn(f"it is not {actor['id']}'s turn; waiting for {who}", field="actor")
+
+
+def _react(res: Resolution, defender: dict, action: dict) -> None:
+    pending = res.state.get("pending")
+    if not pending:
+        raise ActionNotAllowed(
+            "no attack is waiting for a declaration: dodges and parries are declared before the attack roll", field="type"
+        )
+    if pending["target"] != defender["id"]:
+        raise NotYourTurn(f"the declared attack targets {pending['target']}, not {defender['id']}", field="actor")
+    attacker = res.combatant(pending["attacker"])
+    weapon = find_weapon(attacker, pending["weapon"], field="weapon")
+    item = check_reaction(res, defender, action, weapon)
+    del res.state["pending"]
+    res.emit("reaction_declared", defender=defender["id"], kind=action["kind"], item=action["item"])
+    attack.resolve(res, pending, action, item)
+
+
+def _pass(res: Resolution, actor: dict, action: dict) -> None:
+    res.emit("passed", actor=actor["id"], description=action["description"])
+    end_turn(actor)
+
+
+def _recover(res: Resolution, actor: dict, action: dict) -> None:
+    recover(res, actor, find_weapon(actor, action["weapon"], field="weapon"))
+    spend_attack(res, actor)
+
+
+def _clear_condition(res: Resolution, action: dict) -> None:
+    target = res.combatant(action["target"], field="target")
+    if not remove(target, action["condition"]):
+        present = ", ".join(c["code"] for c in target["conditions"]) or "none"
+        raise InvalidAction(f"{target['id']} has no condition {action['condition']!r} (present: {present})", field="condition")
+    res.emit("condition_cleared", target=target["id"], condition=action["condition"], by=GM)
+
+
+HANDLERS = {"attack": attack.declare, "pass": _pass, "recover": _recover}

@@ -1,0 +1,155 @@
+"""Attacks: the declaration, then one resolution (seed 1 to 8).
+
+An attack is declared (weapon, mode, N attacks, called shot...). Unless it
+cannot be noticed or answered, the combat then waits for the target's
+``react`` declaration (dodge, parry or nothing): both are known before any
+die is rolled. Dice order of a resolution: reaction d100, attack d100, a
+disarm's second attack d100, then the fumble table or the effects
+(paralysis 1D4 and d100; disarm d100; martial arts d100, damage dice, vibro,
+damage bonus, 1D3 critical, parry points, item wear d100, stun d100 and
+3D10, death table d100 and its duration, or CON x 5 d100 and 1D10).
+"""
+
+from __future__ import annotations
+
+from ..conditions import remove
+from ..errors import ActionNotAllowed, InvalidAction
+from ..ruleset import Resolution
+from .checks import roll_test
+from .conditions import OFF_BALANCE, can_act, is_dead, is_droid, test_penalties
+from .damage import deal_damage
+from .fumbles import fumble
+from .items import check_usable, find_weapon, skill_penalty
+from .reactions import NO_REACTION, after_dodge_penalty, check_reaction, parry_against, roll_reaction, skill
+from .special import disarm, paralyse
+from .tables import CALLED_SHOT_PENALTY, MULTI_ATTACK_PENALTY_PER_ATTACK, OFF_HAND_PENALTY, SNEAK_SKILL_FACTOR
+from .turns import spend_attack
+
+
+def declare(res: Resolution, attacker: dict, action: dict) -> None:
+    target = res.combatant(action["target"], field="target")
+    if target is attacker:
+        raise InvalidAction("a combatant cannot attack itself", field="target")
+    if is_dead(target):
+        raise ActionNotAllowed(f"{target['id']} is already dead", field="target")
+    weapon = find_weapon(attacker, action["weapon"], field="weapon")
+    check_usable(attacker, weapon, field="weapon")
+    _check_mode(res, attacker, target, weapon, action)
+    attacks = _declare_attacks(attacker, action)
+    pending = {
+        "attacker": attacker["id"],
+        "target": target["id"],
+        "weapon": weapon["id"],
+        "attacks": attacks,
+        **{key: action[key] for key in ("mode", "location", "sneak", "off_hand", "martial_arts", "vibro", "modifier")},
+        "target_weapon": _target_weapon(target, action) if action["mode"] == "disarm" else None,
+    }
+    res.emit("attack_declared", attacker=attacker["id"], target=target["id"], weapon=weapon["id"], mode=action["mode"], attacks=attacks)
+    answerable = can_act(target) and not action["sneak"]
+    if action["reaction"] is not None:
+        if not answerable:
+            raise ActionNotAllowed(f"{target['id']} cannot react to this attack (unnoticed or helpless)", field="reaction.kind")
+        item = check_reaction(res, target, action["reaction"], weapon, prefix="reaction.")
+        resolve(res, pending, action["reaction"], item)
+    elif answerable and res.options["ask_reactions"]:
+        res.state["pending"] = pending
+        res.emit("awaiting_reaction", target=target["id"], attacker=attacker["id"])
+    else:
+        resolve(res, pending, NO_REACTION, None)
+
+
+def _check_mode(res: Resolution, attacker: dict, target: dict, weapon: dict, action: dict) -> None:
+    mode = action["mode"]
+    if mode == "stun":
+        if weapon["edged"]:
+            raise InvalidAction(f"{weapon['name']} is edged: an edged weapon cannot stun", field="weapon")
+        if is_droid(target):
+            raise InvalidAction(f"{target['id']} is a droid: droids cannot be stunned", field="target")
+        if action["martial_arts"]:
+            raise InvalidAction("martial arts cannot be used to stun", field="martial_arts")
+    if mode == "paralyse":
+        if not weapon["paralysing"]:
+            raise InvalidAction(f"{weapon['name']} is not a paralysing weapon", field="weapon")
+        if is_droid(target) and not res.options["paralyse_droids"]:
+            raise InvalidAction(f"{target['id']} is a droid: this combat's options make droids immune to paralysis", field="target")
+    if action["martial_arts"] and weapon["ranged"]:
+        raise InvalidAction("martial arts need bare hands or a melee weapon", field="martial_arts")
+
+
+def _declare_attacks(attacker: dict, action: dict) -> int:
+    turn = attacker["round"]
+    if turn["attacks"] is None:
+        attacks = action["attacks"] or 1
+        if attacks > attacker["sheet"]["max_attacks"]:
+            raise InvalidAction(f"{attacker['id']} may attack at most {attacker['sheet']['max_attacks']} times a round", field="attacks")
+        turn["attacks"] = turn["attacks_left"] = attacks
+        return attacks
+    if action["attacks"] is not None and action["attacks"] != turn["attacks"]:
+        raise InvalidAction(f"{turn['attacks']} attacks were declared for this round; the number cannot change", field="attacks")
+    return turn["attacks"]
+
+
+def _target_weapon(target: dict, action: dict) -> str:
+    wanted = action["target_weapon"] or target.get("wielding")
+    if wanted is None:
+        held = [w for w in target["sheet"]["weapons"] if w["class"] != "natural"]
+        if not held:
+            raise InvalidAction(f"{target['id']} holds no weapon to disarm", field="target_weapon")
+        wanted = held[0]["id"]
+    weapon = find_weapon(target, wanted, field="target_weapon")
+    check_usable(target, weapon, field="target_weapon")
+    if weapon["class"] == "natural":
+        raise InvalidAction("bare hands cannot be disarmed", field="target_weapon")
+    return weapon["id"]
+
+
+def attack_target(res: Resolution, attacker: dict, weapon: dict, pending: dict) -> tuple[int, dict]:
+    base = skill(attacker, weapon["skill"])
+    if pending["sneak"]:
+        base *= SNEAK_SKILL_FACTOR
+    attacks = pending["attacks"]
+    modifiers = {
+        "weapon_bonus": weapon["bonus"],
+        "item_steps": skill_penalty(attacker, weapon),
+        "multiple_attacks": MULTI_ATTACK_PENALTY_PER_ATTACK * attacks if attacks > 1 else 0,
+        "called_shot": CALLED_SHOT_PENALTY if pending["location"] else 0,
+        "off_hand": OFF_HAND_PENALTY if pending["off_hand"] and weapon["class"] != "shield" else 0,
+        **after_dodge_penalty(res, attacker),
+        **test_penalties(attacker),
+        "modifier": pending["modifier"],
+    }
+    return base, modifiers
+
+
+def resolve(res: Resolution, pending: dict, reaction: dict, item: dict | None) -> None:
+    attacker = res.combatant(pending["attacker"])
+    target = res.combatant(pending["target"])
+    weapon = find_weapon(attacker, pending["weapon"], field="weapon")
+    defence = roll_reaction(res, target, reaction, item, weapon)
+    base, modifiers = attack_target(res, attacker, weapon, pending)
+    modifiers["reaction"] = defence["attack_modifier"]
+    shown = {key: value for key, value in modifiers.items() if value}
+    check = roll_test(res, base + sum(modifiers.values()), "attack")
+    remove(attacker, OFF_BALANCE)
+    attacker["wielding"] = weapon["id"]
+    res.emit("attack_rolled", attacker=attacker["id"], target=target["id"], weapon=weapon["id"], skill=base, modifiers=shown, **check.as_params())
+    parry = parry_against(res, target, defence, check)
+    spend_attack(res, attacker)
+    if check.success and pending["mode"] == "disarm":
+        check = roll_test(res, check.target, "disarm second attack")
+        res.emit("disarm_second_roll", attacker=attacker["id"], **check.as_params())
+    if not check.success:
+        res.emit("attack_missed", attacker=attacker["id"], target=target["id"], fumble=check.fumble)
+        if check.fumble:
+            fumble(res, attacker, weapon, pending["vibro"])
+        return
+    res.emit("attack_hit", attacker=attacker["id"], target=target["id"], critical=check.critical)
+    if pending["mode"] in ("paralyse", "disarm") and parry is not None and parry.success and res.options["parry_stops_effects"]:
+        res.emit("parry_stopped", defender=target["id"], mode=pending["mode"])
+        return
+    if pending["mode"] == "paralyse":
+        paralyse(res, target)
+    elif pending["mode"] == "disarm":
+        disarm(res, target, find_weapon(target, pending["target_weapon"], field="target_weapon"))
+    else:
+        deal_damage(res, attacker, target, weapon, pending, check, {**defence, "check": parry} if parry else None)

@@ -1,0 +1,61 @@
+"""d100 roll-under tests and their critical edges (seed 8, "Les coups Critiques").
+
+A roll succeeds when it is at most the modified skill. A success that is a
+double (11, 22, ... 00) or 01 is critical; a failure that is a double or
+96-00 is a fumble. 00 reads as 100, and there is no automatic failure, so a
+skill of 100 or more succeeds on 00 (notes 3.1 [HOUSE]; the option
+``high_rolls_always_fumble`` makes 96-00 a failed fumble whatever the skill).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ruleset import Resolution
+from .tables import CRITICAL_SINGLE, FUMBLE_FROM
+
+
+def is_double(roll: int) -> bool:
+    return roll % 11 == 0 or roll == 100
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    roll: int
+    target: int
+    success: bool
+    critical: bool
+    fumble: bool
+
+    @property
+    def margin(self) -> int:
+        return self.target - self.roll
+
+    @property
+    def level(self) -> str:
+        if self.critical:
+            return "critical"
+        if self.fumble:
+            return "fumble"
+        return "success" if self.success else "failure"
+
+    def as_params(self) -> dict:
+        return {"roll": self.roll, "needed": self.target, "level": self.level}
+
+
+def classify(roll: int, target: int, high_rolls_always_fumble: bool = False) -> Check:
+    high = roll >= FUMBLE_FROM
+    success = roll <= target and not (high and high_rolls_always_fumble)
+    critical = success and (is_double(roll) or roll == CRITICAL_SINGLE)
+    fumble = not success and (is_double(roll) or high)
+    return Check(roll, target, success, critical, fumble)
+
+
+def roll_test(res: Resolution, target: int, purpose: str) -> Check:
+    roll = res.dice.roll(100, purpose)
+    return classify(roll, target, res.options["high_rolls_always_fumble"])
+
+
+def with_target(check: Check, target: int, high_rolls_always_fumble: bool) -> Check:
+    """The same die read against another target (a penalty known after the roll)."""
+    return classify(check.roll, target, high_rolls_always_fumble)

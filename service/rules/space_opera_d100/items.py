@@ -1,0 +1,112 @@
+"""Weapons and shields in use: lookup, damage steps, drops and jams (seed 7).
+
+Each combatant keeps ``items[weapon_id] = {steps, destroyed, vibro, dropped,
+jam}``. A damage step gives -1 damage (and parry points) and -5 skill; the
+first one stops the vibro mode; the item breaks at the step of its class.
+"""
+
+from __future__ import annotations
+
+from ..errors import ActionNotAllowed, InvalidAction
+from ..ruleset import Resolution
+from .schemas import WEAPON_DEFAULTS
+from .tables import DESTROYED_AT_STEP, ITEM_STEP_DAMAGE, ITEM_STEP_SKILL, WEAPONS
+
+JAMMED_FOR_THE_FIGHT = -1
+
+
+def find_weapon(combatant: dict, weapon_id: str, field: str) -> dict:
+    for weapon in combatant["sheet"]["weapons"]:
+        if weapon["id"] == weapon_id:
+            return weapon
+    base = WEAPONS.get(weapon_id)
+    if base is None:
+        raise InvalidAction(f"{combatant['id']} has no weapon {weapon_id!r} and the catalog has none", field=field)
+    weapon = {"id": weapon_id, **WEAPON_DEFAULTS, **base}
+    weapon.setdefault("skill", weapon["name"])
+    return weapon
+
+
+def state_of(combatant: dict, weapon: dict) -> dict:
+    items = combatant["items"]
+    if weapon["id"] not in items:
+        items[weapon["id"]] = {"steps": 0, "destroyed": False, "vibro": bool(weapon["vibro"]), "dropped": False, "jam": 0}
+    return items[weapon["id"]]
+
+
+def check_usable(combatant: dict, weapon: dict, field: str) -> None:
+    item = combatant["items"].get(weapon["id"])
+    if item is None:
+        return
+    if item["destroyed"]:
+        raise ActionNotAllowed(f"{weapon['name']} is destroyed", field=field)
+    if item["dropped"]:
+        raise ActionNotAllowed(f"{weapon['name']} was dropped; pick it up first (recover)", field=field)
+    if item["jam"]:
+        raise ActionNotAllowed(f"{weapon['name']} is jammed; clear it first (recover)", field=field)
+
+
+def steps(combatant: dict, weapon: dict) -> int:
+    item = combatant["items"].get(weapon["id"])
+    return item["steps"] if item else 0
+
+
+def skill_penalty(combatant: dict, weapon: dict) -> int:
+    return ITEM_STEP_SKILL * steps(combatant, weapon)
+
+
+def damage_penalty(combatant: dict, weapon: dict) -> int:
+    return ITEM_STEP_DAMAGE * steps(combatant, weapon)
+
+
+def vibro_works(combatant: dict, weapon: dict) -> bool:
+    if not weapon["vibro"]:
+        return False
+    item = combatant["items"].get(weapon["id"])
+    return item["vibro"] if item else True
+
+
+def damage_step(res: Resolution, combatant: dict, weapon: dict) -> None:
+    """The item takes one damage step (seed 7); natural weapons never break."""
+    if weapon["class"] == "natural":
+        return
+    item = state_of(combatant, weapon)
+    item["steps"] += 1
+    vibro_lost = item["vibro"]
+    item["vibro"] = False
+    item["destroyed"] = item["steps"] >= DESTROYED_AT_STEP[weapon["class"]]
+    res.emit(
+        "item_damaged",
+        combatant=combatant["id"],
+        item=weapon["id"],
+        steps=item["steps"],
+        vibro_lost=vibro_lost,
+        destroyed=item["destroyed"],
+    )
+
+
+def drop(res: Resolution, combatant: dict, weapon: dict) -> None:
+    if weapon["class"] == "natural":
+        return
+    state_of(combatant, weapon)["dropped"] = True
+    res.emit("weapon_dropped", combatant=combatant["id"], item=weapon["id"])
+
+
+def jam(res: Resolution, combatant: dict, weapon: dict, actions: int | None) -> None:
+    state_of(combatant, weapon)["jam"] = JAMMED_FOR_THE_FIGHT if actions is None else actions
+    res.emit("weapon_jammed", combatant=combatant["id"], item=weapon["id"], actions=actions)
+
+
+def recover(res: Resolution, combatant: dict, weapon: dict) -> None:
+    """One action to pick a weapon up, or one action of work on a jam."""
+    item = combatant["items"].get(weapon["id"])
+    if item is None or not (item["dropped"] or item["jam"]) or item["destroyed"]:
+        raise ActionNotAllowed(f"{weapon['name']} is neither dropped nor jammed", field="weapon")
+    if item["jam"] == JAMMED_FOR_THE_FIGHT:
+        raise ActionNotAllowed(f"{weapon['name']} is jammed for the rest of the fight (it needs a workshop)", field="weapon")
+    if item["dropped"]:
+        item["dropped"] = False
+        res.emit("weapon_recovered", combatant=combatant["id"], item=weapon["id"])
+        return
+    item["jam"] -= 1
+    res.emit("jam_worked", combatant=combatant["id"], item=weapon["id"], left=item["jam"])

@@ -1,0 +1,129 @@
+"""Dodge and parry (seed 5 and 6): declared before the attack roll.
+
+The reaction's d100 is rolled first, then the attack's. A dodge gives the
+attacker -40 (-60 when critical or won by more than 40), a fumbled dodge or
+parry +10. A parry that meets a critical hit is read again at -20 with the
+same die (its fumble, known before the attack roll, keeps its +10).
+"""
+
+from __future__ import annotations
+
+from ..conditions import remove
+from ..errors import ActionNotAllowed, InvalidAction
+from ..ruleset import Resolution
+from .checks import Check, roll_test, with_target
+from .conditions import OFF_BALANCE, test_penalties
+from .items import check_usable, find_weapon, skill_penalty
+from .tables import (
+    DODGE_EFFECTS,
+    EXTRA_DODGE_PENALTY,
+    OFF_HAND_PENALTY,
+    PARRY_CRITICAL_HIT_PENALTY,
+    REACTION_FUMBLE_ATTACKER_BONUS,
+    SKILL_BLOCK,
+    SKILL_DODGE,
+)
+
+NO_REACTION = {"kind": "none", "item": None, "off_hand": False, "modifier": 0}
+
+
+def skill(combatant: dict, name: str) -> int:
+    return combatant["sheet"]["skills"].get(name, 0)
+
+
+def after_dodge_penalty(res: Resolution, combatant: dict) -> dict:
+    dodges = combatant["round"]["dodges"]
+    if not dodges:
+        return {}
+    times = dodges if res.options["after_dodge_penalty"] == "per_dodge" else 1
+    return {"after_dodge": EXTRA_DODGE_PENALTY * times}
+
+
+def check_reaction(res: Resolution, defender: dict, reaction: dict, attack_weapon: dict, prefix: str = "") -> dict | None:
+    """Refuse an impossible declaration; return the parrying item, if any."""
+    if reaction["kind"] != "parry":
+        if reaction["item"] is not None:
+            raise InvalidAction("only a parry names an item", field=f"{prefix}item")
+        return None
+    if reaction["item"] is None:
+        raise InvalidAction("a parry names the weapon or shield that parries", field=f"{prefix}item")
+    item = find_weapon(defender, reaction["item"], field=f"{prefix}item")
+    check_usable(defender, item, field=f"{prefix}item")
+    if item["class"] == "natural" or item["ranged"]:
+        raise InvalidAction(f"{item['name']} cannot parry: use a melee weapon or a shield", field=f"{prefix}item")
+    if attack_weapon["ranged"]:
+        allowed = res.options["parry_ranged_with"]
+        if allowed == "nothing" or (allowed == "shields" and item["class"] != "shield"):
+            raise ActionNotAllowed(f"in this combat a shot can be parried with: {allowed}", field=f"{prefix}item")
+    return item
+
+
+def roll_reaction(res: Resolution, defender: dict, reaction: dict, item: dict | None, attack_weapon: dict) -> dict:
+    """Roll the declared dodge or parry; return what it does to the attack."""
+    if reaction["kind"] == "dodge":
+        return _dodge(res, defender, reaction, attack_weapon)
+    if reaction["kind"] == "parry":
+        return _parry(res, defender, reaction, item)
+    return {"kind": "none", "attack_modifier": 0}
+
+
+def _dodge(res: Resolution, defender: dict, reaction: dict, attack_weapon: dict) -> dict:
+    modifiers = {
+        "extra_dodges": EXTRA_DODGE_PENALTY * defender["round"]["dodges"],
+        **test_penalties(defender),
+        "modifier": reaction["modifier"],
+    }
+    base = skill(defender, SKILL_DODGE)
+    check = roll_test(res, base + sum(modifiers.values()), "dodge")
+    remove(defender, OFF_BALANCE)
+    defender["round"]["dodges"] += 1
+    table = DODGE_EFFECTS[res.options["dodge_effects"] if attack_weapon["ranged"] else "seed"]
+    if check.success:
+        great = check.critical or check.margin > table["great_margin"]
+        effect = table["great"] if great else table["success"]
+    else:
+        effect = REACTION_FUMBLE_ATTACKER_BONUS if check.fumble else 0
+    res.emit("dodge_rolled", defender=defender["id"], skill=base, modifiers=_shown(modifiers), attack_modifier=effect, **check.as_params())
+    return {"kind": "dodge", "attack_modifier": effect, "check": check}
+
+
+def parry_target(defender: dict, item: dict) -> tuple[int, dict]:
+    """Shield: Bloquer. Weapon: (Bloquer + weapon skill) / 2 + weapon bonus."""
+    block = skill(defender, SKILL_BLOCK)
+    if item["class"] == "shield":
+        return block, {}
+    return (block + skill(defender, item["skill"])) // 2, {"weapon_bonus": item["bonus"]}
+
+
+def _parry(res: Resolution, defender: dict, reaction: dict, item: dict) -> dict:
+    base, modifiers = parry_target(defender, item)
+    modifiers.update(
+        {
+            "item_steps": skill_penalty(defender, item),
+            "off_hand": OFF_HAND_PENALTY if reaction["off_hand"] and item["class"] != "shield" else 0,
+            **after_dodge_penalty(res, defender),
+            **test_penalties(defender),
+            "modifier": reaction["modifier"],
+        }
+    )
+    check = roll_test(res, base + sum(modifiers.values()), "parry")
+    remove(defender, OFF_BALANCE)
+    defender["wielding"] = item["id"]
+    effect = REACTION_FUMBLE_ATTACKER_BONUS if check.fumble else 0
+    res.emit("parry_rolled", defender=defender["id"], item=item["id"], skill=base, modifiers=_shown(modifiers), attack_modifier=effect, **check.as_params())
+    return {"kind": "parry", "attack_modifier": effect, "check": check, "item": item}
+
+
+def parry_against(res: Resolution, defender: dict, parry: dict, attack: Check) -> Check | None:
+    """The parry as it stands once the attack roll is known (None: no parry)."""
+    if parry["kind"] != "parry":
+        return None
+    check = parry["check"]
+    if attack.critical:
+        check = with_target(check, check.target + PARRY_CRITICAL_HIT_PENALTY, res.options["high_rolls_always_fumble"])
+        res.emit("parry_against_critical", defender=defender["id"], penalty=PARRY_CRITICAL_HIT_PENALTY, **check.as_params())
+    return check
+
+
+def _shown(modifiers: dict) -> dict:
+    return {key: value for key, value in modifiers.items() if value}

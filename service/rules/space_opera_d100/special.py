@@ -1,0 +1,32 @@
+"""Attacks that do no damage: paralyse (seed 3) and disarm (seed 8)."""
+
+from __future__ import annotations
+
+from ..conditions import add
+from ..ruleset import Resolution
+from .checks import roll_test
+from .conditions import CONTRACTED, PARALYSED, add_timed, dex
+from .items import drop
+from .tables import DISARM_DEX_FACTOR, PARALYSIS_CON_FACTOR, PARALYSIS_DURATION
+
+
+def paralyse(res: Resolution, target: dict) -> None:
+    """CON x 1D4: failure, paralysed 5D6 minutes; success, contracted muscles."""
+    con = target["sheet"]["attributes"]["CON"]
+    factor = res.dice.roll_expression(PARALYSIS_CON_FACTOR, "paralysis CON factor").total
+    check = roll_test(res, con * factor, "paralysis CON test")
+    res.emit("paralysis_test", target=target["id"], con=con, factor=factor, **check.as_params())
+    if check.success:
+        add(target, CONTRACTED)
+        res.emit("contracted", target=target["id"])
+        return
+    duration = add_timed(res, target, PARALYSED, PARALYSIS_DURATION, "minutes", "paralysed minutes")
+    res.emit("paralysed", target=target["id"], minutes=duration["value"])
+
+
+def disarm(res: Resolution, target: dict, weapon: dict) -> None:
+    """Both attack rolls hit: DEX x 2 or the weapon falls."""
+    check = roll_test(res, dex(target) * DISARM_DEX_FACTOR, "disarm DEX test")
+    res.emit("disarm_test", target=target["id"], item=weapon["id"], dex=dex(target), **check.as_params())
+    if not check.success:
+        drop(res, target, weapon)

@@ -1,0 +1,109 @@
+"""Turn structure (seed 1 and 4): D12 + DEX every round, highest first.
+
+A combatant's turn is one attack, or the N attacks declared on the first one
+(seed 4). Every attack lowers the score by 3 and the next actor is always
+the highest score still owed an action, so an opponent may answer between
+two attacks. Equal scores: the higher DEX, then the first listed (gap G1).
+"""
+
+from __future__ import annotations
+
+from ..conditions import has, remove
+from ..ruleset import Resolution
+from .conditions import LOSES_NEXT_ACTION, can_act, dex, expire
+from .tables import INITIATIVE_DIE, INITIATIVE_LOSS_PER_ATTACK
+
+TURN_ACTIONS = ["attack", "pass", "recover"]
+GM_WHEN_STUCK = ["end_combat", "clear_condition"]
+MAX_SKIPS = 1000
+
+
+def fresh_round() -> dict:
+    return {"initiative": None, "attacks": None, "attacks_left": None, "done": False, "dodges": 0, "damage": 0}
+
+
+def roll_initiative(res: Resolution) -> None:
+    for combatant in res.state["combatants"]:
+        combatant["round"] = fresh_round()
+        if not can_act(combatant):
+            continue
+        die = res.dice.roll(INITIATIVE_DIE, f"initiative {combatant['id']}")
+        total = die + dex(combatant)
+        combatant["round"]["initiative"] = total
+        res.emit("initiative_rolled", combatant=combatant["id"], die=die, dex=dex(combatant), total=total)
+    res.emit("turn_order", order=[[c["id"]] for c in _ranked(res.state)])
+
+
+def _sort_key(pair) -> tuple:
+    index, combatant = pair
+    return (-combatant["round"]["initiative"], -dex(combatant), index)
+
+
+def _ranked(state: dict) -> list[dict]:
+    owed = [
+        (i, c)
+        for i, c in enumerate(state["combatants"])
+        if c["round"]["initiative"] is not None and not c["round"]["done"] and can_act(c)
+    ]
+    return [c for _, c in sorted(owed, key=_sort_key)]
+
+
+def current_actor(state: dict) -> dict | None:
+    ranked = _ranked(state)
+    return ranked[0] if ranked else None
+
+
+def spend_attack(res: Resolution, combatant: dict) -> None:
+    """One attack of the turn is used: -3 initiative, and the turn ends with the last."""
+    turn = combatant["round"]
+    turn["attacks_left"] = (turn["attacks_left"] or 1) - 1
+    turn["initiative"] -= INITIATIVE_LOSS_PER_ATTACK
+    if turn["attacks_left"] <= 0:
+        turn["done"] = True
+
+
+def end_turn(combatant: dict) -> None:
+    combatant["round"]["done"] = True
+
+
+def settle(res: Resolution) -> None:
+    """Move on to whoever acts next: skip lost actions, start new rounds."""
+    for _ in range(MAX_SKIPS):
+        if res.state["status"] != "active" or res.state.get("pending"):
+            return
+        actor = current_actor(res.state)
+        if actor is None:
+            if not any(can_act(c) for c in res.state["combatants"]):
+                return
+            _new_round(res)
+            continue
+        if not has(actor, LOSES_NEXT_ACTION):
+            return
+        remove(actor, LOSES_NEXT_ACTION)
+        res.emit("action_lost", combatant=actor["id"])
+        if actor["round"]["attacks_left"]:
+            spend_attack(res, actor)
+        else:
+            end_turn(actor)
+
+
+def _new_round(res: Resolution) -> None:
+    res.state["round"] += 1
+    res.emit("round_started", round=res.state["round"])
+    expire(res)
+    roll_initiative(res)
+
+
+def awaiting(state: dict) -> list[dict]:
+    pending = state.get("pending")
+    if pending:
+        return [{"actor": pending["target"], "actions": ["react"], "reason": "declare_reaction"}]
+    actor = current_actor(state)
+    if actor is None:
+        return [{"actor": "gm", "actions": list(GM_WHEN_STUCK), "reason": "nobody_can_act"}]
+    reason = "next_attack" if actor["round"]["attacks_left"] else "turn"
+    return [{"actor": actor["id"], "actions": list(TURN_ACTIONS), "reason": reason}]
+
+
+def standing_sides(state: dict) -> set[str]:
+    return {c["side"] for c in state["combatants"] if can_act(c)}
