@@ -3,9 +3,10 @@
 from marshmallow import ValidationError
 
 from .ruleset import Ruleset
+from .duel_2d6 import RULESET as DUEL_2D6
 from .sistema_2d6 import RULESET as SISTEMA_2D6
 
-RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (SISTEMA_2D6,)}
+RULESETS: dict[str, Ruleset] = {ruleset.id: ruleset for ruleset in (SISTEMA_2D6, DUEL_2D6)}
 
 
 def get_ruleset(ruleset_id) -> Ruleset:
