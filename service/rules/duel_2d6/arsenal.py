@@ -80,16 +80,20 @@ def blow_modifiers(attacker: dict, defender: dict, blows: list[dict], index: int
     blow = blows[index]
     spec = MELEE_ATTACKS[blow["maneuver"]]
     weapon = weapon_of(attacker, blow["weapon"])
-    # Double Manoeuvre is itself a martial-arts maneuver, so both blows use the martial art.
+    # Double Manoeuvre is itself a martial-arts maneuver; its level is the lower of the two maneuvers'.
     double = len(blows) > 1
-    bases = [maneuver_base(attacker, double or MELEE_ATTACKS[b["maneuver"]]["ma"], weapon_of(attacker, b["weapon"])["skill"]) for b in blows]
-    # Double Manoeuvre: "Niveau = plus petit niveau entre les deux manoeuvres".
-    base = min(bases, key=lambda b: sum(b.values())) if double else bases[index]
+    levels = [
+        {
+            **maneuver_base(attacker, double or MELEE_ATTACKS[b["maneuver"]]["ma"], weapon_of(attacker, b["weapon"])["skill"]),
+            "specialization": specialization(attacker, b["maneuver"]),
+        }
+        for b in blows
+    ]
+    level = min(levels, key=lambda lv: sum(lv.values())) if double else levels[index]
     return {
-        **base,
+        **level,
         "maneuver": hit_value(spec, blow.get("part"), defender),
         "weapon": weapon["hit"],
-        "specialization": specialization(attacker, blow["maneuver"]),
         **situation(attacker),
         "coup_mortel": -2 * steps,
         "double": DOUBLE_MANEUVER_MALUS if double else 0,

@@ -102,7 +102,7 @@ def _declared(res: Resolution, duel: dict, plan: dict, inline: dict | None) -> N
     plan["under_threat"] = bool(duel["threat"] and duel["threat"]["ranged"] and plan["kind"] == "ranged")
     forced = _forced_no_defense(res, duel, attacker, defender)
     if forced:
-        if inline is not None:
+        if inline is not None and inline["defense"] != "aucune":
             raise InvalidAction(f"{defender['name']} gets no defense roll here ({forced})", field="defense")
         res.emit("no_defense", defender=defender["id"], reason=forced)
         resolve(res, plan, dict(NO_DEFENSE), keeps=forced == "not_faced")

@@ -105,7 +105,7 @@ def _check_out(res: Resolution, target: dict) -> None:
 def stun_check(res: Resolution, target: dict, damage: int) -> None:
     """"Adversaire étourdi si rate jet CON avec malus=dmg": 2 + CON - damage."""
     test = roll_test(res, {**attribute_base(target, "CON"), "damage": -damage, "wound": target["malus"]}, "stun CON")
-    res.emit("stun_check", target=target["id"], **test.params())
+    res.emit("stun_check", combatant=target["id"], **test.params())
     if test.success or target["pv"] <= 0:
         return
     until = res.state["round"] + res.options["stun_rounds"]
