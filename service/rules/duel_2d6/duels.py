@@ -156,7 +156,8 @@ def next_round_if_over(res: Resolution) -> None:
         if stun and stun["until"] < state["round"]:
             remove(combatant, STUNNED)
             res.emit("stun_ends", combatant=combatant["id"])
-        if remove(combatant, SUPPRESSED):
+        fire = next((c for c in combatant["conditions"] if c["code"] == SUPPRESSED), None)
+        if fire and fire["until"] < state["round"] and remove(combatant, SUPPRESSED):
             res.emit("suppression_ends", combatant=combatant["id"])
 
 

@@ -65,7 +65,9 @@ def suppression(res: Resolution, shooter: dict, defender: dict, weapon: dict, ac
             land_shot(res, shooter, target, weapon, {"fragments": action["fragments"]}, band, dd=0)
         else:
             remove(target, SUPPRESSED)
-            add(target, SUPPRESSED, by=shooter["id"], weapon=weapon["id"], level=test.level, bursts=action["bursts"])
+            # The fire pins the zone until the end of the next round, so the opponent's next exchange meets it.
+            add(target, SUPPRESSED, by=shooter["id"], weapon=weapon["id"], level=test.level, bursts=action["bursts"],
+                until=res.state["round"] + 1)
             res.emit("zone_suppressed", target=combatant_id, attacker=shooter["id"], level=LEVELS[test.level], bursts=action["bursts"])
     return []
 
