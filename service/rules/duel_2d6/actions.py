@@ -8,7 +8,7 @@ from . import exchange
 from .arsenal import band_of, check_reach, is_ranged, shot_modifiers, weapon_of
 from .checks import attribute_base, maneuver_base, roll_test, situation, skill_base, specialization
 from .defense import check_counter
-from .conditions import FIRING_FROM_COVER, add, has, is_out, remove
+from .conditions import FIRING_FROM_COVER, add, is_out, remove
 from .duels import (
     awaiting, by_id, close_exchange, duel_between, duels_of, give_initiative, hold_on, leave_fight, max_opponents,
     next_round_if_over, open_duel, other, roll_initiative,

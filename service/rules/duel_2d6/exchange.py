@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..ruleset import Resolution
-from .arsenal import aim_limit, band_of, blow_modifiers, check_maneuver, check_reach, distance_malus, shift_band, shot_modifiers, weapon_of
+from .arsenal import band_of, blow_modifiers, check_maneuver, check_reach, distance_malus, shift_band, shot_modifiers, weapon_of
 from .checks import attribute_base, roll_test
 from .conditions import is_out, is_stunned
-from .defense import absorption, check_counter, check_declaration, defense_modifiers
+from .defense import absorption, check_declaration, defense_modifiers
 from .duels import by_id, close_exchange, duel_between, give_initiative, hold_on
-from .effects import disarm, land_blow, release
+from .effects import land_blow, release
 from .ranged import after_shot, land_shot, spend_ammo
 from .tables import CRITICAL, DEFENSES, FUMBLE, LEVELS, MELEE_ATTACKS, RANGED_SHOTS, SUCCESS
 from .wounds import roll_damage

@@ -6,7 +6,7 @@ import math
 
 from ..errors import ActionNotAllowed, InvalidAction
 from ..ruleset import Resolution
-from .arsenal import aim_limit, shot_modifiers, weapon_of
+from .arsenal import aim_limit, shot_modifiers
 from .checks import roll_test, situation, skill_base, skill_level
 from .conditions import SUPPRESSED, add, condition, is_out, remove
 from .duels import by_id
