@@ -3,6 +3,7 @@
 from marshmallow import ValidationError
 
 from .dark_earth import RULESET as DARK_EARTH
+from .duel_2d6 import RULESET as DUEL_2D6
 from .ruleset import Ruleset
 from .sistema_2d6 import RULESET as SISTEMA_2D6
 from .space_opera_d100 import RULESET as SPACE_OPERA_D100
@@ -10,6 +11,7 @@ from .space_opera_d100 import RULESET as SPACE_OPERA_D100
 RULESETS: dict[str, Ruleset] = {
     ruleset.id: ruleset
     for ruleset in (
+        DUEL_2D6,
         DARK_EARTH,
         SPACE_OPERA_D100,
         SISTEMA_2D6,

@@ -1,0 +1,81 @@
+"""Duel 2D6 (seed 000, French): 2D6 roll-under duels where the attacker keeps the initiative."""
+
+from ..ruleset import GM, Resolution, Ruleset
+from . import actions, duels
+from .messages import MESSAGES
+from .schemas import ACTIONS, Options, Sheet
+from .tables import CATALOG
+
+
+class Duel2d6(Ruleset):
+    id = "duel-2d6"
+    name = "Duel 2D6"
+    language = "fr"
+    seed = "000_f0ffa6912f686195.txt"
+    summary = (
+        "2D6 under 7 + skill with four result levels and the doubled die (Dd); every fight is a set of duels "
+        "where the attacker keeps the initiative until he fails or is outdone; melee maneuvers and martial arts, "
+        "shots by distance band, block absorption, armour IP and wounds compared with PV."
+    )
+    sheet_schema = Sheet
+    options_schema = Options
+    action_schemas = ACTIONS
+    catalog = CATALOG
+    messages = MESSAGES
+    gm_actions = frozenset({"end_combat", "adjust"})
+
+    def new_combatant(self, sheet: dict, options: dict) -> dict:
+        return {
+            "id": sheet["id"],
+            "name": sheet["name"],
+            "side": sheet["side"],
+            "pv": sheet["pv"],
+            "pv_max": sheet["pv"],
+            "wound": "aucune",
+            "malus": 0,
+            "conditions": [],
+            "facing": [],
+            "last_dive_round": None,
+            "ammo": {w["id"]: w["ammo"] for w in sheet["weapons"] if w.get("ammo")},
+            "jammed": [],
+            "dropped": [],
+            "sheet": {key: value for key, value in sheet.items() if key not in ("id", "name", "side", "pv")},
+        }
+
+    def start(self, res: Resolution) -> None:
+        duels.start_duels(res)
+
+    def resolve(self, res: Resolution, action: dict) -> None:
+        actions.resolve(res, action)
+
+    def awaiting(self, state: dict) -> list[dict]:
+        return duels.awaiting(state)
+
+    def example(self) -> dict:
+        thug = {
+            "id": "truand", "name": "Le truand", "side": "truands", "pv": 4,
+            "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0},
+            "skills": {"Bagarre": 1}, "specializations": ["bloquer"],
+        }
+        philip = {
+            "id": "philip", "name": "Philip", "side": "heros", "pv": 5,
+            "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 1},
+        }
+        return {
+            "combat": {
+                "ruleset": self.id, "lang": "fr", "seed": 7,
+                # Initiative 2+DEX: the thug rolls 1+2 (critical-free success), Philip 5+6 (failure).
+                "dice": [1, 2, 5, 6],
+                "combatants": [thug, philip],
+            },
+            "actions": [
+                {"type": "attack", "actor": "truand", "target": "philip", "maneuver": "coup_simple", "weapon": "poing"},
+                {"type": "defend", "actor": "philip", "defense": "esquiver", "dice": [2, 1, 3, 3]},
+                {"type": "attack", "actor": "philip", "target": "truand", "weapon": "pied",
+                 "defense": {"defense": "bloquer"}, "dice": [2, 2, 4, 6, 2]},
+            ],
+        }
+
+
+RULESET = Duel2d6()
+__all__ = ["RULESET", "GM"]

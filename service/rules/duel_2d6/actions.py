@@ -1,0 +1,253 @@
+"""Duel 2D6 actions: who may act is :func:`duels.awaiting`; each handler applies one action."""
+
+from __future__ import annotations
+
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..ruleset import Resolution
+from . import exchange
+from .arsenal import band_of, check_reach, is_ranged, shot_modifiers, weapon_of
+from .checks import attribute_base, maneuver_base, roll_test, situation, skill_base, specialization
+from .defense import check_counter
+from .conditions import FIRING_FROM_COVER, add, is_out, remove
+from .duels import (
+    awaiting, by_id, close_exchange, duel_between, duels_of, give_initiative, hold_on, leave_fight, max_opponents,
+    next_round_if_over, open_duel, other, roll_initiative,
+)
+from .effects import release
+from .ranged import after_shot, suppression, zone_test
+from .tables import THREATEN
+
+# Actions that make a suppressed combatant move or act in the zone (E-2, Tir de suppression).
+ACTS_IN_ZONE = frozenset({"attack", "shoot", "threaten", "counter", "join", "reload", "break_free"})
+
+
+def resolve(res: Resolution, action: dict) -> None:
+    kind = action["type"]
+    if kind == "adjust":
+        _adjust(res, action)
+    else:
+        actor = res.combatant(action["actor"], field="actor")
+        _check_turn(res.state, actor, kind)
+        if kind != "shoot" or action.get("shot") != "tir_a_couvert":
+            if remove(actor, FIRING_FROM_COVER):
+                res.emit("leaves_cover", combatant=actor["id"])
+        if kind in ACTS_IN_ZONE:
+            zone_test(res, actor)
+            if is_out(actor):
+                next_round_if_over(res)
+                _auto_end(res)
+                return
+        HANDLERS[kind](res, actor, action)
+    _auto_end(res)
+
+
+def _check_turn(state: dict, actor: dict, kind: str) -> None:
+    entries = awaiting(state)
+    entry = next((e for e in entries if e["actor"] == actor["id"]), None)
+    if entry is None:
+        who = ", ".join(f"{e['actor']} ({'/'.join(e['actions'])})" for e in entries) or "nobody"
+        raise NotYourTurn(f"{actor['name']} cannot act now; waiting for: {who}", field="actor")
+    if kind not in entry["actions"]:
+        raise ActionNotAllowed(f"{actor['name']} may now only: {', '.join(entry['actions'])}", field="type")
+
+
+def _auto_end(res: Resolution) -> None:
+    state = res.state
+    standing = {c["side"] for c in state["combatants"] if not is_out(c)}
+    if res.options["auto_end"] and state["status"] == "active" and len(standing) <= 1:
+        state["status"] = "over"
+        state["pending"] = None
+        res.emit("combat_ended", reason="one_side_standing")
+
+
+# -- exchanges ---------------------------------------------------------------------------------
+
+
+def _attack(res: Resolution, actor: dict, action: dict) -> None:
+    exchange.declare_attack(res, actor, action)
+
+
+def _shoot(res: Resolution, shooter: dict, action: dict) -> None:
+    defender, duel = exchange.engaged(res, shooter, action["target"])
+    weapon = weapon_of(shooter, action["weapon"])
+    if not is_ranged(weapon):
+        raise InvalidAction(f"{weapon['name']} is not a ranged weapon: use an attack action", field="weapon")
+    band = band_of(action["distance"])
+    check_reach(weapon, band)
+    shot = action["shot"]
+    if (shot == "tir_a_couvert") != (action["cover"] is not None):
+        raise InvalidAction("cover (1-10) goes with a tir_a_couvert, and only with it", field="cover")
+    if shot != "tir_de_suppression" and (action["zone"] or action["zone_width"] is not None):
+        raise InvalidAction("zone and zone_width belong to a tir_de_suppression", field="zone")
+    if shot == "tir_a_couvert":
+        # "Même malus appliqué à l'adversaire": shots at this shooter suffer it until he acts again.
+        remove(shooter, FIRING_FROM_COVER)
+        add(shooter, FIRING_FROM_COVER, penalty=action["cover"])
+    if shot == "tir_de_suppression":
+        if action["defense"] is not None:
+            raise InvalidAction("nobody defends against a suppression fire", field="defense")
+        duel["threat"] = None
+        reasons = suppression(res, shooter, defender, weapon, action, band)
+        exchange.finish(res, duel, defender, reasons, keeps=shooter["id"] not in defender["facing"])
+        return
+    exchange.declare_shot(res, shooter, action, weapon, duel)
+
+
+def _defend(res: Resolution, defender: dict, action: dict) -> None:
+    exchange.defend(res, defender, action)
+
+
+def _threaten(res: Resolution, actor: dict, action: dict) -> None:
+    """Menacer: a normal attack roll, no damage; the defender must counter-attack to get out."""
+    defender, duel = exchange.engaged(res, actor, action["target"])
+    weapon = weapon_of(actor, action["weapon"])
+    ranged = is_ranged(weapon)
+    if ranged:
+        if action["distance"] is None:
+            raise InvalidAction("threatening with a ranged weapon needs the distance in metres", field="distance")
+        band = band_of(action["distance"])
+        check_reach(weapon, band)
+        mods = shot_modifiers(actor, weapon, {"modifier": action["modifier"]}, band)
+    else:
+        mods = {**skill_base(actor, weapon["skill"]), "weapon": weapon["hit"], "maneuver": THREATEN["hit"],
+                "specialization": specialization(actor, "menacer"), **situation(actor), "gm": action["modifier"]}
+    test = roll_test(res, mods, "threaten")
+    res.emit("threat_rolled", attacker=actor["id"], defender=defender["id"], weapon=weapon["id"], **test.params())
+    if ranged:
+        after_shot(res, actor, weapon, test)
+    if test.success:
+        duel["threat"] = {"weapon": weapon["id"], "ranged": ranged}
+        res.emit("threat_established", attacker=actor["id"], defender=defender["id"])
+        close_exchange(res, duel)
+    else:
+        res.emit("attack_missed", attacker=actor["id"], defender=defender["id"])
+        exchange.finish(res, duel, defender, ["attack_failed"], keeps=actor["id"] not in defender["facing"])
+
+
+def _counter(res: Resolution, actor: dict, action: dict) -> None:
+    duel = next(d for d in duels_of(res.state, actor["id"]) if d["threat"] and d["attacker"] != actor["id"] and not d["done"])
+    threatener = by_id(res.state, duel["attacker"])
+    spec = {key: action[key] for key in ("maneuver", "weapon", "part", "modifier", "distance")}
+    check_counter(actor, threatener, spec, None, res.state, "")
+    if exchange.counter_attack(res, actor, threatener, spec, None):
+        duel["threat"] = None
+        res.emit("threat_broken", attacker=actor["id"], defender=threatener["id"])
+        exchange.finish(res, duel, actor, ["counter_attack"], keeps=False)
+    else:
+        close_exchange(res, duel)
+
+
+# -- engagement -----------------------------------------------------------------------------
+
+
+def _join(res: Resolution, actor: dict, action: dict) -> None:
+    """A newcomer intervenes: an interruption roll decides who holds the initiative."""
+    target = res.combatant(action["target"], field="target")
+    if target["side"] == actor["side"] or is_out(target):
+        raise ActionNotAllowed(f"{target['name']} is not an opponent {actor['name']} can engage", field="target")
+    if duel_between(res.state, actor["id"], target["id"]):
+        raise ActionNotAllowed(f"{actor['name']} already fights {target['name']}", field="target")
+    if len(actor["facing"]) >= max_opponents(actor):
+        raise ActionNotAllowed(
+            f"{actor['name']} already faces {len(actor['facing'])} opponents, the most DEX allows ({max_opponents(actor)})", field="target"
+        )
+    winner = roll_initiative(res, actor, target, interruption=True)
+    open_duel(res, actor, target, winner)
+
+
+def _face(res: Resolution, actor: dict, action: dict) -> None:
+    """"Le personnage peut ne choisir que certains adversaires" (E-5), at most DEX of them."""
+    chosen = list(dict.fromkeys(action["opponents"]))
+    engaged = {other(d, actor["id"]) for d in duels_of(res.state, actor["id"])}
+    for index, opponent in enumerate(chosen):
+        if opponent not in engaged:
+            raise InvalidAction(f"{opponent!r} is not an opponent of {actor['name']}", field=f"opponents.{index}")
+    if len(chosen) > max_opponents(actor):
+        raise ActionNotAllowed(
+            f"{actor['name']} can face at most {max_opponents(actor)} opponents (DEX), not {len(chosen)}", field="opponents"
+        )
+    actor["facing"] = chosen
+    res.emit("faces", combatant=actor["id"], opponents=chosen, malus=-len(chosen) if len(chosen) >= 2 else 0)
+
+
+def _open_duels_led_by(res: Resolution, actor: dict, target_id: str | None) -> list[dict]:
+    duels = [d for d in duels_of(res.state, actor["id"]) if d["attacker"] == actor["id"] and not d["done"]]
+    if target_id is not None:
+        duels = [d for d in duels if other(d, actor["id"]) == target_id]
+        if not duels:
+            raise ActionNotAllowed(f"{actor['name']} has no exchange to lead against {target_id!r} now", field="target")
+    return duels
+
+
+def _pass(res: Resolution, actor: dict, action: dict) -> None:
+    res.emit("passed", actor=actor["id"], description=action["description"])
+    for duel in _open_duels_led_by(res, actor, action["target"]):
+        close_exchange(res, duel)
+
+
+def _reload(res: Resolution, actor: dict, action: dict) -> None:
+    weapon = weapon_of(actor, action["weapon"])
+    if not is_ranged(weapon):
+        raise InvalidAction(f"{weapon['name']} is not a ranged weapon", field="weapon")
+    if weapon["id"] in actor["jammed"]:
+        actor["jammed"].remove(weapon["id"])
+    if weapon.get("ammo"):
+        actor["ammo"][weapon["id"]] = weapon["ammo"]
+    res.emit("reloaded", actor=actor["id"], weapon=weapon["id"], ammo=weapon.get("ammo"))
+    for duel in _open_duels_led_by(res, actor, None):
+        close_exchange(res, duel)
+
+
+def _break_free(res: Resolution, actor: dict, action: dict) -> None:
+    hold = hold_on(res.state, actor["id"])
+    if hold is None:
+        raise ActionNotAllowed(f"{actor['name']} is not held", field="type")
+    if action["method"] == "degagement":
+        base = {**maneuver_base(actor, True, None), "specialization": specialization(actor, "degagement")}
+    else:
+        base = attribute_base(actor, "FOR")
+    test = roll_test(res, {**base, **situation(actor), "gm": action["modifier"]}, "break free")
+    res.emit("break_free_rolled", actor=actor["id"], method=action["method"], **test.params())
+    if test.success:
+        release(res, hold["holder"], actor["id"])
+    duel = duel_between(res.state, actor["id"], hold["holder"])
+    if duel and duel["attacker"] == actor["id"]:
+        close_exchange(res, duel)
+    else:
+        for duel in _open_duels_led_by(res, actor, None):
+            close_exchange(res, duel)
+
+
+def _adjust(res: Resolution, action: dict) -> None:
+    """The game master applies what the seed leaves to him (care, narrative falls, a new attacker)."""
+    target = res.combatant(action["target"], field="target")
+    if action["pv"] is not None:
+        target["pv"] = action["pv"]
+        res.emit("pv_set", target=target["id"], pv=action["pv"], reason=action["reason"])
+        if action["pv"] <= 0 and not is_out(target):
+            add(target, "unconscious")
+            res.emit("out_of_fight", target=target["id"], pv=target["pv"])
+            leave_fight(res, target)
+    for code in action["remove"]:
+        if remove(target, code):
+            res.emit("condition_removed", target=target["id"], condition=code)
+    if action["initiative_against"] is not None:
+        duel = duel_between(res.state, target["id"], action["initiative_against"])
+        if duel is None:
+            raise InvalidAction(f"{target['name']} is not fighting {action['initiative_against']!r}", field="initiative_against")
+        give_initiative(res, duel, target["id"], "game_master")
+    next_round_if_over(res)
+
+
+HANDLERS = {
+    "attack": _attack,
+    "shoot": _shoot,
+    "threaten": _threaten,
+    "defend": _defend,
+    "counter": _counter,
+    "join": _join,
+    "face": _face,
+    "pass": _pass,
+    "reload": _reload,
+    "break_free": _break_free,
+}

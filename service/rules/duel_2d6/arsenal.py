@@ -1,0 +1,127 @@
+"""Weapons in hand, distance bands and the to-hit modifiers of a blow or a shot."""
+
+from __future__ import annotations
+
+import math
+
+from ..errors import ActionNotAllowed, InvalidAction
+from .checks import maneuver_base, situation, skill_base, skill_level, specialization
+from .tables import (
+    ALWAYS_CARRIED, BAND_LIMITS, BANDS, COUNTER_MALUS, DISTANCE_MALUS, DOUBLE_MANEUVER_MALUS, HOLD_PARTS,
+    MELEE_ATTACKS, RANGED_KINDS, RANGED_SHOTS, WEAPONS,
+)
+
+
+def weapon_of(combatant: dict, weapon_id: str, field: str = "weapon") -> dict:
+    weapon = next((w for w in combatant["sheet"]["weapons"] if w["id"] == weapon_id), None)
+    if weapon is None and weapon_id in ALWAYS_CARRIED:
+        weapon = {"id": weapon_id, **WEAPONS[weapon_id]}
+    if weapon is None:
+        have = ", ".join([w["id"] for w in combatant["sheet"]["weapons"]] + list(ALWAYS_CARRIED))
+        raise InvalidAction(f"{combatant['name']} has no weapon {weapon_id!r} (has: {have})", field=field)
+    if weapon_id in combatant["dropped"]:
+        raise ActionNotAllowed(f"{combatant['name']} has lost {weapon['name']} (disarmed)", field=field)
+    return weapon
+
+
+def is_ranged(weapon: dict) -> bool:
+    return weapon["kind"] in RANGED_KINDS
+
+
+def band_of(distance: int) -> str:
+    if distance < BAND_LIMITS["contact"]:
+        return "contact"
+    return next((band for band in BANDS[1:-1] if distance <= BAND_LIMITS[band]), BANDS[-1])
+
+
+def shift_band(band: str, steps: int) -> str:
+    """"-1 cran" / "+1 cran"; a steadied shot never becomes a contact shot (gap G7)."""
+    index = min(max(BANDS.index(band) + steps, 1 if band != "contact" else 0), len(BANDS) - 1)
+    return BANDS[index]
+
+
+def distance_malus(weapon: dict, band: str):
+    """0..-10, "auto" at contact, or None when the weapon cannot reach."""
+    max_band = weapon.get("max_band")
+    if max_band and BANDS.index(band) > BANDS.index(max_band):
+        return None
+    return DISTANCE_MALUS[weapon["handling"]][band]
+
+
+def check_reach(weapon: dict, band: str, field: str = "distance") -> None:
+    if distance_malus(weapon, band) is None:
+        reach = weapon.get("max_band") or "extreme"
+        raise ActionNotAllowed(f"{weapon['name']} cannot shoot that far ({band}); its range ends at {reach}", field=field)
+
+
+def hit_value(spec: dict, part: str | None, defender: dict) -> int:
+    hit = spec["hit"]
+    if hit == "-FOR":
+        return -defender["sheet"]["attributes"]["FOR"]
+    if hit == "part":
+        return HOLD_PARTS[part]
+    return hit
+
+
+def check_maneuver(combatant: dict, maneuver: str, weapon: dict, part: str | None, field: str) -> None:
+    spec = MELEE_ATTACKS[maneuver]
+    if is_ranged(weapon):
+        raise InvalidAction(f"{weapon['name']} is a ranged weapon: use a shoot action", field=field)
+    if "weapons" in spec and weapon["id"] not in spec["weapons"]:
+        raise InvalidAction(f"{spec['name']} is made with {' or '.join(spec['weapons'])}, not {weapon['name']}", field=field)
+    if spec.get("grapple") and weapon["kind"] != "natural" and not weapon.get("grapple"):
+        raise InvalidAction(f"{spec['name']} cannot be made with {weapon['name']}", field=field)
+    if maneuver == "prise" and part is None:
+        raise InvalidAction("a Prise needs a part: tete, corps or membre", field="part")
+
+
+def blow_modifiers(attacker: dict, defender: dict, blows: list[dict], index: int, *, gm: int, steps: int, counter: bool) -> dict:
+    """Target of one melee blow: base, maneuver, weapon, specialisation and situation."""
+    blow = blows[index]
+    spec = MELEE_ATTACKS[blow["maneuver"]]
+    weapon = weapon_of(attacker, blow["weapon"])
+    # Double Manoeuvre is itself a martial-arts maneuver; its level is the lower of the two maneuvers'.
+    double = len(blows) > 1
+    levels = [
+        {
+            **maneuver_base(attacker, double or MELEE_ATTACKS[b["maneuver"]]["ma"], weapon_of(attacker, b["weapon"])["skill"]),
+            "specialization": specialization(attacker, b["maneuver"]),
+        }
+        for b in blows
+    ]
+    level = min(levels, key=lambda lv: sum(lv.values())) if double else levels[index]
+    return {
+        **level,
+        "maneuver": hit_value(spec, blow.get("part"), defender),
+        "weapon": weapon["hit"],
+        **situation(attacker),
+        "coup_mortel": -2 * steps,
+        "double": DOUBLE_MANEUVER_MALUS if double else 0,
+        "counter": COUNTER_MALUS if counter else 0,
+        "gm": gm,
+    }
+
+
+def shot_modifiers(shooter: dict, weapon: dict, plan: dict, band: str, *, counter: bool = False) -> dict:
+    spec = RANGED_SHOTS[plan.get("shot", "tir_simple")]
+    malus = distance_malus(weapon, band)
+    mods = {**skill_base(shooter, weapon["skill"]), "distance": 0 if malus == "auto" else malus}
+    hit = spec["hit"]
+    if hit == "-1/5m":
+        hit = -math.ceil(plan["zone_width"] / 5)
+    elif hit == "-cover":
+        hit = -plan["cover"]
+    return {
+        **mods,
+        "shot": hit,
+        "weapon": weapon["hit"],
+        "specialization": specialization(shooter, plan.get("shot", "tir_simple")),
+        **situation(shooter),
+        "coup_mortel": -2 * plan.get("steps", 0),
+        "counter": COUNTER_MALUS if counter else 0,
+        "gm": plan.get("modifier", 0),
+    }
+
+
+def aim_limit(combatant: dict, weapon: dict) -> int:
+    return max(0, skill_level(combatant, weapon["skill"]))

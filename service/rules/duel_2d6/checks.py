@@ -1,0 +1,107 @@
+"""2D6 roll-under tests: four result levels and the doubled die (rules-notes 1.1).
+
+A test succeeds when the sum of 2D6 is at most its target (7 + skill, 2 +
+attribute, or 2 + Bagarre for an untrained martial-arts maneuver, plus the
+modifiers). A double turns the result critical, success or failure; Dd is the
+doubled die's face.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ruleset import Resolution
+from .tables import (
+    ATTRIBUTE_BASE, BRAWL, CRITICAL, ENCUMBRANCE_MALUS, FAILURE, FUMBLE, LEVELS, PRONE_MALUS, SKILL_BASE,
+    SPECIALIZATION_BONUS, SUCCESS, UNTRAINED_MA_BASE,
+)
+from .conditions import is_prone
+
+
+@dataclass(frozen=True, slots=True)
+class Test:
+    dice: tuple[int, int]
+    target: int
+    modifiers: dict
+
+    @property
+    def total(self) -> int:
+        return sum(self.dice)
+
+    @property
+    def double(self) -> bool:
+        return self.dice[0] == self.dice[1]
+
+    @property
+    def success(self) -> bool:
+        return self.total <= self.target
+
+    @property
+    def level(self) -> int:
+        if self.success:
+            return CRITICAL if self.double else SUCCESS
+        return FUMBLE if self.double else FAILURE
+
+    @property
+    def dd(self) -> int:
+        return self.dice[0] if self.double else 0
+
+    def params(self) -> dict:
+        return {
+            "dice": list(self.dice),
+            "total": self.total,
+            "target": self.target,
+            "level": LEVELS[self.level],
+            "dd": self.dd,
+            "modifiers": self.modifiers,
+        }
+
+
+def roll_test(res: Resolution, modifiers: dict, purpose: str) -> Test:
+    """Roll 2D6 under the sum of ``modifiers`` (which include the base)."""
+    dice = res.dice.roll_many(2, 6, purpose)
+    shown = {key: value for key, value in modifiers.items() if value or key == "base"}
+    return Test((dice[0], dice[1]), sum(modifiers.values()), shown)
+
+
+def skill_level(combatant: dict, skill: str | None) -> int:
+    return combatant["sheet"]["skills"].get(skill or BRAWL, 0)
+
+
+def skill_base(combatant: dict, skill: str | None) -> dict:
+    return {"base": SKILL_BASE, "skill": skill_level(combatant, skill)}
+
+
+def attribute_base(combatant: dict, attribute: str) -> dict:
+    return {"base": ATTRIBUTE_BASE, attribute: combatant["sheet"]["attributes"][attribute]}
+
+
+def maneuver_base(combatant: dict, needs_martial_art: bool, skill: str | None) -> dict:
+    """7 + skill, or for a * maneuver 7 + martial art, else 2 + Bagarre."""
+    if not needs_martial_art:
+        return skill_base(combatant, skill)
+    art = combatant["sheet"]["martial_art"]
+    if art:
+        return skill_base(combatant, art)
+    return {"base": UNTRAINED_MA_BASE, "skill": skill_level(combatant, BRAWL)}
+
+
+def specialization(combatant: dict, maneuver: str) -> int:
+    return SPECIALIZATION_BONUS if maneuver in combatant["sheet"]["specializations"] else 0
+
+
+def armour_ip(combatant: dict) -> int:
+    return sum(piece["ip"] for piece in combatant["sheet"]["armour"])
+
+
+def situation(combatant: dict, *, physical: bool = True, maneuver: bool = True) -> dict:
+    """The maluses a combatant carries into every roll (wounds, ground, armour, opponents)."""
+    mods = {"wound": combatant["malus"]}
+    if maneuver and is_prone(combatant):
+        mods["prone"] = PRONE_MALUS
+    if physical and armour_ip(combatant) > combatant["sheet"]["attributes"]["FOR"]:
+        mods["encumbrance"] = ENCUMBRANCE_MALUS
+    opponents = len(combatant["facing"])
+    if maneuver and opponents >= 2:
+        mods["opponents"] = -opponents
+    return mods

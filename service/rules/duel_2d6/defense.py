@@ -1,0 +1,110 @@
+"""Defenses (tables E-3 and E-4): which are allowed, their target and what a block absorbs."""
+
+from __future__ import annotations
+
+from ..errors import ActionNotAllowed, InvalidAction
+from .arsenal import check_maneuver, check_reach, band_of, is_ranged, weapon_of
+from .checks import attribute_base, maneuver_base, situation, skill_base, skill_level, specialization
+from .duels import hold_on, is_locked
+from .tables import DEFENSES, DEFENSIVE_ITEMS, MELEE_ATTACKS, RANGED_DEFENSE_IDS
+
+LOCKED_DEFENSES = ("degagement", "jet_for", "aucune")
+
+
+def allowed(plan: dict, index: int = 0) -> list[str]:
+    if plan["kind"] == "ranged":
+        return list(RANGED_DEFENSE_IDS)
+    return MELEE_ATTACKS[plan["blows"][index]["maneuver"]]["defenses"]
+
+
+def _refuse_unless_allowed(plan: dict, index: int, defense: str, field: str) -> None:
+    permitted = allowed(plan, index)
+    if defense not in permitted:
+        against = plan["blows"][index].get("maneuver") or plan["shot"]
+        raise ActionNotAllowed(
+            f"{DEFENSES[defense]['name']} is no defense against {against}; allowed: {', '.join(permitted)}", field=field
+        )
+
+
+def check_counter(defender: dict, attacker: dict, counter: dict, plan_distance, state: dict, prefix: str) -> None:
+    weapon = weapon_of(defender, counter["weapon"], field=f"{prefix}weapon")
+    if is_ranged(weapon):
+        distance = counter["distance"] if counter["distance"] is not None else plan_distance
+        if distance is None:
+            raise InvalidAction("shooting back needs the distance in metres", field=f"{prefix}distance")
+        check_reach(weapon, band_of(distance), field=f"{prefix}distance")
+        return
+    check_maneuver(defender, counter["maneuver"], weapon, counter["part"], field=f"{prefix}maneuver")
+    needs = MELEE_ATTACKS[counter["maneuver"]].get("needs_hold")
+    hold = hold_on(state, attacker["id"])
+    if needs and not (hold and hold["holder"] == defender["id"] and hold["part"] in needs):
+        raise ActionNotAllowed(f"{counter['maneuver']} needs a Prise ({' or '.join(needs)}) on the opponent first", field=f"{prefix}maneuver")
+
+
+def check_declaration(state: dict, plan: dict, decl: dict, defender: dict, attacker: dict, prefix: str = "") -> None:
+    """Refuse a defense the rules do not allow here, before any die is rolled."""
+    defense = decl["defense"]
+    _refuse_unless_allowed(plan, 0, defense, f"{prefix}defense")
+    if is_locked(state, defender["id"]) and defense not in LOCKED_DEFENSES:
+        raise ActionNotAllowed(f"{defender['name']} is caught in a Clé: only degagement or jet_for", field=f"{prefix}defense")
+    last = defender["last_dive_round"]
+    if defense == "plongeon" and last is not None and state["round"] - last <= 1:
+        raise ActionNotAllowed(f"{defender['name']} dived in round {last}: Plongeon is not allowed on consecutive rounds", field=f"{prefix}defense")
+    if decl["using"] is not None:
+        if DEFENSES[defense]["kind"] != "block":
+            raise InvalidAction("using names what blocks; only a Bloquer defense uses it", field=f"{prefix}using")
+        if decl["using"] != defender["sheet"]["defensive_item"]:
+            weapon = weapon_of(defender, decl["using"], field=f"{prefix}using")
+            if is_ranged(weapon):
+                raise InvalidAction(f"{weapon['name']} cannot block", field=f"{prefix}using")
+    if decl["cover_ip"] is not None and defense != "couvert":
+        raise InvalidAction("cover_ip belongs to a couvert defense", field=f"{prefix}cover_ip")
+    if defense == "contre_attaque":
+        check_counter(defender, attacker, decl["counter"], plan.get("distance"), state, f"{prefix}counter.")
+    double = plan["kind"] == "melee" and len(plan["blows"]) == 2 and defense != "contre_attaque"
+    second = decl["second_defense"]
+    if double and second is None:
+        raise InvalidAction("a Double Manoeuvre needs a second_defense against its second blow", field=f"{prefix}second_defense")
+    if second is not None and not double:
+        raise InvalidAction("second_defense only answers the second blow of a Double Manoeuvre", field=f"{prefix}second_defense")
+    if double:
+        _refuse_unless_allowed(plan, 1, second, f"{prefix}second_defense")
+
+
+def defense_modifiers(defender: dict, defense: str, decl: dict) -> dict:
+    spec = DEFENSES[defense]
+    if spec.get("attribute"):
+        base = attribute_base(defender, spec["attribute"])
+    elif spec.get("ranged"):
+        base = skill_base(defender, decl["skill"] or defender["sheet"]["dodge_skill"])
+    elif spec["kind"] == "block" and not spec["ma"]:
+        base = skill_base(defender, _block_skill(defender, decl["using"]))
+    else:
+        base = maneuver_base(defender, spec.get("ma", False), None)
+    return {
+        **base,
+        "defense": spec["modifier"],
+        "specialization": specialization(defender, defense),
+        **situation(defender),
+        "gm": decl["modifier"],
+    }
+
+
+def _block_skill(defender: dict, using: str | None) -> str | None:
+    if using is None or using == defender["sheet"]["defensive_item"]:
+        return None
+    return weapon_of(defender, using)["skill"]
+
+
+def absorption(defender: dict, defense: str, using: str | None, dd: int) -> dict:
+    """"Absorbe FOR dmg (+Dd si critique)", + the item's Défense or the weapon skill level (D-6)."""
+    parts = {"FOR": defender["sheet"]["attributes"]["FOR"], "maneuver": DEFENSES[defense]["absorb"], "Dd": dd}
+    if using is not None and using == defender["sheet"]["defensive_item"]:
+        parts["item"] = DEFENSIVE_ITEMS[using]["defense"]
+    elif using is not None:
+        weapon = weapon_of(defender, using)
+        if "defense" in weapon:
+            parts["item"] = weapon["defense"]
+        elif weapon["kind"] != "natural":
+            parts["skill"] = skill_level(defender, weapon["skill"])
+    return parts

@@ -1,0 +1,215 @@
+"""Turn structure: every fight is a set of duels (seed, intro and E-5).
+
+A duel is a pair of opponents; one of them holds the initiative (the
+"attaquant"). Each round every duel has one exchange, led by its attacker.
+Who holds the initiative changes only through the events of rules-notes 1.2,
+applied by :func:`give_initiative`.
+"""
+
+from __future__ import annotations
+
+from ..conditions import remove
+from ..ruleset import Resolution
+from .checks import attribute_base, roll_test, skill_base
+from .tables import RANGED_KINDS
+from .conditions import PRONE, STUNNED, SUPPRESSED, is_out, is_prone, is_stunned
+
+ATTACKER_ACTIONS = ["attack", "shoot", "threaten", "join", "face", "pass", "reload"]
+MAX_INITIATIVE_REROLLS = 20
+
+
+def by_id(state: dict, combatant_id: str) -> dict:
+    return next(c for c in state["combatants"] if c["id"] == combatant_id)
+
+
+def other(duel: dict, combatant_id: str) -> str:
+    return duel["b"] if duel["a"] == combatant_id else duel["a"]
+
+
+def duel_between(state: dict, first: str, second: str) -> dict | None:
+    return next((d for d in state["duels"] if {d["a"], d["b"]} == {first, second}), None)
+
+
+def duels_of(state: dict, combatant_id: str) -> list[dict]:
+    return [d for d in state["duels"] if combatant_id in (d["a"], d["b"])]
+
+
+def max_opponents(combatant: dict) -> int:
+    # "pas plus d'adversaires que sa DEX"; everyone can face at least one (gap G11).
+    return max(1, combatant["sheet"]["attributes"]["DEX"])
+
+
+def hold_on(state: dict, held_id: str) -> dict | None:
+    return next((h for h in state["holds"] if h["held"] == held_id), None)
+
+
+def is_locked(state: dict, combatant_id: str) -> bool:
+    hold = hold_on(state, combatant_id)
+    return bool(hold and hold["locked"])
+
+
+# -- initiative ---------------------------------------------------------------------
+
+
+def _initiative_base(res: Resolution, combatant: dict) -> dict:
+    mode = combatant["sheet"]["initiative"] or res.options["initiative_roll"]
+    if mode == "weapon":
+        weapons = combatant["sheet"]["weapons"]
+        return skill_base(combatant, weapons[0]["skill"] if weapons else None)
+    return attribute_base(combatant, mode)
+
+
+def roll_initiative(res: Resolution, first: dict, second: dict, *, interruption: bool = False) -> str:
+    """Both roll; the better level wins, then the larger margin, else both roll again."""
+    code = "interruption_rolled" if interruption else "initiative_rolled"
+    for _ in range(MAX_INITIATIVE_REROLLS):
+        tests = []
+        for combatant in (first, second):
+            test = roll_test(res, {**_initiative_base(res, combatant), "wound": combatant["malus"]}, f"initiative {combatant['id']}")
+            res.emit(code, combatant=combatant["id"], **test.params())
+            tests.append((test.level, test.target - test.total))
+        if tests[0] != tests[1]:
+            return first["id"] if tests[0] > tests[1] else second["id"]
+        res.emit("initiative_tied", attacker=first["id"], defender=second["id"])
+    return first["id"]
+
+
+def open_duel(res: Resolution, first: dict, second: dict, attacker_id: str) -> dict:
+    duel = {"a": first["id"], "b": second["id"], "attacker": attacker_id, "done": False, "threat": None}
+    res.state["duels"].append(duel)
+    for combatant, opponent in ((first, second), (second, first)):
+        if len(combatant["facing"]) < max_opponents(combatant):
+            combatant["facing"].append(opponent["id"])
+        else:
+            res.emit("cannot_face", combatant=combatant["id"], target=opponent["id"])
+    res.emit("duel_started", attacker=attacker_id, defender=other(duel, attacker_id))
+    return duel
+
+
+def start_duels(res: Resolution) -> None:
+    """Pair the fighters: each with the first free fighter of another side (seed, intro note)."""
+    state = res.state
+    state.update({"duels": [], "holds": [], "pending": None})
+    surprise = set(res.options["surprise"])
+    for unknown in sorted(surprise - {c["id"] for c in state["combatants"]}):
+        res.emit("surprise_ignored", combatant=unknown)
+    paired: set[str] = set()
+    for first in state["combatants"]:
+        if first["id"] in paired:
+            continue
+        second = next((c for c in state["combatants"] if c["id"] not in paired and c["side"] != first["side"]), None)
+        if second is None:
+            continue
+        paired |= {first["id"], second["id"]}
+        surprised = [c["id"] for c in (first, second) if c["id"] in surprise]
+        if len(surprised) == 1:
+            res.emit("surprise", attacker=surprised[0], defender=other({"a": first["id"], "b": second["id"]}, surprised[0]))
+            attacker = surprised[0]
+        else:
+            attacker = roll_initiative(res, first, second)
+        open_duel(res, first, second, attacker)
+
+
+# -- changes of initiative ----------------------------------------------------------------
+
+
+def give_initiative(res: Resolution, duel: dict, combatant_id: str, reason: str) -> None:
+    """``combatant_id`` becomes the duel's attacker; regaining it means getting up."""
+    if duel["attacker"] == combatant_id:
+        return
+    duel["attacker"] = combatant_id
+    duel["threat"] = None
+    res.emit("initiative_passes", attacker=combatant_id, defender=other(duel, combatant_id), reason=reason)
+    combatant = by_id(res.state, combatant_id)
+    if is_prone(combatant):
+        remove(combatant, PRONE)
+        res.emit("stands_up", combatant=combatant_id)
+
+
+def lose_initiative_everywhere(res: Resolution, combatant: dict, reason: str) -> None:
+    for duel in duels_of(res.state, combatant["id"]):
+        if duel["attacker"] == combatant["id"]:
+            give_initiative(res, duel, other(duel, combatant["id"]), reason)
+
+
+# -- rounds ---------------------------------------------------------------------------------
+
+
+def close_exchange(res: Resolution, duel: dict) -> None:
+    if duel in res.state["duels"]:
+        duel["done"] = True
+    next_round_if_over(res)
+
+
+def next_round_if_over(res: Resolution) -> None:
+    state = res.state
+    if state["status"] != "active" or state["pending"] or not state["duels"]:
+        return
+    if any(not d["done"] for d in state["duels"]):
+        return
+    state["round"] += 1
+    for duel in state["duels"]:
+        duel["done"] = False
+    res.emit("round_started", round=state["round"])
+    for combatant in state["combatants"]:
+        stun = next((c for c in combatant["conditions"] if c["code"] == STUNNED), None)
+        if stun and stun["until"] < state["round"]:
+            remove(combatant, STUNNED)
+            res.emit("stun_ends", combatant=combatant["id"])
+        fire = next((c for c in combatant["conditions"] if c["code"] == SUPPRESSED), None)
+        if fire and fire["until"] < state["round"] and remove(combatant, SUPPRESSED):
+            res.emit("suppression_ends", combatant=combatant["id"])
+
+
+def leave_fight(res: Resolution, combatant: dict) -> None:
+    """A combatant out of the fight leaves its duels, holds and everyone's facing list."""
+    state = res.state
+    state["duels"] = [d for d in state["duels"] if combatant["id"] not in (d["a"], d["b"])]
+    state["holds"] = [h for h in state["holds"] if combatant["id"] not in (h["holder"], h["held"])]
+    for fighter in state["combatants"]:
+        if combatant["id"] in fighter["facing"]:
+            fighter["facing"].remove(combatant["id"])
+    combatant["facing"] = []
+
+
+# -- who may act -------------------------------------------------------------------------------
+
+
+def _attacker_actions(state: dict, combatant: dict) -> list[str]:
+    if is_stunned(combatant):
+        return ["pass"]
+    if is_locked(state, combatant["id"]):
+        return ["break_free", "pass"]
+    held = ["break_free"] if hold_on(state, combatant["id"]) else []
+    shoots = any(w["kind"] in RANGED_KINDS for w in combatant["sheet"]["weapons"])
+    return [a for a in ATTACKER_ACTIONS if shoots or a not in ("shoot", "reload")] + held
+
+
+def free_fighters(state: dict) -> list[dict]:
+    engaged = {i for d in state["duels"] for i in (d["a"], d["b"])}
+    standing = [c for c in state["combatants"] if not is_out(c)]
+    return [
+        c for c in standing
+        if c["id"] not in engaged and any(o["side"] != c["side"] for o in standing)
+    ]
+
+
+def awaiting(state: dict) -> list[dict]:
+    pending = state.get("pending")
+    if pending:
+        return [{"actor": pending["defender"], "actions": ["defend"], "reason": "defense"}]
+    entries: dict[str, dict] = {}
+
+    def offer(actor: str, actions: list[str], reason: str) -> None:
+        entry = entries.setdefault(actor, {"actor": actor, "actions": [], "reason": reason})
+        entry["actions"] += [a for a in actions if a not in entry["actions"]]
+
+    for duel in state["duels"]:
+        if duel["done"]:
+            continue
+        offer(duel["attacker"], _attacker_actions(state, by_id(state, duel["attacker"])), "initiative")
+        if duel["threat"]:
+            offer(other(duel, duel["attacker"]), ["counter"], "threatened")
+    for fighter in free_fighters(state):
+        offer(fighter["id"], ["join"], "free")
+    return list(entries.values())

@@ -1,0 +1,310 @@
+"""One exchange of a duel (seed A, B, E-3 note, E-4 notes 1 and 2).
+
+The attacker declares, the defender declares, then the dice fall in this
+order: a counter-attack first (it "est effectuée avant l'attaque"), a Zigzag
+roll, then for each blow: the attack 2D6 (none at contact range), the damage
+dice of a Désarmer, the defense 2D6 (only if the blow succeeded and the
+defense rolls), the attacker's SEN roll after a successful Feinte, then what
+the blow does (damage dice, hit location 2D6, CON roll for a stun).
+"""
+
+from __future__ import annotations
+
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..ruleset import Resolution
+from .arsenal import band_of, blow_modifiers, check_maneuver, check_reach, distance_malus, shift_band, shot_modifiers, weapon_of
+from .checks import attribute_base, roll_test
+from .conditions import is_out, is_stunned
+from .defense import absorption, check_declaration, defense_modifiers
+from .duels import by_id, close_exchange, duel_between, give_initiative, hold_on
+from .effects import land_blow, release
+from .ranged import after_shot, land_shot, spend_ammo
+from .tables import CRITICAL, DEFENSES, FUMBLE, LEVELS, MELEE_ATTACKS, RANGED_SHOTS, SUCCESS
+from .wounds import roll_damage
+
+NO_DEFENSE = {"defense": "aucune", "using": None, "counter": None, "modifier": 0, "skill": None,
+              "cover_ip": None, "blind_modifier": 0, "second_defense": None}
+
+
+def engaged(res: Resolution, actor: dict, target_id: str) -> tuple[dict, dict]:
+    """The opponent and the duel in which ``actor`` holds the initiative and has not acted."""
+    target = res.combatant(target_id, field="target")
+    duel = duel_between(res.state, actor["id"], target_id)
+    if duel is None:
+        raise ActionNotAllowed(f"{actor['name']} is not fighting {target['name']}: join that fight first", field="target")
+    if duel["attacker"] != actor["id"]:
+        raise NotYourTurn(f"{target['name']} holds the initiative against {actor['name']}", field="target")
+    if duel["done"]:
+        raise ActionNotAllowed(f"{actor['name']} has already had this round's exchange with {target['name']}", field="target")
+    if target_id not in actor["facing"]:
+        raise ActionNotAllowed(f"{actor['name']} does not face {target['name']}: choose opponents with a face action", field="target")
+    return target, duel
+
+
+def _check_options(res: Resolution, action: dict) -> None:
+    if action["coup_mortel_steps"] and not res.options["coup_mortel_rule"]:
+        raise ActionNotAllowed("the optional Coup mortel rule (C-6) is off in this combat", field="coup_mortel_steps")
+    if action["aim"] and not res.options["hit_location"]:
+        raise ActionNotAllowed("the optional hit-location rule (C-5) is off in this combat", field="aim")
+
+
+def declare_attack(res: Resolution, attacker: dict, action: dict) -> None:
+    defender, duel = engaged(res, attacker, action["target"])
+    _check_options(res, action)
+    blows = [{"maneuver": action["maneuver"], "weapon": action["weapon"], "part": action["part"]}]
+    if action["second"]:
+        blows.append(dict(action["second"]))
+    hold = hold_on(res.state, defender["id"])
+    held_part = hold["part"] if hold and hold["holder"] == attacker["id"] else None
+    for index, blow in enumerate(blows):
+        field = "maneuver" if index == 0 else "second.maneuver"
+        weapon = weapon_of(attacker, blow["weapon"], field="weapon" if index == 0 else "second.weapon")
+        check_maneuver(attacker, blow["maneuver"], weapon, blow["part"], field)
+        needs = MELEE_ATTACKS[blow["maneuver"]].get("needs_hold")
+        set_up = index == 1 and blows[0]["maneuver"] == "prise" and blows[0]["part"] in (needs or ())
+        if needs and held_part not in needs and not set_up:
+            raise ActionNotAllowed(
+                f"{MELEE_ATTACKS[blow['maneuver']]['name']} needs a Prise ({' or '.join(needs)}) on {defender['name']} first", field=field
+            )
+    plan = {"kind": "melee", "attacker": attacker["id"], "defender": defender["id"], "blows": blows,
+            "modifier": action["modifier"], "steps": action["coup_mortel_steps"], "aim": action["aim"]}
+    _declared(res, duel, plan, action["defense"])
+
+
+def declare_shot(res: Resolution, shooter: dict, action: dict, weapon: dict, duel: dict) -> None:
+    _check_options(res, action)
+    spec = RANGED_SHOTS[action["shot"]]
+    shots = spec.get("shots", 1)
+    spend_ammo(res, shooter, weapon, shots)
+    plan = {"kind": "ranged", "attacker": shooter["id"], "defender": duel_other(duel, shooter), "shot": action["shot"],
+            "weapon": weapon["id"], "distance": action["distance"], "band": band_of(action["distance"]),
+            "blows": [{"shot": action["shot"]}] * shots, "modifier": action["modifier"], "steps": action["coup_mortel_steps"],
+            "aim": action["aim"], "cover": action["cover"], "fragments": action["fragments"]}
+    _declared(res, duel, plan, action["defense"])
+
+
+def duel_other(duel: dict, combatant: dict) -> str:
+    return duel["b"] if duel["a"] == combatant["id"] else duel["a"]
+
+
+def _forced_no_defense(res: Resolution, duel: dict, attacker: dict, defender: dict) -> str | None:
+    if attacker["id"] not in defender["facing"]:
+        return "not_faced"
+    if is_stunned(defender):
+        return "stunned"
+    if duel["threat"]:
+        return "threatened"
+    return None
+
+
+def _declared(res: Resolution, duel: dict, plan: dict, inline: dict | None) -> None:
+    attacker, defender = by_id(res.state, plan["attacker"]), by_id(res.state, plan["defender"])
+    plan["under_threat"] = bool(duel["threat"] and duel["threat"]["ranged"] and plan["kind"] == "ranged")
+    forced = _forced_no_defense(res, duel, attacker, defender)
+    if forced:
+        if inline is not None and inline["defense"] != "aucune":
+            raise InvalidAction(f"{defender['name']} gets no defense roll here ({forced})", field="defense")
+        res.emit("no_defense", defender=defender["id"], reason=forced)
+        resolve(res, plan, dict(NO_DEFENSE), keeps=forced == "not_faced")
+    elif inline is not None:
+        check_declaration(res.state, plan, inline, defender, attacker, prefix="defense.")
+        resolve(res, plan, inline)
+    else:
+        res.state["pending"] = plan
+        res.emit("awaiting_defense", attacker=attacker["id"], defender=defender["id"])
+
+
+def defend(res: Resolution, defender: dict, action: dict) -> None:
+    plan = res.state["pending"]
+    check_declaration(res.state, plan, action, defender, by_id(res.state, plan["attacker"]))
+    res.state["pending"] = None
+    resolve(res, plan, action)
+
+
+# -- resolution -----------------------------------------------------------------------------
+
+
+def resolve(res: Resolution, plan: dict, decl: dict, *, keeps: bool = False) -> None:
+    state = res.state
+    attacker, defender = by_id(state, plan["attacker"]), by_id(state, plan["defender"])
+    duel = duel_between(state, attacker["id"], defender["id"])
+    duel["threat"] = None
+    res.emit("exchange", attacker=attacker["id"], defender=defender["id"], defense=decl["defense"], blows=len(plan["blows"]))
+    if decl["defense"] == "plongeon":
+        defender["last_dive_round"] = state["round"]
+    reasons: list[str] = []
+    if decl["defense"] == "contre_attaque":
+        if counter_attack(res, defender, attacker, decl["counter"], plan.get("distance")):
+            finish(res, duel, defender, ["counter_attack"], keeps=False)
+            return
+        decl = dict(NO_DEFENSE)
+        keeps = keeps or res.options["failed_counter_keeps_initiative"]
+    if plan["kind"] == "ranged":
+        reasons = _resolve_shots(res, plan, decl, attacker, defender)
+    else:
+        for index, blow in enumerate(plan["blows"]):
+            blow_decl = decl if index == 0 else {**decl, "defense": decl["second_defense"] or "aucune"}
+            reasons += _melee_blow(res, plan, index, blow_decl, attacker, defender)
+    finish(res, duel, defender, reasons, keeps)
+
+
+def finish(res: Resolution, duel: dict, defender: dict, reasons: list[str], keeps: bool) -> None:
+    if reasons and not keeps and not is_out(defender) and not is_stunned(defender):
+        give_initiative(res, duel, defender["id"], reasons[0])
+    close_exchange(res, duel)
+
+
+def _melee_blow(res: Resolution, plan: dict, index: int, decl: dict, attacker: dict, defender: dict) -> list[str]:
+    blow = plan["blows"][index]
+    spec = MELEE_ATTACKS[blow["maneuver"]]
+    needs = spec.get("needs_hold")
+    hold = hold_on(res.state, defender["id"])
+    if is_out(attacker) or is_out(defender) or (needs and not (hold and hold["holder"] == attacker["id"] and hold["part"] in needs)):
+        res.emit("blow_impossible", attacker=attacker["id"], defender=defender["id"], maneuver=blow["maneuver"])
+        return []
+    mods = blow_modifiers(attacker, defender, plan["blows"], index, gm=plan["modifier"], steps=plan["steps"], counter=False)
+    test = roll_test(res, mods, "attack")
+    res.emit("attack_rolled", attacker=attacker["id"], defender=defender["id"], maneuver=blow["maneuver"], weapon=blow["weapon"], **test.params())
+    if not test.success:
+        res.emit("attack_missed", attacker=attacker["id"], defender=defender["id"])
+        return ["attack_failed"]
+    malus = 0
+    if blow["maneuver"] == "desarmer" and decl["defense"] == "jet_for":
+        # "Jet FOR avec malus dmg": the blow's damage is rolled to set the malus.
+        malus = roll_damage(res, attacker, weapon_of(attacker, blow["weapon"]), bonus={"Dd": test.dd})
+    reasons, landed = defend_against(res, attacker, defender, decl, test.level, test.dd, extra={"damage": -malus})
+    if landed is not None:
+        land_blow(res, attacker, defender, blow, dd=landed["dd"], critical=test.level == CRITICAL,
+                  absorbed=landed["absorbed"], steps=plan["steps"], aim=plan["aim"])
+    return reasons
+
+
+def defend_against(res: Resolution, attacker: dict, defender: dict, decl: dict, level: int, dd: int, extra: dict | None = None):
+    """Roll the declared defense against a blow that succeeded at ``level``.
+
+    Returns the initiative reasons and, unless the blow is avoided, what lands: {dd, absorbed}.
+    """
+    defense = decl["defense"]
+    spec = DEFENSES[defense]
+    if spec["kind"] in ("none", "cover", "zigzag", "counter"):
+        return [], {"dd": dd, "absorbed": 0}
+    test = roll_test(res, {**defense_modifiers(defender, defense, decl), **(extra or {})}, "defense")
+    res.emit("defense_rolled", defender=defender["id"], defense=defense, **test.params())
+    reasons = ["better_defense"] if test.success and test.level > level else []
+    landed = {"dd": dd, "absorbed": 0}
+    if not test.success:
+        return reasons, landed
+    kind = spec["kind"]
+    if kind == "dodge" and test.level >= level or kind == "resist":
+        if spec.get("frees"):
+            hold = hold_on(res.state, defender["id"])
+            if hold:
+                release(res, hold["holder"], defender["id"])
+        res.emit("blow_avoided", defender=defender["id"], defense=defense)
+        return reasons, None
+    if kind == "dodge" and spec.get("downgrades_critical") and level == CRITICAL:
+        if res.options["ma_dodge"] == "avoid":
+            res.emit("blow_avoided", defender=defender["id"], defense=defense)
+            return reasons, None
+        res.emit("critical_downgraded", defender=defender["id"], dd=dd)
+        landed["dd"] = 0
+    elif kind == "block":
+        parts = absorption(defender, defense, decl["using"], test.dd)
+        landed["absorbed"] = max(0, sum(parts.values()))
+        res.emit("blow_blocked", defender=defender["id"], parts=parts, absorbed=landed["absorbed"])
+    elif kind == "feint":
+        sen = roll_test(res, {**attribute_base(attacker, "SEN"), "wound": attacker["malus"]}, "feint SEN")
+        res.emit("feint_check", attacker=attacker["id"], **sen.params())
+        if not sen.success:
+            reasons.append("feint")
+    return reasons, landed
+
+
+def counter_attack(res: Resolution, counterer: dict, target: dict, counter: dict, distance) -> bool:
+    """A counter-attack: a normal attack at -3, and no defense against it if it succeeds."""
+    weapon = weapon_of(counterer, counter["weapon"], field="counter.weapon")
+    plan = {"kind": "ranged", "shot": "tir_simple", "modifier": counter["modifier"], "steps": 0, "aim": None,
+            "distance": counter["distance"] if counter["distance"] is not None else distance, "fragments": False}
+    if weapon["kind"] in ("firearm", "bow", "thrown"):
+        band = band_of(plan["distance"])
+        check_reach(weapon, band, field="counter.distance")
+        spend_ammo(res, counterer, weapon, 1)
+        if distance_malus(weapon, band) == "auto":
+            res.emit("counter_rolled", attacker=counterer["id"], defender=target["id"], maneuver="tir_simple", level=LEVELS[SUCCESS], automatic=True)
+            land_shot(res, counterer, target, weapon, plan, band, dd=0)
+            return True
+        test = roll_test(res, shot_modifiers(counterer, weapon, plan, band, counter=True), "counter-attack")
+        maneuver = "tir_simple"
+    else:
+        blow = {"maneuver": counter["maneuver"], "weapon": counter["weapon"], "part": counter["part"]}
+        test = roll_test(res, blow_modifiers(counterer, target, [blow], 0, gm=counter["modifier"], steps=0, counter=True), "counter-attack")
+        maneuver = counter["maneuver"]
+    res.emit("counter_rolled", attacker=counterer["id"], defender=target["id"], maneuver=maneuver, **test.params())
+    if weapon["kind"] in ("firearm", "bow", "thrown"):
+        after_shot(res, counterer, weapon, test)
+    if not test.success:
+        res.emit("counter_failed", attacker=counterer["id"], defender=target["id"])
+        return False
+    if maneuver == "tir_simple":
+        land_shot(res, counterer, target, weapon, plan, band_of(plan["distance"]), dd=test.dd)
+    else:
+        land_blow(res, counterer, target, blow, dd=test.dd, critical=test.level == CRITICAL, absorbed=0, steps=0, aim=None)
+    return True
+
+
+def _resolve_shots(res: Resolution, plan: dict, decl: dict, shooter: dict, defender: dict) -> list[str]:
+    weapon = weapon_of(shooter, plan["weapon"])
+    spec = RANGED_SHOTS[plan["shot"]]
+    band = shift_band(plan["band"], -1) if spec.get("band_shift") else plan["band"]
+    defense = decl["defense"]
+    cover_ip = 0
+    extra = {}
+    if defense == "couvert":
+        if decl["cover_ip"] is None:
+            res.emit("shot_blocked_by_cover", attacker=shooter["id"], defender=defender["id"])
+            return []
+        cover_ip, extra = decl["cover_ip"], {"blind": decl["blind_modifier"]}
+    if defense == "zigzag":
+        test = roll_test(res, defense_modifiers(defender, defense, decl), "defense")
+        res.emit("defense_rolled", defender=defender["id"], defense=defense, **test.params())
+        if test.success:
+            band = shift_band(band, 1)
+            res.emit("zigzag_band", defender=defender["id"], band=band)
+    firing_cover = next((c for c in defender["conditions"] if c["code"] == "firing_from_cover"), None)
+    if firing_cover:
+        extra["target_in_cover"] = -firing_cover["penalty"]
+    reasons: list[str] = []
+    for _ in plan["blows"]:
+        if is_out(defender):
+            break
+        reasons += _one_shot(res, plan, decl, shooter, defender, weapon, band, extra, cover_ip)
+    if spec.get("loses_initiative") and "critical_shot" not in reasons:
+        reasons.append("steady_or_aimed_shot")
+    return [r for r in reasons if r != "critical_shot"]
+
+
+def _one_shot(res, plan, decl, shooter, defender, weapon, band, extra, cover_ip) -> list[str]:
+    malus = distance_malus(weapon, band)
+    if malus is None:
+        res.emit("out_of_range", attacker=shooter["id"], defender=defender["id"], band=band)
+        return ["attack_failed"]
+    if malus == "auto":
+        level, dd = SUCCESS, 0
+        res.emit("automatic_hit", attacker=shooter["id"], defender=defender["id"], weapon=weapon["id"])
+    else:
+        test = roll_test(res, {**shot_modifiers(shooter, weapon, plan, band), **extra}, "attack")
+        res.emit("shot_rolled", attacker=shooter["id"], defender=defender["id"], shot=plan["shot"], weapon=weapon["id"], band=band, **test.params())
+        after_shot(res, shooter, weapon, test)
+        level, dd = test.level, test.dd
+        if plan["under_threat"] and level != FUMBLE and not test.success:
+            # "seul un échec critique est raté, un échec normal étant considéré comme une réussite simple"
+            level, dd = SUCCESS, 0
+            res.emit("threat_shot", attacker=shooter["id"], defender=defender["id"])
+        elif not test.success:
+            res.emit("attack_missed", attacker=shooter["id"], defender=defender["id"])
+            return ["attack_failed"]
+    reasons, landed = defend_against(res, shooter, defender, decl, level, dd)
+    if landed is not None:
+        land_shot(res, shooter, defender, weapon, plan, plan["band"], dd=landed["dd"], cover_ip=cover_ip)
+    return reasons + (["critical_shot"] if level == CRITICAL else [])
+

@@ -1,0 +1,249 @@
+"""Duel 2D6: the combatant sheet, the combat options and the actions."""
+
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+
+from ..schemas import ActionBase, CombatantBase, DiceExpressionField, StrictInt, identifier, name
+from .tables import (
+    ARMOURS, ATTRIBUTES, BRAWL, DEFENSES, DEFENSIVE_ITEMS, HANDLINGS, HOLD_PARTS, LOCATION_NAMES,
+    MELEE_ATTACKS, RANGED_SHOTS, WEAPONS,
+)
+
+LEVEL = validate.Range(-5, 10)
+MODIFIER = validate.Range(-20, 20)
+SKILL_NAME = validate.Length(1, 40)
+MANEUVERS = sorted(MELEE_ATTACKS)
+SPECIALIZABLE = sorted(set(MELEE_ATTACKS) | set(DEFENSES) | set(RANGED_SHOTS) | {"menacer"})
+
+
+class Weapon(Schema):
+    id = identifier(required=True)
+    catalog = fields.String(
+        validate=validate.OneOf(sorted(WEAPONS)), load_default=None,
+        metadata={"description": "Catalog weapon this one is based on; fields given here override it."},
+    )
+    name = name(load_default=None)
+    skill = fields.String(validate=SKILL_NAME, load_default=None, metadata={"description": "Skill used to attack and block with it."})
+    damage = DiceExpressionField(load_default=None)
+    hit = StrictInt(validate=validate.Range(-5, 5), load_default=None, metadata={"description": "Modifier to hit."})
+    kind = fields.String(validate=validate.OneOf(["natural", "melee", "firearm", "bow", "thrown"]), load_default=None)
+    handling = fields.String(validate=validate.OneOf(HANDLINGS), load_default=None)
+    ammo = StrictInt(validate=validate.Range(1, 500), load_default=None, metadata={"description": "Capacity; null = not counted."})
+    jams = fields.Boolean(load_default=None)
+    automatic = fields.Boolean(load_default=None, metadata={"description": "Fires long bursts (suppression)."})
+
+    @validates_schema
+    def _known(self, data, **kwargs):
+        if data.get("catalog") is None and (data.get("damage") is None or data.get("kind") is None):
+            raise ValidationError("give a catalog weapon, or a damage expression and a kind", "catalog")
+
+    @post_load
+    def _merge_catalog(self, data, **kwargs):
+        base = WEAPONS.get(data.pop("catalog") or "", {})
+        merged = {**base, **{k: v for k, v in data.items() if v is not None}}
+        merged.setdefault("name", data["id"])
+        merged.setdefault("hit", 0)
+        merged.setdefault("skill", {"natural": BRAWL}.get(merged["kind"], merged["name"]))
+        if merged["kind"] not in ("natural", "melee"):
+            merged.setdefault("handling", "une_main")
+        return merged
+
+
+class Armour(Schema):
+    catalog = fields.String(validate=validate.OneOf(sorted(ARMOURS)), load_default=None)
+    name = name(load_default=None)
+    ip = StrictInt(validate=validate.Range(0, 30), load_default=None)
+    fragments_only = fields.Boolean(load_default=None, metadata={"description": "Protects only against explosion fragments (helmet)."})
+
+    @validates_schema
+    def _known(self, data, **kwargs):
+        if data.get("catalog") is None and data.get("ip") is None:
+            raise ValidationError("give a catalog armour or an IP", "catalog")
+
+    @post_load
+    def _merge_catalog(self, data, **kwargs):
+        base = ARMOURS.get(data.pop("catalog") or "", {})
+        merged = {**base, **{k: v for k, v in data.items() if v is not None}}
+        merged.setdefault("name", "armure")
+        merged.setdefault("fragments_only", False)
+        return merged
+
+
+class Sheet(CombatantBase):
+    attributes = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(ATTRIBUTES)), values=StrictInt(validate=LEVEL), required=True,
+        metadata={"description": "FOR, DEX, CON and SEN levels (FOR is also the damage bonus)."},
+    )
+    pv = StrictInt(validate=validate.Range(1, 200), required=True, metadata={"description": "The PV attribute."})
+    skills = fields.Dict(keys=fields.String(validate=SKILL_NAME), values=StrictInt(validate=LEVEL), load_default=dict,
+                         metadata={"description": "Skill levels; a missing skill is at the base (0)."})
+    martial_art = fields.String(validate=SKILL_NAME, load_default=None,
+                                metadata={"description": "Name of the martial-art skill; without one, * maneuvers roll 2 + Bagarre."})
+    specializations = fields.List(fields.String(validate=validate.OneOf(SPECIALIZABLE)), validate=validate.Length(max=40),
+                                  load_default=list, metadata={"description": "Maneuvers with +1 (specialisation)."})
+    weapons = fields.List(fields.Nested(Weapon), validate=validate.Length(max=20), load_default=list)
+    defensive_item = fields.String(validate=validate.OneOf(sorted(DEFENSIVE_ITEMS)), load_default=None)
+    armour = fields.List(fields.Nested(Armour), validate=validate.Length(max=5), load_default=list)
+    initiative = fields.String(validate=validate.OneOf(["SEN", "DEX", "weapon"]), load_default=None,
+                               metadata={"description": "This combatant's initiative roll; null = the combat option."})
+    dodge_skill = fields.String(validate=SKILL_NAME, load_default=BRAWL,
+                                metadata={"description": "Skill for dodging shots (Mouvement à couvert, Plongeon, Zigzag)."})
+
+    @validates_schema
+    def _core(self, data, **kwargs):
+        missing = [a for a in ATTRIBUTES if a not in data.get("attributes", {})]
+        if missing:
+            raise ValidationError(f"missing attributes: {', '.join(missing)}", "attributes")
+        ids = [w["id"] for w in data.get("weapons", [])]
+        if len(ids) != len(set(ids)):
+            raise ValidationError("weapon ids must be unique", "weapons")
+        art = data.get("martial_art")
+        if art is not None and art not in data.get("skills", {}):
+            raise ValidationError(f"martial_art {art!r} must be one of the skills", "martial_art")
+
+
+class Options(Schema):
+    initiative_roll = fields.String(validate=validate.OneOf(["DEX", "SEN", "weapon"]), load_default="DEX",
+                                    metadata={"description": "Initiative roll: 2+DEX, 2+SEN or 7 + the first weapon's skill."})
+    surprise = fields.List(identifier(), validate=validate.Length(max=50), load_default=list,
+                           metadata={"description": "Combatants who have surprise: they start as attacker without a roll."})
+    hit_location = fields.Boolean(load_default=False, metadata={"description": "Optional rule C-5: 2D6 hit location."})
+    coup_mortel_rule = fields.Boolean(load_default=False, metadata={"description": "Optional rule C-6: +1 damage per -2 to hit."})
+    ma_dodge = fields.String(validate=validate.OneOf(["no_dd", "avoid"]), load_default="no_dd",
+                             metadata={"description": "Esquiver MA simple success vs a critical: the blow lands without Dd, or is avoided."})
+    failed_counter_keeps_initiative = fields.Boolean(
+        load_default=True, metadata={"description": "After a failed counter-attack the attacker keeps the initiative even if his blow misses."})
+    fall_damage = fields.Boolean(load_default=True, metadata={"description": "Balayage and Projection deal the attacker's damage."})
+    stun_rounds = StrictInt(validate=validate.Range(1, 10), load_default=1, metadata={"description": "Rounds a stun lasts after the current one."})
+    death = fields.String(validate=validate.OneOf(["negative", "zero"]), load_default="negative",
+                          metadata={"description": "Dead below 0 PV (0 = out of the fight), or already at 0."})
+    auto_end = fields.Boolean(load_default=True, metadata={"description": "End the fight when one side is left standing."})
+
+
+class Counter(Schema):
+    maneuver = fields.String(validate=validate.OneOf(MANEUVERS), load_default="coup_simple")
+    weapon = identifier(load_default="poing")
+    part = fields.String(validate=validate.OneOf(sorted(HOLD_PARTS)), load_default=None)
+    modifier = StrictInt(validate=MODIFIER, load_default=0)
+    distance = StrictInt(validate=validate.Range(0, 100000), load_default=None, metadata={"description": "Shooting back: metres."})
+
+
+class DefenseFields(Schema):
+    defense = fields.String(validate=validate.OneOf(sorted(DEFENSES)), required=True)
+    using = identifier(load_default=None, metadata={"description": "Bloquer with this weapon id or defensive item; null = bare hands."})
+    counter = fields.Nested(Counter, load_default=None, metadata={"description": "The counter-attack, for contre_attaque."})
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier."})
+    skill = fields.String(validate=SKILL_NAME, load_default=None, metadata={"description": "Overrides the skill of a shot dodge."})
+    cover_ip = StrictInt(validate=validate.Range(0, 30), load_default=None,
+                         metadata={"description": "Couvert: IP of a cover the weapon can pierce; null = it cannot."})
+    blind_modifier = StrictInt(validate=validate.Range(-10, 0), load_default=-4,
+                               metadata={"description": "Couvert: the shooter's malus when the cover can be pierced (-3 to -5)."})
+    second_defense = fields.String(validate=validate.OneOf(sorted(DEFENSES)), load_default=None,
+                                   metadata={"description": "Defense against the second blow of a Double Manoeuvre."})
+
+    @validates_schema
+    def _counter(self, data, **kwargs):
+        if (data.get("defense") == "contre_attaque") != (data.get("counter") is not None):
+            raise ValidationError("give counter exactly when the defense is contre_attaque", "counter")
+
+
+class DefenseDeclaration(DefenseFields):
+    """The defender's declaration sent inline with an attack."""
+
+
+class Second(Schema):
+    maneuver = fields.String(validate=validate.OneOf(MANEUVERS), required=True)
+    weapon = identifier(load_default="poing")
+    part = fields.String(validate=validate.OneOf(sorted(HOLD_PARTS)), load_default=None)
+
+
+class Aimed(Schema):
+    target = identifier(required=True)
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier."})
+    coup_mortel_steps = StrictInt(validate=validate.Range(0, 5), load_default=0,
+                                  metadata={"description": "Optional rule C-6: each step is -2 to hit and +1 damage."})
+    aim = fields.String(validate=validate.OneOf(sorted(LOCATION_NAMES)), load_default=None,
+                        metadata={"description": "Hit location sought (shifts the location roll by up to the skill level)."})
+    defense = fields.Nested(DefenseDeclaration, load_default=None, metadata={"description": "The defender's declaration, inline."})
+
+
+class AttackAction(ActionBase, Aimed):
+    maneuver = fields.String(validate=validate.OneOf(MANEUVERS), load_default="coup_simple")
+    weapon = identifier(load_default="poing", metadata={"description": "A weapon id of the sheet, or poing/pied."})
+    part = fields.String(validate=validate.OneOf(sorted(HOLD_PARTS)), load_default=None, metadata={"description": "Prise: tete, corps or membre."})
+    second = fields.Nested(Second, load_default=None, metadata={"description": "Double Manoeuvre: the second maneuver."})
+
+
+class ShootAction(ActionBase, Aimed):
+    shot = fields.String(validate=validate.OneOf(sorted(RANGED_SHOTS)), load_default="tir_simple")
+    weapon = identifier(required=True)
+    distance = StrictInt(validate=validate.Range(0, 100000), required=True, metadata={"description": "Metres to the target."})
+    cover = StrictInt(validate=validate.Range(1, 10), load_default=None, metadata={"description": "Tir à couvert: the malus (1-10)."})
+    zone_width = StrictInt(validate=validate.Range(1, 200), load_default=None, metadata={"description": "Tir de suppression: metres covered."})
+    zone = fields.List(identifier(), validate=validate.Length(max=50), load_default=list,
+                       metadata={"description": "Tir de suppression: combatants in the covered zone."})
+    bursts = StrictInt(validate=validate.Range(1, 10), load_default=1, metadata={"description": "Tir de suppression: bursts fired."})
+    fragments = fields.Boolean(load_default=False, metadata={"description": "Explosion fragments (a helmet protects)."})
+
+
+class ThreatenAction(ActionBase):
+    target = identifier(required=True)
+    weapon = identifier(load_default="poing")
+    distance = StrictInt(validate=validate.Range(0, 100000), load_default=None, metadata={"description": "Metres, with a ranged weapon."})
+    modifier = StrictInt(validate=MODIFIER, load_default=0)
+
+
+class DefendAction(ActionBase, DefenseFields):
+    pass
+
+
+class CounterAction(ActionBase, Counter):
+    """The threatened combatant tries to get out of a Menacer."""
+
+
+class JoinAction(ActionBase):
+    target = identifier(required=True, metadata={"description": "The opponent the newcomer engages."})
+
+
+class FaceAction(ActionBase):
+    opponents = fields.List(identifier(), required=True, validate=validate.Length(max=50),
+                            metadata={"description": "Opponents this combatant attacks and defends against (at most DEX)."})
+
+
+class PassAction(ActionBase):
+    target = identifier(load_default=None, metadata={"description": "End the exchange with this opponent only."})
+    description = fields.String(validate=validate.Length(max=200), load_default=None)
+
+
+class ReloadAction(ActionBase):
+    weapon = identifier(required=True)
+
+
+class BreakFreeAction(ActionBase):
+    method = fields.String(validate=validate.OneOf(["degagement", "jet_for"]), load_default="degagement")
+    modifier = StrictInt(validate=MODIFIER, load_default=0)
+
+
+class AdjustAction(ActionBase):
+    """Game master: what the seed leaves to the GM (care, ricochets, narrative falls)."""
+
+    target = identifier(required=True)
+    pv = StrictInt(validate=validate.Range(-200, 200), load_default=None)
+    remove = fields.List(fields.String(validate=validate.Length(1, 30)), load_default=list,
+                         metadata={"description": "Condition codes to remove (prone, stunned...)."})
+    initiative_against = identifier(load_default=None, metadata={"description": "Give the target the initiative against this opponent."})
+    reason = fields.String(validate=validate.Length(max=200), load_default=None)
+
+
+ACTIONS = {
+    "attack": AttackAction,
+    "shoot": ShootAction,
+    "threaten": ThreatenAction,
+    "defend": DefendAction,
+    "counter": CounterAction,
+    "join": JoinAction,
+    "face": FaceAction,
+    "pass": PassAction,
+    "reload": ReloadAction,
+    "break_free": BreakFreeAction,
+    "adjust": AdjustAction,
+}

@@ -1,0 +1,178 @@
+"""Seed B, D-3..D-5, E-2 and E-4: distance bands, shots, shot defenses, jams, ammunition."""
+
+import pytest
+
+from service.rules.errors import ActionNotAllowed, InvalidAction
+
+from ..rules_helpers import codes, combatant, params, step
+from .fixtures import ana, bob, duel, fight, refused, sheet, shoot
+
+GUNS = [
+    {"id": "pistolet", "catalog": "pistolet_9mm"},
+    {"id": "revolver", "catalog": "revolver_357"},
+    {"id": "pompe", "catalog": "fusil_a_pompe"},
+    {"id": "fusil", "catalog": "fusil_assaut"},
+    {"id": "arbalete", "catalog": "arbalete"},
+    {"id": "shuriken", "catalog": "shuriken"},
+]
+SHOOTER = {"weapons": GUNS, "skills": {"Bagarre": 1, "Armes à feu": 2, "Arcs": 0, "Armes de jet": 0}}
+
+
+def gunfight(**options):
+    return fight(ana(**SHOOTER), bob(weapons=[{"id": "pistolet", "catalog": "pistolet_9mm"}]), options=options)
+
+
+@pytest.mark.parametrize(
+    ("weapon", "distance", "malus"),
+    [
+        ("pistolet", 2, 0), ("pistolet", 10, 0), ("pistolet", 11, -1), ("pistolet", 100, -5), ("pistolet", 300, -10),
+        ("arbalete", 50, 0), ("arbalete", 100, -3), ("arbalete", 300, -5), ("arbalete", 600, -10),
+        ("fusil", 100, -1), ("fusil", 300, -3), ("fusil", 600, -5), ("shuriken", 30, -1),
+    ],
+)
+def test_distance_malus_by_band_and_handling(weapon, distance, malus):
+    _, entry = step(gunfight(), shoot(weapon, distance, dice=[6, 5]))
+    assert params(entry, "shot_rolled")["modifiers"].get("distance", 0) == malus
+    assert "attack_missed" in codes(entry)
+
+
+def test_contact_is_an_automatic_hit_without_attack_dice():
+    _, entry = step(gunfight(), shoot("pistolet", 1, dice=[3]))
+    assert "automatic_hit" in codes(entry) and "shot_rolled" not in codes(entry)
+    assert params(entry, "damage_rolled")["total"] == 5  # 1D6+2, no FOR bonus for a firearm
+
+
+def test_one_handed_weapon_beyond_500_m_and_thrown_weapon_beyond_moyen_are_refused():
+    state = gunfight()
+    assert refused(state, shoot("pistolet", 501), ActionNotAllowed) == "distance"
+    assert refused(state, shoot("shuriken", 51), ActionNotAllowed) == "distance"
+
+
+def test_tir_stabilise_uses_the_next_shorter_band_and_loses_the_initiative_unless_critical():
+    state, entry = step(gunfight(), shoot("pistolet", 100, shot="tir_stabilise", dice=[1, 2, 1]))
+    assert params(entry, "shot_rolled")["modifiers"]["distance"] == -1 and params(entry, "shot_rolled")["target"] == 8
+    assert params(entry, "initiative_passes")["reason"] == "steady_or_aimed_shot"
+    state, entry = step(gunfight(), shoot("pistolet", 100, shot="tir_stabilise", dice=[1, 1, 1]))
+    assert duel(state)["attacker"] == "ana"
+
+
+def test_tir_vise_is_plus_one_and_loses_the_initiative_unless_critical():
+    state, entry = step(gunfight(), shoot("pistolet", 20, shot="tir_vise", dice=[4, 5, 1]))
+    assert params(entry, "shot_rolled")["target"] == 9 and duel(state)["attacker"] == "bob"
+
+
+def test_double_tir_rolls_twice_at_minus_two_and_spends_two_rounds():
+    state, entry = step(gunfight(), shoot("pistolet", 5, shot="double_tir", dice=[1, 2, 3, 6, 5]))
+    assert params(entry, "shot_rolled", 0)["target"] == 7 and params(entry, "shot_rolled", 1)["target"] == 7
+    assert params(entry, "wounded")["effective"] == 5
+    assert combatant(state, "ana")["ammo"]["pistolet"] == 13
+
+
+def test_suppression_fire_pins_the_zone_and_acting_in_it_needs_a_roll_of_the_same_level():
+    three = [ana(**SHOOTER), bob(), sheet("cid", "villains")]
+    state = fight(*three)
+    state, entry = step(state, shoot("fusil", 20, shot="tir_de_suppression", zone_width=10, zone=["cid"], defense=None, dice=[1, 2]))
+    assert params(entry, "suppression_fire")["target"] == 7  # 7 + 2 - 2 (10 m)
+    assert [c["code"] for c in combatant(state, "cid")["conditions"]] == ["suppressed"]
+    # Cid joins the fight in the zone: dodge 7 + 1 - 1 burst; 4+4 fails, so the burst hits (2D6 = 6).
+    state, entry = step(state, {"type": "join", "actor": "cid", "target": "ana", "dice": [4, 4, 3, 3, 1, 2, 6, 5]})
+    assert params(entry, "zone_test")["target"] == 7 and params(entry, "zone_test")["safe"] is False
+    assert params(entry, "wounded") == {**params(entry, "wounded"), "target": "cid", "effective": 6}
+    assert "interruption_rolled" in codes(entry)
+
+
+def test_critical_suppression_fire_hits_the_whole_zone_by_ricochet():
+    state = fight(ana(**SHOOTER), bob(), sheet("cid", "villains"))
+    state, entry = step(state, shoot("fusil", 20, shot="tir_de_suppression", zone_width=5, zone=["cid"], defense=None, dice=[1, 1, 1, 1, 2, 2]))
+    assert [p["target"] for p in (params(entry, "ricochet", 0), params(entry, "ricochet", 1))] == ["bob", "cid"]
+    assert params(entry, "wounded", 1)["effective"] == 4
+
+
+def test_suppression_needs_an_automatic_weapon():
+    assert refused(gunfight(), shoot("pistolet", 20, shot="tir_de_suppression", zone_width=5, defense=None), ActionNotAllowed) == "weapon"
+
+
+def test_tir_a_couvert_gives_the_same_malus_to_the_opponent():
+    state, entry = step(gunfight(), shoot("pistolet", 5, shot="tir_a_couvert", cover=3, dice=[6, 5]))
+    assert params(entry, "shot_rolled")["modifiers"]["shot"] == -3 and duel(state)["attacker"] == "bob"
+    _, entry = step(state, shoot("pistolet", 5, actor="bob", target="ana", dice=[6, 5]))
+    assert params(entry, "shot_rolled")["modifiers"]["target_in_cover"] == -3
+    assert refused(gunfight(), shoot("pistolet", 5, cover=3), InvalidAction) == "cover"
+
+
+def test_couvert_stops_the_shot_or_becomes_armour_with_a_blind_malus():
+    state, entry = step(gunfight(), shoot("pistolet", 20, defense="couvert"))
+    assert codes(entry)[-2:] == ["shot_blocked_by_cover", "round_started"] and entry["rolls"] == []
+    _, entry = step(gunfight(), shoot("pistolet", 20, defense={"defense": "couvert", "cover_ip": 2}, dice=[1, 2, 4]))
+    assert params(entry, "shot_rolled")["modifiers"]["blind"] == -4
+    assert params(entry, "wounded")["ip"] == 2 and params(entry, "wounded")["effective"] == 4
+
+
+def test_mouvement_a_couvert_minus_one_avoids_at_the_same_level():
+    _, entry = step(gunfight(), shoot("pistolet", 20, defense="mouvement_a_couvert", dice=[1, 2, 2, 3]))
+    assert params(entry, "defense_rolled")["target"] == 7 and "blow_avoided" in codes(entry)
+
+
+def test_plongeon_minus_three_and_not_on_consecutive_rounds():
+    state, entry = step(gunfight(), shoot("pistolet", 20, defense="plongeon", dice=[1, 2, 1, 2]))
+    assert params(entry, "defense_rolled")["target"] == 5 and combatant(state, "bob")["last_dive_round"] == 1
+    assert refused(state, shoot("pistolet", 20, defense="plongeon"), ActionNotAllowed) == "defense.defense"
+    state, _ = step(state, {"type": "pass", "actor": "ana"})
+    state, entry = step(state, shoot("pistolet", 20, defense="plongeon", dice=[1, 2, 1, 2]))
+    assert "blow_avoided" in codes(entry)
+
+
+def test_zigzag_rolls_first_and_moves_the_shooter_one_band_further():
+    _, entry = step(gunfight(), shoot("pistolet", 20, defense="zigzag", dice=[1, 2, 1, 2, 1]))
+    assert codes(entry).index("defense_rolled") < codes(entry).index("shot_rolled")
+    assert params(entry, "defense_rolled")["target"] == 6
+    assert params(entry, "shot_rolled")["band"] == "long" and params(entry, "shot_rolled")["modifiers"]["distance"] == -5
+
+
+def test_shooting_back_as_a_counter_attack():
+    counter = {"defense": "contre_attaque", "counter": {"weapon": "pistolet"}}
+    state, entry = step(gunfight(), shoot("pistolet", 20, defense=counter, dice=[1, 1, 2]))
+    assert params(entry, "counter_rolled")["target"] == 7 + 0 - 1 - 3
+    assert params(entry, "damage_rolled")["total"] == 2 + 2 + 1
+    assert duel(state)["attacker"] == "bob"
+
+
+@pytest.mark.parametrize(("distance", "expression"), [(5, "3d6"), (20, "2d6"), (100, "1d6")])
+def test_shotgun_damage_by_distance(distance, expression):
+    dice = [1, 2] + [1] * int(expression[0])
+    _, entry = step(gunfight(), shoot("pompe", distance, dice=dice))
+    assert params(entry, "damage_rolled")["expression"] == expression
+
+
+def test_jam_on_a_maladresse_with_dd_above_the_skill_and_reload_clears_it():
+    state, entry = step(gunfight(), shoot("pistolet", 5, dice=[6, 6]))
+    assert params(entry, "weapon_jammed") == {"attacker": "ana", "weapon": "pistolet", "dd": 6}
+    state, _ = step(state, {"type": "adjust", "actor": "gm", "target": "ana", "initiative_against": "bob"})
+    assert refused(state, shoot("pistolet", 5), ActionNotAllowed) == "weapon"
+    state, entry = step(state, {"type": "reload", "actor": "ana", "weapon": "pistolet"})
+    assert combatant(state, "ana")["jammed"] == [] and combatant(state, "ana")["ammo"]["pistolet"] == 15
+
+
+def test_no_jam_when_dd_is_not_above_the_skill_or_the_weapon_never_jams():
+    _, entry = step(gunfight(), shoot("pistolet", 5, dice=[2, 2, 1]))
+    assert "weapon_jammed" not in codes(entry)
+    _, entry = step(gunfight(), shoot("pistolet", 5, dice=[1, 1, 1]) | {"dice": [6, 6]} | {"weapon": "revolver"})
+    assert params(entry, "shot_rolled")["level"] == "maladresse" and "weapon_jammed" not in codes(entry)
+
+
+def test_ammunition_runs_out():
+    state = gunfight()
+    state["combatants"][0]["ammo"]["revolver"] = 0
+    assert refused(state, shoot("revolver", 5), ActionNotAllowed) == "weapon"
+    _, entry = step(gunfight(), shoot("revolver", 5, dice=[4, 5, 1]))
+    assert params(entry, "shot_rolled")["modifiers"]["weapon"] == 1  # .357: +1 to hit
+
+
+def test_menacer_with_a_gun_only_a_critical_failure_misses():
+    state, entry = step(gunfight(), {"type": "threaten", "actor": "ana", "target": "bob", "weapon": "pistolet", "distance": 5, "dice": [1, 2]})
+    assert duel(state)["threat"] == {"weapon": "pistolet", "ranged": True}
+    _, entry = step(state, shoot("pistolet", 5, defense=None, dice=[6, 4, 1]))
+    assert params(entry, "shot_rolled")["level"] == "echec_simple" and "threat_shot" in codes(entry)
+    assert params(entry, "wounded")["effective"] == 3
+    _, entry = step(state, shoot("pistolet", 5, defense=None, dice=[5, 5]))
+    assert "attack_missed" in codes(entry)
