@@ -66,9 +66,9 @@ def attack(res: Resolution, attacker: dict, action: dict) -> None:
     if from_slot:
         _declared_target(res, slot, target)
     weapon = usable_weapon(attacker, action["weapon"] or (slot or {}).get("weapon"))
+    modifiers = attack_modifiers(attacker, weapon, action)
     if action["aim"] or action["location"]:
         _check_aim(attacker, action)
-    modifiers = attack_modifiers(attacker, weapon, action)
     chance = skill(attacker, weapon["skill"]) + sum(modifiers.values())
     attacker["aim"] = 0  # aiming serves the next attack only
     shots = 1 + action["extra_shots"]
