@@ -15,8 +15,8 @@ from ..ruleset import Resolution
 from .checks import roll_test
 from .declarations import check_attack_target, check_kind
 from .modifiers import attack_modifiers, mode
-from .rounds import available_reactions, current_slot, finish_slot
-from .status import DISARMED, IMMOBILISED, frenzy, is_standing
+from .rounds import available_reactions, current_slot, defences, finish_slot
+from .status import DISARMED, IMMOBILISED, is_standing
 from .weapons import skill, usable_weapon
 from .wounds import wound
 
@@ -104,9 +104,9 @@ def attack(res: Resolution, attacker: dict, action: dict) -> None:
 def can_react(state: dict, target: dict, critical: bool, options: dict) -> bool:
     if critical and options["critical_hit"] == "no_reaction":
         return False
-    if not is_standing(target) or has(target, IMMOBILISED) or frenzy(target) == "berserker":
+    if not is_standing(target) or has(target, IMMOBILISED):
         return False
-    return bool(available_reactions(state, target["id"], ("defend", "held")))
+    return bool(defences(state, target))
 
 
 def shoot(res: Resolution, pending: dict) -> None:

@@ -94,7 +94,10 @@ def declare(res: Resolution, actor: dict, action: dict) -> None:
             aims += 1
             if aims > MAX_AIM:
                 raise ActionNotAllowed(f"at most {MAX_AIM} actions can be spent aiming", field=f"{field}.kind")
-        state["slots"].append({"actor": actor["id"], "number": slot["number"], "rank": slot["rank"], **entry, "done": False})
+        forced = slot["constraint"] == "defensive"
+        state["slots"].append(
+            {"actor": actor["id"], "number": slot["number"], "rank": slot["rank"], **entry, "forced": forced, "done": False}
+        )
     spend_surprise(res, actor, planned)
     state["declared"].append(actor["id"])
     res.emit("declared", actor=actor["id"], kinds=[e["kind"] for e in declared], ranks=[s["rank"] for s in open_slots])

@@ -12,8 +12,7 @@ from ..errors import ActionNotAllowed, NotYourTurn
 from ..ruleset import Resolution
 from .attacks import land, shoot
 from .checks import roll_test
-from .rounds import available_reactions
-from .status import frenzy
+from .rounds import defences
 from .weapons import skill, usable_weapon
 
 DODGE_SKILL = "Esquive"
@@ -43,7 +42,8 @@ def react(res: Resolution, defender: dict, action: dict) -> None:
         land(res, pending, target)
         shoot(res, pending)
         return
-    if frenzy(defender) == "berserker":
+    usable = defences(res.state, defender)
+    if not usable:
         raise ActionNotAllowed(f"{defender['id']} is a berserker and does not defend", field="reaction")
     if choice == "parry":
         if pending["mode"] != "melee":
@@ -53,8 +53,7 @@ def react(res: Resolution, defender: dict, action: dict) -> None:
     else:
         chance = skill(defender, DODGE_SKILL) + action["modifier"]
     # A declared defence is spent before a held action, which may still attack.
-    reaction = sorted(available_reactions(res.state, defender["id"], ("defend", "held")), key=lambda r: r["kind"] != "defend")[0]
-    reaction["used"] = True
+    usable[0]["used"] = True
     del res.state["pending"]
     test = roll_test(res, chance, choice)
     res.emit("reaction_roll", defender=defender["id"], reaction=choice, **test.as_params())

@@ -97,7 +97,8 @@ def start_resolution(res: Resolution) -> None:
 
 
 def add_reaction(res: Resolution, slot: dict, kind: str) -> None:
-    res.state["reactions"].append({"actor": slot["actor"], "kind": kind, "rank": slot["rank"], "used": False})
+    reaction = {"actor": slot["actor"], "kind": kind, "rank": slot["rank"], "forced": slot.get("forced", False), "used": False}
+    res.state["reactions"].append(reaction)
     res.emit("action_held" if kind == "held" else "defending", actor=slot["actor"], rank=slot["rank"])
 
 
@@ -114,6 +115,18 @@ def finish_slot(state: dict) -> None:
 
 def available_reactions(state: dict, combatant_id: str, kinds: tuple[str, ...]) -> list[dict]:
     return [r for r in state.get("reactions", []) if r["actor"] == combatant_id and not r["used"] and r["kind"] in kinds]
+
+
+def defences(state: dict, combatant: dict) -> list[dict]:
+    """Reactions the combatant may spend on a dodge or parry, declared defences first.
+
+    A berserker neglects its defence, except the compulsory defensive action
+    surprise imposed on it (docs, gap G9).
+    """
+    found = available_reactions(state, combatant["id"], ("defend", "held"))
+    if frenzy(combatant) == "berserker":
+        found = [r for r in found if r["forced"]]
+    return sorted(found, key=lambda r: r["kind"] != "defend")
 
 
 def _resolve_alone(res: Resolution, slot: dict, actor: dict) -> None:

@@ -214,3 +214,31 @@ def test_only_the_next_declarer_may_declare():
     state, _ = step(state, {"type": "choose_frenzy", "actor": "bob", "behaviour": "flight"})
     error = refused(state, {"type": "declare", "actor": "ana", "actions": [{"kind": "other"}]}, NotYourTurn)
     assert error.field == "actor"
+
+
+def test_a_surprised_berserker_still_owes_its_defensive_action_and_may_dodge_with_it():
+    # Surprise: Bob 90 fails. Calme: Ana 1, Bob 99 (frenzy).
+    state, _ = start(RULESET, [ana(ambusher=True), bob()], dice=[90, 1, 99], options={"surprise_difficulty": 20})
+    state, _ = step(state, {"type": "choose_frenzy", "actor": "bob", "behaviour": "berserker"})
+    state, _ = declare(state, "ana", {"kind": "other"})  # round 1: Bob has nothing left to declare
+    error = refused(state, {"type": "declare", "actor": "bob", "actions": [attack_entry("ana")]}, ActionNotAllowed)
+    assert error.field == "actions.0.kind"
+    state, _ = declare(state, "bob", {"kind": "defend"})
+    state, _ = declare(state, "ana", attack_entry("bob"))
+    state, entry = step(state, {"type": "attack", "actor": "ana", "target": "bob", "dice": [10]})
+    assert params(entry, "awaiting_reaction") == {"target": "bob", "attacker": "ana"}
+    state, entry = step(state, {"type": "react", "actor": "bob", "reaction": "dodge", "dice": [40]})
+    assert params(entry, "hit_avoided")["reaction"] == "dodge"
+
+
+def test_gm_adjust_refusals():
+    from service.rules.errors import InvalidAction
+
+    state, _ = _frenzied_bob()
+    error = refused(state, {"type": "adjust", "actor": "gm", "combatant": "ana", "add": ["frenzy"]}, InvalidAction)
+    assert error.field == "add"
+    error = refused(state, {"type": "adjust", "actor": "gm", "combatant": "zed", "add": ["prone"]}, InvalidAction)
+    assert error.field == "combatant"
+    state, entry = step(state, {"type": "adjust", "actor": "gm", "combatant": "bob", "remove": ["frenzy"]})
+    assert combatant(state, "bob")["conditions"] == []
+    assert state["awaiting"] == [{"actor": "bob", "actions": ["declare"], "reason": "declaration"}]
