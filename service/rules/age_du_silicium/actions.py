@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..conditions import add, has, remove
+from ..conditions import add, remove
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..ruleset import GM, Resolution
 from .attacks import attack

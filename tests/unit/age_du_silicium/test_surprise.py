@@ -4,7 +4,7 @@ import pytest
 
 from service.rules.errors import ActionNotAllowed
 
-from ..rules_helpers import codes, combatant, params, start, step
+from ..rules_helpers import codes, combatant, params, start
 from .fixtures import NO_STRESS, RULESET, ana, attack_entry, bob, declare, refused
 
 
