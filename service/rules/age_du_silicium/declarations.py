@@ -21,9 +21,12 @@ def check_kind(combatant: dict, kind: str, field: str, forced_defence: bool = Fa
     """Refuse a kind of action the combatant's state forbids."""
     behaviour = frenzy(combatant)
     immobilised = has(combatant, IMMOBILISED)
-    if immobilised and kind != "break_free":
-        raise ActionNotAllowed(f"{combatant['id']} is immobilised and can only try to break free", field=field)
-    if kind == "break_free" and not immobilised:
+    if immobilised:
+        # Breaking free is all a victim can do, surprised or frenzied alike.
+        if kind != "break_free":
+            raise ActionNotAllowed(f"{combatant['id']} is immobilised and can only try to break free", field=field)
+        return
+    if kind == "break_free":
         raise ActionNotAllowed(f"{combatant['id']} is not immobilised", field=field)
     if forced_defence:
         if kind not in DEFENSIVE_KINDS:

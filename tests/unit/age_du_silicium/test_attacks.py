@@ -235,3 +235,15 @@ def test_the_hold_stands_on_equal_margins():
     state, _ = declare(state, "ana", {"kind": "other"})
     state, entry = step(state, {"type": "break_free", "actor": "bob", "dice": [30, 30]})
     assert params(entry, "break_free")["success"] is False
+
+
+def test_a_surprised_victim_of_a_hold_may_still_break_free():
+    # Bob is surprised (90) and, with two actions, owes a defensive one; the GM puts him in a hold.
+    from ..rules_helpers import start
+
+    state, _ = start("age-du-silicium", [ana(ambusher=True), bob(actions=2)], dice=[90], options={"stress_test": False, "surprise_difficulty": 20})
+    state, _ = step(state, {"type": "adjust", "actor": "gm", "combatant": "bob", "add": ["immobilised"]})
+    error = refused(state, {"type": "declare", "actor": "bob", "actions": [{"kind": "defend"}]}, ActionNotAllowed)
+    assert error.field == "actions.0.kind"
+    state, entry = declare(state, "bob", {"kind": "break_free"})
+    assert params(entry, "declared") == {"actor": "bob", "kinds": ["break_free"], "ranks": [30]}
