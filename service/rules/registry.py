@@ -2,6 +2,7 @@
 
 from marshmallow import ValidationError
 
+from .age_du_silicium import RULESET as AGE_DU_SILICIUM
 from .dark_earth import RULESET as DARK_EARTH
 from .duel_2d6 import RULESET as DUEL_2D6
 from .ruleset import Ruleset
@@ -14,6 +15,7 @@ RULESETS: dict[str, Ruleset] = {
         DUEL_2D6,
         DARK_EARTH,
         SPACE_OPERA_D100,
+        AGE_DU_SILICIUM,
         SISTEMA_2D6,
     )
 }

@@ -1,0 +1,59 @@
+"""L'Âge du Silicium (seed 003, French): surprise, declared actions, stress, d100 attacks."""
+
+from ..ruleset import Resolution, Ruleset
+from . import actions, opening, rounds
+from .messages import MESSAGES
+from .schemas import ACTIONS, Options, Sheet
+from .tables import CATALOG
+from .example import EXAMPLE
+
+
+class AgeDuSilicium(Ruleset):
+    id = "age-du-silicium"
+    name = "L'Âge du Silicium"
+    language = "fr"
+    seed = "003_f4b1b2a775a6f348.txt"
+    summary = (
+        "Cyberpunk d100 roll-under: surprise (Vigilance), declarations in increasing and resolution in "
+        "decreasing Initiative with extra actions at I-10, held actions as reactions, first-round Calme "
+        "test and frenzy, melee and ranged modifier tables, wounds against Endurance + armour by damage type."
+    )
+    sheet_schema = Sheet
+    options_schema = Options
+    action_schemas = ACTIONS
+    catalog = CATALOG
+    messages = MESSAGES
+    gm_actions = frozenset({"end_combat", "adjust"})
+
+    def new_combatant(self, sheet: dict, options: dict) -> dict:
+        return {
+            "id": sheet["id"],
+            "name": sheet["name"],
+            "side": sheet["side"],
+            "conditions": [],
+            "initiative": sheet["initiative"] + sheet["initiative_modifier"],
+            "blessures": sheet["blessures"],
+            "blessures_max": sheet["blessures"],
+            "aim": 0,
+            "retested_round": None,
+            "sheet": {key: value for key, value in sheet.items() if key not in ("id", "name", "side")},
+        }
+
+    def start(self, res: Resolution) -> None:
+        opening.surprise_tests(res)
+        if res.options["stress_test"]:
+            opening.stress_tests(res)
+        rounds.begin_round(res)
+        rounds.run(res)
+
+    def resolve(self, res: Resolution, action: dict) -> None:
+        actions.resolve(res, action)
+
+    def awaiting(self, state: dict) -> list[dict]:
+        return rounds.awaiting(state)
+
+    def example(self) -> dict:
+        return EXAMPLE
+
+
+RULESET = AgeDuSilicium()

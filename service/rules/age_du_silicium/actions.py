@@ -1,0 +1,164 @@
+"""Dispatching actions, and the small ones: reason, break free, hold, forgo, adjust."""
+
+from __future__ import annotations
+
+from ..conditions import add, remove
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..ruleset import GM, Resolution
+from .attacks import attack
+from .checks import roll_test
+from .declarations import check_reason_target, choose_frenzy, declare, standing_check
+from .opening import calme_chance, numbers_modifier
+from .reactions import react
+from .rounds import add_reaction, current_slot, finish_slot, run
+from .status import FRENZY, IMMOBILISED, condition, enemies, frenzy, is_standing, standing_sides
+from .tables import BREAK_FREE_SKILL, EXPERIENCE
+from .weapons import skill
+
+
+def resolve(res: Resolution, action: dict) -> None:
+    kind = action["type"]
+    if kind == "adjust":
+        adjust(res, action)
+    else:
+        actor = res.combatant(action["actor"], field="actor")
+        pending = res.state.get("pending")
+        if pending and kind != "react":
+            raise NotYourTurn(f"waiting for {pending['target']}'s reaction to {pending['attacker']}'s hit", field="actor")
+        if kind != "react":
+            standing_check(actor)
+        HANDLERS[kind](res, actor, action)
+    _calm_without_enemies(res)
+    _maybe_end(res)
+    run(res)
+
+
+def _own_slot(res: Resolution, actor: dict, kind: str | None = None) -> dict:
+    slot = current_slot(res.state)
+    if slot is None or slot["actor"] != actor["id"]:
+        who = slot["actor"] if slot else "nobody"
+        raise NotYourTurn(f"it is not {actor['id']}'s action; waiting for {who}", field="actor")
+    if kind and slot["kind"] != kind:
+        raise ActionNotAllowed(f"{actor['id']} declared {slot['kind']!r}, not {kind!r}", field="type")
+    return slot
+
+
+def reason(res: Resolution, actor: dict, action: dict) -> None:
+    """Seed: an ally talks a frenzied combatant down; one Calme retest a round, at least 10 %."""
+    slot = _own_slot(res, actor, "reason")
+    target = res.combatant(action["target"], field="target")
+    if slot["target"] != target["id"]:
+        raise ActionNotAllowed(f"{actor['id']} declared to reason with {slot['target']}", field="target")
+    check_reason_target(actor, target, "target")
+    if target["retested_round"] == res.state["round"]:
+        raise ActionNotAllowed(f"{target['id']} has already retested its Calme this round", field="target")
+    modifiers = {}
+    if res.options["retest_modifiers"] == "situation":
+        experience = target["sheet"]["experience"]
+        modifiers = {experience: EXPERIENCE[experience]["modifier"], **numbers_modifier(res.state, target)}
+    modifiers["gm"] = action["modifier"]
+    modifiers = {k: v for k, v in modifiers.items() if v}
+    test = roll_test(res, calme_chance(target, modifiers), f"Calme retest {target['id']}")
+    target["retested_round"] = res.state["round"]
+    res.emit("calme_retest", actor=actor["id"], target=target["id"], modifiers=modifiers, **test.as_params())
+    if test.success:
+        remove(target, FRENZY)
+        res.emit("frenzy_ended", combatant=target["id"], reason="calmed")
+    finish_slot(res.state)
+
+
+def _margin(test) -> int:
+    return test.chance - test.roll
+
+
+def break_free(res: Resolution, actor: dict, action: dict) -> None:
+    """Source: the victim may only try to break free, opposed Bagarre (ties keep the hold; docs, gap G7)."""
+    _own_slot(res, actor, "break_free")
+    holder_id = (condition(actor, IMMOBILISED) or {}).get("by")
+    holder = next((c for c in res.state["combatants"] if c["id"] == holder_id), None)
+    victim_test = roll_test(res, skill(actor, BREAK_FREE_SKILL) + action["modifier"], "break free")
+    holding = holder is not None and is_standing(holder)
+    holder_test = roll_test(res, skill(holder, BREAK_FREE_SKILL), "keep the hold") if holding else None
+    freed = victim_test.success and (
+        holder_test is None or not holder_test.success or _margin(victim_test) > _margin(holder_test)
+    )
+    res.emit(
+        "break_free",
+        actor=actor["id"],
+        target=holder_id,
+        roll=victim_test.roll,
+        chance=victim_test.chance,
+        holder_roll=holder_test.roll if holder_test else None,
+        holder_chance=holder_test.chance if holder_test else None,
+        success=freed,
+    )
+    if freed:
+        remove(actor, IMMOBILISED)
+    finish_slot(res.state)
+
+
+def hold(res: Resolution, actor: dict, action: dict) -> None:
+    """Seed: one may always give up the initiative and hold the action."""
+    slot = _own_slot(res, actor)
+    if slot["kind"] == "break_free":
+        raise ActionNotAllowed(f"{actor['id']} is immobilised and can only try to break free", field="type")
+    add_reaction(res, slot, "held")
+    finish_slot(res.state)
+
+
+def forgo(res: Resolution, actor: dict, action: dict) -> None:
+    slot = _own_slot(res, actor)
+    res.emit("action_forgone", actor=actor["id"], kind=slot["kind"], description=action["description"])
+    finish_slot(res.state)
+
+
+def adjust(res: Resolution, action: dict) -> None:
+    """The GM applies what the rules leave to the table (a cornered fugitive, a critical wound...)."""
+    target = res.combatant(action["combatant"], field="combatant")
+    if "frenzy" in action["add"] or "surprised" in action["add"]:
+        raise InvalidAction("frenzy and surprise come from the tests; the GM can only remove them", field="add")
+    for code in action["remove"]:
+        remove(target, code)
+    for code in action["add"]:
+        add(target, code, by=GM)
+    if action["blessures"] is not None:
+        target["blessures"] = action["blessures"]
+    res.emit(
+        "adjusted",
+        combatant=target["id"],
+        added=action["add"],
+        removed=action["remove"],
+        blessures=target["blessures"],
+        reason=action["reason"],
+    )
+
+
+def _calm_without_enemies(res: Resolution) -> None:
+    """Seed: once the fight is gone (no enemy standing), the frenzied calm down."""
+    for combatant in res.state["combatants"]:
+        if frenzy(combatant) and not any(is_standing(e) for e in enemies(res.state, combatant)):
+            remove(combatant, FRENZY)
+            res.emit("frenzy_ended", combatant=combatant["id"], reason="no_enemies")
+
+
+def _maybe_end(res: Resolution) -> None:
+    state = res.state
+    if state["status"] != "active":
+        return
+    nobody = not any(is_standing(c) for c in state["combatants"])
+    if nobody or (res.options["auto_end"] and len(standing_sides(state)) <= 1):
+        state["status"] = "over"
+        state.pop("pending", None)
+        res.emit("fight_over", reason="nobody_standing" if nobody else "one_side_standing")
+
+
+HANDLERS = {
+    "choose_frenzy": choose_frenzy,
+    "declare": declare,
+    "attack": attack,
+    "reason": reason,
+    "break_free": break_free,
+    "react": react,
+    "hold": hold,
+    "forgo": forgo,
+}

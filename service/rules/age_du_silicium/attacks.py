@@ -1,0 +1,142 @@
+"""Melee and ranged attacks (source, combats-5 and combats-6).
+
+One complex action: d100 <= skill + modifiers. Several shots in one action
+(``extra_shots``) each roll to hit in turn. A hit on a combatant holding a
+reaction waits for its ``react`` (dodge, parry or none) before it lands.
+Dice order, per shot: d100 to hit; then, once the hit lands, the wound's
+dice (see wounds.py). The ``react`` action's own d100 comes first in it.
+"""
+
+from __future__ import annotations
+
+from ..conditions import add, has
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..ruleset import Resolution
+from .checks import roll_test
+from .declarations import check_attack_target, check_kind
+from .modifiers import attack_modifiers, mode
+from .rounds import available_reactions, current_slot, defences, finish_slot
+from .status import DISARMED, IMMOBILISED, is_standing
+from .weapons import skill, usable_weapon
+from .wounds import wound
+
+
+def _spend_action(res: Resolution, attacker: dict, action: dict) -> bool:
+    """Check the attacker may attack now; True when it is its declared slot."""
+    state = res.state
+    if action["reaction"]:
+        held = available_reactions(state, attacker["id"], ("held",))
+        if not held:
+            raise ActionNotAllowed(f"{attacker['id']} holds no action to react with", field="reaction")
+        held[0]["used"] = True
+        return False
+    slot = current_slot(state)
+    if slot is None or slot["actor"] != attacker["id"]:
+        who = slot["actor"] if slot else "nobody"
+        raise NotYourTurn(f"it is not {attacker['id']}'s action; waiting for {who}", field="actor")
+    if slot["kind"] != "attack":
+        raise ActionNotAllowed(f"{attacker['id']} declared {slot['kind']!r}, not an attack", field="type")
+    return True
+
+
+def _declared_target(res: Resolution, slot: dict | None, target: dict) -> None:
+    declared = slot and slot.get("target")
+    if declared and declared != target["id"] and is_standing(res.combatant(declared)):
+        raise ActionNotAllowed(f"the attack was declared against {declared}, who is still standing", field="target")
+
+
+def _check_aim(attacker: dict, action: dict) -> None:
+    aim = action["aim"]
+    if len(aim) > attacker["aim"]:
+        raise ActionNotAllowed(f"{attacker['id']} has aimed {attacker['aim']} action(s), not {len(aim)}", field="aim")
+    if aim.count("location") > 1 or aim.count("damage") > 1:
+        raise InvalidAction("choose the location or double the damage die once each", field="aim")
+    if ("location" in aim) != (action["location"] is not None):
+        raise InvalidAction("choosing the location takes an aim spent on 'location' and a location", field="location")
+
+
+def attack(res: Resolution, attacker: dict, action: dict) -> None:
+    target = res.combatant(action["target"], field="target")
+    if target is attacker:
+        raise InvalidAction("a combatant cannot attack itself", field="target")
+    check_kind(attacker, "attack", "type")
+    check_attack_target(attacker, target, "target")
+    slot = None if action["reaction"] else current_slot(res.state)
+    from_slot = _spend_action(res, attacker, action)
+    if from_slot:
+        _declared_target(res, slot, target)
+    weapon = usable_weapon(attacker, action["weapon"] or (slot or {}).get("weapon"))
+    modifiers = attack_modifiers(attacker, weapon, action)
+    if action["aim"] or action["location"]:
+        _check_aim(attacker, action)
+    chance = skill(attacker, weapon["skill"]) + sum(modifiers.values())
+    attacker["aim"] = 0  # aiming serves the next attack only
+    shots = 1 + action["extra_shots"]
+    res.emit(
+        "attack",
+        attacker=attacker["id"],
+        target=target["id"],
+        weapon=weapon["id"],
+        weapon_name=weapon["name"],
+        skill=weapon["skill"],
+        base=skill(attacker, weapon["skill"]),
+        modifiers=modifiers,
+        chance=chance,
+        shots=shots,
+        reaction=action["reaction"],
+    )
+    pending = {
+        "attacker": attacker["id"],
+        "target": target["id"],
+        "weapon": weapon,
+        "mode": mode(weapon),
+        "chance": chance,
+        "burst": action["burst"],
+        "maneuver": action["maneuver"],
+        "double_die": "damage" in action["aim"],
+        "location": action["location"],
+        "shots_left": shots,
+        "from_slot": from_slot,
+    }
+    shoot(res, pending)
+
+
+def can_react(state: dict, target: dict, critical: bool, options: dict) -> bool:
+    if critical and options["critical_hit"] == "no_reaction":
+        return False
+    if not is_standing(target) or has(target, IMMOBILISED):
+        return False
+    return bool(defences(state, target))
+
+
+def shoot(res: Resolution, pending: dict) -> None:
+    """Roll the shots left; stop when a hit waits for the target's reaction."""
+    target = res.combatant(pending["target"])
+    while pending["shots_left"] > 0:
+        pending["shots_left"] -= 1
+        test = roll_test(res, pending["chance"], "to-hit")
+        res.emit("attack_roll", attacker=pending["attacker"], target=target["id"], **test.as_params())
+        if not test.success:
+            res.emit("attack_missed", attacker=pending["attacker"], target=target["id"], fumble=test.fumble)
+            continue
+        res.emit("attack_hit", attacker=pending["attacker"], target=target["id"], critical=test.critical)
+        if can_react(res.state, target, test.critical, res.options):
+            res.state["pending"] = pending
+            res.emit("awaiting_reaction", target=target["id"], attacker=pending["attacker"])
+            return
+        land(res, pending, target)
+    if pending["from_slot"]:
+        finish_slot(res.state)
+
+
+def land(res: Resolution, pending: dict, target: dict) -> None:
+    """A hit neither dodged nor parried: a maneuver's effect, or a wound."""
+    maneuver = pending["maneuver"]
+    if maneuver == "immobilisation":
+        add(target, IMMOBILISED, by=pending["attacker"])
+        res.emit("immobilised", target=target["id"], attacker=pending["attacker"])
+    elif maneuver == "disarm":
+        add(target, DISARMED)
+        res.emit("disarmed", target=target["id"], attacker=pending["attacker"])
+    else:
+        wound(res, pending, target)

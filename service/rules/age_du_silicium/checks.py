@@ -1,0 +1,35 @@
+"""The d100 roll-under test every rule of the game uses.
+
+Source: "d100 <= skill". House (rules-notes 4.3): 01-05 always succeeds and
+96-00 always fails, each behind an option; a d100 showing 100 reads "00".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ruleset import Resolution
+from .tables import CRITICAL_MAX, FUMBLE_MIN
+
+
+@dataclass(frozen=True, slots=True)
+class Test:
+    roll: int
+    chance: int
+    success: bool
+    critical: bool
+    fumble: bool
+
+    def as_params(self) -> dict:
+        return {"roll": self.roll, "chance": self.chance, "success": self.success, "critical": self.critical, "fumble": self.fumble}
+
+
+def judge(roll: int, chance: int, options: dict) -> Test:
+    critical = options["criticals"] and roll <= CRITICAL_MAX
+    fumble = options["fumbles"] and roll >= FUMBLE_MIN
+    success = (roll <= chance or critical) and not fumble
+    return Test(roll, chance, success, critical and success, fumble)
+
+
+def roll_test(res: Resolution, chance: int, purpose: str) -> Test:
+    return judge(res.dice.roll(100, purpose), chance, res.options)

@@ -1,0 +1,85 @@
+"""The to-hit chance: skill + the source's modifier tables (combats-5, -6).
+
+Every modifier is named in the breakdown the ``attack`` event carries, so a
+table can check the arithmetic.
+"""
+
+from __future__ import annotations
+
+from ..errors import ActionNotAllowed, InvalidAction
+from .tables import (
+    AIM_CHOICES,
+    BURST,
+    MANEUVER_SKILL_LEVEL,
+    MANEUVERS,
+    RANGE_BANDS,
+    RECOIL_PER_EXTRA_SHOT,
+    RELATIVE_SPEED,
+    SECONDARY_TARGET,
+    SHOOTER_PACE,
+    SITUATION,
+    TARGET_PACE,
+    VISIBILITY,
+    WEAPON_AIDS,
+    WEAPON_KINDS,
+)
+
+
+def mode(weapon: dict) -> str:
+    """'melee' or 'ranged': which modifier table applies."""
+    return WEAPON_KINDS[weapon["kind"]]
+
+
+def attack_modifiers(attacker: dict, weapon: dict, action: dict) -> dict:
+    kind = mode(weapon)
+    modifiers = {"visibility": VISIBILITY[action["visibility"]][attacker["sheet"]["vision"]]}
+    for key in action["situation"]:
+        if SITUATION[key]["mode"] != kind:
+            raise InvalidAction(f"{key!r} applies to {SITUATION[key]['mode']} attacks, not to a {kind} attack", field="situation")
+        modifiers[key] = SITUATION[key]["modifier"]
+    modifiers.update(_melee(attacker, weapon, action) if kind == "melee" else _ranged(weapon, action))
+    modifiers["gm"] = action["modifier"]
+    return {key: value for key, value in modifiers.items() if value}
+
+
+def _melee(attacker: dict, weapon: dict, action: dict) -> dict:
+    for field in ("burst", "extra_shots", "aim", "cover", "secondary_targets", "in_vehicle"):
+        if action[field]:
+            raise InvalidAction(f"{field} applies to ranged attacks only", field=field)
+    maneuver = action["maneuver"]
+    if "after_projection" in action["situation"] and maneuver != "immobilisation":
+        raise InvalidAction("after_projection helps an immobilisation only", field="situation")
+    if maneuver is not None:
+        level = attacker["sheet"]["skill_levels"].get(weapon["skill"], 0)
+        if level < MANEUVER_SKILL_LEVEL:
+            raise ActionNotAllowed(
+                f"{maneuver} needs level {MANEUVER_SKILL_LEVEL} in {weapon['skill']} ({attacker['id']} has {level})", field="maneuver"
+            )
+    return {
+        "restricted_space": action["restricted_space"],
+        "maneuver": MANEUVERS[maneuver]["modifier"] if maneuver else 0,
+    }
+
+
+def _ranged(weapon: dict, action: dict) -> dict:
+    if action["maneuver"] is not None:
+        raise InvalidAction("special maneuvers are melee attacks", field="maneuver")
+    if action["restricted_space"]:
+        raise InvalidAction("restricted_space applies to melee attacks only", field="restricted_space")
+    if action["burst"] and not weapon["burst"]:
+        raise InvalidAction(f"{weapon['name']} cannot fire bursts", field="burst")
+    if action["relative_speed"] != "within_50" and not action["in_vehicle"]:
+        raise InvalidAction("relative_speed is for a shooter in a vehicle", field="relative_speed")
+    modifiers = {
+        "target_pace": TARGET_PACE[action["target_pace"]]["modifier"],
+        "range": RANGE_BANDS[action["range"]]["modifier"],
+        "shooter_pace": SHOOTER_PACE[action["shooter_pace"]]["vehicle" if action["in_vehicle"] else "on_foot"],
+        "relative_speed": RELATIVE_SPEED[action["relative_speed"]]["modifier"],
+        "cover": -action["cover"],
+        "secondary_targets": SECONDARY_TARGET * action["secondary_targets"],
+        "aim": AIM_CHOICES["accuracy"]["modifier"] * action["aim"].count("accuracy"),
+        "burst": BURST["to_hit"] if action["burst"] else 0,
+        "recoil": RECOIL_PER_EXTRA_SHOT * action["extra_shots"],
+    }
+    modifiers.update({aid: entry["modifier"] for aid, entry in WEAPON_AIDS.items() if weapon[aid]})
+    return modifiers

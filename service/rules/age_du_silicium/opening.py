@@ -1,0 +1,82 @@
+"""Before the first declaration: surprise, then the first-round Calme test.
+
+Seed, "Surprise": d100 under Vigilance minus the context's difficulty; the
+6ème Sens level lowers the difficulty (at most to 0), being on guard lowers
+it further. Seed, "Stress": in the first round everyone tests Calme with the
+modifier table, with at least a 10 % chance; a failure means frenzy.
+Dice order: one d100 per tested combatant for surprise (sheet order), then
+one d100 per combatant for Calme (sheet order).
+"""
+
+from __future__ import annotations
+
+from ..conditions import add, has
+from ..ruleset import Resolution
+from .checks import roll_test
+from .status import FRENZY, SURPRISED, allies, enemies, is_standing
+from .tables import EXPERIENCE, OUTNUMBER_RATIO, STRESS_FLOOR, STRESS_SITUATION
+
+
+def surprise_difficulty(combatant: dict, options: dict) -> dict | None:
+    """The difficulty and what lowers it; None when the combatant is not tested."""
+    sheet = combatant["sheet"]
+    base = sheet["surprise_difficulty"] if sheet["surprise_difficulty"] is not None else options["surprise_difficulty"]
+    if sheet["ambusher"] or base is None:
+        return None
+    sixth_sense = sheet["sixth_sense"] * options["sixth_sense_step"]
+    # "elle peut tout au plus être annulée": neither reduction goes below 0.
+    effective = max(0, max(0, base - sixth_sense) - sheet["on_guard"])
+    return {"difficulty": base, "sixth_sense": sixth_sense, "on_guard": sheet["on_guard"], "effective": effective}
+
+
+def surprise_tests(res: Resolution) -> None:
+    for combatant in res.state["combatants"]:
+        difficulty = surprise_difficulty(combatant, res.options)
+        if difficulty is None:
+            continue
+        chance = combatant["sheet"]["vigilance"] - difficulty["effective"]
+        test = roll_test(res, chance, f"surprise {combatant['id']}")
+        res.emit("surprise_test", combatant=combatant["id"], **difficulty, **test.as_params())
+        if not test.success:
+            # The first action is lost, the next one must be defensive.
+            add(combatant, SURPRISED, lose=1, defend=1)
+            res.emit("surprised", combatant=combatant["id"])
+
+
+def numbers_modifier(state: dict, combatant: dict) -> dict:
+    """Plus / moins nombreux, counting who is still standing."""
+    friends = sum(1 for c in allies(state, combatant) if is_standing(c))
+    foes = sum(1 for c in enemies(state, combatant) if is_standing(c))
+    if foes and friends >= OUTNUMBER_RATIO * foes:
+        return {"outnumbering": STRESS_SITUATION["outnumbering"]["modifier"]}
+    if friends and foes >= OUTNUMBER_RATIO * friends:
+        return {"outnumbered": STRESS_SITUATION["outnumbered"]["modifier"]}
+    return {}
+
+
+def stress_modifiers(state: dict, combatant: dict) -> dict:
+    sheet = combatant["sheet"]
+    modifiers = {sheet["experience"]: EXPERIENCE[sheet["experience"]]["modifier"]}
+    if has(combatant, SURPRISED):
+        modifiers["surprised"] = STRESS_SITUATION["surprised"]["modifier"]
+    if sheet["ambusher"] and any(has(c, SURPRISED) for c in enemies(state, combatant)):
+        modifiers["successful_ambush"] = STRESS_SITUATION["successful_ambush"]["modifier"]
+    modifiers.update(numbers_modifier(state, combatant))
+    if sheet["calme_modifier"]:
+        modifiers["gm"] = sheet["calme_modifier"]
+    return modifiers
+
+
+def calme_chance(combatant: dict, modifiers: dict) -> int:
+    return max(STRESS_FLOOR, combatant["sheet"]["calme"] + sum(modifiers.values()))
+
+
+def stress_tests(res: Resolution) -> None:
+    for combatant in res.state["combatants"]:
+        modifiers = stress_modifiers(res.state, combatant)
+        chance = calme_chance(combatant, modifiers)
+        test = roll_test(res, chance, f"Calme {combatant['id']}")
+        res.emit("stress_test", combatant=combatant["id"], calme=combatant["sheet"]["calme"], modifiers=modifiers, **test.as_params())
+        if not test.success:
+            add(combatant, FRENZY, behaviour=None)
+            res.emit("frenzy", combatant=combatant["id"])

@@ -1,0 +1,64 @@
+"""Reactions: a held or declared-defensive action spent against a hit.
+
+House (rules-notes 4.3): d100 <= Esquive (dodge) or the parrying weapon's
+skill (parry); success cancels the hit. Bullets and beams cannot be parried.
+Dice order of ``react``: the reaction's d100, then the wound's dice if the
+hit lands, then the attack's remaining shots.
+"""
+
+from __future__ import annotations
+
+from ..errors import ActionNotAllowed, NotYourTurn
+from ..ruleset import Resolution
+from .attacks import land, shoot
+from .checks import roll_test
+from .rounds import defences
+from .weapons import skill, usable_weapon
+
+DODGE_SKILL = "Esquive"
+
+
+def _parry_weapon(defender: dict, weapon_id: str | None) -> dict:
+    if weapon_id is None:
+        melee = [w for w in defender["sheet"]["weapons"] if w["kind"] == "melee"]
+        weapon_id = melee[0]["id"] if melee else "unarmed"
+    weapon = usable_weapon(defender, weapon_id)
+    if weapon["kind"] != "melee":
+        raise ActionNotAllowed(f"{weapon['name']} cannot parry", field="weapon")
+    return weapon
+
+
+def react(res: Resolution, defender: dict, action: dict) -> None:
+    pending = res.state.get("pending")
+    if not pending:
+        raise ActionNotAllowed("no hit is waiting for a reaction", field="type")
+    if pending["target"] != defender["id"]:
+        raise NotYourTurn(f"the hit waiting for a reaction is on {pending['target']}", field="actor")
+    target = defender
+    choice = action["reaction"]
+    if choice == "none":
+        del res.state["pending"]
+        res.emit("no_reaction", defender=defender["id"])
+        land(res, pending, target)
+        shoot(res, pending)
+        return
+    usable = defences(res.state, defender)
+    if not usable:
+        raise ActionNotAllowed(f"{defender['id']} is a berserker and does not defend", field="reaction")
+    if choice == "parry":
+        if pending["mode"] != "melee":
+            raise ActionNotAllowed("only melee attacks can be parried; dodge instead", field="reaction")
+        weapon = _parry_weapon(defender, action["weapon"])
+        chance = skill(defender, weapon["skill"]) + action["modifier"]
+    else:
+        chance = skill(defender, DODGE_SKILL) + action["modifier"]
+    # A declared defence is spent before a held action, which may still attack.
+    usable[0]["used"] = True
+    del res.state["pending"]
+    test = roll_test(res, chance, choice)
+    res.emit("reaction_roll", defender=defender["id"], reaction=choice, **test.as_params())
+    if test.success:
+        res.emit("hit_avoided", defender=defender["id"], attacker=pending["attacker"], reaction=choice)
+    else:
+        land(res, pending, target)
+    shoot(res, pending)

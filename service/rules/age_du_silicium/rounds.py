@@ -1,0 +1,222 @@
+"""The round: frenzy choices, declarations, then resolution (seed 1-4).
+
+Seed, "Initiative": actions are declared in increasing Initiative order and
+resolved in decreasing order; a combatant's 2nd action comes at I - 10, its
+3rd at I - 20... A held action becomes a reaction, usable later in the round.
+Each declared action is a *slot*; slots that need no decision resolve on
+their own, and :func:`run` walks the round until someone must decide.
+"""
+
+from __future__ import annotations
+
+from ..conditions import remove
+from ..ruleset import Resolution
+from .status import SURPRISED, by_id, condition, frenzy, is_standing
+from .tables import ACTION_STEP, INTERACTIVE_KINDS, MAX_AIM
+
+# A round holds at most MAX_COMBATANTS * MAX_ACTIONS slots; this only stops
+# a bug from looping forever.
+MAX_STEPS = 2000
+
+
+def effective_initiative(combatant: dict) -> int:
+    return combatant["initiative"]
+
+
+def plan(combatant: dict) -> list[dict]:
+    """This round's actions: number, rank and what surprise leaves of each."""
+    surprise = condition(combatant, SURPRISED) or {}
+    lose, defend = surprise.get("lose", 0), surprise.get("defend", 0)
+    slots = []
+    for number in range(1, combatant["sheet"]["actions"] + 1):
+        rank = effective_initiative(combatant) - ACTION_STEP * (number - 1)
+        if lose:
+            lose -= 1
+            slots.append({"number": number, "rank": rank, "constraint": "lost"})
+        elif defend:
+            defend -= 1
+            slots.append({"number": number, "rank": rank, "constraint": "defensive"})
+        else:
+            slots.append({"number": number, "rank": rank, "constraint": None})
+    return slots
+
+
+def spend_surprise(res: Resolution, combatant: dict, planned: list[dict]) -> None:
+    """Use up what surprise took from this round's actions."""
+    surprise = condition(combatant, SURPRISED)
+    if surprise is None:
+        return
+    for slot in planned:
+        if slot["constraint"] == "lost":
+            surprise["lose"] -= 1
+            res.emit("action_lost", combatant=combatant["id"], number=slot["number"])
+        elif slot["constraint"] == "defensive":
+            surprise["defend"] -= 1
+    if surprise["lose"] <= 0 and surprise["defend"] <= 0:
+        remove(combatant, SURPRISED)
+
+
+def begin_round(res: Resolution) -> None:
+    state = res.state
+    index = {c["id"]: i for i, c in enumerate(state["combatants"])}
+    standing = [c for c in state["combatants"] if is_standing(c)]
+    ordered = sorted(standing, key=lambda c: (effective_initiative(c), index[c["id"]]))
+    state["phase"] = "frenzy" if any(frenzy(c) == "undecided" for c in standing) else "declaration"
+    state["declarers"] = [c["id"] for c in ordered]
+    state["declared"] = []
+    state["slots"] = []
+    state["slot"] = 0
+    state["reactions"] = []
+    res.emit("declaration_order", order=[[c["id"]] for c in ordered])
+
+
+def next_declarer(state: dict) -> dict | None:
+    combatants = by_id(state)
+    for combatant_id in state["declarers"]:
+        if combatant_id not in state["declared"] and is_standing(combatants[combatant_id]):
+            return combatants[combatant_id]
+    return None
+
+
+def start_resolution(res: Resolution) -> None:
+    state = res.state
+    combatants = by_id(state)
+    index = {c["id"]: i for i, c in enumerate(state["combatants"])}
+    state["slots"].sort(
+        key=lambda s: (-s["rank"], -effective_initiative(combatants[s["actor"]]), index[s["actor"]], s["number"])
+    )
+    state["phase"] = "resolution"
+    state["slot"] = 0
+    if res.options["defend_ready"] == "round_start":
+        # Defence is reactive by nature: a declared defence guards the whole round.
+        for slot in state["slots"]:
+            if slot["kind"] == "defend":
+                slot["done"] = True
+                add_reaction(res, slot, "defend")
+    res.emit("resolution_order", order=[[s["actor"]] for s in state["slots"]], ranks=[s["rank"] for s in state["slots"]])
+
+
+def add_reaction(res: Resolution, slot: dict, kind: str) -> None:
+    reaction = {"actor": slot["actor"], "kind": kind, "rank": slot["rank"], "forced": slot.get("forced", False), "used": False}
+    res.state["reactions"].append(reaction)
+    res.emit("action_held" if kind == "held" else "defending", actor=slot["actor"], rank=slot["rank"])
+
+
+def current_slot(state: dict) -> dict | None:
+    if state.get("phase") != "resolution" or state["slot"] >= len(state["slots"]):
+        return None
+    return state["slots"][state["slot"]]
+
+
+def finish_slot(state: dict) -> None:
+    state["slots"][state["slot"]]["done"] = True
+    state["slot"] += 1
+
+
+def available_reactions(state: dict, combatant_id: str, kinds: tuple[str, ...]) -> list[dict]:
+    return [r for r in state.get("reactions", []) if r["actor"] == combatant_id and not r["used"] and r["kind"] in kinds]
+
+
+def defences(state: dict, combatant: dict) -> list[dict]:
+    """Reactions the combatant may spend on a dodge or parry, declared defences first.
+
+    A berserker neglects its defence, except the compulsory defensive action
+    surprise imposed on it (docs, gap G9).
+    """
+    found = available_reactions(state, combatant["id"], ("defend", "held"))
+    if frenzy(combatant) == "berserker":
+        found = [r for r in found if r["forced"]]
+    return sorted(found, key=lambda r: r["kind"] != "defend")
+
+
+def _resolve_alone(res: Resolution, slot: dict, actor: dict) -> None:
+    kind = slot["kind"]
+    if kind == "hold":
+        add_reaction(res, slot, "held")
+    elif kind == "defend":
+        add_reaction(res, slot, "defend")
+    elif kind == "aim":
+        actor["aim"] = min(MAX_AIM, actor["aim"] + 1)
+        res.emit("aimed", actor=actor["id"], aim=actor["aim"])
+    elif kind == "flee":
+        res.emit("fled", actor=actor["id"], description=slot["description"])
+    else:
+        res.emit("other_action", actor=actor["id"], description=slot["description"])
+
+
+def _end_round(res: Resolution) -> None:
+    state = res.state
+    for reaction in state["reactions"]:
+        if not reaction["used"]:
+            res.emit("reaction_lapsed", actor=reaction["actor"], kind=reaction["kind"])
+    state["round"] += 1
+    res.emit("round_started", round=state["round"])
+    begin_round(res)
+
+
+def run(res: Resolution) -> None:
+    """Resolve everything that needs no decision, up to the next one."""
+    state = res.state
+    for _ in range(MAX_STEPS):
+        if state["status"] != "active" or state.get("pending"):
+            return
+        if not any(is_standing(c) for c in state["combatants"]):
+            return
+        if state["phase"] == "frenzy":
+            if any(frenzy(c) == "undecided" for c in state["combatants"] if is_standing(c)):
+                return
+            state["phase"] = "declaration"
+        elif state["phase"] == "declaration":
+            declarer = next_declarer(state)
+            if declarer is None:
+                start_resolution(res)
+            elif not any(s["constraint"] != "lost" for s in plan(declarer)):
+                spend_surprise(res, declarer, plan(declarer))
+                state["declared"].append(declarer["id"])
+            else:
+                return
+        else:
+            slot = current_slot(state)
+            if slot is None:
+                _end_round(res)
+                continue
+            actor = by_id(state)[slot["actor"]]
+            if slot.get("done"):
+                state["slot"] += 1
+            elif not is_standing(actor):
+                res.emit("action_skipped", actor=actor["id"], number=slot["number"])
+                finish_slot(state)
+            elif slot["kind"] in INTERACTIVE_KINDS:
+                return
+            else:
+                _resolve_alone(res, slot, actor)
+                finish_slot(state)
+    raise RuntimeError("the round did not settle")  # pragma: no cover - a bug, never a rule
+
+
+def awaiting(state: dict) -> list[dict]:
+    pending = state.get("pending")
+    if pending:
+        return [{"actor": pending["target"], "actions": ["react"], "reason": "reaction"}]
+    phase = state.get("phase")
+    if phase == "frenzy":
+        return [
+            {"actor": c["id"], "actions": ["choose_frenzy"], "reason": "frenzy"}
+            for c in state["combatants"]
+            if is_standing(c) and frenzy(c) == "undecided"
+        ]
+    if phase == "declaration":
+        declarer = next_declarer(state)
+        return [{"actor": declarer["id"], "actions": ["declare"], "reason": "declaration"}] if declarer else []
+    waiting = []
+    slot = current_slot(state)
+    if slot is not None:
+        waiting.append({"actor": slot["actor"], "actions": [slot["kind"], "hold", "forgo"], "reason": "resolution"})
+    combatants = by_id(state)
+    holders = []
+    for reaction in state.get("reactions", []):
+        actor = reaction["actor"]
+        if reaction["kind"] == "held" and not reaction["used"] and actor not in holders and is_standing(combatants[actor]):
+            holders.append(actor)
+    waiting.extend({"actor": actor, "actions": ["attack"], "reason": "held_action"} for actor in holders)
+    return waiting
