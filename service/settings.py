@@ -6,6 +6,7 @@ Every variable is listed in the README's configuration table.
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -49,6 +50,10 @@ class Settings:
     max_body_bytes: int = 64 * 1024
     retry_after_seconds: int = 5
     rate_limit: str = "600 per minute"
+    api_keys: tuple[str, ...] = ()
+    # Derives the tokens a retried creation shows again; set it whenever
+    # several processes serve the same Redis (else each has its own).
+    secret_key: str = field(default_factory=lambda: secrets.token_hex(32))
     log_level: str = "INFO"
 
     @classmethod
@@ -63,5 +68,7 @@ class Settings:
             max_body_bytes=_int(env, "MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
             retry_after_seconds=_int(env, "RETRY_AFTER_SECONDS", 5, 1, 3600),
             rate_limit=env.get("RATE_LIMIT", "600 per minute").strip(),
+            api_keys=tuple(k.strip() for k in env.get("API_KEYS", "").split(",") if k.strip()),
+            secret_key=env.get("SECRET_KEY") or secrets.token_hex(32),
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
         )

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import os
 
+import re
+
 import fakeredis
 import pytest
 import redis
+from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.settings import Settings
@@ -37,9 +40,37 @@ def store(request) -> CombatStore:
     client.close()
 
 
+COMBAT_PATH = re.compile(r"^/combats/([^/?]+)")
+
+
+class GameMasterClient(FlaskClient):
+    """A test client that keeps the tokens of every combat it creates and,
+    unless a test sends its own Authorization header, acts as the GM.
+
+    Tests of authorization itself send their headers explicitly."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tokens: dict[str, dict] = {}
+
+    def open(self, *args, **kwargs):
+        path = args[0] if args and isinstance(args[0], str) else kwargs.get("path", "")
+        headers = dict(kwargs.pop("headers", None) or {})
+        match = COMBAT_PATH.match(path)
+        if match and match.group(1) in self.tokens and "Authorization" not in headers:
+            headers["Authorization"] = f"Bearer {self.tokens[match.group(1)]['gm']}"
+        response = super().open(*args, headers=headers, **kwargs)
+        if path.rstrip("/") == "/combats" and response.status_code == 201:
+            body = response.get_json()
+            self.tokens[body["id"]] = body["tokens"]
+        return response
+
+
 @pytest.fixture
 def app(store):
-    return create_app(Settings(combat_ttl_seconds=TTL, rate_limit=""), store=store)
+    app = create_app(Settings(combat_ttl_seconds=TTL, rate_limit=""), store=store)
+    app.test_client_class = GameMasterClient
+    return app
 
 
 @pytest.fixture

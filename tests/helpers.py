@@ -4,9 +4,12 @@ from __future__ import annotations
 
 
 def create(client, body: dict) -> tuple[str, dict]:
+    """Create a combat; return its location and its state (tokens set apart)."""
     response = client.post("/combats", json=body)
     assert response.status_code == 201, response.get_json()
-    return response.headers["Location"], response.get_json()
+    combat = response.get_json()
+    combat.pop("tokens")
+    return response.headers["Location"], combat
 
 
 def act(client, location: str, action: dict, status: int = 200) -> dict:

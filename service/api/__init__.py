@@ -12,7 +12,7 @@ from openapi_ui_bundles import swagger_ui
 
 from .. import __version__
 from ..rules.registry import RULESETS
-from . import combats, errors, health, problems, rulesets, schemas
+from . import combats, errors, health, problems, rulesets, schemas, tokens
 
 SWAGGER_STATIC = "/docs/static/"
 
@@ -113,7 +113,8 @@ def init_app(app: Flask, retry_after_seconds: int) -> Api:
         app, spec_kwargs={"marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name)}
     )
     errors.register(app, retry_after_seconds)
-    for blueprint in (health.blp, rulesets.blp, combats.blp):
+    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer", "description": "A token from POST /combats."})
+    for blueprint in (health.blp, rulesets.blp, combats.blp, tokens.blp):
         api.register_blueprint(blueprint)
     app.extensions["melee.ruleset_details"] = _document_rulesets(api)
     _errors_are_problems(api)

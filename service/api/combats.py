@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from datetime import datetime, timedelta, timezone
 
 from flask import current_app, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import ValidationError
 
 from ..rules.engine import apply_action, create_combat
-from ..store import CombatNotFound, CombatStore, VersionConflict
+from ..rules.registry import get_ruleset
+from ..rules.viewer import GM_VIEWER
+from ..store import CombatNotFound, VersionConflict
 from . import schemas
+from .access import check_api_key, load_authorized, mint_creation_tokens, require_actor, require_gm
 from .idempotency import Idempotency
 from .problems import problem
+from .requests import if_match, json_body, stale, stamp_expiry, store
 from .views import action_result, combat_view, entry_view, etag
 
 blp = Blueprint(
@@ -30,72 +32,12 @@ blp = Blueprint(
 MAX_ATTEMPTS = 5
 
 ETAG_HEADER = {"ETag": {"description": "The combat's version, for If-Match.", "schema": {"type": "string"}}}
+KEY_HEADER = {"in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string", "minLength": 16, "maxLength": 255}}
+BEARER = [{"bearer": []}]
 
 
-def _store() -> CombatStore:
-    return current_app.extensions["melee.store"]
-
-
-def _json_body():
-    body = request.get_json(force=True, silent=True)
-    if not isinstance(body, dict):
-        raise ValidationError({"_schema": ["the request body must be a JSON object"]})
-    return body
-
-
-def _stamp_expiry(state: dict) -> None:
-    ttl = _store().ttl_seconds
-    expires = datetime.now(timezone.utc) + timedelta(seconds=ttl)
-    state["expires_at"] = expires.isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def _if_match() -> int | None:
-    """The version named by If-Match; None when absent or '*'."""
-    header = request.headers.get("If-Match")
-    if not header or header.strip() == "*":
-        return None
-    tag = header.strip().removeprefix("W/").strip('"')
-    return int(tag) if tag.isdigit() else -1
-
-
-def _stale(current: int):
-    return problem(
-        412,
-        "precondition-failed",
-        "Precondition failed",
-        f"If-Match names another version; the combat is at version {current}",
-        current_version=current,
-        headers={"ETag": f'"{current}"'},
-    )
-
-
-@blp.route("")
-class Combats(MethodView):
-    @blp.doc(
-        summary="Create a combat",
-        description="The body depends on the ruleset: GET /rulesets/{id} serves the sheet, options and an example.",
-        requestBody={
-            "required": True,
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CreateCombat"}}},
-        },
-        parameters=[
-            {"in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string", "minLength": 16, "maxLength": 255}},
-        ],
-    )
-    @blp.response(201, schemas.Combat, headers={**ETAG_HEADER, "Location": {"schema": {"type": "string"}}})
-    def post(self):
-        body = _json_body()
-        key = Idempotency.key()
-        if key is None:
-            return _create(body, uuid.uuid4().hex, None)
-        if (invalid := Idempotency.invalid_key(key)) is not None:
-            return invalid
-        combat_id = Idempotency.combat_id_for(key)
-        return _exactly_once(Idempotency(_store(), combat_id, key, body), _create, body, combat_id)
-
-
-def _exactly_once(idempotency: Idempotency, handler, *args):
-    if (early := idempotency.begin()) is not None:
+def _exactly_once(idempotency: Idempotency, handler, *args, on_replay=None):
+    if (early := idempotency.begin(on_replay)) is not None:
         return early
     try:
         return handler(*args, idempotency)
@@ -104,31 +46,70 @@ def _exactly_once(idempotency: Idempotency, handler, *args):
         raise
 
 
+@blp.route("")
+class Combats(MethodView):
+    @blp.doc(
+        summary="Create a combat",
+        description=(
+            "The body depends on the ruleset: GET /rulesets/{id} serves the sheet, options and an example. "
+            "The answer carries, once, the game master's token and one token per combatant."
+        ),
+        requestBody={
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CreateCombat"}}},
+        },
+        parameters=[KEY_HEADER],
+    )
+    @blp.response(201, schemas.CreatedCombat, headers={**ETAG_HEADER, "Location": {"schema": {"type": "string"}}})
+    def post(self):
+        check_api_key(current_app.extensions["melee.settings"].api_keys)
+        body = json_body()
+        key = Idempotency.key()
+        if key is None:
+            return _create(body, uuid.uuid4().hex, None)
+        if (invalid := Idempotency.invalid_key(key)) is not None:
+            return invalid
+        combat_id = Idempotency.combat_id_for(key)
+        idempotency = Idempotency(store(), combat_id, key, body)
+
+        def with_tokens(stored: dict) -> dict:
+            ids = [c["id"] for c in stored["combatants"]]
+            return {**stored, "tokens": mint_creation_tokens(ids, idempotency.digest)[0]}
+
+        return _exactly_once(idempotency, _create, body, combat_id, on_replay=with_tokens)
+
+
 def _create(body: dict, combat_id: str, idempotency: Idempotency | None):
     state, entry = create_combat(body, combat_id=combat_id, seed=secrets.randbits(63))
-    _stamp_expiry(state)
-    view = combat_view(state)
+    stamp_expiry(state)
+    derive_from = idempotency.digest if idempotency else None
+    tokens, grants = mint_creation_tokens([c["id"] for c in state["combatants"]], derive_from)
+    view = combat_view(state, GM_VIEWER)
     headers = {"Location": url_for("combats.Combat", combat_id=combat_id), "ETag": etag(state)}
-    _store().create(state, entry, idempotency.answer(201, headers, view) if idempotency else None)
-    return view, 201, headers
+    # The stored answer never holds the tokens: a replay derives them again.
+    answer = idempotency.answer(201, headers, view) if idempotency else None
+    store().create(state, entry, answer, grants)
+    return {**view, "tokens": tokens}, 201, headers
 
 
 @blp.route("/<combat_id>")
 class Combat(MethodView):
-    @blp.doc(summary="Read a combat")
+    @blp.doc(summary="Read a combat", security=BEARER)
     @blp.response(200, schemas.Combat, headers=ETAG_HEADER)
     @blp.alt_response(304, description="Not modified (If-None-Match)")
     def get(self, combat_id):
-        state = _store().load(combat_id)
+        state, grant = load_authorized(store(), combat_id)
         tag = etag(state)
         if request.if_none_match.contains(tag.strip('"')):
-            return "", 304, {"ETag": tag}
-        return combat_view(state), 200, {"ETag": tag}
+            return "", 304, {"ETag": tag, "Vary": "Authorization"}
+        return combat_view(state, grant.viewer), 200, {"ETag": tag, "Vary": "Authorization"}
 
-    @blp.doc(summary="Delete a combat")
+    @blp.doc(summary="Delete a combat (game master)", security=BEARER)
     @blp.response(204)
     def delete(self, combat_id):
-        if not _store().delete(combat_id):
+        _, grant = load_authorized(store(), combat_id)
+        require_gm(grant, "deleting a combat")
+        if not store().delete(combat_id):
             raise CombatNotFound(combat_id)
         return "", 204
 
@@ -139,46 +120,45 @@ class Actions(MethodView):
         summary="Post an action",
         description=(
             "The action types depend on the combat's ruleset (GET /rulesets/{id}). `dice` are physical dice "
-            "consumed in order; the server rolls the rest. Optional If-Match makes the action conditional "
+            "consumed in order; the server rolls the rest. A player's token acts for its own combatant; "
+            "game-master actions need the GM's token. Optional If-Match makes the action conditional "
             "on the combat's version (412 when stale)."
         ),
         requestBody={
             "required": True,
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Action"}}},
         },
-        parameters=[
-            {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"}},
-            {"in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string", "minLength": 16, "maxLength": 255}},
-        ],
+        parameters=[{"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"}}, KEY_HEADER],
+        security=BEARER,
     )
     @blp.response(200, schemas.ActionResult, headers=ETAG_HEADER)
     def post(self, combat_id):
-        body = _json_body()
+        body = json_body()
         key = Idempotency.key()
         if key is None:
             return _act(combat_id, body, None)
         if (invalid := Idempotency.invalid_key(key)) is not None:
             return invalid
-        _store().load(combat_id)  # 404 before reserving anything for an unknown combat
-        return _exactly_once(Idempotency(_store(), combat_id, key, body), _act, combat_id, body)
+        load_authorized(store(), combat_id)  # 401/404 before reserving anything
+        return _exactly_once(Idempotency(store(), combat_id, key, body), _act, combat_id, body)
 
 
 def _act(combat_id: str, body: dict, idempotency: Idempotency | None):
-    expected = _if_match()
-    store = _store()
+    expected = if_match()
     for _ in range(MAX_ATTEMPTS):
-        state = store.load(combat_id)
+        state, grant = load_authorized(store(), combat_id)
+        require_actor(grant, body, get_ruleset(state["ruleset"]).gm_actions)
         if expected is not None and expected != state["version"]:
-            return _stale(state["version"])
+            return stale(state["version"])
         new_state, entry = apply_action(state, body)
-        _stamp_expiry(new_state)
-        result, headers = action_result(new_state, entry), {"ETag": etag(new_state)}
+        stamp_expiry(new_state)
+        result, headers = action_result(new_state, entry, grant.viewer), {"ETag": etag(new_state)}
         answer = idempotency.answer(200, headers, result) if idempotency else None
         try:
-            store.commit(new_state, entry, expected_version=state["version"], answer=answer)
+            store().commit(new_state, entry, expected_version=state["version"], answer=answer)
         except VersionConflict as conflict:
             if expected is not None:
-                return _stale(conflict.current)
+                return stale(conflict.current)
             continue
         return result, 200, headers
     return problem(
@@ -191,13 +171,16 @@ def _act(combat_id: str, body: dict, idempotency: Idempotency | None):
 
 @blp.route("/<combat_id>/events")
 class Events(MethodView):
-    @blp.doc(summary="Read the combat's log", description="Every entry: the action, every die rolled, the events.")
+    @blp.doc(
+        summary="Read the combat's log",
+        description="Every entry: the action, every die rolled, the events; filtered for the caller.",
+        security=BEARER,
+    )
     @blp.arguments(schemas.EventsQuery, location="query")
     @blp.response(200, schemas.LogPage)
     def get(self, query, combat_id):
-        store = _store()
-        state = store.load(combat_id)
-        entries, last = store.log(combat_id, query["after"], query["limit"])
-        items = [entry_view(state, entry) for entry in entries]
+        state, grant = load_authorized(store(), combat_id)
+        entries, last = store().log(combat_id, query["after"], query["limit"])
+        items = [entry_view(state, entry, grant.viewer) for entry in entries]
         next_after = items[-1]["seq"] if items and items[-1]["seq"] < last else None
         return {"items": items, "next_after": next_after, "last_seq": last}

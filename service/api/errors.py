@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 from ..rules.errors import ActionNotAllowed, RulesError
 from ..store import CombatNotFound, StoreUnavailable, VersionConflict
 from . import limits
+from .access import AccessDenied
 from .problems import field_pointer, flatten_messages, problem
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,12 @@ def register(app: Flask, retry_after_seconds: int) -> None:
     @app.errorhandler(CombatNotFound)
     def combat_not_found(error: CombatNotFound):
         return problem(404, "not-found", "Combat not found", f"no combat {error}: it never existed, was deleted, or expired")
+
+    @app.errorhandler(AccessDenied)
+    def access_denied(error: AccessDenied):
+        if error.status == 401:
+            return problem(401, "unauthorized", "Unauthorized", error.detail, headers={"WWW-Authenticate": 'Bearer realm="melee"'})
+        return problem(403, "forbidden", "Forbidden", error.detail)
 
     @app.errorhandler(VersionConflict)
     def version_conflict(error: VersionConflict):

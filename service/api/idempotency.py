@@ -33,7 +33,10 @@ class Idempotency:
         self.store = store
         self.combat_id = combat_id
         self.digest = _digest(key)
-        canonical = json.dumps({"path": request.path, "body": body}, sort_keys=True, separators=(",", ":"))
+        # The caller's credential is part of the request: another token reusing
+        # the key is another request, not a retry.
+        caller = _digest(request.headers.get("Authorization", ""))
+        canonical = json.dumps({"path": request.path, "body": body, "caller": caller}, sort_keys=True, separators=(",", ":"))
         self.fingerprint = _digest(canonical)
 
     @staticmethod
@@ -56,8 +59,10 @@ class Idempotency:
         """A combat created with a key gets an id derived from it: a retry finds it."""
         return _digest("combat:" + key)[:32]
 
-    def begin(self) -> Response | None:
-        """None to go on; else the response to send instead (replay, 409, 422)."""
+    def begin(self, on_replay=None) -> Response | None:
+        """None to go on; else the response to send instead (replay, 409, 422).
+
+        ``on_replay`` may add to a replayed body what was not stored (tokens)."""
         found = self.store.reserve(self.combat_id, self.digest, self.fingerprint, int(time.time()))
         if found is None:
             return None
@@ -77,7 +82,8 @@ class Idempotency:
                 f"a request with this {HEADER} is still being processed; retry in a moment",
                 headers={"Retry-After": "1"},
             )
-        response = Response(json.dumps(found["body"], ensure_ascii=False), status=found["status"], mimetype="application/json")
+        body = on_replay(found["body"]) if on_replay else found["body"]
+        response = Response(json.dumps(body, ensure_ascii=False), status=found["status"], mimetype="application/json")
         for name, value in found["headers"].items():
             response.headers[name] = value
         response.headers[REPLAYED] = "true"

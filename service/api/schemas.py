@@ -60,6 +60,34 @@ class Combat(Described):
     seed = fields.Integer(metadata={"description": "The dice seed, revealed once the fight is over."})
 
 
+class Tokens(Described):
+    gm = fields.String(required=True, metadata={"description": "The game master's token."})
+    combatants = fields.Dict(
+        keys=fields.String(), values=fields.String(), required=True, metadata={"description": "One token per combatant id."}
+    )
+
+
+class CreatedCombat(Combat):
+    tokens = fields.Nested(
+        Tokens, required=True, metadata={"description": "Shown once: keep them. Redis stores only their digests."}
+    )
+
+
+class TokenRequest(Schema):
+    role = fields.String(required=True, validate=validate.OneOf(["gm", "player"]))
+    combatant = fields.String(load_default=None, metadata={"description": "The combatant a player token acts for."})
+
+
+class TokenInfo(Described):
+    id = fields.String(required=True, metadata={"description": "Public name of the token, to revoke it."})
+    role = fields.String(required=True)
+    combatant = fields.String(allow_none=True, required=True)
+
+
+class MintedToken(TokenInfo):
+    token = fields.String(required=True, metadata={"description": "Shown once."})
+
+
 class ActionSummary(Described):
     seq = fields.Integer(required=True)
     type = fields.String(required=True)

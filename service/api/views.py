@@ -1,24 +1,34 @@
-"""How stored data is shown to clients.
+"""How stored data is shown to clients, filtered for who is looking.
 
 The state keeps two private fields: ``rng`` (the generator's state, which
 would let a client predict the next rolls) is never shown, and ``seed`` only
-once the fight is over, when anyone may replay and audit every roll.
+once the fight is over, when anyone may replay and audit every roll. The
+sheets the GM listed in ``hidden_sheets`` are shown to the GM only (and to
+the combatant's own player); the ruleset hides what its rules keep secret.
 """
 
 from __future__ import annotations
 
 from ..rules.events import render
 from ..rules.registry import get_ruleset
+from ..rules.viewer import Viewer
 
 HIDDEN = frozenset({"rng", "seed"})
 
 
-def combat_view(state: dict) -> dict:
-    visible = get_ruleset(state["ruleset"]).visible_state(state)
+def combat_view(state: dict, viewer: Viewer) -> dict:
+    visible = get_ruleset(state["ruleset"]).visible_state(state, viewer)
     view = {key: value for key, value in visible.items() if key not in HIDDEN}
+    hidden = set(state.get("hidden_sheets", ())) - ({viewer.combatant} if viewer.combatant else set())
+    if hidden and not viewer.gm:
+        view["combatants"] = [_without_sheet(c) if c["id"] in hidden else c for c in view["combatants"]]
     if state["status"] == "over":
         view["seed"] = state["seed"]
     return view
+
+
+def _without_sheet(combatant: dict) -> dict:
+    return {key: value for key, value in combatant.items() if key != "sheet"}
 
 
 def etag(state: dict) -> str:
@@ -38,17 +48,17 @@ def events_view(state: dict, events: list[dict]) -> list[dict]:
     return [{**event, "text": render(event, lang, messages, names)} for event in events]
 
 
-def entry_view(state: dict, entry: dict) -> dict:
-    entry = get_ruleset(state["ruleset"]).visible_entry(state, entry)
+def entry_view(state: dict, entry: dict, viewer: Viewer) -> dict:
+    entry = get_ruleset(state["ruleset"]).visible_entry(state, entry, viewer)
     return {**entry, "events": events_view(state, entry["events"])}
 
 
-def action_result(state: dict, entry: dict) -> dict:
-    entry = entry_view(state, entry)
+def action_result(state: dict, entry: dict, viewer: Viewer) -> dict:
+    entry = entry_view(state, entry, viewer)
     action = entry["action"]
     return {
         "action": {"seq": entry["seq"], "type": action["type"], "actor": action["actor"]},
         "rolls": entry["rolls"],
         "events": entry["events"],
-        "combat": combat_view(state),
+        "combat": combat_view(state, viewer),
     }

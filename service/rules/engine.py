@@ -32,6 +32,7 @@ def create_combat(body: Mapping, *, combat_id: str, seed: int) -> tuple[dict, di
         "status": STATUS_ACTIVE,
         "round": 1,
         "lang": data["lang"],
+        "hidden_sheets": data["hidden_sheets"],
         "seed": seed,
         "rng": seed,
         "options": options,

@@ -15,6 +15,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from .dice import DiceBox
 from .errors import InvalidAction
 from .events import event
+from .viewer import Viewer
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, EndCombatAction, StrictInt
 
 MAX_COMBATANTS = 50
@@ -84,12 +85,12 @@ class Ruleset:
     def on_combat_end(self, res: Resolution) -> None:
         """Optional: undo what lasts only for the fight when the GM ends it (default: nothing)."""
 
-    def visible_state(self, state: dict) -> dict:
-        """The state as clients may see it: hide what the rules keep secret."""
+    def visible_state(self, state: dict, viewer: Viewer) -> dict:
+        """The state as ``viewer`` may see it: hide what the rules keep secret."""
         return state
 
-    def visible_entry(self, state: dict, entry: dict) -> dict:
-        """A log entry as clients may see it, given the current state."""
+    def visible_entry(self, state: dict, entry: dict, viewer: Viewer) -> dict:
+        """A log entry as ``viewer`` may see it, given the current state."""
         return entry
 
     # -- shared machinery -----------------------------------------------------------
@@ -113,6 +114,12 @@ class Ruleset:
                     metadata={"description": "Seed of the server's dice; random when absent."},
                 ),
                 "lang": fields.String(validate=validate.OneOf(LANGUAGES), load_default="en"),
+                "hidden_sheets": fields.List(
+                    fields.String(),
+                    validate=validate.Length(max=MAX_COMBATANTS),
+                    load_default=list,
+                    metadata={"description": "Ids of combatants (NPCs) whose sheets only the GM sees."},
+                ),
                 "dice": fields.List(
                     StrictInt(validate=validate.Range(1, 100)),
                     validate=validate.Length(max=MAX_SUPPLIED_DICE),
@@ -136,6 +143,9 @@ class Ruleset:
                     {"combatants": {index: {"id": [f"{combatant['id']!r} is already used; ids must be unique and not 'gm'"]}}}
                 )
             seen[combatant["id"]] = index
+        for index, hidden in enumerate(data["hidden_sheets"]):
+            if hidden not in seen:
+                raise ValidationError({"hidden_sheets": {index: [f"there is no combatant {hidden!r}"]}})
         return data
 
     def load_action(self, body: Mapping) -> dict:

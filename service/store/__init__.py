@@ -8,7 +8,8 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from .redis_store import CombatNotFound, CombatStore, StoreUnavailable, VersionConflict
+from .combats import CombatStore
+from .errors import CombatNotFound, StoreUnavailable, VersionConflict
 
 __all__ = ["CombatNotFound", "CombatStore", "StoreUnavailable", "VersionConflict", "connect"]
 

@@ -26,23 +26,33 @@ def test_the_example_plays(client):
 
 
 def test_the_first_allocation_stays_secret_until_the_second(client):
-    location, _ = create(client, body())
-    first = act(client, location, allocate("kael", "goule", (3, 2, 2), maneuver="coup de taille"))
+    location, combat = create(client, body())
+    tokens = client.tokens[combat["id"]]
+    as_kael = {"Authorization": f"Bearer {tokens['combatants']['kael']}"}
+    as_goule = {"Authorization": f"Bearer {tokens['combatants']['goule']}"}
+    response = client.post(f"{location}/actions", json=allocate("kael", "goule", (3, 2, 2), maneuver="coup de taille"), headers=as_kael)
+    first = response.get_json()
     assert first["action"] == {"seq": 2, "type": "allocate", "actor": "kael"}
     assert codes(first) == ["allocation_received"] and first["rolls"] == []
+    assert first["combat"]["allocations"]["kael"]["split"]["att"] == 2, "Kael's player sees his own split"
     secret = ("coup de taille", '"split"', '"att"', '"target": "goule"')
-    for shown in (first, client.get(location).get_json(), log(client, location)):
+    seen_by_goule = (
+        client.get(location, headers=as_goule).get_json(),
+        client.get(f"{location}/events", headers=as_goule).get_json(),
+    )
+    for shown in seen_by_goule:
         text = str(shown).replace("'", '"')
         assert not any(word in text for word in secret), text
-    state = client.get(location).get_json()
+    state = seen_by_goule[0]
     assert state["allocated"] == ["kael"] and "allocations" not in state
     assert state["awaiting"] == [{"actor": "goule", "actions": ["allocate"], "reason": "allocation"}]
-    assert log(client, location)[-1]["action"] == {"type": "allocate", "actor": "kael"}
+    assert seen_by_goule[1]["items"][-1]["action"] == {"type": "allocate", "actor": "kael"}
+    assert "kael" in client.get(location).get_json()["allocations"], "the GM sees every split"
 
     # The second allocation resolves the tour: Kael [4,2] = 1 vs the Goule's [6,5] = 3 (bonus 2);
     # the Goule's riposte 3 + 2 dice [4,4,6,1,1] = 4 vs [4,1] = 1: DEG 3; Kael RES [5,1,1] = 1: 6.
     dice = [4, 2, 6, 5, 4, 4, 6, 1, 1, 4, 1, 5, 1, 1]
-    last = act(client, location, allocate("goule", "kael", (1, 3, 2), dice=dice))
+    last = client.post(f"{location}/actions", json=allocate("goule", "kael", (1, 3, 2), dice=dice), headers=as_goule).get_json()
     assert event(last, "attack_failed") == {"attacker": "kael", "target": "goule", "riposte_bonus": 2}
     assert event(last, "wounded") == {"target": "kael", "amount": 6, "pv": 6, "wounds": 6, "choc": 6}
     revealed = [e["params"] for e in last["events"] if e["code"] == "allocation_revealed"]

@@ -8,11 +8,17 @@ from .conftest import start_gunicorn, stop
 pytestmark = pytest.mark.e2e
 
 
-def play_to_the_end(base: str, body: dict, max_actions: int = 200) -> tuple[str, dict]:
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def play_to_the_end(base: str, body: dict, max_actions: int = 200) -> tuple[str, dict, dict]:
+    """Each player acts with its own token; returns the location, state and GM headers."""
     created = requests.post(f"{base}/combats", json=body, timeout=10)
     assert created.status_code == 201, created.text
     location = base + created.headers["Location"]
     combat = created.json()
+    tokens = combat.pop("tokens")
     for _ in range(max_actions):
         if combat["status"] == "over" or not combat["awaiting"]:
             break
@@ -25,10 +31,11 @@ def play_to_the_end(base: str, body: dict, max_actions: int = 200) -> tuple[str,
         else:
             foes = [c for c in combat["combatants"] if c["side"] != _side(combat, actor) and not _down(c)]
             action = {"type": "attack", "actor": actor, "target": foes[0]["id"]} if foes else {"type": "pass", "actor": actor}
-        response = requests.post(f"{location}/actions", json=action, headers={"If-Match": f'"{combat["version"]}"'}, timeout=10)
+        headers = {"If-Match": f'"{combat["version"]}"', **bearer(tokens["combatants"][actor])}
+        response = requests.post(f"{location}/actions", json=action, headers=headers, timeout=10)
         assert response.status_code == 200, response.text
         combat = response.json()["combat"]
-    return location, combat
+    return location, combat, bearer(tokens["gm"])
 
 
 def _side(combat, actor):
@@ -42,14 +49,14 @@ def _down(combatant):
 def test_a_full_sistema_fight_to_the_end(server):
     example = requests.get(f"{server}/rulesets/sistema-2d6", timeout=10).json()["example"]
     body = {**example["combat"], "seed": 2026, "options": {"auto_end": True}}
-    location, combat = play_to_the_end(server, body)
+    location, combat, as_gm = play_to_the_end(server, body)
     assert combat["status"] == "over"
     assert combat["seed"] == 2026
     losers = [c for c in combat["combatants"] if _down(c)]
     assert len(losers) == 1
     entries, after = [], 0
     while after is not None:
-        page = requests.get(f"{location}/events", params={"after": after, "limit": 50}, timeout=10).json()
+        page = requests.get(f"{location}/events", params={"after": after, "limit": 50}, headers=as_gm, timeout=10).json()
         entries.extend(page["items"])
         after = page["next_after"]
     assert [e["seq"] for e in entries] == list(range(1, combat["version"] + 1))
@@ -63,8 +70,8 @@ def test_the_same_seed_replays_the_same_fight(server):
     body = {**example["combat"], "seed": 99, "options": {"auto_end": True}}
     logs = []
     for _ in range(2):
-        location, _ = play_to_the_end(server, body)
-        page = requests.get(f"{location}/events", params={"limit": 200}, timeout=10).json()
+        location, _, as_gm = play_to_the_end(server, body)
+        page = requests.get(f"{location}/events", params={"limit": 200}, headers=as_gm, timeout=10).json()
         logs.append([(e["action"], e["rolls"], e["events"]) for e in page["items"]])
     assert logs[0] == logs[1]
 

@@ -15,6 +15,7 @@ import pytest
 from service.app import create_app
 from service.settings import Settings
 
+from ..conftest import GameMasterClient
 from ..helpers import act, create, log
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
@@ -61,8 +62,10 @@ def own_redis(tmp_path):
 
 
 def test_outage_gives_503s_then_the_service_recovers(own_redis):
-    settings = Settings(redis_url=f"redis://127.0.0.1:{own_redis.port}/0", redis_timeout_seconds=0.5)
-    client = create_app(settings).test_client()
+    settings = Settings(redis_url=f"redis://127.0.0.1:{own_redis.port}/0", redis_timeout_seconds=0.5, rate_limit="")
+    app = create_app(settings)
+    app.test_client_class = GameMasterClient
+    client = app.test_client()
     example = client.get("/rulesets/sistema-2d6").get_json()["example"]
     combats = []
     for _ in range(3):

@@ -8,7 +8,7 @@ import pytest
 from service.rules.engine import apply_action, create_combat
 from service.rules.registry import get_ruleset
 from service.store import CombatNotFound, CombatStore, StoreUnavailable, VersionConflict, connect
-from service.store.redis_store import log_key, state_key
+from service.store.keys import log_key, state_key
 
 from ..conftest import TTL
 

@@ -1,6 +1,7 @@
 """Dark Earth rules in Agone (dK-Gone, seed 001, French): dice pools, secret split of the POT."""
 
 from ..errors import InvalidAction
+from ..viewer import Viewer
 from ..ruleset import Resolution, Ruleset
 from . import actions, turns, visibility
 from .contacts import engage
@@ -71,11 +72,11 @@ class DarkEarth(Ruleset):
         res.state["allocations"] = {}
         clear_choc(res)
 
-    def visible_state(self, state: dict) -> dict:
-        return visibility.visible_state(state)
+    def visible_state(self, state: dict, viewer: Viewer) -> dict:
+        return visibility.visible_state(state, viewer)
 
-    def visible_entry(self, state: dict, entry: dict) -> dict:
-        return visibility.visible_entry(state, entry)
+    def visible_entry(self, state: dict, entry: dict, viewer: Viewer) -> dict:
+        return visibility.visible_entry(state, entry, viewer)
 
     def example(self) -> dict:
         return {

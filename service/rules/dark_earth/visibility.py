@@ -1,23 +1,29 @@
 """What clients may see: allocations stay secret until their tour resolves.
 
-The state shows who has allocated (``allocated``), never what; the log shows
-an allocation's type and actor only until its tour has resolved (or the
-fight is over), then the whole action.
+The state shows who has allocated (``allocated``); what each allocated only
+to that fighter's player and to the GM (``allocations``). The log shows
+an allocation's type and actor to everyone else until its tour has resolved
+(or the fight is over), then the whole action.
 """
 
 from __future__ import annotations
 
+from ..viewer import Viewer
 
-def visible_state(state: dict) -> dict:
+
+def visible_state(state: dict, viewer: Viewer) -> dict:
     allocations = state.get("allocations", {})
     visible = {key: value for key, value in state.items() if key != "allocations"}
     visible["allocated"] = sorted(allocations)
+    own = {fighter: split for fighter, split in allocations.items() if viewer.sees_secrets_of(fighter)}
+    if own:
+        visible["allocations"] = own
     return visible
 
 
-def visible_entry(state: dict, entry: dict) -> dict:
+def visible_entry(state: dict, entry: dict, viewer: Viewer) -> dict:
     action = entry["action"]
-    if action.get("type") != "allocate" or state["status"] != "active":
+    if action.get("type") != "allocate" or state["status"] != "active" or viewer.sees_secrets_of(action["actor"]):
         return entry
     received = [e["params"] for e in entry["events"] if e["code"] == "allocation_received"]
     if received and received[0]["round"] == state["round"]:

@@ -1,0 +1,120 @@
+"""Who may do what to a combat: bearer tokens, one per role.
+
+``POST /combats`` answers, once, with a game-master token and one token per
+combatant. Tokens are 192 random bits (or, for a creation retried with an
+Idempotency-Key, an HMAC of that key under SECRET_KEY, so the retry can show
+them again); Redis keeps only their SHA-256 digests. A player's token acts
+for its own combatant only; game-master actions, token management and
+deletion need the GM's token; every read is filtered for the caller.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+
+from flask import current_app, request
+
+from ..rules.viewer import GM_VIEWER, Viewer
+from ..store import CombatStore
+
+GM_ROLE, PLAYER_ROLE = "gm", "player"
+TOKEN_BYTES = 24
+
+
+class AccessDenied(Exception):
+    """401 (no or unknown token) or 403 (a token without the right)."""
+
+    def __init__(self, status: int, detail: str):
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    role: str
+    combatant: str | None = None
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == GM_ROLE
+
+    @property
+    def viewer(self) -> Viewer:
+        return GM_VIEWER if self.is_gm else Viewer(combatant=self.combatant)
+
+    def as_record(self) -> dict:
+        return {"role": self.role, "combatant": self.combatant}
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_id(token_digest: str) -> str:
+    """A public name for a token (to list and revoke it), not the token."""
+    return token_digest[:16]
+
+
+def new_token(derive_from: str | None = None, subject: str = "") -> str:
+    if derive_from is None:
+        return secrets.token_urlsafe(TOKEN_BYTES)
+    key = current_app.extensions["melee.settings"].secret_key.encode()
+    mac = hmac.new(key, f"{derive_from}:{subject}".encode(), hashlib.sha256).digest()[:TOKEN_BYTES]
+    return base64.urlsafe_b64encode(mac).decode().rstrip("=")
+
+
+def mint_creation_tokens(combatant_ids: list[str], derive_from: str | None) -> tuple[dict, dict[str, dict]]:
+    """The tokens to show once, and the grants to store (by digest)."""
+    gm = new_token(derive_from, "gm")
+    players = {cid: new_token(derive_from, f"player:{cid}") for cid in combatant_ids}
+    grants = {digest(gm): Grant(GM_ROLE).as_record()}
+    grants.update({digest(token): Grant(PLAYER_ROLE, cid).as_record() for cid, token in players.items()})
+    return {"gm": gm, "combatants": players}, grants
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def load_authorized(store: CombatStore, combat_id: str) -> tuple[dict, Grant]:
+    """The combat and the caller's grant; AccessDenied without a valid token."""
+    token = bearer_token()
+    state, record = store.load_with_grant(combat_id, digest(token) if token else None)
+    if token is None:
+        raise AccessDenied(401, "this combat needs 'Authorization: Bearer <token>' (a token from POST /combats)")
+    if record is None:
+        raise AccessDenied(401, "this token does not open this combat (unknown or revoked)")
+    return state, Grant(record["role"], record.get("combatant"))
+
+
+def require_gm(grant: Grant, what: str) -> None:
+    if not grant.is_gm:
+        raise AccessDenied(403, f"{what} needs the game master's token")
+
+
+def require_actor(grant: Grant, action: dict, gm_actions: frozenset[str]) -> None:
+    """A player's token acts only for its own combatant, never as the GM."""
+    if grant.is_gm:
+        return
+    if action.get("type") in gm_actions:
+        raise AccessDenied(403, f"{action.get('type')!r} is a game-master action; it needs the GM's token")
+    if action.get("actor") != grant.combatant:
+        raise AccessDenied(403, f"this token acts for {grant.combatant!r} only, not for {action.get('actor')!r}")
+
+
+def check_api_key(api_keys: tuple[str, ...]) -> None:
+    """With API_KEYS set, creating combats needs one of them."""
+    if not api_keys:
+        return
+    offered = request.headers.get("X-API-Key") or bearer_token() or ""
+    if not any(hmac.compare_digest(offered, key) for key in api_keys):
+        raise AccessDenied(401, "creating a combat on this deployment needs an API key (X-API-Key header)")

@@ -1,0 +1,47 @@
+"""Small request helpers shared by the combat endpoints."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from flask import current_app, request
+from marshmallow import ValidationError
+
+from ..store import CombatStore
+from .problems import problem
+
+
+def store() -> CombatStore:
+    return current_app.extensions["melee.store"]
+
+
+def json_body() -> dict:
+    body = request.get_json(force=True, silent=True)
+    if not isinstance(body, dict):
+        raise ValidationError({"_schema": ["the request body must be a JSON object"]})
+    return body
+
+
+def stamp_expiry(state: dict) -> None:
+    expires = datetime.now(timezone.utc) + timedelta(seconds=store().ttl_seconds)
+    state["expires_at"] = expires.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def if_match() -> int | None:
+    """The version named by If-Match; None when absent or '*'."""
+    header = request.headers.get("If-Match")
+    if not header or header.strip() == "*":
+        return None
+    tag = header.strip().removeprefix("W/").strip('"')
+    return int(tag) if tag.isdigit() else -1
+
+
+def stale(current: int):
+    return problem(
+        412,
+        "precondition-failed",
+        "Precondition failed",
+        f"If-Match names another version; the combat is at version {current}",
+        current_version=current,
+        headers={"ETag": f'"{current}"'},
+    )

@@ -1,0 +1,66 @@
+"""/combats/<id>/tokens: the game master mints, lists and revokes tokens."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from . import schemas
+from .access import GM_ROLE, Grant, digest, load_authorized, new_token, require_gm, token_id
+from .problems import problem
+from .requests import store
+
+blp = Blueprint("tokens", __name__, url_prefix="/combats", description="Access tokens of a combat (game master).")
+BEARER = [{"bearer": []}]
+
+
+def _described(token_digest: str, record: dict) -> dict:
+    return {"id": token_id(token_digest), "role": record["role"], "combatant": record.get("combatant")}
+
+
+@blp.route("/<combat_id>/tokens")
+class Tokens(MethodView):
+    @blp.doc(summary="List the combat's tokens (ids and roles, never the tokens)", security=BEARER)
+    @blp.response(200, schemas.TokenInfo(many=True))
+    def get(self, combat_id):
+        _, grant = load_authorized(store(), combat_id)
+        require_gm(grant, "listing tokens")
+        return [_described(d, record) for d, record in sorted(store().grants(combat_id).items())]
+
+    @blp.doc(summary="Mint a token for the GM or a combatant's player", security=BEARER)
+    @blp.arguments(schemas.TokenRequest)
+    @blp.response(201, schemas.MintedToken)
+    def post(self, request_body, combat_id):
+        state, grant = load_authorized(store(), combat_id)
+        require_gm(grant, "minting tokens")
+        combatant = request_body.get("combatant")
+        if request_body["role"] == GM_ROLE:
+            combatant = None
+        elif combatant not in {c["id"] for c in state["combatants"]}:
+            return problem(
+                422, "invalid-request", "Invalid request", f"/combatant: there is no combatant {combatant!r}",
+                errors=[{"pointer": "/combatant", "detail": f"there is no combatant {combatant!r}"}],
+            )
+        token = new_token()
+        record = Grant(request_body["role"], combatant).as_record()
+        store().add_grant(combat_id, digest(token), record)
+        return {**_described(digest(token), record), "token": token}, 201
+
+
+@blp.route("/<combat_id>/tokens/<token_ref>")
+class Token(MethodView):
+    @blp.doc(summary="Revoke a token", security=BEARER)
+    @blp.response(204)
+    def delete(self, combat_id, token_ref):
+        _, grant = load_authorized(store(), combat_id)
+        require_gm(grant, "revoking tokens")
+        grants = store().grants(combat_id)
+        matching = [d for d in grants if token_id(d) == token_ref]
+        if not matching:
+            return problem(404, "not-found", "Token not found", f"no token {token_ref!r} in this combat")
+        gm_tokens = [d for d, record in grants.items() if record["role"] == GM_ROLE]
+        if matching[0] in gm_tokens and len(gm_tokens) == 1:
+            return problem(409, "action-not-allowed", "Not allowed", "this is the last game-master token; mint another before revoking it")
+        store().remove_grant(combat_id, matching[0])
+        return "", 204
+

@@ -1,0 +1,48 @@
+"""Access grants: token digest -> who holds it, one hash per combat.
+
+Only digests are stored: a token is shown once, when it is minted.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .errors import CombatNotFound, retrying_read, unavailable_on_failure
+from .keys import access_key, dumps, state_key
+
+
+def grant_args(grants: dict[str, dict]) -> list[str]:
+    return [item for digest, grant in grants.items() for item in (digest, dumps(grant))]
+
+
+class AccessGrants:
+    def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict, dict | None]:
+        """The combat and what the token with this digest may do (None: nothing)."""
+
+        def read():
+            pipe = self.client.pipeline(transaction=False)
+            pipe.hget(state_key(combat_id), "json")
+            pipe.hget(access_key(combat_id), digest or "-")
+            return pipe.execute()
+
+        with unavailable_on_failure():
+            raw, grant = retrying_read(read)
+        if raw is None:
+            raise CombatNotFound(combat_id)
+        return json.loads(raw), json.loads(grant) if grant else None
+
+    def add_grant(self, combat_id: str, digest: str, grant: dict) -> None:
+        with unavailable_on_failure():
+            pipe = self.client.pipeline(transaction=True)
+            pipe.hset(access_key(combat_id), digest, dumps(grant))
+            pipe.expire(access_key(combat_id), self.ttl_seconds)
+            pipe.execute()
+
+    def grants(self, combat_id: str) -> dict[str, dict]:
+        with unavailable_on_failure():
+            raw = retrying_read(lambda: self.client.hgetall(access_key(combat_id)))
+        return {key.decode() if isinstance(key, bytes) else key: json.loads(value) for key, value in raw.items()}
+
+    def remove_grant(self, combat_id: str, digest: str) -> bool:
+        with unavailable_on_failure():
+            return bool(self.client.hdel(access_key(combat_id), digest))

@@ -1,0 +1,55 @@
+"""Store errors, and the translation of Redis trouble into them."""
+
+from __future__ import annotations
+
+import time
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+READ_ATTEMPTS = 3
+READ_BACKOFF_SECONDS = 0.05
+
+
+class StoreUnavailable(Exception):
+    """Redis did not answer; the request may be retried later."""
+
+
+class CombatNotFound(Exception):
+    pass
+
+
+class VersionConflict(Exception):
+    def __init__(self, current: int):
+        super().__init__(f"the combat is at version {current}")
+        self.current = current
+
+
+class unavailable_on_failure:
+    """Turn Redis connection failures into :class:`StoreUnavailable`."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        if isinstance(error, (RedisConnectionError, RedisTimeoutError)):
+            raise StoreUnavailable(str(error)) from error
+        if isinstance(error, RedisError) and "LOADING" in str(error):
+            raise StoreUnavailable(str(error)) from error
+        return False
+
+
+def retrying_read(read):
+    """Retry a read on connection trouble, with exponential backoff.
+
+    Only reads: a write whose answer was lost may have been applied, and the
+    compare-and-set turns a blind retry into a confusing conflict.
+    """
+    for attempt in range(READ_ATTEMPTS):
+        try:
+            return read()
+        except (RedisConnectionError, RedisTimeoutError):
+            if attempt == READ_ATTEMPTS - 1:
+                raise
+            time.sleep(READ_BACKOFF_SECONDS * 2**attempt)

@@ -1,0 +1,29 @@
+"""Key names. Every key of a combat carries the hash tag ``{<id>}``, so all
+of them live in one Redis Cluster slot and one script can touch them all."""
+
+import json
+
+
+def state_key(combat_id: str) -> str:
+    return f"combat:{{{combat_id}}}:state"
+
+
+def log_key(combat_id: str) -> str:
+    return f"combat:{{{combat_id}}}:log"
+
+
+def idempotency_key(combat_id: str) -> str:
+    return f"combat:{{{combat_id}}}:idempotency"
+
+
+def access_key(combat_id: str) -> str:
+    return f"combat:{{{combat_id}}}:access"
+
+
+def combat_keys(combat_id: str) -> list[str]:
+    """Every key of a combat, in the order the scripts expect them."""
+    return [state_key(combat_id), log_key(combat_id), idempotency_key(combat_id), access_key(combat_id)]
+
+
+def dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
