@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 
 class SettingsError(ValueError):
@@ -40,6 +41,15 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
+def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str | None:
+    raw = env.get(name)
+    if raw in (None, ""):
+        return None
+    if raw.lower() not in choices:
+        raise SettingsError(f"{name}={raw!r} must be one of {', '.join(choices)}")
+    return raw.lower()
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None = None
@@ -49,6 +59,33 @@ class Settings:
     max_body_bytes: int = 64 * 1024
     retry_after_seconds: int = 5
     log_level: str = "INFO"
+    # Operations (docs/operations.md).
+    proxy_fix_hops: int = 0
+    redis_ssl_cert_reqs: str | None = None
+    prometheus_multiproc_dir: str | None = None
+    sentry_dsn: str | None = None
+    git_commit: str | None = None
+    test_slow_endpoint: bool = False
+
+    # Every environment variable from_env reads (a test keeps this list true;
+    # the deployment manifests are checked against it).
+    ENVIRONMENT: ClassVar[tuple[str, ...]] = (
+        "REDIS_URL",
+        "COMBAT_TTL_SECONDS",
+        "REDIS_TIMEOUT_SECONDS",
+        "CORS_ORIGINS",
+        "MAX_BODY_BYTES",
+        "RETRY_AFTER_SECONDS",
+        "LOG_LEVEL",
+        "PROXY_FIX_HOPS",
+        "REDIS_SSL_CERT_REQS",
+        "PROMETHEUS_MULTIPROC_DIR",
+        "SENTRY_DSN",
+        "GIT_COMMIT",
+        "SOURCE_VERSION",
+        "RENDER_GIT_COMMIT",
+        "MELEE_TEST_SLOW_ENDPOINT",
+    )
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -62,4 +99,13 @@ class Settings:
             max_body_bytes=_int(env, "MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
             retry_after_seconds=_int(env, "RETRY_AFTER_SECONDS", 5, 1, 3600),
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
+            proxy_fix_hops=_int(env, "PROXY_FIX_HOPS", 0, 0, 10),
+            redis_ssl_cert_reqs=_choice(env, "REDIS_SSL_CERT_REQS", ("required", "optional", "none")),
+            prometheus_multiproc_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,
+            sentry_dsn=env.get("SENTRY_DSN") or None,
+            # The platforms' own names for the commit being run: Heroku's
+            # SOURCE_VERSION, Render's RENDER_GIT_COMMIT.
+            git_commit=env.get("GIT_COMMIT") or env.get("SOURCE_VERSION") or env.get("RENDER_GIT_COMMIT") or None,
+            # Tests only: GET /_test/slow, to have a request in flight at SIGTERM.
+            test_slow_endpoint=env.get("MELEE_TEST_SLOW_ENDPOINT") == "1",
         )
