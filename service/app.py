@@ -5,14 +5,15 @@ from __future__ import annotations
 from flask import Flask
 from flask_cors import CORS
 
-from . import api, observability
+from . import api
 from .settings import Settings
 from .store import CombatStore, connect
+from .observability import init_app as init_observability, logs as observability_logs
 
 
 def create_app(settings: Settings | None = None, store: CombatStore | None = None) -> Flask:
     settings = settings or Settings.from_env()
-    observability.logs.configure(settings.log_level)  # JSON lines on stderr
+    observability_logs.configure(settings.log_level)  # JSON lines on stderr
     app = Flask("melee")
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False
@@ -28,6 +29,6 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
         allow_headers=["Content-Type", "If-Match", "If-None-Match", "Authorization", "Idempotency-Key", "X-Request-ID"],
         supports_credentials=False,
     )
-    rest_api = api.init_app(app, settings.retry_after_seconds)
-    observability.init_app(app, settings, rest_api)
+    api.init_app(app, settings.retry_after_seconds)
+    init_observability(app, settings)
     return app

@@ -11,7 +11,6 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
-from .. import observability
 from ..rules.engine import apply_action, create_combat
 from ..store import CombatNotFound, CombatStore, VersionConflict
 from . import schemas
@@ -84,7 +83,6 @@ class Combats(MethodView):
         body = _json_body()
         combat_id = uuid.uuid4().hex
         state, entry = create_combat(body, combat_id=combat_id, seed=secrets.randbits(63))
-        observability.annotate(combat_id=combat_id, ruleset=state["ruleset"])
         _stamp_expiry(state)
         _store().create(state, entry)
         location = url_for("combats.Combat", combat_id=combat_id)
@@ -98,7 +96,6 @@ class Combat(MethodView):
     @blp.alt_response(304, description="Not modified (If-None-Match)")
     def get(self, combat_id):
         state = _store().load(combat_id)
-        observability.annotate(ruleset=state["ruleset"])
         tag = etag(state)
         if request.if_none_match.contains(tag.strip('"')):
             return "", 304, {"ETag": tag}
@@ -134,7 +131,6 @@ class Actions(MethodView):
         store = _store()
         for _ in range(MAX_ATTEMPTS):
             state = store.load(combat_id)
-            observability.annotate(ruleset=state["ruleset"], action_type=observability.known_action_type(state, body))
             if expected is not None and expected != state["version"]:
                 return _stale(state["version"])
             new_state, entry = apply_action(state, body)
@@ -145,7 +141,6 @@ class Actions(MethodView):
                 if expected is not None:
                     return _stale(conflict.current)
                 continue
-            observability.action_applied(new_state["ruleset"], entry["action"]["type"])
             return action_result(new_state, entry), 200, {"ETag": etag(new_state)}
         return problem(
             409,
@@ -163,7 +158,6 @@ class Events(MethodView):
     def get(self, query, combat_id):
         store = _store()
         state = store.load(combat_id)
-        observability.annotate(ruleset=state["ruleset"])
         entries, last = store.log(combat_id, query["after"], query["limit"])
         items = [entry_view(state, entry) for entry in entries]
         next_after = items[-1]["seq"] if items and items[-1]["seq"] < last else None

@@ -20,6 +20,8 @@ from datetime import datetime, timezone
 
 from flask import Flask, Response, g, request
 
+from ..rules.registry import RULESETS
+
 REQUEST_ID_HEADER = "X-Request-ID"
 # A client's request id is kept when it looks like an id; anything else
 # (too long, spaces, quotes...) is replaced by a fresh one.
@@ -113,9 +115,31 @@ def init_app(app: Flask) -> None:
         if "combat_id" in view_args:
             fields["combat_id"] = _clip(view_args["combat_id"])
         fields.update({k: _clip(v) for k, v in g.get("melee_log", {}).items()})
+        if "action_type" not in fields and "ruleset" in fields and request.method == "POST":
+            kind = _refused_action_type(fields["ruleset"])
+            if kind is not None:
+                fields["action_type"] = kind
         request_log.info("%s %s %s", request.method, fields["route"], response.status_code, extra=fields)
         g.melee_latency = latency_ms
         return response
+
+
+def _refused_action_type(ruleset_id: str) -> str | None:
+    """An action that was not applied: its type, if the ruleset knows it (never a client's free text).
+
+    Only once the combat was loaded, so the body was already parsed (and cached).
+    """
+    if request.url_rule is None or not request.url_rule.rule.endswith("/actions"):
+        return None
+    try:
+        body = request.get_json(force=True, silent=True)
+    except Exception:
+        return None
+    kind = body.get("type") if isinstance(body, dict) else None
+    ruleset = RULESETS.get(ruleset_id)
+    if ruleset is not None and isinstance(kind, str) and kind in ruleset.all_action_schemas:
+        return kind
+    return None
 
 
 def route() -> str:

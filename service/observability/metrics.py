@@ -67,23 +67,13 @@ def action_applied(ruleset: str, action_type: str) -> None:
     ACTIONS.labels(ruleset=ruleset, type=action_type).inc()
 
 
-def instrument_store(store) -> None:
-    """Time every store operation and count the ones Redis did not answer."""
-    if getattr(store, "_melee_instrumented", False):
-        return
-    for operation in STORE_OPERATIONS:
-        method = getattr(store, operation, None)
-        if method is not None:
-            setattr(store, operation, _timed(operation, method))
-    store._melee_instrumented = True
-
-
-def _timed(operation: str, method):
+def timed(operation: str, method):
+    """``method`` (a store operation), timed; a Redis that does not answer is counted."""
     latency = REDIS_LATENCY.labels(operation=operation)
     unavailable = REDIS_UNAVAILABLE.labels(operation=operation)
 
     @functools.wraps(method)
-    def timed(*args, **kwargs):
+    def wrapper(*args, **kwargs):
         started = time.perf_counter()
         try:
             return method(*args, **kwargs)
@@ -93,7 +83,7 @@ def _timed(operation: str, method):
         finally:
             latency.observe(time.perf_counter() - started)
 
-    return timed
+    return wrapper
 
 
 def render(multiproc_dir: str | None) -> bytes:

@@ -29,10 +29,10 @@ def connect(
             options["ssl_cert_reqs"] = ssl_cert_reqs
         client = redis.Redis.from_url(
             redis_url,
+            **options,
             socket_timeout=timeout_seconds,
             socket_connect_timeout=timeout_seconds,
             health_check_interval=30,
-            **options,
         )
         return CombatStore(client, ttl_seconds)
     import fakeredis

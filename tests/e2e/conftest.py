@@ -43,9 +43,9 @@ def start_gunicorn(env_overrides: dict) -> tuple[subprocess.Popen, str]:
         if process.poll() is not None:
             raise RuntimeError(f"gunicorn exited: {_read(process)}")
         try:
-            if requests.get(f"{base}/readyz", timeout=5).status_code == 200:
+            if requests.get(f"{base}/readyz", timeout=1).status_code == 200:
                 return process, base
-        except (requests.ConnectionError, requests.Timeout):
+        except requests.RequestException:
             time.sleep(0.1)
     process.kill()
     raise RuntimeError("gunicorn did not become ready in 30 s")

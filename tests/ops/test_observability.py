@@ -72,11 +72,26 @@ def test_combat_id_ruleset_and_action_type_are_logged(client, caplog):
 def test_a_refused_action_still_names_a_known_type_but_never_free_text(client, caplog):
     caplog.set_level(logging.INFO, logger="melee.request")
     location, _ = create(client, example(client)["combat"])
+    refused = client.post(f"{location}/actions", json={"type": "attack", "actor": "nobody-here"})
+    assert refused.status_code in (409, 422)
     client.post(f"{location}/actions", json={"type": "Bearer abc.def", "actor": "x"})
     client.post(f"{location}/actions", json={"type": {"token": "abc"}, "actor": "x"})
-    for record in request_records(caplog)[-2:]:
+    known, *unknown = request_records(caplog)[-3:]
+    assert known.ruleset == "sistema-2d6" and known.action_type == "attack"
+    for record in unknown:
         assert record.status == 422 and record.ruleset == "sistema-2d6"
         assert not hasattr(record, "action_type")
+
+
+def test_a_lost_race_is_not_counted_as_an_applied_action(store):
+    app = create_app(Settings(), store=store)
+    client = app.test_client()
+    body = example(client)
+    location, combat = create(client, body["combat"])
+    before = sample("melee_actions_total", ruleset="sistema-2d6", type=body["actions"][0]["type"])
+    stale = client.post(f"{location}/actions", json=body["actions"][0], headers={"If-Match": '"999"'})
+    assert stale.status_code == 412
+    assert sample("melee_actions_total", ruleset="sistema-2d6", type=body["actions"][0]["type"]) == before
 
 
 def test_no_token_or_authorization_header_is_ever_logged(client, caplog):
