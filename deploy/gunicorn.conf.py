@@ -3,10 +3,17 @@
 PORT and WEB_CONCURRENCY are what Heroku-style platforms set. Without
 REDIS_URL the store is in-process, so a single worker is forced: several
 workers would each hold different combats.
+
+The app logs one JSON line per request itself (docs/operations.md), so
+gunicorn's access log is off unless GUNICORN_ACCESS_LOG names a target.
+With PROMETHEUS_MULTIPROC_DIR set, the workers' metrics are kept in that
+directory (emptied at start) and summed by /metrics.
 """
 
 import os
+import signal
 import sys
+import threading
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
@@ -15,11 +22,53 @@ worker_class = "gthread"
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
-accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "") or None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# No runtime control socket (gunicorn >= 25 writes one under $HOME, which is
+# read-only in the container images; nothing here uses it).
+control_socket_disable = True
+
+PROMETHEUS_MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
 
 if not os.environ.get("REDIS_URL") and workers != 1:
     print(f"REDIS_URL is not set: embedded store, 1 worker (WEB_CONCURRENCY={workers} ignored)", file=sys.stderr)
     workers = 1
+
+if workers > 1 and not PROMETHEUS_MULTIPROC_DIR:
+    print(
+        f"PROMETHEUS_MULTIPROC_DIR is not set: /metrics shows only the worker that answers the scrape ({workers} workers)",
+        file=sys.stderr,
+    )
+
+
+def on_starting(server):
+    """Master, before the workers: a clean metrics directory (stale files would be summed)."""
+    if PROMETHEUS_MULTIPROC_DIR:
+        os.makedirs(PROMETHEUS_MULTIPROC_DIR, exist_ok=True)
+        for name in os.listdir(PROMETHEUS_MULTIPROC_DIR):
+            if name.endswith(".db"):
+                os.remove(os.path.join(PROMETHEUS_MULTIPROC_DIR, name))
+
+
+def post_worker_init(worker):
+    """Worker: on SIGTERM, run the app's shutdown hook (close event streams), then gunicorn's own handler."""
+    stop = worker.handle_exit
+
+    def handle_exit(sig, frame):
+        from service.observability import shutdown
+
+        # Off the signal handler: the callbacks may log or write to sockets.
+        threading.Thread(target=shutdown.begin, name="melee-shutdown", daemon=True).start()
+        stop(sig, frame)
+
+    signal.signal(signal.SIGTERM, handle_exit)
+
+
+def child_exit(server, worker):
+    """Master: a dead worker's live gauges stop counting."""
+    if PROMETHEUS_MULTIPROC_DIR:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid, PROMETHEUS_MULTIPROC_DIR)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from flask import Flask
 from flask_cors import CORS
 
@@ -11,27 +9,29 @@ from . import api
 from .api import limits
 from .settings import Settings
 from .store import CombatStore, connect
+from .observability import init_app as init_observability, logs as observability_logs
 
 
 def create_app(settings: Settings | None = None, store: CombatStore | None = None) -> Flask:
     settings = settings or Settings.from_env()
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    observability_logs.configure(settings.log_level)  # JSON lines on stderr
     app = Flask("melee")
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.extensions["melee.settings"] = settings
     app.extensions["melee.store"] = store or connect(
-        settings.redis_url, settings.combat_ttl_seconds, settings.redis_timeout_seconds
+        settings.redis_url, settings.combat_ttl_seconds, settings.redis_timeout_seconds, settings.redis_ssl_cert_reqs
     )
     CORS(
         app,
         origins=list(settings.cors_origins),
-        expose_headers=["ETag", "Location", "Retry-After"],
-        allow_headers=["Content-Type", "If-Match", "If-None-Match", "Authorization", "Idempotency-Key"],
+        expose_headers=["ETag", "Location", "Retry-After", "X-Request-ID"],
+        allow_headers=["Content-Type", "If-Match", "If-None-Match", "Authorization", "Idempotency-Key", "X-Request-ID"],
         supports_credentials=False,
         send_wildcard=settings.cors_origins == ("*",),
     )
     api.init_app(app, settings.retry_after_seconds)
     limits.init_app(app, settings.rate_limit, settings.redis_url)
+    init_observability(app, settings)
     return app

@@ -9,6 +9,7 @@ import os
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 
 class SettingsError(ValueError):
@@ -41,6 +42,15 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
+def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str | None:
+    raw = env.get(name)
+    if raw in (None, ""):
+        return None
+    if raw.lower() not in choices:
+        raise SettingsError(f"{name}={raw!r} must be one of {', '.join(choices)}")
+    return raw.lower()
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None = None
@@ -55,6 +65,36 @@ class Settings:
     # several processes serve the same Redis (else each has its own).
     secret_key: str = field(default_factory=lambda: secrets.token_hex(32))
     log_level: str = "INFO"
+    # Operations (docs/operations.md).
+    proxy_fix_hops: int = 0
+    redis_ssl_cert_reqs: str | None = None
+    prometheus_multiproc_dir: str | None = None
+    sentry_dsn: str | None = None
+    git_commit: str | None = None
+    test_slow_endpoint: bool = False
+
+    # Every environment variable from_env reads (a test keeps this list true;
+    # the deployment manifests are checked against it).
+    ENVIRONMENT: ClassVar[tuple[str, ...]] = (
+        "REDIS_URL",
+        "COMBAT_TTL_SECONDS",
+        "REDIS_TIMEOUT_SECONDS",
+        "CORS_ORIGINS",
+        "MAX_BODY_BYTES",
+        "RETRY_AFTER_SECONDS",
+        "RATE_LIMIT",
+        "API_KEYS",
+        "SECRET_KEY",
+        "LOG_LEVEL",
+        "PROXY_FIX_HOPS",
+        "REDIS_SSL_CERT_REQS",
+        "PROMETHEUS_MULTIPROC_DIR",
+        "SENTRY_DSN",
+        "GIT_COMMIT",
+        "SOURCE_VERSION",
+        "RENDER_GIT_COMMIT",
+        "MELEE_TEST_SLOW_ENDPOINT",
+    )
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -71,4 +111,13 @@ class Settings:
             api_keys=tuple(k.strip() for k in env.get("API_KEYS", "").split(",") if k.strip()),
             secret_key=env.get("SECRET_KEY") or secrets.token_hex(32),
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
+            proxy_fix_hops=_int(env, "PROXY_FIX_HOPS", 0, 0, 10),
+            redis_ssl_cert_reqs=_choice(env, "REDIS_SSL_CERT_REQS", ("required", "optional", "none")),
+            prometheus_multiproc_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,
+            sentry_dsn=env.get("SENTRY_DSN") or None,
+            # The platforms' own names for the commit being run: Heroku's
+            # SOURCE_VERSION, Render's RENDER_GIT_COMMIT.
+            git_commit=env.get("GIT_COMMIT") or env.get("SOURCE_VERSION") or env.get("RENDER_GIT_COMMIT") or None,
+            # Tests only: GET /_test/slow, to have a request in flight at SIGTERM.
+            test_slow_endpoint=env.get("MELEE_TEST_SLOW_ENDPOINT") == "1",
         )

@@ -16,11 +16,23 @@ __all__ = ["CombatNotFound", "CombatStore", "StoreUnavailable", "VersionConflict
 log = logging.getLogger(__name__)
 
 
-def connect(redis_url: str | None, ttl_seconds: int, timeout_seconds: float = 2.0) -> CombatStore:
-    """A store on ``redis_url``, or on an in-process fakeredis when it is empty."""
+def connect(
+    redis_url: str | None, ttl_seconds: int, timeout_seconds: float = 2.0, ssl_cert_reqs: str | None = None
+) -> CombatStore:
+    """A store on ``redis_url``, or on an in-process fakeredis when it is empty.
+
+    ``rediss://`` URLs connect with TLS; ``ssl_cert_reqs`` ("required",
+    "optional", "none") relaxes certificate checks for add-ons that serve
+    self-signed certificates (Heroku Redis). Nothing connects until the first
+    command.
+    """
     if redis_url:
+        options = {}
+        if ssl_cert_reqs and redis_url.startswith("rediss://"):
+            options["ssl_cert_reqs"] = ssl_cert_reqs
         client = redis.Redis.from_url(
             redis_url,
+            **options,
             socket_timeout=timeout_seconds,
             socket_connect_timeout=timeout_seconds,
             health_check_interval=30,

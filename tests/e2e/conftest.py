@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -25,18 +26,22 @@ def start_gunicorn(env_overrides: dict) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "GUNICORN_ACCESS_LOG": "", **env_overrides}
     env = {k: v for k, v in env.items() if v is not None}
+    # Output goes to a file, not a pipe: one JSON log line per request would
+    # fill a pipe nobody reads and block the workers.
+    output = tempfile.TemporaryFile()
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", "deploy/gunicorn.conf.py", "service.app:create_app()"],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=output,
         stderr=subprocess.STDOUT,
     )
+    process.output_file = output
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited: {process.stdout.read().decode()}")
+            raise RuntimeError(f"gunicorn exited: {_read(process)}")
         try:
             if requests.get(f"{base}/readyz", timeout=1).status_code == 200:
                 return process, base
@@ -46,14 +51,21 @@ def start_gunicorn(env_overrides: dict) -> tuple[subprocess.Popen, str]:
     raise RuntimeError("gunicorn did not become ready in 30 s")
 
 
+def _read(process: subprocess.Popen) -> str:
+    process.output_file.seek(0)
+    return process.output_file.read().decode()
+
+
 def stop(process: subprocess.Popen) -> str:
     process.terminate()
     try:
-        output, _ = process.communicate(timeout=30)
+        process.wait(timeout=30)
     except subprocess.TimeoutExpired:
         process.kill()
-        output, _ = process.communicate()
-    return output.decode()
+        process.wait()
+    output = _read(process)
+    process.output_file.close()
+    return output
 
 
 @pytest.fixture(scope="module")

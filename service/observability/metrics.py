@@ -1,0 +1,118 @@
+"""Prometheus metrics, served at ``GET /metrics``.
+
+With several gunicorn workers each worker counts in its own process, so
+``PROMETHEUS_MULTIPROC_DIR`` must name a writable directory, set before the
+workers start: prometheus_client then keeps every worker's values in files
+there and ``/metrics`` sums them (deploy/gunicorn.conf.py empties the
+directory at start and calls ``mark_process_dead`` when a worker exits).
+Without the variable the process's own registry is served (one worker).
+
+The metric objects are module globals: prometheus_client registers each
+name once per process, and every app built in the process shares them.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+
+from flask import Flask, Response, g, request
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+
+from ..store import StoreUnavailable
+from .logs import route
+
+HTTP_REQUESTS = Counter(
+    "melee_http_requests_total", "HTTP requests answered, by method, route (URL rule) and status.",
+    ["method", "route", "status"],
+)
+HTTP_LATENCY = Histogram(
+    "melee_http_request_duration_seconds", "Time to answer an HTTP request, by method, route and status.",
+    ["method", "route", "status"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+)
+ACTIONS = Counter("melee_actions_total", "Actions applied to combats, by ruleset and action type.", ["ruleset", "type"])
+REDIS_UNAVAILABLE = Counter(
+    "melee_redis_unavailable_total",
+    "Store operations that failed because Redis did not answer (each one a 503 store-unavailable), by operation.",
+    ["operation"],
+)
+REDIS_LATENCY = Histogram(
+    "melee_redis_command_duration_seconds",
+    "Time of one store operation against Redis (one round trip: a command, a script or a pipeline), by operation.",
+    ["operation"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+ACTIVE_STREAMS = Gauge(
+    "melee_active_streams", "Event streams open now (summed over live workers).", multiprocess_mode="livesum"
+)
+
+# Label values come from a fixed set: a client cannot grow the series.
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+# The CombatStore methods that talk to Redis, each a single round trip.
+STORE_OPERATIONS = (
+    "ping", "create", "load", "load_with_grant", "commit", "log", "delete",
+    "reserve", "forget", "grants", "add_grant", "remove_grant",
+)
+
+
+def action_applied(ruleset: str, action_type: str) -> None:
+    ACTIONS.labels(ruleset=ruleset, type=action_type).inc()
+
+
+def timed(operation: str, method):
+    """``method`` (a store operation), timed; a Redis that does not answer is counted."""
+    latency = REDIS_LATENCY.labels(operation=operation)
+    unavailable = REDIS_UNAVAILABLE.labels(operation=operation)
+
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return method(*args, **kwargs)
+        except StoreUnavailable:
+            unavailable.inc()
+            raise
+        finally:
+            latency.observe(time.perf_counter() - started)
+
+    return wrapper
+
+
+def render(multiproc_dir: str | None) -> bytes:
+    if multiproc_dir:
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry, path=multiproc_dir)
+        return generate_latest(registry)
+    return generate_latest(REGISTRY)
+
+
+def init_app(app: Flask, multiproc_dir: str | None) -> None:
+    # Export the error series as 0 from the start (ACTIVE_STREAMS, without
+    # labels, already is).
+    for operation in STORE_OPERATIONS:
+        REDIS_UNAVAILABLE.labels(operation=operation)
+
+    @app.after_request
+    def count_request(response):
+        started = g.get("melee_started")
+        method = request.method if request.method in _METHODS else "OTHER"
+        labels = {"method": method, "route": route(), "status": str(response.status_code)}
+        HTTP_REQUESTS.labels(**labels).inc()
+        if started is not None:
+            HTTP_LATENCY.labels(**labels).observe(time.perf_counter() - started)
+        return response
+
+    @app.get("/metrics")
+    def metrics():
+        return Response(render(multiproc_dir), content_type=CONTENT_TYPE_LATEST)
