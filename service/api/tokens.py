@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask import g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -14,6 +15,15 @@ blp = Blueprint("tokens", __name__, url_prefix="/combats", description="Access t
 BEARER = [{"bearer": []}]
 
 
+@blp.before_request
+def only_the_game_master():
+    """Every route here is the GM's; check before the body is even parsed."""
+    combat_id = request.view_args["combat_id"]
+    state, grant = load_authorized(store(), combat_id)
+    require_gm(grant, "managing tokens")
+    g.combat = state
+
+
 def _described(token_digest: str, record: dict) -> dict:
     return {"id": token_id(token_digest), "role": record["role"], "combatant": record.get("combatant")}
 
@@ -23,20 +33,16 @@ class Tokens(MethodView):
     @blp.doc(summary="List the combat's tokens (ids and roles, never the tokens)", security=BEARER)
     @blp.response(200, schemas.TokenInfo(many=True))
     def get(self, combat_id):
-        _, grant = load_authorized(store(), combat_id)
-        require_gm(grant, "listing tokens")
         return [_described(d, record) for d, record in sorted(store().grants(combat_id).items())]
 
     @blp.doc(summary="Mint a token for the GM or a combatant's player", security=BEARER)
     @blp.arguments(schemas.TokenRequest)
     @blp.response(201, schemas.MintedToken)
     def post(self, request_body, combat_id):
-        state, grant = load_authorized(store(), combat_id)
-        require_gm(grant, "minting tokens")
         combatant = request_body.get("combatant")
         if request_body["role"] == GM_ROLE:
             combatant = None
-        elif combatant not in {c["id"] for c in state["combatants"]}:
+        elif combatant not in {c["id"] for c in g.combat["combatants"]}:
             return problem(
                 422, "invalid-request", "Invalid request", f"/combatant: there is no combatant {combatant!r}",
                 errors=[{"pointer": "/combatant", "detail": f"there is no combatant {combatant!r}"}],
@@ -52,8 +58,6 @@ class Token(MethodView):
     @blp.doc(summary="Revoke a token", security=BEARER)
     @blp.response(204)
     def delete(self, combat_id, token_ref):
-        _, grant = load_authorized(store(), combat_id)
-        require_gm(grant, "revoking tokens")
         grants = store().grants(combat_id)
         matching = [d for d in grants if token_id(d) == token_ref]
         if not matching:

@@ -5,11 +5,6 @@ This test starts its own redis-server on a free port (with an append-only
 file, so a restart keeps the data) and never touches the shared one.
 """
 
-import shutil
-import socket
-import subprocess
-import time
-
 import pytest
 
 from service.app import create_app
@@ -17,39 +12,9 @@ from service.settings import Settings
 
 from ..conftest import GameMasterClient
 from ..helpers import act, create, log
+from ..redis_server import AVAILABLE, OwnRedis
 
-pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class OwnRedis:
-    def __init__(self, directory):
-        self.port = free_port()
-        self.directory = directory
-        self.process = None
-
-    def start(self):
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes",
-             "--appendfsync", "always", "--dir", str(self.directory)],
-            stdout=subprocess.DEVNULL,
-        )
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.1).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
+pytestmark = pytest.mark.skipif(not AVAILABLE, reason="needs redis-server")
 
 
 @pytest.fixture
@@ -57,8 +22,7 @@ def own_redis(tmp_path):
     server = OwnRedis(tmp_path)
     server.start()
     yield server
-    if server.process.poll() is None:
-        server.stop()
+    server.stop()
 
 
 def test_outage_gives_503s_then_the_service_recovers(own_redis):

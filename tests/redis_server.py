@@ -1,0 +1,49 @@
+"""A private redis-server on a free loopback port, for tests that need a
+Redis of their own (to stop it, or when no REDIS_URL is given). It never
+touches the shared server."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+
+AVAILABLE = shutil.which("redis-server") is not None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class OwnRedis:
+    def __init__(self, directory):
+        self.port = free_port()
+        self.directory = directory
+        self.process = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        # An append-only file, so that a restart keeps the data.
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes",
+             "--appendfsync", "always", "--dir", str(self.directory)],
+            stdout=subprocess.DEVNULL,
+        )
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
