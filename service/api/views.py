@@ -9,7 +9,10 @@ the combatant's own player); the ruleset hides what its rules keep secret.
 
 from __future__ import annotations
 
+from flask import has_request_context, request
+
 from ..rules.events import render
+from ..rules.schemas import LANGUAGES
 from ..rules.registry import get_ruleset
 from ..rules.viewer import Viewer
 
@@ -44,8 +47,15 @@ def _names(state: dict) -> dict[str, str]:
 def events_view(state: dict, events: list[dict]) -> list[dict]:
     messages = get_ruleset(state["ruleset"]).messages
     names = _names(state)
-    lang = state["lang"]
+    lang = narration_language(state)
     return [{**event, "text": render(event, lang, messages, names)} for event in events]
+
+
+def narration_language(state: dict) -> str:
+    """The combat's language, unless the request's Accept-Language asks for another."""
+    if has_request_context() and request.headers.get("Accept-Language"):
+        return request.accept_languages.best_match(LANGUAGES) or state["lang"]
+    return state["lang"]
 
 
 def entry_view(state: dict, entry: dict, viewer: Viewer) -> dict:

@@ -125,3 +125,16 @@ def test_health_and_readiness(client):
 def test_problem_types_are_documented(client):
     response = client.get("/problems/not-your-turn")
     assert response.status_code == 200 and "awaiting" in response.get_json()["description"]
+
+
+def test_accept_language_overrides_the_combat_language_per_request(client):
+    body = example(client)
+    location, _ = create(client, body["combat"])  # lang "pt"
+    act(client, location, body["actions"][0])
+    def first_text(headers):
+        page = client.get(f"{location}/events?after=1", headers=headers).get_json()
+        return page["items"][0]["events"][0]["text"]
+    assert first_text({}) == "Ana ataca Capanga com Pistola: 5, 4 → 15."
+    assert first_text({"Accept-Language": "fr-FR,fr;q=0.9"}) == "Ana attaque Capanga avec Pistola : 5, 4 → 15."
+    assert first_text({"Accept-Language": "en"}) == "Ana attacks Capanga with Pistola: 5, 4 → 15."
+    assert first_text({"Accept-Language": "de"}) == "Ana ataca Capanga com Pistola: 5, 4 → 15."
