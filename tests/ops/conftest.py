@@ -82,6 +82,7 @@ def base_env(port: int, **overrides) -> dict:
     """The environment a platform gives: PORT, and PATH with the project's virtualenv first."""
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR", "WEB_CONCURRENCY")}
     env.update(PORT=str(port), HOST="127.0.0.1", PATH=f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    env["RATE_LIMIT"] = ""  # test servers share one address and, with Redis, one counter
     env.update({k: v for k, v in overrides.items() if v is not None})
     return env
 
