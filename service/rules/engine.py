@@ -7,7 +7,7 @@ combat and any worker can compute the next state from the stored one.
 
 from __future__ import annotations
 
-import copy
+import pickle
 from collections.abc import Mapping
 
 from .dice import DiceBox
@@ -51,7 +51,7 @@ def apply_action(state: Mapping, body: Mapping) -> tuple[dict, dict]:
     if state["status"] != STATUS_ACTIVE:
         raise CombatOver("the fight is over; no more actions are accepted", field="type")
     _check_actor(ruleset, state, action)
-    working = copy.deepcopy(state)
+    working = copy_state(state)
     res = Resolution(working, DiceBox(working["rng"], action["dice"]))
     if action["type"] == "end_combat":
         working["status"] = STATUS_OVER
@@ -60,6 +60,16 @@ def apply_action(state: Mapping, body: Mapping) -> tuple[dict, dict]:
     else:
         ruleset.resolve(res, action)
     return _commit(ruleset, res, action)
+
+
+def copy_state(state: Mapping) -> dict:
+    """A deep copy of a JSON-like state.
+
+    A pickle round trip copies plain data exactly as ``copy.deepcopy`` does
+    (same types, same sharing) in a quarter of the time: the copy was the
+    largest single cost of an action (docs/performance.md).
+    """
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
 
 def _check_actor(ruleset, state: Mapping, action: Mapping) -> None:
