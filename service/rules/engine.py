@@ -23,7 +23,12 @@ def create_combat(body: Mapping, *, combat_id: str, seed: int) -> tuple[dict, di
     """Validate a creation body; return the first state and its log entry."""
     ruleset = get_ruleset(body.get("ruleset") if isinstance(body, Mapping) else None)
     data = ruleset.load_creation(body)
-    seed = data["seed"] if data["seed"] is not None else seed
+    return create_loaded(ruleset, data, combat_id=combat_id, seed=data["seed"] if data["seed"] is not None else seed)
+
+
+def create_loaded(ruleset, data: dict, *, combat_id: str, seed: int) -> tuple[dict, dict]:
+    """:func:`create_combat` for a body ``ruleset.load_creation`` already loaded
+    (the simulator starts thousands of fights from one template)."""
     options = data["options"]
     state = {
         "id": combat_id,
@@ -47,11 +52,22 @@ def create_combat(body: Mapping, *, combat_id: str, seed: int) -> tuple[dict, di
 def apply_action(state: Mapping, body: Mapping) -> tuple[dict, dict]:
     """Resolve one action against ``state``; return the new state and log entry."""
     ruleset = get_ruleset(state["ruleset"])
-    action = ruleset.load_action(body)
+    return apply_loaded(ruleset, state, ruleset.load_action(body))
+
+
+def apply_loaded(ruleset, state: Mapping, action: Mapping, *, in_place: bool = False) -> tuple[dict, dict]:
+    """:func:`apply_action` for an action ``ruleset.load_action`` already loaded.
+
+    The simulator (service/simulation) loads each distinct action of its
+    tactics once and plays it through here: the same rules, no second
+    implementation, without paying for the schema on every blow. With
+    ``in_place`` the state itself is changed, even by an action the rules
+    then refuse: only for a caller that keeps its own way back.
+    """
     if state["status"] != STATUS_ACTIVE:
         raise CombatOver("the fight is over; no more actions are accepted", field="type")
     _check_actor(ruleset, state, action)
-    working = copy_state(state)
+    working = state if in_place else copy_state(state)
     res = Resolution(working, DiceBox(working["rng"], action["dice"]))
     if action["type"] == "end_combat":
         working["status"] = STATUS_OVER
