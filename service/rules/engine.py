@@ -78,6 +78,18 @@ def apply_loaded(ruleset, state: Mapping, action: Mapping, *, in_place: bool = F
     return _commit(ruleset, res, action)
 
 
+def replay(state: Mapping, entries: list[Mapping]) -> dict:
+    """The state after the logged ``entries`` are applied again, in order, to ``state``.
+
+    The server's dice come again from the state's generator and the client's
+    from each logged action, so replaying a stored snapshot and the entries
+    after it gives back the stored state (service/store/history.py).
+    """
+    for entry in entries:
+        state, _ = apply_action(state, entry["action"])
+    return dict(state)
+
+
 def copy_state(state: Mapping) -> dict:
     """A deep copy of a JSON-like state.
 
