@@ -3,14 +3,16 @@
 - **Snapshots**: the state at creation and every ``SNAPSHOT_EVERY`` versions
   is kept, zlib-compressed, as field ``snap:<version>`` of the state hash
   (written by the commit script itself, atomically with the version). The
-  state at any version is the newest snapshot at or before it plus at most
-  ``SNAPSHOT_EVERY - 1`` entries replayed (``engine.replay``).
+  state at any version is the newest snapshot at or before it plus the
+  entries after it replayed (``engine.replay``): fewer than
+  ``SNAPSHOT_EVERY`` near the present, fewer than ``CHUNK`` in archived history.
 - **Archived log**: the log is a list where entry *n* sits at index *n - 1*.
-  Once a chunk of ``SNAPSHOT_EVERY`` entries is older than the newest full
-  chunk, it is compressed into field ``log:<chunk>`` of the state hash and
-  its list items become empty strings (a few bytes each), so the list keeps
-  its indexes and ``GET /events?after=`` pages over the whole log exactly as
-  before: an archived entry is read back whole from its chunk.
+  Once a chunk of ``CHUNK`` entries is older than the newest full chunk, it
+  is compressed into field ``log:<chunk>`` of the state hash and its list
+  items become empty strings (a few bytes each), so the list keeps its
+  indexes and ``GET /events?after=`` pages over the whole log exactly as
+  before: an archived entry is read back whole from its chunk. The chunk's
+  snapshots go too, but for the one at its start.
 
 docs/performance.md has the measured bytes and times.
 """
@@ -24,7 +26,8 @@ import zlib
 from .errors import CombatNotFound, retrying_read, unavailable_on_failure
 from .keys import dumps, log_key, state_key
 
-SNAPSHOT_EVERY = 100
+SNAPSHOT_EVERY = 20
+CHUNK = 100  # a multiple of SNAPSHOT_EVERY
 log = logging.getLogger(__name__)
 
 
@@ -43,7 +46,7 @@ def snapshot_arg(state: dict) -> bytes | str:
 
 
 def chunk_of(seq: int) -> int:
-    return (seq - 1) // SNAPSHOT_EVERY
+    return (seq - 1) // CHUNK
 
 
 class History:
@@ -53,17 +56,21 @@ class History:
         Best effort: a chunk left unarchived (Redis trouble) only costs memory;
         the log reads the same either way.
         """
-        if version % SNAPSHOT_EVERY or version < 2 * SNAPSHOT_EVERY:
+        if version % CHUNK or version < 2 * CHUNK:
             return
-        chunk = version // SNAPSHOT_EVERY - 2
-        first, last = chunk * SNAPSHOT_EVERY, (chunk + 1) * SNAPSHOT_EVERY - 1
+        chunk = version // CHUNK - 2
+        first, last = chunk * CHUNK, (chunk + 1) * CHUNK - 1
+        # Versions first+1..last+1 are the chunk's; keep the snapshot at its start.
+        dropped = [f"snap:{v}" for v in range(first + SNAPSHOT_EVERY, last + 2, SNAPSHOT_EVERY) if v % CHUNK]
         try:
             with unavailable_on_failure():
                 raw = self.client.lrange(log_key(combat_id), first, last)
-                if len(raw) != SNAPSHOT_EVERY or not all(raw):
+                if len(raw) != CHUNK or not all(raw):
                     return
                 entries = [json.loads(item) for item in raw]
-                self._archive(keys=[state_key(combat_id), log_key(combat_id)], args=[first, last, f"log:{chunk}", pack(entries)])
+                self._archive(
+                    keys=[state_key(combat_id), log_key(combat_id)], args=[first, last, f"log:{chunk}", pack(entries), *dropped]
+                )
         except Exception:
             log.warning("could not archive chunk %s of combat %s", chunk, combat_id, exc_info=True)
 
@@ -91,7 +98,7 @@ class History:
                 entries.append(json.loads(raw))
             else:
                 chunk = chunk_of(seq)
-                entries.append(archived[chunk][seq - 1 - chunk * SNAPSHOT_EVERY])
+                entries.append(archived[chunk][seq - 1 - chunk * CHUNK])
         return entries, int(length)
 
     def snapshot_before(self, combat_id: str, seq: int) -> tuple[dict, list[dict]]:
@@ -99,10 +106,12 @@ class History:
 
         ``engine.replay(snapshot, entries)`` is then the state at ``seq``.
         """
-        at = max(1, seq // SNAPSHOT_EVERY * SNAPSHOT_EVERY)
+        candidates = [max(1, seq // SNAPSHOT_EVERY * SNAPSHOT_EVERY), max(1, seq // CHUNK * CHUNK)]
         with unavailable_on_failure():
-            blob = retrying_read(lambda: self.client.hget(state_key(combat_id), f"snap:{at}"))
-        if blob is None:
+            blobs = retrying_read(lambda: self.client.hmget(state_key(combat_id), [f"snap:{at}" for at in candidates]))
+        found = [(at, blob) for at, blob in zip(candidates, blobs) if blob is not None]
+        if not found:
             raise CombatNotFound(combat_id)
+        at, blob = found[0]
         entries, _ = self.read_log(combat_id, at, seq - at) if seq > at else ([], 0)
         return unpack(blob), entries

@@ -33,13 +33,14 @@ return {0, tonumber(ARGV[2])}
 # Archives one chunk of the log (history.py): the chunk, compressed, becomes
 # a field of the state hash and its entries in the list become empty
 # strings, so that list index n - 1 still holds entry n. ARGV: first index,
-# last index, chunk field, compressed chunk. Returns 0 if already archived
-# or gone.
+# last index, chunk field, compressed chunk, then the snapshot fields to
+# drop. Returns 0 if already archived or gone.
 ARCHIVE = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if redis.call('HEXISTS', KEYS[1], ARGV[3]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[3], ARGV[4])
 for i = tonumber(ARGV[1]), tonumber(ARGV[2]) do redis.call('LSET', KEYS[2], i, '') end
+for i = 5, #ARGV do redis.call('HDEL', KEYS[1], ARGV[i]) end
 return 1
 """
 

@@ -9,10 +9,10 @@ from service.rules.engine import apply_action, create_combat, replay
 from service.rules.errors import RulesError
 from service.rules.registry import RULESETS
 from service.simulation.tactics import RULESET_TACTICS, Tactic
-from service.store.history import SNAPSHOT_EVERY
+from service.store.history import CHUNK, SNAPSHOT_EVERY
 from service.store.keys import log_key, state_key
 
-ACTIONS = 2 * SNAPSHOT_EVERY + 50
+ACTIONS = 2 * CHUNK + 50
 
 
 def endless_sistema_fight() -> dict:
@@ -43,7 +43,7 @@ def play(store, combat_id: str, actions: int) -> tuple[list[dict], list[dict]]:
 
 
 PAGES = [(0, 200), (0, 50), (95, 10), (99, 1), (150, 200), (199, 3), (240, 200)]
-VERSIONS = [1, 2, 99, 100, 101, 150, 199, 200, 201, ACTIONS]
+VERSIONS = [1, 2, 19, 20, 21, 99, 100, 101, 150, 199, 200, 201, ACTIONS]
 
 
 def test_a_long_fight_reads_and_replays_from_snapshots_and_archived_chunks(store):
@@ -53,10 +53,13 @@ def test_a_long_fight_reads_and_replays_from_snapshots_and_archived_chunks(store
         # Chunk 0 left the tail at version 200: archived; the tail stays whole.
         raw = store.client.lrange(log_key(combat_id), 0, -1)
         assert len(raw) == ACTIONS
-        assert [i for i, item in enumerate(raw) if not item] == list(range(SNAPSHOT_EVERY))
+        assert [i for i, item in enumerate(raw) if not item] == list(range(CHUNK))
         fields = {f.decode() for f in store.client.hkeys(state_key(combat_id))}
-        assert {"log:0", "snap:1", "snap:100", "snap:200"} <= fields
-        assert "log:1" not in fields
+        # Archived history keeps a snapshot per chunk; the tail one per SNAPSHOT_EVERY.
+        assert sorted(f for f in fields if f.startswith("snap:")) == sorted(
+            ["snap:1", *(f"snap:{v}" for v in range(CHUNK, ACTIONS + 1, SNAPSHOT_EVERY))]
+        )
+        assert "log:0" in fields and "log:1" not in fields
 
         for after, limit in PAGES:  # every page reads as it was written
             page, last = store.log(combat_id, after, limit)
@@ -65,7 +68,7 @@ def test_a_long_fight_reads_and_replays_from_snapshots_and_archived_chunks(store
 
         for seq in VERSIONS:  # any version: a snapshot plus a short replay
             snapshot, tail = store.snapshot_before(combat_id, seq)
-            assert len(tail) < SNAPSHOT_EVERY
+            assert len(tail) < (CHUNK if seq <= CHUNK else SNAPSHOT_EVERY)
             assert snapshot["version"] + len(tail) == seq
             assert replay(snapshot, tail) == states[seq - 1], seq
     finally:
