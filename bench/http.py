@@ -250,7 +250,7 @@ def report(rows, generator: str, args) -> None:
     print(f"\n{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
     print(f"load generator {generator}, {args.connections} connections, {args.seconds} s per scenario; "
           f"gunicorn: deploy/gunicorn.conf.py defaults (WEB_CONCURRENCY=2, GUNICORN_THREADS=4); RATE_LIMIT off\n")
-    print(f"| scenario | req/s | p50 ms | p99 ms | req/s vs floor | p99 vs floor | errors |")
+    print("| scenario | req/s | p50 ms | p99 ms | req/s vs floor | p99 vs floor | errors |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name, r in rows:
         bad = r["non_2xx"] + r["socket_errors"] + r["exhausted"]
