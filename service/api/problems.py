@@ -35,6 +35,7 @@ PROBLEM_TYPES = {
     "request-in-flight": "A request with this Idempotency-Key is still being processed; retry after Retry-After.",
     "precondition-failed": "If-Match names an older version of the combat.",
     "rate-limited": "Too many requests from this client; wait Retry-After seconds.",
+    "simulation-busy": "This process already runs a simulation job; retry after Retry-After seconds.",
     "store-unavailable": "The combat store does not answer; retry after Retry-After seconds.",
     "payload-too-large": "The request body is larger than the service accepts.",
     "method-not-allowed": "The resource does not take this HTTP method.",

@@ -130,12 +130,23 @@ class Ruleset:
             name=f"{self.schema_prefix}CreateCombat",
         )
 
+    @cached_property
+    def _action_loaders(self) -> dict[str, Schema]:
+        # One instance per action type, built once: instantiating a marshmallow
+        # schema costs as much as loading with it (docs/performance.md), and
+        # load() keeps no per-call state on the instance.
+        return {action_type: schema() for action_type, schema in self.all_action_schemas.items()}
+
+    @cached_property
+    def _creation_loader(self) -> Schema:
+        return self.create_schema()
+
     @property
     def schema_prefix(self) -> str:
         return "".join(part.capitalize() for part in self.id.replace("_", "-").split("-"))
 
     def load_creation(self, body: Mapping) -> dict:
-        data = self.create_schema().load(body)
+        data = self._creation_loader.load(body)
         seen: dict[str, int] = {}
         for index, combatant in enumerate(data["combatants"]):
             if combatant["id"] in seen or combatant["id"] == GM:
@@ -152,8 +163,8 @@ class Ruleset:
         if not isinstance(body, Mapping):
             raise ValidationError({"_schema": ["the action must be a JSON object"]})
         action_type = body.get("type")
-        schema = self.all_action_schemas.get(action_type) if isinstance(action_type, str) else None
-        if schema is None:
+        loader = self._action_loaders.get(action_type) if isinstance(action_type, str) else None
+        if loader is None:
             known = ", ".join(sorted(self.all_action_schemas))
             raise ValidationError({"type": [f"unknown action type {action_type!r} for {self.id}; one of: {known}"]})
-        return schema().load(body)
+        return loader.load(body)

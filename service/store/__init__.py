@@ -8,6 +8,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from .cluster import cluster_client, is_cluster_url
 from .combats import CombatStore
 from .errors import CombatNotFound, StoreUnavailable, VersionConflict
 
@@ -21,25 +22,24 @@ def connect(
 ) -> CombatStore:
     """A store on ``redis_url``, or on an in-process fakeredis when it is empty.
 
-    ``rediss://`` URLs connect with TLS; ``ssl_cert_reqs`` ("required",
+    ``redis+cluster://`` URLs use Redis Cluster (cluster.py). ``rediss://`` URLs connect with TLS; ``ssl_cert_reqs`` ("required",
     "optional", "none") relaxes certificate checks for add-ons that serve
     self-signed certificates (Heroku Redis). Nothing connects until the first
     command.
     """
     if redis_url:
-        options = {}
-        if ssl_cert_reqs and redis_url.startswith("rediss://"):
-            options["ssl_cert_reqs"] = ssl_cert_reqs
-        client = redis.Redis.from_url(
-            redis_url,
-            **options,
-            socket_timeout=timeout_seconds,
-            socket_connect_timeout=timeout_seconds,
-            health_check_interval=30,
+        options = {
+            "socket_timeout": timeout_seconds,
+            "socket_connect_timeout": timeout_seconds,
+            "health_check_interval": 30,
             # No automatic retries: reads retry in the store, writes never blindly.
-            retry=Retry(NoBackoff(), 0),
-        )
-        return CombatStore(client, ttl_seconds)
+            "retry": Retry(NoBackoff(), 0),
+        }
+        if ssl_cert_reqs and redis_url.startswith(("rediss://", "rediss+cluster://")):
+            options["ssl_cert_reqs"] = ssl_cert_reqs
+        if is_cluster_url(redis_url):
+            return CombatStore(cluster_client(redis_url, **options), ttl_seconds)
+        return CombatStore(redis.Redis.from_url(redis_url, **options), ttl_seconds)
     import fakeredis
 
     log.warning(

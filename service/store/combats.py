@@ -1,7 +1,7 @@
 """Combats in Redis.
 
 A combat is four keys in one Cluster slot (see ``keys.py``): its state
-(hash: version, json), its log (list; entry *n* has seq *n*), its
+(hash: version, json, snapshots and archived log chunks: history.py), its log (list; entry *n* has seq *n*), its
 Idempotency-Key answers and its access grants. Every write refreshes the TTL
 of all four. Appending an entry and replacing the state is one Lua script
 that first compares the stored version: two writers can never both commit on
@@ -17,19 +17,21 @@ import redis
 from . import scripts
 from .access import AccessGrants, grant_args
 from .errors import CombatNotFound, VersionConflict, retrying_read, unavailable_on_failure
+from .history import History, snapshot_arg
 from .idempotency import IdempotencyRecords, answer_args
-from .keys import combat_keys, dumps, log_key, state_key
+from .keys import combat_keys, dumps, state_key
 
 COMMITTED, CONFLICT, GONE = 0, 1, 2
 
 
-class CombatStore(IdempotencyRecords, AccessGrants):
+class CombatStore(IdempotencyRecords, AccessGrants, History):
     def __init__(self, client: redis.Redis, ttl_seconds: int):
         self.client = client
         self.ttl_seconds = ttl_seconds
         self._create = client.register_script(scripts.CREATE)
         self._commit = client.register_script(scripts.COMMIT)
         self._reserve = client.register_script(scripts.RESERVE)
+        self._archive = client.register_script(scripts.ARCHIVE)
 
     def ping(self) -> bool:
         with unavailable_on_failure():
@@ -47,7 +49,7 @@ class CombatStore(IdempotencyRecords, AccessGrants):
         with unavailable_on_failure():
             created = self._create(
                 keys=combat_keys(combat_id),
-                args=[state["version"], dumps(state), dumps(entry), self.ttl_seconds, *answer_args(answer), *grant_args(grants or {})],
+                args=[state["version"], dumps(state), dumps(entry), self.ttl_seconds, *answer_args(answer), snapshot_arg(state), *grant_args(grants or {})],
             )
         if not created:
             raise VersionConflict(0)
@@ -65,28 +67,17 @@ class CombatStore(IdempotencyRecords, AccessGrants):
         with unavailable_on_failure():
             outcome, current = self._commit(
                 keys=combat_keys(combat_id),
-                args=[expected_version, state["version"], dumps(state), dumps(entry), self.ttl_seconds, *answer_args(answer)],
+                args=[expected_version, state["version"], dumps(state), dumps(entry), self.ttl_seconds, *answer_args(answer), snapshot_arg(state)],
             )
         if outcome == GONE:
             raise CombatNotFound(combat_id)
         if outcome == CONFLICT:
             raise VersionConflict(int(current))
+        self.archive_due(combat_id, state["version"])
 
     def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict], int]:
         """Entries with seq > ``after`` (at most ``limit``) and the newest seq."""
-
-        def read():
-            pipe = self.client.pipeline(transaction=False)
-            pipe.exists(state_key(combat_id))
-            pipe.lrange(log_key(combat_id), after, after + limit - 1)
-            pipe.llen(log_key(combat_id))
-            return pipe.execute()
-
-        with unavailable_on_failure():
-            exists, raw_entries, length = retrying_read(read)
-        if not exists:
-            raise CombatNotFound(combat_id)
-        return [json.loads(raw) for raw in raw_entries], int(length)
+        return self.read_log(combat_id, after, limit)
 
     def delete(self, combat_id: str) -> bool:
         with unavailable_on_failure():

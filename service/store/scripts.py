@@ -1,4 +1,8 @@
-"""The Lua scripts that make each write one atomic step."""
+"""The Lua scripts that make each write one atomic step.
+
+The state hash holds ``version``, ``json`` and, for history.py, the
+snapshots ``snap:<version>`` and the archived log chunks ``log:<n>``.
+"""
 
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -6,7 +10,8 @@ redis.call('HSET', KEYS[1], 'version', ARGV[1], 'json', ARGV[2])
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 redis.call('RPUSH', KEYS[2], ARGV[3])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[3], ARGV[5], ARGV[6]) end
-for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1]) end
+redis.call('HSET', KEYS[1], 'snap:' .. ARGV[1], ARGV[7])
+for i = 8, #ARGV, 2 do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1]) end
 for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
 return 1
 """
@@ -20,8 +25,23 @@ if current ~= ARGV[1] then return {1, tonumber(current)} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'json', ARGV[3])
 redis.call('RPUSH', KEYS[2], ARGV[4])
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], ARGV[7]) end
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'snap:' .. ARGV[2], ARGV[8]) end
 for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
 return {0, tonumber(ARGV[2])}
+"""
+
+# Archives one chunk of the log (history.py): the chunk, compressed, becomes
+# a field of the state hash and its entries in the list become empty
+# strings, so that list index n - 1 still holds entry n. ARGV: first index,
+# last index, chunk field, compressed chunk, then the snapshot fields to
+# drop. Returns 0 if already archived or gone.
+ARCHIVE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('HEXISTS', KEYS[1], ARGV[3]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[3], ARGV[4])
+for i = tonumber(ARGV[1]), tonumber(ARGV[2]) do redis.call('LSET', KEYS[2], i, '') end
+for i = 5, #ARGV do redis.call('HDEL', KEYS[1], ARGV[i]) end
+return 1
 """
 
 # Idempotency records live in one hash per combat, refreshed with it:
