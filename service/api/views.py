@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from flask import has_request_context, request
 
+from ..rules.engine import REDO
 from ..rules.events import render
 from ..rules.schemas import LANGUAGES
 from ..rules.registry import get_ruleset
@@ -59,7 +60,15 @@ def narration_language(state: dict) -> str:
 
 
 def entry_view(state: dict, entry: dict, viewer: Viewer) -> dict:
-    entry = get_ruleset(state["ruleset"]).visible_entry(state, entry, viewer)
+    # An undo carries the whole state it restored, generator included: private.
+    entry = {key: value for key, value in entry.items() if key != "restored_state"}
+    ruleset = get_ruleset(state["ruleset"])
+    if entry["action"]["type"] == REDO:
+        # What the rules hide in the action played again stays hidden in its redo.
+        shown = ruleset.visible_entry(state, {**entry, "action": entry["action"]["action"]}, viewer)
+        entry = {**shown, "action": {**entry["action"], "action": shown["action"]}}
+    else:
+        entry = ruleset.visible_entry(state, entry, viewer)
     return {**entry, "events": events_view(state, entry["events"])}
 
 

@@ -83,11 +83,75 @@ def replay(state: Mapping, entries: list[Mapping]) -> dict:
 
     The server's dice come again from the state's generator and the client's
     from each logged action, so replaying a stored snapshot and the entries
-    after it gives back the stored state (service/store/history.py).
+    after it gives back the stored state (service/store/history.py). An undo
+    entry carries the state it restored; a redo entry the action it replayed.
     """
     for entry in entries:
-        state, _ = apply_action(state, entry["action"])
+        kind = entry["action"]["type"]
+        if kind == UNDO:
+            state = copy_state(entry["restored_state"])
+        elif kind == REDO:
+            state, _ = redo(state, entry["action"]["action"], entry["action"]["redoes"])
+        else:
+            state, _ = apply_action(state, entry["action"])
     return dict(state)
+
+
+# -- undo and redo ------------------------------------------------------------------
+# History is never rewritten: an undo is a log entry of its own that carries the
+# state it restores, and the restored state keeps a stack of what was undone, so
+# that a redo plays the very same action again. The generator is then back where
+# it was, so the server's dice come out the same and a redo reproduces the result.
+
+UNDO, REDO = "undo", "redo"
+
+
+def undo_target(state: Mapping) -> int | None:
+    """The version an undo restores: the one the last action was applied to.
+
+    The last action itself is the log entry ``undo_target + 1``."""
+    parent = state.get("parent")
+    return parent if parent else None
+
+
+def undo(state: Mapping, restored: Mapping) -> tuple[dict, dict]:
+    """The new state (``restored``, at the next version) and the undo's log entry."""
+    undone_seq = state["parent"] + 1
+    new = copy_state(restored)
+    new["version"] = state["version"] + 1
+    new["redo"] = [*state.get("redo", []), undone_seq]
+    new.pop("expires_at", None)
+    entry = {
+        "seq": new["version"],
+        "action": {"type": UNDO, "actor": GM, "undoes": undone_seq},
+        "rolls": [],
+        "events": [{"code": "action_undone", "params": {"seq": undone_seq, "restored_version": restored["version"]}}],
+        "restored_state": new,
+    }
+    return new, entry
+
+
+def redo_target(state: Mapping) -> int | None:
+    """The log entry a redo plays again: the last one undone, if nothing else happened since."""
+    stack = state.get("redo", [])
+    return stack[-1] if stack else None
+
+
+def undone_action(entry: Mapping) -> dict:
+    """The action of an entry, as it was first played (a redo entry wraps it)."""
+    action = entry["action"]
+    return dict(action["action"] if action["type"] == REDO else action)
+
+
+def redo(state: Mapping, action: Mapping, redoes: int) -> tuple[dict, dict]:
+    """Play the last undone action again; the rest of the redo stack stays."""
+    stack = list(state.get("redo", []))
+    new, entry = apply_action(state, action)
+    if stack[:-1]:
+        new["redo"] = stack[:-1]
+    entry["action"] = {"type": REDO, "actor": GM, "redoes": redoes, "action": dict(entry["action"])}
+    entry["events"].insert(0, {"code": "action_redone", "params": {"seq": redoes}})
+    return new, entry
 
 
 def copy_state(state: Mapping) -> dict:
@@ -114,6 +178,8 @@ def _commit(ruleset, res: Resolution, action: Mapping) -> tuple[dict, dict]:
     res.dice.finish()
     state = res.state
     state["rng"] = res.dice.rng_state
+    state["parent"] = state["version"]
+    state.pop("redo", None)  # a new action branches: what was undone stays undone
     state["version"] += 1
     state["awaiting"] = ruleset.awaiting(state) if state["status"] == STATUS_ACTIVE else []
     entry = {

@@ -17,18 +17,24 @@ COMMON_MESSAGES: dict[str, dict[str, str]] = {
         "round_started": "Round {round} begins.",
         "combat_ended": "The game master ends the fight.",
         "turn_order": "Order of action: {order}.",
+        "action_undone": "The game master takes back action {seq}.",
+        "action_redone": "The game master plays action {seq} again.",
     },
     "fr": {
         "combat_started": "Le combat commence ({ruleset}).",
         "round_started": "Le tour {round} commence.",
         "combat_ended": "Le meneur de jeu met fin au combat.",
         "turn_order": "Ordre d'action : {order}.",
+        "action_undone": "Le meneur de jeu annule l'action {seq}.",
+        "action_redone": "Le meneur de jeu rejoue l'action {seq}.",
     },
     "pt": {
         "combat_started": "O combate começa ({ruleset}).",
         "round_started": "A rodada {round} começa.",
         "combat_ended": "O mestre encerra o combate.",
         "turn_order": "Ordem de ação: {order}.",
+        "action_undone": "O mestre desfaz a ação {seq}.",
+        "action_redone": "O mestre refaz a ação {seq}.",
     },
 }
 

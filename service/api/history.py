@@ -1,0 +1,84 @@
+"""/combats/<id>/undo and /redo: the game master takes back the last action,
+and may play it again (or play something else: a branch)."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ..rules.engine import redo, redo_target, replay, undo, undo_target, undone_action
+from ..store import VersionConflict
+from . import schemas
+from .access import load_authorized, require_gm
+from .problems import problem
+from .requests import if_match, stale, stamp_expiry, store
+from .views import action_result, etag
+
+blp = Blueprint("history", __name__, url_prefix="/combats", description="Undo and redo (game master).")
+BEARER = [{"bearer": []}]
+ETAG_HEADER = {"ETag": {"description": "The combat's version, for If-Match.", "schema": {"type": "string"}}}
+IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"}}
+
+
+def _commit_or_conflict(state: dict, new_state: dict, entry: dict, viewer):
+    stamp_expiry(new_state)
+    try:
+        store().commit(new_state, entry, expected_version=state["version"])
+    except VersionConflict as conflict:
+        return stale(conflict.current)
+    return action_result(new_state, entry, viewer), 200, {"ETag": etag(new_state)}
+
+
+def _load_for_gm(combat_id: str):
+    state, grant = load_authorized(store(), combat_id)
+    require_gm(grant, "undo and redo")
+    expected = if_match()
+    if expected is not None and expected != state["version"]:
+        return state, grant, stale(state["version"])
+    return state, grant, None
+
+
+@blp.route("/<combat_id>/undo")
+class Undo(MethodView):
+    @blp.doc(
+        summary="Take back the last action (game master)",
+        description=(
+            "The combat returns exactly to the state before the last action: PV, conditions, durations, "
+            "initiative, pending prompts and the dice generator. The undo is itself an entry of the log "
+            "(history is never rewritten), so every listener sees it. Undo again to go further back."
+        ),
+        parameters=[IF_MATCH],
+        security=BEARER,
+    )
+    @blp.response(200, schemas.ActionResult, headers=ETAG_HEADER)
+    def post(self, combat_id):
+        state, grant, refused = _load_for_gm(combat_id)
+        if refused:
+            return refused
+        target = undo_target(state)
+        if target is None:
+            return problem(409, "action-not-allowed", "Nothing to undo", "no action has been played since the combat began")
+        restored = replay(*store().snapshot_before(combat_id, target))
+        new_state, entry = undo(state, restored)
+        return _commit_or_conflict(state, new_state, entry, grant.viewer)
+
+
+@blp.route("/<combat_id>/redo")
+class Redo(MethodView):
+    @blp.doc(
+        summary="Play the last undone action again (game master)",
+        description="Same action, same dice: the generator was restored too, so the result is the same.",
+        parameters=[IF_MATCH],
+        security=BEARER,
+    )
+    @blp.response(200, schemas.ActionResult, headers=ETAG_HEADER)
+    def post(self, combat_id):
+        state, grant, refused = _load_for_gm(combat_id)
+        if refused:
+            return refused
+        seq = redo_target(state)
+        if seq is None:
+            return problem(409, "action-not-allowed", "Nothing to redo", "nothing was undone since the last action")
+        entries, _ = store().log(combat_id, seq - 1, 1)
+        new_state, entry = redo(state, undone_action(entries[0]), seq)
+        return _commit_or_conflict(state, new_state, entry, grant.viewer)
