@@ -67,7 +67,8 @@ class Sistema2d6(Ruleset):
         actions.end_if_one_side(res)
 
     def action_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict]:
-        return legal.choices(self, state, actor_id, action_type) or super().action_choices(state, actor_id, action_type)
+        refined = legal.choices(self, state, actor_id, action_type)
+        return super().action_choices(state, actor_id, action_type) if refined is None else refined
 
     def example(self) -> dict:
         return {

@@ -70,7 +70,7 @@ def waiting_in_turn(state: dict) -> list[dict]:
     return [
         combatants[i]
         for i in group
-        if i not in state["acted"] and (_needs_turn(combatants[i]) or acts_simultaneously(state, i))
+        if i not in state["acted"] and not has(combatants[i], LEFT) and (_needs_turn(combatants[i]) or acts_simultaneously(state, i))
     ]
 
 
