@@ -14,7 +14,7 @@ A condition is a dict in ``combatant["conditions"]``::
   :func:`take_roll_adjustments`; a ruleset's own states keep their effects in
   the ruleset's rules and leave this empty.
 
-Every ruleset starts its rounds with :func:`begin_round`, so expiry happens at
+Every ruleset starts its rounds with :func:`next_round`, so expiry happens at
 the same moment everywhere and is always logged (``condition_expired``).
 One representation for every ruleset, so clients show states the same way.
 """
