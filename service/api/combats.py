@@ -16,6 +16,7 @@ from ..store import CombatNotFound, VersionConflict
 from . import schemas
 from .access import check_api_key, load_authorized, mint_creation_tokens, require_actor, require_gm
 from .idempotency import Idempotency
+from .joining import mint_for_newcomers
 from .problems import problem
 from .requests import if_match, json_body, stale, stamp_expiry, store
 from .views import action_result, combat_view, entry_view, etag
@@ -147,7 +148,7 @@ def _act(combat_id: str, body: dict, idempotency: Idempotency | None):
     expected = if_match()
     for _ in range(MAX_ATTEMPTS):
         state, grant = load_authorized(store(), combat_id)
-        require_actor(grant, body, get_ruleset(state["ruleset"]).gm_actions)
+        require_actor(grant, body, get_ruleset(state["ruleset"]).gm_only_actions)
         if expected is not None and expected != state["version"]:
             return stale(state["version"])
         new_state, entry = apply_action(state, body)
@@ -160,7 +161,7 @@ def _act(combat_id: str, body: dict, idempotency: Idempotency | None):
             if expected is not None:
                 return stale(conflict.current)
             continue
-        return result, 200, headers
+        return mint_for_newcomers(combat_id, state, new_state, result), 200, headers
     return problem(
         409,
         "version-conflict",

@@ -99,6 +99,10 @@ class ActionResult(Described):
     rolls = fields.List(fields.Nested(Roll), required=True)
     events = fields.List(fields.Nested(Event), required=True)
     combat = fields.Nested(Combat, required=True)
+    tokens = fields.Nested(
+        Schema.from_dict({"combatants": fields.Dict(keys=fields.String(), values=fields.String())}, name="NewcomerTokens"),
+        metadata={"description": "After the GM's join: the newcomer's player token, shown once."},
+    )
 
 
 class LogEntry(Described):

@@ -1,18 +1,75 @@
-"""Conditions on a combatant: a list of ``{"code": ..., **details}``.
+"""Conditions on a combatant: one mechanism for every ruleset.
 
+A condition is a dict in ``combatant["conditions"]``::
+
+    {"code": "stunned", "source": "bob", "start": {"round": 2},
+     "ends": {"round": 3}, "modifiers": {}, ...details}
+
+- ``source``: who or what caused it (a combatant id, ``"gm"``, ``"rules"``);
+- ``start``: the round it began in (and ``moment``, a ruleset's phase, when it matters);
+- ``ends``: ``{"round": R}`` (it expires when round R begins), ``{"event": E}``
+  (it ends when the rules say E happened, e.g. ``next_roll``), or ``None``
+  (until removed by the rules or the game master);
+- ``modifiers``: what it adds to its bearer's rolls (``{"roll": -2}``), read by
+  :func:`take_roll_adjustments`; a ruleset's own states keep their effects in
+  the ruleset's rules and leave this empty.
+
+Every ruleset starts its rounds with :func:`next_round`, so expiry happens at
+the same moment everywhere and is always logged (``condition_expired``).
 One representation for every ruleset, so clients show states the same way.
 """
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+NEXT_ROLL = "next_roll"
+RULES = "rules"
+MODIFIER, OVERRIDE = "modifier", "override"
+LEFT = "left"  # the combatant left the fight (flight, surrender, removed by the GM)
 
 
 def has(combatant: dict, code: str) -> bool:
     return any(c["code"] == code for c in combatant["conditions"])
 
 
-def add(combatant: dict, code: str, **details) -> bool:
-    """Add the condition unless present; True when it was added."""
-    if has(combatant, code):
+def find(combatant: dict, code: str) -> dict | None:
+    return next((c for c in combatant["conditions"] if c["code"] == code), None)
+
+
+def add(
+    res,
+    combatant: dict,
+    code: str,
+    *,
+    source: str = RULES,
+    rounds: int | None = None,
+    until: str | None = None,
+    moment: str | None = None,
+    modifiers: dict | None = None,
+    stacks: bool = False,
+    **details,
+) -> bool:
+    """Start a condition unless present (``stacks``: add it anyway); True when added.
+
+    ``rounds``: it lasts this many rounds, the current one included, and
+    expires when round ``start + rounds`` begins; ``until``: it ends at that
+    event; neither: until removed.
+    """
+    if not stacks and has(combatant, code):
         return False
-    combatant["conditions"].append({"code": code, **details})
+    start = {"round": res.state["round"]}
+    if moment is not None:
+        start["moment"] = moment
+    if rounds is not None:
+        ends = {"round": res.state["round"] + rounds}
+    elif until is not None:
+        ends = {"event": until}
+    else:
+        ends = None
+    combatant["conditions"].append(
+        {"code": code, "source": source, "start": start, "ends": ends, "modifiers": dict(modifiers or {}), **details}
+    )
     return True
 
 
@@ -20,3 +77,47 @@ def remove(combatant: dict, code: str) -> bool:
     before = len(combatant["conditions"])
     combatant["conditions"] = [c for c in combatant["conditions"] if c["code"] != code]
     return len(combatant["conditions"]) != before
+
+
+def _expire(res, combatant: dict, due) -> list[dict]:
+    gone = [c for c in combatant["conditions"] if due(c)]
+    if gone:
+        combatant["conditions"] = [c for c in combatant["conditions"] if not due(c)]
+        for condition in gone:
+            res.emit("condition_expired", combatant=combatant["id"], condition=condition["code"])
+    return gone
+
+
+def next_round(res) -> None:
+    """The next round begins: count it, say it, and expire what ends now."""
+    state = res.state
+    state["round"] += 1
+    res.emit("round_started", round=state["round"])
+    for combatant in state["combatants"]:
+        _expire(res, combatant, lambda c: c.get("ends") and c["ends"].get("round", state["round"] + 1) <= state["round"])
+
+
+def end_on_event(res, combatant: dict, event_code: str) -> list[dict]:
+    """The rules say ``event_code`` happened to ``combatant``: end what lasted until then."""
+    return _expire(res, combatant, lambda c: (c.get("ends") or {}).get("event") == event_code)
+
+
+def _active(combatant: dict, code: str) -> Iterator[dict]:
+    return (c for c in combatant["conditions"] if c["code"] == code)
+
+
+def roll_bonus(combatant: dict) -> int:
+    """The sum of the ``roll`` modifiers on ``combatant`` (GM modifiers and the like)."""
+    return sum(c.get("modifiers", {}).get("roll", 0) for c in combatant["conditions"])
+
+
+def take_roll_adjustments(res, combatant: dict) -> tuple[int, str | None]:
+    """Before ``combatant`` rolls: the roll bonus and any forced result ("success"/"failure").
+
+    What lasts only for the next roll is used up here (and logged as expired).
+    """
+    bonus = roll_bonus(combatant)
+    overrides = [c["result"] for c in _active(combatant, OVERRIDE)]
+    forced = overrides[-1] if overrides else None  # the GM's latest word wins
+    end_on_event(res, combatant, NEXT_ROLL)
+    return bonus, forced

@@ -10,8 +10,11 @@ from __future__ import annotations
 import pickle
 from collections.abc import Mapping
 
+from . import conditions
 from .dice import DiceBox
 from .errors import ActionNotAllowed, CombatOver, InvalidAction
+from .gm import actions as gm_actions
+from .gm import summary
 from .registry import get_ruleset
 from .ruleset import GM, Resolution
 
@@ -69,10 +72,8 @@ def apply_loaded(ruleset, state: Mapping, action: Mapping, *, in_place: bool = F
     _check_actor(ruleset, state, action)
     working = state if in_place else copy_state(state)
     res = Resolution(working, DiceBox(working["rng"], action["dice"]))
-    if action["type"] == "end_combat":
-        working["status"] = STATUS_OVER
-        res.emit("combat_ended", reason=action.get("reason"))
-        ruleset.on_combat_end(res)
+    if action["actor"] == GM and action["type"] in gm_actions.HANDLERS:
+        gm_actions.resolve(ruleset, res, action)
     else:
         ruleset.resolve(res, action)
     return _commit(ruleset, res, action)
@@ -166,12 +167,15 @@ def copy_state(state: Mapping) -> dict:
 
 def _check_actor(ruleset, state: Mapping, action: Mapping) -> None:
     actor = action["actor"]
-    if action["type"] in ruleset.gm_actions:
-        if actor != GM:
-            raise ActionNotAllowed(f"{action['type']} is a game-master action; its actor must be 'gm'", field="actor")
+    if actor == GM and action["type"] in ruleset.gm_actions:
         return
-    if not any(c["id"] == actor for c in state["combatants"]):
+    if action["type"] in ruleset.gm_only_actions:
+        raise ActionNotAllowed(f"{action['type']} is a game-master action; its actor must be 'gm'", field="actor")
+    combatant = next((c for c in state["combatants"] if c["id"] == actor), None)
+    if combatant is None:
         raise InvalidAction(f"there is no combatant {actor!r} in this combat", field="actor")
+    if conditions.has(combatant, gm_actions.LEFT):
+        raise ActionNotAllowed(f"{combatant['name']} has left the fight", field="actor")
 
 
 def _commit(ruleset, res: Resolution, action: Mapping) -> tuple[dict, dict]:
@@ -188,4 +192,8 @@ def _commit(ruleset, res: Resolution, action: Mapping) -> tuple[dict, dict]:
         "rolls": res.dice.rolls,
         "events": res.events,
     }
+    summary.count(ruleset, state, entry)
+    if state["status"] == STATUS_OVER:
+        # The last event of a fight sums it up, however it ended (GM or rules).
+        entry["events"].append({"code": "combat_summary", "params": summary.summary(state)})
     return state, entry

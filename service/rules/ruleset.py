@@ -15,8 +15,9 @@ from marshmallow import Schema, ValidationError, fields, validate
 from .dice import DiceBox
 from .errors import InvalidAction
 from .events import event
+from .gm.schemas import GM_ACTIONS
 from .viewer import Viewer
-from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, EndCombatAction, StrictInt
+from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, StrictInt
 
 MAX_COMBATANTS = 50
 GM = "gm"
@@ -59,7 +60,17 @@ class Ruleset:
     action_schemas: Mapping[str, type[Schema]]
     catalog: Mapping
     messages: Mapping[str, Mapping[str, str]]
-    gm_actions: frozenset[str] = frozenset({"end_combat"})
+    # GM action types of this ruleset only (dark-earth's contact...); the shared ones are in gm/.
+    extra_gm_actions: frozenset[str] = frozenset()
+    # Types both the GM and a player may send (duel-2d6's join: a GM brings a newcomer, a player engages).
+    gm_and_player_actions: frozenset[str] = frozenset()
+    # Conditions the GM's `condition` action may add (any present one may be removed).
+    gm_conditions: frozenset[str] = frozenset()
+    # For the end summary: the event that lowers a combatant's PV and its amount param; wound events.
+    damage_event: tuple[str, str] = ("damage_taken", "amount")
+    wound_events: frozenset[str] = frozenset()
+    # False where rolls have no success of their own (dark-earth's opposed pools): `override` is refused.
+    supports_override: bool = True
 
     # -- hooks a ruleset implements -------------------------------------------------
     def new_combatant(self, sheet: dict, options: dict) -> dict:
@@ -85,6 +96,44 @@ class Ruleset:
     def on_combat_end(self, res: Resolution) -> None:
         """Optional: undo what lasts only for the fight when the GM ends it (default: nothing)."""
 
+    # -- hooks of the shared GM actions (gm/actions.py) ----------------------------------
+    def check_value(self, combatant: dict, path: str, value, field: str) -> None:
+        """Refuse (InvalidAction on ``field``) a value the rules cannot hold (default: any)."""
+
+    def adjusted(self, res: Resolution, target: dict, action: dict, changes: list[str]) -> bool:
+        """After a GM adjustment: apply its consequences, and the ruleset's own adjust fields.
+
+        True when the ruleset's own fields changed something.
+        """
+        return False
+
+    def condition_changed(self, res: Resolution, target: dict, code: str, added: bool) -> None:
+        """After the GM added or removed a condition (default: nothing)."""
+
+    def on_join(self, res: Resolution, newcomer: dict) -> None:
+        """A combatant joined the running fight: the ruleset's rule for entering (initiative...)."""
+        raise NotImplementedError
+
+    def on_leave(self, res: Resolution, leaver: dict) -> None:
+        """A combatant left the fight (condition ``left`` already added): drop it from turns and duels."""
+
+    def settle(self, res: Resolution) -> None:
+        """After a GM action: move the turn on if whoever it waited for can no longer act; end if one side is left."""
+
+    def legal_actions(self, state: dict, actor_id: str) -> list[dict]:
+        """What ``actor_id`` may send now, with the parameters each choice takes (gm/legal.py)."""
+        from .gm.legal import default_legal_actions
+
+        return default_legal_actions(self, state, actor_id)
+
+    def action_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict]:
+        """The parameter sets ``actor_id`` may send ``action_type`` with (one dict each; none: not now)."""
+        from .gm.legal import describe, gm_choices
+
+        if actor_id == GM and action_type in GM_ACTIONS:
+            return gm_choices(self, state, action_type)
+        return [describe(self, state, actor_id, action_type)]
+
     def visible_state(self, state: dict, viewer: Viewer) -> dict:
         """The state as ``viewer`` may see it: hide what the rules keep secret."""
         return state
@@ -96,7 +145,16 @@ class Ruleset:
     # -- shared machinery -----------------------------------------------------------
     @cached_property
     def all_action_schemas(self) -> dict[str, type[Schema]]:
-        return {**self.action_schemas, "end_combat": EndCombatAction}
+        # A ruleset's own schema for a shared GM type extends it (older fields kept).
+        return {**GM_ACTIONS, **self.action_schemas}
+
+    @cached_property
+    def gm_actions(self) -> frozenset[str]:
+        return frozenset(GM_ACTIONS) | self.extra_gm_actions
+
+    @cached_property
+    def gm_only_actions(self) -> frozenset[str]:
+        return self.gm_actions - self.gm_and_player_actions
 
     @cached_property
     def create_schema(self) -> type[Schema]:

@@ -2,6 +2,7 @@
 
 from ..ruleset import Resolution, Ruleset
 from . import actions, opening, rounds
+from .status import CORNERED, DEAD, DISARMED, IMMOBILISED, OUT_OF_ACTION, PRONE
 from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG
@@ -23,7 +24,9 @@ class AgeDuSilicium(Ruleset):
     action_schemas = ACTIONS
     catalog = CATALOG
     messages = MESSAGES
-    gm_actions = frozenset({"end_combat", "adjust"})
+    gm_conditions = frozenset({CORNERED, PRONE, IMMOBILISED, DISARMED, OUT_OF_ACTION, DEAD})
+    damage_event = ("wounded", "amount")
+    wound_events = frozenset({"wounded", "critical_wound"})
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         return {
@@ -51,6 +54,15 @@ class AgeDuSilicium(Ruleset):
 
     def awaiting(self, state: dict) -> list[dict]:
         return rounds.awaiting(state)
+
+    def adjusted(self, res: Resolution, target: dict, action: dict, changes: list[str]) -> bool:
+        return actions.adjusted(res, target, action)
+
+    def on_join(self, res: Resolution, newcomer: dict) -> None:
+        """The newcomer's Initiative is on his sheet: he declares from the next round on (seed, "Initiative")."""
+
+    def settle(self, res: Resolution) -> None:
+        actions.settle(res)
 
     def example(self) -> dict:
         return EXAMPLE

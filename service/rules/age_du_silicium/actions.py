@@ -18,16 +18,18 @@ from .weapons import skill
 
 def resolve(res: Resolution, action: dict) -> None:
     kind = action["type"]
-    if kind == "adjust":
-        adjust(res, action)
-    else:
-        actor = res.combatant(action["actor"], field="actor")
-        pending = res.state.get("pending")
-        if pending and kind != "react":
-            raise NotYourTurn(f"waiting for {pending['target']}'s reaction to {pending['attacker']}'s hit", field="actor")
-        if kind != "react":
-            standing_check(actor)
-        HANDLERS[kind](res, actor, action)
+    actor = res.combatant(action["actor"], field="actor")
+    pending = res.state.get("pending")
+    if pending and kind != "react":
+        raise NotYourTurn(f"waiting for {pending['target']}'s reaction to {pending['attacker']}'s hit", field="actor")
+    if kind != "react":
+        standing_check(actor)
+    HANDLERS[kind](res, actor, action)
+    settle(res)
+
+
+def settle(res: Resolution) -> None:
+    """After any action (the GM's too): the frenzied calm down, the fight may end, the round goes on."""
     _calm_without_enemies(res)
     _maybe_end(res)
     run(res)
@@ -58,7 +60,7 @@ def reason(res: Resolution, actor: dict, action: dict) -> None:
         modifiers = {experience: EXPERIENCE[experience]["modifier"], **numbers_modifier(res.state, target)}
     modifiers["gm"] = action["modifier"]
     modifiers = {k: v for k, v in modifiers.items() if v}
-    test = roll_test(res, calme_chance(target, modifiers), f"Calme retest {target['id']}")
+    test = roll_test(res, calme_chance(target, modifiers), f"Calme retest {target['id']}", target)
     target["retested_round"] = res.state["round"]
     res.emit("calme_retest", actor=actor["id"], target=target["id"], modifiers=modifiers, **test.as_params())
     if test.success:
@@ -76,9 +78,9 @@ def break_free(res: Resolution, actor: dict, action: dict) -> None:
     _own_slot(res, actor, "break_free")
     holder_id = (condition(actor, IMMOBILISED) or {}).get("by")
     holder = next((c for c in res.state["combatants"] if c["id"] == holder_id), None)
-    victim_test = roll_test(res, skill(actor, BREAK_FREE_SKILL) + action["modifier"], "break free")
+    victim_test = roll_test(res, skill(actor, BREAK_FREE_SKILL) + action["modifier"], "break free", actor)
     holding = holder is not None and is_standing(holder)
-    holder_test = roll_test(res, skill(holder, BREAK_FREE_SKILL), "keep the hold") if holding else None
+    holder_test = roll_test(res, skill(holder, BREAK_FREE_SKILL), "keep the hold", holder) if holding else None
     freed = victim_test.success and (
         holder_test is None or not holder_test.success or _margin(victim_test) > _margin(holder_test)
     )
@@ -112,15 +114,16 @@ def forgo(res: Resolution, actor: dict, action: dict) -> None:
     finish_slot(res.state)
 
 
-def adjust(res: Resolution, action: dict) -> None:
-    """The GM applies what the rules leave to the table (a cornered fugitive, a critical wound...)."""
-    target = res.combatant(action["combatant"], field="combatant")
+def adjusted(res: Resolution, target: dict, action: dict) -> bool:
+    """The GM's adjust, this ruleset's older fields: add/remove conditions, set Blessures."""
+    if not (action["add"] or action["remove"] or action["blessures"] is not None):
+        return False
     if "frenzy" in action["add"] or "surprised" in action["add"]:
         raise InvalidAction("frenzy and surprise come from the tests; the GM can only remove them", field="add")
     for code in action["remove"]:
         remove(target, code)
     for code in action["add"]:
-        add(target, code, by=GM)
+        add(res, target, code, source=GM)
     if action["blessures"] is not None:
         target["blessures"] = action["blessures"]
     res.emit(
@@ -131,6 +134,7 @@ def adjust(res: Resolution, action: dict) -> None:
         blessures=target["blessures"],
         reason=action["reason"],
     )
+    return True
 
 
 def _calm_without_enemies(res: Resolution) -> None:

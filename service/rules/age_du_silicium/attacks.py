@@ -114,7 +114,7 @@ def shoot(res: Resolution, pending: dict) -> None:
     target = res.combatant(pending["target"])
     while pending["shots_left"] > 0:
         pending["shots_left"] -= 1
-        test = roll_test(res, pending["chance"], "to-hit")
+        test = roll_test(res, pending["chance"], "to-hit", res.combatant(pending["attacker"]))
         res.emit("attack_roll", attacker=pending["attacker"], target=target["id"], **test.as_params())
         if not test.success:
             res.emit("attack_missed", attacker=pending["attacker"], target=target["id"], fumble=test.fumble)
@@ -133,10 +133,10 @@ def land(res: Resolution, pending: dict, target: dict) -> None:
     """A hit neither dodged nor parried: a maneuver's effect, or a wound."""
     maneuver = pending["maneuver"]
     if maneuver == "immobilisation":
-        add(target, IMMOBILISED, by=pending["attacker"])
+        add(res, target, IMMOBILISED, source=pending["attacker"], until="broken_free", by=pending["attacker"])
         res.emit("immobilised", target=target["id"], attacker=pending["attacker"])
     elif maneuver == "disarm":
-        add(target, DISARMED)
+        add(res, target, DISARMED, source=pending["attacker"])
         res.emit("disarmed", target=target["id"], attacker=pending["attacker"])
     else:
         wound(res, pending, target)

@@ -6,8 +6,9 @@ Source: "d100 <= skill". House (rules-notes 4.3): 01-05 always succeeds and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ..conditions import take_roll_adjustments
 from ..ruleset import Resolution
 from .tables import CRITICAL_MAX, FUMBLE_MIN
 
@@ -31,5 +32,11 @@ def judge(roll: int, chance: int, options: dict) -> Test:
     return Test(roll, chance, success, critical and success, fumble)
 
 
-def roll_test(res: Resolution, chance: int, purpose: str) -> Test:
-    return judge(res.dice.roll(100, purpose), chance, res.options)
+def roll_test(res: Resolution, chance: int, purpose: str, roller: dict) -> Test:
+    """``roller`` rolls d100 under ``chance`` plus the GM's modifiers; the GM's override decides."""
+    bonus, forced = take_roll_adjustments(res, roller)
+    test = judge(res.dice.roll(100, purpose), chance + bonus, res.options)
+    if forced:
+        won = forced == "success"
+        test = replace(test, success=won, critical=test.critical and won, fumble=test.fumble and not won)
+    return test

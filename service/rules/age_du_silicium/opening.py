@@ -35,11 +35,12 @@ def surprise_tests(res: Resolution) -> None:
         if difficulty is None:
             continue
         chance = combatant["sheet"]["vigilance"] - difficulty["effective"]
-        test = roll_test(res, chance, f"surprise {combatant['id']}")
+        test = roll_test(res, chance, f"surprise {combatant['id']}", combatant)
         res.emit("surprise_test", combatant=combatant["id"], **difficulty, **test.as_params())
         if not test.success:
             # The first action is lost, the next one must be defensive.
-            add(combatant, SURPRISED, lose=1, defend=1)
+            # Until its lost and defensive actions are spent (rounds.spend_surprise).
+            add(res, combatant, SURPRISED, until="actions_spent", lose=1, defend=1)
             res.emit("surprised", combatant=combatant["id"])
 
 
@@ -75,8 +76,8 @@ def stress_tests(res: Resolution) -> None:
     for combatant in res.state["combatants"]:
         modifiers = stress_modifiers(res.state, combatant)
         chance = calme_chance(combatant, modifiers)
-        test = roll_test(res, chance, f"Calme {combatant['id']}")
+        test = roll_test(res, chance, f"Calme {combatant['id']}", combatant)
         res.emit("stress_test", combatant=combatant["id"], calme=combatant["sheet"]["calme"], modifiers=modifiers, **test.as_params())
         if not test.success:
-            add(combatant, FRENZY, behaviour=None)
+            add(res, combatant, FRENZY, behaviour=None)
             res.emit("frenzy", combatant=combatant["id"])

@@ -55,7 +55,7 @@ def react(res: Resolution, defender: dict, action: dict) -> None:
     # A declared defence is spent before a held action, which may still attack.
     usable[0]["used"] = True
     del res.state["pending"]
-    test = roll_test(res, chance, choice)
+    test = roll_test(res, chance, choice, defender)
     res.emit("reaction_roll", defender=defender["id"], reaction=choice, **test.as_params())
     if test.success:
         res.emit("hit_avoided", defender=defender["id"], attacker=pending["attacker"], reaction=choice)

@@ -9,7 +9,7 @@ their own, and :func:`run` walks the round until someone must decide.
 
 from __future__ import annotations
 
-from ..conditions import remove
+from ..conditions import next_round, remove
 from ..ruleset import Resolution
 from .status import SURPRISED, by_id, condition, frenzy, is_standing
 from .tables import ACTION_STEP, INTERACTIVE_KINDS, MAX_AIM
@@ -149,8 +149,7 @@ def _end_round(res: Resolution) -> None:
     for reaction in state["reactions"]:
         if not reaction["used"]:
             res.emit("reaction_lapsed", actor=reaction["actor"], kind=reaction["kind"])
-    state["round"] += 1
-    res.emit("round_started", round=state["round"])
+    next_round(res)
     begin_round(res)
 
 

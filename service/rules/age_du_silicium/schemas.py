@@ -2,6 +2,7 @@
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
+from ..gm import schemas as gm
 from ..schemas import ActionBase, CombatantBase, StrictInt, identifier, name
 from .tables import (
     AIM_CHOICES,
@@ -205,12 +206,21 @@ class ForgoAction(ActionBase):
     description = fields.String(validate=validate.Length(max=200), load_default=None)
 
 
-class AdjustAction(ActionBase):
-    combatant = identifier(required=True)
+class AdjustAction(gm.AdjustAction):
+    """The shared set/change, and this ruleset's older fields (combatant, add, remove, blessures)."""
+
+    target = identifier(load_default=None, metadata={"description": "The combatant concerned ('combatant' is the older name)."})
+    combatant = identifier(load_default=None)
     add = fields.List(fields.String(validate=validate.OneOf(GM_CONDITIONS)), load_default=list)
     remove = fields.List(fields.String(validate=validate.OneOf(GM_CONDITIONS)), load_default=list)
     blessures = StrictInt(validate=validate.Range(0, 200), load_default=None)
-    reason = fields.String(validate=validate.Length(max=200), load_default=None)
+
+    @post_load
+    def _one_target(self, data, **kwargs):
+        data["target"] = data["target"] or data["combatant"]
+        if data["target"] is None:
+            raise ValidationError("give the combatant to adjust", "target")
+        return data
 
 
 ACTIONS = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..conditions import has
+from ..conditions import LEFT, has
 
 SURPRISED, FRENZY, CORNERED, PRONE = "surprised", "frenzy", "cornered", "prone"
 IMMOBILISED, DISARMED, OUT_OF_ACTION, DEAD = "immobilised", "disarmed", "out_of_action", "dead"
@@ -13,7 +13,7 @@ def condition(combatant: dict, code: str) -> dict | None:
 
 
 def is_standing(combatant: dict) -> bool:
-    return not has(combatant, OUT_OF_ACTION) and not has(combatant, DEAD)
+    return not has(combatant, OUT_OF_ACTION) and not has(combatant, DEAD) and not has(combatant, LEFT)
 
 
 def frenzy(combatant: dict) -> str | None:

@@ -85,9 +85,9 @@ def take_wounds(res: Resolution, target: dict, wounds: int) -> None:
     target["blessures"] = 0
     endurance = target["sheet"]["endurance"]
     res.emit("critical_wound", target=target["id"], amount=wounds, excess=excess, endurance=endurance)
-    add(target, OUT_OF_ACTION)
+    add(res, target, OUT_OF_ACTION)
     if res.options["critical_wound"] == "death_over_endurance" and excess > endurance:
-        add(target, DEAD)
+        add(res, target, DEAD)
         res.emit("died", target=target["id"])
     else:
         res.emit("out_of_action", target=target["id"])

@@ -1,11 +1,14 @@
 """Dark Earth rules in Agone (dK-Gone, seed 001, French): dice pools, secret split of the POT."""
 
+from ..conditions import add, remove
 from ..errors import InvalidAction
 from ..viewer import Viewer
 from ..ruleset import Resolution, Ruleset
 from . import actions, turns, visibility
 from .contacts import engage
-from .health import clear_choc
+from .contacts import leave_all
+from .health import COMA, DEAD, WOUND_CONDITIONS, check_thresholds, clear_choc, is_standing
+from .tables import PAIN_DICE
 from .messages import MESSAGES
 from .schemas import ACTIONS, GM_ACTIONS, Options, Sheet
 from .tables import CATALOG
@@ -24,7 +27,12 @@ class DarkEarth(Ruleset):
     sheet_schema = Sheet
     options_schema = Options
     action_schemas = ACTIONS
-    gm_actions = GM_ACTIONS
+    extra_gm_actions = GM_ACTIONS
+    gm_conditions = frozenset({COMA, DEAD})
+    damage_event = ("wounded", "amount")
+    wound_events = frozenset({"wound_severity"})
+    # Opposed pools have no success or failure of their own to override.
+    supports_override = False
     catalog = CATALOG
     messages = MESSAGES
 
@@ -61,6 +69,41 @@ class DarkEarth(Ruleset):
     def _contacts(res: Resolution) -> list[list[str]]:
         # Contacts live in the state's "contacts" from now on, not in the sheet.
         return [c["sheet"].pop("contact_with", []) for c in res.state["combatants"]]
+
+    def check_value(self, combatant: dict, path: str, value, field: str) -> None:
+        if path == "wound_level" and value not in (None, *WOUND_CONDITIONS):
+            raise InvalidAction(f"wound levels are: null, {', '.join(WOUND_CONDITIONS)}", field=field)
+
+    def adjusted(self, res: Resolution, target: dict, action: dict, changes: list[str]) -> bool:
+        if "wound_level" in changes:
+            # The wound's condition (and its pain) follows the level the GM set.
+            for code in WOUND_CONDITIONS.values():
+                remove(target, code)
+            if target["wound_level"]:
+                add(res, target, WOUND_CONDITIONS[target["wound_level"]], source="gm", pain_dice=PAIN_DICE[target["wound_level"]])
+        if "pv" in changes:
+            check_thresholds(res, target)
+        return False
+
+    def on_join(self, res: Resolution, newcomer: dict) -> None:
+        """No initiative roll here: INIT is part of the POT the newcomer splits, from this tour on."""
+        for other in newcomer["sheet"].pop("contact_with", []):
+            if other == newcomer["id"] or all(c["id"] != other for c in res.state["combatants"]):
+                raise InvalidAction(f"{newcomer['name']} cannot be in contact with {other!r}", field="combatant.contact_with")
+            engage(res, newcomer["id"], other)
+
+    def on_leave(self, res: Resolution, leaver: dict) -> None:
+        leave_all(res, leaver["id"])
+        res.state["allocations"].pop(leaver["id"], None)
+
+    def settle(self, res: Resolution) -> None:
+        for combatant in res.state["combatants"]:
+            if not is_standing(combatant):
+                leave_all(res, combatant["id"])
+        if res.state["allocations"] and not turns.waiting_for(res.state):
+            turns.after_allocation(res)  # the tour waited only for who is gone
+        else:
+            turns.end_if_decided(res)
 
     def resolve(self, res: Resolution, action: dict) -> None:
         actions.resolve(res, action)

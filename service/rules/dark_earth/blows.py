@@ -20,7 +20,7 @@ def land_blow(res: Resolution, attacker: dict, target: dict, weapon: dict, deg: 
     if weapon["kind"] == "ranged" and not res.options["strength_on_ranged"]:
         strength = 0
     protection = _protection(res, target)
-    resistance = roll_pool(res, target["sheet"]["attributes"]["RES"], f"resistance {target['id']}")
+    resistance = roll_pool(res, target["sheet"]["attributes"]["RES"], f"resistance {target['id']}", target)
     res.emit("resistance_rolled", combatant=target["id"], **resistance.as_params())
     note_fumble(res, target["id"], "RES", resistance)
     score = deg + weapon["damage"] + strength - protection - resistance.successes
@@ -47,7 +47,7 @@ def _protection(res: Resolution, target: dict) -> int:
         return 0
     if armour["coverage"] == "complete":
         return armour["prot"]
-    pool = roll_pool(res, armour["prot"], f"armour {target['id']}")
+    pool = roll_pool(res, armour["prot"], f"armour {target['id']}", target)
     res.emit("armour_rolled", combatant=target["id"], **pool.as_params())
     note_fumble(res, target["id"], "PROT", pool)
     return pool.successes

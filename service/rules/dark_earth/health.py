@@ -8,7 +8,7 @@ do not add up (the larger applies).
 
 from __future__ import annotations
 
-from ..conditions import add, has, remove
+from ..conditions import LEFT, add, has, remove
 from ..ruleset import Resolution
 from .tables import PAIN_DICE, WOUND_LEVELS
 
@@ -17,7 +17,7 @@ WOUND_CONDITIONS = {"grave": "grave_wound", "critique": "critical_wound"}
 
 
 def is_standing(combatant: dict) -> bool:
-    return not has(combatant, COMA) and not has(combatant, DEAD)
+    return not has(combatant, COMA) and not has(combatant, DEAD) and not has(combatant, LEFT)
 
 
 def pain_dice(combatant: dict, options: dict) -> int:
@@ -46,7 +46,7 @@ def lose_pv(res: Resolution, target: dict, amount: int, *, choc: bool) -> None:
     if choc:
         target["choc"] += amount
     res.emit("wounded", target=target["id"], amount=amount, pv=target["pv"], wounds=target["wounds"], choc=target["choc"])
-    _check_thresholds(res, target)
+    check_thresholds(res, target)
 
 
 def take_wound(res: Resolution, target: dict, amount: int) -> None:
@@ -57,7 +57,7 @@ def take_wound(res: Resolution, target: dict, amount: int) -> None:
         if target["wound_level"]:
             remove(target, WOUND_CONDITIONS[target["wound_level"]])
         target["wound_level"] = level
-        add(target, WOUND_CONDITIONS[level], pain_dice=PAIN_DICE[level])
+        add(res, target, WOUND_CONDITIONS[level], pain_dice=PAIN_DICE[level])
         res.emit("wound_severity", target=target["id"], level=level, pain=pain_dice(target, res.options))
 
 
@@ -65,15 +65,15 @@ def _worse(level: str, current: str | None) -> bool:
     return current is None or WOUND_LEVELS.index(level) > WOUND_LEVELS.index(current)
 
 
-def _check_thresholds(res: Resolution, target: dict) -> None:
+def check_thresholds(res: Resolution, target: dict) -> None:
     if has(target, DEAD):
         return
     resistance = target["sheet"]["attributes"]["RES"]
     if res.options["death_threshold"] == "minus_res" and target["pv"] <= -resistance:
         remove(target, COMA)
-        add(target, DEAD)
+        add(res, target, DEAD)
         res.emit("died", target=target["id"], pv=target["pv"])
-    elif target["pv"] <= 0 and add(target, COMA):
+    elif target["pv"] <= 0 and add(res, target, COMA):
         res.emit("fell_into_coma", target=target["id"], pv=target["pv"])
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..conditions import take_roll_adjustments
 from ..ruleset import Resolution
 from .tables import SUCCESSES_BY_FACE
 
@@ -25,9 +26,14 @@ class Pool:
         return {"dice": list(self.dice), "successes": self.successes, "fumble": self.fumble}
 
 
-def roll_pool(res: Resolution, count: int, purpose: str) -> Pool:
-    """Roll ``count`` d6 (none when the malus ate the whole pool)."""
-    return Pool(res.dice.roll_many(max(0, count), 6, purpose))
+def roll_pool(res: Resolution, count: int, purpose: str, roller: dict) -> Pool:
+    """``roller`` rolls ``count`` d6 plus the GM's modifier in dice (none when a malus ate the whole pool).
+
+    Opposed pools have no success of their own, so the GM's override is refused
+    here (``DarkEarth.supports_override``); only the modifier applies.
+    """
+    bonus, _ = take_roll_adjustments(res, roller)
+    return Pool(res.dice.roll_many(max(0, count + bonus), 6, purpose))
 
 
 def note_fumble(res: Resolution, combatant_id: str, roll: str, pool: Pool) -> None:

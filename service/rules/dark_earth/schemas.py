@@ -201,4 +201,4 @@ class WorsenWoundAction(ActionBase):
 
 
 ACTIONS = {"allocate": AllocateAction, "contact": ContactAction, "worsen_wound": WorsenWoundAction}
-GM_ACTIONS = frozenset({"end_combat", "contact", "worsen_wound"})
+GM_ACTIONS = frozenset({"contact", "worsen_wound"})  # besides the shared ones (gm/)

@@ -127,7 +127,7 @@ class Tour:
         evading = self.allocations.get(target["id"], {}).get("evade", False)
         base = self._evasion(target) if evading else SHOT_BASE_DIFFICULTY
         difficulty = max(0, base + sum(modifiers.values()))
-        shot = roll_pool(self.res, pool["count"], f"shot {shooter['id']}")
+        shot = roll_pool(self.res, pool["count"], f"shot {shooter['id']}", shooter)
         hit = not shot.fumble and shot.successes >= difficulty
         self.res.emit(
             "shot_rolled",
@@ -173,7 +173,7 @@ class Tour:
         if combatant["id"] in rolled and self.options["several_attackers_defense"] == "same_roll":
             self.res.emit(f"{kind}_reused", **{role: combatant["id"]}, successes=rolled[combatant["id"]])
             return rolled[combatant["id"]]
-        pool = roll_pool(self.res, count, f"{kind} {combatant['id']}")
+        pool = roll_pool(self.res, count, f"{kind} {combatant['id']}", combatant)
         self.res.emit(f"{kind}_rolled", **{role: combatant["id"]}, pool=max(0, count), **pool.as_params())
         note_fumble(self.res, combatant["id"], roll, pool)
         rolled[combatant["id"]] = pool.successes
@@ -187,7 +187,7 @@ class Tour:
     # -- melee (and shots in contact, which oppose ATT to DEF like a blow) -----------
     def _strike(self, attacker: dict, defender: dict, allocation: dict, pool: dict) -> None:
         weapon = weapon_of(attacker, allocation["weapon"])
-        attack = roll_pool(self.res, pool["count"], f"attack {attacker['id']}")
+        attack = roll_pool(self.res, pool["count"], f"attack {attacker['id']}", attacker)
         successes = attack.successes + pool["bonus_successes"]
         self.res.emit(
             "attack_rolled",

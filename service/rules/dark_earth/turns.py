@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..conditions import next_round
 from ..ruleset import GM, Resolution
 from .health import clear_choc, is_standing
 from .tour import Tour
@@ -21,9 +22,10 @@ def after_allocation(res: Resolution) -> None:
         return
     Tour(res).resolve()
     res.state["allocations"] = {}
-    res.state["round"] += 1
-    if not end_if_decided(res):
-        res.emit("round_started", round=res.state["round"])
+    if end_if_decided(res):
+        res.state["round"] += 1  # counted, not begun: the fight is over
+    else:
+        next_round(res)
 
 
 def end_if_decided(res: Resolution) -> bool:

@@ -1,10 +1,13 @@
 """Duel 2D6 (seed 000, French): 2D6 roll-under duels where the attacker keeps the initiative."""
 
+from ..errors import InvalidAction
+from ..gm.legal import describe
 from ..ruleset import GM, Resolution, Ruleset
 from . import actions, duels
+from .conditions import DEAD, PRONE, STUNNED, UNCONSCIOUS, is_out
 from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
-from .tables import CATALOG
+from .tables import CATALOG, WOUNDS
 
 
 class Duel2d6(Ruleset):
@@ -22,7 +25,11 @@ class Duel2d6(Ruleset):
     action_schemas = ACTIONS
     catalog = CATALOG
     messages = MESSAGES
-    gm_actions = frozenset({"end_combat", "adjust"})
+    # The GM's join brings a newcomer; the newcomer's player then joins a duel (interruption roll).
+    gm_and_player_actions = frozenset({"join"})
+    gm_conditions = frozenset({PRONE, STUNNED, UNCONSCIOUS, DEAD})
+    damage_event = ("wounded", "loss")
+    wound_events = frozenset({"wounded"})
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         return {
@@ -50,6 +57,36 @@ class Duel2d6(Ruleset):
 
     def awaiting(self, state: dict) -> list[dict]:
         return duels.awaiting(state)
+
+    def adjusted(self, res: Resolution, target: dict, action: dict, changes: list[str]) -> bool:
+        return actions.adjusted(res, target, action, changes)
+
+    def check_value(self, combatant: dict, path: str, value, field: str) -> None:
+        if path == "wound" and value not in WOUNDS:
+            raise InvalidAction(f"wound levels are: {', '.join(WOUNDS)}", field=field)
+
+    def condition_changed(self, res: Resolution, target: dict, code: str, added: bool) -> None:
+        # A fighter stunned or thrown down by the GM loses the initiative, as by the rules.
+        if added and code in (STUNNED, PRONE) and not is_out(target):
+            duels.lose_initiative_everywhere(res, target, code)
+
+    def on_join(self, res: Resolution, newcomer: dict) -> None:
+        """A newcomer is a free fighter: his player's `join` makes the interruption roll (E-5)."""
+
+    def on_leave(self, res: Resolution, leaver: dict) -> None:
+        duels.leave_fight(res, leaver)
+
+    def settle(self, res: Resolution) -> None:
+        actions.settle(res)
+
+    def action_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict]:
+        if action_type == "join" and actor_id != GM:
+            # A free fighter engages a standing opponent he does not fight yet (actions._join).
+            me = duels.by_id(state, actor_id)
+            foes = [c["id"] for c in state["combatants"]
+                    if c["side"] != me["side"] and not is_out(c) and not duels.duel_between(state, actor_id, c["id"])]
+            return [describe(self, state, actor_id, "join", target={"required": True, "choices": foes}, combatant=None, reason=None)] if foes else []
+        return super().action_choices(state, actor_id, action_type)
 
     def example(self) -> dict:
         thug = {

@@ -23,22 +23,19 @@ ACTS_IN_ZONE = frozenset({"attack", "shoot", "threaten", "counter", "join", "rel
 
 def resolve(res: Resolution, action: dict) -> None:
     kind = action["type"]
-    if kind == "adjust":
-        _adjust(res, action)
-    else:
-        actor = res.combatant(action["actor"], field="actor")
-        _check_turn(res.state, actor, kind)
-        if kind != "shoot" or action.get("shot") != "tir_a_couvert":
-            if remove(actor, FIRING_FROM_COVER):
-                res.emit("leaves_cover", combatant=actor["id"])
-        if kind in ACTS_IN_ZONE:
-            zone_test(res, actor)
-            if is_out(actor):
-                next_round_if_over(res)
-                _auto_end(res)
-                return
-        HANDLERS[kind](res, actor, action)
-    _auto_end(res)
+    actor = res.combatant(action["actor"], field="actor")
+    _check_turn(res.state, actor, kind)
+    if kind != "shoot" or action.get("shot") != "tir_a_couvert":
+        if remove(actor, FIRING_FROM_COVER):
+            res.emit("leaves_cover", combatant=actor["id"])
+    if kind in ACTS_IN_ZONE:
+        zone_test(res, actor)
+        if is_out(actor):
+            next_round_if_over(res)
+            auto_end(res)
+            return
+    HANDLERS[kind](res, actor, action)
+    auto_end(res)
 
 
 def _check_turn(state: dict, actor: dict, kind: str) -> None:
@@ -51,7 +48,7 @@ def _check_turn(state: dict, actor: dict, kind: str) -> None:
         raise ActionNotAllowed(f"{actor['name']} may now only: {', '.join(entry['actions'])}", field="type")
 
 
-def _auto_end(res: Resolution) -> None:
+def auto_end(res: Resolution) -> None:
     state = res.state
     standing = {c["side"] for c in state["combatants"] if not is_out(c)}
     if res.options["auto_end"] and state["status"] == "active" and len(standing) <= 1:
@@ -82,7 +79,7 @@ def _shoot(res: Resolution, shooter: dict, action: dict) -> None:
     if shot == "tir_a_couvert":
         # "Même malus appliqué à l'adversaire": shots at this shooter suffer it until he acts again.
         remove(shooter, FIRING_FROM_COVER)
-        add(shooter, FIRING_FROM_COVER, penalty=action["cover"])
+        add(res, shooter, FIRING_FROM_COVER, source=shooter["id"], until="acts", penalty=action["cover"])
     if shot == "tir_de_suppression":
         if action["defense"] is not None:
             raise InvalidAction("nobody defends against a suppression fire", field="defense")
@@ -111,7 +108,7 @@ def _threaten(res: Resolution, actor: dict, action: dict) -> None:
     else:
         mods = {**skill_base(actor, weapon["skill"]), "weapon": weapon["hit"], "maneuver": THREATEN["hit"],
                 "specialization": specialization(actor, "menacer"), **situation(actor), "gm": action["modifier"]}
-    test = roll_test(res, mods, "threaten")
+    test = roll_test(res, mods, "threaten", actor)
     res.emit("threat_rolled", attacker=actor["id"], defender=defender["id"], weapon=weapon["id"], **test.params())
     if ranged:
         after_shot(res, actor, weapon, test)
@@ -206,7 +203,7 @@ def _break_free(res: Resolution, actor: dict, action: dict) -> None:
         base = {**maneuver_base(actor, True, None), "specialization": specialization(actor, "degagement")}
     else:
         base = attribute_base(actor, "FOR")
-    test = roll_test(res, {**base, **situation(actor), "gm": action["modifier"]}, "break free")
+    test = roll_test(res, {**base, **situation(actor), "gm": action["modifier"]}, "break free", actor)
     res.emit("break_free_rolled", actor=actor["id"], method=action["method"], **test.params())
     if test.success:
         release(res, hold["holder"], actor["id"])
@@ -218,16 +215,15 @@ def _break_free(res: Resolution, actor: dict, action: dict) -> None:
             close_exchange(res, duel)
 
 
-def _adjust(res: Resolution, action: dict) -> None:
-    """The game master applies what the seed leaves to him (care, narrative falls, a new attacker)."""
-    target = res.combatant(action["target"], field="target")
+def adjusted(res: Resolution, target: dict, action: dict, changes: list[str]) -> bool:
+    """After the GM's adjust: this ruleset's own fields (care, narrative falls, a new attacker), then PV at 0."""
     if action["pv"] is not None:
         target["pv"] = action["pv"]
         res.emit("pv_set", target=target["id"], pv=action["pv"], reason=action["reason"])
-        if action["pv"] <= 0 and not is_out(target):
-            add(target, "unconscious")
-            res.emit("out_of_fight", target=target["id"], pv=target["pv"])
-            leave_fight(res, target)
+    if target["pv"] <= 0 and not is_out(target):
+        add(res, target, "unconscious", source="gm")
+        res.emit("out_of_fight", target=target["id"], pv=target["pv"])
+        leave_fight(res, target)
     for code in action["remove"]:
         if remove(target, code):
             res.emit("condition_removed", target=target["id"], condition=code)
@@ -236,7 +232,19 @@ def _adjust(res: Resolution, action: dict) -> None:
         if duel is None:
             raise InvalidAction(f"{target['name']} is not fighting {action['initiative_against']!r}", field="initiative_against")
         give_initiative(res, duel, target["id"], "game_master")
+    return action["pv"] is not None or bool(action["remove"]) or action["initiative_against"] is not None
+
+
+def settle(res: Resolution) -> None:
+    """After a GM action: whoever is out leaves his duels; the round turns if every exchange is done."""
+    for combatant in res.state["combatants"]:
+        if is_out(combatant) and (combatant["facing"] or any(combatant["id"] in (d["a"], d["b"]) for d in res.state["duels"])):
+            leave_fight(res, combatant)
+    pending = res.state.get("pending")
+    if pending and not {pending.get("attacker"), pending.get("defender")} <= {c["id"] for c in res.state["combatants"] if not is_out(c)}:
+        res.state["pending"] = None
     next_round_if_over(res)
+    auto_end(res)
 
 
 HANDLERS = {

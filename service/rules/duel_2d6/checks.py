@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..conditions import take_roll_adjustments
 from ..ruleset import Resolution
 from .tables import (
     ATTRIBUTE_BASE, BRAWL, CRITICAL, ENCUMBRANCE_MALUS, FAILURE, FUMBLE, LEVELS, PRONE_MALUS, SKILL_BASE,
@@ -23,6 +24,7 @@ class Test:
     dice: tuple[int, int]
     target: int
     modifiers: dict
+    forced: str | None = None  # the GM's override: "success" or "failure"
 
     @property
     def total(self) -> int:
@@ -34,6 +36,8 @@ class Test:
 
     @property
     def success(self) -> bool:
+        if self.forced:
+            return self.forced == "success"
         return self.total <= self.target
 
     @property
@@ -57,11 +61,13 @@ class Test:
         }
 
 
-def roll_test(res: Resolution, modifiers: dict, purpose: str) -> Test:
-    """Roll 2D6 under the sum of ``modifiers`` (which include the base)."""
+def roll_test(res: Resolution, modifiers: dict, purpose: str, roller: dict) -> Test:
+    """``roller`` rolls 2D6 under the sum of ``modifiers`` (which include the base) and the GM's."""
+    bonus, forced = take_roll_adjustments(res, roller)
+    modifiers = {**modifiers, "gm_modifier": bonus}
     dice = res.dice.roll_many(2, 6, purpose)
     shown = {key: value for key, value in modifiers.items() if value or key == "base"}
-    return Test((dice[0], dice[1]), sum(modifiers.values()), shown)
+    return Test((dice[0], dice[1]), sum(modifiers.values()), shown, forced)
 
 
 def skill_level(combatant: dict, skill: str | None) -> int:

@@ -1,6 +1,6 @@
 """The states Duel 2D6 gives a combatant: prone, stunned, out of the fight, dead..."""
 
-from ..conditions import add, has, remove
+from ..conditions import LEFT, add, has, remove
 
 PRONE, STUNNED, UNCONSCIOUS, DEAD = "prone", "stunned", "unconscious", "dead"
 SUPPRESSED, FIRING_FROM_COVER = "suppressed", "firing_from_cover"
@@ -19,7 +19,7 @@ def is_stunned(combatant: dict) -> bool:
 
 
 def is_out(combatant: dict) -> bool:
-    return has(combatant, UNCONSCIOUS) or has(combatant, DEAD)
+    return has(combatant, UNCONSCIOUS) or has(combatant, DEAD) or has(combatant, LEFT)
 
 
 def is_dead(combatant: dict) -> bool:

@@ -8,11 +8,11 @@ applied by :func:`give_initiative`.
 
 from __future__ import annotations
 
-from ..conditions import remove
+from ..conditions import next_round, remove
 from ..ruleset import Resolution
 from .checks import attribute_base, roll_test, skill_base
 from .tables import RANGED_KINDS
-from .conditions import PRONE, STUNNED, SUPPRESSED, is_out, is_prone, is_stunned
+from .conditions import PRONE, is_out, is_prone, is_stunned
 
 ATTACKER_ACTIONS = ["attack", "shoot", "threaten", "join", "face", "pass", "reload"]
 MAX_INITIATIVE_REROLLS = 20
@@ -65,7 +65,7 @@ def roll_initiative(res: Resolution, first: dict, second: dict, *, interruption:
     for _ in range(MAX_INITIATIVE_REROLLS):
         tests = []
         for combatant in (first, second):
-            test = roll_test(res, {**_initiative_base(res, combatant), "wound": combatant["malus"]}, f"initiative {combatant['id']}")
+            test = roll_test(res, {**_initiative_base(res, combatant), "wound": combatant["malus"]}, f"initiative {combatant['id']}", combatant)
             res.emit(code, combatant=combatant["id"], **test.params())
             tests.append((test.level, test.target - test.total))
         if tests[0] != tests[1]:
@@ -147,18 +147,10 @@ def next_round_if_over(res: Resolution) -> None:
         return
     if any(not d["done"] for d in state["duels"]):
         return
-    state["round"] += 1
     for duel in state["duels"]:
         duel["done"] = False
-    res.emit("round_started", round=state["round"])
-    for combatant in state["combatants"]:
-        stun = next((c for c in combatant["conditions"] if c["code"] == STUNNED), None)
-        if stun and stun["until"] < state["round"]:
-            remove(combatant, STUNNED)
-            res.emit("stun_ends", combatant=combatant["id"])
-        fire = next((c for c in combatant["conditions"] if c["code"] == SUPPRESSED), None)
-        if fire and fire["until"] < state["round"] and remove(combatant, SUPPRESSED):
-            res.emit("suppression_ends", combatant=combatant["id"])
+    # Stuns and suppression fire expire here (their `ends` round).
+    next_round(res)
 
 
 def leave_fight(res: Resolution, combatant: dict) -> None:

@@ -12,7 +12,8 @@ from .wounds import roll_damage, stun_check, wound
 
 def fall(res: Resolution, combatant: dict) -> None:
     """"Personnage au sol : perd automatiquement l'initiative s'il l'avait"."""
-    if add(combatant, PRONE):
+    # On the ground until the initiative comes back to him (give_initiative: stands_up).
+    if add(res, combatant, PRONE, until="stands_up"):
         res.emit("falls", target=combatant["id"])
     lose_initiative_everywhere(res, combatant, "fell")
 

@@ -163,7 +163,7 @@ def _melee_blow(res: Resolution, plan: dict, index: int, decl: dict, attacker: d
         res.emit("blow_impossible", attacker=attacker["id"], defender=defender["id"], maneuver=blow["maneuver"])
         return []
     mods = blow_modifiers(attacker, defender, plan["blows"], index, gm=plan["modifier"], steps=plan["steps"], counter=False)
-    test = roll_test(res, mods, "attack")
+    test = roll_test(res, mods, "attack", attacker)
     res.emit("attack_rolled", attacker=attacker["id"], defender=defender["id"], maneuver=blow["maneuver"], weapon=blow["weapon"], **test.params())
     if not test.success:
         res.emit("attack_missed", attacker=attacker["id"], defender=defender["id"])
@@ -188,7 +188,7 @@ def defend_against(res: Resolution, attacker: dict, defender: dict, decl: dict, 
     spec = DEFENSES[defense]
     if spec["kind"] in ("none", "cover", "zigzag", "counter"):
         return [], {"dd": dd, "absorbed": 0}
-    test = roll_test(res, {**defense_modifiers(defender, defense, decl), **(extra or {})}, "defense")
+    test = roll_test(res, {**defense_modifiers(defender, defense, decl), **(extra or {})}, "defense", defender)
     res.emit("defense_rolled", defender=defender["id"], defense=defense, **test.params())
     reasons = ["better_defense"] if test.success and test.level > level else []
     landed = {"dd": dd, "absorbed": 0}
@@ -213,7 +213,7 @@ def defend_against(res: Resolution, attacker: dict, defender: dict, decl: dict, 
         landed["absorbed"] = max(0, sum(parts.values()))
         res.emit("blow_blocked", defender=defender["id"], parts=parts, absorbed=landed["absorbed"])
     elif kind == "feint":
-        sen = roll_test(res, {**attribute_base(attacker, "SEN"), "wound": attacker["malus"]}, "feint SEN")
+        sen = roll_test(res, {**attribute_base(attacker, "SEN"), "wound": attacker["malus"]}, "feint SEN", attacker)
         res.emit("feint_check", attacker=attacker["id"], **sen.params())
         if not sen.success:
             reasons.append("feint")
@@ -233,11 +233,11 @@ def counter_attack(res: Resolution, counterer: dict, target: dict, counter: dict
             res.emit("counter_rolled", attacker=counterer["id"], defender=target["id"], maneuver="tir_simple", level=LEVELS[SUCCESS], automatic=True)
             land_shot(res, counterer, target, weapon, plan, band, dd=0)
             return True
-        test = roll_test(res, shot_modifiers(counterer, weapon, plan, band, counter=True), "counter-attack")
+        test = roll_test(res, shot_modifiers(counterer, weapon, plan, band, counter=True), "counter-attack", counterer)
         maneuver = "tir_simple"
     else:
         blow = {"maneuver": counter["maneuver"], "weapon": counter["weapon"], "part": counter["part"]}
-        test = roll_test(res, blow_modifiers(counterer, target, [blow], 0, gm=counter["modifier"], steps=0, counter=True), "counter-attack")
+        test = roll_test(res, blow_modifiers(counterer, target, [blow], 0, gm=counter["modifier"], steps=0, counter=True), "counter-attack", counterer)
         maneuver = counter["maneuver"]
     res.emit("counter_rolled", attacker=counterer["id"], defender=target["id"], maneuver=maneuver, **test.params())
     if weapon["kind"] in ("firearm", "bow", "thrown"):
@@ -265,7 +265,7 @@ def _resolve_shots(res: Resolution, plan: dict, decl: dict, shooter: dict, defen
             return []
         cover_ip, extra = decl["cover_ip"], {"blind": decl["blind_modifier"]}
     if defense == "zigzag":
-        test = roll_test(res, defense_modifiers(defender, defense, decl), "defense")
+        test = roll_test(res, defense_modifiers(defender, defense, decl), "defense", defender)
         res.emit("defense_rolled", defender=defender["id"], defense=defense, **test.params())
         if test.success:
             band = shift_band(band, 1)
@@ -292,7 +292,7 @@ def _one_shot(res, plan, decl, shooter, defender, weapon, band, extra, cover_ip)
         level, dd = SUCCESS, 0
         res.emit("automatic_hit", attacker=shooter["id"], defender=defender["id"], weapon=weapon["id"])
     else:
-        test = roll_test(res, {**shot_modifiers(shooter, weapon, plan, band), **extra}, "attack")
+        test = roll_test(res, {**shot_modifiers(shooter, weapon, plan, band), **extra}, "attack", shooter)
         res.emit("shot_rolled", attacker=shooter["id"], defender=defender["id"], shot=plan["shot"], weapon=weapon["id"], band=band, **test.params())
         after_shot(res, shooter, weapon, test)
         level, dd = test.level, test.dd

@@ -50,7 +50,7 @@ def suppression(res: Resolution, shooter: dict, defender: dict, weapon: dict, ac
         res.combatant(combatant_id, field=f"zone.{index}")
     spend_ammo(res, shooter, weapon, 1)
     plan = {"shot": "tir_de_suppression", "zone_width": action["zone_width"], "modifier": action["modifier"], "steps": 0}
-    test = roll_test(res, shot_modifiers(shooter, weapon, plan, band), "suppression fire")
+    test = roll_test(res, shot_modifiers(shooter, weapon, plan, band), "suppression fire", shooter)
     res.emit("suppression_fire", attacker=shooter["id"], weapon=weapon["id"], zone=zone, **test.params())
     after_shot(res, shooter, weapon, test)
     if not test.success:
@@ -66,8 +66,8 @@ def suppression(res: Resolution, shooter: dict, defender: dict, weapon: dict, ac
         else:
             remove(target, SUPPRESSED)
             # The fire pins the zone until the end of the next round, so the opponent's next exchange meets it.
-            add(target, SUPPRESSED, by=shooter["id"], weapon=weapon["id"], level=test.level, bursts=action["bursts"],
-                until=res.state["round"] + 1)
+            add(res, target, SUPPRESSED, source=shooter["id"], rounds=2, by=shooter["id"], weapon=weapon["id"],
+                level=test.level, bursts=action["bursts"])
             res.emit("zone_suppressed", target=combatant_id, attacker=shooter["id"], level=LEVELS[test.level], bursts=action["bursts"])
     return []
 
@@ -82,7 +82,7 @@ def zone_test(res: Resolution, combatant: dict) -> None:
     if is_out(shooter):
         return
     mods = {**skill_base(combatant, combatant["sheet"]["dodge_skill"]), "bursts": -fire["bursts"], **situation(combatant)}
-    test = roll_test(res, mods, "suppression zone")
+    test = roll_test(res, mods, "suppression zone", combatant)
     safe = test.success and test.level >= fire["level"]
     res.emit("zone_test", combatant=combatant["id"], safe=safe, **test.params())
     if not safe:

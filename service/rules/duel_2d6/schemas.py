@@ -2,6 +2,7 @@
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
+from ..gm import schemas as gm
 from ..schemas import ActionBase, CombatantBase, DiceExpressionField, StrictInt, identifier, name
 from .tables import (
     ARMOURS, ATTRIBUTES, BRAWL, DEFENSES, DEFENSIVE_ITEMS, HANDLINGS, HOLD_PARTS, LOCATION_NAMES,
@@ -200,8 +201,18 @@ class CounterAction(ActionBase, Counter):
     """The threatened combatant tries to get out of a Menacer."""
 
 
-class JoinAction(ActionBase):
-    target = identifier(required=True, metadata={"description": "The opponent the newcomer engages."})
+class JoinAction(gm.JoinAction):
+    """A player: his free fighter engages an opponent (interruption roll). The GM: a newcomer enters."""
+
+    target = identifier(load_default=None, metadata={"description": "The opponent the newcomer engages (a player's join)."})
+    combatant = fields.Dict(load_default=None, metadata={"description": "The newcomer's sheet (the GM's join)."})
+
+    @validates_schema
+    def _one_of_the_two(self, data, **kwargs):
+        if data.get("actor") == "gm" and data.get("combatant") is None:
+            raise ValidationError("the GM's join brings a newcomer: give its sheet", "combatant")
+        if data.get("actor") != "gm" and data.get("target") is None:
+            raise ValidationError("a fighter joins against an opponent: give the target", "target")
 
 
 class FaceAction(ActionBase):
@@ -223,15 +234,13 @@ class BreakFreeAction(ActionBase):
     modifier = StrictInt(validate=MODIFIER, load_default=0)
 
 
-class AdjustAction(ActionBase):
-    """Game master: what the seed leaves to the GM (care, ricochets, narrative falls)."""
+class AdjustAction(gm.AdjustAction):
+    """Game master: the shared set/change, and this ruleset's older shortcuts (pv, remove, initiative)."""
 
-    target = identifier(required=True)
     pv = StrictInt(validate=validate.Range(-200, 200), load_default=None)
     remove = fields.List(fields.String(validate=validate.Length(1, 30)), load_default=list,
                          metadata={"description": "Condition codes to remove (prone, stunned...)."})
     initiative_against = identifier(load_default=None, metadata={"description": "Give the target the initiative against this opponent."})
-    reason = fields.String(validate=validate.Length(max=200), load_default=None)
 
 
 ACTIONS = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..ruleset import Resolution
 from .checks import attribute_base, roll_test
-from .conditions import DEAD, STUNNED, UNCONSCIOUS, add
+from .conditions import DEAD, STUNNED, UNCONSCIOUS, add, remove
 from .duels import leave_fight, lose_initiative_everywhere
 from .tables import FOR_BONUS_KINDS, LIMBS, LOCATIONS, WOUND_ORDER, WOUNDS
 
@@ -91,11 +91,11 @@ def wound(
 def _check_out(res: Resolution, target: dict) -> None:
     dead_at = 0 if res.options["death"] == "zero" else -1
     if target["pv"] <= dead_at:
-        add(target, DEAD)
-        add(target, UNCONSCIOUS)
+        add(res, target, DEAD)
+        add(res, target, UNCONSCIOUS)
         res.emit("died", target=target["id"], pv=target["pv"])
     elif target["pv"] <= 0:
-        add(target, UNCONSCIOUS)
+        add(res, target, UNCONSCIOUS)
         res.emit("out_of_fight", target=target["id"], pv=target["pv"])
     else:
         return
@@ -104,12 +104,13 @@ def _check_out(res: Resolution, target: dict) -> None:
 
 def stun_check(res: Resolution, target: dict, damage: int) -> None:
     """"Adversaire étourdi si rate jet CON avec malus=dmg": 2 + CON - damage."""
-    test = roll_test(res, {**attribute_base(target, "CON"), "damage": -damage, "wound": target["malus"]}, "stun CON")
+    test = roll_test(res, {**attribute_base(target, "CON"), "damage": -damage, "wound": target["malus"]}, "stun CON", target)
     res.emit("stun_check", combatant=target["id"], **test.params())
     if test.success or target["pv"] <= 0:
         return
     until = res.state["round"] + res.options["stun_rounds"]
-    target["conditions"] = [c for c in target["conditions"] if c["code"] != STUNNED]
-    add(target, STUNNED, until=until)
+    remove(target, STUNNED)
+    # Stunned through round ``until``: it expires when the round after begins.
+    add(res, target, STUNNED, rounds=res.options["stun_rounds"] + 1)
     res.emit("stunned", target=target["id"], until=until)
     lose_initiative_everywhere(res, target, "stunned")

@@ -1,7 +1,9 @@
 """Sistema +2d6 (seed 004, Portuguese): attribute + skill + 2d6, death tests."""
 
 from ..ruleset import Resolution, Ruleset
-from . import actions, turns
+from . import actions, legal, turns
+from ..conditions import LEFT, has
+from .conditions import DEAD, DYING, STABLE, UNCONSCIOUS
 from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG, EXTRA_PV_BY_CON
@@ -21,6 +23,7 @@ class Sistema2d6(Ruleset):
     action_schemas = ACTIONS
     catalog = CATALOG
     messages = MESSAGES
+    gm_conditions = frozenset({UNCONSCIOUS, DYING, STABLE, DEAD})
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         attributes = sheet["attributes"]
@@ -49,6 +52,23 @@ class Sistema2d6(Ruleset):
 
     def awaiting(self, state: dict) -> list[dict]:
         return turns.awaiting(state)
+
+    def on_join(self, res: Resolution, newcomer: dict) -> None:
+        turns.enter(res, newcomer)
+
+    def settle(self, res: Resolution) -> None:
+        pending = res.state.get("pending")
+        if pending and any(has(res.combatant(i), LEFT) for i in (pending["attacker"], pending["target"])):
+            # An attack between someone who left and someone else is void; the attacker's action is spent.
+            del res.state["pending"]
+            turns.advance(res, pending["attacker"])
+        else:
+            turns.move_on(res)
+        actions.end_if_one_side(res)
+
+    def action_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict]:
+        refined = legal.choices(self, state, actor_id, action_type)
+        return super().action_choices(state, actor_id, action_type) if refined is None else refined
 
     def example(self) -> dict:
         return {

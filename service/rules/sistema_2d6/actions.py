@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..conditions import add
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..ruleset import Resolution
 from .checks import Check, beats_difficulty, roll_check, wins_opposed
@@ -19,6 +20,10 @@ def resolve(res: Resolution, action: dict) -> None:
     else:
         _check_turn(res.state, actor, kind)
         HANDLERS[kind](res, actor, action)
+    end_if_one_side(res)
+
+
+def end_if_one_side(res: Resolution) -> None:
     if res.options["auto_end"] and len(standing_sides(res.state)) <= 1 and res.state["status"] == "active":
         res.state["status"] = "over"
         res.state.pop("pending", None)
@@ -167,8 +172,8 @@ def _deal_damage(res: Resolution, attacker: dict, target: dict, pending: dict, c
         )
         take_damage(res, target, dealt, pending["lethal"])
     if pending["location"]:
-        tag = {"code": "localized", "location": pending["location"], "tag": pending["condition"], "source": attacker["id"]}
-        target["conditions"].append(tag)
+        # Several localized hits may stack (a leg and an arm).
+        add(res, target, "localized", source=attacker["id"], stacks=True, location=pending["location"], tag=pending["condition"])
         res.emit("localized_hit", target=target["id"], location=pending["location"], tag=pending["condition"])
 
 

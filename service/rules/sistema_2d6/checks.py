@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..conditions import take_roll_adjustments
 from ..ruleset import Resolution
 
 CRITICAL_FAILURE, NORMAL, CRITICAL_SUCCESS = 0, 1, 2
@@ -20,6 +21,7 @@ class Check:
     dice: tuple[int, int]
     total: int
     breakdown: dict
+    forced: str | None = None  # the GM's override: "success" or "failure"
 
     @property
     def level(self) -> int:
@@ -39,12 +41,15 @@ def roll_check(res: Resolution, combatant: dict, attribute: str, skill: str | No
     breakdown = {attribute: sheet["attributes"].get(attribute, 0)}
     if skill:
         breakdown[skill] = sheet["skills"].get(skill, 0)
-    breakdown.update({k: v for k, v in extra.items() if v})
+    gm, forced = take_roll_adjustments(res, combatant)
+    breakdown.update({k: v for k, v in {**extra, "gm": gm}.items() if v})
     dice = res.dice.roll_many(2, 6, purpose)
-    return Check(dice, sum(dice) + sum(breakdown.values()), breakdown)
+    return Check(dice, sum(dice) + sum(breakdown.values()), breakdown, forced)
 
 
 def beats_difficulty(check: Check, difficulty: int, criticals: bool) -> bool:
+    if check.forced:
+        return check.forced == "success"
     if criticals and check.level != NORMAL:
         return check.level == CRITICAL_SUCCESS
     return check.total >= difficulty
@@ -52,6 +57,9 @@ def beats_difficulty(check: Check, difficulty: int, criticals: bool) -> bool:
 
 def wins_opposed(active: Check, passive: Check, criticals: bool, tie_to_active: bool) -> bool:
     """Does ``active`` (the attacker) win against ``passive`` (the defender)?"""
+    if active.forced or passive.forced:
+        # The GM's word: a forced attack decides; else a forced defense does.
+        return active.forced == "success" if active.forced else passive.forced == "failure"
     if criticals:
         if active.level == CRITICAL_FAILURE:
             return False

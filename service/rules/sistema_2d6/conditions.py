@@ -1,6 +1,6 @@
 """The states Sistema +2d6 gives a combatant (seed, "Morte")."""
 
-from ..conditions import has
+from ..conditions import LEFT, has
 
 UNCONSCIOUS, DYING, STABLE, DEAD = "unconscious", "dying", "stable", "dead"
 
@@ -14,7 +14,7 @@ def is_dying(combatant: dict) -> bool:
 
 
 def can_act(combatant: dict) -> bool:
-    return not has(combatant, UNCONSCIOUS) and not is_dead(combatant)
+    return not has(combatant, UNCONSCIOUS) and not is_dead(combatant) and not has(combatant, LEFT)
 
 
 def is_standing(combatant: dict) -> bool:

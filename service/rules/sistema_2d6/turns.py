@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from itertools import groupby
 
+from ..conditions import LEFT, has, next_round
 from ..ruleset import Resolution
 from .conditions import can_act, is_dying, is_standing
 from .tables import INITIATIVE_BONUS
@@ -18,15 +19,21 @@ from .tables import INITIATIVE_BONUS
 TURN_ACTIONS = ["attack", "stabilize", "test", "pass"]
 
 
+def _roll_one(res: Resolution, combatant: dict) -> None:
+    des = combatant["sheet"]["attributes"]["DES"]
+    bonus = INITIATIVE_BONUS.get(min(des, 10), 0)
+    dice = res.dice.roll_many(2, 6, f"initiative {combatant['id']}")
+    combatant["initiative"] = des + bonus + sum(dice)
+    res.emit("initiative_rolled", combatant=combatant["id"], dice=list(dice), des=des, bonus=bonus, total=combatant["initiative"])
+
+
 def roll_initiative(res: Resolution) -> None:
     totals = []
     for combatant in res.state["combatants"]:
-        des = combatant["sheet"]["attributes"]["DES"]
-        bonus = INITIATIVE_BONUS.get(min(des, 10), 0)
-        dice = res.dice.roll_many(2, 6, f"initiative {combatant['id']}")
-        combatant["initiative"] = des + bonus + sum(dice)
+        if has(combatant, LEFT):
+            continue
+        _roll_one(res, combatant)
         totals.append(combatant)
-        res.emit("initiative_rolled", combatant=combatant["id"], dice=list(dice), des=des, bonus=bonus, total=combatant["initiative"])
     ranked = sorted(totals, key=lambda c: -c["initiative"])
     res.state["order"] = [[c["id"] for c in group] for _, group in groupby(ranked, key=lambda c: c["initiative"])]
     res.state["turn"] = 0
@@ -47,7 +54,7 @@ def acts_simultaneously(state: dict, combatant_id: str) -> bool:
 
 
 def _needs_turn(combatant: dict) -> bool:
-    return can_act(combatant) or is_dying(combatant)
+    return (can_act(combatant) or is_dying(combatant)) and not has(combatant, LEFT)
 
 
 def _by_id(state: dict) -> dict[str, dict]:
@@ -63,7 +70,7 @@ def waiting_in_turn(state: dict) -> list[dict]:
     return [
         combatants[i]
         for i in group
-        if i not in state["acted"] and (_needs_turn(combatants[i]) or acts_simultaneously(state, i))
+        if i not in state["acted"] and not has(combatants[i], LEFT) and (_needs_turn(combatants[i]) or acts_simultaneously(state, i))
     ]
 
 
@@ -72,18 +79,44 @@ def advance(res: Resolution, actor_id: str) -> None:
     state = res.state
     if actor_id not in state["acted"]:
         state["acted"].append(actor_id)
+    move_on(res)
+
+
+def move_on(res: Resolution) -> None:
+    """Move to the next group with someone who still owes an action (rounds as needed)."""
+    state = res.state
     if not any(_needs_turn(c) for c in state["combatants"]):
         return
     while not waiting_in_turn(state):
         state["turn"] += 1
         if state["turn"] >= len(state["order"]):
-            state["round"] += 1
             state["turn"] = 0
             state["acted"] = []
-            res.emit("round_started", round=state["round"])
+            next_round(res)
             if res.options["initiative_each_round"]:
                 roll_initiative(res)
         _open_turn(state)
+
+
+def enter(res: Resolution, newcomer: dict) -> None:
+    """A newcomer rolls initiative and takes its place in the order (seed, "Iniciativa").
+
+    A total equal to a group's joins that group (simultaneous); a place already
+    passed this round is taken from the next round on.
+    """
+    _roll_one(res, newcomer)
+    state = res.state
+    combatants = _by_id(state)
+    totals = [combatants[group[0]]["initiative"] for group in state["order"]]
+    mine = newcomer["initiative"]
+    if mine in totals:
+        state["order"][totals.index(mine)].append(newcomer["id"])
+    else:
+        place = sum(1 for total in totals if total > mine)
+        state["order"].insert(place, [newcomer["id"]])
+        if place <= state["turn"]:
+            state["turn"] += 1
+    res.emit("turn_order", order=state["order"])
 
 
 def awaiting(state: dict) -> list[dict]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..conditions import add, remove
+from ..conditions import RULES, add, remove
 from ..dice import DiceExpression
 from ..ruleset import Resolution
 from .conditions import DEAD, DYING, STABLE, UNCONSCIOUS, is_dead, is_dying
@@ -43,7 +43,7 @@ def take_damage(res: Resolution, target: dict, amount: int, lethal: bool) -> Non
         # Non-lethal damage knocks out but never kills (docs, gap G5).
         target["pv"] = max(target["pv"] - amount, min(target["pv"], 0))
         res.emit("damage_taken", target=target["id"], amount=amount, pv=target["pv"], lethal=False)
-        if target["pv"] <= 0 and add(target, UNCONSCIOUS):
+        if target["pv"] <= 0 and add(res, target, UNCONSCIOUS):
             res.emit("knocked_out", target=target["id"])
         return
     target["pv"] -= amount
@@ -53,19 +53,19 @@ def take_damage(res: Resolution, target: dict, amount: int, lethal: bool) -> Non
         return
     dying_floor = 0 if res.options["death_tests_at_zero"] else -1
     if target["pv"] <= dying_floor:
-        add(target, UNCONSCIOUS)
+        add(res, target, UNCONSCIOUS)
         remove(target, STABLE)
-        if add(target, DYING):
+        if add(res, target, DYING):
             res.emit("dying", target=target["id"], pv=target["pv"])
-    elif target["pv"] <= 0 and add(target, UNCONSCIOUS):
+    elif target["pv"] <= 0 and add(res, target, UNCONSCIOUS):
         res.emit("knocked_out", target=target["id"])
 
 
 def _die(res: Resolution, target: dict, cause: str) -> None:
     remove(target, DYING)
     remove(target, STABLE)
-    add(target, UNCONSCIOUS)
-    add(target, DEAD)
+    add(res, target, UNCONSCIOUS)
+    add(res, target, DEAD)
     res.emit("died", target=target["id"], cause=cause)
 
 
@@ -98,5 +98,5 @@ def stabilise(res: Resolution, combatant: dict, by: str | None) -> None:
     if is_dead(combatant) or not is_dying(combatant):
         return
     remove(combatant, DYING)
-    add(combatant, STABLE)
+    add(res, combatant, STABLE, source=by or RULES)
     res.emit("stabilised", target=combatant["id"], healer=by)

@@ -2,6 +2,7 @@
 
 from ..ruleset import Resolution, Ruleset
 from . import actions, turns
+from .conditions import CONTRACTED, DEAD, KNOCKED_OUT, LOSES_NEXT_ACTION, OFF_BALANCE, PARALYSED, UNCONSCIOUS
 from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG
@@ -23,7 +24,9 @@ class SpaceOperaD100(Ruleset):
     action_schemas = ACTIONS
     catalog = CATALOG
     messages = MESSAGES
-    gm_actions = frozenset({"end_combat", "clear_condition"})
+    extra_gm_actions = frozenset({"clear_condition"})
+    gm_conditions = frozenset({UNCONSCIOUS, KNOCKED_OUT, PARALYSED, CONTRACTED, OFF_BALANCE, LOSES_NEXT_ACTION, DEAD})
+    wound_events = frozenset({"wound"})
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         return {
@@ -49,6 +52,19 @@ class SpaceOperaD100(Ruleset):
 
     def awaiting(self, state: dict) -> list[dict]:
         return turns.awaiting(state)
+
+    def on_join(self, res: Resolution, newcomer: dict) -> None:
+        turns.roll_one(res, newcomer)
+
+    def on_leave(self, res: Resolution, leaver: dict) -> None:
+        pending = res.state.get("pending")
+        if pending and leaver["id"] in (pending["attacker"], pending["target"]):
+            # The declared attack is void; the attacker's attack is spent.
+            del res.state["pending"]
+            turns.spend_attack(res, res.combatant(pending["attacker"]))
+
+    def settle(self, res: Resolution) -> None:
+        actions.settle_and_end(res)
 
     def example(self) -> dict:
         return {

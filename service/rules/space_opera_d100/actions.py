@@ -22,6 +22,11 @@ def resolve(res: Resolution, action: dict) -> None:
         actor = res.combatant(action["actor"], field="actor")
         _check_turn(res.state, actor)
         HANDLERS[kind](res, actor, action)
+    settle_and_end(res)
+
+
+def settle_and_end(res: Resolution) -> None:
+    """Move on to whoever acts next, and end the fight when one side is left (option)."""
     settle(res)
     if res.options["auto_end"] and res.state["status"] == "active" and len(standing_sides(res.state)) <= 1:
         res.state["status"] = "over"

@@ -129,14 +129,14 @@ def resolve(res: Resolution, pending: dict, reaction: dict, item: dict | None) -
     base, modifiers = attack_target(res, attacker, weapon, pending)
     modifiers["reaction"] = defence["attack_modifier"]
     shown = {key: value for key, value in modifiers.items() if value}
-    check = roll_test(res, base + sum(modifiers.values()), "attack")
+    check = roll_test(res, base + sum(modifiers.values()), "attack", attacker)
     remove(attacker, OFF_BALANCE)
     attacker["wielding"] = weapon["id"]
     res.emit("attack_rolled", attacker=attacker["id"], target=target["id"], weapon=weapon["id"], skill=base, modifiers=shown, **check.as_params())
     parry = parry_against(res, target, defence, check)
     spend_attack(res, attacker)
     if check.success and pending["mode"] == "disarm":
-        check = roll_test(res, check.target, "disarm second attack")
+        check = roll_test(res, check.target, "disarm second attack", attacker)
         res.emit("disarm_second_roll", attacker=attacker["id"], **check.as_params())
     if not check.success:
         res.emit("attack_missed", attacker=attacker["id"], target=target["id"], fumble=check.fumble)

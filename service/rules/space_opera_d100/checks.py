@@ -9,8 +9,9 @@ skill of 100 or more succeeds on 00 (notes 3.1 [HOUSE]; the option
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ..conditions import take_roll_adjustments
 from ..ruleset import Resolution
 from .tables import CRITICAL_SINGLE, FUMBLE_FROM
 
@@ -51,9 +52,14 @@ def classify(roll: int, target: int, high_rolls_always_fumble: bool = False) -> 
     return Check(roll, target, success, critical, fumble)
 
 
-def roll_test(res: Resolution, target: int, purpose: str) -> Check:
-    roll = res.dice.roll(100, purpose)
-    return classify(roll, target, res.options["high_rolls_always_fumble"])
+def roll_test(res: Resolution, target: int, purpose: str, roller: dict) -> Check:
+    """``roller`` rolls d100 under ``target`` plus the GM's modifiers; the GM's override decides."""
+    bonus, forced = take_roll_adjustments(res, roller)
+    check = classify(res.dice.roll(100, purpose), target + bonus, res.options["high_rolls_always_fumble"])
+    if forced:
+        won = forced == "success"
+        check = replace(check, success=won, critical=check.critical and won, fumble=check.fumble and not won)
+    return check
 
 
 def with_target(check: Check, target: int, high_rolls_always_fumble: bool) -> Check:

@@ -1,16 +1,17 @@
 """The states a combatant can be in, and the timed ones' durations.
 
-Durations are rolled and recorded in the seed's units (minutes, hours). The
-seed gives no round length, so a timed state lasts the rest of the fight
-unless the ``round_seconds`` option converts it to rounds or the GM lifts it
-(``clear_condition``).
+Durations are rolled and recorded in the seed's units (minutes, hours) as the
+condition's ``lasts``. The seed gives no round length, so a timed state lasts
+the rest of the fight unless the ``round_seconds`` option converts it to
+rounds (the shared ``ends``, expired by ``conditions.next_round``) or the GM
+lifts it (``clear_condition``, or the shared ``condition`` action).
 """
 
 from __future__ import annotations
 
 import math
 
-from ..conditions import add, has
+from ..conditions import LEFT, add, find, has
 from ..ruleset import Resolution
 from .tables import CONTRACTED_DEX_LOSS, CONTRACTED_TEST_PENALTY, OFF_BALANCE_PENALTY, SECONDS_PER
 
@@ -30,7 +31,7 @@ def is_dead(combatant: dict) -> bool:
 
 
 def can_act(combatant: dict) -> bool:
-    return not any(has(combatant, code) for code in HELPLESS)
+    return not any(has(combatant, code) for code in HELPLESS) and not has(combatant, LEFT)
 
 
 def is_droid(combatant: dict) -> bool:
@@ -57,38 +58,24 @@ def roll_duration(res: Resolution, dice: str, unit: str, purpose: str) -> dict:
     duration = {"dice": dice, "value": value, "unit": unit}
     round_seconds = res.options["round_seconds"]
     if round_seconds:
-        rounds = math.ceil(value * SECONDS_PER[unit] / round_seconds)
-        duration["rounds"] = rounds
-        duration["ends_round"] = res.state["round"] + rounds
+        duration["rounds"] = math.ceil(value * SECONDS_PER[unit] / round_seconds)
     return duration
 
 
 def add_timed(res: Resolution, combatant: dict, code: str, dice: str, unit: str, purpose: str, **details) -> dict:
     """Roll the state's duration and put the state on (the longer one is kept)."""
     duration = roll_duration(res, dice, unit, purpose)
-    current = next((c for c in combatant["conditions"] if c["code"] == code), None)
+    rounds = duration.get("rounds")
+    current = find(combatant, code)
     if current is not None:
-        if _seconds(current["duration"]) < _seconds(duration):
-            current["duration"] = duration
-        return current["duration"]
-    add(combatant, code, duration=duration, **details)
+        if _seconds(current["lasts"]) < _seconds(duration):
+            current["lasts"] = duration
+            current["ends"] = {"round": res.state["round"] + rounds} if rounds else None
+        return current["lasts"]
+    add(res, combatant, code, rounds=rounds, lasts=duration, **details)
     return duration
 
 
 def _seconds(duration: dict) -> int:
     return duration["value"] * SECONDS_PER[duration["unit"]]
 
-
-def expire(res: Resolution) -> None:
-    """At a new round, lift the timed states whose time is up."""
-    for combatant in res.state["combatants"]:
-        if has(combatant, DEAD):
-            continue
-        kept = []
-        for condition in combatant["conditions"]:
-            ends = condition.get("duration", {}).get("ends_round")
-            if ends is not None and ends <= res.state["round"]:
-                res.emit("condition_ended", combatant=combatant["id"], condition=condition["code"])
-            else:
-                kept.append(condition)
-        combatant["conditions"] = kept

@@ -46,7 +46,7 @@ def weapon_damage(res: Resolution, wielder: dict, weapon: dict, use_vibro: bool)
 
 def martial_arts(res: Resolution, attacker: dict, weapon: dict) -> tuple[str, int]:
     skill = attacker["sheet"]["skills"].get(SKILL_MARTIAL_ARTS, 0)
-    check = roll_test(res, skill, "martial arts")
+    check = roll_test(res, skill, "martial arts", attacker)
     kind = "unarmed" if weapon["class"] == "natural" else "armed"
     operation, amount = MARTIAL_ARTS[kind]["success" if check.success else "failure"]
     res.emit("martial_arts_rolled", attacker=attacker["id"], kind=kind, operation=operation, amount=amount, **check.as_params())

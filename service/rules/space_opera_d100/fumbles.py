@@ -35,11 +35,12 @@ def fumble(res: Resolution, attacker: dict, weapon: dict, use_vibro: bool) -> No
 
 
 def _off_balance(res, attacker, weapon, use_vibro, result):
-    add(attacker, OFF_BALANCE)
+    # Until the attacker's next attack or defence roll (attack.py, reactions.py).
+    add(res, attacker, OFF_BALANCE, until="next_test")
 
 
 def _loses_next_action(res, attacker, weapon, use_vibro, result):
-    add(attacker, LOSES_NEXT_ACTION)
+    add(res, attacker, LOSES_NEXT_ACTION, until="next_action")
 
 
 def _drops_weapon(res, attacker, weapon, use_vibro, result):

@@ -74,7 +74,7 @@ def _dodge(res: Resolution, defender: dict, reaction: dict, attack_weapon: dict)
         "modifier": reaction["modifier"],
     }
     base = skill(defender, SKILL_DODGE)
-    check = roll_test(res, base + sum(modifiers.values()), "dodge")
+    check = roll_test(res, base + sum(modifiers.values()), "dodge", defender)
     remove(defender, OFF_BALANCE)
     defender["round"]["dodges"] += 1
     table = DODGE_EFFECTS[res.options["dodge_effects"] if attack_weapon["ranged"] else "seed"]
@@ -106,7 +106,7 @@ def _parry(res: Resolution, defender: dict, reaction: dict, item: dict) -> dict:
             "modifier": reaction["modifier"],
         }
     )
-    check = roll_test(res, base + sum(modifiers.values()), "parry")
+    check = roll_test(res, base + sum(modifiers.values()), "parry", defender)
     remove(defender, OFF_BALANCE)
     defender["wielding"] = item["id"]
     effect = REACTION_FUMBLE_ATTACKER_BONUS if check.fumble else 0

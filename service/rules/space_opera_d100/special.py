@@ -14,10 +14,10 @@ def paralyse(res: Resolution, target: dict) -> None:
     """CON x 1D4: failure, paralysed 5D6 minutes; success, contracted muscles."""
     con = target["sheet"]["attributes"]["CON"]
     factor = res.dice.roll_expression(PARALYSIS_CON_FACTOR, "paralysis CON factor").total
-    check = roll_test(res, con * factor, "paralysis CON test")
+    check = roll_test(res, con * factor, "paralysis CON test", target)
     res.emit("paralysis_test", target=target["id"], con=con, factor=factor, **check.as_params())
     if check.success:
-        add(target, CONTRACTED)
+        add(res, target, CONTRACTED)
         res.emit("contracted", target=target["id"])
         return
     duration = add_timed(res, target, PARALYSED, PARALYSIS_DURATION, "minutes", "paralysed minutes")
@@ -26,7 +26,7 @@ def paralyse(res: Resolution, target: dict) -> None:
 
 def disarm(res: Resolution, target: dict, weapon: dict) -> None:
     """Both attack rolls hit: DEX x 2 or the weapon falls."""
-    check = roll_test(res, dex(target) * DISARM_DEX_FACTOR, "disarm DEX test")
+    check = roll_test(res, dex(target) * DISARM_DEX_FACTOR, "disarm DEX test", target)
     res.emit("disarm_test", target=target["id"], item=weapon["id"], dex=dex(target), **check.as_params())
     if not check.success:
         drop(res, target, weapon)

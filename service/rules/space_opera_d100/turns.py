@@ -8,9 +8,9 @@ two attacks. Equal scores: the higher DEX, then the first listed (gap G1).
 
 from __future__ import annotations
 
-from ..conditions import has, remove
+from ..conditions import has, next_round, remove
 from ..ruleset import Resolution
-from .conditions import LOSES_NEXT_ACTION, can_act, dex, expire
+from .conditions import LOSES_NEXT_ACTION, can_act, dex
 from .tables import INITIATIVE_DIE, INITIATIVE_LOSS_PER_ATTACK
 
 TURN_ACTIONS = ["attack", "pass", "recover"]
@@ -25,13 +25,18 @@ def fresh_round() -> dict:
 def roll_initiative(res: Resolution) -> None:
     for combatant in res.state["combatants"]:
         combatant["round"] = fresh_round()
-        if not can_act(combatant):
-            continue
-        die = res.dice.roll(INITIATIVE_DIE, f"initiative {combatant['id']}")
-        total = die + dex(combatant)
-        combatant["round"]["initiative"] = total
-        res.emit("initiative_rolled", combatant=combatant["id"], die=die, dex=dex(combatant), total=total)
+        if can_act(combatant):
+            roll_one(res, combatant)
     res.emit("turn_order", order=[[c["id"]] for c in _ranked(res.state)])
+
+
+def roll_one(res: Resolution, combatant: dict) -> None:
+    """D12 + DEX; a newcomer rolls on entering and takes his place in this round's order."""
+    combatant["round"] = fresh_round()
+    die = res.dice.roll(INITIATIVE_DIE, f"initiative {combatant['id']}")
+    total = die + dex(combatant)
+    combatant["round"]["initiative"] = total
+    res.emit("initiative_rolled", combatant=combatant["id"], die=die, dex=dex(combatant), total=total)
 
 
 def _sort_key(pair) -> tuple:
@@ -88,9 +93,7 @@ def settle(res: Resolution) -> None:
 
 
 def _new_round(res: Resolution) -> None:
-    res.state["round"] += 1
-    res.emit("round_started", round=res.state["round"])
-    expire(res)
+    next_round(res)  # the timed states whose rounds are up end here
     roll_initiative(res)
 
 

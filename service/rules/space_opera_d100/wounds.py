@@ -44,7 +44,7 @@ def _must_test_consciousness(target: dict) -> bool:
 
 def consciousness_test(res: Resolution, target: dict) -> None:
     con = target["sheet"]["attributes"]["CON"]
-    check = roll_test(res, con * CONSCIOUSNESS_CON_FACTOR, "consciousness CON x 5")
+    check = roll_test(res, con * CONSCIOUSNESS_CON_FACTOR, "consciousness CON x 5", target)
     res.emit("consciousness_test", target=target["id"], con=con, **check.as_params())
     if not check.success:
         duration = add_timed(
@@ -59,7 +59,7 @@ def death_table(res: Resolution, target: dict) -> None:
     result = band(DEATH_TABLE, roll)[column]
     res.emit("death_table", target=target["id"], roll=roll, pv=target["pv"], column=DEATH_TABLE_COLUMNS[column], result=result)
     if result == "dead":
-        add(target, DEAD)
+        add(res, target, DEAD)
         res.emit("died", target=target["id"])
         return
     effects = WOUND_EFFECTS[result]
@@ -67,7 +67,8 @@ def death_table(res: Resolution, target: dict) -> None:
     if effects["san"] and target["san"] is not None and not is_droid(target):
         target["san"] = max(0, target["san"] + effects["san"])
         san = target["san"]
-    target["conditions"].append({"code": WOUND, "severity": result, "skill": effects["skill"], "limb_lost": effects["limb_lost"]})
+    # Wounds stack: each result of the death table is a condition of its own.
+    add(res, target, WOUND, stacks=True, severity=result, skill=effects["skill"], limb_lost=effects["limb_lost"])
     res.emit("wound", target=target["id"], severity=result, san_loss=-effects["san"], san=san, skill_loss=-effects["skill"], limb_lost=effects["limb_lost"])
     if effects["unconscious"]:
         spec = effects["unconscious"]

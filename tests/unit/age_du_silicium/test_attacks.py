@@ -214,7 +214,9 @@ def test_immobilisation_then_the_victim_can_only_break_free():
     state = ana_attacks(ana_sheet=_wrestler())
     state, entry = attack(state, [30], weapon="unarmed", maneuver="immobilisation", situation=["after_projection"])
     assert params(entry, "attack")["modifiers"] == {"after_projection": 10}
-    assert combatant(state, "bob")["conditions"] == [{"code": "immobilised", "by": "ana"}]
+    assert combatant(state, "bob")["conditions"] == [
+        {"code": "immobilised", "source": "ana", "start": {"round": 1}, "ends": {"event": "broken_free"}, "modifiers": {}, "by": "ana"}
+    ]
     # Round 2: Bob may only declare break_free.
     error = refused(state, {"type": "declare", "actor": "bob", "actions": [attack_entry("ana")]}, ActionNotAllowed)
     assert error.field == "actions.0.kind"

@@ -73,7 +73,9 @@ def test_a_failed_test_asks_the_player_to_choose_a_frenzy():
     refused(state, {"type": "choose_frenzy", "actor": "ana", "behaviour": "flight"}, ActionNotAllowed)
     state, entry = step(state, {"type": "choose_frenzy", "actor": "bob", "behaviour": "berserker"})
     assert params(entry, "frenzy_chosen") == {"combatant": "bob", "behaviour": "berserker"}
-    assert combatant(state, "bob")["conditions"] == [{"code": "frenzy", "behaviour": "berserker"}]
+    assert combatant(state, "bob")["conditions"] == [
+        {"code": "frenzy", "source": "rules", "start": {"round": 1}, "ends": None, "modifiers": {}, "behaviour": "berserker"}
+    ]
     assert state["awaiting"] == [{"actor": "bob", "actions": ["declare"], "reason": "declaration"}]
 
 
@@ -159,7 +161,9 @@ def test_an_ally_helps_the_frenzied_retest_each_round():
         "actor": "cy", "target": "bob", "modifiers": {"outnumbering": 10, "gm": -15},
         "roll": 46, "chance": 45, "success": False, "critical": False, "fumble": False,
     }
-    assert combatant(state, "bob")["conditions"] == [{"code": "frenzy", "behaviour": "flight"}]
+    assert combatant(state, "bob")["conditions"] == [
+        {"code": "frenzy", "source": "rules", "start": {"round": 1}, "ends": None, "modifiers": {}, "behaviour": "flight"}
+    ]
     # Next round, Cy tries again and Bob calms down.
     state = _reasoning_round(state)
     state, entry = step(state, {"type": "reason", "actor": "cy", "target": "bob", "dice": [60]})

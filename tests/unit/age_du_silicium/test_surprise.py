@@ -52,7 +52,9 @@ def test_a_surprised_combatant_loses_its_first_action():
     # Bob (40) declares first, but has nothing left to declare in round 1.
     assert params(entry, "action_lost") == {"combatant": "bob", "number": 1}
     assert state["awaiting"] == [{"actor": "ana", "actions": ["declare"], "reason": "declaration"}]
-    assert combatant(state, "bob")["conditions"] == [{"code": "surprised", "lose": 0, "defend": 1}]
+    assert combatant(state, "bob")["conditions"] == [
+        {"code": "surprised", "source": "rules", "start": {"round": 1}, "ends": {"event": "actions_spent"}, "modifiers": {}, "lose": 0, "defend": 1}
+    ]
 
 
 def test_the_next_action_of_a_surprised_combatant_must_be_defensive():

@@ -28,7 +28,7 @@ def test_a_melee_round_with_riposte_bonus():
     assert params(entry, "blow_scored")["score"] == 6
     kael_now = combatant(state, "kael")
     assert (kael_now["pv"], kael_now["wounds"], kael_now["choc"], kael_now["wound_level"]) == (6, 6, 6, "critique")
-    assert {"code": "critical_wound", "pain_dice": 5} in kael_now["conditions"]
+    assert {"code": "critical_wound", "source": "rules", "start": {"round": 1}, "ends": None, "modifiers": {}, "pain_dice": 5} in kael_now["conditions"]
     assert [r["purpose"] for r in entry["rolls"]] == (
         ["attack kael"] * 2 + ["defense goule"] * 2 + ["attack goule"] * 5 + ["defense kael"] * 2 + ["resistance kael"] * 3
     )

@@ -91,7 +91,7 @@ def test_the_gm_ends_the_fight_and_the_choc_is_cancelled():
     state = wounded_goule()
     assert combatant(state, "goule")["choc"] == 3
     state, entry = step(state, {"type": "end_combat", "actor": "gm"})
-    assert codes(entry) == ["combat_ended", "choc_cleared"]
+    assert codes(entry) == ["combat_ended", "choc_cleared", "combat_summary"]
     assert combatant(state, "goule")["choc"] == 0 and state["awaiting"] == []
 
 

@@ -159,12 +159,13 @@ def test_coup_bas_minus_one_damage_and_a_con_roll_with_the_damage_as_malus_or_st
     assert params(entry, "damage_rolled")["total"] == 2
     assert params(entry, "stun_check")["target"] == 0
     assert params(entry, "stunned") == {"target": "bob", "until": 2}
-    assert {"code": "stunned", "until": 2} in combatant(state, "bob")["conditions"]
+    assert {"code": "stunned", "source": "rules", "start": {"round": 1}, "ends": {"round": 3}, "modifiers": {}} in combatant(state, "bob")["conditions"]
     # Stunned: no defense roll in round 2, the stun ends when round 3 begins.
     state, entry = step(state, attack(dice=[6, 5]))
     assert params(entry, "no_defense") == {"defender": "bob", "reason": "stunned"}
     assert duel(state)["attacker"] == "ana"  # a stunned fighter cannot take the initiative
-    assert "stun_ends" in codes(entry)
+    assert params(entry, "condition_expired") == {"combatant": "bob", "condition": "stunned"}
+    assert params(entry, "round_started") == {"round": 3}
 
 
 def test_balayage_is_minus_target_for_and_the_target_falls_unless_it_defends():
@@ -174,7 +175,7 @@ def test_balayage_is_minus_target_for_and_the_target_falls_unless_it_defends():
     assert params(entry, "attack_rolled")["target"] == 8
     assert params(entry, "defense_rolled")["target"] == 4
     assert "falls" in codes(entry) and params(entry, "wounded")["effective"] == 1
-    assert {"code": "prone"} in combatant(state, "bob")["conditions"]
+    assert [c["code"] for c in combatant(state, "bob")["conditions"]] == ["prone"]
     # On the ground: -3 to every maneuver, until the initiative comes back (= gets up).
     state, entry = step(state, attack(dice=[6, 6]))
     assert "stands_up" in codes(entry) and combatant(state, "bob")["conditions"] == []

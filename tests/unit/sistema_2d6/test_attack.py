@@ -104,7 +104,8 @@ def test_localized_attack_penalty_and_condition_tag(fight):
     assert params(entry, "attack_rolled")["modifiers"]["location"] == -2
     assert params(entry, "attack_rolled")["total"] == 3 + 2 + 1 - 2 + 4
     bruno_now = next(c for c in state["combatants"] if c["id"] == "bruno")
-    assert {"code": "localized", "location": "leg", "tag": "limping", "source": "ana"} in bruno_now["conditions"]
+    assert {"code": "localized", "source": "ana", "start": {"round": 1}, "ends": None, "modifiers": {},
+            "location": "leg", "tag": "limping"} in bruno_now["conditions"]
 
 
 def test_burst_minus_four_and_1d6_minus_3_hits_minimum_one(fight):

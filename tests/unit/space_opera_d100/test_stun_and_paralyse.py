@@ -22,7 +22,10 @@ def test_stun_chance_is_damage_x5_plus_the_weapon_bonus_for_3d10_minutes_and_a_q
     assert params(entry, "stun_damage") == {"target": "garde", "pv_loss": 1}
     target = combatant(state, "garde")
     assert target["pv"] == 13
-    assert target["conditions"] == [{"code": "knocked_out", "duration": {"dice": "3d10", "value": 18, "unit": "minutes"}}]
+    assert target["conditions"] == [{
+        "code": "knocked_out", "source": "rules", "start": {"round": 1}, "ends": None, "modifiers": {},
+        "lasts": {"dice": "3d10", "value": 18, "unit": "minutes"},
+    }]
     assert state["awaiting"][0]["actor"] == "kira"
     assert [p["combatant"] for p in [params(entry, "initiative_rolled")]] == ["kira"]
 

@@ -88,10 +88,11 @@ def test_round_seconds_turns_timed_states_into_rounds_that_end():
     # 10-minute rounds: paralysed 15 minutes = 2 rounds, from round 1 to round 3.
     state = fight(options={"round_seconds": 600})
     state, entry = exchange(state, {"weapon": "para", "mode": "paralyse"}, dice=[30, 2, 40, 1, 2, 3, 4, 5, 6])
-    duration = combatant(state, "garde")["conditions"][0]["duration"]
-    assert duration == {"dice": "5d6", "value": 15, "unit": "minutes", "rounds": 2, "ends_round": 3}
+    paralysed = combatant(state, "garde")["conditions"][0]
+    assert paralysed["lasts"] == {"dice": "5d6", "value": 15, "unit": "minutes", "rounds": 2}
+    assert paralysed["ends"] == {"round": 3}
     state, entry = step(state, {"type": "pass", "actor": "kira", "dice": [6, 1]})
-    assert params(entry, "condition_ended") == {"combatant": "garde", "condition": "paralysed"}
+    assert params(entry, "condition_expired") == {"combatant": "garde", "condition": "paralysed"}
     assert params(entry, "round_started") == {"round": 3}
     assert combatant(state, "garde")["round"]["initiative"] == 12
 

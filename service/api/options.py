@@ -1,0 +1,61 @@
+"""/combats/<id>/options: what a combatant (or the GM) may send now.
+
+The rules core lists the legal actions (``Ruleset.legal_actions``); this layer
+only checks who asks: a player's token sees its own combatant's options, the
+GM's token anyone's and its own (``actor=gm``).
+"""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+
+from ..rules.registry import get_ruleset
+from ..rules.ruleset import GM
+from .access import AccessDenied, load_authorized
+from .problems import problem
+from .requests import store
+
+blp = Blueprint("options", __name__, url_prefix="/combats", description="The legal actions of a combatant, to build a client's menus.")
+BEARER = [{"bearer": []}]
+
+
+class OptionsQuery(Schema):
+    actor = fields.String(required=True, metadata={"description": "A combatant's id, or 'gm'."})
+
+
+class LegalAction(Schema):
+    type = fields.String(required=True)
+    params = fields.Dict(
+        required=True,
+        metadata={
+            "description": "Parameter name -> {required, choices} or {required, type, minimum, maximum}, "
+            "or {type: object, keys} for adjust's value names."
+        },
+    )
+
+
+class Options(Schema):
+    actor = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "The combat version these options hold for."})
+    actions = fields.List(fields.Nested(LegalAction), required=True)
+
+
+@blp.route("/<combat_id>/options")
+class CombatOptions(MethodView):
+    @blp.doc(summary="List what a combatant (or the GM) may do now, with each choice's parameters", security=BEARER)
+    @blp.arguments(OptionsQuery, location="query")
+    @blp.response(200, Options)
+    def get(self, query, combat_id):
+        state, grant = load_authorized(store(), combat_id)
+        actor = query["actor"]
+        if actor == GM and not grant.is_gm:
+            raise AccessDenied(403, "the game master's options need the GM's token")
+        if actor != GM and not grant.is_gm and actor != grant.combatant:
+            raise AccessDenied(403, f"this token sees the options of {grant.combatant!r} only, not of {actor!r}")
+        if actor != GM and all(c["id"] != actor for c in state["combatants"]):
+            detail = f"there is no combatant {actor!r} in this combat"
+            return problem(422, "invalid-request", "Invalid request", f"/actor: {detail}", errors=[{"pointer": "/actor", "detail": detail}])
+        actions = get_ruleset(state["ruleset"]).legal_actions(state, actor)
+        return {"actor": actor, "version": state["version"], "actions": actions}

@@ -1,0 +1,165 @@
+"""Resolving the game master's shared actions against any ruleset.
+
+Every handler logs its own events with ``author="gm"``; what a change means
+under a ruleset's rules (a PV value at 0, a newcomer's initiative) is left to
+that ruleset's hooks, and :meth:`Ruleset.settle` puts its turn structure back
+in order afterwards (someone left, someone is out).
+"""
+
+from __future__ import annotations
+
+from marshmallow import ValidationError
+
+from .. import conditions
+from ..errors import ActionNotAllowed, InvalidAction
+from ..ruleset import GM, Resolution
+
+STATUS_OVER = "over"
+# Values a GM adjustment never touches: identity, the sheet, and conditions
+# (those go through the `condition` action, with their durations).
+PROTECTED = frozenset({"id", "name", "side", "sheet", "conditions"})
+LEFT = conditions.LEFT
+
+
+def resolve(ruleset, res: Resolution, action: dict) -> None:
+    HANDLERS[action["type"]](ruleset, res, action)
+    if action["type"] != "end_combat" and res.state["status"] != STATUS_OVER:
+        ruleset.settle(res)
+
+
+def end_combat(ruleset, res: Resolution, action: dict) -> None:
+    res.state["status"] = STATUS_OVER
+    res.emit("combat_ended", reason=action.get("reason"))
+    ruleset.on_combat_end(res)
+
+
+# -- adjust ------------------------------------------------------------------------------------
+
+
+def _slot(combatant: dict, path: str, field: str) -> tuple[dict, str]:
+    """The dict holding ``path``'s value and its key there."""
+    key, _, sub = path.partition(".")
+    if key in PROTECTED:
+        raise InvalidAction(f"{key!r} cannot be adjusted (conditions go through the 'condition' action)", field=field)
+    if key not in combatant:
+        known = ", ".join(sorted(k for k in combatant if k not in PROTECTED))
+        raise InvalidAction(f"{combatant['name']} has no value {key!r}; one of: {known}", field=field)
+    if not sub:
+        return combatant, key
+    holder = combatant[key]
+    if not isinstance(holder, dict) or sub not in holder:
+        known = ", ".join(sorted(holder)) if isinstance(holder, dict) else "none"
+        raise InvalidAction(f"{key!r} has no entry {sub!r}; one of: {known}", field=field)
+    return holder, sub
+
+
+def _same_kind(old, new) -> bool:
+    if old is None or new is None:
+        return True
+    if isinstance(old, bool) or isinstance(new, bool):
+        return isinstance(old, bool) and isinstance(new, bool)
+    if isinstance(old, int):
+        return isinstance(new, int)
+    return type(old) is type(new)
+
+
+def adjust(ruleset, res: Resolution, action: dict) -> None:
+    # age-du-silicium's adjust still takes the older name 'combatant'; refusals name what was sent.
+    target = res.combatant(action["target"], field="combatant" if action.get("combatant") else "target")
+    changes = []
+    for kind in ("set", "change"):
+        for path, value in action[kind].items():
+            field = f"{kind}.{path}"
+            holder, key = _slot(target, path, field)
+            old = holder[key]
+            if kind == "change":
+                if not isinstance(old, int) or isinstance(old, bool):
+                    raise InvalidAction(f"{path!r} is not a number; use 'set'", field=field)
+                value = old + value
+            elif not _same_kind(old, value):
+                raise InvalidAction(f"{path!r} holds {type(old).__name__} values, not {type(value).__name__}", field=field)
+            ruleset.check_value(target, path, value, field)
+            holder[key] = value
+            changes.append(path)
+            res.emit("value_adjusted", target=target["id"], value=path, old=old, new=value, author=GM, reason=action["reason"])
+    did_more = ruleset.adjusted(res, target, action, changes)
+    if not changes and not did_more:
+        raise InvalidAction("nothing to adjust: give 'set' or 'change'", field="set")
+
+
+# -- modifiers, overrides, conditions ------------------------------------------------------------
+
+
+def modify(ruleset, res: Resolution, action: dict) -> None:
+    target = _present(res, action)
+    lasting = {"rounds": action["rounds"]} if action["rounds"] else {"until": conditions.NEXT_ROLL}
+    conditions.add(res, target, conditions.MODIFIER, source=GM, modifiers={"roll": action["value"]}, stacks=True, reason=action["reason"], **lasting)
+    res.emit("modifier_applied", target=target["id"], value=action["value"], rounds=action["rounds"], author=GM, reason=action["reason"])
+
+
+def override(ruleset, res: Resolution, action: dict) -> None:
+    if not ruleset.supports_override:
+        raise ActionNotAllowed(f"{ruleset.id} rolls have no success or failure to override; use modify or adjust", field="type")
+    target = _present(res, action)
+    conditions.add(res, target, conditions.OVERRIDE, source=GM, until=conditions.NEXT_ROLL, stacks=True, result=action["result"], reason=action["reason"])
+    res.emit("result_overridden", target=target["id"], result=action["result"], author=GM, reason=action["reason"])
+
+
+def condition(ruleset, res: Resolution, action: dict) -> None:
+    target = res.combatant(action["target"])
+    code = action["code"]
+    if action["remove"]:
+        if not conditions.remove(target, code):
+            raise ActionNotAllowed(f"{target['name']} has no condition {code!r}", field="code")
+        res.emit("condition_removed", target=target["id"], condition=code, author=GM, reason=action["reason"])
+        ruleset.condition_changed(res, target, code, added=False)
+        return
+    if code not in ruleset.gm_conditions:
+        known = ", ".join(sorted(ruleset.gm_conditions))
+        raise InvalidAction(f"{ruleset.id} has no condition {code!r} the GM may add; one of: {known}", field="code")
+    modifiers = {"roll": action["modifier"]} if action["modifier"] else {}
+    if not conditions.add(res, target, code, source=GM, rounds=action["rounds"], modifiers=modifiers):
+        raise ActionNotAllowed(f"{target['name']} is already {code}", field="code")
+    res.emit("condition_added", target=target["id"], condition=code, rounds=action["rounds"], author=GM, reason=action["reason"])
+    ruleset.condition_changed(res, target, code, added=True)
+
+
+def _present(res: Resolution, action: dict) -> dict:
+    target = res.combatant(action["target"])
+    if conditions.has(target, LEFT):
+        raise ActionNotAllowed(f"{target['name']} has left the fight", field="target")
+    return target
+
+
+# -- joining and leaving -------------------------------------------------------------------------
+
+
+def join(ruleset, res: Resolution, action: dict) -> None:
+    try:
+        sheet = ruleset.sheet_schema().load(action["combatant"])
+    except ValidationError as error:
+        raise ValidationError({"combatant": error.messages}) from None
+    if sheet["id"] == GM or any(c["id"] == sheet["id"] for c in res.state["combatants"]):
+        raise ValidationError({"combatant": {"id": [f"{sheet['id']!r} is already used; ids must be unique and not 'gm'"]}})
+    newcomer = ruleset.new_combatant(sheet, res.options)
+    res.state["combatants"].append(newcomer)
+    res.emit("joined", combatant=newcomer["id"], side=newcomer["side"], author=GM, reason=action["reason"])
+    ruleset.on_join(res, newcomer)
+
+
+def leave(ruleset, res: Resolution, action: dict) -> None:
+    target = _present(res, action)
+    conditions.add(res, target, LEFT, source=GM, how=action["how"])
+    res.emit("left_fight", target=target["id"], how=action["how"], author=GM, reason=action["reason"])
+    ruleset.on_leave(res, target)
+
+
+HANDLERS = {
+    "end_combat": end_combat,
+    "adjust": adjust,
+    "modify": modify,
+    "override": override,
+    "condition": condition,
+    "join": join,
+    "leave": leave,
+}

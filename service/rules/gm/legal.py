@@ -1,0 +1,123 @@
+"""What a combatant (or the GM) may send now, with the parameters each choice takes.
+
+Derived from the ruleset's ``awaiting`` and its action schemas; a ruleset
+refines the parameters of a type with :meth:`Ruleset.action_choices`. Each
+parameter is described as ``{"required": bool}`` plus ``choices`` (the legal
+values), or ``type``/``minimum``/``maximum`` for free numbers, or ``keys``
+for objects whose keys are value names. An action built from the listed
+parameters (required ones, and any optional ones) is one the engine accepts:
+``tests/unit/test_legal_actions.py`` checks it with hypothesis.
+"""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from .. import conditions
+from .actions import LEFT, PROTECTED
+
+GM = "gm"
+COMMON_FIELDS = frozenset({"type", "actor", "dice"})
+TARGET_FIELDS = frozenset({"target", "defender", "opponent"})
+
+
+def present(state: dict) -> list[dict]:
+    return [c for c in state["combatants"] if not conditions.has(c, LEFT)]
+
+
+def default_legal_actions(ruleset, state: dict, actor_id: str) -> list[dict]:
+    if state["status"] != "active":
+        return []
+    if actor_id == GM:
+        types = sorted(ruleset.gm_actions - (set() if ruleset.supports_override else {"override"}))
+    else:
+        types = [t for entry in state.get("awaiting", []) if entry["actor"] == actor_id for t in entry["actions"]]
+        types = list(dict.fromkeys(types))
+    return [
+        {"type": action_type, "params": params}
+        for action_type in types
+        for params in ruleset.action_choices(state, actor_id, action_type)
+    ]
+
+
+def describe(ruleset, state: dict, actor_id: str, action_type: str, **refined) -> dict:
+    """Every field of the type's schema, described; ``refined`` replaces some."""
+    schema = ruleset.all_action_schemas[action_type]()
+    described = {}
+    for name, field in schema.fields.items():
+        if name in COMMON_FIELDS:
+            continue
+        described[name] = {"required": field.required, **_describe_field(state, actor_id, name, field)}
+    for name, spec in refined.items():
+        if spec is None:
+            described.pop(name, None)
+        else:
+            described[name] = {"required": described.get(name, {}).get("required", False), **spec}
+    return described
+
+
+def _describe_field(state: dict, actor_id: str, name: str, field) -> dict:
+    if name in TARGET_FIELDS:
+        return {"choices": [c["id"] for c in present(state) if c["id"] != actor_id]}
+    if name == "weapon" and actor_id != GM:
+        actor = next(c for c in state["combatants"] if c["id"] == actor_id)
+        return {"choices": [w["id"] for w in actor["sheet"].get("weapons", [])]}
+    one_of = next((v for v in field.validators if isinstance(v, validate.OneOf)), None)
+    if one_of is not None:
+        return {"choices": list(one_of.choices)}
+    if isinstance(field, fields.Boolean):
+        return {"choices": [False, True]}
+    if isinstance(field, fields.Integer):
+        bounds = next((v for v in field.validators if isinstance(v, validate.Range)), None)
+        return {"type": "integer", "minimum": getattr(bounds, "min", None), "maximum": getattr(bounds, "max", None)}
+    if isinstance(field, fields.List):
+        return {"type": "array"}
+    if isinstance(field, (fields.Dict, fields.Nested)):
+        return {"type": "object"}
+    return {"type": "string"}
+
+
+def _numbers(combatant: dict) -> list[str]:
+    """The numeric current values of a combatant, as adjustable value names."""
+    names = []
+    for key, value in combatant.items():
+        if key in PROTECTED:
+            continue
+        if isinstance(value, int) and not isinstance(value, bool):
+            names.append(key)
+        elif isinstance(value, dict):
+            names += [f"{key}.{sub}" for sub, v in value.items() if isinstance(v, int) and not isinstance(v, bool)]
+    return names
+
+
+def gm_choices(ruleset, state: dict, action_type: str) -> list[dict]:
+    """The parameters of the shared GM actions."""
+    ids = [c["id"] for c in present(state)]
+    if action_type in ("adjust", "modify", "override", "leave") and not ids:
+        return []
+    if action_type == "adjust":
+        # One choice per combatant: the value names differ between sheets.
+        return [
+            describe(ruleset, state, GM, action_type, target={"required": True, "choices": [c["id"]]}, set={"type": "object"},
+                     change={"required": True, "type": "object", "keys": _numbers(c)})
+            for c in present(state) if _numbers(c)
+        ]
+    if action_type == "condition":
+        removable = [
+            describe(ruleset, state, GM, action_type, target={"required": True, "choices": [c["id"]]},
+                     code={"required": True, "choices": sorted({x["code"] for x in c["conditions"]})},
+                     remove={"required": True, "choices": [True]}, rounds=None, modifier=None)
+            for c in present(state) if c["conditions"]
+        ]
+        adding = [
+            describe(ruleset, state, GM, action_type, target={"required": True, "choices": [c["id"]]},
+                     code={"required": True, "choices": sorted(ruleset.gm_conditions - {x["code"] for x in c["conditions"]})},
+                     remove={"choices": [False]})
+            for c in present(state) if ruleset.gm_conditions - {x["code"] for x in c["conditions"]}
+        ]
+        return adding + removable
+    if action_type in ("adjust", "modify", "override", "leave"):
+        return [describe(ruleset, state, GM, action_type, target={"required": True, "choices": ids})]
+    if action_type == "join":
+        return [describe(ruleset, state, GM, action_type, combatant={"required": True, "type": "object", "schema": "sheet"})]
+    return [describe(ruleset, state, GM, action_type)]

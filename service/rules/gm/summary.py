@@ -1,0 +1,59 @@
+"""The fight's running totals, kept in the state, and the summary of its end.
+
+The engine is pure and sees only the state, so the totals are counted as each
+log entry is made (``state["tally"]``) rather than read back from the log;
+``tests/unit/test_gm_summary.py`` checks they match the log of every ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+# Event params that name who is acting, most specific first.
+AUTHOR_PARAMS = ("attacker", "actor")
+
+
+def new_tally(state: Mapping) -> dict:
+    return {"rolls": 0, "actions": 0, "combatants": {c["id"]: _blank() for c in state["combatants"]}}
+
+
+def _blank() -> dict:
+    return {"damage_dealt": 0, "damage_taken": 0, "wounds": 0, "dead": False}
+
+
+def count(ruleset, state: dict, entry: Mapping) -> None:
+    """Add one log entry to the totals."""
+    tally = state.setdefault("tally", new_tally(state))
+    people = tally["combatants"]
+    for combatant in state["combatants"]:
+        people.setdefault(combatant["id"], _blank())
+    tally["rolls"] += len(entry["rolls"])
+    tally["actions"] += entry["action"]["type"] != "start"
+    damage_code, amount_param = ruleset.damage_event
+    author = entry["action"]["actor"]
+    for event in entry["events"]:
+        code, params = event["code"], event["params"]
+        author = next((params[p] for p in AUTHOR_PARAMS if isinstance(params.get(p), str)), author)
+        target = params.get("target", params.get("combatant"))
+        if target not in people:
+            continue
+        if code == damage_code:
+            amount = params.get(amount_param) or 0
+            people[target]["damage_taken"] += amount
+            if author in people and author != target:
+                people[author]["damage_dealt"] += amount
+        if code in ruleset.wound_events:
+            people[target]["wounds"] += 1
+        if code == "died":
+            people[target]["dead"] = True
+
+
+def summary(state: Mapping) -> dict:
+    tally = state["tally"]
+    return {
+        "rounds": state["round"],
+        "actions": tally["actions"],
+        "rolls": tally["rolls"],
+        "combatants": tally["combatants"],
+        "deaths": sorted(cid for cid, totals in tally["combatants"].items() if totals["dead"]),
+    }

@@ -1,0 +1,49 @@
+"""Sistema +2d6: the legal actions of a combatant now, with their parameters."""
+
+from __future__ import annotations
+
+from ..gm.legal import describe, present
+from .conditions import can_act, is_dead, is_dying
+from .tables import CATALOG
+
+
+def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+    """Refined parameter sets, or None for the default description."""
+    if actor_id == "gm":
+        return None
+    actor = next(c for c in state["combatants"] if c["id"] == actor_id)
+    if action_type == "attack":
+        return _attacks(ruleset, state, actor)
+    if action_type == "stabilize":
+        dying = [c["id"] for c in present(state) if is_dying(c)]
+        return [describe(ruleset, state, actor_id, "stabilize", target={"required": True, "choices": dying})] if dying else []
+    if action_type == "test":
+        attributes = sorted(actor["sheet"]["attributes"])
+        return [describe(ruleset, state, actor_id, "test", attribute={"required": True, "choices": attributes})]
+    return None
+
+
+def _attacks(ruleset, state: dict, actor: dict) -> list[dict]:
+    targets = [c for c in present(state) if c["id"] != actor["id"] and not is_dead(c)]
+    able = [c["id"] for c in targets if can_act(c)]
+    helpless = [c["id"] for c in targets if not can_act(c)]
+    weapons = actor["sheet"]["weapons"]
+    automatic = [w["id"] for w in weapons if w.get("automatic")] if state["options"]["automatic_fire"] else []
+    single = [w["id"] for w in weapons if w["id"] not in automatic] + sorted(CATALOG["weapons"])
+    # A condition tag goes with a location; an inline defense is an object the client fills.
+    common = {"condition": None, "defense": {"type": "object"}}
+    sets = []
+    for ids, helpless_targets in ((able, False), (helpless, True)):
+        if not ids:
+            continue
+        difficulty = {"required": True} if helpless_targets else {}
+        for weapon_ids, burst in ((single, [False]), (automatic, [False, True])):
+            if weapon_ids:
+                sets.append(describe(
+                    ruleset, state, actor["id"], "attack", **common,
+                    target={"required": True, "choices": ids},
+                    weapon={"choices": weapon_ids},
+                    burst={"choices": burst},
+                    difficulty={**describe(ruleset, state, actor["id"], "attack")["difficulty"], **difficulty},
+                ))
+    return sets

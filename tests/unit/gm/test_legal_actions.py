@@ -1,0 +1,94 @@
+"""Property: the legal-actions listing matches what the engine accepts, for every ruleset.
+
+From each ruleset's example fight, hypothesis plays random listed actions (a
+combatant's or the GM's). Every listed action, built from its listed
+parameters, is accepted (no RulesError, no invalid field); an action type
+that is not listed for a combatant, built with its required fields, is
+refused with a RulesError.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from marshmallow import ValidationError
+
+from service.rules.engine import apply_action, create_combat
+from service.rules.errors import RulesError
+from service.rules.gm.legal import describe
+from service.rules.gm.schemas import GM_ACTIONS
+from service.rules.registry import RULESETS, get_ruleset
+
+from .build import draw_action, instantiable, value_strategy
+
+STEPS = 12
+# Rulesets whose players' listings are refined so that every listed action is
+# accepted. In the others the players' parameters are still the schema's
+# description (dark-earth's POT split, age-du-silicium's declared actions,
+# duel-2d6's blows, space-opera's attack plan are composed by the client, and
+# their cross-field rules are not listed yet): there the walk checks the
+# shared GM actions only.
+FULLY_LISTED = {"sistema-2d6"}
+
+
+def _fight(ruleset_id: str) -> dict:
+    body = dict(get_ruleset(ruleset_id).example()["combat"])
+    body.pop("dice", None)  # the server's seeded dice
+    state, _ = create_combat(body, combat_id="prop", seed=11)
+    return state
+
+
+def _unlisted_is_refused(data, ruleset, state: dict, actor: str, listed: set[str]) -> None:
+    candidates = sorted(set(ruleset.all_action_schemas) - listed - ruleset.gm_only_actions)
+    if not candidates:
+        return
+    kind = data.draw(st.sampled_from(candidates), label="unlisted type")
+    action = {"type": kind, "actor": actor}
+    for name, spec in describe(ruleset, state, actor, kind).items():
+        if spec["required"]:
+            strategy = value_strategy(ruleset.id, state, spec)
+            if strategy is None:
+                return  # nothing legal to put there: the schema refuses it already
+            action[name] = data.draw(strategy, label=f"unlisted {kind}.{name}")
+    with pytest.raises((RulesError, ValidationError)) as refused:
+        apply_action(state, action)
+    if isinstance(refused.value, ValidationError):
+        # Only the type-specific shape may fail (e.g. duel-2d6's join without a sheet); never silently accepted.
+        assert refused.value.messages
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
+# No "explain" phase: replaying a whole fight per explanation is slow and adds nothing here.
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
+@given(data=st.data())
+def test_listed_actions_are_accepted_and_unlisted_refused(ruleset_id, data):
+    ruleset = get_ruleset(ruleset_id)
+    state = _fight(ruleset_id)
+    for _ in range(STEPS):
+        if state["status"] != "active":
+            break
+        actors = [entry["actor"] for entry in state["awaiting"] if entry["actor"] != "gm"] if ruleset_id in FULLY_LISTED else []
+        actor = data.draw(st.sampled_from(actors + ["gm"]) if actors else st.just("gm"), label="actor")
+        options = ruleset.legal_actions(state, actor)
+        if actor != "gm":
+            _unlisted_is_refused(data, ruleset, state, actor, {o["type"] for o in options})
+        if actor == "gm":
+            # Ending would stop the walk (the summary tests end fights); a ruleset's own GM
+            # types are refined only where the ruleset is fully listed.
+            shared = set(GM_ACTIONS) - {"end_combat"}
+            options = [o for o in options if o["type"] in shared or (ruleset_id in FULLY_LISTED and o["type"] != "end_combat")]
+        assert options, f"{actor} is awaited but nothing is listed"
+        drawable = [o for o in options if instantiable(ruleset_id, state, o)]
+        if ruleset_id in FULLY_LISTED:
+            assert drawable == options, f"not drawable from the listing: {[o for o in options if o not in drawable]}"
+        if not drawable:
+            break
+        options = drawable
+        option = data.draw(st.sampled_from(options), label="option")
+        action = draw_action(data, ruleset_id, state, actor, option)
+        try:
+            state, _ = apply_action(state, action)
+        except (RulesError, ValidationError) as error:
+            raise AssertionError(f"listed action refused: {action}: {error}") from error
