@@ -44,15 +44,19 @@ def create_combat(body: Mapping, *, combat_id: str, seed: int) -> tuple[dict, di
     return _commit(ruleset, res, {"type": "start", "actor": GM, "dice": data["dice"]})
 
 
-def apply_action(state: Mapping, body: Mapping) -> tuple[dict, dict]:
-    """Resolve one action against ``state``; return the new state and log entry."""
+def apply_action(state: Mapping, body: Mapping, *, dice_box=DiceBox) -> tuple[dict, dict]:
+    """Resolve one action against ``state``; return the new state and log entry.
+
+    ``dice_box(rng_state, supplied)`` makes the dice box: the odds replace it
+    to explore every outcome of the dice (service/rules/odds/tree.py).
+    """
     ruleset = get_ruleset(state["ruleset"])
     action = ruleset.load_action(body)
     if state["status"] != STATUS_ACTIVE:
         raise CombatOver("the fight is over; no more actions are accepted", field="type")
     _check_actor(ruleset, state, action)
     working = copy.deepcopy(state)
-    res = Resolution(working, DiceBox(working["rng"], action["dice"]))
+    res = Resolution(working, dice_box(working["rng"], action["dice"]))
     if action["type"] == "end_combat":
         working["status"] = STATUS_OVER
         res.emit("combat_ended", reason=action.get("reason"))

@@ -15,6 +15,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from .dice import DiceBox
 from .errors import InvalidAction
 from .events import event
+from .odds.profile import OddsProfile
 from .viewer import Viewer
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, EndCombatAction, StrictInt
 
@@ -60,6 +61,8 @@ class Ruleset:
     catalog: Mapping
     messages: Mapping[str, Mapping[str, str]]
     gm_actions: frozenset[str] = frozenset({"end_combat"})
+    # How outcomes read in the odds, and who answers what by default (service/rules/odds/profile.py).
+    odds: OddsProfile = OddsProfile()
 
     # -- hooks a ruleset implements -------------------------------------------------
     def new_combatant(self, sheet: dict, options: dict) -> dict:

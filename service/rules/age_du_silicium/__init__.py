@@ -6,6 +6,7 @@ from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG
 from .example import EXAMPLE
+from .odds import AgeDuSiliciumOdds
 
 
 class AgeDuSilicium(Ruleset):
@@ -23,6 +24,7 @@ class AgeDuSilicium(Ruleset):
     action_schemas = ACTIONS
     catalog = CATALOG
     messages = MESSAGES
+    odds = AgeDuSiliciumOdds()
     gm_actions = frozenset({"end_combat", "adjust"})
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:

@@ -9,6 +9,7 @@ from .health import clear_choc
 from .messages import MESSAGES
 from .schemas import ACTIONS, GM_ACTIONS, Options, Sheet
 from .tables import CATALOG
+from .odds import DarkEarthOdds
 
 
 class DarkEarth(Ruleset):
@@ -27,6 +28,7 @@ class DarkEarth(Ruleset):
     gm_actions = GM_ACTIONS
     catalog = CATALOG
     messages = MESSAGES
+    odds = DarkEarthOdds()
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         return {

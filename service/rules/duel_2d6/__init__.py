@@ -5,6 +5,7 @@ from . import actions, duels
 from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG
+from .odds import DuelOdds
 
 
 class Duel2d6(Ruleset):
@@ -22,6 +23,7 @@ class Duel2d6(Ruleset):
     action_schemas = ACTIONS
     catalog = CATALOG
     messages = MESSAGES
+    odds = DuelOdds()
     gm_actions = frozenset({"end_combat", "adjust"})
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:

@@ -5,6 +5,7 @@ from . import actions, turns
 from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG, EXTRA_PV_BY_CON
+from .odds import SistemaOdds
 
 
 class Sistema2d6(Ruleset):
@@ -21,6 +22,7 @@ class Sistema2d6(Ruleset):
     action_schemas = ACTIONS
     catalog = CATALOG
     messages = MESSAGES
+    odds = SistemaOdds()
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         attributes = sheet["attributes"]

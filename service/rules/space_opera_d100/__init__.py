@@ -5,6 +5,7 @@ from . import actions, turns
 from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG
+from .odds import SpaceOperaOdds
 
 OWN_KEYS = ("id", "name", "side", "pv", "san", "kind")
 
@@ -23,6 +24,7 @@ class SpaceOperaD100(Ruleset):
     action_schemas = ACTIONS
     catalog = CATALOG
     messages = MESSAGES
+    odds = SpaceOperaOdds()
     gm_actions = frozenset({"end_combat", "clear_condition"})
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
