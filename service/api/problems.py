@@ -36,6 +36,7 @@ PROBLEM_TYPES = {
     "precondition-failed": "If-Match names an older version of the combat.",
     "rate-limited": "Too many requests from this client; wait Retry-After seconds.",
     "store-unavailable": "The combat store does not answer; retry after Retry-After seconds.",
+    "too-many-streams": "This server holds as many event streams and long polls as it may; retry after Retry-After, or poll without waiting.",
     "payload-too-large": "The request body is larger than the service accepts.",
     "method-not-allowed": "The resource does not take this HTTP method.",
     "internal-error": "A bug: the service failed. Nothing was changed. Please report it with the request id.",

@@ -117,6 +117,10 @@ class LogPage(Described):
 class EventsQuery(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+    wait = fields.Integer(
+        load_default=0, validate=validate.Range(0, 25),
+        metadata={"description": "Long poll: wait up to this many seconds for an entry after `after` (0: answer at once)."},
+    )
 
 
 class OutcomeOdds(Described):

@@ -1,9 +1,10 @@
 """Combats in Redis.
 
-A combat is four keys in one Cluster slot (see ``keys.py``): its state
+A combat is five keys in one Cluster slot (see ``keys.py``): its state
 (hash: version, json), its log (list; entry *n* has seq *n*), its
-Idempotency-Key answers and its access grants. Every write refreshes the TTL
-of all four. Appending an entry and replacing the state is one Lua script
+Idempotency-Key answers, its access grants and its stream (the log entries
+again, for live listeners: ``stream.py``). Every write refreshes the TTL
+of all five. Appending an entry and replacing the state is one Lua script
 that first compares the stored version: two writers can never both commit on
 the same version, and a write is never half done.
 """
@@ -19,11 +20,12 @@ from .access import AccessGrants, grant_args
 from .errors import CombatNotFound, VersionConflict, retrying_read, unavailable_on_failure
 from .idempotency import IdempotencyRecords, answer_args
 from .keys import combat_keys, dumps, log_key, state_key
+from .stream import EventStreams
 
 COMMITTED, CONFLICT, GONE = 0, 1, 2
 
 
-class CombatStore(IdempotencyRecords, AccessGrants):
+class CombatStore(IdempotencyRecords, AccessGrants, EventStreams):
     def __init__(self, client: redis.Redis, ttl_seconds: int):
         self.client = client
         self.ttl_seconds = ttl_seconds

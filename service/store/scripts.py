@@ -1,10 +1,20 @@
-"""The Lua scripts that make each write one atomic step."""
+"""The Lua scripts that make each write one atomic step.
 
-CREATE = """
+Every log entry is also added to the combat's stream (KEYS[5]) with its seq
+as the stream id, in the same script, so a listener sees each committed
+entry exactly once and in order. The stream keeps about the last
+STREAM_MAXLEN entries (approximate trimming, cheap); the log list keeps
+them all, and a listener further behind reads it instead.
+"""
+
+STREAM_MAXLEN = 1000
+
+CREATE = f"""
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'json', ARGV[2])
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', {STREAM_MAXLEN}, ARGV[1] .. '-0', 'entry', ARGV[3])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[3], ARGV[5], ARGV[6]) end
 for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1]) end
 for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
@@ -13,15 +23,16 @@ return 1
 
 # Returns {0, version} on success, {1, current} on a version conflict and
 # {2, 0} when the combat is gone (expired or deleted).
-COMMIT = """
+COMMIT = f"""
 local current = redis.call('HGET', KEYS[1], 'version')
-if not current then return {2, 0} end
-if current ~= ARGV[1] then return {1, tonumber(current)} end
+if not current then return {{2, 0}} end
+if current ~= ARGV[1] then return {{1, tonumber(current)}} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'json', ARGV[3])
 redis.call('RPUSH', KEYS[2], ARGV[4])
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', {STREAM_MAXLEN}, ARGV[2] .. '-0', 'entry', ARGV[4])
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], ARGV[7]) end
 for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
-return {0, tonumber(ARGV[2])}
+return {{0, tonumber(ARGV[2])}}
 """
 
 # Idempotency records live in one hash per combat, refreshed with it:
