@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_cors import CORS
 
-from . import api
+from . import api, web
 from .api import limits, stream
 from .settings import Settings
 from .store import CombatStore, connect
@@ -35,6 +35,7 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
     )
     app.extensions["melee.stream_slots"] = stream.Slots(settings.max_streams_per_worker)
     api.init_app(app, settings.retry_after_seconds)
+    app.register_blueprint(web.blp)
     limits.init_app(app, settings.rate_limit, settings.redis_url)
     init_observability(app, settings)
     return app
