@@ -17,7 +17,12 @@ import threading
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+# Each event stream (GET /combats/<id>/stream) and waiting long poll holds a
+# thread for as long as it lasts; the app lets at most MAX_STREAMS_PER_WORKER
+# (16) do so, so with 32 threads at least 16 always serve ordinary requests.
+# Threads are cheap here (they wait on Redis, not on the CPU); gevent would
+# need monkey-patching redis-py and the Prometheus client for little gain.
+threads = int(os.environ.get("GUNICORN_THREADS", "32"))
 worker_class = "gthread"
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Flask
 from flask_cors import CORS
 
-from . import api
-from .api import limits
+from . import api, web
+from .api import limits, stream
 from .settings import Settings
 from .store import CombatStore, connect
 from .observability import init_app as init_observability, logs as observability_logs
@@ -27,11 +27,15 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
         app,
         origins=list(settings.cors_origins),
         expose_headers=["ETag", "Location", "Retry-After", "X-Request-ID"],
-        allow_headers=["Content-Type", "If-Match", "If-None-Match", "Authorization", "Idempotency-Key", "X-Request-ID"],
+        allow_headers=[
+            "Content-Type", "If-Match", "If-None-Match", "Authorization", "Idempotency-Key", "X-Request-ID", "Last-Event-ID",
+        ],
         supports_credentials=False,
         send_wildcard=settings.cors_origins == ("*",),
     )
+    app.extensions["melee.stream_slots"] = stream.Slots(settings.max_streams_per_worker)
     api.init_app(app, settings.retry_after_seconds)
+    app.register_blueprint(web.blp)
     limits.init_app(app, settings.rate_limit, settings.redis_url)
     init_observability(app, settings)
     return app

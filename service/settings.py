@@ -72,6 +72,9 @@ class Settings:
     sentry_dsn: str | None = None
     git_commit: str | None = None
     test_slow_endpoint: bool = False
+    # Event streams and waiting long polls one worker holds at once, each on
+    # one of its GUNICORN_THREADS; keep it below that (docs/operations.md).
+    max_streams_per_worker: int = 16
 
     # Every environment variable from_env reads (a test keeps this list true;
     # the deployment manifests are checked against it).
@@ -94,6 +97,7 @@ class Settings:
         "SOURCE_VERSION",
         "RENDER_GIT_COMMIT",
         "MELEE_TEST_SLOW_ENDPOINT",
+        "MAX_STREAMS_PER_WORKER",
     )
 
     @classmethod
@@ -120,4 +124,5 @@ class Settings:
             git_commit=env.get("GIT_COMMIT") or env.get("SOURCE_VERSION") or env.get("RENDER_GIT_COMMIT") or None,
             # Tests only: GET /_test/slow, to have a request in flight at SIGTERM.
             test_slow_endpoint=env.get("MELEE_TEST_SLOW_ENDPOINT") == "1",
+            max_streams_per_worker=_int(env, "MAX_STREAMS_PER_WORKER", 16, 0, 10_000),
         )

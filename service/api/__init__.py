@@ -12,7 +12,7 @@ from openapi_ui_bundles import swagger_ui
 
 from .. import __version__
 from ..rules.registry import RULESETS
-from . import combats, errors, health, history, options, problems, rulesets, schemas, simulations, tokens
+from . import combats, errors, health, history, odds, options, problems, rulesets, schemas, simulations, stream, tokens
 
 SWAGGER_STATIC = "/docs/static/"
 
@@ -114,7 +114,7 @@ def init_app(app: Flask, retry_after_seconds: int) -> Api:
     )
     errors.register(app, retry_after_seconds)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer", "description": "A token from POST /combats."})
-    for blueprint in (health.blp, rulesets.blp, combats.blp, history.blp, tokens.blp, options.blp, simulations.blp):
+    for blueprint in (health.blp, rulesets.blp, combats.blp, history.blp, tokens.blp, options.blp, odds.blp, stream.blp, simulations.blp):
         api.register_blueprint(blueprint)
     app.extensions["melee.ruleset_details"] = _document_rulesets(api)
     _errors_are_problems(api)

@@ -85,9 +85,13 @@ def bearer_token() -> str | None:
     return token.strip()
 
 
-def load_authorized(store: CombatStore, combat_id: str) -> tuple[dict, Grant]:
-    """The combat and the caller's grant; AccessDenied without a valid token."""
-    token = bearer_token()
+def load_authorized(store: CombatStore, combat_id: str, token: str | None = None) -> tuple[dict, Grant]:
+    """The combat and the caller's grant; AccessDenied without a valid token.
+
+    ``token``: one the caller found elsewhere than the Authorization header
+    (the event stream's ``access_token`` query parameter).
+    """
+    token = token or bearer_token()
     state, record = store.load_with_grant(combat_id, digest(token) if token else None)
     if token is None:
         raise AccessDenied(401, "this combat needs 'Authorization: Bearer <token>' (a token from POST /combats)")

@@ -19,6 +19,7 @@ from .idempotency import Idempotency
 from .joining import mint_for_newcomers
 from .problems import problem
 from .requests import if_match, json_body, stale, stamp_expiry, store
+from .stream import long_poll
 from .views import action_result, combat_view, entry_view, etag
 
 blp = Blueprint(
@@ -174,7 +175,10 @@ def _act(combat_id: str, body: dict, idempotency: Idempotency | None):
 class Events(MethodView):
     @blp.doc(
         summary="Read the combat's log",
-        description="Every entry: the action, every die rolled, the events; filtered for the caller.",
+        description=(
+            "Every entry: the action, every die rolled, the events; filtered for the caller. With `wait`, a long "
+            "poll: when there is no entry after `after` yet, the answer waits up to `wait` seconds for one."
+        ),
         security=BEARER,
     )
     @blp.arguments(schemas.EventsQuery, location="query")
@@ -182,6 +186,9 @@ class Events(MethodView):
     def get(self, query, combat_id):
         state, grant = load_authorized(store(), combat_id)
         entries, last = store().log(combat_id, query["after"], query["limit"])
+        if not entries and query["wait"] and long_poll(combat_id, query["after"], query["wait"]):
+            state, grant = load_authorized(store(), combat_id)
+            entries, last = store().log(combat_id, query["after"], query["limit"])
         items = [entry_view(state, entry, grant.viewer) for entry in entries]
         next_after = items[-1]["seq"] if items and items[-1]["seq"] < last else None
         return {"items": items, "next_after": next_after, "last_seq": last}

@@ -121,6 +121,35 @@ class LogPage(Described):
 class EventsQuery(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+    wait = fields.Integer(
+        load_default=0, validate=validate.Range(0, 25),
+        metadata={"description": "Long poll: wait up to this many seconds for an entry after `after` (0: answer at once)."},
+    )
+
+
+class OutcomeOdds(Described):
+    outcome = fields.String(required=True, metadata={"description": "The outcome class, e.g. 'miss', 'hit', 'critical hit', 'wound grave', 'death'."})
+    probability = fields.Float(required=True)
+    fraction = fields.String(metadata={"description": "Exact: the probability as a fraction."})
+    standard_error = fields.Float(metadata={"description": "Monte Carlo: the standard error of the probability."})
+
+
+class ExpectedDamage(Described):
+    combatant = fields.String(required=True)
+    damage = fields.Float(required=True, metadata={"description": "Expected health lost (pv; blessures in age-du-silicium)."})
+    standard_error = fields.Float(metadata={"description": "Monte Carlo only."})
+
+
+class Odds(Described):
+    method = fields.String(required=True, validate=validate.OneOf(["exact", "monte_carlo"]))
+    leaves = fields.Integer(metadata={"description": "Exact: the outcomes of the dice enumerated."})
+    runs = fields.Integer(metadata={"description": "Monte Carlo: the runs."})
+    seed = fields.Integer(metadata={"description": "Monte Carlo: the seed of the runs."})
+    outcomes = fields.List(fields.Nested(OutcomeOdds), required=True)
+    expected_damage = fields.List(fields.Nested(ExpectedDamage), required=True)
+    assumed_answers = fields.List(
+        fields.Dict(), required=True, metadata={"description": "The default answers assumed (on the first outcome of the dice)."}
+    )
 
 
 class RulesetSummary(Described):

@@ -10,7 +10,8 @@ Long-lived responses cannot finish by themselves: an event stream
 (Server-Sent Events) must be told to end. Code that holds one registers a
 callback with :func:`on_shutdown`; the callback should send a final event
 telling the client to reconnect (to another worker) and end the stream.
-There are no event streams yet, so nothing registers one today.
+Each open ``GET /combats/<id>/stream`` does (service/api/stream.py): it
+sends a ``reconnect`` event within a second and ends.
 """
 
 from __future__ import annotations

@@ -52,13 +52,17 @@ def create_loaded(ruleset, data: dict, *, combat_id: str, seed: int) -> tuple[di
     return _commit(ruleset, res, {"type": "start", "actor": GM, "dice": data["dice"]})
 
 
-def apply_action(state: Mapping, body: Mapping) -> tuple[dict, dict]:
-    """Resolve one action against ``state``; return the new state and log entry."""
+def apply_action(state: Mapping, body: Mapping, *, dice_box=DiceBox) -> tuple[dict, dict]:
+    """Resolve one action against ``state``; return the new state and log entry.
+
+    ``dice_box(rng_state, supplied)`` makes the dice box: the odds replace it
+    to explore every outcome of the dice (service/rules/odds/tree.py).
+    """
     ruleset = get_ruleset(state["ruleset"])
-    return apply_loaded(ruleset, state, ruleset.load_action(body))
+    return apply_loaded(ruleset, state, ruleset.load_action(body), dice_box=dice_box)
 
 
-def apply_loaded(ruleset, state: Mapping, action: Mapping, *, in_place: bool = False) -> tuple[dict, dict]:
+def apply_loaded(ruleset, state: Mapping, action: Mapping, *, in_place: bool = False, dice_box=DiceBox) -> tuple[dict, dict]:
     """:func:`apply_action` for an action ``ruleset.load_action`` already loaded.
 
     The simulator (service/simulation) loads each distinct action of its
@@ -71,7 +75,7 @@ def apply_loaded(ruleset, state: Mapping, action: Mapping, *, in_place: bool = F
         raise CombatOver("the fight is over; no more actions are accepted", field="type")
     _check_actor(ruleset, state, action)
     working = state if in_place else copy_state(state)
-    res = Resolution(working, DiceBox(working["rng"], action["dice"]))
+    res = Resolution(working, dice_box(working["rng"], action["dice"]))
     if action["actor"] == GM and action["type"] in gm_actions.HANDLERS:
         gm_actions.resolve(ruleset, res, action)
     else:

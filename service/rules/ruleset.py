@@ -16,6 +16,7 @@ from .dice import DiceBox
 from .errors import InvalidAction
 from .events import event
 from .gm.schemas import GM_ACTIONS
+from .odds.profile import OddsProfile
 from .viewer import Viewer
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, StrictInt
 
@@ -71,6 +72,8 @@ class Ruleset:
     wound_events: frozenset[str] = frozenset()
     # False where rolls have no success of their own (dark-earth's opposed pools): `override` is refused.
     supports_override: bool = True
+    # How outcomes read in the odds, and who answers what by default (service/rules/odds/profile.py).
+    odds: OddsProfile = OddsProfile()
 
     # -- hooks a ruleset implements -------------------------------------------------
     def new_combatant(self, sheet: dict, options: dict) -> dict:

@@ -1,9 +1,11 @@
 """Combats in Redis.
 
-A combat is four keys in one Cluster slot (see ``keys.py``): its state
-(hash: version, json, snapshots and archived log chunks: history.py), its log (list; entry *n* has seq *n*), its
-Idempotency-Key answers and its access grants. Every write refreshes the TTL
-of all four. Appending an entry and replacing the state is one Lua script
+A combat is five keys in one Cluster slot (see ``keys.py``): its state
+(hash: version, json, snapshots and archived log chunks: ``history.py``),
+its log (list; entry *n* has seq *n*), its Idempotency-Key answers, its
+access grants and its stream (the log entries again, for live listeners:
+``stream.py``). Every write refreshes the TTL of all five. Appending an
+entry and replacing the state is one Lua script
 that first compares the stored version: two writers can never both commit on
 the same version, and a write is never half done.
 """
@@ -20,11 +22,12 @@ from .errors import CombatNotFound, VersionConflict, retrying_read, unavailable_
 from .history import History, snapshot_arg
 from .idempotency import IdempotencyRecords, answer_args
 from .keys import combat_keys, dumps, state_key
+from .stream import EventStreams
 
 COMMITTED, CONFLICT, GONE = 0, 1, 2
 
 
-class CombatStore(IdempotencyRecords, AccessGrants, History):
+class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
     def __init__(self, client: redis.Redis, ttl_seconds: int):
         self.client = client
         self.ttl_seconds = ttl_seconds

@@ -20,9 +20,20 @@ def access_key(combat_id: str) -> str:
     return f"combat:{{{combat_id}}}:access"
 
 
+def stream_key(combat_id: str) -> str:
+    """The Redis Stream of the combat's log entries, for live listeners (entry id = seq)."""
+    return f"combat:{{{combat_id}}}:stream"
+
+
 def combat_keys(combat_id: str) -> list[str]:
     """Every key of a combat, in the order the scripts expect them."""
-    return [state_key(combat_id), log_key(combat_id), idempotency_key(combat_id), access_key(combat_id)]
+    return [
+        state_key(combat_id),
+        log_key(combat_id),
+        idempotency_key(combat_id),
+        access_key(combat_id),
+        stream_key(combat_id),
+    ]
 
 
 def dumps(value) -> str:

@@ -2,13 +2,22 @@
 
 The state hash holds ``version``, ``json`` and, for history.py, the
 snapshots ``snap:<version>`` and the archived log chunks ``log:<n>``.
+
+Every log entry is also added to the combat's stream (KEYS[5]) with its seq
+as the stream id, in the same script, so a listener sees each committed
+entry exactly once and in order. The stream keeps about the last
+STREAM_MAXLEN entries (approximate trimming, cheap); the log list keeps
+them all, and a listener further behind reads it instead.
 """
 
-CREATE = """
+STREAM_MAXLEN = 1000
+
+CREATE = f"""
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'json', ARGV[2])
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', {STREAM_MAXLEN}, ARGV[1] .. '-0', 'entry', ARGV[3])
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[3], ARGV[5], ARGV[6]) end
 redis.call('HSET', KEYS[1], 'snap:' .. ARGV[1], ARGV[7])
 for i = 8, #ARGV, 2 do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1]) end
@@ -18,16 +27,17 @@ return 1
 
 # Returns {0, version} on success, {1, current} on a version conflict and
 # {2, 0} when the combat is gone (expired or deleted).
-COMMIT = """
+COMMIT = f"""
 local current = redis.call('HGET', KEYS[1], 'version')
-if not current then return {2, 0} end
-if current ~= ARGV[1] then return {1, tonumber(current)} end
+if not current then return {{2, 0}} end
+if current ~= ARGV[1] then return {{1, tonumber(current)}} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'json', ARGV[3])
 redis.call('RPUSH', KEYS[2], ARGV[4])
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', {STREAM_MAXLEN}, ARGV[2] .. '-0', 'entry', ARGV[4])
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], ARGV[7]) end
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'snap:' .. ARGV[2], ARGV[8]) end
 for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
-return {0, tonumber(ARGV[2])}
+return {{0, tonumber(ARGV[2])}}
 """
 
 # Archives one chunk of the log (history.py): the chunk, compressed, becomes

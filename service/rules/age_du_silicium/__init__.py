@@ -7,6 +7,7 @@ from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG
 from .example import EXAMPLE
+from .odds import AgeDuSiliciumOdds
 
 
 class AgeDuSilicium(Ruleset):
@@ -27,6 +28,7 @@ class AgeDuSilicium(Ruleset):
     gm_conditions = frozenset({CORNERED, PRONE, IMMOBILISED, DISARMED, OUT_OF_ACTION, DEAD})
     damage_event = ("wounded", "amount")
     wound_events = frozenset({"wounded", "critical_wound"})
+    odds = AgeDuSiliciumOdds()
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         return {

@@ -12,6 +12,7 @@ from .tables import PAIN_DICE
 from .messages import MESSAGES
 from .schemas import ACTIONS, GM_ACTIONS, Options, Sheet
 from .tables import CATALOG
+from .odds import DarkEarthOdds
 
 
 class DarkEarth(Ruleset):
@@ -35,6 +36,7 @@ class DarkEarth(Ruleset):
     supports_override = False
     catalog = CATALOG
     messages = MESSAGES
+    odds = DarkEarthOdds()
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         return {

@@ -8,6 +8,7 @@ from .conditions import DEAD, PRONE, STUNNED, UNCONSCIOUS, is_out
 from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG, WOUNDS
+from .odds import DuelOdds
 
 
 class Duel2d6(Ruleset):
@@ -30,6 +31,7 @@ class Duel2d6(Ruleset):
     gm_conditions = frozenset({PRONE, STUNNED, UNCONSCIOUS, DEAD})
     damage_event = ("wounded", "loss")
     wound_events = frozenset({"wounded"})
+    odds = DuelOdds()
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         return {

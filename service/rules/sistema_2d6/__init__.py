@@ -7,6 +7,7 @@ from .conditions import DEAD, DYING, STABLE, UNCONSCIOUS
 from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG, EXTRA_PV_BY_CON
+from .odds import SistemaOdds
 
 
 class Sistema2d6(Ruleset):
@@ -24,6 +25,7 @@ class Sistema2d6(Ruleset):
     catalog = CATALOG
     messages = MESSAGES
     gm_conditions = frozenset({UNCONSCIOUS, DYING, STABLE, DEAD})
+    odds = SistemaOdds()
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         attributes = sheet["attributes"]

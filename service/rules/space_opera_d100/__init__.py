@@ -6,6 +6,7 @@ from .conditions import CONTRACTED, DEAD, KNOCKED_OUT, LOSES_NEXT_ACTION, OFF_BA
 from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG
+from .odds import SpaceOperaOdds
 
 OWN_KEYS = ("id", "name", "side", "pv", "san", "kind")
 
@@ -27,6 +28,7 @@ class SpaceOperaD100(Ruleset):
     extra_gm_actions = frozenset({"clear_condition"})
     gm_conditions = frozenset({UNCONSCIOUS, KNOCKED_OUT, PARALYSED, CONTRACTED, OFF_BALANCE, LOSES_NEXT_ACTION, DEAD})
     wound_events = frozenset({"wound"})
+    odds = SpaceOperaOdds()
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         return {

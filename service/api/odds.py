@@ -1,0 +1,74 @@
+"""/combats/<id>/odds: the odds of an action before it is rolled.
+
+A separate endpoint rather than a ``dry_run`` flag on /actions: the action
+schemas refuse unknown fields, and an odds request has its own (the answers
+to assume, the method, the Monte Carlo seed). Nothing is written: the
+combat, its log, its Idempotency-Key records and its generator state are
+only read (tests/api/test_odds.py compares the raw Redis values).
+"""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from ..rules.odds.compute import AUTO, EXACT, MONTE_CARLO, odds
+from ..rules.registry import get_ruleset
+from . import schemas
+from .access import load_authorized, require_actor
+from .requests import store
+
+blp = Blueprint("odds", __name__, url_prefix="/combats", description="Odds before you roll.")
+
+MAX_RUNS = 20_000
+MAX_LEAVES = 20_000
+
+
+class OddsRequest(Schema):
+    action = fields.Dict(required=True, metadata={"description": "The action, as it would be posted to /actions."})
+    answers = fields.List(
+        fields.Dict(),
+        validate=validate.Length(max=4),
+        load_default=list,
+        metadata={"description": "Answers to assume after the action (the defender's defense...); "
+                  "the ruleset's default answers follow when the combat still waits."},
+    )
+    method = fields.String(validate=validate.OneOf([AUTO, EXACT, MONTE_CARLO]), load_default=AUTO,
+                           metadata={"description": "auto: exact when the dice tree fits max_leaves, else Monte Carlo."})
+    runs = fields.Integer(validate=validate.Range(100, MAX_RUNS), load_default=5_000, metadata={"description": "Monte Carlo runs."})
+    seed = fields.Integer(validate=validate.Range(0, 2**63 - 1), load_default=0,
+                          metadata={"description": "Seed of the Monte Carlo runs (never the combat's own)."})
+    max_leaves = fields.Integer(validate=validate.Range(1, MAX_LEAVES), load_default=10_000,
+                                metadata={"description": "Largest dice tree enumerated exactly."})
+
+
+@blp.route("/<combat_id>/odds")
+class Odds(MethodView):
+    @blp.doc(
+        summary="The odds of an action, without playing it",
+        description=(
+            "The probability of each outcome class of the action (miss, hit, critical hit, wound levels, death... "
+            "as the ruleset names them) and the expected damage to each combatant, exact when the dice tree has "
+            "at most max_leaves outcomes, else from seeded Monte Carlo runs (with standard errors). Nothing "
+            "changes: not the combat, its log or its dice. A player's token asks only for its own combatant's "
+            "actions. See docs/odds.md."
+        ),
+        security=[{"bearer": []}],
+    )
+    @blp.arguments(OddsRequest)
+    @blp.response(200, schemas.Odds)
+    def post(self, request_body, combat_id):
+        state, grant = load_authorized(store(), combat_id)
+        action = request_body["action"]
+        require_actor(grant, action, get_ruleset(state["ruleset"]).gm_actions)
+        return odds(
+            state,
+            action,
+            grant.viewer,
+            answers=request_body["answers"],
+            method=request_body["method"],
+            runs=request_body["runs"],
+            seed=request_body["seed"],
+            max_leaves=request_body["max_leaves"],
+        )

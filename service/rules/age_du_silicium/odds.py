@@ -1,0 +1,14 @@
+"""How age-du-silicium outcomes read in the odds: wounds count down ``blessures``; the default reaction."""
+
+from ..odds.profile import OddsProfile
+
+
+class AgeDuSiliciumOdds(OddsProfile):
+    health = "blessures"
+    # The target spends its reaction on a dodge; when it cannot, it does not react.
+    default_answers = {"react": ({"reaction": "dodge"}, {"reaction": "none"})}
+
+    def label(self, event: dict) -> str | None:
+        if event["code"] == "critical_wound":
+            return "critical wound"
+        return super().label(event)

@@ -1,0 +1,190 @@
+"""The odds of a proposed action: the probability of each outcome and the
+expected damage, exactly when the dice allow, else by seeded Monte Carlo.
+
+Nothing is kept: the engine is pure, so the action is resolved on copies of
+the state, once per outcome of the dice (exact) or once per seeded run
+(Monte Carlo). The combat's own generator state (``rng``) is never used: an
+exact answer does not depend on it, and the runs draw from seeds derived
+from the request's ``seed``, so the odds cannot reveal the next rolls.
+
+When the action leaves the combat waiting for another combatant's answer
+(a defense, a reaction, the other fighters' allocations), the odds assume
+the ``answers`` the caller gives, then the ruleset's default answers
+(``Ruleset.odds``, see profile.py), until the round changes.
+"""
+
+from __future__ import annotations
+
+import math
+from contextlib import contextmanager
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from marshmallow import ValidationError
+
+from ..dice import DiceBox, splitmix64
+from ..engine import apply_action
+from ..errors import RulesError
+from ..registry import get_ruleset
+from ..viewer import Viewer
+from .profile import OddsProfile
+from .tree import DicePath, TooManyLeaves, leaves
+
+EXACT, MONTE_CARLO, AUTO = "exact", "monte_carlo", "auto"
+MAX_DEFAULT_ANSWERS = 8
+
+
+@dataclass(frozen=True)
+class Leaf:
+    outcome: str
+    damage: dict[str, int]
+    assumed: list[dict]  # the default answers this branch assumed
+
+
+class SeededSource:
+    """Monte Carlo dice: the ordinary box, on a state whose ``rng`` is the run's seed."""
+
+    box = DiceBox
+
+    def mark(self) -> int:
+        return 0
+
+    def rewind(self, mark: int) -> None:
+        """Nothing to undo: a refused action left the state (and its rng) untouched."""
+
+
+def _play(state: dict, actions: Sequence[dict], profile: OddsProfile, source) -> Leaf:
+    """Resolve the proposed action, the given answers, then default answers, on one branch of the dice."""
+    proposed = actions[0]
+    current, events, assumed = state, [], []
+    for index, action in enumerate(actions):
+        with _blamed(index):
+            current, entry = apply_action(current, action, dice_box=source.box)
+        events += entry["events"]
+    for _ in range(MAX_DEFAULT_ANSWERS):
+        if current["round"] != state["round"] or current["status"] != state["status"]:
+            break
+        answered = False
+        for candidate in profile.answers(current, proposed):
+            mark = source.mark()
+            try:
+                current, entry = apply_action(current, candidate, dice_box=source.box)
+            except TooManyLeaves:
+                raise
+            except (RulesError, ValidationError):
+                source.rewind(mark)
+                continue
+            events += entry["events"]
+            assumed.append(candidate)
+            answered = True
+            break
+        if not answered:
+            break
+    return Leaf(profile.outcome(events, proposed), profile.damage(state, current), assumed)
+
+
+@contextmanager
+def _blamed(index: int):
+    """Point errors at ``action`` (index 0) or ``answers.<i>`` of the odds request."""
+    where = "action" if index == 0 else f"answers.{index - 1}"
+    try:
+        yield
+    except TooManyLeaves:
+        raise
+    except RulesError as error:
+        error.field = f"{where}.{error.field}" if error.field else where
+        raise
+    except ValidationError as error:
+        messages = {where: error.messages}
+        if index:
+            messages = {"answers": {index - 1: error.messages}}
+        raise ValidationError(messages) from error
+
+
+def odds(
+    state: Mapping,
+    action: dict,
+    viewer: Viewer,
+    *,
+    answers: Sequence[dict] = (),
+    method: str = AUTO,
+    runs: int = 10_000,
+    seed: int = 0,
+    max_leaves: int = 10_000,
+) -> dict:
+    """The odds of ``action`` on ``state`` as ``viewer`` may compute them."""
+    profile = get_ruleset(state["ruleset"]).odds
+    start = profile.assumed_state(dict(state), viewer)
+    actions = [action, *answers]
+    if method in (EXACT, AUTO):
+        try:
+            return _exact(start, actions, profile, max_leaves)
+        except TooManyLeaves:
+            if method == EXACT:
+                raise
+    return _monte_carlo(start, actions, profile, runs, seed)
+
+
+def _exact(state: dict, actions: list[dict], profile: OddsProfile, max_leaves: int) -> dict:
+    probabilities: dict[str, Fraction] = defaultdict(Fraction)
+    damage: dict[str, Fraction] = defaultdict(Fraction)
+    assumed: list[dict] | None = None
+    count = 0
+
+    def run(path: DicePath) -> Leaf:
+        return _play(state, actions, profile, path)
+
+    for probability, leaf in leaves(run, max_leaves):
+        count += 1
+        assumed = leaf.assumed if assumed is None else assumed
+        probabilities[leaf.outcome] += probability
+        for combatant, lost in leaf.damage.items():
+            damage[combatant] += probability * lost
+    return {
+        "method": EXACT,
+        "leaves": count,
+        "outcomes": _sorted(
+            {"outcome": name, "probability": float(p), "fraction": f"{p.numerator}/{p.denominator}"}
+            for name, p in probabilities.items()
+        ),
+        "expected_damage": [{"combatant": cid, "damage": float(total)} for cid, total in damage.items()],
+        "assumed_answers": assumed,
+    }
+
+
+def _monte_carlo(state: dict, actions: list[dict], profile: OddsProfile, runs: int, seed: int) -> dict:
+    counts: Counter[str] = Counter()
+    sums: dict[str, float] = defaultdict(float)
+    squares: dict[str, float] = defaultdict(float)
+    source, generator, assumed = SeededSource(), seed, None
+    for _ in range(runs):
+        generator, run_seed = splitmix64(generator)
+        leaf = _play({**state, "rng": run_seed}, actions, profile, source)
+        assumed = leaf.assumed if assumed is None else assumed
+        counts[leaf.outcome] += 1
+        for combatant, lost in leaf.damage.items():
+            sums[combatant] += lost
+            squares[combatant] += lost * lost
+    outcomes = []
+    for name, count in counts.items():
+        p = count / runs
+        outcomes.append({"outcome": name, "probability": p, "standard_error": math.sqrt(p * (1 - p) / runs)})
+    expected = []
+    for combatant, total in sums.items():
+        mean = total / runs
+        variance = max(0.0, squares[combatant] / runs - mean * mean) * runs / max(1, runs - 1)
+        expected.append({"combatant": combatant, "damage": mean, "standard_error": math.sqrt(variance / runs)})
+    return {
+        "method": MONTE_CARLO,
+        "runs": runs,
+        "seed": seed,
+        "outcomes": _sorted(outcomes),
+        "expected_damage": expected,
+        "assumed_answers": assumed,
+    }
+
+
+def _sorted(outcomes) -> list[dict]:
+    return sorted(outcomes, key=lambda o: (-o["probability"], o["outcome"]))

@@ -1,0 +1,176 @@
+"""GET /combats/<id>/stream (Server-Sent Events) and the long poll, in process."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+
+import pytest
+
+from service.app import create_app
+from service.observability import shutdown
+from service.observability.metrics import ACTIVE_STREAMS
+from service.rules.registry import get_ruleset
+from service.settings import Settings
+from tests.conftest import TTL, GameMasterClient
+from tests.helpers import act, create
+
+SISTEMA = get_ruleset("sistema-2d6").example()
+# Ana attacks, Capanga defends (the example), then Capanga passes his turn.
+PLAY = [*SISTEMA["actions"][:2], {"type": "pass", "actor": "capanga"}]
+DARK_EARTH = get_ruleset("dark-earth").example()
+
+
+class Events:
+    """Reads a streamed response one SSE event at a time."""
+
+    def __init__(self, response):
+        assert response.status_code == 200, response.get_data()
+        assert response.mimetype == "text/event-stream"
+        self.response = response
+        self.chunks = iter(response.response)
+        self.buffer = ""
+
+    def next(self) -> dict:
+        while "\n\n" not in self.buffer:
+            chunk = next(self.chunks)
+            self.buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        block, self.buffer = self.buffer.split("\n\n", 1)
+        fields = {"comments": []}
+        for line in block.split("\n"):
+            name, _, value = line.partition(":")
+            if name == "":
+                fields["comments"].append(value.strip())
+            else:
+                fields[name] = value.strip()
+        if "data" in fields:
+            fields["data"] = json.loads(fields["data"])
+        return fields
+
+    def next_event(self) -> dict:
+        while True:
+            found = self.next()
+            if "event" in found:
+                return found
+
+    def close(self):
+        self.response.close()
+
+
+def open_stream(client, location: str, query: str = "", headers=None) -> Events:
+    return Events(client.get(f"{location}/stream{query}", buffered=False, headers=headers or {}))
+
+
+def test_entries_arrive_in_order_with_their_seq_as_id(client):
+    location, _ = create(client, SISTEMA["combat"])
+    stream = open_stream(client, location)
+    assert stream.next()["retry"] == "2000"
+    for action in PLAY:
+        act(client, location, action)
+    seqs = [stream.next_event() for _ in range(3)]
+    assert [int(e["id"]) for e in seqs] == [2, 3, 4]
+    assert all(e["event"] == "entry" and e["data"]["seq"] == int(e["id"]) for e in seqs)
+    assert seqs[0]["data"]["events"][0]["text"]  # shown like GET /events: with the sentences
+    stream.close()
+
+
+def test_after_and_last_event_id_resume_without_missing_anything(client):
+    location, _ = create(client, SISTEMA["combat"])
+    for action in PLAY[:2]:
+        act(client, location, action)
+    whole = open_stream(client, location, "?after=0")
+    assert [int(whole.next_event()["id"]) for _ in range(3)] == [1, 2, 3]
+    whole.close()
+    resumed = open_stream(client, location, "?after=0", headers={"Last-Event-ID": "2"})
+    act(client, location, PLAY[2])
+    assert [int(resumed.next_event()["id"]) for _ in range(2)] == [3, 4]
+    resumed.close()
+
+
+def test_a_bad_last_event_id_is_a_422(client):
+    location, _ = create(client, SISTEMA["combat"])
+    response = client.get(f"{location}/stream", headers={"Last-Event-ID": "abc"})
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["pointer"] == "/Last-Event-ID"
+
+
+def test_the_token_may_come_as_a_query_parameter_and_is_never_logged(client, caplog):
+    location, combat = create(client, SISTEMA["combat"])
+    token = client.tokens[combat["id"]]["combatants"]["ana"]
+    with caplog.at_level(logging.INFO, logger="melee.request"):
+        stream = open_stream(client, location, f"?after=0&access_token={token}", headers={"Authorization": ""})
+        assert stream.next_event()["id"] == "1"
+        stream.close()
+    assert caplog.records and all(token not in record.getMessage() and token not in json.dumps(record.__dict__, default=str) for record in caplog.records)
+    refused = client.get(f"{location}/stream?access_token=nope", headers={"Authorization": ""})
+    assert refused.status_code == 401
+
+
+def test_each_listener_sees_what_its_role_may_see(client):
+    location, combat = create(client, DARK_EARTH["combat"])
+    tokens = client.tokens[combat["id"]]["combatants"]
+    kael, goule = DARK_EARTH["actions"][0], DARK_EARTH["actions"][1]
+    as_goule = open_stream(client, location, headers={"Authorization": f"Bearer {tokens[goule['actor']]}"})
+    as_kael = open_stream(client, location, headers={"Authorization": f"Bearer {tokens[kael['actor']]}"})
+    act(client, location, kael)
+    seen_by_goule = as_goule.next_event()["data"]
+    seen_by_kael = as_kael.next_event()["data"]
+    # Kael's secret split is his and the GM's only.
+    assert "split" in json.dumps(seen_by_kael["action"])
+    assert "split" not in json.dumps(seen_by_goule["action"])
+    as_goule.close()
+    as_kael.close()
+
+
+def test_shutdown_tells_listeners_to_reconnect_and_the_gauge_counts_streams(client, monkeypatch):
+    monkeypatch.setattr(shutdown, "STOPPING", threading.Event())
+    monkeypatch.setattr(shutdown, "_callbacks", [])
+    location, _ = create(client, SISTEMA["combat"])
+    before = ACTIVE_STREAMS._value.get()
+    stream = open_stream(client, location)
+    stream.next()
+    assert ACTIVE_STREAMS._value.get() == before + 1
+    assert len(shutdown._callbacks) == 1
+    shutdown.begin()
+    assert stream.next_event()["event"] == "reconnect"
+    with pytest.raises(StopIteration):
+        stream.next()
+    stream.close()
+    assert ACTIVE_STREAMS._value.get() == before
+    assert shutdown._callbacks == []
+
+
+def test_no_free_slot_is_a_503_with_retry_after(store):
+    app = create_app(Settings(combat_ttl_seconds=TTL, rate_limit="", max_streams_per_worker=0), store=store)
+    app.test_client_class = GameMasterClient
+    client = app.test_client()
+    location, _ = create(client, SISTEMA["combat"])
+    response = client.get(f"{location}/stream")
+    assert response.status_code == 503 and response.headers["Retry-After"]
+    assert response.get_json()["type"].endswith("too-many-streams")
+    # The long poll answers at once instead of holding a thread.
+    assert client.get(f"{location}/events?after=1&wait=5").get_json()["items"] == []
+
+
+def test_the_long_poll_returns_the_entry_posted_while_it_waits(app):
+    client = app.test_client()
+    location, combat = create(client, SISTEMA["combat"])
+    gm = {"Authorization": f"Bearer {client.tokens[combat['id']]['gm']}"}
+    poster = app.test_client()
+
+    def post_later():
+        threading.Event().wait(0.3)
+        poster.post(f"{location}/actions", json=SISTEMA["actions"][0], headers=gm)
+
+    thread = threading.Thread(target=post_later)
+    thread.start()
+    page = client.get(f"{location}/events?after=1&wait=20").get_json()
+    thread.join()
+    assert [item["seq"] for item in page["items"]] == [2]
+
+
+def test_the_long_poll_gives_up_empty_after_wait(client):
+    location, _ = create(client, SISTEMA["combat"])
+    page = client.get(f"{location}/events?after=1&wait=1").get_json()
+    assert page["items"] == [] and page["last_seq"] == 1

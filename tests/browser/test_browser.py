@@ -1,0 +1,54 @@
+"""/play in a real headless Chromium, and the VTT guide's JavaScript client, against a real gunicorn.
+
+The node scripts beside this file do the driving (playwright-core on Debian's
+chromium); scripts/install-browser installs both when missing (.ci/run calls
+it). Skipped, with the reason, only when they cannot be installed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import start_gunicorn, stop
+
+pytestmark = pytest.mark.e2e
+
+HERE = Path(__file__).parent
+ROOT = HERE.parents[1]
+
+
+@pytest.fixture(scope="module")
+def browser_ready():
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the browser tests need node and Debian's chromium")
+    if not Path("/usr/bin/chromium").exists() or not (HERE / "node_modules" / "playwright-core").exists():
+        installed = subprocess.run([str(ROOT / "scripts" / "install-browser")], capture_output=True, text=True, timeout=900)
+        if installed.returncode != 0:
+            pytest.skip(f"scripts/install-browser could not install chromium/playwright-core: {installed.stderr[-500:]}")
+
+
+@pytest.fixture(scope="module")
+def base(browser_ready):
+    redis_url = os.environ.get("REDIS_URL")
+    process, url = start_gunicorn({"REDIS_URL": redis_url, "WEB_CONCURRENCY": "2" if redis_url else "1"})
+    yield url
+    stop(process)
+
+
+def run_node(script: str, base_url: str) -> str:
+    done = subprocess.run(["node", script, base_url], cwd=HERE, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_two_browsers_play_the_same_fight_live(base):
+    assert "1 passed, 0 failed" in run_node("play.test.mjs", base)
+
+
+def test_the_vtt_guide_client_plays_against_a_real_server(base):
+    assert "1 passed, 0 failed" in run_node("vtt-snippet.test.mjs", base)
