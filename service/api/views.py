@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask import has_request_context, request
 
 from ..rules.engine import REDO
+from ..i18n import catalogues
 from ..rules.events import render
 from ..rules.schemas import LANGUAGES
 from ..rules.registry import get_ruleset
@@ -46,7 +47,7 @@ def _names(state: dict) -> dict[str, str]:
 
 
 def events_view(state: dict, events: list[dict]) -> list[dict]:
-    messages = get_ruleset(state["ruleset"]).messages
+    messages = catalogues(state["ruleset"])
     names = _names(state)
     lang = narration_language(state)
     return [{**event, "text": render(event, lang, messages, names)} for event in events]

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 COMBATANT_PARAMS = frozenset({"actor", "target", "attacker", "defender", "combatant", "healer"})
 
+# English only: translations live in the gettext catalogues (service/i18n).
 COMMON_MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "combat_started": "The fight begins ({ruleset}).",
@@ -28,40 +29,6 @@ COMMON_MESSAGES: dict[str, dict[str, str]] = {
         "joined": "{combatant} joins the fight ({side}).",
         "left_fight": "{target} leaves the fight ({how}).",
         "combat_summary": "The fight lasted {rounds} rounds: {actions} actions, {rolls} dice rolled; dead: {deaths}.",
-    },
-    "fr": {
-        "combat_started": "Le combat commence ({ruleset}).",
-        "round_started": "Le tour {round} commence.",
-        "combat_ended": "Le meneur de jeu met fin au combat.",
-        "turn_order": "Ordre d'action : {order}.",
-        "action_undone": "Le meneur de jeu annule l'action {seq}.",
-        "action_redone": "Le meneur de jeu rejoue l'action {seq}.",
-        "condition_expired": "{combatant} n'est plus {condition}.",
-        "value_adjusted": "Le meneur de jeu fait passer {value} de {target} de {old} à {new}.",
-        "modifier_applied": "Le meneur de jeu donne {value:+d} aux jets de {target} ({rounds} tours ; aucun : le prochain jet).",
-        "result_overridden": "Le meneur de jeu décide que le prochain jet de {target} est un(e) {result}.",
-        "condition_added": "Le meneur de jeu rend {target} {condition}.",
-        "condition_removed": "{target} n'est plus {condition}.",
-        "joined": "{combatant} entre dans le combat ({side}).",
-        "left_fight": "{target} quitte le combat ({how}).",
-        "combat_summary": "Le combat a duré {rounds} tours : {actions} actions, {rolls} dés lancés ; morts : {deaths}.",
-    },
-    "pt": {
-        "combat_started": "O combate começa ({ruleset}).",
-        "round_started": "A rodada {round} começa.",
-        "combat_ended": "O mestre encerra o combate.",
-        "turn_order": "Ordem de ação: {order}.",
-        "action_undone": "O mestre desfaz a ação {seq}.",
-        "action_redone": "O mestre refaz a ação {seq}.",
-        "condition_expired": "{combatant} não está mais {condition}.",
-        "value_adjusted": "O mestre muda {value} de {target} de {old} para {new}.",
-        "modifier_applied": "O mestre dá {value:+d} às rolagens de {target} ({rounds} rodadas; nenhuma: a próxima rolagem).",
-        "result_overridden": "O mestre decide que a próxima rolagem de {target} é um(a) {result}.",
-        "condition_added": "O mestre deixa {target} {condition}.",
-        "condition_removed": "{target} não está mais {condition}.",
-        "joined": "{combatant} entra no combate ({side}).",
-        "left_fight": "{target} deixa o combate ({how}).",
-        "combat_summary": "O combate durou {rounds} rodadas: {actions} ações, {rolls} dados rolados; mortos: {deaths}.",
     },
 }
 

@@ -133,11 +133,19 @@ def test_the_last_gm_token_cannot_be_revoked(client, fight):
     assert client.get(fight["location"], headers=fight["gm"]).status_code == 200
 
 
+def everything_stored(client, key) -> bytes:
+    kind = client.type(key)
+    if kind == b"hash":
+        return b"".join(client.hgetall(key).values())
+    if kind == b"list":
+        return b"".join(client.lrange(key, 0, -1))
+    if kind == b"stream":
+        return b"".join(v for _, fields in client.xrange(key) for v in fields.values())
+    raise AssertionError(f"unexpected key type {kind!r} for {key!r}")
+
+
 def test_tokens_are_stored_as_digests_only(client, fight, store):
-    raw = b"".join(
-        b"".join(store.client.hgetall(key).values()) if store.client.type(key) == b"hash" else b"".join(store.client.lrange(key, 0, -1))
-        for key in store.client.scan_iter(match=f"combat:{{{fight['id']}}}:*")
-    )
+    raw = b"".join(everything_stored(store.client, key) for key in store.client.scan_iter(match=f"combat:{{{fight['id']}}}:*"))
     keys = b"".join(store.client.hkeys(f"combat:{{{fight['id']}}}:access"))
     for who in ("gm", "ana", "capanga"):
         token = fight[who]["Authorization"].split()[1].encode()

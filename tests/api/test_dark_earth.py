@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 
+from service.i18n import catalogues
 from service.rules.dark_earth import RULESET
 
 from ..helpers import act, codes, create, event, log
@@ -126,4 +127,4 @@ def test_every_event_of_a_fight_has_its_french_text(client):
     shown = [event for entry in play(client, 77) for event in entry["events"]]
     assert {"attack_rolled", "defense_rolled", "resistance_rolled", "combat_ended"} <= {e["code"] for e in shown}
     assert all(e["text"] != e["code"] and "None" not in e["text"] for e in shown if e["code"] != "allocation_revealed")
-    assert set(RULESET.messages["en"]) == set(RULESET.messages["fr"])
+    assert set(catalogues(RULESET.id)["en"]) == set(catalogues(RULESET.id)["fr"])

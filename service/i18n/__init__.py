@@ -1,0 +1,79 @@
+"""Event sentences in every language, from one gettext catalogue per language.
+
+English is the source: each ruleset's ``messages.py`` (and the shared
+``COMMON_MESSAGES``) holds the English templates. ``locales/<lang>.po``
+translates them, one entry per event code: ``msgctxt`` is
+``<ruleset id>|<code>`` (``common|<code>`` for shared events) and ``msgid``
+the English template, so translators work with Poedit, Weblate or any
+gettext tool, and an English change marks the translation fuzzy until it is
+reviewed. A fuzzy or missing translation falls back to English.
+
+``python -m service.i18n update`` refreshes ``melee.pot`` and the catalogues
+from the code; ``python -m service.i18n check`` lists what is missing.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
+from ..rules.events import COMMON_MESSAGES
+from ..rules.registry import RULESETS
+
+LOCALES = Path(__file__).resolve().parent / "locales"
+SOURCE_LANGUAGE = "en"
+TRANSLATED = ("fr", "pt")
+COMMON = "common"
+
+
+def english(ruleset_id: str | None) -> dict[str, str]:
+    """The English templates of a ruleset (its own over the shared ones)."""
+    if ruleset_id is None:
+        return dict(COMMON_MESSAGES[SOURCE_LANGUAGE])
+    return {**COMMON_MESSAGES[SOURCE_LANGUAGE], **RULESETS[ruleset_id].messages[SOURCE_LANGUAGE]}
+
+
+def context(ruleset_id: str | None, code: str) -> str:
+    return f"{ruleset_id or COMMON}|{code}"
+
+
+def source_entries() -> dict[str, str]:
+    """Every translatable template: msgctxt -> English msgid."""
+    entries = {context(None, code): text for code, text in COMMON_MESSAGES[SOURCE_LANGUAGE].items()}
+    for ruleset_id, ruleset in sorted(RULESETS.items()):
+        for code, text in ruleset.messages[SOURCE_LANGUAGE].items():
+            entries[context(ruleset_id, code)] = text
+    return entries
+
+
+@cache
+def catalog(lang: str) -> Catalog:
+    with open(LOCALES / f"{lang}.po", "rb") as handle:
+        return read_po(handle, locale=lang)
+
+
+def _translation(lang: str, ruleset_id: str | None, code: str, msgid: str) -> str | None:
+    message = catalog(lang).get(msgid, context=context(ruleset_id, code))
+    if message is None or not message.string or message.fuzzy:
+        return None
+    return message.string
+
+
+@cache
+def catalogues(ruleset_id: str) -> dict[str, dict[str, str]]:
+    """``{lang: {code: template}}`` for one ruleset, every language."""
+    source = english(ruleset_id)
+    own = RULESETS[ruleset_id].messages[SOURCE_LANGUAGE]
+    result = {SOURCE_LANGUAGE: source}
+    for lang in TRANSLATED:
+        templates = {}
+        for code, msgid in source.items():
+            owner = ruleset_id if code in own else None
+            translated = _translation(lang, owner, code, msgid)
+            if translated is not None:
+                templates[code] = translated
+        result[lang] = templates
+    return result

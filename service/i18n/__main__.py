@@ -1,0 +1,67 @@
+"""``python -m service.i18n update|check``: keep the catalogues in step with the code."""
+
+from __future__ import annotations
+
+import string
+import sys
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import write_po
+
+from . import LOCALES, TRANSLATED, catalog, source_entries
+
+FLAGS = ("python-brace-format",)
+
+
+def template() -> Catalog:
+    pot = Catalog(project="Melee", domain="melee", header_comment="# Event sentences of Melee; msgctxt is <ruleset>|<event code>.")
+    for ctx, msgid in source_entries().items():
+        pot.add(msgid, context=ctx, flags=FLAGS)
+    return pot
+
+
+def placeholders(text: str) -> set[str]:
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def problems(lang: str) -> list[str]:
+    found = []
+    po = catalog(lang)
+    for ctx, msgid in source_entries().items():
+        message = po.get(msgid, context=ctx)
+        if message is None or not message.string:
+            found.append(f"{lang}: {ctx} is not translated")
+        elif message.fuzzy:
+            found.append(f"{lang}: {ctx} is fuzzy (the English changed): review it")
+        elif placeholders(message.string) != placeholders(msgid):
+            found.append(f"{lang}: {ctx} uses {sorted(placeholders(message.string))}, the English {sorted(placeholders(msgid))}")
+    return found
+
+
+def update() -> None:
+    pot = template()
+    with open(LOCALES / "melee.pot", "wb") as handle:
+        write_po(handle, pot, sort_output=True, no_location=True, width=0)
+    for lang in TRANSLATED:
+        po = catalog(lang)
+        po.update(pot, no_fuzzy_matching=True)
+        with open(LOCALES / f"{lang}.po", "wb") as handle:
+            write_po(handle, po, sort_output=True, no_location=True, ignore_obsolete=True, width=0)
+        catalog.cache_clear()
+
+
+def main(argv: list[str]) -> int:
+    command = argv[1] if len(argv) > 1 else "check"
+    if command == "update":
+        update()
+        return 0
+    if command == "check":
+        found = [problem for lang in TRANSLATED for problem in problems(lang)]
+        print("\n".join(found) or "every event has a reviewed translation in every language")
+        return 1 if found else 0
+    print("usage: python -m service.i18n update|check", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
