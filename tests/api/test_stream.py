@@ -174,3 +174,18 @@ def test_the_long_poll_gives_up_empty_after_wait(client):
     location, _ = create(client, SISTEMA["combat"])
     page = client.get(f"{location}/events?after=1&wait=1").get_json()
     assert page["items"] == [] and page["last_seq"] == 1
+
+
+def test_listeners_receive_an_undo_and_a_redo_as_entries(client):
+    location, _ = create(client, SISTEMA["combat"])
+    stream = open_stream(client, location)
+    stream.next()
+    act(client, location, PLAY[0])
+    assert client.post(f"{location}/undo").status_code == 200
+    assert client.post(f"{location}/redo").status_code == 200
+    attack, undo, redo = (stream.next_event()["data"] for _ in range(3))
+    assert attack["action"]["type"] == "attack"
+    assert undo["action"] == {"type": "undo", "actor": "gm", "undoes": 2}
+    assert undo["events"][0]["code"] == "action_undone" and "restored_state" not in undo
+    assert redo["action"]["type"] == "redo" and redo["events"][0]["code"] == "action_redone"
+    stream.close()
