@@ -12,7 +12,7 @@ from service.rules.engine import apply_action, create_combat
 from service.rules.events import render
 from service.rules.registry import RULESETS
 
-COMPLETE = ("fr",)  # pt: being translated
+COMPLETE = TRANSLATED
 
 
 @pytest.mark.parametrize("lang", COMPLETE)
