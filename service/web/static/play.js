@@ -61,8 +61,8 @@ function listen() {
   const url = `/combats/${page.combatId}/stream?after=0&access_token=${encodeURIComponent(page.token)}`;
   const stream = new EventSource(url);
   page.stream = stream;
-  stream.onopen = () => { $("live").textContent = "live"; };
-  stream.onerror = () => { $("live").textContent = "reconnecting"; };
+  stream.onopen = () => { $("live").textContent = "live"; $("live").className = "on"; };
+  stream.onerror = () => { $("live").textContent = "reconnecting"; $("live").className = ""; };
   stream.addEventListener("entry", async (message) => {
     const entry = JSON.parse(message.data);
     if (document.querySelector(`#log li[data-seq="${entry.seq}"]`)) return;
@@ -73,7 +73,7 @@ function listen() {
     if (!page.combat || entry.seq > page.combat.version) render(await api("GET", `/combats/${page.combatId}`));
   });
   for (const end of ["gone", "revoked"]) {
-    stream.addEventListener(end, () => { stream.close(); $("live").textContent = end; });
+    stream.addEventListener(end, () => { stream.close(); $("live").textContent = end; $("live").className = ""; });
   }
 }
 
