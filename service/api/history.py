@@ -20,22 +20,45 @@ ETAG_HEADER = {"ETag": {"description": "The combat's version, for If-Match.", "s
 IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"}}
 
 
-def _commit_or_conflict(state: dict, new_state: dict, entry: dict, viewer):
+def _as_gm(combat_id: str, step):
+    """Load the combat for its GM, let ``step(state)`` compute the new state
+    and entry (or a problem when there is nothing to do), commit it."""
+    state, grant = load_authorized(store(), combat_id)
+    require_gm(grant, "undo and redo")
+    expected = if_match()
+    if expected is not None and expected != state["version"]:
+        return stale(state["version"])
+    outcome = step(state)
+    if not isinstance(outcome, tuple):
+        return outcome
+    new_state, entry = outcome
     stamp_expiry(new_state)
     try:
         store().commit(new_state, entry, expected_version=state["version"])
     except VersionConflict as conflict:
         return stale(conflict.current)
-    return action_result(new_state, entry, viewer), 200, {"ETag": etag(new_state)}
+    return action_result(new_state, entry, grant.viewer), 200, {"ETag": etag(new_state)}
 
 
-def _load_for_gm(combat_id: str):
-    state, grant = load_authorized(store(), combat_id)
-    require_gm(grant, "undo and redo")
-    expected = if_match()
-    if expected is not None and expected != state["version"]:
-        return state, grant, stale(state["version"])
-    return state, grant, None
+def _undo(combat_id: str):
+    def step(state):
+        target = undo_target(state)
+        if target is None:
+            return problem(409, "action-not-allowed", "Nothing to undo", "no action has been played since the combat began")
+        return undo(state, replay(*store().snapshot_before(combat_id, target)))
+
+    return step
+
+
+def _redo(combat_id: str):
+    def step(state):
+        seq = redo_target(state)
+        if seq is None:
+            return problem(409, "action-not-allowed", "Nothing to redo", "nothing was undone since the last action")
+        entries, _ = store().log(combat_id, seq - 1, 1)
+        return redo(state, undone_action(entries[0]), seq)
+
+    return step
 
 
 @blp.route("/<combat_id>/undo")
@@ -52,15 +75,7 @@ class Undo(MethodView):
     )
     @blp.response(200, schemas.ActionResult, headers=ETAG_HEADER)
     def post(self, combat_id):
-        state, grant, refused = _load_for_gm(combat_id)
-        if refused:
-            return refused
-        target = undo_target(state)
-        if target is None:
-            return problem(409, "action-not-allowed", "Nothing to undo", "no action has been played since the combat began")
-        restored = replay(*store().snapshot_before(combat_id, target))
-        new_state, entry = undo(state, restored)
-        return _commit_or_conflict(state, new_state, entry, grant.viewer)
+        return _as_gm(combat_id, _undo(combat_id))
 
 
 @blp.route("/<combat_id>/redo")
@@ -73,12 +88,4 @@ class Redo(MethodView):
     )
     @blp.response(200, schemas.ActionResult, headers=ETAG_HEADER)
     def post(self, combat_id):
-        state, grant, refused = _load_for_gm(combat_id)
-        if refused:
-            return refused
-        seq = redo_target(state)
-        if seq is None:
-            return problem(409, "action-not-allowed", "Nothing to redo", "nothing was undone since the last action")
-        entries, _ = store().log(combat_id, seq - 1, 1)
-        new_state, entry = redo(state, undone_action(entries[0]), seq)
-        return _commit_or_conflict(state, new_state, entry, grant.viewer)
+        return _as_gm(combat_id, _redo(combat_id))
