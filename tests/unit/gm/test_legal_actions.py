@@ -29,11 +29,25 @@ STEPS = 12
 # duel-2d6's blows, space-opera's attack plan are composed by the client, and
 # their cross-field rules are not listed yet): there the walk checks the
 # shared GM actions only.
-FULLY_LISTED = {"sistema-2d6"}
+FULLY_LISTED = {"sistema-2d6", "dark-earth"}
 
 
-def _fight(ruleset_id: str) -> dict:
-    body = dict(get_ruleset(ruleset_id).example()["combat"])
+def _dark_earth_armoury() -> dict:
+    """Kael with a sword, a bow and a crossbow (shots at a distance, in contact, reloads), not yet in contact."""
+    from ..dark_earth.fixtures import goule, kael
+
+    return {"ruleset": "dark-earth", "combatants": [kael(), goule(), goule(id="goule2", name="Goule 2")]}
+
+
+# Fights besides each ruleset's example, where the example leaves rules unexercised.
+MORE_FIGHTS = {
+    "dark-earth armoury": _dark_earth_armoury,
+}
+FIGHTS = sorted(RULESETS) + sorted(MORE_FIGHTS)
+
+
+def _fight(fight: str) -> dict:
+    body = MORE_FIGHTS[fight]() if fight in MORE_FIGHTS else dict(get_ruleset(fight).example()["combat"])
     body.pop("dice", None)  # the server's seeded dice
     state, _ = create_combat(body, combat_id="prop", seed=11)
     return state
@@ -58,14 +72,15 @@ def _unlisted_is_refused(data, ruleset, state: dict, actor: str, listed: set[str
         assert refused.value.messages
 
 
-@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
+@pytest.mark.parametrize("fight", FIGHTS)
 # No "explain" phase: replaying a whole fight per explanation is slow and adds nothing here.
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
 @given(data=st.data())
-def test_listed_actions_are_accepted_and_unlisted_refused(ruleset_id, data):
+def test_listed_actions_are_accepted_and_unlisted_refused(fight, data):
+    state = _fight(fight)
+    ruleset_id = state["ruleset"]
     ruleset = get_ruleset(ruleset_id)
-    state = _fight(ruleset_id)
     for _ in range(STEPS):
         if state["status"] != "active":
             break
