@@ -29,7 +29,7 @@ STEPS = 12
 # duel-2d6's blows, space-opera's attack plan are composed by the client, and
 # their cross-field rules are not listed yet): there the walk checks the
 # shared GM actions only.
-FULLY_LISTED = {"sistema-2d6", "dark-earth"}
+FULLY_LISTED = {"sistema-2d6", "dark-earth", "space-opera-d100"}
 
 
 def _dark_earth_armoury() -> dict:
@@ -39,9 +39,18 @@ def _dark_earth_armoury() -> dict:
     return {"ruleset": "dark-earth", "combatants": [kael(), goule(), goule(id="goule2", name="Goule 2")]}
 
 
+def _space_opera_armoury() -> dict:
+    """Kira's seven weapons (stun, paralyse, shots, shields) against a guard and a droid."""
+    from ..space_opera_d100.fixtures import garde, kira
+
+    droid = garde(id="droide", name="Droïde", kind="droid")
+    return {"ruleset": "space-opera-d100", "combatants": [kira(), garde(), droid], "options": {"auto_end": True}}
+
+
 # Fights besides each ruleset's example, where the example leaves rules unexercised.
 MORE_FIGHTS = {
     "dark-earth armoury": _dark_earth_armoury,
+    "space-opera-d100 armoury": _space_opera_armoury,
 }
 FIGHTS = sorted(RULESETS) + sorted(MORE_FIGHTS)
 
