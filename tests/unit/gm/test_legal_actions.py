@@ -23,13 +23,16 @@ from service.rules.registry import RULESETS, get_ruleset
 from .build import draw_action, instantiable, value_strategy
 
 STEPS = 12
+# Awaited reasons that offer a chance rather than wait for a decision: age-du-silicium's
+# held action, which a fleeing holder not cornered may not spend (nothing is listed then).
+OFFERS = {"held_action"}
 # Rulesets whose players' listings are refined so that every listed action is
 # accepted. In the others the players' parameters are still the schema's
 # description (dark-earth's POT split, age-du-silicium's declared actions,
 # duel-2d6's blows, space-opera's attack plan are composed by the client, and
 # their cross-field rules are not listed yet): there the walk checks the
 # shared GM actions only.
-FULLY_LISTED = {"sistema-2d6", "dark-earth", "space-opera-d100"}
+FULLY_LISTED = {"sistema-2d6", "dark-earth", "space-opera-d100", "age-du-silicium"}
 
 
 def _dark_earth_armoury() -> dict:
@@ -47,8 +50,18 @@ def _space_opera_armoury() -> dict:
     return {"ruleset": "space-opera-d100", "combatants": [kira(), garde(), droid], "options": {"auto_end": True}}
 
 
+def _age_du_silicium_trio() -> dict:
+    """Three fighters, two actions a round, martial training (maneuvers), a burst weapon, a Calme test."""
+    from ..age_du_silicium.fixtures import ana, bob, cy
+
+    smg = {"id": "smg", "kind": "ranged", "skill": "Armes de poing", "damage": 6, "burst": True}
+    return {"ruleset": "age-du-silicium", "combatants": [
+        ana(actions=2, skill_levels={"Bagarre": 1, "Armes tranchantes": 1}), bob(weapons=[smg]), cy(calme=5)]}
+
+
 # Fights besides each ruleset's example, where the example leaves rules unexercised.
 MORE_FIGHTS = {
+    "age-du-silicium trio": _age_du_silicium_trio,
     "dark-earth armoury": _dark_earth_armoury,
     "space-opera-d100 armoury": _space_opera_armoury,
 }
@@ -93,7 +106,10 @@ def test_listed_actions_are_accepted_and_unlisted_refused(fight, data):
     for _ in range(STEPS):
         if state["status"] != "active":
             break
-        actors = [entry["actor"] for entry in state["awaiting"] if entry["actor"] != "gm"] if ruleset_id in FULLY_LISTED else []
+        actors = [
+            entry["actor"] for entry in state["awaiting"]
+            if entry["actor"] != "gm" and (entry["reason"] not in OFFERS or ruleset.legal_actions(state, entry["actor"]))
+        ] if ruleset_id in FULLY_LISTED else []
         actor = data.draw(st.sampled_from(actors + ["gm"]) if actors else st.just("gm"), label="actor")
         options = ruleset.legal_actions(state, actor)
         if actor != "gm":
