@@ -32,7 +32,7 @@ OFFERS = {"held_action"}
 # duel-2d6's blows, space-opera's attack plan are composed by the client, and
 # their cross-field rules are not listed yet): there the walk checks the
 # shared GM actions only.
-FULLY_LISTED = {"sistema-2d6", "dark-earth", "space-opera-d100", "age-du-silicium"}
+FULLY_LISTED = set(RULESETS)
 
 
 def _dark_earth_armoury() -> dict:
@@ -59,10 +59,23 @@ def _age_du_silicium_trio() -> dict:
         ana(actions=2, skill_levels={"Bagarre": 1, "Armes tranchantes": 1}), bob(weapons=[smg]), cy(calme=5)]}
 
 
+def _duel_armoury() -> dict:
+    """Three fighters (one free), guns with ammunition and an automatic, a chain, a shield, martial arts, optional rules on."""
+    from ..duel_2d6.fixtures import ana, bob, sheet
+
+    guns = [{"id": "pistolet", "catalog": "pistolet_9mm"}, {"id": "fusil", "catalog": "fusil_assaut"},
+            {"id": "shuriken", "catalog": "shuriken"}, {"id": "epee", "catalog": "epee_courte"}]
+    fighter = {"skills": {"Bagarre": 2, "Karaté": 2}, "martial_art": "Karaté", "defensive_item": "bouclier_petit",
+               "weapons": [{"id": "chaine", "catalog": "chaine"}, {"id": "dague", "catalog": "dague"}]}
+    return {"ruleset": "duel-2d6", "combatants": [ana(weapons=guns, pv=12), bob(**fighter, pv=12), sheet("cy", "villains", pv=12)],
+            "options": {"hit_location": True, "coup_mortel_rule": True}}
+
+
 # Fights besides each ruleset's example, where the example leaves rules unexercised.
 MORE_FIGHTS = {
     "age-du-silicium trio": _age_du_silicium_trio,
     "dark-earth armoury": _dark_earth_armoury,
+    "duel-2d6 armoury": _duel_armoury,
     "space-opera-d100 armoury": _space_opera_armoury,
 }
 FIGHTS = sorted(RULESETS) + sorted(MORE_FIGHTS)
