@@ -1,7 +1,7 @@
 """L'Âge du Silicium (seed 003, French): surprise, declared actions, stress, d100 attacks."""
 
 from ..ruleset import Resolution, Ruleset
-from . import actions, opening, rounds
+from . import actions, legal, opening, rounds
 from .status import CORNERED, DEAD, DISARMED, IMMOBILISED, OUT_OF_ACTION, PRONE
 from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
@@ -65,6 +65,10 @@ class AgeDuSilicium(Ruleset):
 
     def settle(self, res: Resolution) -> None:
         actions.settle(res)
+
+    def action_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict]:
+        refined = legal.choices(self, state, actor_id, action_type)
+        return super().action_choices(state, actor_id, action_type) if refined is None else refined
 
     def example(self) -> dict:
         return EXAMPLE

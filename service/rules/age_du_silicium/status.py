@@ -24,6 +24,11 @@ def frenzy(combatant: dict) -> str | None:
     return found.get("behaviour") or "undecided"
 
 
+def may_attack(combatant: dict) -> bool:
+    """Not held down, and not fleeing unless cornered (declarations.check_kind)."""
+    return not has(combatant, IMMOBILISED) and (frenzy(combatant) != "flight" or has(combatant, CORNERED))
+
+
 def enemies(state: dict, combatant: dict) -> list[dict]:
     return [c for c in state["combatants"] if c["side"] != combatant["side"]]
 

@@ -4,7 +4,7 @@ from ..conditions import add, remove
 from ..errors import InvalidAction
 from ..viewer import Viewer
 from ..ruleset import Resolution, Ruleset
-from . import actions, turns, visibility
+from . import actions, legal, turns, visibility
 from .contacts import engage
 from .contacts import leave_all
 from .health import COMA, DEAD, WOUND_CONDITIONS, check_thresholds, clear_choc, is_standing
@@ -106,6 +106,10 @@ class DarkEarth(Ruleset):
             turns.after_allocation(res)  # the tour waited only for who is gone
         else:
             turns.end_if_decided(res)
+
+    def action_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict]:
+        refined = legal.choices(self, state, actor_id, action_type)
+        return super().action_choices(state, actor_id, action_type) if refined is None else refined
 
     def resolve(self, res: Resolution, action: dict) -> None:
         actions.resolve(res, action)

@@ -1,9 +1,8 @@
 """Duel 2D6 (seed 000, French): 2D6 roll-under duels where the attacker keeps the initiative."""
 
 from ..errors import InvalidAction
-from ..gm.legal import describe
 from ..ruleset import GM, Resolution, Ruleset
-from . import actions, duels
+from . import actions, duels, legal
 from .conditions import DEAD, PRONE, STUNNED, UNCONSCIOUS, is_out
 from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
@@ -82,13 +81,8 @@ class Duel2d6(Ruleset):
         actions.settle(res)
 
     def action_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict]:
-        if action_type == "join" and actor_id != GM:
-            # A free fighter engages a standing opponent he does not fight yet (actions._join).
-            me = duels.by_id(state, actor_id)
-            foes = [c["id"] for c in state["combatants"]
-                    if c["side"] != me["side"] and not is_out(c) and not duels.duel_between(state, actor_id, c["id"])]
-            return [describe(self, state, actor_id, "join", target={"required": True, "choices": foes}, combatant=None, reason=None)] if foes else []
-        return super().action_choices(state, actor_id, action_type)
+        refined = legal.choices(self, state, actor_id, action_type)
+        return super().action_choices(state, actor_id, action_type) if refined is None else refined
 
     def example(self) -> dict:
         thug = {

@@ -3,10 +3,12 @@
 Derived from the ruleset's ``awaiting`` and its action schemas; a ruleset
 refines the parameters of a type with :meth:`Ruleset.action_choices`. Each
 parameter is described as ``{"required": bool}`` plus ``choices`` (the legal
-values), or ``type``/``minimum``/``maximum`` for free numbers, or ``keys``
-for objects whose keys are value names. An action built from the listed
-parameters (required ones, and any optional ones) is one the engine accepts:
-``tests/unit/test_legal_actions.py`` checks it with hypothesis.
+values, possibly whole objects), or ``type``/``minimum``/``maximum`` for free
+numbers, or ``keys`` for objects whose keys are value names (with ``total``:
+integers adding up to it), or ``items`` for an array spec per element. An
+action built from the listed parameters (required ones, and any optional ones)
+is one the engine accepts: ``tests/unit/gm/test_legal_actions.py`` checks it
+with hypothesis.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Space opera d100 (seed 002, French): d100 roll-under, stun, paralysis, vibro, droids."""
 
 from ..ruleset import Resolution, Ruleset
-from . import actions, turns
+from . import actions, legal, turns
 from .conditions import CONTRACTED, DEAD, KNOCKED_OUT, LOSES_NEXT_ACTION, OFF_BALANCE, PARALYSED, UNCONSCIOUS
 from .messages import MESSAGES
 from .schemas import ACTIONS, Options, Sheet
@@ -67,6 +67,10 @@ class SpaceOperaD100(Ruleset):
 
     def settle(self, res: Resolution) -> None:
         actions.settle_and_end(res)
+
+    def action_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict]:
+        refined = legal.choices(self, state, actor_id, action_type)
+        return super().action_choices(state, actor_id, action_type) if refined is None else refined
 
     def example(self) -> dict:
         return {

@@ -67,6 +67,13 @@ def add_timed(res: Resolution, combatant: dict, code: str, dice: str, unit: str,
     duration = roll_duration(res, dice, unit, purpose)
     rounds = duration.get("rounds")
     current = find(combatant, code)
+    if current is not None and "lasts" not in current:
+        # Put on by the GM (condition action): for his rounds, or until removed. The longer one is kept.
+        ends = (current.get("ends") or {}).get("round")
+        if ends is not None and (not rounds or res.state["round"] + rounds > ends):
+            current["lasts"] = duration
+            current["ends"] = {"round": res.state["round"] + rounds} if rounds else None
+        return duration
     if current is not None:
         if _seconds(current["lasts"]) < _seconds(duration):
             current["lasts"] = duration

@@ -33,11 +33,23 @@ def value_strategy(ruleset_id: str, state: dict, spec: dict):
         low = max(low, -SMALL) if low is not None else -SMALL
         high = min(high, max(low, SMALL)) if high is not None else max(low, SMALL)
         return st.integers(low, high)
+    if spec.get("type") == "object" and "total" in spec:
+        return _split(spec["keys"], spec["total"])
+    if spec.get("type") == "array" and isinstance(spec.get("items"), list):
+        # One listed spec per element, in order (age-du-silicium's declared actions).
+        parts = [value_strategy(ruleset_id, state, item) for item in spec["items"]]
+        return None if any(p is None for p in parts) else st.tuples(*parts).map(list)
     if spec.get("schema") == "sheet":
         return st.just(newcomer_sheet(ruleset_id, state))
     if spec.get("type") == "object" and spec.get("keys"):
         return st.dictionaries(st.sampled_from(spec["keys"]), st.integers(-2, 2), min_size=1, max_size=2)
     return None
+
+
+def _split(keys: list[str], total: int):
+    """Non-negative integers, one per key, adding up to ``total`` (dark-earth's POT split)."""
+    cuts = st.lists(st.integers(0, total), min_size=len(keys) - 1, max_size=len(keys) - 1).map(sorted)
+    return cuts.map(lambda c: {k: b - a for k, a, b in zip(keys, [0, *c], [*c, total])})
 
 
 def instantiable(ruleset_id: str, state: dict, option: dict) -> bool:

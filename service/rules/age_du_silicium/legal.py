@@ -1,0 +1,159 @@
+"""L'Âge du Silicium: the legal actions of a combatant now (declarations, attacks, reactions...)."""
+
+from __future__ import annotations
+
+from ..conditions import has
+from ..gm.legal import describe, present
+from .rounds import current_slot, defences, plan
+from .status import CORNERED, DEAD, DISARMED, FRENZY, IMMOBILISED, condition, frenzy, is_standing, may_attack
+from .tables import DECLARED_KINDS, DEFENSIVE_KINDS, MANEUVER_SKILL_LEVEL, MANEUVERS, MAX_AIM, SITUATION, UNARMED
+from .weapons import find_weapon
+from .modifiers import mode
+
+# What a melee attack never takes (modifiers._melee), and what a ranged one never takes (_ranged).
+RANGED_ONLY = ("burst", "extra_shots", "aim", "location", "cover", "secondary_targets", "in_vehicle", "relative_speed")
+MELEE_ONLY = ("maneuver", "restricted_space")
+
+
+def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+    """Refined parameter sets, or None for the default description."""
+    if actor_id == "gm":
+        return None
+    actor = next(c for c in state["combatants"] if c["id"] == actor_id)
+    slot = current_slot(state)
+    own = slot if slot is not None and slot["actor"] == actor_id else None
+    if action_type == "declare":
+        return [describe(ruleset, state, actor_id, action_type, actions={"required": True, "type": "array", "items": _slots(state, actor)})]
+    if action_type == "attack":
+        return _attacks(ruleset, state, actor, own)
+    if action_type == "reason":
+        target = next((c for c in state["combatants"] if c["id"] == own["target"]), None)
+        if target is None or not _may_reason(actor, target) or target["retested_round"] == state["round"]:
+            return []
+        return [describe(ruleset, state, actor_id, action_type, target={"required": True, "choices": [target["id"]]})]
+    if action_type == "hold" and own is not None and own["kind"] == "break_free":
+        return []  # an immobilised victim can only try to break free
+    if action_type == "react":
+        return _reactions(ruleset, state, actor)
+    return None
+
+
+def _allowed_kinds(actor: dict, forced_defence: bool) -> list[str]:
+    """declarations.check_kind, as a list."""
+    if has(actor, IMMOBILISED):
+        return ["break_free"]
+    kinds = [k for k in DECLARED_KINDS if k != "break_free"]
+    if forced_defence:
+        return [k for k in kinds if k in DEFENSIVE_KINDS]
+    if frenzy(actor) == "berserker":
+        kinds = [k for k in kinds if k not in DEFENSIVE_KINDS]
+    if frenzy(actor) == "flight" and not has(actor, CORNERED):
+        kinds.remove("attack")
+    return kinds
+
+
+def _attack_targets(state: dict, actor: dict) -> list[str]:
+    return [c["id"] for c in present(state) if c["id"] != actor["id"] and not has(c, DEAD)
+            and not (frenzy(actor) == "berserker" and c["side"] == actor["side"])]
+
+
+def _may_reason(actor: dict, target: dict) -> bool:
+    return target["id"] != actor["id"] and target["side"] == actor["side"] and condition(target, FRENZY) is not None
+
+
+def _slots(state: dict, actor: dict) -> list[dict]:
+    """One listed spec per action to declare: each a choice of whole entries (kind, target, weapon)."""
+    weapons = [None, *(w["id"] for w in actor["sheet"]["weapons"])]
+    items = []
+    for index, slot in enumerate(s for s in plan(actor) if s["constraint"] != "lost"):
+        entries = []
+        for kind in _allowed_kinds(actor, slot["constraint"] == "defensive"):
+            if kind == "attack":
+                entries += [{"kind": kind, "target": t, "weapon": w} for t in _attack_targets(state, actor) for w in weapons]
+            elif kind == "reason":
+                entries += [{"kind": kind, "target": c["id"]} for c in present(state) if _may_reason(actor, c)]
+            elif kind != "aim" or actor["aim"] + index + 1 <= MAX_AIM:  # even if every earlier action aims
+                entries.append({"kind": kind})
+        items.append({"choices": entries})
+    return items
+
+
+def _weapons(actor: dict) -> list[dict]:
+    """The weapons the actor may strike with now (weapons.usable_weapon)."""
+    weapons = [*actor["sheet"]["weapons"], UNARMED]
+    return [w for w in weapons if w["unarmed"]] if has(actor, DISARMED) else weapons
+
+
+def _attacks(ruleset, state: dict, actor: dict, own: dict | None) -> list[dict]:
+    if not may_attack(actor):
+        return []
+    targets = _attack_targets(state, actor)
+    declared = own and own.get("target")
+    if own is not None and own["kind"] == "attack" and declared and is_standing(find_by_id(state, declared)):
+        slot_targets = [declared] if declared in targets else []
+    else:
+        slot_targets = targets
+    sets = []
+    for reaction, ids in ((False, slot_targets if own is not None and own["kind"] == "attack" else []),
+                          (True, targets if any(r["actor"] == actor["id"] and r["kind"] == "held" and not r["used"]
+                                                for r in state.get("reactions", [])) else [])):
+        if ids:
+            for weapon in _weapons(actor):
+                sets += _attack_sets(ruleset, state, actor, weapon, reaction, ids)
+    return sets
+
+
+def find_by_id(state: dict, combatant_id: str) -> dict:
+    return next(c for c in state["combatants"] if c["id"] == combatant_id)
+
+
+def _situations(kind: str) -> list[list[str]]:
+    return [[]] + [[key] for key, entry in SITUATION.items() if entry["mode"] == kind and key != "after_projection"]
+
+
+def _attack_sets(ruleset, state: dict, actor: dict, weapon: dict, reaction: bool, targets: list[str]) -> list[dict]:
+    kind = mode(weapon)
+    common = {
+        "target": {"required": True, "choices": targets},
+        "weapon": {"required": True, "choices": [weapon["id"]]},
+        "reaction": {"required": True, "choices": [reaction]},
+        "situation": {"choices": _situations(kind)},
+    }
+    if kind == "melee":
+        trained = actor["sheet"]["skill_levels"].get(weapon["skill"], 0) >= MANEUVER_SKILL_LEVEL
+        return [describe(ruleset, state, actor["id"], "attack", **common, **dict.fromkeys(RANGED_ONLY),
+                         maneuver={"choices": sorted(MANEUVERS)} if trained else None)]
+    ranged = {**common, **dict.fromkeys(MELEE_ONLY), "burst": {"choices": [False, True] if weapon["burst"] else [False]},
+              "aim": {"choices": _aims(actor["aim"])}, "location": None, "in_vehicle": None, "relative_speed": None}
+    sets = [describe(ruleset, state, actor["id"], "attack", **ranged)]
+    base = describe(ruleset, state, actor["id"], "attack")
+    sets.append(describe(ruleset, state, actor["id"], "attack", **{**ranged, "in_vehicle": {"required": True, "choices": [True]},
+                                                                    "relative_speed": base["relative_speed"]}))
+    located = [aim for aim in _aims(actor["aim"], location=True) if "location" in aim]
+    if located:
+        sets.append(describe(ruleset, state, actor["id"], "attack", **{**ranged, "aim": {"required": True, "choices": located},
+                                                                        "location": {**base["location"], "required": True}}))
+    return sets
+
+
+def _aims(aimed: int, location: bool = False) -> list[list[str]]:
+    """What the aimed actions may be spent on: accuracy any number of times, location and damage once each."""
+    found = []
+    for extras in ([], ["damage"], *([["location"], ["location", "damage"]] if location else [])):
+        for accuracy in range(aimed - len(extras) + 1):
+            found.append(["accuracy"] * accuracy + extras)
+    return found
+
+
+def _reactions(ruleset, state: dict, actor: dict) -> list[dict]:
+    """Nothing; a dodge or a parry when a defence or held action is left (a parry against a melee hit only)."""
+    sets = [describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["none"]}, weapon=None, modifier=None)]
+    if not defences(state, actor):
+        return sets
+    sets.append(describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["dodge"]}, weapon=None))
+    if state["pending"]["mode"] == "melee":
+        parrying = [w["id"] for w in _weapons(actor) if w["kind"] == "melee"]
+        if parrying:
+            sets.append(describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["parry"]},
+                                 weapon={"required": True, "choices": parrying}))
+    return sets

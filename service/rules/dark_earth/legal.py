@@ -1,0 +1,72 @@
+"""Dark Earth: the legal actions of a fighter (his allocation) and of the GM (contact, worsen_wound)."""
+
+from __future__ import annotations
+
+from ..gm.legal import describe, present
+from .allocation import potential, weapon_of
+from .contacts import in_contact
+from .health import is_standing
+
+SPLIT_KEYS = ["init", "att", "def"]
+
+
+def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+    """Refined parameter sets, or None for the default description."""
+    if action_type == "allocate" and actor_id != "gm":
+        return _allocations(ruleset, state, next(c for c in state["combatants"] if c["id"] == actor_id))
+    if action_type == "contact":
+        return _contacts(ruleset, state)
+    if action_type == "worsen_wound":
+        wounded = [c["id"] for c in present(state) if c["wound_level"]]
+        if state["allocations"] or not wounded:
+            return []
+        return [describe(ruleset, state, "gm", action_type, target={"required": True, "choices": wounded})]
+    return None
+
+
+def _weapons(actor: dict) -> list[dict]:
+    return actor["sheet"]["weapons"] or [weapon_of(actor, None)]
+
+
+def _allocations(ruleset, state: dict, actor: dict) -> list[dict]:
+    """One entry per weapon and per choice of attacking or not (allocation.allocate's rules)."""
+    contact = bool(in_contact(state, actor["id"]))
+    targets = [c["id"] for c in present(state) if c["id"] != actor["id"] and is_standing(c)]
+    evade_and_attack = not state["options"]["evasion_uses_attack"]
+    sets = []
+    for weapon in _weapons(actor):
+        ranged, mechanical = weapon["kind"] == "ranged", weapon["mechanical"]
+        loaded = actor["loaded"].get(weapon["id"], True)
+        shooting_free = ranged and not contact  # a shot at a distance: no split, shooting modifiers
+        split = None if shooting_free else {"required": True, "type": "object", "keys": SPLIT_KEYS, "total": potential(actor, weapon)}
+        common = {"weapon": {"required": True, "choices": [weapon["id"]]}, "split": split}
+        can_strike = not ranged or (loaded if mechanical else not contact)
+        if can_strike and targets:
+            sets.append(describe(
+                ruleset, state, actor["id"], "allocate", **common,
+                target={"required": True, "choices": targets},
+                evade={"choices": [False, True] if evade_and_attack else [False]},
+                reload={"choices": [False]},
+                shot={"type": "object"} if shooting_free else None,
+            ))
+        sets.append(describe(
+            ruleset, state, actor["id"], "allocate", **common, target=None, shot=None,
+            evade={"choices": [False, True]},
+            reload={"choices": [False, True] if ranged and mechanical and not loaded else [False]},
+        ))
+    return sets
+
+
+def _contacts(ruleset, state: dict) -> list[dict]:
+    """Between tours only: standing fighters come into contact, fighters in contact break off."""
+    if state["allocations"]:
+        return []
+    sets = []
+    for fighter in present(state):
+        touching = in_contact(state, fighter["id"])
+        apart = [c["id"] for c in present(state) if c["id"] != fighter["id"] and c["id"] not in touching and is_standing(c)]
+        for others, engaged in ((apart if is_standing(fighter) else [], True), (touching, False)):
+            if others:
+                sets.append(describe(ruleset, state, "gm", "contact", combatant={"required": True, "choices": [fighter["id"]]},
+                                     target={"required": True, "choices": others}, engaged={"required": True, "choices": [engaged]}))
+    return sets

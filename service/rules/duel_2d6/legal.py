@@ -1,0 +1,254 @@
+"""Duel 2D6: the legal actions of a fighter now (blows, shots, threats, defenses, counters...).
+
+Each check here mirrors the one that would refuse the action (exchange.engaged,
+arsenal.check_maneuver and check_reach, defense.check_declaration, ranged.spend_ammo,
+actions._join and _face); an inline defense and a Double Manoeuvre's second blow
+against an opponent already held stay for the client to compose.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..gm.legal import describe, present
+from .arsenal import is_ranged
+from .conditions import is_out
+from .defense import LOCKED_DEFENSES, allowed
+from .duels import by_id, duel_between, duels_of, hold_on, is_locked, max_opponents, other
+from .tables import ALWAYS_CARRIED, BAND_LIMITS, DEFENSES, HOLD_PARTS, LOCATION_NAMES, MELEE_ATTACKS, RANGED_SHOTS, WEAPONS
+
+MAX_FACE_SETS = 64
+
+
+def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+    """Refined parameter sets, or None for the default description."""
+    if actor_id == "gm":
+        return None
+    actor = by_id(state, actor_id)
+    handler = HANDLERS.get(action_type)
+    return handler(ruleset, state, actor) if handler else None
+
+
+# -- what a fighter holds -------------------------------------------------------------------------
+
+
+def _weapons(actor: dict) -> list[dict]:
+    """The sheet's weapons and the fist and foot, less what was lost (Désarmer)."""
+    weapons = list(actor["sheet"]["weapons"])  # arsenal.weapon_of: the sheet's first
+    weapons += [{"id": w, **WEAPONS[w]} for w in ALWAYS_CARRIED if all(x["id"] != w for x in weapons)]
+    return [w for w in weapons if w["id"] not in actor["dropped"]]
+
+
+def _reach(weapon: dict) -> dict:
+    """The distances a weapon reaches, in metres."""
+    band = weapon.get("max_band")
+    return {"type": "integer", "minimum": 0, "maximum": BAND_LIMITS[band] if band in BAND_LIMITS else 100000}
+
+
+def _blows(state: dict, actor: dict, opponent: dict) -> list[tuple[dict, str, str | None]]:
+    """(weapon, maneuver, part) the actor may strike ``opponent`` with (check_maneuver and the holds)."""
+    hold = hold_on(state, opponent["id"])
+    held_part = hold["part"] if hold and hold["holder"] == actor["id"] else None
+    found = []
+    for weapon in _weapons(actor):
+        if is_ranged(weapon):
+            continue
+        for maneuver, spec in MELEE_ATTACKS.items():
+            if "weapons" in spec and weapon["id"] not in spec["weapons"]:
+                continue
+            if spec.get("grapple") and weapon["kind"] != "natural" and not weapon.get("grapple"):
+                continue
+            if spec.get("needs_hold") and held_part not in spec["needs_hold"]:
+                continue
+            for part in HOLD_PARTS if maneuver == "prise" else [None]:
+                found.append((weapon, maneuver, part))
+    return found
+
+
+def _led(state: dict, actor: dict) -> list[dict]:
+    """Opponents against whom the actor holds the initiative, has not had his exchange, and faces."""
+    return [
+        by_id(state, other(d, actor["id"])) for d in duels_of(state, actor["id"])
+        if d["attacker"] == actor["id"] and not d["done"] and other(d, actor["id"]) in actor["facing"]
+    ]
+
+
+def _optional_rules(state: dict) -> dict:
+    options = state["options"]
+    return {
+        "coup_mortel_steps": {"type": "integer", "minimum": 0, "maximum": 5} if options["coup_mortel_rule"] else None,
+        "aim": {"choices": sorted(LOCATION_NAMES)} if options["hit_location"] else None,
+    }
+
+
+# -- the attacker's actions -------------------------------------------------------------------------
+
+
+def _attacks(ruleset, state: dict, actor: dict) -> list[dict]:
+    sets = []
+    for opponent in _led(state, actor):
+        for weapon, maneuver, part in _blows(state, actor, opponent):
+            sets.append(describe(
+                ruleset, state, actor["id"], "attack", **_optional_rules(state),
+                target={"required": True, "choices": [opponent["id"]]},
+                weapon={"required": True, "choices": [weapon["id"]]},
+                maneuver={"required": True, "choices": [maneuver]},
+                part={"required": True, "choices": [part]} if part else None,
+                second={"choices": _seconds(state, actor, maneuver, part)},
+                defense={"type": "object"},  # the defender's declaration: what his `defend` would list
+            ))
+    return sets
+
+
+def _seconds(state: dict, actor: dict, first: str, part: str | None) -> list[dict]:
+    """Double Manoeuvre: second blows needing no hold, or the hold the first blow (a Prise) sets up."""
+    found = []
+    for weapon in _weapons(actor):
+        if is_ranged(weapon):
+            continue
+        for maneuver, spec in MELEE_ATTACKS.items():
+            needs = spec.get("needs_hold")
+            if ("weapons" in spec and weapon["id"] not in spec["weapons"]) or maneuver == "prise":
+                continue
+            if spec.get("grapple") and weapon["kind"] != "natural" and not weapon.get("grapple"):
+                continue
+            if needs and not (first == "prise" and part in needs):
+                continue
+            found.append({"maneuver": maneuver, "weapon": weapon["id"]})
+    return found
+
+
+def _shots(ruleset, state: dict, actor: dict) -> list[dict]:
+    sets = []
+    targets = [o["id"] for o in _led(state, actor)]
+    if not targets:
+        return sets
+    for weapon in _weapons(actor):
+        if not is_ranged(weapon) or weapon["id"] in actor["jammed"]:
+            continue
+        left = actor["ammo"].get(weapon["id"], weapon.get("ammo")) if weapon.get("ammo") else None
+        for shot, spec in RANGED_SHOTS.items():
+            if (left is not None and left < spec.get("shots", 1)) or (spec.get("automatic") and not weapon.get("automatic")):
+                continue
+            suppression = shot == "tir_de_suppression"
+            sets.append(describe(
+                ruleset, state, actor["id"], "shoot", **_optional_rules(state),
+                target={"required": True, "choices": targets},
+                weapon={"required": True, "choices": [weapon["id"]]},
+                shot={"required": True, "choices": [shot]},
+                distance={"required": True, **_reach(weapon)},
+                cover={"required": True, "type": "integer", "minimum": 1, "maximum": 10} if shot == "tir_a_couvert" else None,
+                zone_width={"required": True, "type": "integer", "minimum": 1, "maximum": 200} if suppression else None,
+                zone={"choices": [[]] + [[c["id"]] for c in present(state) if c["id"] != actor["id"]]} if suppression else None,
+                bursts=describe(ruleset, state, actor["id"], "shoot")["bursts"] if suppression else None,
+                defense=None if suppression else {"type": "object"},
+            ))
+    return sets
+
+
+def _threats(ruleset, state: dict, actor: dict) -> list[dict]:
+    targets = [o["id"] for o in _led(state, actor)]
+    if not targets:
+        return []
+    return [
+        describe(ruleset, state, actor["id"], "threaten", target={"required": True, "choices": targets},
+                 weapon={"required": True, "choices": [weapon["id"]]},
+                 distance={"required": True, **_reach(weapon)} if is_ranged(weapon) else None)
+        for weapon in _weapons(actor)
+    ]
+
+
+def _joins(ruleset, state: dict, actor: dict) -> list[dict]:
+    """A free fighter (or an attacker with room under his DEX) engages a standing opponent he does not fight yet."""
+    if len(actor["facing"]) >= max_opponents(actor):
+        return []
+    foes = [c["id"] for c in present(state)
+            if c["side"] != actor["side"] and not is_out(c) and not duel_between(state, actor["id"], c["id"])]
+    return [describe(ruleset, state, actor["id"], "join", target={"required": True, "choices": foes}, combatant=None, reason=None)] if foes else []
+
+
+def _faces(ruleset, state: dict, actor: dict) -> list[dict]:
+    engaged = [other(d, actor["id"]) for d in duels_of(state, actor["id"])]
+    sets: list[list[str]] = []
+    for size in range(min(len(engaged), max_opponents(actor)), 0, -1):
+        sets += [list(c) for c in combinations(engaged, size)]
+    return [describe(ruleset, state, actor["id"], "face", opponents={"required": True, "choices": sets[:MAX_FACE_SETS]})] if sets else []
+
+
+def _passes(ruleset, state: dict, actor: dict) -> list[dict]:
+    led = [other(d, actor["id"]) for d in duels_of(state, actor["id"]) if d["attacker"] == actor["id"] and not d["done"]]
+    return [describe(ruleset, state, actor["id"], "pass", target={"choices": led} if led else None)]
+
+
+def _reloads(ruleset, state: dict, actor: dict) -> list[dict]:
+    ranged = [w["id"] for w in _weapons(actor) if is_ranged(w)]
+    return [describe(ruleset, state, actor["id"], "reload", weapon={"required": True, "choices": ranged})] if ranged else []
+
+
+# -- answers: the defense, the counter to a threat -------------------------------------------------
+
+
+def _counters(state: dict, actor: dict, opponent: dict, distance) -> list[dict]:
+    """Counter-attacks the actor may make (defense.check_counter): a blow, or shooting back."""
+    found = [{"maneuver": m, "weapon": w["id"], **({"part": p} if p else {})} for w, m, p in _blows(state, actor, opponent)]
+    if distance is not None:
+        found += [{"weapon": w["id"]} for w in _weapons(actor) if is_ranged(w) and distance <= _reach(w)["maximum"]]
+    return found
+
+
+def _defenses(ruleset, state: dict, actor: dict) -> list[dict]:
+    plan = state["pending"]
+    attacker = by_id(state, plan["attacker"])
+    permitted = [d for d in allowed(plan, 0) if not is_locked(state, actor["id"]) or d in LOCKED_DEFENSES]
+    last = actor["last_dive_round"]
+    if last is not None and state["round"] - last <= 1:
+        permitted = [d for d in permitted if d != "plongeon"]
+    double = plan["kind"] == "melee" and len(plan["blows"]) == 2
+    second = {"required": True, "choices": allowed(plan, 1)} if double else None
+    items = [actor["sheet"]["defensive_item"]] if actor["sheet"]["defensive_item"] else []
+    items += [w["id"] for w in _weapons(actor) if not is_ranged(w)]
+    plain = [d for d in permitted if DEFENSES[d]["kind"] not in ("block", "counter", "cover")]
+    sets = []
+
+    def entry(defenses, **refined):
+        if defenses:
+            sets.append(describe(ruleset, state, actor["id"], "defend", defense={"required": True, "choices": defenses},
+                                 **{"using": None, "counter": None, "cover_ip": None, "second_defense": second, **refined}))
+
+    entry(plain)
+    entry([d for d in permitted if DEFENSES[d]["kind"] == "block"], using={"choices": items})
+    entry([d for d in permitted if DEFENSES[d]["kind"] == "cover"], cover_ip=describe(ruleset, state, actor["id"], "defend")["cover_ip"])
+    counters = _counters(state, actor, attacker, plan.get("distance"))
+    if "contre_attaque" in permitted and counters:
+        entry(["contre_attaque"], counter={"required": True, "choices": counters}, second_defense=None)
+    return sets
+
+
+def _answers_to_threats(ruleset, state: dict, actor: dict) -> list[dict]:
+    duel = next((d for d in duels_of(state, actor["id"]) if d["threat"] and d["attacker"] != actor["id"] and not d["done"]), None)
+    if duel is None:
+        return []
+    threatener = by_id(state, duel["attacker"])
+    sets = []
+    for weapon, maneuver, part in _blows(state, actor, threatener):
+        sets.append(describe(ruleset, state, actor["id"], "counter", weapon={"required": True, "choices": [weapon["id"]]},
+                             maneuver={"required": True, "choices": [maneuver]},
+                             part={"required": True, "choices": [part]} if part else None, distance=None))
+    for weapon in _weapons(actor):
+        if is_ranged(weapon):
+            sets.append(describe(ruleset, state, actor["id"], "counter", weapon={"required": True, "choices": [weapon["id"]]},
+                                 maneuver=None, part=None, distance={"required": True, **_reach(weapon)}))
+    return sets
+
+
+HANDLERS = {
+    "attack": _attacks,
+    "shoot": _shots,
+    "threaten": _threats,
+    "join": _joins,
+    "face": _faces,
+    "pass": _passes,
+    "reload": _reloads,
+    "defend": _defenses,
+    "counter": _answers_to_threats,
+}

@@ -1,0 +1,98 @@
+"""Space opera d100: the legal actions of a combatant now (attack plans, reactions, recoveries) and the GM's clear_condition."""
+
+from __future__ import annotations
+
+from ..gm.legal import describe, present
+from .conditions import is_dead, is_droid
+from .items import JAMMED_FOR_THE_FIGHT, find_weapon
+from .tables import UNARMED
+
+
+def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+    """Refined parameter sets, or None for the default description."""
+    if action_type == "clear_condition":
+        return [
+            describe(ruleset, state, "gm", action_type, target={"required": True, "choices": [c["id"]]},
+                     condition={"required": True, "choices": sorted({x["code"] for x in c["conditions"]})})
+            for c in present(state) if c["conditions"]
+        ]
+    if actor_id == "gm":
+        return None
+    actor = next(c for c in state["combatants"] if c["id"] == actor_id)
+    if action_type == "attack":
+        return _attacks(ruleset, state, actor)
+    if action_type == "react":
+        return _reactions(ruleset, state, actor)
+    if action_type == "recover":
+        stuck = [wid for wid, item in actor["items"].items()
+                 if not item["destroyed"] and (item["dropped"] or item["jam"] > 0) and item["jam"] != JAMMED_FOR_THE_FIGHT]
+        return [describe(ruleset, state, actor_id, action_type, weapon={"required": True, "choices": sorted(stuck)})] if stuck else []
+    return None
+
+
+def usable(combatant: dict, weapon: dict) -> bool:
+    item = combatant["items"].get(weapon["id"])
+    return item is None or not (item["destroyed"] or item["dropped"] or item["jam"])
+
+
+def _arsenal(combatant: dict) -> list[dict]:
+    """The sheet's weapons, and bare hands."""
+    weapons = list(combatant["sheet"]["weapons"])
+    if all(w["id"] != UNARMED for w in weapons):
+        weapons.append(find_weapon(combatant, UNARMED, field="weapon"))
+    return [w for w in weapons if usable(combatant, w)]
+
+
+def _disarmable(target: dict) -> list[str]:
+    return [w["id"] for w in target["sheet"]["weapons"] if w["class"] != "natural" and usable(target, w)]
+
+
+def _attacks(ruleset, state: dict, actor: dict) -> list[dict]:
+    """One entry per weapon and mode (attack._check_mode), disarms per target (the weapon to take)."""
+    targets = [c for c in present(state) if c["id"] != actor["id"] and not is_dead(c)]
+    turn = actor["round"]
+    # The number is declared with the first attack of the turn; later ones repeat it (or leave it out).
+    declared = list(range(1, actor["sheet"]["max_attacks"] + 1)) if turn["attacks"] is None else [turn["attacks"]]
+    bounds = describe(ruleset, state, actor["id"], "attack")["attacks"]
+    declared = [n for n in declared if bounds["minimum"] <= n <= bounds["maximum"]]  # a GM adjustment may leave another
+    sets = []
+
+    def entry(weapon, mode, ids, martial_arts, **more):
+        if ids:
+            sets.append(describe(
+                ruleset, state, actor["id"], "attack", weapon={"required": True, "choices": [weapon["id"]]},
+                mode={"required": True, "choices": [mode]}, target={"required": True, "choices": ids},
+                attacks={"choices": declared} if declared else None, martial_arts={"choices": martial_arts},
+                # The inline reaction takes what the target's `react` would list.
+                reaction={"type": "object"}, **{"target_weapon": None, **more},
+            ))
+
+    for weapon in _arsenal(actor):
+        martial_arts = [False] if weapon["ranged"] else [False, True]
+        entry(weapon, "kill", [t["id"] for t in targets], martial_arts)
+        if not weapon["edged"]:
+            entry(weapon, "stun", [t["id"] for t in targets if not is_droid(t)], [False])
+        if weapon["paralysing"]:
+            entry(weapon, "paralyse", [t["id"] for t in targets if not is_droid(t) or state["options"]["paralyse_droids"]], martial_arts)
+        for target in targets:
+            if _disarmable(target):
+                entry(weapon, "disarm", [target["id"]], martial_arts, target_weapon={"required": True, "choices": _disarmable(target)})
+    return sets
+
+
+def _reactions(ruleset, state: dict, actor: dict) -> list[dict]:
+    """Dodge or nothing; a parry with a melee weapon or shield (a shield, or nothing, against a shot: option)."""
+    pending = state["pending"]
+    attacker = next(c for c in state["combatants"] if c["id"] == pending["attacker"])
+    shot = find_weapon(attacker, pending["weapon"], field="weapon")["ranged"]
+    allowed = state["options"]["parry_ranged_with"]
+    items = [
+        w["id"] for w in actor["sheet"]["weapons"]
+        if usable(actor, w) and w["class"] != "natural" and not w["ranged"]
+        and (not shot or allowed == "anything" or (allowed == "shields" and w["class"] == "shield"))
+    ]
+    sets = [describe(ruleset, state, actor["id"], "react", kind={"required": True, "choices": ["dodge", "none"]}, item=None)]
+    if items:
+        sets.append(describe(ruleset, state, actor["id"], "react", kind={"required": True, "choices": ["parry"]},
+                             item={"required": True, "choices": items}))
+    return sets
