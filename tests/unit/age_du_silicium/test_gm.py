@@ -142,3 +142,36 @@ def test_leaving_ends_the_fight_with_auto_end_and_the_summary_counts_the_wound()
     summary = params(entry, "combat_summary")
     assert summary["combatants"]["bob"] == {"damage_dealt": 0, "damage_taken": 9, "wounds": 1, "dead": False}
     assert summary["combatants"]["ana"]["damage_dealt"] == 9 and summary["actions"] == 4
+
+
+def flight_of_ana():
+    """Ana fails her Calme (51 > 50 - 10, outnumbered) and flees; Bob and Cy declare first."""
+    state, _ = start(RULESET, [ana(), bob(), cy()], dice=[51, 1, 1])
+    state, _ = step(state, {"type": "choose_frenzy", "actor": "ana", "behaviour": "flight"})
+    state, _ = declare(state, "bob", {"kind": "other"})
+    state, _ = declare(state, "cy", {"kind": "other"})
+    return state
+
+
+def test_cornered_lets_a_fleeing_combatant_attack_until_removed():
+    state = flight_of_ana()
+    error = refused(state, {"type": "declare", "actor": "ana", "actions": [attack_entry("bob")]}, ActionNotAllowed)
+    assert error.field == "actions.0.kind"
+    state, entry = gm(state, "condition", target="ana", code="cornered")
+    assert params(entry, "condition_added")["condition"] == "cornered"
+    cornered, _ = declare(state, "ana", attack_entry("bob"))
+    assert cornered["awaiting"][0]["actor"] == "ana", "her attack is awaited at her rank"
+    state, entry = gm(state, "condition", target="ana", code="cornered", remove=True)
+    assert params(entry, "condition_removed")["condition"] == "cornered"
+    refused(state, {"type": "declare", "actor": "ana", "actions": [attack_entry("bob")]}, ActionNotAllowed)
+
+
+def test_prone_by_the_gm_for_one_round_then_expires():
+    state, entry = gm(duel()[0], "condition", target="bob", code="prone", rounds=1)
+    assert params(entry, "condition_added") == {"target": "bob", "condition": "prone", "rounds": 1, "author": GM, "reason": None}
+    assert codes_of(state, "bob") == ["prone"]
+    state, _ = declare(state, "bob", {"kind": "other"})
+    state, entry = declare(state, "ana", {"kind": "other"})
+    assert params(entry, "round_started") == {"round": 2}
+    assert params(entry, "condition_expired") == {"combatant": "bob", "condition": "prone"}
+    assert codes_of(state, "bob") == []
