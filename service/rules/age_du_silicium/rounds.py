@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..conditions import next_round, remove
 from ..ruleset import Resolution
-from .status import SURPRISED, by_id, condition, frenzy, is_standing
+from .status import SURPRISED, by_id, condition, frenzy, is_standing, may_attack
 from .tables import ACTION_STEP, INTERACTIVE_KINDS, MAX_AIM
 
 # A round holds at most MAX_COMBATANTS * MAX_ACTIONS slots; this only stops
@@ -215,7 +215,10 @@ def awaiting(state: dict) -> list[dict]:
     holders = []
     for reaction in state.get("reactions", []):
         actor = reaction["actor"]
-        if reaction["kind"] == "held" and not reaction["used"] and actor not in holders and is_standing(combatants[actor]):
+        if reaction["kind"] != "held" or reaction["used"] or actor in holders:
+            continue
+        # A held action is an attack later in the round: only for who may attack.
+        if is_standing(combatants[actor]) and may_attack(combatants[actor]):
             holders.append(actor)
     waiting.extend({"actor": actor, "actions": ["attack"], "reason": "held_action"} for actor in holders)
     return waiting
