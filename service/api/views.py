@@ -12,7 +12,7 @@ from __future__ import annotations
 from flask import has_request_context, request
 
 from ..rules.engine import REDO
-from ..i18n import catalogues
+from ..i18n import catalogues, labels
 from ..rules.events import render
 from ..rules.schemas import LANGUAGES
 from ..rules.registry import get_ruleset
@@ -47,10 +47,10 @@ def _names(state: dict) -> dict[str, str]:
 
 
 def events_view(state: dict, events: list[dict]) -> list[dict]:
-    messages = catalogues(state["ruleset"])
+    messages, words = catalogues(state["ruleset"]), labels(state["ruleset"])
     names = _names(state)
     lang = narration_language(state)
-    return [{**event, "text": render(event, lang, messages, names)} for event in events]
+    return [{**event, "text": render(event, lang, messages, names, words.get(lang))} for event in events]
 
 
 def narration_language(state: dict) -> str:

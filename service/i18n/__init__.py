@@ -40,12 +40,19 @@ def context(ruleset_id: str | None, code: str) -> str:
     return f"{ruleset_id or COMMON}|{code}"
 
 
+def label_context(ruleset_id: str, param: str, value: str) -> str:
+    return f"{ruleset_id}|label:{param}:{value}"
+
+
 def source_entries() -> dict[str, str]:
-    """Every translatable template: msgctxt -> English msgid."""
+    """Every translatable template and label: msgctxt -> English msgid."""
     entries = {context(None, code): text for code, text in COMMON_MESSAGES[SOURCE_LANGUAGE].items()}
     for ruleset_id, ruleset in sorted(RULESETS.items()):
         for code, text in ruleset.messages[SOURCE_LANGUAGE].items():
             entries[context(ruleset_id, code)] = text
+        for param, words in ruleset.labels.items():
+            for value, text in words.items():
+                entries[label_context(ruleset_id, param, value)] = text
     return entries
 
 
@@ -55,8 +62,8 @@ def catalog(lang: str) -> Catalog:
         return read_po(handle, locale=lang)
 
 
-def _translation(lang: str, ruleset_id: str | None, code: str, msgid: str) -> str | None:
-    message = catalog(lang).get(msgid, context=context(ruleset_id, code))
+def _translation(lang: str, ruleset_id: str | None, code: str, msgid: str, ctx: str | None = None) -> str | None:
+    message = catalog(lang).get(msgid, context=ctx or context(ruleset_id, code))
     if message is None or not message.string or message.fuzzy:
         return None
     return message.string
@@ -76,4 +83,20 @@ def catalogues(ruleset_id: str) -> dict[str, dict[str, str]]:
             if translated is not None:
                 templates[code] = translated
         result[lang] = templates
+    return result
+
+
+@cache
+def labels(ruleset_id: str) -> dict[str, dict[str, dict[str, str]]]:
+    """``{lang: {param: {id: words}}}`` for one ruleset (English where untranslated)."""
+    source = RULESETS[ruleset_id].labels
+    result = {SOURCE_LANGUAGE: {param: dict(words) for param, words in source.items()}}
+    for lang in TRANSLATED:
+        result[lang] = {
+            param: {
+                value: _translation(lang, ruleset_id, value, text, label_context(ruleset_id, param, value)) or text
+                for value, text in words.items()
+            }
+            for param, words in source.items()
+        }
     return result

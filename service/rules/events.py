@@ -54,14 +54,25 @@ def _shown(key: str, value, names: Mapping[str, str], lang: str):
 
 
 def render(
-    entry: Mapping, lang: str, catalogues: Mapping[str, Mapping[str, str]], names: Mapping[str, str]
+    entry: Mapping,
+    lang: str,
+    catalogues: Mapping[str, Mapping[str, str]],
+    names: Mapping[str, str],
+    labels: Mapping[str, Mapping[str, str]] | None = None,
 ) -> str:
-    """The event's sentence in ``lang``, falling back to English, then to the code."""
+    """The event's sentence in ``lang``, falling back to English, then to the code.
+
+    ``labels`` (param -> value id -> words, in ``lang``) shows ids such as a
+    result level or a maneuver as words."""
     templates = catalogues.get(lang) or catalogues["en"]
     template = templates.get(entry["code"]) or catalogues["en"].get(entry["code"])
     if template is None:
         return entry["code"]
-    shown = {key: _shown(key, value, names, lang) for key, value in entry["params"].items()}
+    labels = labels or {}
+    shown = {
+        key: labels[key].get(value, value) if key in labels and isinstance(value, str) else _shown(key, value, names, lang)
+        for key, value in entry["params"].items()
+    }
     try:
         return template.format_map(shown)
     except (KeyError, IndexError, ValueError):

@@ -61,6 +61,8 @@ class Ruleset:
     action_schemas: Mapping[str, type[Schema]]
     catalog: Mapping
     messages: Mapping[str, Mapping[str, str]]
+    # Words for ids an event param carries (param -> id -> English), e.g. a result level.
+    labels: Mapping[str, Mapping[str, str]] = {}
     # GM action types of this ruleset only (dark-earth's contact...); the shared ones are in gm/.
     extra_gm_actions: frozenset[str] = frozenset()
     # Types both the GM and a player may send (duel-2d6's join: a GM brings a newcomer, a player engages).

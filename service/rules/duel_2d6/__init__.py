@@ -4,7 +4,7 @@ from ..errors import InvalidAction
 from ..ruleset import GM, Resolution, Ruleset
 from . import actions, duels, legal
 from .conditions import DEAD, PRONE, STUNNED, UNCONSCIOUS, is_out
-from .messages import MESSAGES
+from .messages import LABELS, MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG, WOUNDS
 from .odds import DuelOdds
@@ -25,6 +25,7 @@ class Duel2d6(Ruleset):
     action_schemas = ACTIONS
     catalog = CATALOG
     messages = MESSAGES
+    labels = LABELS
     # The GM's join brings a newcomer; the newcomer's player then joins a duel (interruption roll).
     gm_and_player_actions = frozenset({"join"})
     gm_conditions = frozenset({PRONE, STUNNED, UNCONSCIOUS, DEAD})

@@ -2,8 +2,9 @@
 gettext catalogues in service/i18n/locales (French, Portuguese).
 """
 
+from . import tables
+
 _ROLL_EN = "{dice} = {total} against {target}: {level}"
-_ROLL_FR = "{dice} = {total} pour {target} : {level}"
 
 ENGLISH = {
     "initiative_rolled": "{combatant} rolls initiative: " + _ROLL_EN + ".",
@@ -66,3 +67,28 @@ ENGLISH = {
 }
 
 MESSAGES = {"en": ENGLISH}
+
+
+def _names(table: dict) -> dict[str, str]:
+    return {key: row["name"] for key, row in table.items()}
+
+
+# Words for the ids events carry. Maneuvers, defenses, shots, weapons and
+# distance bands keep the seed's French names: they are the game's terms.
+LABELS = {
+    "level": {
+        "maladresse": "critical failure (Maladresse)",
+        "echec_simple": "simple failure",
+        "reussite_simple": "simple success",
+        "reussite_critique": "critical success",
+        "aucune": "no wound",
+        "egratignure": "scratch",
+        "legere": "light wound",
+        "grave": "serious wound",
+    },
+    "maneuver": {**_names(tables.MELEE_ATTACKS), "menacer": tables.THREATEN["name"]},
+    "defense": _names(tables.DEFENSES),
+    "shot": _names(tables.RANGED_SHOTS),
+    "weapon": _names(tables.WEAPONS),
+    "band": dict(tables.BAND_NAMES),
+}

@@ -6,7 +6,7 @@ import io
 import pytest
 from babel.messages.pofile import write_po
 
-from service.i18n import LOCALES, TRANSLATED, catalogues, source_entries
+from service.i18n import LOCALES, TRANSLATED, catalogues, labels, source_entries
 from service.i18n.__main__ import placeholders, problems, template
 from service.rules.engine import apply_action, create_combat
 from service.rules.events import render
@@ -62,3 +62,12 @@ def test_every_event_of_played_fights_reads_in_every_language(ruleset_id):
 def test_source_entries_cover_every_ruleset_and_the_shared_events():
     contexts = {ctx.split("|")[0] for ctx in source_entries()}
     assert contexts == {"common", *RULESETS}
+
+
+def test_ids_in_event_params_read_as_words_in_every_language():
+    event = {"code": "defense_rolled", "params": {"defender": "philip", "defense": "esquiver", "dice": [3, 3], "total": 6, "target": 7, "level": "reussite_critique"}}
+    names = {"philip": "Philip"}
+    sentences = {lang: render(event, lang, catalogues("duel-2d6"), names, labels("duel-2d6")[lang]) for lang in ("en", "fr", "pt")}
+    assert sentences["en"] == "Philip tries Esquiver: 3, 3 = 6 against 7: critical success."
+    assert sentences["fr"].endswith("réussite critique.")
+    assert sentences["pt"].endswith("sucesso crítico.")
