@@ -3,7 +3,7 @@
 from ..ruleset import Resolution, Ruleset
 from . import actions, legal, opening, rounds
 from .status import CORNERED, DEAD, DISARMED, IMMOBILISED, OUT_OF_ACTION, PRONE
-from .messages import MESSAGES
+from .messages import LABELS, MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG
 from .example import EXAMPLE
@@ -25,6 +25,7 @@ class AgeDuSilicium(Ruleset):
     action_schemas = ACTIONS
     catalog = CATALOG
     messages = MESSAGES
+    labels = LABELS
     gm_conditions = frozenset({CORNERED, PRONE, IMMOBILISED, DISARMED, OUT_OF_ACTION, DEAD})
     damage_event = ("wounded", "amount")
     wound_events = frozenset({"wounded", "critical_wound"})

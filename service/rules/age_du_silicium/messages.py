@@ -47,3 +47,25 @@ ENGLISH = {
 }
 
 MESSAGES = {"en": ENGLISH}
+
+
+# Words for the ids events carry (translated in service/i18n/locales).
+LABELS = {
+    "location": {
+        "head": "head",
+        "torso": "torso",
+        "right_arm": "right arm",
+        "left_arm": "left arm",
+        "right_leg": "right leg",
+        "left_leg": "left leg",
+    },
+    "damage_type": {
+        "energy": "energy",
+        "ballistic": "ballistic",
+        "impact": "impact",
+    },
+    "behaviour": {
+        "berserker": "berserker",
+        "flight": "flight",
+    },
+}

@@ -9,7 +9,7 @@ from .contacts import engage
 from .contacts import leave_all
 from .health import COMA, DEAD, WOUND_CONDITIONS, check_thresholds, clear_choc, is_standing
 from .tables import PAIN_DICE
-from .messages import MESSAGES
+from .messages import LABELS, MESSAGES
 from .schemas import ACTIONS, GM_ACTIONS, Options, Sheet
 from .tables import CATALOG
 from .odds import DarkEarthOdds
@@ -36,6 +36,7 @@ class DarkEarth(Ruleset):
     supports_override = False
     catalog = CATALOG
     messages = MESSAGES
+    labels = LABELS
     odds = DarkEarthOdds()
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:

@@ -48,3 +48,12 @@ ENGLISH = {
 }
 
 MESSAGES = {"en": ENGLISH}
+
+
+# Words for the ids events carry (translated in service/i18n/locales).
+LABELS = {
+    "level": {
+        "grave": "serious wound",
+        "critique": "critical wound",
+    },
+}

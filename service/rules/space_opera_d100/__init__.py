@@ -3,7 +3,7 @@
 from ..ruleset import Resolution, Ruleset
 from . import actions, legal, turns
 from .conditions import CONTRACTED, DEAD, KNOCKED_OUT, LOSES_NEXT_ACTION, OFF_BALANCE, PARALYSED, UNCONSCIOUS
-from .messages import MESSAGES
+from .messages import LABELS, MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG
 from .odds import SpaceOperaOdds
@@ -25,6 +25,7 @@ class SpaceOperaD100(Ruleset):
     action_schemas = ACTIONS
     catalog = CATALOG
     messages = MESSAGES
+    labels = LABELS
     extra_gm_actions = frozenset({"clear_condition"})
     gm_conditions = frozenset({UNCONSCIOUS, KNOCKED_OUT, PARALYSED, CONTRACTED, OFF_BALANCE, LOSES_NEXT_ACTION, DEAD})
     wound_events = frozenset({"wound"})

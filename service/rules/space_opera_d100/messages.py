@@ -47,3 +47,61 @@ ENGLISH = {
 }
 
 MESSAGES = {"en": ENGLISH}
+
+
+# Words for the ids events carry (translated in service/i18n/locales).
+LABELS = {
+    "level": {
+        "critical": "critical success",
+        "success": "success",
+        "failure": "failure",
+        "fumble": "fumble",
+    },
+    "mode": {
+        "kill": "to kill",
+        "stun": "to stun",
+        "paralyse": "to paralyse",
+        "disarm": "to disarm",
+    },
+    "location": {
+        "body": "body",
+        "head": "head",
+        "chest": "chest",
+        "abdomen": "abdomen",
+        "left_arm": "left arm",
+        "right_arm": "right arm",
+        "left_leg": "left leg",
+        "right_leg": "right leg",
+        "shield_arm": "shield arm",
+    },
+    "unit": {
+        "minutes": "minutes",
+        "hours": "hours",
+    },
+    "severity": {
+        "very_light": "very light",
+        "light": "light",
+        "serious": "serious",
+        "very_serious": "very serious",
+        "dead": "dead",
+    },
+    "result": {
+        "very_light": "very light",
+        "light": "light",
+        "serious": "serious",
+        "very_serious": "very serious",
+        "dead": "dead",
+        "off_balance": "off balance",
+        "loses_next_action": "loses the next action",
+        "drops_weapon": "drops the weapon",
+        "weapon_damaged": "weapon damaged",
+        "hits_ally": "hits an ally",
+        "hits_self": "hits himself",
+        "no_jam": "no jam",
+        "jam_1": "jammed for one action",
+        "jam_2": "jammed for two actions",
+        "jam_fight": "jammed for the fight",
+        "weapon_damaged_jam": "damaged and jammed",
+        "weapon_explodes": "the weapon explodes",
+    },
+}
