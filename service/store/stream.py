@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from .errors import unavailable_on_failure
+from .errors import CombatNotFound, unavailable_on_failure
 from .keys import stream_key
 
 MAX_ENTRIES_PER_READ = 100
@@ -20,6 +20,10 @@ class EventStreams:
         """Entries with seq > ``after``, in order; waits up to ``block_ms`` for the first one ([] then)."""
         with unavailable_on_failure():
             found = self.client.xread({stream_key(combat_id): f"{after}-0"}, count=MAX_ENTRIES_PER_READ, block=block_ms)
+            # Nothing new: the combat may be gone (deleted or expired; its stream
+            # goes with it). One EXISTS per idle wait tells listeners at once.
+            if not found and not self.client.exists(stream_key(combat_id)):
+                raise CombatNotFound(combat_id)
         if not found:
             return []
         _, items = found[0]

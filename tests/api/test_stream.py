@@ -189,3 +189,15 @@ def test_listeners_receive_an_undo_and_a_redo_as_entries(client):
     assert undo["events"][0]["code"] == "action_undone" and "restored_state" not in undo
     assert redo["action"]["type"] == "redo" and redo["events"][0]["code"] == "action_redone"
     stream.close()
+
+
+def test_a_deleted_combat_tells_its_listeners_at_once(client):
+    location, _ = create(client, SISTEMA["combat"])
+    stream = open_stream(client, location)
+    stream.next()
+    assert client.delete(location).status_code == 204
+    # The very next block is `gone`, with no keep-alive before it: the idle
+    # wait noticed the deletion, not the keep-alive check 15 s later.
+    gone = stream.next()
+    assert gone["event"] == "gone" and gone["comments"] == []
+    stream.close()
