@@ -116,3 +116,13 @@ def test_embedded_store_without_redis_url(caplog):
     store = connect(None, ttl_seconds=60)
     assert isinstance(store, CombatStore) and store.ping()
     assert "embedded store" in caplog.text
+
+
+def test_waiting_for_entries_of_a_deleted_combat_is_not_found(store):
+    # Listeners learn at their next idle wait that the combat is gone.
+    state, entry = new_combat()
+    store.create(state, entry)
+    assert store.entries_after(state["id"], 1, block_ms=10) == []
+    store.delete(state["id"])
+    with pytest.raises(CombatNotFound):
+        store.entries_after(state["id"], 1, block_ms=10)
