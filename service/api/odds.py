@@ -16,7 +16,7 @@ from marshmallow import Schema, fields, validate
 from ..rules.odds.compute import AUTO, EXACT, MONTE_CARLO, odds
 from ..rules.registry import get_ruleset
 from . import schemas
-from .access import load_authorized, require_actor
+from .access import AccessDenied, load_authorized, require_actor
 from .requests import store
 
 blp = Blueprint("odds", __name__, url_prefix="/combats", description="Odds before you roll.")
@@ -52,7 +52,7 @@ class Odds(MethodView):
             "as the ruleset names them) and the expected damage to each combatant, exact when the dice tree has "
             "at most max_leaves outcomes, else from seeded Monte Carlo runs (with standard errors). Nothing "
             "changes: not the combat, its log or its dice. A player's token asks only for its own combatant's "
-            "actions. See docs/odds.md."
+            "actions, and not at all while the GM hides other combatants' sheets. See docs/odds.md."
         ),
         security=[{"bearer": []}],
     )
@@ -62,6 +62,11 @@ class Odds(MethodView):
         state, grant = load_authorized(store(), combat_id)
         action = request_body["action"]
         require_actor(grant, action, get_ruleset(state["ruleset"]).gm_actions)
+        hidden = set(state.get("hidden_sheets", ())) - {grant.combatant}
+        if hidden and not grant.is_gm:
+            # Odds are computed from every sheet: they would tell a player what
+            # the GM hides (docs/security.md).
+            raise AccessDenied(403, f"the game master hides the sheets of {', '.join(sorted(hidden))}: only the GM may ask for odds here")
         return odds(
             state,
             action,

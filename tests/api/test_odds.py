@@ -74,3 +74,17 @@ def test_a_player_asks_only_for_its_own_actions(client):
     assert client.post(f"{location}/odds", json={"action": ATTACK}, headers=as_ana).status_code == 200
     assert client.post(f"{location}/odds", json={"action": ATTACK}).status_code == 200  # the GM
     assert client.post(f"{location}/odds", json={"action": ATTACK}, headers={"Authorization": "Bearer nope"}).status_code == 401
+
+
+def test_while_the_gm_hides_sheets_only_the_gm_asks_for_odds(client):
+    location, combat = create(client, {**EXAMPLE["combat"], "hidden_sheets": ["capanga"]})
+    tokens = client.tokens[combat["id"]]["combatants"]
+    as_ana = {"Authorization": f"Bearer {tokens['ana']}"}
+    refused = client.post(f"{location}/odds", json={"action": ATTACK}, headers=as_ana)
+    assert refused.status_code == 403 and "capanga" in refused.get_json()["detail"]
+    assert client.post(f"{location}/odds", json={"action": ATTACK}).status_code == 200  # the GM
+    # The hidden combatant's own player still may: no other sheet is hidden from him.
+    as_capanga = {"Authorization": f"Bearer {tokens['capanga']}"}
+    act(client, location, {"type": "pass", "actor": "ana"})
+    own = {"type": "pass", "actor": "capanga"}
+    assert client.post(f"{location}/odds", json={"action": own}, headers=as_capanga).status_code == 200
