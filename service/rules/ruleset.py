@@ -131,10 +131,17 @@ class Ruleset:
 
         return default_legal_actions(self, state, actor_id)
 
+    def refined_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+        """Optional: the ruleset's own listing of an action type's choices (None: the generic one)."""
+        return None
+
     def action_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict]:
         """The parameter sets ``actor_id`` may send ``action_type`` with (one dict each; none: not now)."""
         from .gm.legal import describe, gm_choices
 
+        refined = self.refined_choices(state, actor_id, action_type)
+        if refined is not None:
+            return refined
         if actor_id == GM and action_type in GM_ACTIONS:
             return gm_choices(self, state, action_type)
         return [describe(self, state, actor_id, action_type)]

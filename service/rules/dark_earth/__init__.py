@@ -108,9 +108,8 @@ class DarkEarth(Ruleset):
         else:
             turns.end_if_decided(res)
 
-    def action_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict]:
-        refined = legal.choices(self, state, actor_id, action_type)
-        return super().action_choices(state, actor_id, action_type) if refined is None else refined
+    def refined_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+        return legal.choices(self, state, actor_id, action_type)
 
     def resolve(self, res: Resolution, action: dict) -> None:
         actions.resolve(res, action)

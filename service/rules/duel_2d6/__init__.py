@@ -81,9 +81,8 @@ class Duel2d6(Ruleset):
     def settle(self, res: Resolution) -> None:
         actions.settle(res)
 
-    def action_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict]:
-        refined = legal.choices(self, state, actor_id, action_type)
-        return super().action_choices(state, actor_id, action_type) if refined is None else refined
+    def refined_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+        return legal.choices(self, state, actor_id, action_type)
 
     def example(self) -> dict:
         thug = {

@@ -1,7 +1,7 @@
 """What a combatant (or the GM) may send now, with the parameters each choice takes.
 
 Derived from the ruleset's ``awaiting`` and its action schemas; a ruleset
-refines the parameters of a type with :meth:`Ruleset.action_choices`. Each
+refines the parameters of a type with :meth:`Ruleset.refined_choices`. Each
 parameter is described as ``{"required": bool}`` plus ``choices`` (the legal
 values, possibly whole objects), or ``type``/``minimum``/``maximum`` for free
 numbers, or ``keys`` for objects whose keys are value names (with ``total``:
