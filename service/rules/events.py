@@ -53,6 +53,17 @@ def _shown(key: str, value, names: Mapping[str, str], lang: str):
     return value
 
 
+def _labelled(words: Mapping[str, str] | None, value):
+    """``value`` (an id, or a list of ids) in words; None when there are no words for it."""
+    if not words:
+        return None
+    if isinstance(value, str):
+        return words.get(value, value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ", ".join(words.get(v, v) for v in value)
+    return None
+
+
 def render(
     entry: Mapping,
     lang: str,
@@ -69,10 +80,7 @@ def render(
     if template is None:
         return entry["code"]
     labels = labels or {}
-    shown = {
-        key: labels[key].get(value, value) if key in labels and isinstance(value, str) else _shown(key, value, names, lang)
-        for key, value in entry["params"].items()
-    }
+    shown = {key: _labelled(labels.get(key), value) or _shown(key, value, names, lang) for key, value in entry["params"].items()}
     try:
         return template.format_map(shown)
     except (KeyError, IndexError, ValueError):

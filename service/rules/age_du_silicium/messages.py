@@ -64,6 +64,16 @@ LABELS = {
         "ballistic": "ballistic",
         "impact": "impact",
     },
+    "kinds": {
+        "attack": "an attack",
+        "aim": "aiming",
+        "hold": "a held action",
+        "defend": "a defense",
+        "flee": "flight",
+        "reason": "reasoning with an ally",
+        "break_free": "breaking free",
+        "other": "something else",
+    },
     "behaviour": {
         "berserker": "berserker",
         "flight": "flight",

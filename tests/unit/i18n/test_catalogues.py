@@ -71,3 +71,9 @@ def test_ids_in_event_params_read_as_words_in_every_language():
     assert sentences["en"] == "Philip tries Esquiver: 3, 3 = 6 against 7: critical success."
     assert sentences["fr"].endswith("réussite critique.")
     assert sentences["pt"].endswith("sucesso crítico.")
+
+
+def test_lists_of_ids_read_as_words_too():
+    event = {"code": "declared", "params": {"actor": "ana", "kinds": ["attack", "hold"], "ranks": [60, 50]}}
+    text = render(event, "pt", catalogues("age-du-silicium"), {"ana": "Ana"}, labels("age-du-silicium")["pt"])
+    assert text == "Ana declara um ataque, uma ação retida (posições 60, 50)."
