@@ -6,7 +6,6 @@ Every variable is listed in the README's configuration table.
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -61,9 +60,9 @@ class Settings:
     retry_after_seconds: int = 5
     rate_limit: str = "600 per minute"
     api_keys: tuple[str, ...] = ()
-    # Derives the tokens a retried creation shows again; set it whenever
-    # several processes serve the same Redis (else each has its own).
-    secret_key: str = field(default_factory=lambda: secrets.token_hex(32))
+    # Optional pepper in the tokens a retried creation shows again; when set,
+    # the same value in every process (docs/security.md).
+    secret_key: str = ""
     log_level: str = "INFO"
     # Operations (docs/operations.md).
     proxy_fix_hops: int = 0
@@ -113,7 +112,7 @@ class Settings:
             retry_after_seconds=_int(env, "RETRY_AFTER_SECONDS", 5, 1, 3600),
             rate_limit=env.get("RATE_LIMIT", "600 per minute").strip(),
             api_keys=tuple(k.strip() for k in env.get("API_KEYS", "").split(",") if k.strip()),
-            secret_key=env.get("SECRET_KEY") or secrets.token_hex(32),
+            secret_key=env.get("SECRET_KEY", ""),
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
             proxy_fix_hops=_int(env, "PROXY_FIX_HOPS", 0, 0, 10),
             redis_ssl_cert_reqs=_choice(env, "REDIS_SSL_CERT_REQS", ("required", "optional", "none")),

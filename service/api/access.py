@@ -2,8 +2,8 @@
 
 ``POST /combats`` answers, once, with a game-master token and one token per
 combatant. Tokens are 192 random bits (or, for a creation retried with an
-Idempotency-Key, an HMAC of that key under SECRET_KEY, so the retry can show
-them again); Redis keeps only their SHA-256 digests. A player's token acts
+Idempotency-Key, an HMAC keyed by that Idempotency-Key itself, which Redis
+never holds, so that any worker can show them again); Redis keeps only their SHA-256 digests. A player's token acts
 for its own combatant only; game-master actions, token management and
 deletion need the GM's token; every read is filtered for the caller.
 """
@@ -61,10 +61,14 @@ def token_id(token_digest: str) -> str:
 
 
 def new_token(derive_from: str | None = None, subject: str = "") -> str:
+    """A random token; or, for a creation that may be retried, one derived
+    from what only its client knows (see ``Idempotency.token_seed``), under
+    the optional deployment-wide SECRET_KEY pepper."""
     if derive_from is None:
         return secrets.token_urlsafe(TOKEN_BYTES)
-    key = current_app.extensions["melee.settings"].secret_key.encode()
-    mac = hmac.new(key, f"{derive_from}:{subject}".encode(), hashlib.sha256).digest()[:TOKEN_BYTES]
+    pepper = current_app.extensions["melee.settings"].secret_key
+    key = f"{pepper}\0{derive_from}".encode()
+    mac = hmac.new(key, subject.encode(), hashlib.sha256).digest()[:TOKEN_BYTES]
     return base64.urlsafe_b64encode(mac).decode().rstrip("=")
 
 

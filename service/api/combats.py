@@ -76,7 +76,7 @@ class Combats(MethodView):
 
         def with_tokens(stored: dict) -> dict:
             ids = [c["id"] for c in stored["combatants"]]
-            return {**stored, "tokens": mint_creation_tokens(ids, idempotency.digest)[0]}
+            return {**stored, "tokens": mint_creation_tokens(ids, idempotency.token_seed)[0]}
 
         return _exactly_once(idempotency, _create, body, combat_id, on_replay=with_tokens)
 
@@ -84,7 +84,7 @@ class Combats(MethodView):
 def _create(body: dict, combat_id: str, idempotency: Idempotency | None):
     state, entry = create_combat(body, combat_id=combat_id, seed=secrets.randbits(63))
     stamp_expiry(state)
-    derive_from = idempotency.digest if idempotency else None
+    derive_from = idempotency.token_seed if idempotency else None
     tokens, grants = mint_creation_tokens([c["id"] for c in state["combatants"]], derive_from)
     view = combat_view(state, GM_VIEWER)
     headers = {"Location": url_for("combats.Combat", combat_id=combat_id), "ETag": etag(state)}

@@ -33,11 +33,18 @@ class Idempotency:
         self.store = store
         self.combat_id = combat_id
         self.digest = _digest(key)
+        self._key = key
         # The caller's credential is part of the request: another token reusing
         # the key is another request, not a retry.
         caller = _digest(request.headers.get("Authorization", ""))
         canonical = json.dumps({"path": request.path, "body": body, "caller": caller}, sort_keys=True, separators=(",", ":"))
         self.fingerprint = _digest(canonical)
+
+    @property
+    def token_seed(self) -> str:
+        """What a retried creation's tokens derive from: the client's key (Redis
+        keeps only its digest) and the request; the same in every process."""
+        return f"{self._key}\0{self.fingerprint}"
 
     @staticmethod
     def key() -> str | None:

@@ -81,10 +81,6 @@ def annotate(**fields) -> None:
     )
 
 
-def request_id() -> str | None:
-    return g.get("melee_request_id")
-
-
 def _clip(value, limit: int = 64):
     return value[:limit] if isinstance(value, str) else value
 

@@ -96,3 +96,18 @@ def test_keys_must_be_long_enough(client):
 def test_an_unknown_combat_with_a_key_is_404(client):
     response = client.post("/combats/nope/actions", json={"type": "pass", "actor": "a"}, headers={"Idempotency-Key": key()})
     assert response.status_code == 404
+
+
+def test_a_retried_creation_shows_working_tokens_whichever_worker_answers(store):
+    # Two app instances on one store stand for two workers or two machines.
+    from service.app import create_app
+    from service.settings import Settings
+
+    first, second = (create_app(Settings(rate_limit=""), store=store).test_client() for _ in range(2))
+    body = first.get("/rulesets/sistema-2d6").get_json()["example"]["combat"]
+    headers = {"Idempotency-Key": key()}
+    created = first.post("/combats", json=body, headers=headers).get_json()
+    replayed = second.post("/combats", json=body, headers=headers).get_json()
+    assert replayed["tokens"] == created["tokens"]
+    gm = {"Authorization": f"Bearer {replayed['tokens']['gm']}"}
+    assert second.get(f"/combats/{created['id']}", headers=gm).status_code == 200
