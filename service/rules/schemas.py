@@ -77,3 +77,18 @@ class EndCombatAction(ActionBase):
     """The game master ends the fight (every ruleset)."""
 
     reason = fields.String(validate=validate.Length(max=200), load_default=None)
+
+
+# -- combat options: every one has a default and says what it means --------------------
+
+
+def flag(default: bool, description: str) -> fields.Boolean:
+    return fields.Boolean(load_default=default, metadata={"description": description})
+
+
+def choice(values, default, description: str) -> fields.String:
+    return fields.String(validate=validate.OneOf(values), load_default=default, metadata={"description": description})
+
+
+def number(default, description: str, low: int, high: int) -> StrictInt:
+    return StrictInt(validate=validate.Range(low, high), load_default=default, metadata={"description": description})

@@ -3,7 +3,7 @@
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..gm import schemas as gm
-from ..schemas import ActionBase, CombatantBase, StrictInt, identifier, name
+from ..schemas import ActionBase, choice, CombatantBase, flag, identifier, name, number, StrictInt
 from .tables import (
     AIM_CHOICES,
     COVER,
@@ -112,33 +112,15 @@ class Options(Schema):
         allow_none=True,
         metadata={"description": "Context difficulty of the surprise test for every non-ambusher; null: nobody is tested."},
     )
-    sixth_sense_step = StrictInt(
-        validate=validate.Range(1, 100), load_default=10, metadata={"description": "Points of surprise difficulty each 6ème Sens level cancels."}
-    )
-    stress_test = fields.Boolean(load_default=True, metadata={"description": "Everyone tests Calme in the first round."})
-    retest_modifiers = fields.String(
-        validate=validate.OneOf(["situation", "gm_only"]),
-        load_default="situation",
-        metadata={"description": "Calme retest: experience and current numbers + GM modifier, or the GM modifier only."},
-    )
-    criticals = fields.Boolean(load_default=True, metadata={"description": "01-05 always succeeds."})
-    fumbles = fields.Boolean(load_default=True, metadata={"description": "96-00 always fails (a fumble)."})
-    critical_hit = fields.String(
-        validate=validate.OneOf(["none", "no_reaction"]),
-        load_default="none",
-        metadata={"description": "What a critical hit adds: nothing, or it cannot be dodged or parried."},
-    )
-    critical_wound = fields.String(
-        validate=validate.OneOf(["death_over_endurance", "out_of_action"]),
-        load_default="death_over_endurance",
-        metadata={"description": "Blessure critique: out of action, and dead when the excess exceeds Endurance; or out of action only."},
-    )
-    defend_ready = fields.String(
-        validate=validate.OneOf(["round_start", "rank"]),
-        load_default="round_start",
-        metadata={"description": "A declared defensive action can be used from the start of the resolution, or only from its rank."},
-    )
-    auto_end = fields.Boolean(load_default=False, metadata={"description": "End the fight when one side is left standing."})
+    sixth_sense_step = number(10, "Points of surprise difficulty each 6ème Sens level cancels.", 1, 100)
+    stress_test = flag(True, "Everyone tests Calme in the first round.")
+    retest_modifiers = choice(["situation", "gm_only"], "situation", "Calme retest: experience and current numbers + GM modifier, or the GM modifier only.")
+    criticals = flag(True, "01-05 always succeeds.")
+    fumbles = flag(True, "96-00 always fails (a fumble).")
+    critical_hit = choice(["none", "no_reaction"], "none", "What a critical hit adds: nothing, or it cannot be dodged or parried.")
+    critical_wound = choice(["death_over_endurance", "out_of_action"], "death_over_endurance", "Blessure critique: out of action, and dead when the excess exceeds Endurance; or out of action only.")
+    defend_ready = choice(["round_start", "rank"], "round_start", "A declared defensive action can be used from the start of the resolution, or only from its rank.")
+    auto_end = flag(False, "End the fight when one side is left standing.")
 
 
 class Declared(Schema):

@@ -2,7 +2,7 @@
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from ..schemas import ActionBase, CombatantBase, StrictInt, identifier, name
+from ..schemas import ActionBase, choice, CombatantBase, flag, identifier, name, number, StrictInt
 from .tables import (
     ARMOURS,
     COVER_MODIFIERS,
@@ -98,43 +98,15 @@ class Sheet(CombatantBase):
 
 
 class Options(Schema):
-    riposte_bonus = fields.String(
-        validate=validate.OneOf(["dice", "successes"]),
-        load_default="dice",
-        metadata={"description": "The failed attack's difference is added to the riposte as extra dice, or as successes."},
-    )
-    several_attackers_defense = fields.String(
-        validate=validate.OneOf(["same_roll", "each_attack"]),
-        load_default="same_roll",
-        metadata={"description": "A fighter attacked several times in a tour rolls his DEF (or evasion) once, or for each attack."},
-    )
-    evasion_uses_attack = fields.Boolean(
-        load_default=True, metadata={"description": "A fighter who actively evades shots gives up his own attack that tour."}
-    )
-    strength_on_ranged = fields.Boolean(
-        load_default=True, metadata={"description": "Add the shooter's FOR to the damage of shots (the seed's letter)."}
-    )
-    pain_malus = fields.Boolean(
-        load_default=True, metadata={"description": "Grave wound -2D, critique -5D on the fighter's rolls (dk-gone:sante)."}
-    )
-    grave_wound_res_multiple = StrictInt(
-        validate=validate.Range(1, 10),
-        load_default=1,
-        metadata={"description": "A single wound of at least this many times RES is a blessure grave."},
-    )
-    critical_wound_res_multiple = StrictInt(
-        validate=validate.Range(1, 20),
-        load_default=2,
-        metadata={"description": "A single wound of at least this many times RES is a blessure critique."},
-    )
-    death_threshold = fields.String(
-        validate=validate.OneOf(["minus_res", "gm"]),
-        load_default="minus_res",
-        metadata={"description": "Death at PV <= -RES (dk-gone:sante), or never automatic (the GM decides)."},
-    )
-    auto_end = fields.Boolean(
-        load_default=True, metadata={"description": "End the fight by itself when at most one side has fighters standing."}
-    )
+    riposte_bonus = choice(["dice", "successes"], "dice", "The failed attack's difference is added to the riposte as extra dice, or as successes.")
+    several_attackers_defense = choice(["same_roll", "each_attack"], "same_roll", "A fighter attacked several times in a tour rolls his DEF (or evasion) once, or for each attack.")
+    evasion_uses_attack = flag(True, "A fighter who actively evades shots gives up his own attack that tour.")
+    strength_on_ranged = flag(True, "Add the shooter's FOR to the damage of shots (the seed's letter).")
+    pain_malus = flag(True, "Grave wound -2D, critique -5D on the fighter's rolls (dk-gone:sante).")
+    grave_wound_res_multiple = number(1, "A single wound of at least this many times RES is a blessure grave.", 1, 10)
+    critical_wound_res_multiple = number(2, "A single wound of at least this many times RES is a blessure critique.", 1, 20)
+    death_threshold = choice(["minus_res", "gm"], "minus_res", "Death at PV <= -RES (dk-gone:sante), or never automatic (the GM decides).")
+    auto_end = flag(True, "End the fight by itself when at most one side has fighters standing.")
 
     @validates_schema
     def _ordered_thresholds(self, data, **kwargs):

@@ -3,7 +3,7 @@
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..gm import schemas as gm
-from ..schemas import ActionBase, CombatantBase, DiceExpressionField, StrictInt, identifier, name
+from ..schemas import ActionBase, choice, CombatantBase, DiceExpressionField, flag, identifier, name, number, StrictInt
 from .tables import (
     ARMOURS, ATTRIBUTES, BRAWL, DEFENSES, DEFENSIVE_ITEMS, HANDLINGS, HOLD_PARTS, LOCATION_NAMES,
     MELEE_ATTACKS, RANGED_SHOTS, WEAPONS,
@@ -103,21 +103,17 @@ class Sheet(CombatantBase):
 
 
 class Options(Schema):
-    initiative_roll = fields.String(validate=validate.OneOf(["DEX", "SEN", "weapon"]), load_default="DEX",
-                                    metadata={"description": "Initiative roll: 2+DEX, 2+SEN or 7 + the first weapon's skill."})
+    initiative_roll = choice(["DEX", "SEN", "weapon"], "DEX", "Initiative roll: 2+DEX, 2+SEN or 7 + the first weapon's skill.")
     surprise = fields.List(identifier(), validate=validate.Length(max=50), load_default=list,
                            metadata={"description": "Combatants who have surprise: they start as attacker without a roll."})
-    hit_location = fields.Boolean(load_default=False, metadata={"description": "Optional rule C-5: 2D6 hit location."})
-    coup_mortel_rule = fields.Boolean(load_default=False, metadata={"description": "Optional rule C-6: +1 damage per -2 to hit."})
-    ma_dodge = fields.String(validate=validate.OneOf(["no_dd", "avoid"]), load_default="no_dd",
-                             metadata={"description": "Esquiver MA simple success vs a critical: the blow lands without Dd, or is avoided."})
-    failed_counter_keeps_initiative = fields.Boolean(
-        load_default=True, metadata={"description": "After a failed counter-attack the attacker keeps the initiative even if his blow misses."})
-    fall_damage = fields.Boolean(load_default=True, metadata={"description": "Balayage and Projection deal the attacker's damage."})
-    stun_rounds = StrictInt(validate=validate.Range(1, 10), load_default=1, metadata={"description": "Rounds a stun lasts after the current one."})
-    death = fields.String(validate=validate.OneOf(["negative", "zero"]), load_default="negative",
-                          metadata={"description": "Dead below 0 PV (0 = out of the fight), or already at 0."})
-    auto_end = fields.Boolean(load_default=True, metadata={"description": "End the fight when one side is left standing."})
+    hit_location = flag(False, "Optional rule C-5: 2D6 hit location.")
+    coup_mortel_rule = flag(False, "Optional rule C-6: +1 damage per -2 to hit.")
+    ma_dodge = choice(["no_dd", "avoid"], "no_dd", "Esquiver MA simple success vs a critical: the blow lands without Dd, or is avoided.")
+    failed_counter_keeps_initiative = flag(True, "After a failed counter-attack the attacker keeps the initiative even if his blow misses.")
+    fall_damage = flag(True, "Balayage and Projection deal the attacker's damage.")
+    stun_rounds = number(1, "Rounds a stun lasts after the current one.", 1, 10)
+    death = choice(["negative", "zero"], "negative", "Dead below 0 PV (0 = out of the fight), or already at 0.")
+    auto_end = flag(True, "End the fight when one side is left standing.")
 
 
 class Counter(Schema):

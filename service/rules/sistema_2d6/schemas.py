@@ -4,7 +4,7 @@ import re
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from ..schemas import ActionBase, CombatantBase, DiceExpressionField, StrictInt, identifier, name
+from ..schemas import ActionBase, choice, CombatantBase, DiceExpressionField, flag, identifier, name, StrictInt
 from .tables import ATTRIBUTES_REQUIRED, CATALOG, LOCATION_PENALTIES
 
 ATTRIBUTE = validate.Regexp(r"^[A-Z]{2,4}$", error="attributes are 2-4 capital letters, such as FOR or DES")
@@ -107,33 +107,14 @@ class Sheet(CombatantBase):
 
 
 class Options(Schema):
-    death_threshold = fields.String(
-        validate=validate.OneOf(["realistic", "heroic"]),
-        load_default="realistic",
-        metadata={"description": "Instant death at PV <= -(CON+FOR) (realistic) or -(CON+FOR+10) (heroic)."},
-    )
-    death_tests_at_zero = fields.Boolean(
-        load_default=True,
-        metadata={"description": "A character at exactly 0 PV is dying (true) or only unconscious (false)."},
-    )
-    critical_rolls = fields.Boolean(
-        load_default=True, metadata={"description": "6+6 succeeds and doubles damage, 1+1 fails (source rule)."}
-    )
-    opposed_tie = fields.String(
-        validate=validate.OneOf(["defender", "attacker"]),
-        load_default="defender",
-        metadata={"description": "Who wins an opposed test with equal totals."},
-    )
-    pv_formula = fields.String(
-        validate=validate.OneOf(["standard", "action"]),
-        load_default="standard",
-        metadata={"description": "Default PV: 10 + CON + FOR (standard) or 20 + CON + FOR (action games), + extra PV for CON 3-5."},
-    )
-    initiative_each_round = fields.Boolean(load_default=False, metadata={"description": "Reroll initiative every round."})
-    automatic_fire = fields.Boolean(load_default=True, metadata={"description": "Allow bursts from automatic weapons."})
-    auto_end = fields.Boolean(
-        load_default=False, metadata={"description": "End the fight by itself when one side is left standing."}
-    )
+    death_threshold = choice(["realistic", "heroic"], "realistic", "Instant death at PV <= -(CON+FOR) (realistic) or -(CON+FOR+10) (heroic).")
+    death_tests_at_zero = flag(True, "A character at exactly 0 PV is dying (true) or only unconscious (false).")
+    critical_rolls = flag(True, "6+6 succeeds and doubles damage, 1+1 fails (source rule).")
+    opposed_tie = choice(["defender", "attacker"], "defender", "Who wins an opposed test with equal totals.")
+    pv_formula = choice(["standard", "action"], "standard", "Default PV: 10 + CON + FOR (standard) or 20 + CON + FOR (action games), + extra PV for CON 3-5.")
+    initiative_each_round = flag(False, "Reroll initiative every round.")
+    automatic_fire = flag(True, "Allow bursts from automatic weapons.")
+    auto_end = flag(False, "End the fight by itself when one side is left standing.")
 
 
 class DefenseRoll(Schema):

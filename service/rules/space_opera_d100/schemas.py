@@ -2,7 +2,7 @@
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from ..schemas import ActionBase, CombatantBase, DiceExpressionField, StrictInt, identifier, name
+from ..schemas import ActionBase, choice, CombatantBase, DiceExpressionField, flag, identifier, name, number, StrictInt
 from .tables import ARMOUR, FUMBLE_TABLES, ITEM_CLASSES, LOCATIONS, WEAPONS
 
 MODIFIER = validate.Range(-200, 200)
@@ -102,61 +102,20 @@ class Sheet(CombatantBase):
 
 
 class Options(Schema):
-    ask_reactions = fields.Boolean(
-        load_default=True,
-        metadata={"description": "Wait for the target's dodge/parry declaration (react) before rolling; false: attacks resolve at once unless a reaction is inline."},
-    )
-    high_rolls_always_fumble = fields.Boolean(
-        load_default=False, metadata={"description": "96-00 is a fumble even under the skill (false: only when it fails, as the seed reads)."}
-    )
-    after_dodge_penalty = fields.String(
-        validate=validate.OneOf(["flat", "per_dodge"]),
-        load_default="flat",
-        metadata={"description": "Actions after a dodge in the round: -20 once (flat) or -20 per dodge made."},
-    )
-    dodge_effects = fields.String(
-        validate=validate.OneOf(["seed", "ranged_page"]),
-        load_default="seed",
-        metadata={"description": "Dodging a shot: the seed's -40/-60 (as in melee), or the site's ranged page -30/-50."},
-    )
-    parry_ranged_with = fields.String(
-        validate=validate.OneOf(["nothing", "shields", "anything"]),
-        load_default="shields",
-        metadata={"description": "What may parry a shot."},
-    )
-    parry_points = fields.String(
-        validate=validate.OneOf(["rolled", "average"]),
-        load_default="rolled",
-        metadata={"description": "Parry points: roll the item's damage, or take its average (rounded down)."},
-    )
-    parry_stops_effects = fields.Boolean(
-        load_default=True, metadata={"description": "A successful parry stops a paralysing touch and a disarm."}
-    )
-    stun_chance_basis = fields.String(
-        validate=validate.OneOf(["damage_roll", "after_armour"]),
-        load_default="damage_roll",
-        metadata={"description": "Stun % from the damage roll (after parries) or from the damage left after armour."},
-    )
-    melee_fumble_table = fields.String(
-        validate=validate.OneOf([*sorted(FUMBLE_TABLES), "none"]),
-        load_default="melee_house",
-        metadata={"description": "Melee fumble table (catalog fumble_tables); none: the GM decides."},
-    )
-    ranged_fumble_table = fields.String(
-        validate=validate.OneOf([*sorted(FUMBLE_TABLES), "none"]),
-        load_default="jam",
-        metadata={"description": "Shooting fumble table (catalog fumble_tables); none: the GM decides."},
-    )
-    fumble_chance_adjustment = fields.Boolean(
-        load_default=True, metadata={"description": "Move fumble rolls by -(Chance - 40) / 2."}
-    )
-    paralyse_droids = fields.Boolean(load_default=True, metadata={"description": "Paralysing weapons work on droids."})
-    round_seconds = StrictInt(
-        validate=validate.Range(1, 600),
-        load_default=None,
-        metadata={"description": "Length of a round; when set, timed states (minutes, hours) end by themselves."},
-    )
-    auto_end = fields.Boolean(load_default=False, metadata={"description": "End the fight when one side is left standing."})
+    ask_reactions = flag(True, "Wait for the target's dodge/parry declaration (react) before rolling; false: attacks resolve at once unless a reaction is inline.")
+    high_rolls_always_fumble = flag(False, "96-00 is a fumble even under the skill (false: only when it fails, as the seed reads).")
+    after_dodge_penalty = choice(["flat", "per_dodge"], "flat", "Actions after a dodge in the round: -20 once (flat) or -20 per dodge made.")
+    dodge_effects = choice(["seed", "ranged_page"], "seed", "Dodging a shot: the seed's -40/-60 (as in melee), or the site's ranged page -30/-50.")
+    parry_ranged_with = choice(["nothing", "shields", "anything"], "shields", "What may parry a shot.")
+    parry_points = choice(["rolled", "average"], "rolled", "Parry points: roll the item's damage, or take its average (rounded down).")
+    parry_stops_effects = flag(True, "A successful parry stops a paralysing touch and a disarm.")
+    stun_chance_basis = choice(["damage_roll", "after_armour"], "damage_roll", "Stun % from the damage roll (after parries) or from the damage left after armour.")
+    melee_fumble_table = choice([*sorted(FUMBLE_TABLES), "none"], "melee_house", "Melee fumble table (catalog fumble_tables); none: the GM decides.")
+    ranged_fumble_table = choice([*sorted(FUMBLE_TABLES), "none"], "jam", "Shooting fumble table (catalog fumble_tables); none: the GM decides.")
+    fumble_chance_adjustment = flag(True, "Move fumble rolls by -(Chance - 40) / 2.")
+    paralyse_droids = flag(True, "Paralysing weapons work on droids.")
+    round_seconds = number(None, "Length of a round; when set, timed states (minutes, hours) end by themselves.", 1, 600)
+    auto_end = flag(False, "End the fight when one side is left standing.")
 
 
 class Reaction(Schema):
