@@ -152,7 +152,7 @@ def _act(combat_id: str, body: dict, idempotency: Idempotency | None):
         require_actor(grant, body, get_ruleset(state["ruleset"]).gm_only_actions)
         if expected is not None and expected != state["version"]:
             return stale(state["version"])
-        new_state, entry = apply_action(state, body)
+        new_state, entry = apply_action(state, body, caller=grant.viewer)
         stamp_expiry(new_state)
         result, headers = action_result(new_state, entry, grant.viewer), {"ETag": etag(new_state)}
         answer = idempotency.answer(200, headers, result) if idempotency else None

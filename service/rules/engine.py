@@ -17,6 +17,7 @@ from .gm import actions as gm_actions
 from .gm import summary
 from .registry import get_ruleset
 from .ruleset import GM, Resolution
+from .viewer import GM_VIEWER, Viewer
 
 STATUS_ACTIVE = "active"
 STATUS_OVER = "over"
@@ -52,17 +53,21 @@ def create_loaded(ruleset, data: dict, *, combat_id: str, seed: int) -> tuple[di
     return _commit(ruleset, res, {"type": "start", "actor": GM, "dice": data["dice"]})
 
 
-def apply_action(state: Mapping, body: Mapping, *, dice_box=DiceBox) -> tuple[dict, dict]:
+def apply_action(state: Mapping, body: Mapping, *, caller: Viewer = GM_VIEWER, dice_box=DiceBox) -> tuple[dict, dict]:
     """Resolve one action against ``state``; return the new state and log entry.
+
+    ``caller``: whose token sent it (the GM by default: simulations, odds, replays).
 
     ``dice_box(rng_state, supplied)`` makes the dice box: the odds replace it
     to explore every outcome of the dice (service/rules/odds/tree.py).
     """
     ruleset = get_ruleset(state["ruleset"])
-    return apply_loaded(ruleset, state, ruleset.load_action(body), dice_box=dice_box)
+    return apply_loaded(ruleset, state, ruleset.load_action(body), caller=caller, dice_box=dice_box)
 
 
-def apply_loaded(ruleset, state: Mapping, action: Mapping, *, in_place: bool = False, dice_box=DiceBox) -> tuple[dict, dict]:
+def apply_loaded(
+    ruleset, state: Mapping, action: Mapping, *, caller: Viewer = GM_VIEWER, in_place: bool = False, dice_box=DiceBox
+) -> tuple[dict, dict]:
     """:func:`apply_action` for an action ``ruleset.load_action`` already loaded.
 
     The simulator (service/simulation) loads each distinct action of its

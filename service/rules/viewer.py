@@ -1,4 +1,4 @@
-"""Who is looking at a combat: the game master, or the player of one combatant.
+"""Who is looking at (or acting on) a combat: the game master, or the player of one combatant.
 
 Rulesets use it to hide what their rules keep secret (dark-earth's split of
 the combat potential) from everyone but the owner and the GM.
@@ -15,6 +15,10 @@ class Viewer:
     gm: bool = False
 
     def sees_secrets_of(self, combatant_id: str) -> bool:
+        return self.gm or self.combatant == combatant_id
+
+    def controls(self, combatant_id: str) -> bool:
+        """May this caller decide for ``combatant_id`` (its answers, its dice)?"""
         return self.gm or self.combatant == combatant_id
 
 
