@@ -71,6 +71,10 @@ def test_three_combatants_declare_upwards_and_resolve_downwards(client):
     # Ana 70, Ana's hold 60, Cy 50, Bob 30; every shot misses (99 is a fumble).
     while combat["round"] == 1:
         waiting = combat["awaiting"][0]
+        if waiting["reason"] == "held_action":
+            # The round waits for Ana's held action until she uses it or gives it up.
+            combat = act(client, location, {"type": "forgo", "actor": waiting["actor"]})["combat"]
+            continue
         resolved.append(waiting["actor"])
         target = "bob" if waiting["actor"] == "ana" else "ana"
         result = act(client, location, {"type": "attack", "actor": waiting["actor"], "target": target, "dice": [99]})

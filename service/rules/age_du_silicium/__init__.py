@@ -62,7 +62,13 @@ class AgeDuSilicium(Ruleset):
         return actions.adjusted(res, target, action)
 
     def on_join(self, res: Resolution, newcomer: dict) -> None:
-        """The newcomer's Initiative is on his sheet: he declares from the next round on (seed, "Initiative")."""
+        """The newcomer's Initiative is on his sheet: he declares from the next round on (seed, "Initiative").
+
+        Seed, "Stress": everyone in the first round of a fight tests Calme, a
+        newcomer of that round too (a failure's frenzy is chosen when it declares).
+        """
+        if res.state["round"] == 1 and res.options["stress_test"]:
+            opening.stress_test(res, newcomer)
 
     def settle(self, res: Resolution) -> None:
         actions.settle(res)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..conditions import add, remove
+from ..conditions import add, has, remove
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..ruleset import GM, Resolution
 from .attacks import attack
@@ -10,7 +10,7 @@ from .checks import roll_test
 from .declarations import check_reason_target, choose_frenzy, declare, standing_check
 from .opening import calme_chance, numbers_modifier
 from .reactions import react
-from .rounds import add_reaction, current_slot, finish_slot, run
+from .rounds import add_reaction, available_reactions, current_slot, finish_slot, run
 from .status import FRENZY, IMMOBILISED, condition, enemies, frenzy, is_standing, standing_sides
 from .tables import BREAK_FREE_SKILL, EXPERIENCE
 from .weapons import skill
@@ -57,7 +57,9 @@ def reason(res: Resolution, actor: dict, action: dict) -> None:
     modifiers = {}
     if res.options["retest_modifiers"] == "situation":
         experience = target["sheet"]["experience"]
-        modifiers = {experience: EXPERIENCE[experience]["modifier"], **numbers_modifier(res.state, target)}
+        situation = {experience: EXPERIENCE[experience]["modifier"], **numbers_modifier(res.state, target)}
+        # Seed: "avec les malus applicables à la situation": the table's bonuses do not help a retest.
+        modifiers = {key: value for key, value in situation.items() if value < 0}
     modifiers["gm"] = action["modifier"]
     modifiers = {k: v for k, v in modifiers.items() if v}
     test = roll_test(res, calme_chance(target, modifiers), f"Calme retest {target['id']}", target)
@@ -74,8 +76,14 @@ def _margin(test) -> int:
 
 
 def break_free(res: Resolution, actor: dict, action: dict) -> None:
-    """Source: the victim may only try to break free, opposed Bagarre (ties keep the hold; docs, gap G7)."""
-    _own_slot(res, actor, "break_free")
+    """Source: the victim may only try to break free, opposed Bagarre (ties keep the hold; docs, gap G7).
+
+    A victim grabbed before his rank breaks free with whatever action he had
+    declared: the hold changed what he can do, not whether he acts.
+    """
+    _own_slot(res, actor)
+    if not has(actor, IMMOBILISED):
+        raise ActionNotAllowed(f"{actor['id']} is not immobilised", field="type")
     holder_id = (condition(actor, IMMOBILISED) or {}).get("by")
     holder = next((c for c in res.state["combatants"] if c["id"] == holder_id), None)
     victim_test = roll_test(res, skill(actor, BREAK_FREE_SKILL) + action["modifier"], "break free", actor)
@@ -102,13 +110,20 @@ def break_free(res: Resolution, actor: dict, action: dict) -> None:
 def hold(res: Resolution, actor: dict, action: dict) -> None:
     """Seed: one may always give up the initiative and hold the action."""
     slot = _own_slot(res, actor)
-    if slot["kind"] == "break_free":
+    if slot["kind"] == "break_free" or has(actor, IMMOBILISED):
         raise ActionNotAllowed(f"{actor['id']} is immobilised and can only try to break free", field="type")
     add_reaction(res, slot, "held")
     finish_slot(res.state)
 
 
 def forgo(res: Resolution, actor: dict, action: dict) -> None:
+    """Give up the declared action at its rank, or, with none due, the action held."""
+    slot = current_slot(res.state)
+    held = available_reactions(res.state, actor["id"], ("held",))
+    if (slot is None or slot["actor"] != actor["id"]) and held:
+        held[0]["used"] = True
+        res.emit("held_action_given_up", actor=actor["id"])
+        return
     slot = _own_slot(res, actor)
     res.emit("action_forgone", actor=actor["id"], kind=slot["kind"], description=action["description"])
     finish_slot(res.state)

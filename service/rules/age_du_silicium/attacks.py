@@ -66,6 +66,8 @@ def attack(res: Resolution, attacker: dict, action: dict) -> None:
     if from_slot:
         _declared_target(res, slot, target)
     weapon = usable_weapon(attacker, action["weapon"] or (slot or {}).get("weapon"))
+    if action["full_auto"] is not None:
+        action = full_auto(res, weapon, action)
     modifiers = attack_modifiers(attacker, weapon, action)
     if action["aim"] or action["location"]:
         _check_aim(attacker, action)
@@ -99,6 +101,17 @@ def attack(res: Resolution, attacker: dict, action: dict) -> None:
         "from_slot": from_slot,
     }
     shoot(res, pending)
+
+
+def full_auto(res: Resolution, weapon: dict, action: dict) -> dict:
+    """The house reading of Tir automatique (docs, gap G12): n bursts, as a burst with n - 1 extra shots."""
+    if res.options["full_auto"] == "off":
+        raise ActionNotAllowed("full automatic fire is not played in this combat (option full_auto)", field="full_auto")
+    if mode(weapon) != "ranged" or not weapon["full_auto"]:
+        raise InvalidAction(f"{weapon['name']} cannot fire full automatic", field="full_auto")
+    if action["burst"] or action["extra_shots"]:
+        raise InvalidAction("full automatic fire already sets the bursts and shots: leave burst and extra_shots out", field="full_auto")
+    return {**action, "burst": True, "extra_shots": action["full_auto"] - 1}
 
 
 def can_react(state: dict, target: dict, critical: bool, options: dict) -> bool:

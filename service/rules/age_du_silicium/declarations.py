@@ -36,8 +36,10 @@ def check_kind(combatant: dict, kind: str, field: str, forced_defence: bool = Fa
         return  # the surprise's compulsory defence comes before the frenzy (docs, gap G9)
     if behaviour == "berserker" and kind in DEFENSIVE_KINDS:
         raise ActionNotAllowed(f"{combatant['id']} is a berserker and takes no defensive action", field=field)
-    if behaviour == "flight" and kind == "attack" and not has(combatant, CORNERED):
-        raise ActionNotAllowed(f"{combatant['id']} is fleeing and attacks only when cornered", field=field)
+    if behaviour == "flight" and kind in ("attack", "aim") and not has(combatant, CORNERED):
+        # Seed: "il doit éviter tout combat, sauf s'il n'a pas le choix": aiming prepares a shot.
+        what = "attacks" if kind == "attack" else "aims"
+        raise ActionNotAllowed(f"{combatant['id']} is fleeing and {what} only when cornered", field=field)
 
 
 def check_target(state: dict, actor: dict, kind: str, target_id: str | None, field: str) -> None:
@@ -70,6 +72,11 @@ def check_reason_target(actor: dict, target: dict, field: str) -> None:
         raise ActionNotAllowed(f"{target['id']} is not in a frenzy", field=field)
 
 
+def reasoned_with(state: dict) -> set[str]:
+    """Who someone has already declared to reason with this round (one retest a round, seed)."""
+    return {s["target"] for s in state.get("slots", []) if s["kind"] == "reason"}
+
+
 def declare(res: Resolution, actor: dict, action: dict) -> None:
     state = res.state
     if state.get("phase") != "declaration":
@@ -87,10 +94,17 @@ def declare(res: Resolution, actor: dict, action: dict) -> None:
             f"{actor['id']} has {len(open_slots)} action(s) to declare this round, not {len(declared)}", field="actions"
         )
     aims = actor["aim"]
+    claimed = reasoned_with(state)
     for index, (slot, entry) in enumerate(zip(open_slots, declared)):
         field = f"actions.{index}"
         check_kind(actor, entry["kind"], f"{field}.kind", slot["constraint"] == "defensive")
         check_target(state, actor, entry["kind"], entry["target"], f"{field}.target")
+        if entry["kind"] == "reason":
+            if entry["target"] in claimed:
+                raise ActionNotAllowed(
+                    f"someone already reasons with {entry['target']} this round: one Calme retest a round", field=f"{field}.target"
+                )
+            claimed.add(entry["target"])
         if entry["weapon"] is not None:
             find_weapon(actor, entry["weapon"], f"{field}.weapon")
         if entry["kind"] == "aim":

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from ..conditions import has
 from ..gm.legal import describe, present
+from .declarations import reasoned_with
 from .rounds import current_slot, defences, plan
 from .status import CORNERED, DEAD, DISARMED, FRENZY, IMMOBILISED, condition, frenzy, is_standing, may_attack
-from .tables import DECLARED_KINDS, DEFENSIVE_KINDS, MANEUVER_SKILL_LEVEL, MANEUVERS, MAX_AIM, SITUATION, UNARMED
+from .tables import DECLARED_KINDS, DEFENSIVE_KINDS, FULL_AUTO, MANEUVER_SKILL_LEVEL, MANEUVERS, MAX_AIM, SITUATION, UNARMED
 from .weapons import find_weapon
 from .modifiers import mode
 
 # What a melee attack never takes (modifiers._melee), and what a ranged one never takes (_ranged).
-RANGED_ONLY = ("burst", "extra_shots", "aim", "location", "cover", "secondary_targets", "in_vehicle", "relative_speed")
+RANGED_ONLY = ("burst", "extra_shots", "full_auto", "aim", "location", "cover", "secondary_targets", "in_vehicle", "relative_speed")
 MELEE_ONLY = ("maneuver", "restricted_space")
 
 
@@ -31,7 +32,7 @@ def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict]
         if target is None or not _may_reason(actor, target) or target["retested_round"] == state["round"]:
             return []
         return [describe(ruleset, state, actor_id, action_type, target={"required": True, "choices": [target["id"]]})]
-    if action_type == "hold" and own is not None and own["kind"] == "break_free":
+    if action_type == "hold" and has(actor, IMMOBILISED):
         return []  # an immobilised victim can only try to break free
     if action_type == "react":
         return _reactions(ruleset, state, actor)
@@ -48,7 +49,7 @@ def _allowed_kinds(actor: dict, forced_defence: bool) -> list[str]:
     if frenzy(actor) == "berserker":
         kinds = [k for k in kinds if k not in DEFENSIVE_KINDS]
     if frenzy(actor) == "flight" and not has(actor, CORNERED):
-        kinds.remove("attack")
+        kinds = [k for k in kinds if k not in ("attack", "aim")]
     return kinds
 
 
@@ -71,7 +72,8 @@ def _slots(state: dict, actor: dict) -> list[dict]:
             if kind == "attack":
                 entries += [{"kind": kind, "target": t, "weapon": w} for t in _attack_targets(state, actor) for w in weapons]
             elif kind == "reason":
-                entries += [{"kind": kind, "target": c["id"]} for c in present(state) if _may_reason(actor, c)]
+                entries += [{"kind": kind, "target": c["id"]} for c in present(state)
+                            if _may_reason(actor, c) and c["id"] not in reasoned_with(state)]
             elif kind != "aim" or actor["aim"] + index + 1 <= MAX_AIM:  # even if every earlier action aims
                 entries.append({"kind": kind})
         items.append({"choices": entries})
@@ -124,8 +126,14 @@ def _attack_sets(ruleset, state: dict, actor: dict, weapon: dict, reaction: bool
         return [describe(ruleset, state, actor["id"], "attack", **common, **dict.fromkeys(RANGED_ONLY),
                          maneuver={"choices": sorted(MANEUVERS)} if trained else None)]
     ranged = {**common, **dict.fromkeys(MELEE_ONLY), "burst": {"choices": [False, True] if weapon["burst"] else [False]},
-              "aim": {"choices": _aims(actor["aim"])}, "location": None, "in_vehicle": None, "relative_speed": None}
+              "aim": {"choices": _aims(actor["aim"])}, "location": None, "in_vehicle": None, "relative_speed": None,
+              "full_auto": None}
     sets = [describe(ruleset, state, actor["id"], "attack", **ranged)]
+    if weapon["full_auto"] and state["options"]["full_auto"] != "off":
+        bursts = FULL_AUTO["bursts"]
+        sets.append(describe(ruleset, state, actor["id"], "attack", **{
+            **ranged, "burst": None, "extra_shots": None,
+            "full_auto": {"required": True, "choices": list(range(bursts["min"], bursts["max"] + 1))}}))
     base = describe(ruleset, state, actor["id"], "attack")
     sets.append(describe(ruleset, state, actor["id"], "attack", **{**ranged, "in_vehicle": {"required": True, "choices": [True]},
                                                                     "relative_speed": base["relative_speed"]}))

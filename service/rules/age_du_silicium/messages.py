@@ -22,6 +22,7 @@ ENGLISH = {
     "fled": "{actor} flees.",
     "other_action": "{actor} does something else.",
     "action_forgone": "{actor} gives up the declared action ({kind}).",
+    "held_action_given_up": "{actor} gives up the held action.",
     "action_skipped": "{actor} is out of action: action {number} does not happen.",
     "attack": "{attacker} attacks {target} with {weapon_name}: {skill} {base}, chance {chance} % ({shots} shot(s)).",
     "attack_roll": "{attacker} rolls {roll} against {chance}: success {success} (critical {critical}, fumble {fumble}).",

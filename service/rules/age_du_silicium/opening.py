@@ -74,10 +74,15 @@ def calme_chance(combatant: dict, modifiers: dict) -> int:
 
 def stress_tests(res: Resolution) -> None:
     for combatant in res.state["combatants"]:
-        modifiers = stress_modifiers(res.state, combatant)
-        chance = calme_chance(combatant, modifiers)
-        test = roll_test(res, chance, f"Calme {combatant['id']}", combatant)
-        res.emit("stress_test", combatant=combatant["id"], calme=combatant["sheet"]["calme"], modifiers=modifiers, **test.as_params())
-        if not test.success:
-            add(res, combatant, FRENZY, behaviour=None)
-            res.emit("frenzy", combatant=combatant["id"])
+        stress_test(res, combatant)
+
+
+def stress_test(res: Resolution, combatant: dict) -> None:
+    """Seed: "chaque personnage doit, lors du premier tour d'un combat, réussir un test de Calme"."""
+    modifiers = stress_modifiers(res.state, combatant)
+    chance = calme_chance(combatant, modifiers)
+    test = roll_test(res, chance, f"Calme {combatant['id']}", combatant)
+    res.emit("stress_test", combatant=combatant["id"], calme=combatant["sheet"]["calme"], modifiers=modifiers, **test.as_params())
+    if not test.success:
+        add(res, combatant, FRENZY, behaviour=None)
+        res.emit("frenzy", combatant=combatant["id"])

@@ -9,9 +9,9 @@ their own, and :func:`run` walks the round until someone must decide.
 
 from __future__ import annotations
 
-from ..conditions import next_round, remove
+from ..conditions import has, next_round, remove
 from ..ruleset import Resolution
-from .status import SURPRISED, by_id, condition, frenzy, is_standing, may_attack
+from .status import IMMOBILISED, SURPRISED, by_id, condition, frenzy, is_standing, may_attack
 from .tables import ACTION_STEP, INTERACTIVE_KINDS, MAX_AIM
 
 # A round holds at most MAX_COMBATANTS * MAX_ACTIONS slots; this only stops
@@ -144,6 +144,23 @@ def _resolve_alone(res: Resolution, slot: dict, actor: dict) -> None:
         res.emit("other_action", actor=actor["id"], description=slot["description"])
 
 
+def open_holders(state: dict) -> list[str]:
+    """Who holds an unused action they may still attack with (seed: "retenir son action jusqu'au moment opportun").
+
+    A held action that can no longer attack (a fugitive not cornered, a
+    victim held down) stays usable as a dodge or parry but keeps nobody waiting.
+    """
+    combatants = by_id(state)
+    holders: list[str] = []
+    for reaction in state.get("reactions", []):
+        actor = reaction["actor"]
+        if reaction["kind"] != "held" or reaction["used"] or actor in holders:
+            continue
+        if is_standing(combatants[actor]) and may_attack(combatants[actor]):
+            holders.append(actor)
+    return holders
+
+
 def _end_round(res: Resolution) -> None:
     state = res.state
     for reaction in state["reactions"]:
@@ -177,6 +194,9 @@ def run(res: Resolution) -> None:
         else:
             slot = current_slot(state)
             if slot is None:
+                # The round stays open while a held action may still be used or given up.
+                if open_holders(state):
+                    return
                 _end_round(res)
                 continue
             actor = by_id(state)[slot["actor"]]
@@ -185,7 +205,8 @@ def run(res: Resolution) -> None:
             elif not is_standing(actor):
                 res.emit("action_skipped", actor=actor["id"], number=slot["number"])
                 finish_slot(state)
-            elif slot["kind"] in INTERACTIVE_KINDS:
+            elif slot["kind"] in INTERACTIVE_KINDS or has(actor, IMMOBILISED):
+                # A victim held down before his rank may try to break free instead.
                 return
             else:
                 _resolve_alone(res, slot, actor)
@@ -210,15 +231,17 @@ def awaiting(state: dict) -> list[dict]:
     waiting = []
     slot = current_slot(state)
     if slot is not None:
-        waiting.append({"actor": slot["actor"], "actions": [slot["kind"], "hold", "forgo"], "reason": "resolution"})
-    combatants = by_id(state)
-    holders = []
-    for reaction in state.get("reactions", []):
-        actor = reaction["actor"]
-        if reaction["kind"] != "held" or reaction["used"] or actor in holders:
-            continue
-        # A held action is an attack later in the round: only for who may attack.
-        if is_standing(combatants[actor]) and may_attack(combatants[actor]):
-            holders.append(actor)
-    waiting.extend({"actor": actor, "actions": ["attack"], "reason": "held_action"} for actor in holders)
+        if has(by_id(state)[slot["actor"]], IMMOBILISED):
+            # Source: the victim may only try to break free (or do nothing).
+            actions = ["break_free", "forgo"]
+        elif slot["kind"] == "break_free":
+            actions = ["hold", "forgo"]  # freed before his rank: nothing left to break
+        else:
+            actions = [slot["kind"], "hold", "forgo"]
+        waiting.append({"actor": slot["actor"], "actions": actions, "reason": "resolution"})
+    # A held action is an attack later in the round, or given up (forgo).
+    waiting.extend(
+        {"actor": actor, "actions": ["attack", "forgo"], "reason": "held_action"}
+        for actor in open_holders(state)
+    )
     return waiting

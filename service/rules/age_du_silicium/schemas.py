@@ -12,6 +12,7 @@ from .tables import (
     DEFAULT_DAMAGE_TYPE,
     EXPERIENCE,
     FRENZY_BEHAVIOURS,
+    FULL_AUTO,
     GM_CONDITIONS,
     LOCATIONS,
     MANEUVERS,
@@ -54,6 +55,9 @@ class Weapon(Schema):
         validate=_one_of(DAMAGE_TYPES), load_default=None, metadata={"description": "Default: impact for melee and thrown, ballistic for ranged."}
     )
     burst = fields.Boolean(load_default=False, metadata={"description": "Can fire bursts (Tir en rafale)."})
+    full_auto = fields.Boolean(
+        load_default=False, metadata={"description": "Can fire full automatic (Tir automatique), with the option full_auto."}
+    )
     interface = fields.Boolean(load_default=False, metadata={"description": "Weapon interface: +10."})
     laser_sight = fields.Boolean(load_default=False, metadata={"description": "Laser sight: +5."})
     goggles = fields.Boolean(load_default=False, metadata={"description": "Linked goggles: +5."})
@@ -121,6 +125,12 @@ class Options(Schema):
     critical_wound = choice(["death_over_endurance", "out_of_action"], "death_over_endurance", "Blessure critique: out of action, and dead when the excess exceeds Endurance; or out of action only.")
     defend_ready = choice(["round_start", "rank"], "round_start", "A declared defensive action can be used from the start of the resolution, or only from its rank.")
     auto_end = flag(False, "End the fight when one side is left standing.")
+    full_auto = choice(
+        ["off", "bursts"],
+        "off",
+        "Tir automatique (TA), whose source text is lost: not played (off), or several bursts in one action, "
+        "each a Tir en rafale with the recoil of an extra shot (bursts).",
+    )
 
 
 class Declared(Schema):
@@ -161,13 +171,23 @@ class AttackAction(ActionBase):
     secondary_targets = StrictInt(validate=validate.Range(0, 10), load_default=0)
     burst = fields.Boolean(load_default=False)
     extra_shots = StrictInt(validate=validate.Range(0, MAX_EXTRA_SHOTS), load_default=0)
+    full_auto = StrictInt(
+        validate=validate.Range(FULL_AUTO["bursts"]["min"], FULL_AUTO["bursts"]["max"]),
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "Tir automatique: the number of bursts fired in this action (option full_auto)."},
+    )
     aim = fields.List(fields.String(validate=_one_of(AIM_CHOICES)), validate=validate.Length(max=MAX_AIM), load_default=list)
     location = fields.String(validate=_one_of(LOCATIONS), load_default=None, metadata={"description": "Needs an aim spent on 'location'."})
 
 
 class ReasonAction(ActionBase):
     target = identifier(required=True)
-    modifier = StrictInt(validate=MODIFIER, load_default=0)
+    modifier = StrictInt(
+        validate=validate.Range(MODIFIER.min, 0),
+        load_default=0,
+        metadata={"description": "GM's malus for the situation (the seed gives the retest maluses only)."},
+    )
 
 
 class BreakFreeAction(ActionBase):

@@ -118,6 +118,11 @@ AIM_CHOICES = {
 }
 MAX_AIM = 3
 BURST = {"fr": "Tir en rafale (TR)", "to_hit": -10, "damage": 2, "rounds": 3}
+# House reading (the source's TA text is cut off; docs, gap G12): full automatic
+# fire is several bursts in one action, each a TR with the recoil of an extra shot.
+FULL_AUTO = {"fr": "Tir automatique (TA)", "bursts": {"min": 2, "max": 5},
+             "reading": "each burst: to hit as a TR (-10) with the recoil of the extra shots (-5 per burst after the "
+             "first), +2 damage on a hit; 3 rounds per burst"}
 
 # -- source, combats-9 (wounds) -------------------------------------------------------
 DAMAGE_TYPES = {
@@ -145,7 +150,7 @@ HIT_LOCATION_D10 = {
 # House: bare hands, always at hand. The source's unarmed damage was not
 # recovered; 0 leaves the wound to the d6 against Endurance.
 UNARMED = {"id": "unarmed", "name": "Mains nues", "kind": "melee", "skill": "Bagarre", "damage": 0,
-           "damage_type": "impact", "burst": False, "interface": False, "laser_sight": False,
+           "damage_type": "impact", "burst": False, "full_auto": False, "interface": False, "laser_sight": False,
            "goggles": False, "unarmed": True}
 
 CONDITIONS = ("surprised", "frenzy", "cornered", "prone", "immobilised", "disarmed", "out_of_action", "dead")
@@ -177,6 +182,7 @@ CATALOG = {
     "aim_choices": AIM_CHOICES,
     "max_aim": MAX_AIM,
     "burst": BURST,
+    "full_auto": FULL_AUTO,
     "damage_types": DAMAGE_TYPES,
     "locations": LOCATIONS,
     "hit_location_d10": {str(k): v for k, v in HIT_LOCATION_D10.items()},

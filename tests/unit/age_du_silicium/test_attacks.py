@@ -5,7 +5,7 @@ import pytest
 from service.rules.errors import ActionNotAllowed, InvalidAction
 
 from ..rules_helpers import codes, combatant, params, step
-from .fixtures import ana, attack_entry, bob, declare, duel, refused
+from .fixtures import NO_STRESS, ana, attack_entry, bob, declare, duel, refused
 
 GUN = {"id": "smg", "kind": "ranged", "skill": "Armes de poing", "damage": 6, "burst": True, "interface": True, "laser_sight": True, "goggles": True}
 
@@ -217,7 +217,13 @@ def test_immobilisation_then_the_victim_can_only_break_free():
     assert combatant(state, "bob")["conditions"] == [
         {"code": "immobilised", "source": "ana", "start": {"round": 1}, "ends": {"event": "broken_free"}, "modifiers": {}, "by": "ana"}
     ]
+    # Bob's declared action (40) is still to come: he may only try to break free, or give it up.
+    assert state["awaiting"] == [{"actor": "bob", "actions": ["break_free", "forgo"], "reason": "resolution"}]
+    error = refused(state, {"type": "hold", "actor": "bob"}, ActionNotAllowed)
+    assert error.field == "type"
+    state, _ = step(state, {"type": "forgo", "actor": "bob"})
     # Round 2: Bob may only declare break_free.
+    assert state["round"] == 2
     error = refused(state, {"type": "declare", "actor": "bob", "actions": [attack_entry("ana")]}, ActionNotAllowed)
     assert error.field == "actions.0.kind"
     state, _ = declare(state, "bob", {"kind": "break_free"})
@@ -233,10 +239,21 @@ def test_immobilisation_then_the_victim_can_only_break_free():
 def test_the_hold_stands_on_equal_margins():
     state = ana_attacks(ana_sheet=_wrestler())
     state, _ = attack(state, [30], weapon="unarmed", maneuver="immobilisation")
-    state, _ = declare(state, "bob", {"kind": "break_free"})
-    state, _ = declare(state, "ana", {"kind": "other"})
     state, entry = step(state, {"type": "break_free", "actor": "bob", "dice": [30, 30]})
     assert params(entry, "break_free")["success"] is False
+
+
+def test_a_victim_grabbed_before_his_rank_breaks_free_at_it():
+    # Source: "the victim may only try to break free"; seed: actions resolve at their rank.
+    # Ana (60) immobilises Bob, who had declared something else at 40: at 40 he tries to break free.
+    state = ana_attacks(ana_sheet=_wrestler())
+    state, _ = attack(state, [30], weapon="unarmed", maneuver="immobilisation")
+    assert state["round"] == 1
+    # Bob 20 under Bagarre 45 (margin 25), Ana 40 under 45 (margin 5): Bob is free, still in round 1.
+    state, entry = step(state, {"type": "break_free", "actor": "bob", "dice": [20, 40]})
+    assert params(entry, "break_free")["success"] is True
+    assert combatant(state, "bob")["conditions"] == []
+    assert state["round"] == 2
 
 
 def test_a_surprised_victim_of_a_hold_may_still_break_free():
@@ -249,3 +266,34 @@ def test_a_surprised_victim_of_a_hold_may_still_break_free():
     assert error.field == "actions.0.kind"
     state, entry = declare(state, "bob", {"kind": "break_free"})
     assert params(entry, "declared") == {"actor": "bob", "kinds": ["break_free"], "ranks": [30]}
+
+
+def _gunner():
+    return ana(weapons=[{"id": "fusil", "kind": "ranged", "skill": "Armes de poing", "damage": 8, "burst": True, "full_auto": True}])
+
+
+def test_full_automatic_fire_is_bursts_with_the_recoil_of_extra_shots():
+    # House reading of the lost TA text (docs, gap G12), option full_auto: "bursts".
+    # Three bursts: Armes de poing 60, burst -10, recoil -5 x 2 = 40, each burst rolls to hit.
+    state = ana_attacks(options={**NO_STRESS, "full_auto": "bursts"}, ana_sheet=_gunner())
+    # Burst 1: 30 hits; d10 2 torso; 8 + 2 (burst) - (Endurance 3 + 0) + d6 1 = 8. Burst 2: 50 misses. Burst 3: 99 misses.
+    state, entry = attack(state, [30, 2, 1, 50, 99], weapon="fusil", full_auto=3)
+    assert params(entry, "attack")["modifiers"] == {"burst": -10, "recoil": -10}
+    assert params(entry, "attack")["chance"] == 40 and params(entry, "attack")["shots"] == 3
+    assert params(entry, "wounded") == {"target": "bob", "amount": 8, "left": 12}
+    assert codes(entry).count("attack_missed") == 2
+
+
+@pytest.mark.parametrize(
+    ("options", "sheet", "fields", "error_type"),
+    [
+        ({}, _gunner(), {"full_auto": 2}, ActionNotAllowed),  # the option is off by default
+        ({"full_auto": "bursts"}, ana(), {"full_auto": 2, "weapon": "pistolet"}, InvalidAction),  # no TA on this weapon
+        ({"full_auto": "bursts"}, _gunner(), {"full_auto": 2, "burst": True}, InvalidAction),
+        ({"full_auto": "bursts"}, _gunner(), {"full_auto": 2, "extra_shots": 1}, InvalidAction),
+    ],
+)
+def test_full_automatic_fire_refusals(options, sheet, fields, error_type):
+    state = ana_attacks(options={**NO_STRESS, **options}, ana_sheet=sheet)
+    error = refused(state, {"type": "attack", "actor": "ana", "target": "bob", "weapon": "fusil", **fields}, error_type)
+    assert error.field == "full_auto"

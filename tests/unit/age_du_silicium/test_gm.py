@@ -97,7 +97,7 @@ def test_immobilised_by_the_gm_for_one_round_only_breaks_free_then_expires():
     assert error.field == "actions.0.kind"
     state, _ = declare(state, "bob", {"kind": "break_free"})
     state, _ = declare(state, "ana", {"kind": "other"})
-    assert state["awaiting"][0] == {"actor": "bob", "actions": ["break_free", "hold", "forgo"], "reason": "resolution"}
+    assert state["awaiting"][0] == {"actor": "bob", "actions": ["break_free", "forgo"], "reason": "resolution"}  # no hold: only break free
     state, entry = step(state, {"type": "forgo", "actor": "bob"})
     assert params(entry, "round_started") == {"round": 2}
     assert params(entry, "condition_expired") == {"combatant": "bob", "condition": "immobilised"}

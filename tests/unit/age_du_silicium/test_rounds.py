@@ -34,7 +34,7 @@ def test_declarations_in_increasing_initiative_and_resolution_in_decreasing_orde
     assert params(entry, "action_held") == {"actor": "cy", "rank": 55}
     assert state["awaiting"] == [
         {"actor": "ana", "actions": ["attack", "hold", "forgo"], "reason": "resolution"},
-        {"actor": "cy", "actions": ["attack"], "reason": "held_action"},
+        {"actor": "cy", "actions": ["attack", "forgo"], "reason": "held_action"},
     ]
     # Cy spends the held action before Ana's second action (50): 20 <= 50 hits Bob, torso, 1.
     state, entry = step(state, {"type": "attack", "actor": "cy", "target": "bob", "weapon": "lame", "reaction": True, "dice": [20, 3, 1]})
@@ -140,3 +140,30 @@ def test_auto_end_option_and_gm_end():
     state, entry = step(state, {"type": "adjust", "actor": "gm", "combatant": "bob", "add": ["dead"], "blessures": 0})
     assert params(entry, "fight_over") == {"reason": "one_side_standing"}
     assert state["status"] == "over" and state["awaiting"] == []
+
+
+def test_a_held_action_waits_for_its_holder_until_used_or_given_up():
+    # Seed: "retenir son action jusqu'au moment opportun. Une action retenue est alors considérée comme une réaction".
+    # Ana (60) holds; Bob (40) shoots at her and misses (90 > 60); the round stays open for Ana's held action.
+    state, _ = duel()
+    state, _ = to_resolution(state, bob_entries=[attack_entry("ana")], ana_entries=[{"kind": "hold"}])
+    state, entry = step(state, {"type": "attack", "actor": "bob", "target": "ana", "dice": [90]})
+    assert "attack_missed" in codes(entry)
+    assert state["round"] == 1
+    assert state["awaiting"] == [{"actor": "ana", "actions": ["attack", "forgo"], "reason": "held_action"}]
+    # She fires back: 10 <= 60 hits; d10 2 = torso; wound 8 - (Endurance 3 + 0) + d6 1 = 6.
+    state, entry = step(state, {"type": "attack", "actor": "ana", "target": "bob", "reaction": True, "dice": [10, 2, 1]})
+    assert params(entry, "wounded") == {"target": "bob", "amount": 6, "left": 14}
+    assert "reaction_lapsed" not in codes(entry)
+    assert state["round"] == 2
+    assert state["awaiting"] == [{"actor": "bob", "actions": ["declare"], "reason": "declaration"}]
+
+
+def test_a_fleeing_holder_does_not_keep_the_round_open():
+    # A held action its holder may not attack with stays a dodge or parry, and lapses with the round.
+    state, _ = duel(options={"stress_test": True}, dice=[1, 99])
+    state, _ = step(state, {"type": "choose_frenzy", "actor": "bob", "behaviour": "flight"})
+    state, _ = declare(state, "bob", {"kind": "hold"})
+    state, entry = declare(state, "ana", {"kind": "other"})
+    assert params(entry, "reaction_lapsed") == {"actor": "bob", "kind": "held"}
+    assert state["round"] == 2

@@ -5,7 +5,7 @@ import pytest
 from service.rules.errors import ActionNotAllowed, NotYourTurn
 
 from ..rules_helpers import codes, combatant, params, start, step
-from .fixtures import RULESET, ana, attack_entry, bob, cy, declare, refused
+from .fixtures import RULESET, ana, attack_entry, bob, cy, declare, refused, sheet
 
 
 @pytest.mark.parametrize(
@@ -112,7 +112,7 @@ def _four_actions_start():
 def test_a_berserker_never_dodges_a_hit():
     state, _ = step(_four_actions_start(), {"type": "choose_frenzy", "actor": "bob", "behaviour": "berserker"})
     state, _ = _late_ana_round(state, {"kind": "hold"}, attack_entry("bob"))
-    assert {"actor": "bob", "actions": ["attack"], "reason": "held_action"} in state["awaiting"]
+    assert {"actor": "bob", "actions": ["attack", "forgo"], "reason": "held_action"} in state["awaiting"]
     # Hit (10), d10 2 = torso, wound d6 1: no pause for a reaction.
     state, entry = step(state, {"type": "attack", "actor": "ana", "target": "bob", "dice": [10, 2, 1]})
     assert "awaiting_reaction" not in codes(entry)
@@ -155,19 +155,19 @@ def _reasoning_round(state, cy_modifier=0):
 def test_an_ally_helps_the_frenzied_retest_each_round():
     state = _reasoning_round(_fleeing_bob())
     assert state["awaiting"][0] == {"actor": "cy", "actions": ["reason", "hold", "forgo"], "reason": "resolution"}
-    # Bob's Calme 50, experienced 0, 2 vs 1 (+10), GM -15: 45. 46 fails.
-    state, entry = step(state, {"type": "reason", "actor": "cy", "target": "bob", "modifier": -15, "dice": [46]})
+    # Bob's Calme 50, experienced 0; 2 vs 1 would be +10 but a retest takes maluses only; GM -15: 35. 36 fails.
+    state, entry = step(state, {"type": "reason", "actor": "cy", "target": "bob", "modifier": -15, "dice": [36]})
     assert params(entry, "calme_retest") == {
-        "actor": "cy", "target": "bob", "modifiers": {"outnumbering": 10, "gm": -15},
-        "roll": 46, "chance": 45, "success": False, "critical": False, "fumble": False,
+        "actor": "cy", "target": "bob", "modifiers": {"gm": -15},
+        "roll": 36, "chance": 35, "success": False, "critical": False, "fumble": False,
     }
     assert combatant(state, "bob")["conditions"] == [
         {"code": "frenzy", "source": "rules", "start": {"round": 1}, "ends": None, "modifiers": {}, "behaviour": "flight"}
     ]
     # Next round, Cy tries again and Bob calms down.
     state = _reasoning_round(state)
-    state, entry = step(state, {"type": "reason", "actor": "cy", "target": "bob", "dice": [60]})
-    assert params(entry, "calme_retest")["chance"] == 60
+    state, entry = step(state, {"type": "reason", "actor": "cy", "target": "bob", "dice": [50]})
+    assert params(entry, "calme_retest")["chance"] == 50  # Calme 50, no malus
     assert params(entry, "frenzy_ended") == {"combatant": "bob", "reason": "calmed"}
     assert combatant(state, "bob")["conditions"] == []
 
@@ -191,16 +191,34 @@ def test_only_an_ally_may_reason_with_a_frenzied_combatant():
 
 
 def test_two_allies_cannot_both_retest_him_in_one_round():
+    # Seed: "un jet sous son Calme tous les rounds où on l'aide": one retest a round, refused at declaration.
     state, _ = start(RULESET, [ana(), bob(), cy(calme=80, actions=2)], dice=[1, 99, 1])
     state, _ = step(state, {"type": "choose_frenzy", "actor": "bob", "behaviour": "flight"})
     state, _ = declare(state, "bob", {"kind": "flee"})
-    state, _ = declare(state, "cy", {"kind": "reason", "target": "bob"}, {"kind": "reason", "target": "bob"})
-    state, _ = declare(state, "ana", {"kind": "other"})
-    state, _ = step(state, {"type": "reason", "actor": "cy", "target": "bob", "dice": [99]})
-    # Ana (60) and Cy's first (50) are done, Bob (40) fled; Cy's second at 40 comes after Bob (lower Initiative).
-    assert state["awaiting"][0]["actor"] == "cy"
-    error = refused(state, {"type": "reason", "actor": "cy", "target": "bob"}, ActionNotAllowed)
-    assert error.field == "target"
+    twice = {"type": "declare", "actor": "cy", "actions": [{"kind": "reason", "target": "bob"}, {"kind": "reason", "target": "bob"}]}
+    error = refused(state, twice, ActionNotAllowed)
+    assert error.field == "actions.1.target"
+
+
+def test_a_second_ally_cannot_declare_reasoning_with_the_same_friend():
+    dan = sheet("dan", "corpo", 55)
+    state, _ = start(RULESET, [ana(), bob(), cy(calme=80), dan], dice=[1, 99, 1, 1])
+    state, _ = step(state, {"type": "choose_frenzy", "actor": "bob", "behaviour": "flight"})
+    state, _ = declare(state, "bob", {"kind": "flee"})
+    state, _ = declare(state, "cy", {"kind": "reason", "target": "bob"})
+    declaration = next(c for c in state["awaiting"])
+    assert declaration["actor"] == "dan"
+    listed = [e for item in _declare_items(state, "dan") for e in item["choices"]]
+    assert {"kind": "reason", "target": "bob"} not in listed
+    error = refused(state, {"type": "declare", "actor": "dan", "actions": [{"kind": "reason", "target": "bob"}]}, ActionNotAllowed)
+    assert error.field == "actions.0.target"
+
+
+def _declare_items(state, actor):
+    from service.rules.registry import get_ruleset
+
+    listed = get_ruleset(RULESET).legal_actions(state, actor)
+    return next(a for a in listed if a["type"] == "declare")["params"]["actions"]["items"]
 
 
 def test_the_frenzy_ends_when_no_enemy_is_left():
@@ -245,3 +263,62 @@ def test_gm_adjust_refusals():
     state, entry = step(state, {"type": "adjust", "actor": "gm", "combatant": "bob", "remove": ["frenzy"]})
     assert combatant(state, "bob")["conditions"] == []
     assert state["awaiting"] == [{"actor": "bob", "actions": ["declare"], "reason": "declaration"}]
+
+
+@pytest.mark.parametrize(
+    ("experience", "modifiers", "chance"),
+    [("veteran", {}, 50), ("hardened", {}, 50), ("baptism_of_fire", {"baptism_of_fire": -20}, 30)],
+)
+def test_the_retest_takes_the_situation_s_maluses_only(experience, modifiers, chance):
+    # Seed: "un jet sous son Calme ... avec les malus applicables à la situation".
+    # Bob: Calme 50. A veteran's +40, a hardened +20 and 2 vs 1 (+10) are bonuses: left out.
+    # A baptism of fire (-20) is a malus: 50 - 20 = 30.
+    # First test: 99 always fails (96-00), whatever the chance.
+    state, _ = start(RULESET, [ana(), bob(experience=experience), cy(calme=80)], dice=[1, 99, 1])
+    state, _ = step(state, {"type": "choose_frenzy", "actor": "bob", "behaviour": "flight"})
+    state = _reasoning_round(state)
+    state, entry = step(state, {"type": "reason", "actor": "cy", "target": "bob", "dice": [chance]})
+    retest = params(entry, "calme_retest")
+    assert (retest["modifiers"], retest["chance"], retest["success"]) == (modifiers, chance, True)
+
+
+def test_the_retest_refuses_a_bonus_from_the_gm():
+    from service.rules.registry import get_ruleset
+    from marshmallow import ValidationError
+
+    with pytest.raises(ValidationError) as error:
+        get_ruleset(RULESET).load_action({"type": "reason", "actor": "cy", "target": "bob", "modifier": 10})
+    assert "modifier" in error.value.messages
+
+
+def test_a_fleeing_combatant_aims_only_when_cornered():
+    # Seed: "il doit éviter tout combat, sauf s'il n'a pas le choix pour sauver sa vie".
+    state = _fleeing_bob()
+    listed = [e["kind"] for item in _declare_items(state, "bob") for e in item["choices"]]
+    assert "aim" not in listed and "attack" not in listed
+    error = refused(state, {"type": "declare", "actor": "bob", "actions": [{"kind": "aim"}]}, ActionNotAllowed)
+    assert error.field == "actions.0.kind"
+    state, _ = step(state, {"type": "adjust", "actor": "gm", "combatant": "bob", "add": ["cornered"]})
+    state, entry = declare(state, "bob", {"kind": "aim"})
+    assert params(entry, "declared") == {"actor": "bob", "kinds": ["aim"], "ranks": [40]}
+
+
+def test_a_newcomer_of_the_first_round_tests_calme():
+    # Seed: "chaque personnage doit, lors du premier tour d'un combat, réussir un test de Calme".
+    state, _ = start(RULESET, [ana(), bob()], dice=[1, 1])
+    # Dan joins Bob's side in round 1: Calme 50, experienced 0, 2 vs 1 +10 = 60; 99 fails: frenzy.
+    state, entry = step(state, {"type": "join", "actor": "gm", "combatant": sheet("dan", "corpo", 55), "dice": [99]})
+    assert params(entry, "stress_test") == {
+        "combatant": "dan", "calme": 50, "modifiers": {"experienced": 0, "outnumbering": 10},
+        "roll": 99, "chance": 60, "success": False, "critical": False, "fumble": True,
+    }
+    assert "frenzy" in codes(entry)
+
+
+def test_a_newcomer_of_a_later_round_does_not_test_calme():
+    state, _ = start(RULESET, [ana(), bob()], dice=[1, 1])
+    state, _ = declare(state, "bob", {"kind": "other"})
+    state, _ = declare(state, "ana", {"kind": "other"})
+    assert state["round"] == 2
+    state, entry = step(state, {"type": "join", "actor": "gm", "combatant": sheet("dan", "corpo", 55)})
+    assert "stress_test" not in codes(entry) and entry["rolls"] == []

@@ -4,7 +4,7 @@ import pytest
 
 from service.rules.errors import ActionNotAllowed
 
-from ..rules_helpers import codes, combatant, params, start
+from ..rules_helpers import codes, combatant, params, start, step
 from .fixtures import NO_STRESS, RULESET, ana, attack_entry, bob, declare, refused
 
 
@@ -60,7 +60,10 @@ def test_a_surprised_combatant_loses_its_first_action():
 def test_the_next_action_of_a_surprised_combatant_must_be_defensive():
     state, _ = _surprised_bob()
     state, _ = declare(state, "ana", {"kind": "hold"})
-    # Round 1 resolves alone (Ana holds); round 2 opens with Bob.
+    # Round 1 waits for Ana's held action; she gives it up and round 2 opens with Bob.
+    assert state["awaiting"] == [{"actor": "ana", "actions": ["attack", "forgo"], "reason": "held_action"}]
+    state, entry = step(state, {"type": "forgo", "actor": "ana"})
+    assert params(entry, "held_action_given_up") == {"actor": "ana"}
     assert state["round"] == 2 and state["awaiting"][0]["actor"] == "bob"
     error = refused(state, {"type": "declare", "actor": "bob", "actions": [attack_entry("ana")]}, ActionNotAllowed)
     assert error.field == "actions.0.kind"
