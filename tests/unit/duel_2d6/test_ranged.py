@@ -210,6 +210,9 @@ def test_a_gun_threat_from_afar_is_countered_by_shooting_back_only():
     counters = [entry["params"] for entry in legal(state, "ana") if entry["type"] == "counter"]
     assert counters and all("maneuver" not in c and c["distance"]["required"] for c in counters)
     assert refused(state, {"type": "counter", "actor": "ana", "maneuver": "coup_simple", "weapon": "poing"}, ActionNotAllowed) == "weapon"
+    # Drawing and shooting back, at the threat's 8 m unless told otherwise: court band, no distance malus.
+    _, entry = step(state, {"type": "counter", "actor": "ana", "weapon": "pistolet", "dice": [1, 2, 1]})
+    assert params(entry, "counter_rolled")["target"] == 7 + 2 - 3  # Armes à feu 2, counter -3
 
 
 def test_a_fighter_without_a_ranged_weapon_threatened_from_afar_is_not_awaited():
