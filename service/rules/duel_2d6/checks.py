@@ -107,7 +107,7 @@ def situation(combatant: dict, *, physical: bool = True, maneuver: bool = True) 
     if maneuver and is_prone(combatant):
         mods["prone"] = PRONE_MALUS
     worn = encumbering_armour(combatant)
-    # "Malus de -1 ... si IP supérieur à FOR": no armour, no IP to compare (a FOR -1 fighter is not encumbered by nothing).
+    # "Malus de -1 ... si IP supérieur à FOR": without armour there is no IP to compare, whatever the FOR.
     if physical and worn and sum(piece["ip"] for piece in worn) > combatant["sheet"]["attributes"]["FOR"]:
         mods["encumbrance"] = ENCUMBRANCE_MALUS
     opponents = len(combatant["facing"])
