@@ -10,8 +10,8 @@ from .checks import attribute_base, maneuver_base, roll_test, situation, skill_b
 from .defense import check_counter
 from .conditions import FIRING_FROM_COVER, add, is_out, remove
 from .duels import (
-    awaiting, by_id, close_exchange, duel_between, duels_of, give_initiative, hold_on, leave_fight, max_opponents,
-    next_round_if_over, open_duel, other, roll_initiative,
+    awaiting, by_id, close_exchange, duel_between, duels_of, face_opponents, give_initiative, hold_on, leave_fight,
+    max_opponents, next_round_if_over, open_duel, other, roll_initiative,
 )
 from .effects import release
 from .ranged import after_shot, suppression, zone_test
@@ -113,7 +113,7 @@ def _threaten(res: Resolution, actor: dict, action: dict) -> None:
     if ranged:
         after_shot(res, actor, weapon, test)
     if test.success:
-        duel["threat"] = {"weapon": weapon["id"], "ranged": ranged}
+        duel["threat"] = {"weapon": weapon["id"], "ranged": ranged, "distance": action["distance"] if ranged else None}
         res.emit("threat_established", attacker=actor["id"], defender=defender["id"])
         close_exchange(res, duel)
     else:
@@ -125,8 +125,9 @@ def _counter(res: Resolution, actor: dict, action: dict) -> None:
     duel = next(d for d in duels_of(res.state, actor["id"]) if d["threat"] and d["attacker"] != actor["id"] and not d["done"])
     threatener = by_id(res.state, duel["attacker"])
     spec = {key: action[key] for key in ("maneuver", "weapon", "part", "modifier", "distance")}
-    check_counter(actor, threatener, spec, None, res.state, "")
-    if exchange.counter_attack(res, actor, threatener, spec, None):
+    distance = duel["threat"].get("distance")  # a gun's threat is made from a distance; a blade's at contact
+    check_counter(actor, threatener, spec, distance, res.state, "")
+    if exchange.counter_attack(res, actor, threatener, spec, distance):
         duel["threat"] = None
         res.emit("threat_broken", attacker=actor["id"], defender=threatener["id"])
         exchange.finish(res, duel, actor, ["counter_attack"], keeps=False)
@@ -153,18 +154,7 @@ def _join(res: Resolution, actor: dict, action: dict) -> None:
 
 
 def _face(res: Resolution, actor: dict, action: dict) -> None:
-    """"Le personnage peut ne choisir que certains adversaires" (E-5), at most DEX of them."""
-    chosen = list(dict.fromkeys(action["opponents"]))
-    engaged = {other(d, actor["id"]) for d in duels_of(res.state, actor["id"])}
-    for index, opponent in enumerate(chosen):
-        if opponent not in engaged:
-            raise InvalidAction(f"{opponent!r} is not an opponent of {actor['name']}", field=f"opponents.{index}")
-    if len(chosen) > max_opponents(actor):
-        raise ActionNotAllowed(
-            f"{actor['name']} can face at most {max_opponents(actor)} opponents (DEX), not {len(chosen)}", field="opponents"
-        )
-    actor["facing"] = chosen
-    res.emit("faces", combatant=actor["id"], opponents=chosen, malus=-len(chosen) if len(chosen) >= 2 else 0)
+    face_opponents(res, actor, action["opponents"], "opponents")
 
 
 def _open_duels_led_by(res: Resolution, actor: dict, target_id: str | None) -> list[dict]:

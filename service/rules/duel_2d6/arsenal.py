@@ -34,6 +34,11 @@ def band_of(distance: int) -> str:
     return next((band for band in BANDS[1:-1] if distance <= BAND_LIMITS[band]), BANDS[-1])
 
 
+def within_reach_of_a_blow(distance) -> bool:
+    """A melee blow reaches an opponent without a distance (melee) or at contact range."""
+    return distance is None or band_of(distance) == "contact"
+
+
 def shift_band(band: str, steps: int) -> str:
     """"-1 cran" / "+1 cran"; a steadied shot never becomes a contact shot (gap G7)."""
     index = min(max(BANDS.index(band) + steps, 1 if band != "contact" else 0), len(BANDS) - 1)

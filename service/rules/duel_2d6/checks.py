@@ -96,8 +96,9 @@ def specialization(combatant: dict, maneuver: str) -> int:
     return SPECIALIZATION_BONUS if maneuver in combatant["sheet"]["specializations"] else 0
 
 
-def armour_ip(combatant: dict) -> int:
-    return sum(piece["ip"] for piece in combatant["sheet"]["armour"])
+def encumbering_armour(combatant: dict) -> list[dict]:
+    """The pieces whose IP counts for encumbrance: all but a fragments-only helmet, unless its sheet says so."""
+    return [piece for piece in combatant["sheet"]["armour"] if piece.get("encumbers", not piece["fragments_only"])]
 
 
 def situation(combatant: dict, *, physical: bool = True, maneuver: bool = True) -> dict:
@@ -105,7 +106,9 @@ def situation(combatant: dict, *, physical: bool = True, maneuver: bool = True) 
     mods = {"wound": combatant["malus"]}
     if maneuver and is_prone(combatant):
         mods["prone"] = PRONE_MALUS
-    if physical and armour_ip(combatant) > combatant["sheet"]["attributes"]["FOR"]:
+    worn = encumbering_armour(combatant)
+    # "Malus de -1 ... si IP supérieur à FOR": without armour there is no IP to compare, whatever the FOR.
+    if physical and worn and sum(piece["ip"] for piece in worn) > combatant["sheet"]["attributes"]["FOR"]:
         mods["encumbrance"] = ENCUMBRANCE_MALUS
     opponents = len(combatant["facing"])
     if maneuver and opponents >= 2:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import ActionNotAllowed, InvalidAction
-from .arsenal import check_maneuver, check_reach, band_of, is_ranged, weapon_of
+from .arsenal import check_maneuver, check_reach, band_of, is_ranged, weapon_of, within_reach_of_a_blow
 from .checks import attribute_base, maneuver_base, situation, skill_base, skill_level, specialization
 from .duels import hold_on, is_locked
 from .tables import DEFENSES, DEFENSIVE_ITEMS, MELEE_ATTACKS, RANGED_DEFENSE_IDS
@@ -34,6 +34,12 @@ def check_counter(defender: dict, attacker: dict, counter: dict, plan_distance, 
             raise InvalidAction("shooting back needs the distance in metres", field=f"{prefix}distance")
         check_reach(weapon, band_of(distance), field=f"{prefix}distance")
         return
+    if not within_reach_of_a_blow(plan_distance):
+        # "Permet attaque normale en défense": against a shot from afar the normal attack is shooting back (E-2, Menacer).
+        raise ActionNotAllowed(
+            f"{attacker['name']} is {plan_distance} m away, beyond contact (under 2 m): only a ranged weapon can counter-attack",
+            field=f"{prefix}weapon",
+        )
     check_maneuver(defender, counter["maneuver"], weapon, counter["part"], field=f"{prefix}maneuver")
     needs = MELEE_ATTACKS[counter["maneuver"]].get("needs_hold")
     hold = hold_on(state, attacker["id"])

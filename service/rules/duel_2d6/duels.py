@@ -9,7 +9,9 @@ applied by :func:`give_initiative`.
 from __future__ import annotations
 
 from ..conditions import next_round, remove
+from ..errors import ActionNotAllowed, InvalidAction
 from ..ruleset import Resolution
+from .arsenal import within_reach_of_a_blow
 from .checks import attribute_base, roll_test, skill_base
 from .tables import RANGED_KINDS
 from .conditions import PRONE, is_out, is_prone, is_stunned
@@ -46,6 +48,22 @@ def hold_on(state: dict, held_id: str) -> dict | None:
 def is_locked(state: dict, combatant_id: str) -> bool:
     hold = hold_on(state, combatant_id)
     return bool(hold and hold["locked"])
+
+
+def face_opponents(res: Resolution, actor: dict, opponents: list[str], field: str) -> None:
+    """"Le personnage peut ne choisir que certains adversaires, tant en attaque qu'en défense" (E-5), at most DEX.
+
+    Chosen on the fighter's turn (``face``) or with a defense (``defend.face``): the seed sets no moment.
+    """
+    chosen = list(dict.fromkeys(opponents))
+    engaged = {other(d, actor["id"]) for d in duels_of(res.state, actor["id"])}
+    for index, opponent in enumerate(chosen):
+        if opponent not in engaged:
+            raise InvalidAction(f"{opponent!r} is not an opponent of {actor['name']}", field=f"{field}.{index}")
+    if len(chosen) > max_opponents(actor):
+        raise ActionNotAllowed(f"{actor['name']} can face at most {max_opponents(actor)} opponents (DEX), not {len(chosen)}", field=field)
+    actor["facing"] = chosen
+    res.emit("faces", combatant=actor["id"], opponents=chosen, malus=-len(chosen) if len(chosen) >= 2 else 0)
 
 
 # -- initiative ---------------------------------------------------------------------
@@ -177,6 +195,13 @@ def _attacker_actions(state: dict, combatant: dict) -> list[str]:
     return [a for a in ATTACKER_ACTIONS if shoots or a not in ("shoot", "reload")] + held
 
 
+def _can_counter(combatant: dict, threat: dict) -> bool:
+    """A blow answers a threat within contact; from further only a ranged weapon in hand can."""
+    if within_reach_of_a_blow(threat.get("distance")):
+        return True
+    return any(w["kind"] in RANGED_KINDS and w["id"] not in combatant["dropped"] for w in combatant["sheet"]["weapons"])
+
+
 def free_fighters(state: dict) -> list[dict]:
     engaged = {i for d in state["duels"] for i in (d["a"], d["b"])}
     standing = [c for c in state["combatants"] if not is_out(c)]
@@ -200,8 +225,9 @@ def awaiting(state: dict) -> list[dict]:
         if duel["done"]:
             continue
         offer(duel["attacker"], _attacker_actions(state, by_id(state, duel["attacker"])), "initiative")
-        if duel["threat"]:
-            offer(other(duel, duel["attacker"]), ["counter"], "threatened")
+        threatened = other(duel, duel["attacker"])
+        if duel["threat"] and _can_counter(by_id(state, threatened), duel["threat"]):
+            offer(threatened, ["counter"], "threatened")
     for fighter in free_fighters(state):
         offer(fighter["id"], ["join"], "free")
     return list(entries.values())

@@ -16,7 +16,7 @@ from .arsenal import band_of, blow_modifiers, check_maneuver, check_reach, dista
 from .checks import attribute_base, roll_test
 from .conditions import is_out, is_stunned
 from .defense import absorption, check_declaration, defense_modifiers
-from .duels import by_id, close_exchange, duel_between, give_initiative, hold_on
+from .duels import by_id, close_exchange, duel_between, face_opponents, give_initiative, hold_on
 from .effects import land_blow, release
 from .ranged import after_shot, land_shot, spend_ammo
 from .tables import CRITICAL, DEFENSES, FUMBLE, LEVELS, MELEE_ATTACKS, RANGED_SHOTS, SUCCESS
@@ -116,7 +116,14 @@ def _declared(res: Resolution, duel: dict, plan: dict, inline: dict | None) -> N
 
 def defend(res: Resolution, defender: dict, action: dict) -> None:
     plan = res.state["pending"]
-    check_declaration(res.state, plan, action, defender, by_id(res.state, plan["attacker"]))
+    attacker = by_id(res.state, plan["attacker"])
+    check_declaration(res.state, plan, action, defender, attacker)
+    if action["face"] is not None:
+        if attacker["id"] not in action["face"]:
+            raise InvalidAction(
+                f"{defender['name']} defends against {attacker['name']}, who must be among the opponents faced", field="face"
+            )
+        face_opponents(res, defender, action["face"], "face")
     res.state["pending"] = None
     resolve(res, plan, action)
 

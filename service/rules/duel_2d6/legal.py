@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..gm.legal import describe, present
-from .arsenal import is_ranged
+from .arsenal import is_ranged, within_reach_of_a_blow
 from .conditions import is_out
 from .defense import LOCKED_DEFENSES, allowed
 from .duels import by_id, duel_between, duels_of, hold_on, is_locked, max_opponents, other
@@ -167,12 +167,18 @@ def _joins(ruleset, state: dict, actor: dict) -> list[dict]:
     return [describe(ruleset, state, actor["id"], "join", target={"required": True, "choices": foes}, combatant=None, reason=None)] if foes else []
 
 
-def _faces(ruleset, state: dict, actor: dict) -> list[dict]:
+def _face_sets(state: dict, actor: dict, including: str | None = None) -> list[list[str]]:
+    """The sets of engaged opponents the actor may face (at most DEX), each with ``including`` if given."""
     engaged = [other(d, actor["id"]) for d in duels_of(state, actor["id"])]
     sets: list[list[str]] = []
     for size in range(min(len(engaged), max_opponents(actor)), 0, -1):
-        sets += [list(c) for c in combinations(engaged, size)]
-    return [describe(ruleset, state, actor["id"], "face", opponents={"required": True, "choices": sets[:MAX_FACE_SETS]})] if sets else []
+        sets += [list(c) for c in combinations(engaged, size) if including is None or including in c]
+    return sets[:MAX_FACE_SETS]
+
+
+def _faces(ruleset, state: dict, actor: dict) -> list[dict]:
+    sets = _face_sets(state, actor)
+    return [describe(ruleset, state, actor["id"], "face", opponents={"required": True, "choices": sets})] if sets else []
 
 
 def _passes(ruleset, state: dict, actor: dict) -> list[dict]:
@@ -189,8 +195,10 @@ def _reloads(ruleset, state: dict, actor: dict) -> list[dict]:
 
 
 def _counters(state: dict, actor: dict, opponent: dict, distance) -> list[dict]:
-    """Counter-attacks the actor may make (defense.check_counter): a blow, or shooting back."""
-    found = [{"maneuver": m, "weapon": w["id"], **({"part": p} if p else {})} for w, m, p in _blows(state, actor, opponent)]
+    """Counter-attacks the actor may make (defense.check_counter): a blow within contact, or shooting back."""
+    found = []
+    if within_reach_of_a_blow(distance):
+        found += [{"maneuver": m, "weapon": w["id"], **({"part": p} if p else {})} for w, m, p in _blows(state, actor, opponent)]
     if distance is not None:
         found += [{"weapon": w["id"]} for w in _weapons(actor) if is_ranged(w) and distance <= _reach(w)["maximum"]]
     return found
@@ -207,13 +215,15 @@ def _defenses(ruleset, state: dict, actor: dict) -> list[dict]:
     second = {"required": True, "choices": allowed(plan, 1)} if double else None
     items = [actor["sheet"]["defensive_item"]] if actor["sheet"]["defensive_item"] else []
     items += [w["id"] for w in _weapons(actor) if not is_ranged(w)]
+    # E-5: a fighter with several opponents may choose whom he faces as he declares his defense.
+    face = {"choices": _face_sets(state, actor, including=attacker["id"])} if len(duels_of(state, actor["id"])) > 1 else None
     plain = [d for d in permitted if DEFENSES[d]["kind"] not in ("block", "counter", "cover")]
     sets = []
 
     def entry(defenses, **refined):
         if defenses:
             sets.append(describe(ruleset, state, actor["id"], "defend", defense={"required": True, "choices": defenses},
-                                 **{"using": None, "counter": None, "cover_ip": None, "second_defense": second, **refined}))
+                                 **{"using": None, "counter": None, "cover_ip": None, "second_defense": second, "face": face, **refined}))
 
     entry(plain)
     entry([d for d in permitted if DEFENSES[d]["kind"] == "block"], using={"choices": items})
@@ -230,7 +240,8 @@ def _answers_to_threats(ruleset, state: dict, actor: dict) -> list[dict]:
         return []
     threatener = by_id(state, duel["attacker"])
     sets = []
-    for weapon, maneuver, part in _blows(state, actor, threatener):
+    blows = _blows(state, actor, threatener) if within_reach_of_a_blow(duel["threat"].get("distance")) else []
+    for weapon, maneuver, part in blows:
         sets.append(describe(ruleset, state, actor["id"], "counter", weapon={"required": True, "choices": [weapon["id"]]},
                              maneuver={"required": True, "choices": [maneuver]},
                              part={"required": True, "choices": [part]} if part else None, distance=None))

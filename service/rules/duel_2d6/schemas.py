@@ -54,6 +54,8 @@ class Armour(Schema):
     name = name(load_default=None)
     ip = StrictInt(validate=validate.Range(0, 30), load_default=None)
     fragments_only = fields.Boolean(load_default=None, metadata={"description": "Protects only against explosion fragments (helmet)."})
+    encumbers = fields.Boolean(load_default=None, metadata={
+        "description": "Its IP counts for encumbrance (-1 if IP > FOR); default: yes, except a fragments-only piece (the helmet)."})
 
     @validates_schema
     def _known(self, data, **kwargs):
@@ -66,6 +68,7 @@ class Armour(Schema):
         merged = {**base, **{k: v for k, v in data.items() if v is not None}}
         merged.setdefault("name", "armure")
         merged.setdefault("fragments_only", False)
+        merged.setdefault("encumbers", not merged["fragments_only"])
         return merged
 
 
@@ -190,7 +193,8 @@ class ThreatenAction(ActionBase):
 
 
 class DefendAction(ActionBase, DefenseFields):
-    pass
+    face = fields.List(identifier(), validate=validate.Length(min=1, max=50), load_default=None, metadata={
+        "description": "Opponents to face from now on (E-5), chosen with this defense; must include the attacker (at most DEX)."})
 
 
 class CounterAction(ActionBase, Counter):
@@ -212,7 +216,7 @@ class JoinAction(gm.JoinAction):
 
 
 class FaceAction(ActionBase):
-    opponents = fields.List(identifier(), required=True, validate=validate.Length(max=50),
+    opponents = fields.List(identifier(), required=True, validate=validate.Length(min=1, max=50),
                             metadata={"description": "Opponents this combatant attacks and defends against (at most DEX)."})
 
 

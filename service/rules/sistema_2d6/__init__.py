@@ -33,7 +33,7 @@ class Sistema2d6(Ruleset):
         if pv_max is None:
             base = 20 if options["pv_formula"] == "action" else 10
             con = attributes["CON"]
-            pv_max = base + con + attributes["FOR"] + EXTRA_PV_BY_CON.get(min(con, 5), 0)
+            pv_max = base + con + attributes["FOR"] + EXTRA_PV_BY_CON.get(con, 0)
         return {
             "id": sheet["id"],
             "name": sheet["name"],

@@ -7,7 +7,7 @@ from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..ruleset import Resolution
 from .checks import Check, beats_difficulty, roll_check, wins_opposed
 from .conditions import can_act, is_dead, is_dying
-from .tables import BURST_HITS, BURST_PENALTY, CATALOG, LOCATION_PENALTIES, PRECISION_CAP
+from .tables import BURST_HITS, BURST_PENALTY, CATALOG, LOCATION_PENALTIES
 from .turns import acts_simultaneously, advance, standing_sides, waiting_in_turn
 from .wounds import damage_expression, damage_reduction, death_test, stabilise, take_damage
 
@@ -31,24 +31,28 @@ def end_if_one_side(res: Resolution) -> None:
 
 
 def _check_turn(state: dict, actor: dict, kind: str) -> None:
+    simultaneous = acts_simultaneously(state, actor["id"])
+    if not simultaneous and not can_act(actor) and not is_dying(actor):
+        # Dead, or unconscious and not dying (stable, knocked out): no turn at all, so say why.
+        state_word = "dead" if is_dead(actor) else "unconscious"
+        raise ActionNotAllowed(f"{actor['id']} is {state_word} and cannot act", field="actor")
     pending = state.get("pending")
     if pending:
         raise NotYourTurn(f"waiting for {pending['target']}'s defense against {pending['attacker']}'s attack", field="actor")
-    simultaneous = acts_simultaneously(state, actor["id"])
-    if is_dead(actor) and not simultaneous:
-        raise ActionNotAllowed(f"{actor['id']} is dead", field="actor")
     waiting = [c["id"] for c in waiting_in_turn(state)]
     if actor["id"] not in waiting:
         who = ", ".join(waiting) or "nobody"
         raise NotYourTurn(f"it is not {actor['id']}'s turn; waiting for: {who}", field="actor")
+    if kind == "death_test" and not is_dying(actor):
+        raise ActionNotAllowed(f"{actor['id']} is not dying", field="type")
     if simultaneous:
         if kind == "death_test":
-            raise ActionNotAllowed(f"{actor['id']} still acts this turn (simultaneous initiative)", field="type")
+            raise ActionNotAllowed(
+                f"{actor['id']} went down during its own initiative group and still takes this turn's action; "
+                "its death tests begin next round", field="type")
         return
     if is_dying(actor) and kind != "death_test":
         raise ActionNotAllowed(f"{actor['id']} is dying and can only make a death test", field="type")
-    if not is_dying(actor) and kind == "death_test":
-        raise ActionNotAllowed(f"{actor['id']} is not dying", field="type")
 
 
 # -- attack -----------------------------------------------------------------------
@@ -79,11 +83,15 @@ def _attack(res: Resolution, attacker: dict, action: dict) -> None:
         raise InvalidAction("give either a difficulty (passive defense) or a defense roll, not both", field="defense")
     if action["condition"] and not action["location"]:
         raise InvalidAction("a condition needs a location (localized damage)", field="condition")
-    if action["difficulty"] is None and action["defense"] is None and not can_act(target):
-        raise InvalidAction(f"{target['id']} cannot defend: give the difficulty (CD) of the attack", field="difficulty")
+    if not can_act(target):
+        # "Se o alvo não puder se esquivar, o Mestre determina a dificuldade": no active defense, whatever the body says.
+        if action["defense"] is not None:
+            raise ActionNotAllowed(f"{target['id']} is unconscious and cannot defend: give the difficulty (CD) instead", field="defense")
+        if action["difficulty"] is None:
+            raise InvalidAction(f"{target['id']} cannot defend: give the difficulty (CD) of the attack", field="difficulty")
 
     extra = {
-        "precision": max(-PRECISION_CAP, min(weapon["precision"], PRECISION_CAP)),
+        "precision": weapon["precision"],  # -5..+5 by the sheet's schema
         "location": LOCATION_PENALTIES.get(action["location"], 0),
         "burst": BURST_PENALTY if action["burst"] else 0,
         "modifier": action["modifier"],
@@ -117,6 +125,8 @@ def _defend(res: Resolution, defender: dict, action: dict) -> None:
         raise ActionNotAllowed("no attack is waiting for a defense", field="type")
     if pending["target"] != defender["id"]:
         raise NotYourTurn(f"the pending attack targets {pending['target']}, not {defender['id']}", field="actor")
+    if not can_act(defender) and action["difficulty"] is None:
+        raise ActionNotAllowed(f"{defender['id']} is unconscious and cannot defend: give the difficulty (CD)", field="difficulty")
     del res.state["pending"]
     check = Check(tuple(pending["check"]["dice"]), pending["check"]["total"], pending["check"]["breakdown"])
     if action["difficulty"] is not None:
@@ -153,7 +163,7 @@ def _deal_damage(res: Resolution, attacker: dict, target: dict, pending: dict, c
     if pending["burst"]:
         hits = max(1, res.dice.roll_expression(BURST_HITS, "burst hits").total)
         res.emit("burst_hits", target=target["id"], hits=hits)
-    expression = damage_expression(weapon, attacker)
+    expression = damage_expression(weapon, attacker, res.options["for_damage"])
     rd = damage_reduction(target, weapon["damage_type"])
     for _ in range(hits):
         rolled = max(0, res.dice.roll_expression(expression, "damage").total)
@@ -187,6 +197,9 @@ def _death_test(res: Resolution, actor: dict, action: dict) -> None:
 
 def _stabilize(res: Resolution, healer: dict, action: dict) -> None:
     patient = res.combatant(action["target"], field="target")
+    if patient is healer:
+        # "Caso outro personagem seja bem sucedido em um teste de cura": another character.
+        raise InvalidAction(f"{healer['id']} cannot stabilise itself; another character must", field="target")
     if not is_dying(patient):
         raise ActionNotAllowed(f"{patient['id']} is not dying", field="target")
     check = roll_check(res, healer, action["attribute"], action["skill"], {"modifier": action["modifier"]}, "healing")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..conditions import take_roll_adjustments
 from ..ruleset import Resolution
+from .tables import BONUS_CAP
 
 CRITICAL_FAILURE, NORMAL, CRITICAL_SUCCESS = 0, 1, 2
 
@@ -43,6 +44,10 @@ def roll_check(res: Resolution, combatant: dict, attribute: str, skill: str | No
         breakdown[skill] = sheet["skills"].get(skill, 0)
     gm, forced = take_roll_adjustments(res, combatant)
     breakdown.update({k: v for k, v in {**extra, "gm": gm}.items() if v})
+    bonus = sum(extra.values()) + gm
+    if res.options["bonus_cap"] == "total" and bonus > BONUS_CAP:
+        # Source, "Precisão": "o valor máximo do bônus total de modificadores será sempre +5".
+        breakdown["cap"] = BONUS_CAP - bonus
     dice = res.dice.roll_many(2, 6, purpose)
     return Check(dice, sum(dice) + sum(breakdown.values()), breakdown, forced)
 

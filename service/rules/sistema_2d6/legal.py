@@ -15,8 +15,13 @@ def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict]
     if action_type == "attack":
         return _attacks(ruleset, state, actor)
     if action_type == "stabilize":
-        dying = [c["id"] for c in present(state) if is_dying(c)]
+        # "Caso outro personagem seja bem sucedido": never oneself.
+        dying = [c["id"] for c in present(state) if is_dying(c) and c["id"] != actor_id]
         return [describe(ruleset, state, actor_id, "stabilize", target={"required": True, "choices": dying})] if dying else []
+    if action_type == "defend" and not can_act(actor):
+        # Seed: "Se o alvo não puder se esquivar, o Mestre determina a dificuldade": the CD, no roll of his own.
+        difficulty = {**describe(ruleset, state, actor_id, "defend")["difficulty"], "required": True}
+        return [describe(ruleset, state, actor_id, "defend", difficulty=difficulty, skill=None, attribute=None, modifier=None)]
     if action_type == "test":
         attributes = sorted(actor["sheet"]["attributes"])
         return [describe(ruleset, state, actor_id, "test", attribute={"required": True, "choices": attributes})]
@@ -31,12 +36,13 @@ def _attacks(ruleset, state: dict, actor: dict) -> list[dict]:
     automatic = [w["id"] for w in weapons if w.get("automatic")] if state["options"]["automatic_fire"] else []
     single = [w["id"] for w in weapons if w["id"] not in automatic] + sorted(CATALOG["weapons"])
     # A condition tag goes with a location; an inline defense is an object the client fills.
-    common = {"condition": None, "defense": {"type": "object"}}
     sets = []
     for ids, helpless_targets in ((able, False), (helpless, True)):
         if not ids:
             continue
+        # A helpless target has no active defense: the GM's difficulty instead.
         difficulty = {"required": True} if helpless_targets else {}
+        common = {"condition": None, "defense": None if helpless_targets else {"type": "object"}}
         for weapon_ids, burst in ((single, [False]), (automatic, [False, True])):
             if weapon_ids:
                 sets.append(describe(

@@ -16,7 +16,7 @@ ENGLISH = {
     "knocked_out": "{target} falls unconscious.",
     "dying": "{target} falls unconscious and is dying ({pv} PV).",
     "died": "{target} dies.",
-    "death_test": "{actor}'s death test: {dice} = {total}: {outcome} ({failures} failures).",
+    "death_test": "{actor}'s death test: {dice} → {total}: {outcome} ({failures} failures).",
     "stabilised": "{target} is stabilised.",
     "healing_test": "{healer} tends {target}: {dice} → {total} against {difficulty} (success: {success}).",
     "test_rolled": "{actor} tests: {dice} → {total} against {difficulty} (success: {success}).",

@@ -22,6 +22,12 @@ FOR_DAMAGE = {
     10: DiceExpression(7, 6, 0),
 }
 
+# Seed, "Soco 1d6 (dano de FOR 1)": FOR 1 hits for 1d6 where the source's table
+# says 1d6-4. The seed's reading (option for_damage "seed") keeps the source's
+# scale and moves it up by the difference, so every FOR reads its row + 4
+# (docs/rules/sistema-2d6.md, gap G3).
+SEED_FOR_DAMAGE_SHIFT = 4
+
 # Seed, "Dano Localizado": the GM's suggested penalties per location.
 LOCATION_PENALTIES = {
     "eye": -6,
@@ -38,10 +44,11 @@ LOCATION_PENALTIES = {
 # Source: difficulty classes (CD) by name, for clients building menus.
 DIFFICULTIES = {"facil": 8, "normal": 10, "dificil": 14, "impossivel": 15}
 
-# Source: extra PV for a high CON.
-EXTRA_PV_BY_CON = {3: 5, 4: 10, 5: 15}
+# Source (2_criacao_pcs, CON table): extra PV for a high CON, superhuman levels included.
+EXTRA_PV_BY_CON = {3: 5, 4: 10, 5: 15, 6: 20, 7: 30, 8: 40, 9: 50, 10: 60}
 
-PRECISION_CAP = 5
+# Source (7_equipamentos, "Precisão"): "o valor máximo do bônus total de modificadores será sempre +5".
+BONUS_CAP = 5
 ATTRIBUTES_REQUIRED = ("FOR", "DES", "CON")
 DEATH_TEST_TARGET = 6
 DEATH_TEST_STABILISES = 12
@@ -70,6 +77,7 @@ CATALOG = {
     },
     "initiative_bonus": {str(k): v for k, v in INITIATIVE_BONUS.items()},
     "for_damage": {str(k): str(v) for k, v in FOR_DAMAGE.items()},
+    "for_damage_seed": {str(k): str(v.plus(SEED_FOR_DAMAGE_SHIFT)) for k, v in FOR_DAMAGE.items()},
     "location_penalties": LOCATION_PENALTIES,
     "difficulties": DIFFICULTIES,
     "damage_types": list(DAMAGE_TYPES),

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from ..conditions import RULES, add, remove
+from ..conditions import RULES, add, remove, take_roll_adjustments
 from ..dice import DiceExpression
 from ..ruleset import Resolution
 from .conditions import DEAD, DYING, STABLE, UNCONSCIOUS, is_dead, is_dying
 from .schemas import FOR_DAMAGE_PATTERN
-from .tables import DEATH_TEST_FAILURES_TO_DIE, DEATH_TEST_STABILISES, DEATH_TEST_TARGET, FOR_DAMAGE
+from .tables import DEATH_TEST_FAILURES_TO_DIE, DEATH_TEST_STABILISES, DEATH_TEST_TARGET, FOR_DAMAGE, SEED_FOR_DAMAGE_SHIFT
 
 
-def damage_expression(weapon: dict, wielder: dict) -> DiceExpression:
-    """The weapon's dice; ``FOR+N`` reads the FOR damage table, plus N."""
+def damage_expression(weapon: dict, wielder: dict, reading: str) -> DiceExpression:
+    """The weapon's dice; ``FOR+N`` reads the FOR damage table (the seed's or the source's, option ``for_damage``), plus N."""
     match = FOR_DAMAGE_PATTERN.match(weapon["damage"])
     if not match:
         return DiceExpression.parse(weapon["damage"])
     strength = max(0, min(wielder["sheet"]["attributes"]["FOR"], 10))
     bonus = int(match.group(2) or 0) * (-1 if match.group(1) == "-" else 1)
+    if reading == "seed":
+        bonus += SEED_FOR_DAMAGE_SHIFT
     return FOR_DAMAGE[strength].plus(bonus)
 
 
@@ -40,9 +42,11 @@ def take_damage(res: Resolution, target: dict, amount: int, lethal: bool) -> Non
     if amount <= 0:
         return
     if not lethal:
-        # Non-lethal damage knocks out but never kills (docs, gap G5).
-        target["pv"] = max(target["pv"] - amount, min(target["pv"], 0))
-        res.emit("damage_taken", target=target["id"], amount=amount, pv=target["pv"], lethal=False)
+        # Non-lethal damage knocks out but never kills (docs, gap G5): PV stop at 0, and the event says what was lost.
+        before = target["pv"]
+        target["pv"] = max(before - amount, min(before, 0))
+        if before > target["pv"]:
+            res.emit("damage_taken", target=target["id"], amount=before - target["pv"], pv=target["pv"], lethal=False)
         if target["pv"] <= 0 and add(res, target, UNCONSCIOUS):
             res.emit("knocked_out", target=target["id"])
         return
@@ -70,12 +74,18 @@ def _die(res: Resolution, target: dict, cause: str) -> None:
 
 
 def death_test(res: Resolution, combatant: dict) -> None:
-    """Seed, "Testes de Morte": 2d6 >= 6 holds on, 12 stabilises, 3 failures kill."""
+    """Seed, "Testes de Morte": 2d6 >= 6 holds on, 12 on the dice stabilises, 3 failures kill.
+
+    The GM's modifier adds to the total and his override decides success or failure, as on
+    every roll ("O Mestre tem a palavra final"); only the dice's own 12 stabilises.
+    """
+    gm, forced = take_roll_adjustments(res, combatant)
     dice = res.dice.roll_many(2, 6, "death test")
-    total = sum(dice)
-    if total >= DEATH_TEST_STABILISES:
+    total = sum(dice) + gm
+    success = forced == "success" if forced else total >= DEATH_TEST_TARGET
+    if success and sum(dice) >= DEATH_TEST_STABILISES:
         outcome = "stabilised"
-    elif total >= DEATH_TEST_TARGET:
+    elif success:
         outcome = "success"
     else:
         outcome = "failure"
@@ -85,6 +95,7 @@ def death_test(res: Resolution, combatant: dict) -> None:
         actor=combatant["id"],
         dice=list(dice),
         total=total,
+        modifiers={"gm": gm} if gm else {},
         outcome=outcome,
         failures=combatant["death_failures"],
     )

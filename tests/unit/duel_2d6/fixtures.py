@@ -12,6 +12,7 @@ import copy
 import pytest
 
 from service.rules.engine import apply_action
+from service.rules.registry import RULESETS
 
 from ..rules_helpers import start
 
@@ -74,3 +75,8 @@ def shoot(weapon, distance, actor="ana", target="bob", dice=(), defense="aucune"
 
 def duel(state: dict, first="ana", second="bob") -> dict:
     return next(d for d in state["duels"] if {d["a"], d["b"]} == {first, second})
+
+
+def legal(state: dict, actor: str) -> list[dict]:
+    """What GET /combats/{id}/options lists for ``actor``."""
+    return RULESETS[RULESET].legal_actions(state, actor)

@@ -1,9 +1,12 @@
 """Seed intro and E-5: initiative, duels, interruption, several opponents."""
 
-from service.rules.errors import ActionNotAllowed, NotYourTurn
+import pytest
+from marshmallow import ValidationError
+
+from service.rules.errors import ActionNotAllowed, InvalidAction, NotYourTurn
 
 from ..rules_helpers import codes, combatant, params, start, step
-from .fixtures import RULESET, ana, attack, bob, duel, fight, refused, sheet
+from .fixtures import RULESET, ana, attack, bob, duel, fight, legal, refused, sheet
 
 
 def test_initiative_roll_2_plus_dex_the_better_level_starts():
@@ -80,3 +83,45 @@ def test_choosing_opponents_with_face():
     state, entry = step(state, {"type": "face", "actor": "ana", "opponents": ["bob"]})
     assert params(entry, "faces") == {"combatant": "ana", "opponents": ["bob"], "malus": 0}
     assert refused(state, attack(target="cid"), NotYourTurn) == "target"
+
+
+def defending_against_two():
+    """Bob and Cid both hold the initiative against Ana, who faces both (-2)."""
+    state = fight(ana(), bob(), sheet("cid", "villains"), first="bob")
+    state, _ = step(state, {"type": "join", "actor": "cid", "target": "ana", "dice": [1, 2, 6, 5]})  # Cid 3 <= 4, Ana 11 > 4
+    assert combatant(state, "ana")["facing"] == ["bob", "cid"]
+    state, _ = step(state, attack(actor="bob", target="ana", defense=None, dice=[]))
+    return state
+
+
+def test_a_defender_chooses_his_opponents_as_he_declares_his_defense():
+    state = defending_against_two()
+    # Bob's punch 1+2 = 3 <= 8; Ana's dodge 2+3 = 5 <= 8: 7 + Bagarre 1, no -2 now that she faces Bob alone.
+    state, entry = step(state, {"type": "defend", "actor": "ana", "defense": "esquiver", "face": ["bob"], "dice": [1, 2, 2, 3]})
+    assert params(entry, "faces") == {"combatant": "ana", "opponents": ["bob"], "malus": 0}
+    assert params(entry, "defense_rolled")["target"] == 8 and "opponents" not in params(entry, "defense_rolled")["modifiers"]
+    # Cid, not chosen, attacks with no defense roll and keeps the initiative.
+    state, entry = step(state, attack(actor="cid", target="ana", defense=None, dice=[6, 5]))
+    assert params(entry, "no_defense") == {"defender": "ana", "reason": "not_faced"}
+
+
+def test_without_a_choice_the_defender_keeps_minus_two():
+    _, entry = step(defending_against_two(), {"type": "defend", "actor": "ana", "defense": "esquiver", "dice": [1, 2, 2, 3]})
+    assert params(entry, "defense_rolled")["modifiers"]["opponents"] == -2
+    assert params(entry, "defense_rolled")["target"] == 6  # 7 + 1 - 2
+
+
+def test_the_opponents_chosen_with_a_defense_include_the_attacker_and_are_offered():
+    state = defending_against_two()
+    defend = {"type": "defend", "actor": "ana", "defense": "esquiver"}
+    assert refused(state, {**defend, "face": ["cid"]}, InvalidAction) == "face"
+    assert refused(state, {**defend, "face": ["bob", "zed"]}, InvalidAction) == "face.1"
+    offered = [e["params"]["face"]["choices"] for e in legal(state, "ana") if e["type"] == "defend"]
+    assert offered and all(choices == [["bob", "cid"], ["bob"]] for choices in offered)
+
+
+def test_facing_nobody_is_refused():
+    with pytest.raises(ValidationError) as refusal:
+        step(fight(), {"type": "face", "actor": "ana", "opponents": []})
+    assert "opponents" in refusal.value.messages
+    assert all(set(choice) for e in legal(fight(), "ana") if e["type"] == "face" for choice in e["params"]["opponents"]["choices"])

@@ -2,10 +2,10 @@
 
 import pytest
 
-from service.rules.errors import ActionNotAllowed, InvalidAction
+from service.rules.errors import ActionNotAllowed, InvalidAction, NotYourTurn
 
 from ..rules_helpers import codes, combatant, params, step
-from .fixtures import ana, bob, duel, fight, refused, sheet, shoot
+from .fixtures import ana, bob, duel, fight, legal, refused, sheet, shoot
 
 GUNS = [
     {"id": "pistolet", "catalog": "pistolet_9mm"},
@@ -170,9 +170,54 @@ def test_ammunition_runs_out():
 
 def test_menacer_with_a_gun_only_a_critical_failure_misses():
     state, entry = step(gunfight(), {"type": "threaten", "actor": "ana", "target": "bob", "weapon": "pistolet", "distance": 5, "dice": [1, 2]})
-    assert duel(state)["threat"] == {"weapon": "pistolet", "ranged": True}
+    assert duel(state)["threat"] == {"weapon": "pistolet", "ranged": True, "distance": 5}
     _, entry = step(state, shoot("pistolet", 5, defense=None, dice=[6, 4, 1]))
     assert params(entry, "shot_rolled")["level"] == "echec_simple" and "threat_shot" in codes(entry)
     assert params(entry, "wounded")["effective"] == 3
     _, entry = step(state, shoot("pistolet", 5, defense=None, dice=[5, 5]))
     assert "attack_missed" in codes(entry)
+
+
+def test_no_melee_counter_against_a_shot_beyond_contact():
+    # Bob shoots from 30 m: "Permet attaque normale en défense", and at 30 m a punch is no normal attack.
+    state = fight(ana(**SHOOTER), bob(weapons=[{"id": "pistolet", "catalog": "pistolet_9mm"}]), first="bob")
+    punch = {"defense": "contre_attaque", "counter": {"maneuver": "coup_simple", "weapon": "poing"}}
+    assert refused(state, shoot("pistolet", 30, actor="bob", target="ana", defense=punch), ActionNotAllowed) == "defense.counter.weapon"
+    pending, _ = step(state, shoot("pistolet", 30, actor="bob", target="ana", defense=None))
+    assert refused(pending, {"type": "defend", "actor": "ana", **punch}, ActionNotAllowed) == "counter.weapon"
+    # Shooting back is offered and accepted; a blow is not even listed.
+    counters = [c for entry in legal(pending, "ana") if entry["type"] == "defend"
+                for c in entry["params"].get("counter", {}).get("choices", [])]
+    assert counters and all("maneuver" not in c for c in counters)
+    _, entry = step(pending, {"type": "defend", "actor": "ana", "defense": "contre_attaque", "counter": {"weapon": "pistolet"}, "dice": [1, 2, 1]})
+    assert params(entry, "counter_rolled")["target"] == 7 + 2 - 1 - 3  # Armes à feu 2, moyen -1 (one hand), counter -3
+
+
+def test_at_contact_range_a_blow_still_counters_a_shot():
+    state = fight(ana(**SHOOTER), bob(weapons=[{"id": "pistolet", "catalog": "pistolet_9mm"}]), first="bob")
+    pending, _ = step(state, shoot("pistolet", 1, actor="bob", target="ana", defense=None))
+    counters = [c for entry in legal(pending, "ana") if entry["type"] == "defend"
+                for c in entry["params"].get("counter", {}).get("choices", [])]
+    assert {"maneuver": "coup_simple", "weapon": "poing"} in counters
+    _, entry = step(pending, {"type": "defend", "actor": "ana", "defense": "contre_attaque",
+                              "counter": {"maneuver": "coup_simple", "weapon": "poing"}, "dice": [1, 2, 1]})
+    assert params(entry, "counter_rolled")["target"] == 7 + 1 - 3  # Bagarre 1, counter -3
+
+
+def test_a_gun_threat_from_afar_is_countered_by_shooting_back_only():
+    state = fight(ana(**SHOOTER), bob(weapons=[{"id": "pistolet", "catalog": "pistolet_9mm"}]), first="bob")
+    state, _ = step(state, {"type": "threaten", "actor": "bob", "target": "ana", "weapon": "pistolet", "distance": 8, "dice": [1, 2]})
+    counters = [entry["params"] for entry in legal(state, "ana") if entry["type"] == "counter"]
+    assert counters and all("maneuver" not in c and c["distance"]["required"] for c in counters)
+    assert refused(state, {"type": "counter", "actor": "ana", "maneuver": "coup_simple", "weapon": "poing"}, ActionNotAllowed) == "weapon"
+    # Drawing and shooting back, at the threat's 8 m unless told otherwise: court band, no distance malus.
+    _, entry = step(state, {"type": "counter", "actor": "ana", "weapon": "pistolet", "dice": [1, 2, 1]})
+    assert params(entry, "counter_rolled")["target"] == 7 + 2 - 3  # Armes à feu 2, counter -3
+
+
+def test_a_fighter_without_a_ranged_weapon_threatened_from_afar_is_not_awaited():
+    state = fight(ana(), bob(weapons=[{"id": "pistolet", "catalog": "pistolet_9mm"}]), first="bob")
+    state, _ = step(state, {"type": "threaten", "actor": "bob", "target": "ana", "weapon": "pistolet", "distance": 8, "dice": [1, 2]})
+    assert duel(state)["threat"] == {"weapon": "pistolet", "ranged": True, "distance": 8}
+    assert [entry["actor"] for entry in state["awaiting"]] == ["bob"]  # Ana has nothing that reaches 8 m
+    assert refused(state, {"type": "counter", "actor": "ana"}, NotYourTurn) == "actor"

@@ -88,3 +88,22 @@ def test_optional_coup_mortel_rule_plus_one_damage_per_minus_two():
     assert params(entry, "attack_rolled")["modifiers"]["coup_mortel"] == -4
     assert params(entry, "damage_rolled")["total"] == 4
     assert refused(fight(), attack(coup_mortel_steps=1), ActionNotAllowed) == "coup_mortel_steps"
+
+
+def test_no_armour_no_encumbrance_even_with_negative_for():
+    # "Malus de -1 ... si IP supérieur à FOR": without armour there is no IP to compare.
+    state = fight(ana(), bob(attributes={"FOR": -1}))
+    _, entry = step(state, attack(defense="esquiver", dice=[1, 2, 1, 2]))
+    assert "encumbrance" not in params(entry, "defense_rolled")["modifiers"]
+    assert params(entry, "defense_rolled")["target"] == 8  # 7 + Bagarre 1, nothing else
+
+
+def test_a_helmet_alone_does_not_encumber_unless_its_sheet_says_so():
+    # The helmet's IP 1 protects only against fragments: by default it is no body armour to carry.
+    state = fight(ana(), bob(attributes={"FOR": -1}, armour=[{"catalog": "casque"}]))
+    _, entry = step(state, attack(defense="esquiver", dice=[1, 2, 1, 2]))
+    assert params(entry, "defense_rolled")["target"] == 8  # 7 + 1
+    state = fight(ana(), bob(attributes={"FOR": -1}, armour=[{"catalog": "casque", "encumbers": True}]))
+    _, entry = step(state, attack(defense="esquiver", dice=[1, 2, 1, 2]))
+    assert params(entry, "defense_rolled")["modifiers"]["encumbrance"] == -1
+    assert params(entry, "defense_rolled")["target"] == 7  # 7 + 1 - 1 (IP 1 > FOR -1)

@@ -120,10 +120,32 @@ def test_burst_minus_four_and_1d6_minus_3_hits_minimum_one(fight):
 
 def test_for_damage_table_for_melee(fight):
     state, _ = step(fight, {"type": "pass", "actor": "ana"})
-    # Bruno FOR 3: 1d6 + 1 (FOR+1) = 5+1.
+    # Bruno FOR 3, faca FOR+1, the seed's reading: the source's FOR 3 row (1d6) + 4, + 1 = 1d6+5; 5 + 5 = 10.
     _, entry = step(state, {"type": "attack", "actor": "bruno", "target": "ana", "weapon": "faca", "difficulty": 5, "dice": [3, 3, 5]})
+    assert params(entry, "damage_rolled")["expression"] == "1d6+5"
+    assert params(entry, "damage_rolled")["dealt"] == 10
+    source, _ = start(RULESET, [ana(), bruno()], dice=ANA_FIRST, options={"for_damage": "source"})
+    source, _ = step(source, {"type": "pass", "actor": "ana"})
+    # The source's table: FOR 3 = 1d6, + 1 = 1d6+1; 5 + 1 = 6.
+    _, entry = step(source, {"type": "attack", "actor": "bruno", "target": "ana", "weapon": "faca", "difficulty": 5, "dice": [3, 3, 5]})
     assert params(entry, "damage_rolled")["expression"] == "1d6+1"
     assert params(entry, "damage_rolled")["dealt"] == 6
+
+
+@pytest.mark.parametrize(("reading", "weapon", "expression", "rolled"), [
+    # Seed: "Soco 1d6 (dano de FOR 1), Chute 1d6+1 (Dano de FOR 1 mais 1 pelo chute)"; die 4.
+    ("seed", "soco", "1d6", 4),        # 4
+    ("seed", "chute", "1d6+1", 5),     # 4 + 1
+    # The source's FOR table: FOR 1 = 1d6-4.
+    ("source", "soco", "1d6-4", 0),    # 4 - 4
+    ("source", "chute", "1d6-3", 1),   # 4 - 4 + 1
+])
+def test_punch_and_kick_at_for_1(reading, weapon, expression, rolled):
+    weak = ana(attributes={"FOR": 1, "DES": 3, "CON": 2, "INT": 2})
+    state, _ = start(RULESET, [weak, bruno()], dice=ANA_FIRST, options={"for_damage": reading})
+    _, entry = step(state, attack(weapon=weapon, difficulty=2, dice=[3, 3, 4]))
+    assert params(entry, "damage_rolled")["expression"] == expression
+    assert params(entry, "damage_rolled")["rolled"] == rolled
 
 
 @pytest.mark.parametrize(

@@ -63,7 +63,7 @@ def dying_bruno():
 
 def test_death_test_six_or_more_holds_on():
     state, entry = step(dying_bruno(), {"type": "death_test", "actor": "bruno", "dice": [2, 4]})
-    assert params(entry, "death_test") == {"actor": "bruno", "dice": [2, 4], "total": 6, "outcome": "success", "failures": 0}
+    assert params(entry, "death_test") == {"actor": "bruno", "dice": [2, 4], "total": 6, "modifiers": {}, "outcome": "success", "failures": 0}
     assert state["round"] == 2
 
 

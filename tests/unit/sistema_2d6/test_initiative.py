@@ -73,7 +73,8 @@ def test_a_simultaneous_member_put_down_in_its_own_group_still_acts():
     # Simultaneous: Bruno still strikes back this turn, then makes death tests.
     assert state["awaiting"] == [{"actor": "bruno", "actions": ["attack", "stabilize", "test", "pass"], "reason": "turn"}]
     state, entry = step(state, {"type": "attack", "actor": "bruno", "target": "ana", "weapon": "faca", "difficulty": 2, "dice": [3, 3, 4]})
-    assert params(entry, "damage_taken") == {"target": "ana", "amount": 5, "pv": 9, "lethal": True}
+    # Faca FOR+1 at FOR 3, the seed's reading: 1d6 + 4 + 1 = 4 + 5 = 9; Ana 14 - 9 = 5.
+    assert params(entry, "damage_taken") == {"target": "ana", "amount": 9, "pv": 5, "lethal": True}
     assert params(entry, "round_started") == {"round": 2}
     assert state["awaiting"] == [
         {"actor": "ana", "actions": ["attack", "stabilize", "test", "pass"], "reason": "turn"},
