@@ -105,6 +105,10 @@ class Options(Schema):
     pain_malus = flag(True, "Grave wound -2D, critique -5D on the fighter's rolls (dk-gone:sante).")
     grave_wound_res_multiple = number(1, "A single wound of at least this many times RES is a blessure grave.", 1, 10)
     critical_wound_res_multiple = number(2, "A single wound of at least this many times RES is a blessure critique.", 1, 20)
+    reload_in_contact = choice(
+        ["allowed", "forbidden"], "allowed",
+        "A shooter in contact may reload his mechanical weapon, splitting his bare-hands POT (MEL + Bagarre) without attacking, or may not.",
+    )
     death_threshold = choice(["minus_res", "gm"], "minus_res", "Death at PV <= -RES (dk-gone:sante), or never automatic (the GM decides).")
     auto_end = flag(True, "End the fight by itself when at most one side has fighters standing.")
 
