@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..errors import ActionNotAllowed, InvalidAction
 from ..ruleset import Resolution
+from . import bouffons
 from .contacts import in_contact
 from .health import is_standing
 from .tables import CONTACT_SHOT_DEF_MALUS, CONTACT_SHOT_INIT_BONUS, WEAPONS
@@ -24,6 +25,8 @@ BARE_HANDS = "mains_nues"
 
 
 def weapon_of(combatant: dict, weapon_id: str | None) -> dict:
+    if bouffons.is_bouffon(combatant):
+        return bouffons.weapon(combatant)
     weapons = combatant["sheet"]["weapons"]
     if weapon_id is None:
         return weapons[0] if weapons else {"id": BARE_HANDS, **WEAPONS[BARE_HANDS]}
@@ -71,8 +74,10 @@ def allocate(res: Resolution, actor: dict, action: dict) -> dict:
         raise ActionNotAllowed(f"{actor['name']} is out of the fight and cannot allocate", field="actor")
     if actor["id"] in state["allocations"]:
         raise ActionNotAllowed(f"{actor['name']} has already allocated this tour", field="actor")
-    weapon = weapon_of(actor, action["weapon"])
     target = _target(res, actor, action)
+    if bouffons.is_bouffon(actor):
+        return bouffons.allocation(res, actor, action, target)
+    weapon = weapon_of(actor, action["weapon"])
     contact = bool(in_contact(state, actor["id"]))
     if action["reload"]:
         _check_reload(res, actor, weapon, contact)

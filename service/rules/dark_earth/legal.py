@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..gm.legal import describe, present
 from .allocation import BARE_HANDS, bare_hands_potential, potential, weapon_of
+from .bouffons import is_bouffon
 from .contacts import in_contact
 from .health import is_standing
 
@@ -40,6 +41,10 @@ def _allocations(ruleset, state: dict, actor: dict) -> list[dict]:
     """
     contact = bool(in_contact(state, actor["id"]))
     targets = [c["id"] for c in present(state) if c["id"] != actor["id"] and is_standing(c)]
+    if is_bouffon(actor):  # only its target to name (bouffons.allocation)
+        fixed = {field: None for field in ("weapon", "split", "evade", "reload", "shot")}
+        attacks = [{"required": True, "choices": targets}] if targets else []
+        return [describe(ruleset, state, actor["id"], "allocate", **fixed, target=target) for target in [*attacks, None]]
     evade_and_attack = not state["options"]["evasion_uses_attack"]
     reload_in_contact = state["options"]["reload_in_contact"] == "allowed"
     sets = []
