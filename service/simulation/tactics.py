@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..rules.age_du_silicium.status import is_standing as adds_standing
-from ..rules.dark_earth.allocation import potential, weapon_of
+from ..rules.dark_earth.allocation import BARE_HANDS, bare_hands_potential, potential, weapon_of
 from ..rules.dark_earth.health import is_standing as dark_earth_standing
 from ..rules.duel_2d6.conditions import is_out as duel_is_out
 from ..rules.sistema_2d6.conditions import is_standing as sistema_standing
@@ -121,6 +121,8 @@ def _dark_earth(state: dict, actor: dict, waiting: dict, tactic: Tactic) -> Iter
     pot = potential(actor, weapon_of(actor, weapon)) if weapon else actor["sheet"]["attributes"]["MEL"]
     yield {**body, "split": _split(pot, tactic.style)}
     yield body  # a shooter facing nobody in contact splits nothing
+    bare_hands = {**body, "weapon": BARE_HANDS}  # a shooter caught in contact fights bare-handed
+    yield {**bare_hands, "split": _split(bare_hands_potential(actor), tactic.style)}
 
 
 # -- space-opera-d100 --------------------------------------------------------------------

@@ -4,7 +4,7 @@ from ..conditions import add, remove
 from ..errors import InvalidAction
 from ..viewer import Viewer
 from ..ruleset import Resolution, Ruleset
-from . import actions, legal, turns, visibility
+from . import actions, bouffons, legal, turns, visibility
 from .contacts import engage
 from .contacts import leave_all
 from .health import COMA, DEAD, WOUND_CONDITIONS, check_thresholds, clear_choc, is_standing
@@ -29,7 +29,7 @@ class DarkEarth(Ruleset):
     options_schema = Options
     action_schemas = ACTIONS
     extra_gm_actions = GM_ACTIONS
-    gm_conditions = frozenset({COMA, DEAD})
+    gm_conditions = frozenset({COMA, DEAD, bouffons.ELIMINATED})
     damage_event = ("wounded", "amount")
     wound_events = frozenset({"wound_severity"})
     # Opposed pools have no success or failure of their own to override.
@@ -58,6 +58,8 @@ class DarkEarth(Ruleset):
         res.state["allocations"] = {}
         res.state["contacts"] = []
         ids = {c["id"] for c in res.state["combatants"]}
+        for index, combatant in enumerate(res.state["combatants"]):
+            bouffons.check_enabled(res.options, combatant, field=f"combatants.{index}.bouffon")
         for index, (combatant, sheet_contacts) in enumerate(zip(res.state["combatants"], self._contacts(res))):
             for other in sheet_contacts:
                 if other not in ids or other == combatant["id"]:
@@ -90,6 +92,7 @@ class DarkEarth(Ruleset):
 
     def on_join(self, res: Resolution, newcomer: dict) -> None:
         """No initiative roll here: INIT is part of the POT the newcomer splits, from this tour on."""
+        bouffons.check_enabled(res.options, newcomer, field="combatant.bouffon")
         for other in newcomer["sheet"].pop("contact_with", []):
             if other == newcomer["id"] or all(c["id"] != other for c in res.state["combatants"]):
                 raise InvalidAction(f"{newcomer['name']} cannot be in contact with {other!r}", field="combatant.contact_with")

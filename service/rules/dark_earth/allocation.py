@@ -3,25 +3,33 @@
 Seed: each fighter's POTentiel is MEL + the weapon's combat skill (POT de
 Tir: TIR + the shooting skill); each splits it secretly between INIT, ATT
 and DEF and announces his maneuvers. A shooter facing nobody in contact does
-not split; a shooter in contact can shoot only with a loaded mechanical
-weapon, and then splits with +2 INIT and -2 DEF.
+not split; a shooter in contact can use only a loaded mechanical weapon,
+and then splits his POT de Tir with +2 INIT and -2 DEF. Any other ranged
+weapon is useless in contact: the fighter takes a melee weapon or his bare
+hands (MEL + Bagarre), the POT de combat of the seed ("MELée + compétence de
+l'arme utilisée"). [HOUSE] One who reloads in contact splits that bare-hands
+POT (option reload_in_contact).
 """
 
 from __future__ import annotations
 
 from ..errors import ActionNotAllowed, InvalidAction
 from ..ruleset import Resolution
+from . import bouffons
 from .contacts import in_contact
 from .health import is_standing
 from .tables import CONTACT_SHOT_DEF_MALUS, CONTACT_SHOT_INIT_BONUS, WEAPONS
 
 MELEE, SHOT, CONTACT_SHOT, NO_ATTACK = "melee", "shot", "contact_shot", "none"
+BARE_HANDS = "mains_nues"
 
 
 def weapon_of(combatant: dict, weapon_id: str | None) -> dict:
+    if bouffons.is_bouffon(combatant):
+        return bouffons.weapon(combatant)
     weapons = combatant["sheet"]["weapons"]
     if weapon_id is None:
-        return weapons[0] if weapons else {"id": "mains_nues", **WEAPONS["mains_nues"]}
+        return weapons[0] if weapons else {"id": BARE_HANDS, **WEAPONS[BARE_HANDS]}
     for weapon in weapons:
         if weapon["id"] == weapon_id:
             return weapon
@@ -37,8 +45,17 @@ def potential(combatant: dict, weapon: dict) -> int:
     return combatant["sheet"]["attributes"][attribute] + skill
 
 
+def bare_hands_potential(combatant: dict) -> int:
+    return potential(combatant, weapon_of(combatant, BARE_HANDS))
+
+
+def _tir_in_contact(allocation: dict) -> bool:
+    """The POT de Tir split in contact (a loaded mechanical weapon): +2 INIT, -2 DEF, shooting or not."""
+    return allocation["mode"] == CONTACT_SHOT or allocation.get("tir_in_contact", False)
+
+
 def effective_init(allocation: dict) -> int:
-    bonus = CONTACT_SHOT_INIT_BONUS if allocation["mode"] == CONTACT_SHOT else 0
+    bonus = CONTACT_SHOT_INIT_BONUS if _tir_in_contact(allocation) else 0
     return allocation["split"]["init"] + bonus
 
 
@@ -46,7 +63,7 @@ def effective_def(allocation: dict | None) -> int:
     """DEF dice; a shooter who did not split has none to oppose a blow."""
     if allocation is None or allocation["split"] is None:
         return 0
-    malus = CONTACT_SHOT_DEF_MALUS if allocation["mode"] == CONTACT_SHOT else 0
+    malus = CONTACT_SHOT_DEF_MALUS if _tir_in_contact(allocation) else 0
     return max(0, allocation["split"]["def"] - malus)
 
 
@@ -57,15 +74,18 @@ def allocate(res: Resolution, actor: dict, action: dict) -> dict:
         raise ActionNotAllowed(f"{actor['name']} is out of the fight and cannot allocate", field="actor")
     if actor["id"] in state["allocations"]:
         raise ActionNotAllowed(f"{actor['name']} has already allocated this tour", field="actor")
-    weapon = weapon_of(actor, action["weapon"])
     target = _target(res, actor, action)
+    if bouffons.is_bouffon(actor):
+        return bouffons.allocation(res, actor, action, target)
+    weapon = weapon_of(actor, action["weapon"])
+    contact = bool(in_contact(state, actor["id"]))
     if action["reload"]:
-        _check_reload(actor, weapon, target)
+        _check_reload(res, actor, weapon, contact)
     if action["evade"] and target is not None and res.options["evasion_uses_attack"]:
         raise InvalidAction("a fighter who evades gives up his attack this tour: send no target", field="target")
-    contact = bool(in_contact(state, actor["id"]))
-    mode = _mode(actor, weapon, target, contact)
-    pot = potential(actor, weapon)
+    mode = _mode(actor, weapon, target, contact, action["reload"])
+    reloading_in_contact = contact and action["reload"]
+    pot = bare_hands_potential(actor) if reloading_in_contact else potential(actor, weapon)
     split = _split(action, weapon, contact, pot)
     if action["shot"] is not None and mode != SHOT:
         raise InvalidAction("shooting modifiers apply only to a shot at a distance", field="shot")
@@ -76,6 +96,7 @@ def allocate(res: Resolution, actor: dict, action: dict) -> dict:
         "target": target["id"] if target else None,
         "pot": pot,
         "split": split,
+        "tir_in_contact": contact and weapon["kind"] == "ranged" and not reloading_in_contact,
         "evade": action["evade"],
         "reload": action["reload"],
         "shot": (action["shot"] or _default_shot()) if mode == SHOT else None,
@@ -101,24 +122,27 @@ def _target(res: Resolution, actor: dict, action: dict) -> dict | None:
     return target
 
 
-def _check_reload(actor: dict, weapon: dict, target: dict | None) -> None:
+def _check_reload(res: Resolution, actor: dict, weapon: dict, contact: bool) -> None:
     if weapon["kind"] != "ranged" or not weapon["mechanical"]:
         raise InvalidAction(f"{weapon['name']} is not a mechanical ranged weapon; there is nothing to reload", field="reload")
     if actor["loaded"].get(weapon["id"], True):
         raise ActionNotAllowed(f"{weapon['name']} is already loaded", field="reload")
+    if contact and res.options["reload_in_contact"] == "forbidden":
+        raise ActionNotAllowed(f"{actor['name']} is in contact: in this combat nobody reloads in contact", field="reload")
 
 
-def _mode(actor: dict, weapon: dict, target: dict | None, contact: bool) -> str:
+def _mode(actor: dict, weapon: dict, target: dict | None, contact: bool, reloading: bool) -> str:
+    loaded = actor["loaded"].get(weapon["id"], True)
+    if contact and weapon["kind"] == "ranged" and not reloading and not (weapon["mechanical"] and loaded):
+        raise ActionNotAllowed(
+            f"{actor['name']} is in contact: only a loaded mechanical weapon (crossbow...) can be used, not "
+            f"{weapon['name']}; fight with a melee weapon or bare hands (weapon {BARE_HANDS})",
+            field="weapon",
+        )
     if target is None:
         return NO_ATTACK
     if weapon["kind"] == "melee":
         return MELEE
-    loaded = actor["loaded"].get(weapon["id"], True)
-    if contact and not weapon["mechanical"]:
-        raise ActionNotAllowed(
-            f"{actor['name']} is in contact: only a loaded mechanical weapon (crossbow...) can shoot, not {weapon['name']}",
-            field="weapon",
-        )
     if weapon["mechanical"] and not loaded:
         raise ActionNotAllowed(f"{weapon['name']} is not loaded: reload it first", field="weapon")
     return CONTACT_SHOT if contact else SHOT

@@ -11,6 +11,7 @@ Dice, in order: the armour's PROT dice if it is partial, then the RES dice.
 from __future__ import annotations
 
 from ..ruleset import Resolution
+from . import bouffons
 from .health import take_wound
 from .pools import note_fumble, roll_pool
 
@@ -19,6 +20,9 @@ def land_blow(res: Resolution, attacker: dict, target: dict, weapon: dict, deg: 
     strength = attacker["sheet"]["attributes"]["FOR"]
     if weapon["kind"] == "ranged" and not res.options["strength_on_ranged"]:
         strength = 0
+    if bouffons.is_bouffon(target):
+        bouffons.strike(res, attacker, target, weapon, deg, strength)
+        return
     protection = _protection(res, target)
     resistance = roll_pool(res, target["sheet"]["attributes"]["RES"], f"resistance {target['id']}", target)
     res.emit("resistance_rolled", combatant=target["id"], **resistance.as_params())

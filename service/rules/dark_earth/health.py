@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..conditions import LEFT, add, has, remove
 from ..ruleset import Resolution
+from .bouffons import ELIMINATED
 from .tables import PAIN_DICE, WOUND_LEVELS
 
 COMA, DEAD = "coma", "dead"
@@ -17,7 +18,7 @@ WOUND_CONDITIONS = {"grave": "grave_wound", "critique": "critical_wound"}
 
 
 def is_standing(combatant: dict) -> bool:
-    return not has(combatant, COMA) and not has(combatant, DEAD) and not has(combatant, LEFT)
+    return not (has(combatant, COMA) or has(combatant, DEAD) or has(combatant, LEFT) or has(combatant, ELIMINATED))
 
 
 def pain_dice(combatant: dict, options: dict) -> int:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..gm.legal import describe, present
-from .allocation import potential, weapon_of
+from .allocation import BARE_HANDS, bare_hands_potential, potential, weapon_of
+from .bouffons import is_bouffon
 from .contacts import in_contact
 from .health import is_standing
 
@@ -25,20 +26,40 @@ def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict]
 
 
 def _weapons(actor: dict) -> list[dict]:
-    return actor["sheet"]["weapons"] or [weapon_of(actor, None)]
+    """The sheet's weapons, and bare hands (the catalog's mains_nues), which anyone may fight with."""
+    weapons = list(actor["sheet"]["weapons"])
+    if all(w["id"] != BARE_HANDS for w in weapons):
+        weapons.append(weapon_of(actor, BARE_HANDS))
+    return weapons
 
 
 def _allocations(ruleset, state: dict, actor: dict) -> list[dict]:
-    """One entry per weapon and per choice of attacking or not (allocation.allocate's rules)."""
+    """One entry per weapon and per choice of attacking or not (allocation.allocate's rules).
+
+    In contact a ranged weapon serves only loaded and mechanical (its POT de Tir split); an unloaded one
+    may be reloaded (the bare-hands POT split; option reload_in_contact); a bow is not offered at all.
+    """
     contact = bool(in_contact(state, actor["id"]))
     targets = [c["id"] for c in present(state) if c["id"] != actor["id"] and is_standing(c)]
+    if is_bouffon(actor):  # only its target to name (bouffons.allocation)
+        fixed = {field: None for field in ("weapon", "split", "evade", "reload", "shot")}
+        attacks = [{"required": True, "choices": targets}] if targets else []
+        return [describe(ruleset, state, actor["id"], "allocate", **fixed, target=target) for target in [*attacks, None]]
     evade_and_attack = not state["options"]["evasion_uses_attack"]
+    reload_in_contact = state["options"]["reload_in_contact"] == "allowed"
     sets = []
     for weapon in _weapons(actor):
         ranged, mechanical = weapon["kind"] == "ranged", weapon["mechanical"]
         loaded = actor["loaded"].get(weapon["id"], True)
+        reloads = [False, True] if ranged and mechanical and not loaded else [False]
+        if contact and ranged and not (mechanical and loaded):
+            if not (mechanical and reload_in_contact):
+                continue  # useless in contact
+            reloads, pot = [True], bare_hands_potential(actor)
+        else:
+            pot = potential(actor, weapon)
         shooting_free = ranged and not contact  # a shot at a distance: no split, shooting modifiers
-        split = None if shooting_free else {"required": True, "type": "object", "keys": SPLIT_KEYS, "total": potential(actor, weapon)}
+        split = None if shooting_free else {"required": True, "type": "object", "keys": SPLIT_KEYS, "total": pot}
         common = {"weapon": {"required": True, "choices": [weapon["id"]]}, "split": split}
         can_strike = not ranged or (loaded if mechanical else not contact)
         if can_strike and targets:
@@ -52,7 +73,7 @@ def _allocations(ruleset, state: dict, actor: dict) -> list[dict]:
         sets.append(describe(
             ruleset, state, actor["id"], "allocate", **common, target=None, shot=None,
             evade={"choices": [False, True]},
-            reload={"choices": [False, True] if ranged and mechanical and not loaded else [False]},
+            reload={"required": reloads == [True], "choices": reloads},
         ))
     return sets
 

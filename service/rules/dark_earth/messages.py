@@ -36,6 +36,10 @@ ENGLISH = {
         "- PROT {protection} - RES {resistance} = {score}."
     ),
     "blow_absorbed": "{target} takes the blow without harm ({score}).",
+    "bouffon_blow_scored": (
+        "Blow of {attacker} on {target}: DEG {deg} + DOM {weapon_damage} + FOR {strength} - Défense {defense} = {score}."
+    ),
+    "bouffon_eliminated": "{target} is out of the fight.",
     "wounded": "{target} is wounded: {amount} PV lost, {pv} PV left (wounds {wounds}, CHOC {choc}).",
     "wound_severity": "{target}'s wound is {level}: {pain} dice fewer from the pain.",
     "fell_into_coma": "{target} falls into a coma ({pv} PV).",

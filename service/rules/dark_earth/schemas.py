@@ -71,10 +71,23 @@ class Armour(Schema):
         return data
 
 
+class Bouffon(Schema):
+    """The optional Bouffons rule (dk-gone:regles_optionnelles): a mook in three numbers."""
+
+    diff = StrictInt(required=True, validate=validate.Range(1, 4), metadata={"description": "DIFFiculté in dice: its INIT, ATT and DEF (1D child ... 4D professional)."})
+    damage = StrictInt(validate=validate.Range(0, 30), load_default=0, metadata={"description": "Bonus aux dommages (+Dom): its FOR and weapon, the DOM of its blows."})
+    defense = StrictInt(validate=validate.Range(0, 3), load_default=0, metadata={"description": "Défense: points taken off the damage of a blow on it."})
+    tai = StrictInt(validate=validate.Range(-5, 5), load_default=0, metadata={"description": "TAIlle: the shooting DIFF's size row."})
+
+
+BOUFFON_ATTRIBUTES = {"MEL": 0, "TIR": 0, "AGI": 0, "FOR": 0, "RES": 0}
+
+
 class Sheet(CombatantBase):
-    attributes = fields.Nested(Attributes, required=True)
+    attributes = fields.Nested(Attributes, load_default=None, metadata={"description": "Required, except for a bouffon (only its TAI counts)."})
     skills = fields.Dict(keys=fields.String(validate=SKILL_NAME), values=StrictInt(validate=SCORE), load_default=dict)
-    pv = StrictInt(required=True, validate=validate.Range(1, 200), metadata={"description": "Points de vie."})
+    pv = StrictInt(validate=validate.Range(1, 200), load_default=None, metadata={"description": "Points de vie (required, except for a bouffon)."})
+    bouffon = fields.Nested(Bouffon, load_default=None, metadata={"description": "Makes this combatant a bouffon (combat option bouffons)."})
     weapons = fields.List(
         fields.Nested(Weapon),
         validate=validate.Length(max=20),
@@ -96,6 +109,25 @@ class Sheet(CombatantBase):
         if len(ids) != len(set(ids)):
             raise ValidationError("weapon ids must be unique", "weapons")
 
+    @validates_schema
+    def _fighter_or_bouffon(self, data, **kwargs):
+        if data.get("bouffon") is None:
+            missing = {key: ["Missing data for required field."] for key in ("attributes", "pv") if data.get(key) is None}
+            if missing:
+                raise ValidationError(missing)
+        elif data.get("weapons"):
+            raise ValidationError("a bouffon's weapon is its damage bonus: give no weapons", "weapons")
+        elif data.get("attributes") is not None:
+            raise ValidationError("a bouffon is its DIFF, damage and defense: give no attributes (its size is bouffon.tai)", "attributes")
+
+    @post_load
+    def _bouffon_numbers(self, data, **kwargs):
+        # A bouffon has no attributes of its own but its size, and no PV: the first blow through takes it out.
+        if data["bouffon"] is not None:
+            data["attributes"] = {**BOUFFON_ATTRIBUTES, "TAI": data["bouffon"]["tai"]}
+            data["pv"] = data["pv"] or 1
+        return data
+
 
 class Options(Schema):
     riposte_bonus = choice(["dice", "successes"], "dice", "The failed attack's difference is added to the riposte as extra dice, or as successes.")
@@ -105,6 +137,12 @@ class Options(Schema):
     pain_malus = flag(True, "Grave wound -2D, critique -5D on the fighter's rolls (dk-gone:sante).")
     grave_wound_res_multiple = number(1, "A single wound of at least this many times RES is a blessure grave.", 1, 10)
     critical_wound_res_multiple = number(2, "A single wound of at least this many times RES is a blessure critique.", 1, 20)
+    reload_in_contact = choice(
+        ["allowed", "forbidden"], "allowed",
+        "A shooter in contact may reload his mechanical weapon, splitting his bare-hands POT (MEL + Bagarre) without attacking, or may not.",
+    )
+    bouffons = flag(False, "The optional Bouffons rule (dk-gone:regles_optionnelles): sheets with a bouffon block are mooks.")
+    bouffon_initiative = choice(["diff", "last"], "diff", "A bouffon's INIT is its DIFF (its adresse), or 0: it acts after every fighter with INIT dice.")
     death_threshold = choice(["minus_res", "gm"], "minus_res", "Death at PV <= -RES (dk-gone:sante), or never automatic (the GM decides).")
     auto_end = flag(True, "End the fight by itself when at most one side has fighters standing.")
 

@@ -22,9 +22,8 @@ def after_allocation(res: Resolution) -> None:
         return
     Tour(res).resolve()
     res.state["allocations"] = {}
-    if end_if_decided(res):
-        res.state["round"] += 1  # counted, not begun: the fight is over
-    else:
+    # A fight decided in this tour lasted this many tours: no next one begins.
+    if not end_if_decided(res):
         next_round(res)
 
 

@@ -19,7 +19,7 @@ from .checks import roll_test
 from .conditions import OFF_BALANCE, can_act, is_dead, is_droid, test_penalties
 from .damage import deal_damage
 from .fumbles import fumble
-from .items import check_usable, find_weapon, skill_penalty
+from .items import check_usable, find_weapon, held_item, skill_penalty
 from .reactions import NO_REACTION, after_dodge_penalty, check_reaction, parry_against, roll_reaction, skill
 from .special import disarm, paralyse
 from .tables import CALLED_SHOT_PENALTY, MULTI_ATTACK_PENALTY_PER_ATTACK, OFF_HAND_PENALTY, SNEAK_SKILL_FACTOR
@@ -58,8 +58,22 @@ def declare(res: Resolution, attacker: dict, action: dict) -> None:
         resolve(res, pending, NO_REACTION, None)
 
 
+def martial_arts_allowed(weapon: dict, options: dict) -> bool:
+    """Seed 8: bare hands, or "une arme blanche" (a blade; option armed_martial_arts: any melee weapon)."""
+    if weapon["ranged"]:
+        return False
+    return weapon["class"] == "natural" or weapon["edged"] or options["armed_martial_arts"] == "any_melee"
+
+
+def mode_allowed(weapon: dict, mode: str, options: dict) -> bool:
+    """Stun and disarm are the melee page's; a shot does them only with the option ranged_stun_and_disarm."""
+    return not (weapon["ranged"] and mode in ("stun", "disarm") and not options["ranged_stun_and_disarm"])
+
+
 def _check_mode(res: Resolution, attacker: dict, target: dict, weapon: dict, action: dict) -> None:
     mode = action["mode"]
+    if not mode_allowed(weapon, mode, res.options):
+        raise InvalidAction(f"{weapon['name']} is a ranged weapon: in this combat only melee blows {mode}", field="mode")
     if mode == "stun":
         if weapon["edged"]:
             raise InvalidAction(f"{weapon['name']} is edged: an edged weapon cannot stun", field="weapon")
@@ -72,8 +86,9 @@ def _check_mode(res: Resolution, attacker: dict, target: dict, weapon: dict, act
             raise InvalidAction(f"{weapon['name']} is not a paralysing weapon", field="weapon")
         if is_droid(target) and not res.options["paralyse_droids"]:
             raise InvalidAction(f"{target['id']} is a droid: this combat's options make droids immune to paralysis", field="target")
-    if action["martial_arts"] and weapon["ranged"]:
-        raise InvalidAction("martial arts need bare hands or a melee weapon", field="martial_arts")
+    if action["martial_arts"] and not martial_arts_allowed(weapon, res.options):
+        needed = "a melee weapon" if res.options["armed_martial_arts"] == "any_melee" else "a bladed weapon (arme blanche)"
+        raise InvalidAction(f"martial arts need bare hands or {needed}, not {weapon['name']}", field="martial_arts")
 
 
 def _declare_attacks(attacker: dict, action: dict) -> int:
@@ -90,13 +105,14 @@ def _declare_attacks(attacker: dict, action: dict) -> int:
 
 
 def _target_weapon(target: dict, action: dict) -> str:
-    wanted = action["target_weapon"] or target.get("wielding")
+    """The weapon named, else the one the target last used, else its first: always one of its sheet."""
+    wanted = action["target_weapon"]
     if wanted is None:
-        held = [w for w in target["sheet"]["weapons"] if w["class"] != "natural"]
-        if not held:
+        carried = [w["id"] for w in target["sheet"]["weapons"] if w["class"] != "natural"]
+        if not carried:
             raise InvalidAction(f"{target['id']} holds no weapon to disarm", field="target_weapon")
-        wanted = held[0]["id"]
-    weapon = find_weapon(target, wanted, field="target_weapon")
+        wanted = target["wielding"] if target["wielding"] in carried else carried[0]
+    weapon = held_item(target, wanted, field="target_weapon")
     check_usable(target, weapon, field="target_weapon")
     if weapon["class"] == "natural":
         raise InvalidAction("bare hands cannot be disarmed", field="target_weapon")

@@ -1,10 +1,12 @@
 """d100 roll-under tests and their critical edges (seed 8, "Les coups Critiques").
 
 A roll succeeds when it is at most the modified skill. A success that is a
-double (11, 22, ... 00) or 01 is critical; a failure that is a double or
+double (11, 22, ... 99) or 01 is critical; a failure that is a double or
 96-00 is a fumble. 00 reads as 100, and there is no automatic failure, so a
-skill of 100 or more succeeds on 00 (notes 3.1 [HOUSE]; the option
-``high_rolls_always_fumble`` makes 96-00 a failed fumble whatever the skill).
+skill of 100 or more succeeds on 00, but not critically: the seed's doubles
+run "11, 22..." to "99", and 00 is named only among the fumbles (notes 3.1
+[HOUSE]; the option ``high_rolls_always_fumble`` makes 96-00 a failed fumble
+whatever the skill).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from .tables import CRITICAL_SINGLE, FUMBLE_FROM
 
 
 def is_double(roll: int) -> bool:
-    return roll % 11 == 0 or roll == 100
+    """11, 22 ... 99: the seed's doubles. 00 (100) is named only in the fumbles' "96 à 00"."""
+    return roll % 11 == 0 and roll < 100
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,15 @@ def find_weapon(combatant: dict, weapon_id: str, field: str) -> dict:
     return weapon
 
 
+def held_item(combatant: dict, item_id: str, field: str) -> dict:
+    """A weapon or shield of the combatant's sheet: what he does not carry cannot parry or be taken from him."""
+    for weapon in combatant["sheet"]["weapons"]:
+        if weapon["id"] == item_id:
+            return weapon
+    held = ", ".join(w["id"] for w in combatant["sheet"]["weapons"]) or "nothing"
+    raise InvalidAction(f"{combatant['id']} does not carry {item_id!r} (the sheet holds: {held})", field=field)
+
+
 def state_of(combatant: dict, weapon: dict) -> dict:
     items = combatant["items"]
     if weapon["id"] not in items:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..gm.legal import describe, present
+from .attack import martial_arts_allowed, mode_allowed
 from .conditions import is_dead, is_droid
 from .items import JAMMED_FOR_THE_FIGHT, find_weapon
 from .tables import UNARMED
@@ -67,14 +68,15 @@ def _attacks(ruleset, state: dict, actor: dict) -> list[dict]:
                 reaction={"type": "object"}, **{"target_weapon": None, **more},
             ))
 
+    options = state["options"]
     for weapon in _arsenal(actor):
-        martial_arts = [False] if weapon["ranged"] else [False, True]
+        martial_arts = [False, True] if martial_arts_allowed(weapon, options) else [False]
         entry(weapon, "kill", [t["id"] for t in targets], martial_arts)
-        if not weapon["edged"]:
+        if not weapon["edged"] and mode_allowed(weapon, "stun", options):
             entry(weapon, "stun", [t["id"] for t in targets if not is_droid(t)], [False])
         if weapon["paralysing"]:
-            entry(weapon, "paralyse", [t["id"] for t in targets if not is_droid(t) or state["options"]["paralyse_droids"]], martial_arts)
-        for target in targets:
+            entry(weapon, "paralyse", [t["id"] for t in targets if not is_droid(t) or options["paralyse_droids"]], martial_arts)
+        for target in targets if mode_allowed(weapon, "disarm", options) else ():
             if _disarmable(target):
                 entry(weapon, "disarm", [target["id"]], martial_arts, target_weapon={"required": True, "choices": _disarmable(target)})
     return sets

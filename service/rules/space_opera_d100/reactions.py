@@ -13,7 +13,7 @@ from ..errors import ActionNotAllowed, InvalidAction
 from ..ruleset import Resolution
 from .checks import Check, roll_test, with_target
 from .conditions import OFF_BALANCE, test_penalties
-from .items import check_usable, find_weapon, skill_penalty
+from .items import check_usable, held_item, skill_penalty
 from .tables import (
     DODGE_EFFECTS,
     EXTRA_DODGE_PENALTY,
@@ -47,7 +47,7 @@ def check_reaction(res: Resolution, defender: dict, reaction: dict, attack_weapo
         return None
     if reaction["item"] is None:
         raise InvalidAction("a parry names the weapon or shield that parries", field=f"{prefix}item")
-    item = find_weapon(defender, reaction["item"], field=f"{prefix}item")
+    item = held_item(defender, reaction["item"], field=f"{prefix}item")
     check_usable(defender, item, field=f"{prefix}item")
     if item["class"] == "natural" or item["ranged"]:
         raise InvalidAction(f"{item['name']} cannot parry: use a melee weapon or a shield", field=f"{prefix}item")

@@ -114,6 +114,8 @@ class Options(Schema):
     ranged_fumble_table = choice([*sorted(FUMBLE_TABLES), "none"], "jam", "Shooting fumble table (catalog fumble_tables); none: the GM decides.")
     fumble_chance_adjustment = flag(True, "Move fumble rolls by -(Chance - 40) / 2.")
     paralyse_droids = flag(True, "Paralysing weapons work on droids.")
+    armed_martial_arts = choice(["edged", "any_melee"], "edged", "Martial arts with a weapon: a bladed one only (the seed's arme blanche), or any melee weapon (clubs, shields).")
+    ranged_stun_and_disarm = flag(False, "Shots may stun or disarm (false: only melee blows do, as the seed's melee page describes them).")
     round_seconds = number(None, "Length of a round; when set, timed states (minutes, hours) end by themselves.", 1, 600)
     auto_end = flag(False, "End the fight when one side is left standing.")
 
@@ -137,7 +139,7 @@ class AttackAction(ActionBase):
     off_hand = fields.Boolean(load_default=False, metadata={"description": "Off-hand weapon: -20."})
     martial_arts = fields.Boolean(load_default=False, metadata={"description": "Roll Arts martiaux for the damage."})
     vibro = fields.Boolean(load_default=True, metadata={"description": "Use the vibro mode if the weapon has a working one."})
-    target_weapon = identifier(load_default=None, metadata={"description": "Disarm: the target's weapon (default: the one it last used)."})
+    target_weapon = identifier(load_default=None, metadata={"description": "Disarm: a weapon of the target's sheet (default: the one it last used, else its first)."})
     modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier."})
     reaction = fields.Nested(Reaction, load_default=None, metadata={"description": "The target's declaration, inline (table play)."})
 

@@ -5,7 +5,9 @@ from marshmallow import ValidationError
 
 from service.rules.errors import ActionNotAllowed, InvalidAction, NotYourTurn, UnusedDice
 
-from ..rules_helpers import combatant, params, start, step
+from service.rules.dark_earth import RULESET as RULESET_OBJECT
+
+from ..rules_helpers import codes, combatant, params, start, step
 from .fixtures import RULESET, allocate, goule, kael, refused
 
 
@@ -67,6 +69,81 @@ def test_a_shooter_facing_nobody_in_contact_does_not_split():
 def test_a_shooter_in_contact_cannot_use_a_non_mechanical_weapon():
     error = refused(duel(), allocate("kael", "goule", (1, 2, 2), weapon="arc"), ActionNotAllowed)
     assert error.field == "weapon" and "mechanical" in error.detail
+
+
+def test_a_bow_wielder_in_contact_cannot_defend_with_his_pot_de_tir():
+    # Seed: in contact "il ne peut pas utiliser son arme, à moins que celle-ci ne soit mécanique et chargée":
+    # the bow gives no POT (TIR 3 + Arc 2 = 5) to split, attacking or not.
+    error = refused(duel(), allocate("kael", None, (1, 2, 2), weapon="arc"), ActionNotAllowed)
+    assert error.field == "weapon" and "mains_nues" in error.detail
+
+
+def test_a_shooter_caught_in_contact_fights_bare_handed_with_mel_plus_bagarre():
+    # POT de combat = MEL 4 + Bagarre 0 = 4, split 1/2/1 (no +2/-2: that is for the POT de Tir).
+    state, _ = step(duel(), allocate("kael", "goule", (1, 2, 1), weapon="mains_nues"))
+    # Goule INIT 2 first: ATT [1, 2] = 0 vs Kael DEF 1 die [4] = 1: fails, riposte bonus 1.
+    # Kael: ATT 2 + 1 = 3 dice [6, 4, 1] = 3 vs Goule DEF [1, 2] = 0: DEG 3;
+    # Goule RES [1, 1, 2] = 0: 3 + DOM 0 (bare hands) + FOR 2 - PROT 0 - 0 = 5 -> PV 10 - 5 = 5.
+    state, entry = step(state, allocate("goule", "kael", (2, 2, 2), dice=[1, 2, 4, 6, 4, 1, 1, 2, 1, 1, 2]))
+    revealed = params(entry, "allocation_revealed", 0)
+    assert (revealed["weapon"], revealed["mode"], revealed["pot"], revealed["init"], revealed["att"], revealed["defense"]) == (
+        "mains_nues", "melee", 4, 1, 2, 1
+    )
+    assert params(entry, "defense_rolled", 0) == {"defender": "kael", "pool": 1, "dice": [4], "successes": 1, "fumble": False}
+    assert params(entry, "blow_scored") == {
+        "attacker": "kael", "target": "goule", "deg": 3, "weapon_damage": 0, "strength": 2, "protection": 0, "resistance": 0, "score": 5,
+    }
+    assert combatant(state, "goule")["pv"] == 5
+
+
+def test_a_loaded_crossbow_in_contact_splits_the_pot_de_tir_with_plus_2_minus_2_even_without_shooting():
+    # POT de Tir 3 + Arbalète 2 = 5, split 1/2/2 -> INIT 3, DEF 2 - 2 = 0, whether Kael shoots or not.
+    state, _ = step(duel(), allocate("kael", None, (1, 2, 2), weapon="arbalete"))
+    # Goule: ATT [6, 6] = 4 vs Kael's DEF, no dice: DEG 4; RES [1, 2, 3] = 0: 4 + DOM 1 + FOR 3 = 8 -> PV 12 - 8 = 4.
+    state, entry = step(state, allocate("goule", "kael", (2, 2, 2), dice=[6, 6, 1, 2, 3]))
+    revealed = params(entry, "allocation_revealed", 0)
+    assert (revealed["mode"], revealed["pot"], revealed["init"], revealed["defense"]) == ("none", 5, 3, 0)
+    assert params(entry, "defense_rolled") == {"defender": "kael", "pool": 0, "dice": [], "successes": 0, "fumble": False}
+    assert combatant(state, "kael")["pv"] == 4 and combatant(state, "kael")["loaded"] == {"arbalete": True}
+
+
+def test_reloading_in_contact_splits_the_bare_hands_pot_not_the_pot_de_tir():
+    unloaded = kael(contact_with=["goule"], weapons=[kael()["weapons"][2] | {"loaded": False}])
+    state, _ = start(RULESET, [unloaded, goule()])
+    # The POT de Tir (5) is not the one split; bare hands MEL 4 + Bagarre 0 = 4 is.
+    error = refused(state, allocate("kael", None, (1, 2, 2), weapon="arbalete", reload=True), InvalidAction)
+    assert error.field == "split" and "POT is 4 dice" in error.detail
+    # Unloaded and not reloading, the crossbow is of no use in contact.
+    assert refused(state, allocate("kael", None, (0, 0, 4), weapon="arbalete"), ActionNotAllowed).field == "weapon"
+    state, _ = step(state, allocate("kael", None, (0, 0, 4), weapon="arbalete", reload=True))
+    # Goule ATT [6, 6] = 4 vs Kael DEF 4 dice (no -2) [4, 4, 4, 4] = 4: a tie fails; the crossbow is reloaded.
+    state, entry = step(state, allocate("goule", "kael", (2, 2, 2), dice=[6, 6, 4, 4, 4, 4]))
+    assert params(entry, "defense_rolled")["pool"] == 4 and "attack_failed" in codes(entry)
+    assert params(entry, "weapon_reloaded") == {"combatant": "kael", "weapon": "arbalete"}
+
+
+def test_the_reload_in_contact_option_forbids_it():
+    unloaded = kael(contact_with=["goule"], weapons=[kael()["weapons"][2] | {"loaded": False}])
+    state, _ = start(RULESET, [unloaded, goule()], options={"reload_in_contact": "forbidden"})
+    assert refused(state, allocate("kael", None, (0, 0, 4), weapon="arbalete", reload=True), ActionNotAllowed).field == "reload"
+
+
+def test_the_listing_in_contact_offers_the_sword_the_loaded_crossbow_and_bare_hands_not_the_bow():
+    state = duel()
+    listed = RULESET_OBJECT.legal_actions(state, "kael")
+    weapons = sorted({entry["params"]["weapon"]["choices"][0] for entry in listed})
+    assert weapons == ["arbalete", "epee", "mains_nues"]
+    totals = {entry["params"]["weapon"]["choices"][0]: entry["params"]["split"]["total"] for entry in listed}
+    assert totals == {"epee": 7, "arbalete": 5, "mains_nues": 4}  # MEL 4 + Épée 3; TIR 3 + Arbalète 2; MEL 4 + Bagarre 0
+
+
+def test_the_listing_offers_only_the_reload_for_an_unloaded_crossbow_in_contact():
+    unloaded = kael(contact_with=["goule"], weapons=[kael()["weapons"][2] | {"loaded": False}])
+    state, _ = start(RULESET, [unloaded, goule()])
+    crossbow = [e["params"] for e in RULESET_OBJECT.legal_actions(state, "kael") if e["params"]["weapon"]["choices"] == ["arbalete"]]
+    assert [(p["reload"]["choices"], p["split"]["total"], "target" in p) for p in crossbow] == [([True], 4, False)]
+    state, _ = start(RULESET, [unloaded, goule()], options={"reload_in_contact": "forbidden"})
+    assert all(e["params"]["weapon"]["choices"] != ["arbalete"] for e in RULESET_OBJECT.legal_actions(state, "kael"))
 
 
 def test_a_mechanical_weapon_in_contact_splits_with_plus_2_init_and_minus_2_def():

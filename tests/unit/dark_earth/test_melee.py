@@ -117,3 +117,11 @@ def test_a_melee_attack_puts_the_fighters_in_contact():
     state, entry = step(state, allocate("goule", "kael", (1, 3, 2), dice=[1, 2, 3, 2, 3, 2, 3]))
     assert params(entry, "contact_made") == {"combatant": "goule", "target": "kael"}
     assert state["contacts"] == [["goule", "kael"]]
+
+
+def test_a_duel_decided_in_the_first_tour_lasted_one_tour():
+    state, _ = step(duel(), allocate("kael", "goule", (3, 3, 1)))
+    # Kael [6,6,6] = 6 vs Goule [1,2] = 0: DEG 6 + DOM 3 + FOR 2 - RES [1,2,3] 0 = 11 -> PV 10 - 11 = -1, coma.
+    state, entry = step(state, allocate("goule", "kael", (1, 3, 2), dice=[6, 6, 6, 1, 2, 1, 2, 3]))
+    assert state["status"] == "over" and state["round"] == 1
+    assert params(entry, "combat_summary")["rounds"] == 1

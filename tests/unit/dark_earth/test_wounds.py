@@ -113,3 +113,35 @@ def test_a_later_lighter_wound_does_not_lower_the_severity():
     assert "wound_severity" not in codes(entry)
     assert combatant(state, "goule")["wound_level"] == "critique"
     assert combatant(state, "goule")["wounds"] == 16 and combatant(state, "goule")["pv"] == 14
+
+
+@pytest.mark.parametrize(
+    ("options", "level", "pain", "riposte_malus", "tour_2_dice", "tour_2_pool"),
+    [
+        # Default: 4 >= 2 x RES 2: critique, -5D. Tour 2: ATT 3 - 5 -> no dice.
+        (None, "critique", 5, 5, [1, 2, 3, 2, 2], 0),
+        # Thresholds 2 x / 3 x RES: 4 >= 4 but < 6: grave, -2D. Tour 2: ATT 3 - 2 = 1 die [2].
+        ({"grave_wound_res_multiple": 2, "critical_wound_res_multiple": 3}, "grave", 2, 4, [1, 2, 3, 2, 2, 2], 1),
+    ],
+)
+def test_the_example_goule_after_a_4_point_wound(options, level, pain, riposte_malus, tour_2_dice, tour_2_pool):
+    """The published example (Kael 2/3/2, the Goule RES 2 with 1/3/2): what the thresholds change, and what they do not."""
+    from service.rules.dark_earth import RULESET as RULESET_OBJECT
+
+    example = RULESET_OBJECT.example()
+    kael_action, goule_action = example["actions"]
+    state, _ = start(RULESET, example["combat"]["combatants"], options=options)
+    state, _ = step(state, kael_action)
+    # Kael ATT [2, 1, 4] = 1 vs the Goule's DEF [2, 1] = 0: DEG 1; RES 2 dice [6, 1] = 2: 1 + DOM 3 + FOR 2 - 2 = 4 -> PV 6.
+    # Its riposte: ATT 3 - max(CHOC 4, pain) -> no dice either way: the seed's CHOC alone (4 PV lost, 4 dice fewer)
+    # empties it; against Kael's DEF [4, 4] = 2 it fails.
+    state, entry = step(state, {**goule_action, "dice": [2, 1, 4, 2, 1, 6, 1, 4, 4]})
+    assert params(entry, "wounded")["amount"] == 4 and combatant(state, "goule")["pv"] == 6
+    assert params(entry, "wound_severity") == {"target": "goule", "level": level, "pain": pain}
+    riposte = params(entry, "attack_rolled", 1)
+    assert (riposte["pool"], riposte["malus"]) == (0, riposte_malus)
+    # Tour 2, same splits: Kael ATT [1, 2, 3] = 0 vs the Goule's DEF 2 - pain -> no dice: a tie. The Goule's
+    # ATT 3 - pain; Kael's DEF [2, 2] = 0. The thresholds weigh here, on every later roll.
+    state, _ = step(state, kael_action)
+    state, entry = step(state, {**goule_action, "dice": tour_2_dice})
+    assert params(entry, "attack_rolled", 1)["pool"] == tour_2_pool

@@ -35,6 +35,15 @@ def _dark_earth_armoury() -> dict:
     return {"ruleset": "dark-earth", "combatants": [kael(), goule(), goule(id="goule2", name="Goule 2")]}
 
 
+def _dark_earth_bouffons() -> dict:
+    """Kael against two bouffons (the optional rule), one of them in contact."""
+    from ..dark_earth.fixtures import kael
+
+    bouffons = [{"id": f"brigand{n}", "name": f"Brigand {n}", "side": "ombres", "bouffon": {"diff": n + 1, "damage": 3, "defense": n}}
+                for n in (1, 2)]
+    return {"ruleset": "dark-earth", "combatants": [kael(contact_with=["brigand1"]), *bouffons], "options": {"bouffons": True}}
+
+
 def _space_opera_armoury() -> dict:
     """Kira's seven weapons (stun, paralyse, shots, shields) against a guard and a droid."""
     from ..space_opera_d100.fixtures import garde, kira
@@ -68,6 +77,7 @@ def _duel_armoury() -> dict:
 MORE_FIGHTS = {
     "age-du-silicium trio": _age_du_silicium_trio,
     "dark-earth armoury": _dark_earth_armoury,
+    "dark-earth bouffons": _dark_earth_bouffons,
     "duel-2d6 armoury": _duel_armoury,
     "space-opera-d100 armoury": _space_opera_armoury,
 }

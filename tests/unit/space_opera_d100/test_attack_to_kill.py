@@ -125,3 +125,36 @@ def test_unknown_weapons_and_targets_are_refused():
     with pytest.raises(InvalidAction) as refused:
         attack(state, target="kira")
     assert refused.value.field == "target"
+
+
+@pytest.mark.parametrize("weapon", ["matraque", "bouclier"])
+def test_armed_martial_arts_need_an_arme_blanche_unless_the_option_allows_any_melee_weapon(weapon):
+    # Seed 8: "Lorsqu'un personnage combat avec une arme blanche"; the catalog files clubs under
+    # "Armes contondantes", apart from the "Armes blanches". A club or a shield is refused by default.
+    state = fight()
+    before = unchanged(state)
+    with pytest.raises(InvalidAction) as refused:
+        attack(state, weapon=weapon, martial_arts=True)
+    assert refused.value.field == "martial_arts" and "arme blanche" in refused.value.detail
+    assert state == before
+
+
+def test_armed_martial_arts_with_a_club_under_the_any_melee_option():
+    # Club skill Armes contondantes 55: attack 30 hits; Arts martiaux 30: 20 succeeds -> +2;
+    # club 1d6 = 5 + 2 = 7 - armour 4 = 3 PV -> 14 - 3 = 11.
+    state = fight(options={"armed_martial_arts": "any_melee"})
+    state, entry = exchange(state, {"weapon": "matraque", "martial_arts": True}, dice=[30, 20, 5])
+    assert params(entry, "martial_arts_rolled")["kind"] == "armed"
+    assert combatant(state, "garde")["pv"] == 11
+
+
+@pytest.mark.parametrize(("mode", "extra"), [("stun", {}), ("disarm", {"target_weapon": "epee"})])
+def test_a_blaster_neither_stuns_nor_disarms_unless_the_option_allows_shots_to(mode, extra):
+    # The seed's stun and disarm are on its melee page: a shot is refused by default (field mode).
+    state = fight()
+    before = unchanged(state)
+    with pytest.raises(InvalidAction) as refused:
+        attack(state, weapon="blaster", mode=mode, **extra)
+    assert refused.value.field == "mode" and state == before
+    state, entry = attack(fight(options={"ranged_stun_and_disarm": True}), weapon="blaster", mode=mode, **extra)
+    assert params(entry, "attack_declared")["mode"] == mode

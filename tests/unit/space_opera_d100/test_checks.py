@@ -4,8 +4,8 @@ import pytest
 
 from service.rules.space_opera_d100.checks import classify
 
-from ..rules_helpers import params
-from .fixtures import exchange, fight
+from ..rules_helpers import combatant, params
+from .fixtures import attack, exchange, fight
 
 
 @pytest.mark.parametrize(
@@ -24,7 +24,9 @@ from .fixtures import exchange, fight
         (100, 50, "fumble"),  # 00 = 100
         (96, 97, "success"),  # 96-00 is a fumble only when it fails
         (97, 96, "fumble"),
-        (100, 100, "critical"),  # 00 is a double and no roll fails automatically
+        (100, 100, "success"),  # no roll fails automatically, and 00 is no double: the seed's run 11 ... 99
+        (100, 120, "success"),
+        (99, 120, "critical"),  # 99 is the last double
         (1, 0, "failure"),  # 01 still needs the skill
     ],
 )
@@ -43,3 +45,15 @@ def test_the_attack_roll_is_classified_in_play():
     _, entry = exchange(state, dice=[66])
     assert params(entry, "attack_rolled")["level"] == "fumble"
     assert params(entry, "attack_missed") == {"attacker": "kira", "target": "garde", "fumble": True}
+
+
+def test_00_under_a_skill_of_120_hits_but_is_no_critical_hit():
+    # Vibro-knife skill 60 + sneak x 2 = 120: 00 (100) <= 120 hits; not critical, so armour 4 counts:
+    # 1d4 4 + vibro 1d4 3 = 7 - 4 = 3 PV -> 14 - 3 = 11.
+    state, entry = attack(fight(), dice=[100, 4, 3], sneak=True)  # a sneak attack awaits no reaction
+    assert params(entry, "attack_rolled") | {"modifiers": None} == {
+        "attacker": "kira", "target": "garde", "weapon": "vibro", "skill": 120, "modifiers": None,
+        "roll": 100, "needed": 120, "level": "success",
+    }
+    assert params(entry, "attack_hit")["critical"] is False
+    assert combatant(state, "garde")["pv"] == 11

@@ -5,10 +5,10 @@ item. Disarm dice: [reaction d100], attack d100, second attack d100, DEX x 2 d10
 
 import pytest
 
-from service.rules.errors import ActionNotAllowed
+from service.rules.errors import ActionNotAllowed, InvalidAction
 
 from ..rules_helpers import codes, combatant, params, step
-from .fixtures import exchange, fight, garde, unchanged
+from .fixtures import attack, exchange, fight, garde, unchanged
 
 
 def _worn(steps: int) -> dict:
@@ -95,3 +95,22 @@ def test_a_successful_parry_stops_a_disarm_unless_the_option_says_otherwise():
         fight(options={"parry_stops_effects": False}), {"weapon": "epee", "mode": "disarm"}, {"kind": "parry", "item": "epee"}, dice=[20, 30, 40, 50]
     )
     assert params(entry, "weapon_dropped")["item"] == "epee"
+
+
+@pytest.mark.parametrize("wanted", ["blaster_poing", "bouclier"])
+def test_a_weapon_the_target_does_not_carry_cannot_be_disarmed(wanted):
+    # Garde carries a sword and a knife only: neither the catalog's hand blaster nor a shield can fall from his
+    # hands (before, the refusal did not exist and a dropped phantom joined his items, to be "recovered").
+    state = fight(garde_sheet=garde(weapons=[{"id": "epee", "catalog": "epee"}, {"id": "couteau", "catalog": "couteau"}]))
+    before = unchanged(state)
+    with pytest.raises(InvalidAction) as refused:
+        attack(state, weapon="epee", mode="disarm", target_weapon=wanted)
+    assert refused.value.field == "target_weapon" and f"does not carry {wanted!r}" in refused.value.detail
+    assert state == before
+
+
+def test_a_disarm_without_a_named_weapon_takes_the_first_one_carried():
+    # Garde has not fought yet: his first weapon, the sword. 30 and 40 <= 60; DEX 11 x 2 = 22 < 50: dropped.
+    state, entry = exchange(fight(), {"weapon": "epee", "mode": "disarm"}, dice=[30, 40, 50])
+    assert params(entry, "weapon_dropped") == {"combatant": "garde", "item": "epee"}
+    assert list(combatant(state, "garde")["items"]) == ["epee"]

@@ -185,3 +185,23 @@ def test_shots_are_parried_only_with_a_shield_by_default():
     state, _ = attack(fight(options={"parry_ranged_with": "anything"}), weapon="blaster")
     _, entry = react(state, dice=[20, 99], **SWORD)
     assert params(entry, "parry_rolled")["item"] == "epee"
+
+
+@pytest.mark.parametrize("inline", [False, True])
+def test_a_fighter_cannot_parry_with_a_shield_he_does_not_carry(inline):
+    # Garde's sheet holds only a sword: the catalog's "bouclier" is not his to parry with (it would block
+    # the stun and the head doubling); refused whether declared by `react` or inline, and nothing changes.
+    state = fight(garde_sheet=garde(weapons=[{"id": "epee", "catalog": "epee"}]))
+    blow = {"weapon": "matraque", "mode": "stun", "location": "head"}
+    if inline:
+        before = unchanged(state)
+        with pytest.raises(InvalidAction) as refused:
+            attack(state, **blow, reaction=SHIELD)
+        assert refused.value.field == "reaction.item"
+    else:
+        state, _ = attack(state, **blow)
+        before = unchanged(state)
+        with pytest.raises(InvalidAction) as refused:
+            react(state, **SHIELD)
+        assert refused.value.field == "item"
+    assert "does not carry 'bouclier'" in refused.value.detail and state == before
