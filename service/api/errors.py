@@ -8,7 +8,7 @@ from flask import Flask
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from ..rules.errors import ActionNotAllowed, RulesError
+from ..rules.errors import RulesError
 from ..store import CombatNotFound, StoreUnavailable, VersionConflict
 from . import limits
 from .access import AccessDenied
@@ -54,11 +54,10 @@ def register(app: Flask, retry_after_seconds: int) -> None:
 
     @app.errorhandler(RulesError)
     def refused_by_rules(error: RulesError):
-        status = 409 if isinstance(error, ActionNotAllowed) else 422
         extensions = {}
         if error.field:
             extensions["errors"] = [{"pointer": field_pointer(error.field), "detail": error.detail}]
-        return problem(status, error.code, "The rules refuse this action", error.detail, **extensions)
+        return problem(error.status, error.code, "The rules refuse this action", error.detail, **extensions)
 
     @app.errorhandler(CombatNotFound)
     def combat_not_found(error: CombatNotFound):
