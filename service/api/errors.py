@@ -67,7 +67,8 @@ def register(app: Flask, retry_after_seconds: int) -> None:
     def access_denied(error: AccessDenied):
         if error.status == 401:
             return problem(401, "unauthorized", "Unauthorized", error.detail, headers={"WWW-Authenticate": 'Bearer realm="melee"'})
-        return problem(403, "forbidden", "Forbidden", error.detail)
+        extensions = {"errors": [{"pointer": field_pointer(error.field), "detail": error.detail}]} if error.field else {}
+        return problem(403, "forbidden", "Forbidden", error.detail, **extensions)
 
     @app.errorhandler(VersionConflict)
     def version_conflict(error: VersionConflict):
