@@ -121,6 +121,37 @@ def allowed(owner: str, caller: Viewer, actor: str, answering: str | None) -> bo
     return caller.controls(actor if owner == ACTOR else answering)
 
 
+def offered(ruleset, listing: list[dict], caller: Viewer) -> list[dict]:
+    """The legal actions (``{"type", "params"}``) with only the parameters ``caller`` may set.
+
+    A parameter the GM decides is left out; an inline answer stays only when
+    the caller controls every combatant the choice may target. A choice that
+    needs a parameter the caller may not set is left out whole: the caller
+    cannot send it (the GM can, or the answering combatant answers later)."""
+    if caller.gm:
+        return listing
+    kept = []
+    for entry in listing:
+        fields_ = ruleset._action_loaders[entry["type"]].fields
+        params = {}
+        for name, spec in entry["params"].items():
+            owner = owner_of(fields_[name]) if name in fields_ else ACTOR
+            if _may_offer(owner, caller, entry["params"]):
+                params[name] = spec
+            elif spec.get("required"):
+                break
+        else:
+            kept.append({**entry, "params": params})
+    return kept
+
+
+def _may_offer(owner: str, caller: Viewer, params: Mapping) -> bool:
+    if owner in (ACTOR, GM):
+        return owner == ACTOR
+    answering = params.get(owner, {}).get("choices")
+    return bool(answering) and all(caller.controls(combatant) for combatant in answering)
+
+
 def _whose(names: Mapping[str, str], combatant: str | None) -> str:
     name = names.get(combatant, combatant)
     return f"{name}'" if name.endswith("s") else f"{name}'s"

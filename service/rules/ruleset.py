@@ -17,7 +17,8 @@ from .errors import InvalidAction
 from .events import event
 from .gm.schemas import GM_ACTIONS
 from .odds.profile import OddsProfile
-from .viewer import Viewer
+from . import authority
+from .viewer import GM_VIEWER, Viewer
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, StrictInt
 
 MAX_COMBATANTS = 50
@@ -125,11 +126,14 @@ class Ruleset:
     def settle(self, res: Resolution) -> None:
         """After a GM action: move the turn on if whoever it waited for can no longer act; end if one side is left."""
 
-    def legal_actions(self, state: dict, actor_id: str) -> list[dict]:
-        """What ``actor_id`` may send now, with the parameters each choice takes (gm/legal.py)."""
+    def legal_actions(self, state: dict, actor_id: str, caller: Viewer = GM_VIEWER) -> list[dict]:
+        """What ``actor_id`` may send now, with the parameters each choice takes (gm/legal.py).
+
+        ``caller``: whose token asks; a player is offered only the parameters
+        that are theirs to set (authority.py)."""
         from .gm.legal import default_legal_actions
 
-        return default_legal_actions(self, state, actor_id)
+        return authority.offered(self, default_legal_actions(self, state, actor_id), caller)
 
     def refined_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
         """Optional: the ruleset's own listing of an action type's choices (None: the generic one)."""

@@ -194,3 +194,54 @@ def test_a_player_token_cannot_act_for_another_combatant_and_the_problem_points_
     response = client.post(f"{location}/actions", json={"type": "pass", "actor": "ana"}, headers=tokens["defender"])
     assert response.status_code == 403
     assert response.get_json()["errors"][0]["pointer"] == "/actor"
+
+
+# -- /options and /odds follow the same authority ------------------------------------------------
+
+
+def params_of(client, location: str, actor: str, headers: dict, action_type: str) -> list[dict]:
+    response = client.get(f"{location}/options?actor={actor}", headers=headers)
+    assert response.status_code == 200, response.get_json()
+    return [entry["params"] for entry in response.get_json()["actions"] if entry["type"] == action_type]
+
+
+def test_a_players_options_leave_out_what_is_not_theirs_to_set(client):
+    location, tokens = start(client, TABLES[0])
+    mine = params_of(client, location, "ana", tokens["attacker"], "attack")
+    as_gm = params_of(client, location, "ana", tokens["gm"], "attack")
+    assert mine and as_gm
+    # The GM sees every parameter; Ana neither the GM's nor Capanga's inline defense.
+    assert {"modifier", "difficulty", "lethal", "defense"} <= set(as_gm[0])
+    assert all(not {"modifier", "difficulty", "lethal", "condition", "defense"} & set(params) for params in mine)
+    assert {"target", "weapon", "location"} <= set(mine[0])
+    client.post(f"{location}/actions", json=SISTEMA_ATTACK, headers=tokens["attacker"])
+    defend = params_of(client, location, "capanga", tokens["defender"], "defend")
+    assert defend == [{"skill": {"required": False, "type": "string"}, "attribute": {"required": False, "type": "string"}}]
+
+
+def test_a_player_is_not_offered_a_choice_that_needs_the_gms_value(client):
+    """Attacking a helpless target needs the difficulty the GM sets: only the GM's token is offered it."""
+    location, tokens = start(client, TABLES[0])
+    assert client.post(f"{location}/actions", json={"type": "condition", "actor": "gm", "target": "capanga", "code": "unconscious"}).status_code == 200
+    assert params_of(client, location, "ana", tokens["attacker"], "attack") == []
+    gm_choices = params_of(client, location, "ana", tokens["gm"], "attack")
+    assert gm_choices and all(params["difficulty"]["required"] for params in gm_choices)
+
+
+def test_space_opera_the_attacker_is_not_offered_the_targets_reaction(client):
+    location, tokens = start(client, TABLES[2])
+    mine = params_of(client, location, "kira", tokens["attacker"], "attack")
+    assert mine and all("reaction" not in params and "sneak" not in params for params in mine)
+    assert all("reaction" in params for params in params_of(client, location, "kira", tokens["gm"], "attack"))
+
+
+def test_a_players_odds_may_not_set_the_gms_fields_or_answer_for_another(client):
+    location, tokens = start(client, TABLES[0])
+    for sent, pointer in (({"modifier": 4}, "/action/modifier"), ({"defense": {"skill": "Esquiva"}}, "/action/defense")):
+        response = client.post(f"{location}/odds", json={"action": {**SISTEMA_ATTACK, **sent}}, headers=tokens["attacker"])
+        assert response.status_code == 403, response.get_json()
+        assert response.get_json()["errors"][0]["pointer"] == pointer
+        assert client.post(f"{location}/odds", json={"action": {**SISTEMA_ATTACK, **sent}}, headers=tokens["gm"]).status_code == 200
+    # The defender's answer may still be assumed: an assumption, not a decision.
+    assumed = {"action": SISTEMA_ATTACK, "answers": [{"type": "defend", "actor": "capanga", "skill": "Esquiva"}]}
+    assert client.post(f"{location}/odds", json=assumed, headers=tokens["attacker"]).status_code == 200
