@@ -245,3 +245,21 @@ def test_a_players_odds_may_not_set_the_gms_fields_or_answer_for_another(client)
     # The defender's answer may still be assumed: an assumption, not a decision.
     assumed = {"action": SISTEMA_ATTACK, "answers": [{"type": "defend", "actor": "capanga", "skill": "Esquiva"}]}
     assert client.post(f"{location}/odds", json=assumed, headers=tokens["attacker"]).status_code == 200
+
+
+def test_get_ruleset_publishes_who_decides_each_field(client):
+    detail = client.get("/rulesets/sistema-2d6").get_json()
+    attack = detail["decided_by"]["attack"]
+    assert (attack["modifier"], attack["defense"], attack["defense.modifier"], attack["defense.skill"], attack["weapon"]) == (
+        "gm", "target", "gm", "target", "actor",
+    )
+    assert set(detail["decided_by"]["end_combat"].values()) == {"gm"}
+    schema = detail["actions"]["attack"]["properties"]
+    assert schema["modifier"]["x-decided-by"] == "gm"
+    assert "o mestre define a penalidade" in schema["modifier"]["x-rule"]
+    assert schema["defense"]["x-decided-by"] == "target"
+    assert "x-decided-by" not in schema["weapon"]  # the actor's: the default
+    space = client.get("/rulesets/space-opera-d100").get_json()["decided_by"]["attack"]
+    assert (space["reaction"], space["reaction.kind"], space["reaction.modifier"], space["sneak"]) == ("target", "target", "gm", "gm")
+    dark = client.get("/rulesets/dark-earth").get_json()["decided_by"]["allocate"]
+    assert (dark["dice_modifier"], dark["shot.cover"], dark["shot.range"], dark["split"]) == ("gm", "gm", "actor", "actor")
