@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from marshmallow import Schema, fields
 
 from service.rules import authority
 from service.rules.errors import NotYourDecision
-from service.rules.registry import get_ruleset
+from service.rules.registry import RULESETS, get_ruleset
 from service.rules.viewer import GM_VIEWER, Viewer
 
 SISTEMA = get_ruleset("sistema-2d6")
@@ -121,3 +123,26 @@ def test_is_set_compares_with_the_default():
     assert not authority.is_set(probe["plain"], 0) and authority.is_set(probe["plain"], 1)
     assert not authority.is_set(probe["listed"], []) and authority.is_set(probe["listed"], ["x"])
     assert authority.is_set(probe["needed"], 0)
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
+def test_each_rulesets_doc_names_every_field_someone_else_decides(ruleset_id):
+    ruleset = get_ruleset(ruleset_id)
+    section = (DOCS / f"{ruleset_id}.md").read_text().split("## Who decides", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`([a-z_.]+)`", section))
+    for action_type, owners in authority.published(ruleset).items():
+        if action_type in ruleset.gm_only_actions:
+            continue
+        for path, owner in owners.items():
+            assert owner == "actor" or _named(path, owner, owners, named), f"{action_type}.{path} ({owner}) is missing"
+
+
+def _named(path: str, owner: str, owners: dict, named: set[str]) -> bool:
+    """The path, its last name, or the object it is in (of the same owner) is in the table."""
+    if path in named or path.rsplit(".", 1)[-1] in named:
+        return True
+    parent = path.rsplit(".", 1)[0] if "." in path else None
+    return parent is not None and owners.get(parent) == owner and _named(parent, owner, owners, named)

@@ -163,7 +163,10 @@ class AllocateAction(ActionBase):
         load_default=0,
         metadata={
             "description": "Dice the GM adds to (or takes from) this attack or shot: a maneuver, the situation.",
-            **gm_decides("the game master rules on the maneuvers announced and the situation; the fighter announces, the GM adds the dice"),
+            **gm_decides(
+                'the fighter announces his maneuver ("les combattants annoncent s\'ils souhaitent utiliser une manœuvre"); '
+                "the game master rules on the dice it is worth"
+            ),
         },
     )
     maneuver = fields.String(validate=validate.Length(1, 80), load_default=None, metadata={"description": "Maneuver announced now."})
