@@ -8,7 +8,7 @@ from flask import Flask
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from ..rules.errors import RulesError
+from ..rules.errors import NotYourDecision, RulesError
 from ..store import CombatNotFound, StoreUnavailable, VersionConflict
 from . import limits
 from .access import AccessDenied
@@ -57,7 +57,8 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         extensions = {}
         if error.field:
             extensions["errors"] = [{"pointer": field_pointer(error.field), "detail": error.detail}]
-        return problem(error.status, error.code, "The rules refuse this action", error.detail, **extensions)
+        title = "Not yours to decide" if isinstance(error, NotYourDecision) else "The rules refuse this action"
+        return problem(error.status, error.code, title, error.detail, **extensions)
 
     @app.errorhandler(CombatNotFound)
     def combat_not_found(error: CombatNotFound):

@@ -61,8 +61,8 @@ def published(ruleset) -> dict[str, dict[str, str]]:
 
     Every field of a game-master action is the GM's."""
     return {
-        action_type: owners(schema, GM if action_type in ruleset.gm_only_actions else ACTOR)
-        for action_type, schema in ruleset._action_loaders.items()
+        action_type: owners(ruleset.action_schema(action_type), GM if action_type in ruleset.gm_only_actions else ACTOR)
+        for action_type in ruleset.all_action_schemas
     }
 
 
@@ -79,8 +79,7 @@ def check(ruleset, state: Mapping, action: Mapping, caller: Viewer) -> None:
         raise NotYourDecision(f"{action['type']} is a game-master action; send it with the GM's token", field="type")
     if not caller.controls(actor):
         raise NotYourDecision(f"only {_whose(names, actor)} player or the game master may act for {names.get(actor, actor)}", field="actor")
-    schema = ruleset._action_loaders[action["type"]]
-    for path, field, owner in _decisions(schema, action, ACTOR, ""):
+    for path, field, owner in _decisions(ruleset.action_schema(action["type"]), action, ACTOR, ""):
         answering = answerer(owner, action)
         if not allowed(owner, caller, actor, answering):
             raise NotYourDecision(_refusal(path, field, owner, answering, names), field=path)
@@ -132,7 +131,7 @@ def offered(ruleset, listing: list[dict], caller: Viewer) -> list[dict]:
         return listing
     kept = []
     for entry in listing:
-        fields_ = ruleset._action_loaders[entry["type"]].fields
+        fields_ = ruleset.action_schema(entry["type"]).fields
         params = {}
         for name, spec in entry["params"].items():
             owner = owner_of(fields_[name]) if name in fields_ else ACTOR

@@ -211,6 +211,10 @@ class Ruleset:
         # load() keeps no per-call state on the instance.
         return {action_type: schema() for action_type, schema in self.all_action_schemas.items()}
 
+    def action_schema(self, action_type: str) -> Schema:
+        """The schema instance that loads ``action_type`` (built once)."""
+        return self._action_loaders[action_type]
+
     @cached_property
     def _creation_loader(self) -> Schema:
         return self.create_schema()
