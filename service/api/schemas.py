@@ -166,7 +166,10 @@ class RulesetDetail(RulesetSummary):
     option_defaults = fields.Dict(required=True)
     actions = fields.Dict(
         required=True,
-        metadata={"description": "JSON Schema of each action type; a field that someone other than the acting combatant decides carries x-decided-by and x-rule."},
+        metadata={
+            "description": "JSON Schema of each action type. A field that is not the acting combatant's to decide carries "
+            "x-decided-by and x-rule (the seed's words); the fields inside an object share its owner unless they carry their own."
+        },
     )
     decided_by = fields.Dict(
         required=True,

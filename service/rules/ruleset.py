@@ -12,12 +12,12 @@ from functools import cached_property
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from . import authority
 from .dice import DiceBox
 from .errors import InvalidAction
 from .events import event
 from .gm.schemas import GM_ACTIONS
 from .odds.profile import OddsProfile
-from . import authority
 from .viewer import GM_VIEWER, Viewer
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, StrictInt
 
