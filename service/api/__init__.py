@@ -11,6 +11,7 @@ from flask_smorest import Api
 from openapi_ui_bundles import swagger_ui
 
 from .. import __version__
+from ..rules import authority
 from ..rules.registry import RULESETS
 from . import combats, errors, health, history, odds, options, problems, rulesets, schemas, simulations, stream, tokens
 
@@ -73,6 +74,7 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
         details[ruleset.id] = {
             **rulesets.summary(ruleset),
             **_inline(raw, components),
+            "decided_by": authority.published(ruleset),
             "option_defaults": ruleset.options_schema().load({}),
             "catalog": ruleset.catalog,
             "example": ruleset.example(),

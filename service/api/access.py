@@ -28,10 +28,11 @@ TOKEN_BYTES = 24
 class AccessDenied(Exception):
     """401 (no or unknown token) or 403 (a token without the right)."""
 
-    def __init__(self, status: int, detail: str):
+    def __init__(self, status: int, detail: str, field: str | None = None):
         super().__init__(detail)
         self.status = status
         self.detail = detail
+        self.field = field  # the request field to blame, if one is
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,9 +115,9 @@ def require_actor(grant: Grant, action: dict, gm_actions: frozenset[str]) -> Non
     if grant.is_gm:
         return
     if action.get("type") in gm_actions:
-        raise AccessDenied(403, f"{action.get('type')!r} is a game-master action; it needs the GM's token")
+        raise AccessDenied(403, f"{action.get('type')!r} is a game-master action; it needs the GM's token", field="type")
     if action.get("actor") != grant.combatant:
-        raise AccessDenied(403, f"this token acts for {grant.combatant!r} only, not for {action.get('actor')!r}")
+        raise AccessDenied(403, f"this token acts for {grant.combatant!r} only, not for {action.get('actor')!r}", field="actor")
 
 
 def check_api_key(api_keys: tuple[str, ...]) -> None:

@@ -8,7 +8,7 @@ from flask import Flask
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from ..rules.errors import ActionNotAllowed, RulesError
+from ..rules.errors import NotYourDecision, RulesError
 from ..store import CombatNotFound, StoreUnavailable, VersionConflict
 from . import limits
 from .access import AccessDenied
@@ -54,11 +54,11 @@ def register(app: Flask, retry_after_seconds: int) -> None:
 
     @app.errorhandler(RulesError)
     def refused_by_rules(error: RulesError):
-        status = 409 if isinstance(error, ActionNotAllowed) else 422
         extensions = {}
         if error.field:
             extensions["errors"] = [{"pointer": field_pointer(error.field), "detail": error.detail}]
-        return problem(status, error.code, "The rules refuse this action", error.detail, **extensions)
+        title = "Not yours to decide" if isinstance(error, NotYourDecision) else "The rules refuse this action"
+        return problem(error.status, error.code, title, error.detail, **extensions)
 
     @app.errorhandler(CombatNotFound)
     def combat_not_found(error: CombatNotFound):
@@ -68,7 +68,8 @@ def register(app: Flask, retry_after_seconds: int) -> None:
     def access_denied(error: AccessDenied):
         if error.status == 401:
             return problem(401, "unauthorized", "Unauthorized", error.detail, headers={"WWW-Authenticate": 'Bearer realm="melee"'})
-        return problem(403, "forbidden", "Forbidden", error.detail)
+        extensions = {"errors": [{"pointer": field_pointer(error.field), "detail": error.detail}]} if error.field else {}
+        return problem(403, "forbidden", "Forbidden", error.detail, **extensions)
 
     @app.errorhandler(VersionConflict)
     def version_conflict(error: VersionConflict):

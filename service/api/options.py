@@ -2,7 +2,8 @@
 
 The rules core lists the legal actions (``Ruleset.legal_actions``); this layer
 only checks who asks: a player's token sees its own combatant's options, the
-GM's token anyone's and its own (``actor=gm``).
+GM's token anyone's and its own (``actor=gm``). A player is offered only the
+parameters that are theirs to set (service/rules/authority.py).
 """
 
 from __future__ import annotations
@@ -57,5 +58,5 @@ class CombatOptions(MethodView):
         if actor != GM and all(c["id"] != actor for c in state["combatants"]):
             detail = f"there is no combatant {actor!r} in this combat"
             return problem(422, "invalid-request", "Invalid request", f"/actor: {detail}", errors=[{"pointer": "/actor", "detail": detail}])
-        actions = get_ruleset(state["ruleset"]).legal_actions(state, actor)
+        actions = get_ruleset(state["ruleset"]).legal_actions(state, actor, grant.viewer)
         return {"actor": actor, "version": state["version"], "actions": actions}

@@ -21,6 +21,7 @@ PROBLEM_TYPES = {
     "invalid-action": "The action is malformed for this combat: unknown combatant, weapon, or inconsistent fields.",
     "action-not-allowed": "The rules forbid this action now (the actor is down, the target is not dying, ...).",
     "not-your-turn": "Another combatant is expected to act; the combat's `awaiting` says who.",
+    "not-your-decision": "The request sets a field its token may not decide: one the game master decides (a difficulty, a situational modifier) or another combatant's answer (an inline defense); `errors` points at it.",
     "combat-over": "The fight has ended; it stays readable until it expires.",
     "dice-error": "A dice expression or a supplied die is unusable.",
     "dice-syntax": "A dice expression is not of the form NdM+K.",

@@ -164,7 +164,21 @@ class RulesetDetail(RulesetSummary):
     sheet = fields.Dict(required=True, metadata={"description": "JSON Schema of a combatant in POST /combats."})
     options = fields.Dict(required=True, metadata={"description": "JSON Schema of the options."})
     option_defaults = fields.Dict(required=True)
-    actions = fields.Dict(required=True, metadata={"description": "JSON Schema of each action type."})
+    actions = fields.Dict(
+        required=True,
+        metadata={
+            "description": "JSON Schema of each action type. A field that is not the acting combatant's to decide carries "
+            "x-decided-by and x-rule (the seed's words); the fields inside an object share its owner unless they carry their own."
+        },
+    )
+    decided_by = fields.Dict(
+        required=True,
+        metadata={
+            "description": "Action type -> field path (defense.modifier) -> who may set it: 'actor' (the acting combatant's "
+            "token), 'gm' (the game master's token only), or the name of the field naming the combatant who answers "
+            "(target: the target's token). The GM's token may set everything."
+        },
+    )
     catalog = fields.Dict(required=True)
     example = fields.Dict(required=True, metadata={"description": "A creation body and a sequence of actions that plays."})
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pickle
 from collections.abc import Mapping
 
-from . import conditions
+from . import authority, conditions
 from .dice import DiceBox
 from .errors import ActionNotAllowed, CombatOver, InvalidAction
 from .gm import actions as gm_actions
@@ -56,7 +56,8 @@ def create_loaded(ruleset, data: dict, *, combat_id: str, seed: int) -> tuple[di
 def apply_action(state: Mapping, body: Mapping, *, caller: Viewer = GM_VIEWER, dice_box=DiceBox) -> tuple[dict, dict]:
     """Resolve one action against ``state``; return the new state and log entry.
 
-    ``caller``: whose token sent it (the GM by default: simulations, odds, replays).
+    ``caller``: whose token sent it (the GM by default: simulations, odds, replays);
+    a player's action may set only the fields that are theirs (authority.py).
 
     ``dice_box(rng_state, supplied)`` makes the dice box: the odds replace it
     to explore every outcome of the dice (service/rules/odds/tree.py).
@@ -79,6 +80,7 @@ def apply_loaded(
     if state["status"] != STATUS_ACTIVE:
         raise CombatOver("the fight is over; no more actions are accepted", field="type")
     _check_actor(ruleset, state, action)
+    authority.check(ruleset, state, action, caller)
     working = state if in_place else copy_state(state)
     res = Resolution(working, dice_box(working["rng"], action["dice"]))
     if action["actor"] == GM and action["type"] in gm_actions.HANDLERS:

@@ -10,6 +10,7 @@ class RulesError(Exception):
     """Base of every refusal by the rules core; nothing was changed."""
 
     code = "rules-error"
+    status = 422  # the HTTP status the API answers with
 
     def __init__(self, detail: str, *, field: str | None = None):
         super().__init__(detail)
@@ -27,6 +28,14 @@ class ActionNotAllowed(RulesError):
     """The action is well formed but the rules forbid it now."""
 
     code = "action-not-allowed"
+    status = 409
+
+
+class NotYourDecision(RulesError):
+    """The caller set a field that is another's to decide: the GM's, or the answering combatant's (authority.py)."""
+
+    code = "not-your-decision"
+    status = 403
 
 
 class CombatOver(ActionNotAllowed):

@@ -12,12 +12,13 @@ from functools import cached_property
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from . import authority
 from .dice import DiceBox
 from .errors import InvalidAction
 from .events import event
 from .gm.schemas import GM_ACTIONS
 from .odds.profile import OddsProfile
-from .viewer import Viewer
+from .viewer import GM_VIEWER, Viewer
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, StrictInt
 
 MAX_COMBATANTS = 50
@@ -125,11 +126,14 @@ class Ruleset:
     def settle(self, res: Resolution) -> None:
         """After a GM action: move the turn on if whoever it waited for can no longer act; end if one side is left."""
 
-    def legal_actions(self, state: dict, actor_id: str) -> list[dict]:
-        """What ``actor_id`` may send now, with the parameters each choice takes (gm/legal.py)."""
+    def legal_actions(self, state: dict, actor_id: str, caller: Viewer = GM_VIEWER) -> list[dict]:
+        """What ``actor_id`` may send now, with the parameters each choice takes (gm/legal.py).
+
+        ``caller``: whose token asks; a player is offered only the parameters
+        that are theirs to set (authority.py)."""
         from .gm.legal import default_legal_actions
 
-        return default_legal_actions(self, state, actor_id)
+        return authority.offered(self, default_legal_actions(self, state, actor_id), caller)
 
     def refined_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
         """Optional: the ruleset's own listing of an action type's choices (None: the generic one)."""
@@ -206,6 +210,10 @@ class Ruleset:
         # schema costs as much as loading with it (docs/performance.md), and
         # load() keeps no per-call state on the instance.
         return {action_type: schema() for action_type, schema in self.all_action_schemas.items()}
+
+    def action_schema(self, action_type: str) -> Schema:
+        """The schema instance that loads ``action_type`` (built once)."""
+        return self._action_loaders[action_type]
 
     @cached_property
     def _creation_loader(self) -> Schema:

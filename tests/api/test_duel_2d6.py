@@ -38,8 +38,8 @@ def test_the_example_plays(client):
     example = RULESET.example()
     location, _ = create(client, example["combat"])
     results = [act(client, location, action) for action in example["actions"]]
-    assert codes(results[0]) == ["awaiting_defense"]
-    assert event(results[2], "wounded")["pv"] == 3
+    assert codes(results[0]) == codes(results[2]) == ["awaiting_defense"]
+    assert event(results[3], "wounded")["pv"] == 3
 
 
 def test_worked_example_f_the_thug_and_philip(client):

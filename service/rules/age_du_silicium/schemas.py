@@ -2,6 +2,7 @@
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
+from ..authority import gm_decides
 from ..gm import schemas as gm
 from ..schemas import ActionBase, choice, CombatantBase, flag, identifier, name, number, StrictInt
 from .tables import (
@@ -33,6 +34,16 @@ from .tables import (
 PERCENT = validate.Range(0, 200)
 MODIFIER = validate.Range(-100, 100)
 SKILL_NAME = validate.Length(1, 40)
+
+
+# Who decides (service/rules/authority.py). The seed gives each combatant his own
+# declarations and choices ("les joueurs annoncent les actions de leurs personnages");
+# the circumstances he cannot see from his sheet or his own position (the light, the
+# target's pace and cover, the space, the situation) and every situational modifier
+# ("les malus applicables à la situation") are the game master's. The range is
+# measured on the table, so the shooter names it.
+GM_MODIFIER = gm_decides('the game master judges the situation: "avec les malus applicables à la situation"')
+GM_CIRCUMSTANCE = gm_decides("the game master describes the circumstances of the scene the attacker acts in")
 
 
 def _one_of(table) -> validate.OneOf:
@@ -157,17 +168,21 @@ class AttackAction(ActionBase):
     target = identifier(required=True)
     weapon = identifier(load_default=None, metadata={"description": "Default: the declared weapon, else the first one."})
     reaction = fields.Boolean(load_default=False, metadata={"description": "Spend a held action (a reaction) on this attack."})
-    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier."})
-    visibility = fields.String(validate=_one_of(VISIBILITY), load_default="normal")
-    situation = fields.List(fields.String(validate=_one_of(SITUATION)), validate=validate.Length(max=10), load_default=list)
-    restricted_space = StrictInt(validate=validate.Range(RESTRICTED_SPACE[0], 0), load_default=0)
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
+    visibility = fields.String(validate=_one_of(VISIBILITY), load_default="normal", metadata=GM_CIRCUMSTANCE)
+    situation = fields.List(
+        fields.String(validate=_one_of(SITUATION)), validate=validate.Length(max=10), load_default=list, metadata=GM_CIRCUMSTANCE
+    )
+    restricted_space = StrictInt(validate=validate.Range(RESTRICTED_SPACE[0], 0), load_default=0, metadata=GM_CIRCUMSTANCE)
     maneuver = fields.String(validate=_one_of(MANEUVERS), load_default=None)
     range = fields.String(validate=_one_of(RANGE_BANDS), load_default="medium")
-    target_pace = fields.String(validate=_one_of(TARGET_PACE), load_default="normal")
+    target_pace = fields.String(validate=_one_of(TARGET_PACE), load_default="normal", metadata=GM_CIRCUMSTANCE)
     shooter_pace = fields.String(validate=_one_of(SHOOTER_PACE), load_default="careful")
     in_vehicle = fields.Boolean(load_default=False)
-    relative_speed = fields.String(validate=_one_of(RELATIVE_SPEED), load_default="within_50")
-    cover = StrictInt(validate=validate.Range(0, COVER[1]), load_default=0, metadata={"description": "Cible protégée: 10 to 50."})
+    relative_speed = fields.String(validate=_one_of(RELATIVE_SPEED), load_default="within_50", metadata=GM_CIRCUMSTANCE)
+    cover = StrictInt(
+        validate=validate.Range(0, COVER[1]), load_default=0, metadata={"description": "Cible protégée: 10 to 50.", **GM_CIRCUMSTANCE}
+    )
     secondary_targets = StrictInt(validate=validate.Range(0, 10), load_default=0)
     burst = fields.Boolean(load_default=False)
     extra_shots = StrictInt(validate=validate.Range(0, MAX_EXTRA_SHOTS), load_default=0)
@@ -186,18 +201,18 @@ class ReasonAction(ActionBase):
     modifier = StrictInt(
         validate=validate.Range(MODIFIER.min, 0),
         load_default=0,
-        metadata={"description": "GM's malus for the situation (the seed gives the retest maluses only)."},
+        metadata={**GM_MODIFIER, "description": "GM's malus for the situation (the seed gives the retest maluses only)."},
     )
 
 
 class BreakFreeAction(ActionBase):
-    modifier = StrictInt(validate=MODIFIER, load_default=0)
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata=GM_MODIFIER)
 
 
 class ReactAction(ActionBase):
     reaction = fields.String(validate=validate.OneOf(["dodge", "parry", "none"]), required=True)
     weapon = identifier(load_default=None, metadata={"description": "Parry: the weapon (default: the first melee weapon)."})
-    modifier = StrictInt(validate=MODIFIER, load_default=0)
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata=GM_MODIFIER)
 
 
 class HoldAction(ActionBase):

@@ -2,6 +2,7 @@
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
+from ..authority import gm_decides
 from ..schemas import ActionBase, choice, CombatantBase, flag, identifier, name, number, StrictInt
 from .tables import (
     ARMOURS,
@@ -163,13 +164,22 @@ class Split(Schema):
         return {"init": data["init"], "att": data["att"], "def": data["def_"]}
 
 
+# Who decides (service/rules/authority.py): the shooter his range and his own pace,
+# the game master what he sees of the target and of the scene.
+GM_DIFF = 'the game master judges the target\'s situation: "une difficulté de 3, à laquelle s\'ajoute les modificateurs suivants"'
+
+
 class ShotModifiers(Schema):
     range = fields.String(validate=validate.OneOf(sorted(RANGE_MODIFIERS)), load_default="moyenne")
-    cover = fields.String(validate=validate.OneOf(sorted(COVER_MODIFIERS)), load_default="none")
-    target_movement = fields.String(validate=validate.OneOf(sorted(TARGET_MOVEMENT_MODIFIERS)), load_default="normal")
+    cover = fields.String(validate=validate.OneOf(sorted(COVER_MODIFIERS)), load_default="none", metadata=gm_decides(GM_DIFF))
+    target_movement = fields.String(
+        validate=validate.OneOf(sorted(TARGET_MOVEMENT_MODIFIERS)), load_default="normal", metadata=gm_decides(GM_DIFF)
+    )
     shooter_pace = fields.String(validate=validate.OneOf(sorted(SHOOTER_PACE_MODIFIERS)), load_default="still")
     modifier = StrictInt(
-        validate=validate.Range(-10, 10), load_default=0, metadata={"description": "The GM's other DIFF modifiers (darkness...)."}
+        validate=validate.Range(-10, 10),
+        load_default=0,
+        metadata={"description": "The GM's other DIFF modifiers (darkness...).", **gm_decides(GM_DIFF)},
     )
 
 
@@ -189,7 +199,13 @@ class AllocateAction(ActionBase):
     dice_modifier = StrictInt(
         validate=validate.Range(-20, 20),
         load_default=0,
-        metadata={"description": "Dice the GM adds to (or takes from) this attack or shot: a maneuver, the situation."},
+        metadata={
+            "description": "Dice the GM adds to (or takes from) this attack or shot: a maneuver, the situation.",
+            **gm_decides(
+                'the fighter announces his maneuver ("les combattants annoncent s\'ils souhaitent utiliser une manœuvre"); '
+                "the game master rules on the dice it is worth"
+            ),
+        },
     )
     maneuver = fields.String(validate=validate.Length(1, 80), load_default=None, metadata={"description": "Maneuver announced now."})
 

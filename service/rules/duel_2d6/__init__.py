@@ -104,8 +104,9 @@ class Duel2d6(Ruleset):
             "actions": [
                 {"type": "attack", "actor": "truand", "target": "philip", "maneuver": "coup_simple", "weapon": "poing"},
                 {"type": "defend", "actor": "philip", "defense": "esquiver", "dice": [2, 1, 3, 3]},
-                {"type": "attack", "actor": "philip", "target": "truand", "weapon": "pied",
-                 "defense": {"defense": "bloquer"}, "dice": [2, 2, 4, 6, 2]},
+                # The thug answers with his own action: his block is his to declare, not Philip's.
+                {"type": "attack", "actor": "philip", "target": "truand", "weapon": "pied"},
+                {"type": "defend", "actor": "truand", "defense": "bloquer", "dice": [2, 2, 4, 6, 2]},
             ],
         }
 

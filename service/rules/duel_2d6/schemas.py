@@ -2,6 +2,7 @@
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
+from ..authority import answered_by, gm_decides
 from ..gm import schemas as gm
 from ..schemas import ActionBase, choice, CombatantBase, DiceExpressionField, flag, identifier, name, number, StrictInt
 from .tables import (
@@ -14,6 +15,14 @@ MODIFIER = validate.Range(-20, 20)
 SKILL_NAME = validate.Length(1, 40)
 MANEUVERS = sorted(MELEE_ATTACKS)
 SPECIALIZABLE = sorted(set(MELEE_ATTACKS) | set(DEFENSES) | set(RANGED_SHOTS) | {"menacer"})
+
+# Who decides (service/rules/authority.py). The seed names the attacker's and the
+# defender's choices; the situational modifiers ("modificateurs éventuels") are the
+# game master's, as the judge of the scene.
+GM_MODIFIER = gm_decides('the game master judges the situation: "avec modificateurs éventuels"')
+GM_COVER = gm_decides(
+    'the game master judges the cover: "si la protection qui couvre le défenseur peut être surpassée par les dommages de l\'arme"'
+)
 
 
 class Weapon(Schema):
@@ -123,7 +132,7 @@ class Counter(Schema):
     maneuver = fields.String(validate=validate.OneOf(MANEUVERS), load_default="coup_simple")
     weapon = identifier(load_default="poing")
     part = fields.String(validate=validate.OneOf(sorted(HOLD_PARTS)), load_default=None)
-    modifier = StrictInt(validate=MODIFIER, load_default=0)
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
     distance = StrictInt(validate=validate.Range(0, 100000), load_default=None, metadata={"description": "Shooting back: metres."})
 
 
@@ -131,12 +140,13 @@ class DefenseFields(Schema):
     defense = fields.String(validate=validate.OneOf(sorted(DEFENSES)), required=True)
     using = identifier(load_default=None, metadata={"description": "Bloquer with this weapon id or defensive item; null = bare hands."})
     counter = fields.Nested(Counter, load_default=None, metadata={"description": "The counter-attack, for contre_attaque."})
-    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier."})
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
     skill = fields.String(validate=SKILL_NAME, load_default=None, metadata={"description": "Overrides the skill of a shot dodge."})
     cover_ip = StrictInt(validate=validate.Range(0, 30), load_default=None,
-                         metadata={"description": "Couvert: IP of a cover the weapon can pierce; null = it cannot."})
+                         metadata={"description": "Couvert: IP of a cover the weapon can pierce; null = it cannot.", **GM_COVER})
     blind_modifier = StrictInt(validate=validate.Range(-10, 0), load_default=-4,
-                               metadata={"description": "Couvert: the shooter's malus when the cover can be pierced (-3 to -5)."})
+                               metadata={"description": "Couvert: the shooter's malus when the cover can be pierced (-3 to -5).",
+                                         **gm_decides('the game master sets it: "entre -3 et -5 en général, si il peut deviner où il se trouve"')})
     second_defense = fields.String(validate=validate.OneOf(sorted(DEFENSES)), load_default=None,
                                    metadata={"description": "Defense against the second blow of a Double Manoeuvre."})
 
@@ -158,12 +168,19 @@ class Second(Schema):
 
 class Aimed(Schema):
     target = identifier(required=True)
-    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier."})
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
     coup_mortel_steps = StrictInt(validate=validate.Range(0, 5), load_default=0,
                                   metadata={"description": "Optional rule C-6: each step is -2 to hit and +1 damage."})
     aim = fields.String(validate=validate.OneOf(sorted(LOCATION_NAMES)), load_default=None,
                         metadata={"description": "Hit location sought (shifts the location roll by up to the skill level)."})
-    defense = fields.Nested(DefenseDeclaration, load_default=None, metadata={"description": "The defender's declaration, inline."})
+    defense = fields.Nested(
+        DefenseDeclaration,
+        load_default=None,
+        metadata={
+            "description": "The defender's declaration, inline (from the defender's or the GM's token).",
+            **answered_by("target", 'the defender chooses: "puis le défenseur décide du type de défense"'),
+        },
+    )
 
 
 class AttackAction(ActionBase, Aimed):
@@ -189,7 +206,7 @@ class ThreatenAction(ActionBase):
     target = identifier(required=True)
     weapon = identifier(load_default="poing")
     distance = StrictInt(validate=validate.Range(0, 100000), load_default=None, metadata={"description": "Metres, with a ranged weapon."})
-    modifier = StrictInt(validate=MODIFIER, load_default=0)
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
 
 
 class DefendAction(ActionBase, DefenseFields):
@@ -205,7 +222,10 @@ class JoinAction(gm.JoinAction):
     """A player: his free fighter engages an opponent (interruption roll). The GM: a newcomer enters."""
 
     target = identifier(load_default=None, metadata={"description": "The opponent the newcomer engages (a player's join)."})
-    combatant = fields.Dict(load_default=None, metadata={"description": "The newcomer's sheet (the GM's join)."})
+    combatant = fields.Dict(
+        load_default=None,
+        metadata={"description": "The newcomer's sheet (the GM's join).", **gm_decides("the game master brings newcomers into the fight")},
+    )
 
     @validates_schema
     def _one_of_the_two(self, data, **kwargs):
@@ -231,7 +251,7 @@ class ReloadAction(ActionBase):
 
 class BreakFreeAction(ActionBase):
     method = fields.String(validate=validate.OneOf(["degagement", "jet_for"]), load_default="degagement")
-    modifier = StrictInt(validate=MODIFIER, load_default=0)
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
 
 
 class AdjustAction(gm.AdjustAction):

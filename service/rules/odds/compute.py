@@ -24,6 +24,7 @@ from fractions import Fraction
 
 from marshmallow import ValidationError
 
+from .. import authority
 from ..dice import DiceBox, splitmix64
 from ..engine import apply_action
 from ..errors import RulesError
@@ -114,8 +115,15 @@ def odds(
     seed: int = 0,
     max_leaves: int = 10_000,
 ) -> dict:
-    """The odds of ``action`` on ``state`` as ``viewer`` may compute them."""
-    profile = get_ruleset(state["ruleset"]).odds
+    """The odds of ``action`` on ``state`` as ``viewer`` may compute them.
+
+    The proposed action must be one ``viewer`` may post (authority.py): a
+    player's odds set no field the GM decides and answer for no one else;
+    ``answers`` are assumptions about the others, not decisions."""
+    ruleset = get_ruleset(state["ruleset"])
+    with _blamed(0):
+        authority.check(ruleset, state, ruleset.load_action(action), viewer)
+    profile = ruleset.odds
     start = profile.assumed_state(dict(state), viewer)
     actions = [action, *answers]
     if method in (EXACT, AUTO):

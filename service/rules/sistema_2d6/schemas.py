@@ -4,12 +4,17 @@ import re
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
+from ..authority import answered_by, gm_decides
 from ..schemas import ActionBase, choice, CombatantBase, DiceExpressionField, flag, identifier, name, StrictInt
 from .tables import ATTRIBUTES_REQUIRED, CATALOG, LOCATION_PENALTIES
 
 ATTRIBUTE = validate.Regexp(r"^[A-Z]{2,4}$", error="attributes are 2-4 capital letters, such as FOR or DES")
 FOR_DAMAGE_PATTERN = re.compile(r"^FOR(?:([+-])(\d{1,2}))?$")
 MODIFIER = validate.Range(-20, 20)
+
+# Who decides (service/rules/authority.py), in the seed's words.
+GM_MODIFIER = gm_decides('the game master sets the situational modifier: "o mestre define a penalidade (modificador de ocasião)"')
+GM_DIFFICULTY = gm_decides('the game master sets the difficulty: "contra uma dificuldade determinada pelo mestre"')
 
 
 def is_damage(text: str) -> bool:
@@ -122,31 +127,49 @@ class Options(Schema):
 class DefenseRoll(Schema):
     skill = fields.String(validate=validate.Length(1, 40), load_default=None)
     attribute = fields.String(validate=ATTRIBUTE, load_default="DES")
-    modifier = StrictInt(validate=MODIFIER, load_default=0)
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
 
 
 class AttackAction(ActionBase):
     target = identifier(required=True)
     weapon = identifier(load_default="soco", metadata={"description": "A weapon id of the actor's sheet, or a catalog weapon."})
-    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier."})
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
     location = fields.String(validate=validate.OneOf(sorted(LOCATION_PENALTIES)), load_default=None)
     condition = fields.String(
-        validate=validate.Length(1, 60), load_default=None, metadata={"description": "Condition tag a localized hit inflicts (blind, limping...)."}
+        validate=validate.Length(1, 60), load_default=None, metadata={
+            "description": "Condition tag a localized hit inflicts (blind, limping...).",
+            **gm_decides('the game master narrates what a localized hit does: "o mestre define narrativamente qual foi a consequência do ataque"'),
+        }
     )
     difficulty = StrictInt(
-        validate=validate.Range(2, 40), load_default=None, metadata={"description": "Passive defense: the CD the GM sets."}
+        validate=validate.Range(2, 40), load_default=None, metadata={
+            "description": "Passive defense: the CD the GM sets.",
+            **gm_decides('the game master sets the difficulty when the target cannot defend: "o Mestre determina a dificuldade de acertar"'),
+        }
     )
-    defense = fields.Nested(DefenseRoll, load_default=None, metadata={"description": "The defender's active defense, inline."})
+    defense = fields.Nested(
+        DefenseRoll,
+        load_default=None,
+        metadata={
+            "description": "The defender's active defense, inline (from the defender's or the GM's token).",
+            **answered_by("target", 'the defender rolls the defense: "se um personagem puder se defender, rola o teste oposto"'),
+        },
+    )
     burst = fields.Boolean(load_default=False, metadata={"description": "Automatic fire: -4, 1d6-3 hits (min 1)."})
-    lethal = fields.Boolean(load_default=None, metadata={"description": "Override the weapon's lethality (the GM decides)."})
+    lethal = fields.Boolean(load_default=None, metadata={
+            "description": "Override the weapon's lethality (the GM decides).",
+            **gm_decides('the game master decides: "o dano pode ser Letal ou Não-Letal, determinado pelo Mestre"'),
+        })
 
 
 class DefendAction(ActionBase):
     skill = fields.String(validate=validate.Length(1, 40), load_default=None)
     attribute = fields.String(validate=ATTRIBUTE, load_default="DES")
-    modifier = StrictInt(validate=MODIFIER, load_default=0)
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
     difficulty = StrictInt(
-        validate=validate.Range(2, 40), load_default=None, metadata={"description": "The defender cannot defend: the GM's CD."}
+        validate=validate.Range(2, 40),
+        load_default=None,
+        metadata={"description": "The defender cannot defend: the GM's CD.", **GM_DIFFICULTY},
     )
 
 
@@ -158,15 +181,15 @@ class StabilizeAction(ActionBase):
     target = identifier(required=True)
     skill = fields.String(validate=validate.Length(1, 40), load_default=None)
     attribute = fields.String(validate=ATTRIBUTE, load_default="INT")
-    difficulty = StrictInt(validate=validate.Range(2, 40), required=True)
-    modifier = StrictInt(validate=MODIFIER, load_default=0)
+    difficulty = StrictInt(validate=validate.Range(2, 40), required=True, metadata=GM_DIFFICULTY)
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata=GM_MODIFIER)
 
 
 class SkillTestAction(ActionBase):
     attribute = fields.String(validate=ATTRIBUTE, required=True)
     skill = fields.String(validate=validate.Length(1, 40), load_default=None)
-    difficulty = StrictInt(validate=validate.Range(2, 40), required=True)
-    modifier = StrictInt(validate=MODIFIER, load_default=0)
+    difficulty = StrictInt(validate=validate.Range(2, 40), required=True, metadata=GM_DIFFICULTY)
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata=GM_MODIFIER)
     description = fields.String(validate=validate.Length(max=200), load_default=None)
 
 

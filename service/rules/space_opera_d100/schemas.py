@@ -2,6 +2,7 @@
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
+from ..authority import answered_by, gm_decides
 from ..schemas import ActionBase, choice, CombatantBase, DiceExpressionField, flag, identifier, name, number, StrictInt
 from .tables import ARMOUR, FUMBLE_TABLES, ITEM_CLASSES, LOCATIONS, WEAPONS
 
@@ -120,11 +121,18 @@ class Options(Schema):
     auto_end = flag(False, "End the fight when one side is left standing.")
 
 
+# Who decides (service/rules/authority.py): the seed has the attacker choose how he
+# attacks, the target announce his dodge or parry; the situational bonuses and
+# maluses ("différents bonus et malus possible") and whether an approach went
+# unnoticed are the game master's judgement.
+GM_MODIFIER = gm_decides('the game master judges the situation: "en prenant en compte des différents bonus et malus possible"')
+
+
 class Reaction(Schema):
     kind = fields.String(validate=validate.OneOf(["dodge", "parry", "none"]), required=True)
     item = identifier(load_default=None, metadata={"description": "Parry: the weapon or shield id."})
     off_hand = fields.Boolean(load_default=False, metadata={"description": "Parry with the off hand: -20 (not shields)."})
-    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier."})
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
 
 
 class AttackAction(ActionBase):
@@ -135,20 +143,33 @@ class AttackAction(ActionBase):
         validate=validate.Range(1, 6), load_default=None, metadata={"description": "Attacks declared for this round (first attack of the turn)."}
     )
     location = fields.String(validate=validate.OneOf(LOCATIONS), load_default=None, metadata={"description": "Called shot: -20."})
-    sneak = fields.Boolean(load_default=False, metadata={"description": "Unnoticed: skill x 2, no reaction."})
+    sneak = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "Unnoticed: skill x 2, no reaction.",
+            **gm_decides('the game master judges whether the approach went unnoticed: "sans que son ennemi s\'en aperçoive"'),
+        },
+    )
     off_hand = fields.Boolean(load_default=False, metadata={"description": "Off-hand weapon: -20."})
     martial_arts = fields.Boolean(load_default=False, metadata={"description": "Roll Arts martiaux for the damage."})
     vibro = fields.Boolean(load_default=True, metadata={"description": "Use the vibro mode if the weapon has a working one."})
     target_weapon = identifier(load_default=None, metadata={"description": "Disarm: a weapon of the target's sheet (default: the one it last used, else its first)."})
-    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier."})
-    reaction = fields.Nested(Reaction, load_default=None, metadata={"description": "The target's declaration, inline (table play)."})
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
+    reaction = fields.Nested(
+        Reaction,
+        load_default=None,
+        metadata={
+            "description": "The target's declaration, inline (from the target's or the GM's token).",
+            **answered_by("target", 'the defender announces it: "il faut annoncer l\'esquive / la parade avant que l\'attaque ne soit portée"'),
+        },
+    )
 
 
 class ReactAction(ActionBase):
     kind = fields.String(validate=validate.OneOf(["dodge", "parry", "none"]), required=True)
     item = identifier(load_default=None, metadata={"description": "Parry: the weapon or shield id."})
     off_hand = fields.Boolean(load_default=False, metadata={"description": "Parry with the off hand: -20 (not shields)."})
-    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier."})
+    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
 
 
 class PassAction(ActionBase):

@@ -19,6 +19,7 @@ from service.rules.engine import apply_action, create_combat
 from service.rules.errors import RulesError
 from service.rules.gm.legal import describe
 from service.rules.registry import RULESETS, get_ruleset
+from service.rules.viewer import GM_VIEWER, Viewer
 
 from .build import draw_action, instantiable, value_strategy
 
@@ -91,7 +92,7 @@ def _fight(fight: str) -> dict:
     return state
 
 
-def _unlisted_is_refused(data, ruleset, state: dict, actor: str, listed: set[str]) -> None:
+def _unlisted_is_refused(data, ruleset, state: dict, actor: str, listed: set[str], caller: Viewer) -> None:
     candidates = sorted(set(ruleset.all_action_schemas) - listed - ruleset.gm_only_actions)
     if not candidates:
         return
@@ -104,7 +105,7 @@ def _unlisted_is_refused(data, ruleset, state: dict, actor: str, listed: set[str
                 return  # nothing legal to put there: the schema refuses it already
             action[name] = data.draw(strategy, label=f"unlisted {kind}.{name}")
     with pytest.raises((RulesError, ValidationError)) as refused:
-        apply_action(state, action)
+        apply_action(state, action, caller=caller)
     if isinstance(refused.value, ValidationError):
         # Only the type-specific shape may fail (e.g. duel-2d6's join without a sheet); never silently accepted.
         assert refused.value.messages
@@ -127,9 +128,11 @@ def test_listed_actions_are_accepted_and_unlisted_refused(fight, data):
             if entry["actor"] != "gm" and (entry["reason"] not in OFFERS or ruleset.legal_actions(state, entry["actor"]))
         ]
         actor = data.draw(st.sampled_from(actors + ["gm"]) if actors else st.just("gm"), label="actor")
-        options = ruleset.legal_actions(state, actor)
+        # Each combatant's options as his own player's token sees them: what is listed, that token may send.
+        caller = GM_VIEWER if actor == "gm" else Viewer(combatant=actor)
+        options = ruleset.legal_actions(state, actor, caller)
         if actor != "gm":
-            _unlisted_is_refused(data, ruleset, state, actor, {o["type"] for o in options})
+            _unlisted_is_refused(data, ruleset, state, actor, {o["type"] for o in options}, caller)
         else:
             # Ending would stop the walk (the summary tests end fights).
             options = [o for o in options if o["type"] != "end_combat"]
@@ -139,6 +142,6 @@ def test_listed_actions_are_accepted_and_unlisted_refused(fight, data):
         option = data.draw(st.sampled_from(options), label="option")
         action = draw_action(data, ruleset_id, state, actor, option)
         try:
-            state, _ = apply_action(state, action)
+            state, _ = apply_action(state, action, caller=caller)
         except (RulesError, ValidationError) as error:
             raise AssertionError(f"listed action refused: {action}: {error}") from error
