@@ -40,8 +40,9 @@ HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
 MIN_LENGTH, MAX_LENGTH = 16, 255
 # An in-flight record older than this belonged to a worker that died or
-# stalled: another request with the key may take over.
-STALE_AFTER_SECONDS = 60
+# stalled: another request with the key may take over. Short is safe: the
+# fenced commit refuses the first worker's write if it comes after that.
+STALE_AFTER_SECONDS = 15
 IN_FLIGHT, ACTION, CREATION = "F", "A", "C"
 
 
