@@ -46,7 +46,7 @@ STALE_AFTER_SECONDS = 15
 IN_FLIGHT, ACTION, CREATION = "F", "A", "C"
 
 
-def _digest(text: str) -> str:
+def key_digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]  # 128 bits
 
 
@@ -69,12 +69,12 @@ class Idempotency:
         self.records = records
         self.ttl = ttl
         self.key = key
-        self.digest = _digest(key)
+        self.digest = key_digest(key)
         # The caller's credential is part of the request: another token reusing
         # the key is another request, not a retry.
-        caller = _digest(request.headers.get("Authorization", ""))
+        caller = key_digest(request.headers.get("Authorization", ""))
         canonical = json.dumps({"path": request.path, "body": body, "caller": caller}, sort_keys=True, separators=(",", ":"))
-        self.fingerprint = _digest(canonical)
+        self.fingerprint = key_digest(canonical)
         self.reservation = f"{IN_FLIGHT} {self.fingerprint} {int(time.time())} {secrets.token_hex(8)}"
 
     @classmethod
@@ -85,7 +85,7 @@ class Idempotency:
     @classmethod
     def for_creation(cls, store: CombatStore, key: str, body: dict) -> Idempotency:
         ttl = current_app.extensions["melee.settings"].creation_replay_seconds
-        return cls(store, creation_key(_digest(key)), ttl, key, body)
+        return cls(store, creation_key(key_digest(key)), ttl, key, body)
 
     @staticmethod
     def header() -> str | None:

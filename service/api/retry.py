@@ -3,8 +3,9 @@ commit first: exponential backoff with full jitter (each wait drawn at
 random between 0 and a cap that doubles), so that writers who collided do
 not collide again in lockstep, within a bounded total wait.
 
-Measured with 32 concurrent writers on one combat (docs/operations.md):
-immediate retries left about a third of them with a 409; these waits, none.
+``python -m bench.conflicts`` (32 writers on one combat, 2 gunicorn
+workers, docs/operations.md): with 5 immediate attempts 42 % of the
+requests ended in 409; with these waits 0.3 %, 0 % and 0 % in three runs.
 """
 
 from __future__ import annotations
