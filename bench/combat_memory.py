@@ -1,10 +1,10 @@
 """What one combat costs in Redis, as the API writes it (docs/scaling.md).
 
-    .venv/bin/python -m bench.combat_memory
+    .venv/bin/python -m bench.combat_memory [--actions 30]
 
 Through the real app on a real Redis ($REDIS_URL, else a redis-server of its
 own): a sistema-2d6 combat with 2 combatants, and one with 50, created with
-an Idempotency-Key, then played with the default tactic, every action with
+an Idempotency-Key, then played with the default tactic (30 actions, or --actions), every action with
 an Idempotency-Key of its own (the most a client can make it cost). MEMORY
 USAGE (exact, SAMPLES 0) of each of the combat's keys and of its creation
 record, at creation and after the fight's actions; keys are deleted at the end.
@@ -12,6 +12,7 @@ record, at creation and after the fight's actions; keys are deleted at the end.
 
 from __future__ import annotations
 
+import argparse
 import uuid
 
 import redis
@@ -57,6 +58,9 @@ def one_combat(app, client: redis.Redis, body: dict, max_actions: int) -> dict:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--actions", type=int, default=30)
+    actions = parser.parse_args().actions
     with redis_url() as url:
         client = redis.Redis.from_url(url)
         app = create_app(Settings(redis_url=url, rate_limit=""))
@@ -64,7 +68,7 @@ def main() -> None:
         # Fist fights of tough fighters, so that they last the 30 actions.
         body = {**body, "combatants": [{**c, "pv": 500, "weapons": []} for c in body["combatants"]]}
         for count in (2, 50):
-            row = one_combat(app, client, body if count == 2 else with_combatants(body, count), 30)
+            row = one_combat(app, client, body if count == 2 else with_combatants(body, count), actions)
             created, after, n = row["at_creation"], row["after"], row["actions"]
             per_action = {k: (after[k] - created[k]) / n for k in after}
             print(f"{count} combatants, {n} actions")
