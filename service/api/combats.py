@@ -15,7 +15,7 @@ from ..rules.viewer import GM_VIEWER
 from ..store import CombatNotFound, ReservationLost, VersionConflict
 from . import retry, schemas, sealing
 from .access import check_api_key, load_authorized, mint_creation_tokens, require_actor, require_gm
-from .idempotency import Idempotency, in_flight
+from .idempotency import Idempotency, in_flight, replay_unavailable
 from .joining import mint_for_newcomers
 from .problems import problem
 from .requests import if_match, json_body, stale, stamp_expiry, store
@@ -94,12 +94,7 @@ def _replayed_creation(key: str, combat_id: str, sealed_tokens: str):
     """The first answer: the combat as created (its first snapshot) and its tokens."""
     tokens = sealing.unseal(key, combat_id, sealed_tokens)
     if tokens is None:
-        return problem(
-            409,
-            "replay-unavailable",
-            "Answer no longer available",
-            "this creation's tokens can no longer be shown (the server secret changed); create the combat again with a new key",
-        )
+        return replay_unavailable("created a combat under a server secret that has changed since")
     created, _ = store().snapshot_before(combat_id, 1)
     return {**combat_view(created, GM_VIEWER), "tokens": tokens}, 201, _creation_headers(created)
 

@@ -60,6 +60,16 @@ def in_flight() -> Response:
     )
 
 
+def replay_unavailable(why: str) -> Response:
+    return problem(
+        409,
+        "replay-unavailable",
+        "Answer no longer available",
+        f"the first request with this {HEADER} {why}: its answer cannot be shown again; "
+        "read the combat to see where it stands, and use a new key for a new request",
+    )
+
+
 class Idempotency:
     """One request made under an Idempotency-Key, recorded in field
     ``digest`` of the hash ``records`` for ``ttl`` seconds."""
@@ -111,6 +121,8 @@ class Idempotency:
         if found is None:
             return None
         kind, fingerprint, *fields = found.split(" ")
+        if kind not in (IN_FLIGHT, ACTION, CREATION):
+            return replay_unavailable("was answered before this version of the service")
         if fingerprint != self.fingerprint:
             return problem(
                 422,

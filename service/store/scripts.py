@@ -73,7 +73,8 @@ return 1
 # Idempotency-Key records: field ARGV[1] of hash KEYS[1] (a combat's
 # records, or one creation's). "F <fingerprint> <unix time> <nonce>" while
 # a request is in flight; anything else is an answer (idempotency.py has
-# the formats). An in-flight record older than ARGV[4] seconds belonged to a
+# the formats). An in-flight record older than ARGV[4] seconds (or of an
+# older format, without its time there) belonged to a
 # worker that died or stalled; it may be taken over, and the fenced commit
 # above then refuses that worker's late write. The hash expires ARGV[5]
 # seconds after its last reservation or answer.
@@ -82,7 +83,7 @@ RESERVE = """
 local found = redis.call('HGET', KEYS[1], ARGV[1])
 if found then
   if string.sub(found, 1, 2) ~= 'F ' then return {1, found} end
-  local at = tonumber(string.match(found, '^F %S+ (%d+)'))
+  local at = tonumber(string.match(found, '^F %S+ (%d+) ')) or 0
   if tonumber(ARGV[3]) - at < tonumber(ARGV[4]) then return {1, found} end
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])

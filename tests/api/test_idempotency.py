@@ -2,6 +2,7 @@
 
 import hashlib
 import threading
+import time
 import uuid
 
 from service.store.keys import creation_key, idempotency_key
@@ -303,3 +304,18 @@ def test_without_secret_key_every_worker_shares_one_generated_secret(store):
     with apps[1].app_context():
         assert server_secret() == first
     assert len(first) == 32 and store.client.get(SERVER_SECRET_KEY) == first.hex().encode()
+
+
+def test_records_of_the_former_format_are_no_500(client, store):
+    # Before records were made small: "D <the whole answer>" and "F <time> <fingerprint>".
+    location, combat = create(client, example(client)["combat"])
+    records = idempotency_key(combat["id"])
+    answered, in_flight = key(), key()
+    digest = lambda k: hashlib.sha256(k.encode()).hexdigest()[:32]  # noqa: E731
+    store.client.hset(records, digest(answered), 'D {"fingerprint": "x", "status": 200, "headers": {}, "body": {}}')
+    store.client.hset(records, digest(in_flight), f"F {int(time.time())} {'a' * 64}")
+    replayed = client.post(f"{location}/actions", json=ADJUST, headers={"Idempotency-Key": answered})
+    assert replayed.status_code == 409 and replayed.get_json()["type"] == "/problems/replay-unavailable"
+    taken_over = client.post(f"{location}/actions", json=ADJUST, headers={"Idempotency-Key": in_flight})
+    assert taken_over.status_code == 200
+    assert client.get(location).get_json()["version"] == 2
