@@ -22,12 +22,13 @@ TOTAL_WAIT_SECONDS = 1.0
 sleep = time.sleep  # tests replace it
 
 
-def conflict_waits(rng: random.Random = random._inst) -> Iterator[float]:
+def conflict_waits(rng: random.Random | None = None) -> Iterator[float]:
     """The waits before each new attempt, MAX_ATTEMPTS - 1 at most, adding up
     to TOTAL_WAIT_SECONDS at most."""
+    uniform = (rng or random).uniform
     total = 0.0
     for attempt in range(MAX_ATTEMPTS - 1):
-        wait = rng.uniform(0, min(MAX_WAIT_SECONDS, FIRST_WAIT_SECONDS * 2**attempt))
+        wait = uniform(0, min(MAX_WAIT_SECONDS, FIRST_WAIT_SECONDS * 2**attempt))
         if total + wait > TOTAL_WAIT_SECONDS:
             return
         total += wait
