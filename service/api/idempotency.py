@@ -80,9 +80,9 @@ class Idempotency:
         self.ttl = ttl
         self.key = key
         self.digest = key_digest(key)
-        # The caller's credential is part of the request: another token reusing
-        # the key is another request, not a retry.
-        caller = key_digest(request.headers.get("Authorization", ""))
+        # The caller's credentials are part of the request: another token or
+        # API key reusing the key is another request, not a retry.
+        caller = key_digest(f"{request.headers.get('Authorization', '')}\0{request.headers.get('X-API-Key', '')}")
         canonical = json.dumps({"path": request.path, "body": body, "caller": caller}, sort_keys=True, separators=(",", ":"))
         self.fingerprint = key_digest(canonical)
         self.reservation = f"{IN_FLIGHT} {self.fingerprint} {int(time.time())} {secrets.token_hex(8)}"

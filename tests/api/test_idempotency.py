@@ -319,3 +319,14 @@ def test_records_of_the_former_format_are_no_500(client, store):
     taken_over = client.post(f"{location}/actions", json=ADJUST, headers={"Idempotency-Key": in_flight})
     assert taken_over.status_code == 200
     assert client.get(location).get_json()["version"] == 2
+
+
+def test_another_api_key_with_the_same_idempotency_key_gets_no_tokens(store):
+    from service.app import create_app
+    from service.settings import Settings
+
+    client = create_app(Settings(rate_limit="", api_keys=("key-one", "key-two")), store=store).test_client()
+    body, idempotency = example(client)["combat"], key()
+    assert client.post("/combats", json=body, headers={"X-API-Key": "key-one", "Idempotency-Key": idempotency}).status_code == 201
+    other = client.post("/combats", json=body, headers={"X-API-Key": "key-two", "Idempotency-Key": idempotency})
+    assert other.status_code == 422 and "tokens" not in other.get_json()
