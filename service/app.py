@@ -21,7 +21,11 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
     app.json.ensure_ascii = False
     app.extensions["melee.settings"] = settings
     app.extensions["melee.store"] = store or connect(
-        settings.redis_url, settings.combat_ttl_seconds, settings.redis_timeout_seconds, settings.redis_ssl_cert_reqs
+        settings.redis_url,
+        settings.combat_ttl_seconds,
+        settings.redis_timeout_seconds,
+        settings.redis_ssl_cert_reqs,
+        settings.max_actions_per_combat,
     )
     CORS(
         app,

@@ -60,9 +60,15 @@ class Settings:
     retry_after_seconds: int = 5
     rate_limit: str = "600 per minute"
     api_keys: tuple[str, ...] = ()
-    # Optional pepper in the tokens a retried creation shows again; when set,
-    # the same value in every process (docs/security.md).
+    # Seals the tokens a retried creation shows again; unset, a generated
+    # secret is kept in Redis (docs/security.md). The same in every process.
     secret_key: str = ""
+    # Idempotency-Key records (docs/operations.md): how long an action's is
+    # kept, how long a creation's (and so its tokens) may be shown again.
+    idempotency_ttl_seconds: int = 86400
+    creation_replay_seconds: int = 600
+    # Actions one combat takes at most; past it, 409 action-limit-reached.
+    max_actions_per_combat: int = 1000
     log_level: str = "INFO"
     # Operations (docs/operations.md).
     proxy_fix_hops: int = 0
@@ -87,6 +93,9 @@ class Settings:
         "RATE_LIMIT",
         "API_KEYS",
         "SECRET_KEY",
+        "IDEMPOTENCY_TTL_SECONDS",
+        "CREATION_REPLAY_SECONDS",
+        "MAX_ACTIONS_PER_COMBAT",
         "LOG_LEVEL",
         "PROXY_FIX_HOPS",
         "REDIS_SSL_CERT_REQS",
@@ -113,6 +122,9 @@ class Settings:
             rate_limit=env.get("RATE_LIMIT", "600 per minute").strip(),
             api_keys=tuple(k.strip() for k in env.get("API_KEYS", "").split(",") if k.strip()),
             secret_key=env.get("SECRET_KEY", ""),
+            idempotency_ttl_seconds=_int(env, "IDEMPOTENCY_TTL_SECONDS", 86400, 60, 90 * 86400),
+            creation_replay_seconds=_int(env, "CREATION_REPLAY_SECONDS", 600, 10, 86400),
+            max_actions_per_combat=_int(env, "MAX_ACTIONS_PER_COMBAT", 1000, 10, 1_000_000),
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
             proxy_fix_hops=_int(env, "PROXY_FIX_HOPS", 0, 0, 10),
             redis_ssl_cert_reqs=_choice(env, "REDIS_SSL_CERT_REQS", ("required", "optional", "none")),

@@ -5,6 +5,7 @@ touches the shared server."""
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -45,5 +46,14 @@ class OwnRedis:
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
+            self.resume()  # a paused server does not die of SIGTERM
             self.process.terminate()
             self.process.wait(timeout=10)
+
+    def pause(self) -> None:
+        """Freeze the server (SIGSTOP): connections stay open, commands queue
+        up unanswered, and run when it resumes, as in a stall or a failover."""
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.process.send_signal(signal.SIGCONT)

@@ -10,7 +10,10 @@ export class MeleeClient {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const data = response.status === 204 ? null : await response.json();
-    if (!response.ok) throw Object.assign(new Error(data.detail), { problem: data });
+    if (!response.ok) {
+      const retryAfter = Number(response.headers.get("Retry-After") || 1);
+      throw Object.assign(new Error(data.detail), { problem: data, retryAfter });
+    }
     return data;
   }
 
@@ -21,16 +24,26 @@ export class MeleeClient {
     return combat;
   }
 
-  // Flaky network? The same Idempotency-Key makes a retry return the first answer, never act twice.
+  // Flaky network, or Melee could not confirm the change (503)? The same Idempotency-Key makes a
+  // retry return the first answer, never act twice. Retried: no answer at all, 503, and the 409s
+  // that say "try again" (request in flight, other actions kept winning); any other problem is final.
   async act(combatId, action, { retries = 3 } = {}) {
     const key = crypto.randomUUID();
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.request("POST", `/combats/${combatId}/actions`, action, { "Idempotency-Key": key });
       } catch (error) {
-        if (error.problem || attempt >= retries) throw error; // a problem+json answer is final
+        if (!MeleeClient.retryable(error) || attempt >= retries) throw error;
+        // Retry-After, with jitter so that clients who collided do not collide again.
+        await new Promise((done) => setTimeout(done, 1000 * (error.retryAfter ?? 1) * (0.5 + Math.random())));
       }
     }
+  }
+
+  static retryable(error) {
+    const type = error.problem?.type;
+    return !error.problem || error.problem.status === 503
+      || type === "/problems/request-in-flight" || type === "/problems/version-conflict";
   }
 
   odds(combatId, action) { return this.request("POST", `/combats/${combatId}/odds`, { action }); }

@@ -1,22 +1,21 @@
 """Who may do what to a combat: bearer tokens, one per role.
 
 ``POST /combats`` answers, once, with a game-master token and one token per
-combatant. Tokens are 192 random bits (or, for a creation retried with an
-Idempotency-Key, an HMAC keyed by that Idempotency-Key itself, which Redis
-never holds, so that any worker can show them again); Redis keeps only their SHA-256 digests. A player's token acts
+combatant. Tokens are 192 random bits; Redis keeps only their SHA-256
+digests (a creation retried with an Idempotency-Key shows them again from a
+sealed record: sealing.py). A player's token acts
 for its own combatant only; game-master actions, token management and
 deletion need the GM's token; every read is filtered for the caller.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
 
-from flask import current_app, request
+from flask import request
 
 from ..rules.viewer import GM_VIEWER, Viewer
 from ..store import CombatStore
@@ -61,22 +60,14 @@ def token_id(token_digest: str) -> str:
     return token_digest[:16]
 
 
-def new_token(derive_from: str | None = None, subject: str = "") -> str:
-    """A random token; or, for a creation that may be retried, one derived
-    from what only its client knows (see ``Idempotency.token_seed``), under
-    the optional deployment-wide SECRET_KEY pepper."""
-    if derive_from is None:
-        return secrets.token_urlsafe(TOKEN_BYTES)
-    pepper = current_app.extensions["melee.settings"].secret_key
-    key = f"{pepper}\0{derive_from}".encode()
-    mac = hmac.new(key, subject.encode(), hashlib.sha256).digest()[:TOKEN_BYTES]
-    return base64.urlsafe_b64encode(mac).decode().rstrip("=")
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-def mint_creation_tokens(combatant_ids: list[str], derive_from: str | None) -> tuple[dict, dict[str, dict]]:
+def mint_creation_tokens(combatant_ids: list[str]) -> tuple[dict, dict[str, dict]]:
     """The tokens to show once, and the grants to store (by digest)."""
-    gm = new_token(derive_from, "gm")
-    players = {cid: new_token(derive_from, f"player:{cid}") for cid in combatant_ids}
+    gm = new_token()
+    players = {cid: new_token() for cid in combatant_ids}
     grants = {digest(gm): Grant(GM_ROLE).as_record()}
     grants.update({digest(token): Grant(PLAYER_ROLE, cid).as_record() for cid, token in players.items()})
     return {"gm": gm, "combatants": players}, grants

@@ -9,13 +9,13 @@ from flask import current_app, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..rules.engine import apply_action, create_combat
+from ..rules.engine import apply_action, create_combat, replay
 from ..rules.registry import get_ruleset
 from ..rules.viewer import GM_VIEWER
-from ..store import CombatNotFound, VersionConflict
-from . import schemas
+from ..store import CombatNotFound, ReservationLost, VersionConflict
+from . import retry, schemas, sealing
 from .access import check_api_key, load_authorized, mint_creation_tokens, require_actor, require_gm
-from .idempotency import Idempotency
+from .idempotency import Idempotency, in_flight, replay_unavailable
 from .joining import mint_for_newcomers
 from .problems import problem
 from .requests import if_match, json_body, stale, stamp_expiry, store
@@ -29,20 +29,18 @@ blp = Blueprint(
     description="Combats: create one, post actions, read its state and its log.",
 )
 
-# Without If-Match an action applies to whatever version is current: a lost
-# race is resolved again on the new state, a few times, before giving up.
-MAX_ATTEMPTS = 5
-
 ETAG_HEADER = {"ETag": {"description": "The combat's version, for If-Match.", "schema": {"type": "string"}}}
 KEY_HEADER = {"in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string", "minLength": 16, "maxLength": 255}}
 BEARER = [{"bearer": []}]
 
 
-def _exactly_once(idempotency: Idempotency, handler, *args, on_replay=None):
-    if (early := idempotency.begin(on_replay)) is not None:
+def _exactly_once(idempotency: Idempotency, handler, *args, replay):
+    if (early := idempotency.begin(replay)) is not None:
         return early
     try:
         return handler(*args, idempotency)
+    except ReservationLost:
+        return in_flight()  # another request with the key took over a stalled reservation
     except Exception:
         idempotency.abandon()
         raise
@@ -66,32 +64,39 @@ class Combats(MethodView):
     def post(self):
         check_api_key(current_app.extensions["melee.settings"].api_keys)
         body = json_body()
-        key = Idempotency.key()
+        # A random id, never derived from the request: a public id reveals nothing.
+        combat_id = uuid.uuid4().hex
+        key = Idempotency.header()
         if key is None:
-            return _create(body, uuid.uuid4().hex, None)
+            return _create(body, combat_id, None)
         if (invalid := Idempotency.invalid_key(key)) is not None:
             return invalid
-        combat_id = Idempotency.combat_id_for(key)
-        idempotency = Idempotency(store(), combat_id, key, body)
-
-        def with_tokens(stored: dict) -> dict:
-            ids = [c["id"] for c in stored["combatants"]]
-            return {**stored, "tokens": mint_creation_tokens(ids, idempotency.token_seed)[0]}
-
-        return _exactly_once(idempotency, _create, body, combat_id, on_replay=with_tokens)
+        creation = Idempotency.for_creation(store(), key, body)
+        return _exactly_once(creation, _create, body, combat_id, replay=lambda fields: _replayed_creation(key, *fields))
 
 
 def _create(body: dict, combat_id: str, idempotency: Idempotency | None):
     state, entry = create_combat(body, combat_id=combat_id, seed=secrets.randbits(63))
     stamp_expiry(state)
-    derive_from = idempotency.token_seed if idempotency else None
-    tokens, grants = mint_creation_tokens([c["id"] for c in state["combatants"]], derive_from)
-    view = combat_view(state, GM_VIEWER)
-    headers = {"Location": url_for("combats.Combat", combat_id=combat_id), "ETag": etag(state)}
-    # The stored answer never holds the tokens: a replay derives them again.
-    answer = idempotency.answer(201, headers, view) if idempotency else None
-    store().create(state, entry, answer, grants)
-    return {**view, "tokens": tokens}, 201, headers
+    tokens, grants = mint_creation_tokens([c["id"] for c in state["combatants"]])
+    store().create(state, entry, grants)
+    if idempotency and not idempotency.creation_done(combat_id, sealing.seal(idempotency.key, combat_id, tokens)):
+        store().delete(combat_id)  # its reservation was taken over: the other request creates the combat
+        raise ReservationLost()
+    return {**combat_view(state, GM_VIEWER), "tokens": tokens}, 201, _creation_headers(state)
+
+
+def _creation_headers(state: dict) -> dict:
+    return {"Location": url_for("combats.Combat", combat_id=state["id"]), "ETag": etag(state)}
+
+
+def _replayed_creation(key: str, combat_id: str, sealed_tokens: str):
+    """The first answer: the combat as created (its first snapshot) and its tokens."""
+    tokens = sealing.unseal(key, combat_id, sealed_tokens)
+    if tokens is None:
+        return replay_unavailable("created a combat under a server secret that has changed since")
+    created, _ = store().snapshot_before(combat_id, 1)
+    return {**combat_view(created, GM_VIEWER), "tokens": tokens}, 201, _creation_headers(created)
 
 
 @blp.route("/<combat_id>")
@@ -136,18 +141,32 @@ class Actions(MethodView):
     @blp.response(200, schemas.ActionResult, headers=ETAG_HEADER)
     def post(self, combat_id):
         body = json_body()
-        key = Idempotency.key()
+        key = Idempotency.header()
         if key is None:
             return _act(combat_id, body, None)
         if (invalid := Idempotency.invalid_key(key)) is not None:
             return invalid
         load_authorized(store(), combat_id)  # 401/404 before reserving anything
-        return _exactly_once(Idempotency(store(), combat_id, key, body), _act, combat_id, body)
+        keyed = Idempotency.for_action(store(), combat_id, key, body)
+        return _exactly_once(keyed, _act, combat_id, body, replay=lambda fields: _replayed_action(combat_id, int(fields[0])))
+
+
+def _replayed_action(combat_id: str, seq: int):
+    """The first answer, for the caller: log entry ``seq`` and the state right
+    after it (rebuilt from history when later actions followed; its
+    ``expires_at`` is then the current one). A join's new tokens are not shown again."""
+    current, grant = load_authorized(store(), combat_id)
+    after = current
+    if seq != current["version"]:
+        after = {**replay(*store().snapshot_before(combat_id, seq)), "expires_at": current.get("expires_at")}
+    (entry,), _ = store().log(combat_id, seq - 1, 1)
+    return action_result(after, entry, grant.viewer), 200, {"ETag": etag(after)}
 
 
 def _act(combat_id: str, body: dict, idempotency: Idempotency | None):
     expected = if_match()
-    for _ in range(MAX_ATTEMPTS):
+    waits = retry.conflict_waits()
+    while True:
         state, grant = load_authorized(store(), combat_id)
         require_actor(grant, body, get_ruleset(state["ruleset"]).gm_only_actions)
         if expected is not None and expected != state["version"]:
@@ -155,19 +174,24 @@ def _act(combat_id: str, body: dict, idempotency: Idempotency | None):
         new_state, entry = apply_action(state, body, caller=grant.viewer)
         stamp_expiry(new_state)
         result, headers = action_result(new_state, entry, grant.viewer), {"ETag": etag(new_state)}
-        answer = idempotency.answer(200, headers, result) if idempotency else None
+        keyed = idempotency.action_applied(new_state["version"]) if idempotency else None
         try:
-            store().commit(new_state, entry, expected_version=state["version"], answer=answer)
+            store().commit(new_state, entry, expected_version=state["version"], keyed=keyed)
         except VersionConflict as conflict:
             if expected is not None:
                 return stale(conflict.current)
+            if (wait := next(waits, None)) is None:
+                break
+            retry.sleep(wait)
             continue
         return mint_for_newcomers(combat_id, state, new_state, result), 200, headers
     return problem(
         409,
         "version-conflict",
         "Version conflict",
-        "other actions kept changing this combat; reload it and try again",
+        "other actions kept changing this combat for a while; reload it and try again "
+        "(the same Idempotency-Key makes the retry safe)",
+        headers={"Retry-After": "1"},
     )
 
 

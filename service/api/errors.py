@@ -8,8 +8,8 @@ from flask import Flask
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from ..rules.errors import NotYourDecision, RulesError
-from ..store import CombatNotFound, StoreUnavailable, VersionConflict
+from ..rules.errors import ActionNotAllowed, NotYourDecision, RulesError
+from ..store import ActionLimitReached, CombatNotFound, OutcomeUnknown, StoreUnavailable, VersionConflict
 from . import limits
 from .access import AccessDenied
 from .problems import field_pointer, flatten_messages, problem
@@ -84,6 +84,29 @@ def register(app: Flask, retry_after_seconds: int) -> None:
             "Combat store unavailable",
             "the combat store does not answer; nothing was changed, retry later",
             headers={"Retry-After": str(retry_after_seconds)},
+        )
+
+    @app.errorhandler(OutcomeUnknown)
+    def outcome_unknown(error: OutcomeUnknown):
+        log.error("combat store did not confirm a write: %s", error)
+        return problem(
+            503,
+            "outcome-unknown",
+            "Outcome unknown",
+            "the combat store did not confirm the change: it may or may not have been applied; "
+            "retry with the same Idempotency-Key (without one, read the combat first)",
+            headers={"Retry-After": str(retry_after_seconds)},
+        )
+
+    @app.errorhandler(ActionLimitReached)
+    def action_limit_reached(error: ActionLimitReached):
+        return problem(
+            409,
+            "action-limit-reached",
+            "Action limit reached",
+            f"this combat has taken its {error.limit} actions, the most one combat may take here; "
+            "nothing was applied: start a new combat to go on",
+            limit=error.limit,
         )
 
     @app.errorhandler(Exception)

@@ -9,16 +9,29 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from .cluster import cluster_client, is_cluster_url
-from .combats import CombatStore
-from .errors import CombatNotFound, StoreUnavailable, VersionConflict
+from .combats import DEFAULT_MAX_ACTIONS, CombatStore
+from .errors import ActionLimitReached, CombatNotFound, OutcomeUnknown, ReservationLost, StoreUnavailable, VersionConflict
 
-__all__ = ["CombatNotFound", "CombatStore", "StoreUnavailable", "VersionConflict", "connect"]
+__all__ = [
+    "ActionLimitReached",
+    "CombatNotFound",
+    "CombatStore",
+    "OutcomeUnknown",
+    "ReservationLost",
+    "StoreUnavailable",
+    "VersionConflict",
+    "connect",
+]
 
 log = logging.getLogger(__name__)
 
 
 def connect(
-    redis_url: str | None, ttl_seconds: int, timeout_seconds: float = 2.0, ssl_cert_reqs: str | None = None
+    redis_url: str | None,
+    ttl_seconds: int,
+    timeout_seconds: float = 2.0,
+    ssl_cert_reqs: str | None = None,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
 ) -> CombatStore:
     """A store on ``redis_url``, or on an in-process fakeredis when it is empty.
 
@@ -38,12 +51,12 @@ def connect(
         if ssl_cert_reqs and redis_url.startswith(("rediss://", "rediss+cluster://")):
             options["ssl_cert_reqs"] = ssl_cert_reqs
         if is_cluster_url(redis_url):
-            return CombatStore(cluster_client(redis_url, **options), ttl_seconds)
-        return CombatStore(redis.Redis.from_url(redis_url, **options), ttl_seconds)
+            return CombatStore(cluster_client(redis_url, **options), ttl_seconds, max_actions)
+        return CombatStore(redis.Redis.from_url(redis_url, **options), ttl_seconds, max_actions)
     import fakeredis
 
     log.warning(
         "REDIS_URL is not set: combats live in this process's memory (embedded store). "
         "Run a single worker (threads are fine) and set REDIS_URL to scale out or keep combats across restarts."
     )
-    return CombatStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()), ttl_seconds)
+    return CombatStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()), ttl_seconds, max_actions)

@@ -2,9 +2,12 @@
 
 A combat is five keys in one Cluster slot (see ``keys.py``): its state
 (hash: version, json, snapshots and archived log chunks: ``history.py``),
-its log (list; entry *n* has seq *n*), its Idempotency-Key answers, its
+its log (list; entry *n* has seq *n*), its Idempotency-Key records, its
 access grants and its stream (the log entries again, for live listeners:
-``stream.py``). Every write refreshes the TTL of all five. Appending an
+``stream.py``). Every write refreshes the TTL of all but the Idempotency-Key
+records, which have their own (``idempotency.py``). A combat takes at most
+``max_actions`` actions (its log at most that many entries after the
+creation's). Appending an
 entry and replacing the state is one Lua script
 that first compares the stored version: two writers can never both commit on
 the same version, and a write is never half done.
@@ -18,22 +21,33 @@ import redis
 
 from . import scripts
 from .access import AccessGrants, grant_args
-from .errors import CombatNotFound, VersionConflict, retrying_read, unavailable_on_failure
+from .errors import (
+    ActionLimitReached,
+    CombatNotFound,
+    ReservationLost,
+    VersionConflict,
+    retrying_read,
+    unavailable_on_failure,
+    write_outcome_unknown,
+)
 from .history import History, snapshot_arg
-from .idempotency import IdempotencyRecords, answer_args
+from .idempotency import IdempotencyRecords, KeyedWrite, keyed_args
 from .keys import combat_keys, dumps, state_key
 from .stream import EventStreams
 
-COMMITTED, CONFLICT, GONE = 0, 1, 2
+COMMITTED, CONFLICT, GONE, AT_LIMIT, NOT_RESERVED = 0, 1, 2, 3, 4
+DEFAULT_MAX_ACTIONS = 1000
 
 
 class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
-    def __init__(self, client: redis.Redis, ttl_seconds: int):
+    def __init__(self, client: redis.Redis, ttl_seconds: int, max_actions: int = DEFAULT_MAX_ACTIONS):
         self.client = client
         self.ttl_seconds = ttl_seconds
+        self.max_actions = max_actions
         self._create = client.register_script(scripts.CREATE)
         self._commit = client.register_script(scripts.COMMIT)
         self._reserve = client.register_script(scripts.RESERVE)
+        self._swap = client.register_script(scripts.SWAP)
         self._archive = client.register_script(scripts.ARCHIVE)
 
     def ping(self) -> bool:
@@ -44,15 +58,14 @@ class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
         self,
         state: dict,
         entry: dict,
-        answer: tuple[str, dict] | None = None,
         grants: dict[str, dict] | None = None,
     ) -> None:
-        """Store a new combat, the answer to its Idempotency-Key and its grants."""
+        """Store a new combat and its grants."""
         combat_id = state["id"]
-        with unavailable_on_failure():
+        with write_outcome_unknown():
             created = self._create(
                 keys=combat_keys(combat_id),
-                args=[state["version"], dumps(state), dumps(entry), self.ttl_seconds, *answer_args(answer), snapshot_arg(state), *grant_args(grants or {})],
+                args=[state["version"], dumps(state), dumps(entry), self.ttl_seconds, snapshot_arg(state), *grant_args(grants or {})],
             )
         if not created:
             raise VersionConflict(0)
@@ -64,18 +77,27 @@ class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
             raise CombatNotFound(combat_id)
         return json.loads(raw)
 
-    def commit(self, state: dict, entry: dict, expected_version: int, answer: tuple[str, dict] | None = None) -> None:
-        """Replace the state and append the entry if the version is still ``expected_version``."""
+    def commit(self, state: dict, entry: dict, expected_version: int, keyed: KeyedWrite | None = None) -> None:
+        """Replace the state and append the entry if the version is still
+        ``expected_version`` (and, under an Idempotency-Key, the request's
+        reservation is still there: ``KeyedWrite``)."""
         combat_id = state["id"]
-        with unavailable_on_failure():
+        with write_outcome_unknown():
             outcome, current = self._commit(
                 keys=combat_keys(combat_id),
-                args=[expected_version, state["version"], dumps(state), dumps(entry), self.ttl_seconds, *answer_args(answer), snapshot_arg(state)],
+                args=[
+                    expected_version, state["version"], dumps(state), dumps(entry), self.ttl_seconds,
+                    *keyed_args(keyed), snapshot_arg(state), self.max_actions + 1,
+                ],
             )
         if outcome == GONE:
             raise CombatNotFound(combat_id)
         if outcome == CONFLICT:
             raise VersionConflict(int(current))
+        if outcome == AT_LIMIT:
+            raise ActionLimitReached(self.max_actions)
+        if outcome == NOT_RESERVED:
+            raise ReservationLost()
         self.archive_due(combat_id, state["version"])
 
     def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict], int]:

@@ -16,6 +16,23 @@ class StoreUnavailable(Exception):
     """Redis did not answer; the request may be retried later."""
 
 
+class OutcomeUnknown(StoreUnavailable):
+    """A write was sent but Redis did not confirm it: it may still be applied
+    (a stalled Redis runs it when it resumes). Only a retry with the same
+    Idempotency-Key can tell, by finding the stored answer or a clean slate."""
+
+
+class ActionLimitReached(Exception):
+    def __init__(self, limit: int):
+        super().__init__(f"the combat has reached its limit of {limit} actions")
+        self.limit = limit
+
+
+class ReservationLost(Exception):
+    """The request's Idempotency-Key reservation was released or taken over
+    before its write reached Redis: the write was refused, nothing changed."""
+
+
 class CombatNotFound(Exception):
     pass
 
@@ -38,6 +55,21 @@ class unavailable_on_failure:
         if isinstance(error, RedisError) and "LOADING" in str(error):
             raise StoreUnavailable(str(error)) from error
         return False
+
+
+class write_outcome_unknown(unavailable_on_failure):
+    """Around a write: Redis trouble is :class:`OutcomeUnknown`, since the
+    command may have been sent and may run later; but not a failure to
+    connect (redis-py's "Error 111 connecting to ...", "Timeout connecting
+    to server"), which comes before anything is sent."""
+
+    def __exit__(self, kind, error, traceback):
+        try:
+            return super().__exit__(kind, error, traceback)
+        except StoreUnavailable as unavailable:
+            if "connecting to" in str(error):
+                raise
+            raise OutcomeUnknown(str(unavailable)) from error
 
 
 def retrying_read(read):

@@ -1,37 +1,56 @@
-"""Idempotency-Key records: one hash per combat, refreshed with it."""
+"""Idempotency-Key records: small strings in a hash, with their own TTL.
+
+A combat's records are fields of its ``combat:{id}:idempotency`` hash; a
+creation's record is the one field of ``creation:{digest}`` (a combat id is
+random, so a retried creation cannot find its combat's keys by itself). The
+record formats belong to ``service/api/idempotency.py``; the store only
+reserves, swaps and reads them atomically (scripts.py).
+"""
 
 from __future__ import annotations
 
-import json
+import secrets
+from typing import NamedTuple
 
-from .errors import unavailable_on_failure
-from .keys import dumps, idempotency_key
+from .errors import unavailable_on_failure, write_outcome_unknown
+from .keys import SERVER_SECRET_KEY
 
 
-def answer_args(answer: tuple[str, dict] | None) -> list[str]:
-    """Script arguments that store ``(digest, response)`` with a write."""
-    if answer is None:
-        return ["", ""]
-    digest, response = answer
-    return [digest, "D " + dumps(response)]
+class KeyedWrite(NamedTuple):
+    """A commit made under an Idempotency-Key: it applies only while the
+    request's own reservation ``reserved`` is still in field ``field`` of the
+    combat's records, and replaces it with ``answer`` (TTL ``ttl``)."""
+
+    field: str
+    reserved: str
+    answer: str
+    ttl: int
+
+
+def keyed_args(keyed: KeyedWrite | None) -> list:
+    return ["", "", "", 0] if keyed is None else list(keyed)
 
 
 class IdempotencyRecords:
-    def reserve(self, combat_id: str, digest: str, fingerprint: str, now: int, stale_after: int = 60) -> dict | str | None:
-        """Mark a request in flight. None when reserved; else the existing
-        record: a dict (the stored answer) or the in-flight fingerprint."""
+    def reserve(self, key: str, field: str, record: str, now: int, stale_after: int, ttl: int) -> str | None:
+        """Write ``record`` (in flight) unless another record is there (and
+        not a stale reservation): None when reserved, else the record found."""
         with unavailable_on_failure():
-            reserved, found = self._reserve(
-                keys=[idempotency_key(combat_id)], args=[digest, fingerprint, now, stale_after, self.ttl_seconds]
-            )
+            reserved, found = self._reserve(keys=[key], args=[field, record, now, stale_after, ttl])
         if reserved == 0:
             return None
-        found = found.decode() if isinstance(found, bytes) else found
-        if found.startswith("D "):
-            return json.loads(found[2:])
-        return found.split(" ", 2)[2]
+        return found.decode() if isinstance(found, bytes) else found
 
-    def forget(self, combat_id: str, digest: str) -> None:
-        """Drop a reservation, so that a retry is processed again."""
+    def swap(self, key: str, field: str, expected: str, record: str, ttl: int | None = None) -> bool:
+        """Replace the record by ``record`` ('' deletes it) only if it is
+        still ``expected``; False when another request's record is there."""
+        with write_outcome_unknown():
+            return bool(self._swap(keys=[key], args=[field, expected, record, "" if ttl is None else ttl]))
+
+    def server_secret(self) -> bytes:
+        """The deployment's generated secret, the same for every worker: the
+        first one to ask stores it (SET NX), the others read it."""
         with unavailable_on_failure():
-            self.client.hdel(idempotency_key(combat_id), digest)
+            self.client.set(SERVER_SECRET_KEY, secrets.token_hex(32), nx=True)
+            stored = self.client.get(SERVER_SECRET_KEY)
+        return bytes.fromhex(stored.decode() if isinstance(stored, bytes) else stored)

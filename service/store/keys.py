@@ -25,6 +25,15 @@ def stream_key(combat_id: str) -> str:
     return f"combat:{{{combat_id}}}:stream"
 
 
+def creation_key(key_digest: str) -> str:
+    """The record of a creation made with an Idempotency-Key (by the key's digest)."""
+    return f"creation:{{{key_digest}}}"
+
+
+# A secret generated once per deployment when SECRET_KEY is not set (docs/security.md).
+SERVER_SECRET_KEY = "melee:server-secret"
+
+
 def combat_keys(combat_id: str) -> list[str]:
     """Every key of a combat, in the order the scripts expect them."""
     return [

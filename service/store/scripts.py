@@ -18,25 +18,41 @@ redis.call('HSET', KEYS[1], 'version', ARGV[1], 'json', ARGV[2])
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('XADD', KEYS[5], 'MAXLEN', '~', {STREAM_MAXLEN}, ARGV[1] .. '-0', 'entry', ARGV[3])
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[3], ARGV[5], ARGV[6]) end
-redis.call('HSET', KEYS[1], 'snap:' .. ARGV[1], ARGV[7])
-for i = 8, #ARGV, 2 do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1]) end
-for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+redis.call('HSET', KEYS[1], 'snap:' .. ARGV[1], ARGV[5])
+for i = 6, #ARGV, 2 do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1]) end
+for i = 1, #KEYS do
+  if i ~= 3 then redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+end
 return 1
 """
 
-# Returns {0, version} on success, {1, current} on a version conflict and
-# {2, 0} when the combat is gone (expired or deleted).
+# Returns {0, version} on success, {1, current} on a version conflict,
+# {2, 0} when the combat is gone (expired or deleted), {3, current} when the
+# new version would pass the cap on actions (ARGV[11]) and {4, current} when
+# the request's Idempotency-Key reservation is no longer the one this
+# request made (ARGV[7], in KEYS[3] field ARGV[6]): a worker whose write
+# reached Redis late, after its reservation was released or taken over,
+# must not apply the action a second time.
+# ARGV: expected version, new version, state, entry, combat TTL, key digest
+# (or ''), own reservation, answer record, idempotency TTL, snapshot (or ''),
+# highest version allowed.
 COMMIT = f"""
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return {{2, 0}} end
 if current ~= ARGV[1] then return {{1, tonumber(current)}} end
+if tonumber(ARGV[2]) > tonumber(ARGV[11]) then return {{3, tonumber(current)}} end
+if ARGV[6] ~= '' and redis.call('HGET', KEYS[3], ARGV[6]) ~= ARGV[7] then return {{4, tonumber(current)}} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'json', ARGV[3])
 redis.call('RPUSH', KEYS[2], ARGV[4])
 redis.call('XADD', KEYS[5], 'MAXLEN', '~', {STREAM_MAXLEN}, ARGV[2] .. '-0', 'entry', ARGV[4])
-if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], ARGV[7]) end
-if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'snap:' .. ARGV[2], ARGV[8]) end
-for i = 1, #KEYS do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
+if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'snap:' .. ARGV[2], ARGV[10]) end
+for i = 1, #KEYS do
+  if i ~= 3 then redis.call('EXPIRE', KEYS[i], ARGV[5]) end
+end
+if ARGV[6] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[6], ARGV[8])
+  redis.call('EXPIRE', KEYS[3], ARGV[9])
+end
 return {{0, tonumber(ARGV[2])}}
 """
 
@@ -54,19 +70,39 @@ for i = 5, #ARGV do redis.call('HDEL', KEYS[1], ARGV[i]) end
 return 1
 """
 
-# Idempotency records live in one hash per combat, refreshed with it:
-# "F <unix time> <fingerprint>" while a request is in flight, "D <json>" once
-# answered. An in-flight record older than ARGV[4] seconds belonged to a
-# worker that died before committing anything, and may be taken over.
-# Returns {0, ''} when reserved, {1, record} when a record already exists.
+# Idempotency-Key records: field ARGV[1] of hash KEYS[1] (a combat's
+# records, or one creation's). "F <fingerprint> <unix time> <nonce>" while
+# a request is in flight; anything else is an answer (idempotency.py has
+# the formats). An in-flight record older than ARGV[4] seconds (or of an
+# older format, without its time there) belonged to a
+# worker that died or stalled; it may be taken over, and the fenced commit
+# above then refuses that worker's late write. The hash expires ARGV[5]
+# seconds after its last reservation or answer.
+# Returns {0, ''} when reserved (record ARGV[2]), {1, record} when one exists.
 RESERVE = """
 local found = redis.call('HGET', KEYS[1], ARGV[1])
 if found then
-  if string.sub(found, 1, 1) == 'D' then return {1, found} end
-  local at = tonumber(string.match(found, '^F (%d+)'))
+  if string.sub(found, 1, 2) ~= 'F ' then return {1, found} end
+  local at = tonumber(string.match(found, '^F %S+ (%d+) ')) or 0
   if tonumber(ARGV[3]) - at < tonumber(ARGV[4]) then return {1, found} end
 end
-redis.call('HSET', KEYS[1], ARGV[1], 'F ' .. ARGV[3] .. ' ' .. ARGV[2])
-if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[5]) end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
 return {0, ''}
+"""
+
+# Compare-and-swap of one record: field ARGV[1] of KEYS[1] becomes ARGV[3]
+# (or is deleted when ARGV[3] is '') only if it still is ARGV[2], this
+# request's own reservation. A clean-up or an answer that reaches Redis late
+# can then never overwrite what another request wrote since. ARGV[4]: the
+# hash's new TTL ('' to keep it). Returns 1 if swapped, else 0.
+SWAP = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+if ARGV[3] == '' then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+end
+if ARGV[4] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[4]) end
+return 1
 """

@@ -12,17 +12,9 @@ from service.settings import Settings
 
 from ..conftest import GameMasterClient
 from ..helpers import act, create, log
-from ..redis_server import AVAILABLE, OwnRedis
+from ..redis_server import AVAILABLE
 
 pytestmark = pytest.mark.skipif(not AVAILABLE, reason="needs redis-server")
-
-
-@pytest.fixture
-def own_redis(tmp_path):
-    server = OwnRedis(tmp_path)
-    server.start()
-    yield server
-    server.stop()
 
 
 def test_outage_gives_503s_then_the_service_recovers(own_redis):
