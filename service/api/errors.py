@@ -54,7 +54,8 @@ def register(app: Flask, retry_after_seconds: int) -> None:
 
     @app.errorhandler(RulesError)
     def refused_by_rules(error: RulesError):
-        status = 409 if isinstance(error, ActionNotAllowed) else 422
+        # A refusal of who the caller is (a 403 class) states its own status.
+        status = getattr(error, "status", None) or (409 if isinstance(error, ActionNotAllowed) else 422)
         extensions = {}
         if error.field:
             extensions["errors"] = [{"pointer": field_pointer(error.field), "detail": error.detail}]

@@ -43,7 +43,7 @@ def roll_check(res: Resolution, combatant: dict, attribute: str, skill: str | No
         breakdown[skill] = sheet["skills"].get(skill, 0)
     gm, forced = take_roll_adjustments(res, combatant)
     breakdown.update({k: v for k, v in {**extra, "gm": gm}.items() if v})
-    dice = res.dice.roll_many(2, 6, purpose)
+    dice = res.dice.roll_many(2, 6, purpose, combatant["id"])
     return Check(dice, sum(dice) + sum(breakdown.values()), breakdown, forced)
 
 

@@ -22,7 +22,7 @@ TURN_ACTIONS = ["attack", "stabilize", "test", "pass"]
 def _roll_one(res: Resolution, combatant: dict) -> None:
     des = combatant["sheet"]["attributes"]["DES"]
     bonus = INITIATIVE_BONUS.get(min(des, 10), 0)
-    dice = res.dice.roll_many(2, 6, f"initiative {combatant['id']}")
+    dice = res.dice.roll_many(2, 6, f"initiative {combatant['id']}", combatant["id"])
     combatant["initiative"] = des + bonus + sum(dice)
     res.emit("initiative_rolled", combatant=combatant["id"], dice=list(dice), des=des, bonus=bonus, total=combatant["initiative"])
 

@@ -71,7 +71,7 @@ def _die(res: Resolution, target: dict, cause: str) -> None:
 
 def death_test(res: Resolution, combatant: dict) -> None:
     """Seed, "Testes de Morte": 2d6 >= 6 holds on, 12 stabilises, 3 failures kill."""
-    dice = res.dice.roll_many(2, 6, "death test")
+    dice = res.dice.roll_many(2, 6, "death test", combatant["id"])
     total = sum(dice)
     if total >= DEATH_TEST_STABILISES:
         outcome = "stabilised"

@@ -2,7 +2,7 @@
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from ..schemas import ActionBase, choice, CombatantBase, DiceExpressionField, flag, identifier, name, number, StrictInt
+from ..schemas import ActionBase, choice, CombatantBase, CommonOptions, DiceExpressionField, flag, identifier, name, number, StrictInt
 from .tables import ARMOUR, FUMBLE_TABLES, ITEM_CLASSES, LOCATIONS, WEAPONS
 
 MODIFIER = validate.Range(-200, 200)
@@ -101,7 +101,7 @@ class Sheet(CombatantBase):
         return data
 
 
-class Options(Schema):
+class Options(CommonOptions):
     ask_reactions = flag(True, "Wait for the target's dodge/parry declaration (react) before rolling; false: attacks resolve at once unless a reaction is inline.")
     high_rolls_always_fumble = flag(False, "96-00 is a fumble even under the skill (false: only when it fails, as the seed reads).")
     after_dodge_penalty = choice(["flat", "per_dodge"], "flat", "Actions after a dodge in the round: -20 once (flat) or -20 per dodge made.")
