@@ -276,7 +276,7 @@ class DiceBox:
         whose = _whose(self._combatants, roller)
         supplier = "the game master" if roller == "gm" else f"{whose}'s player or the game master"
         return (
-            f"dice[{index}] would be {whose}'s {purpose} roll; with the dice policy 'own' only {supplier} "
+            f"dice[{index}] would be {whose}'s roll ({purpose}); with the dice policy 'own' only {supplier} "
             f"supplies it (send only your own combatant's dice, or none)"
         )
 

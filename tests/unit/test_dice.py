@@ -135,7 +135,7 @@ def test_own_refuses_a_players_dice_for_another_combatants_roll_with_403():
         dice.finish()
     assert refused.value.status == 403 and refused.value.field == "dice.2"
     assert refused.value.detail.startswith(
-        "dice[2] would be Capanga's defense roll; with the dice policy 'own' only Capanga's player or the game master supplies it"
+        "dice[2] would be Capanga's roll (defense); with the dice policy 'own' only Capanga's player or the game master supplies it"
     )
 
 
