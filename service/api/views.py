@@ -31,9 +31,10 @@ def combat_view(state: dict, viewer: Viewer) -> dict:
     if hidden and not viewer.gm:
         view["combatants"] = [_without_sheet(c) if c["id"] in hidden else c for c in view["combatants"]]
     if state["status"] == "over":
-        if state["seed"] is not None:
+        if state.get("seed") is not None:
             view["seed"] = state["seed"]
-        view["dice_secrets"] = [{"stream": index, "key": key} for index, key in enumerate(state["dice_keys"])]
+        # (A combat stored before keyed streams has none to reveal: its seed replays it.)
+        view["dice_secrets"] = [{"stream": index, "key": key} for index, key in enumerate(state.get("dice_keys", []))]
     return view
 
 

@@ -142,6 +142,17 @@ def new_stream(state: dict, entropy: bytes) -> dict:
     return published
 
 
+def upgrade_legacy(state: dict) -> None:
+    """A combat stored before keyed streams kept a private SplitMix64 state in ``rng``:
+    it keys its stream 0 from now on (never shown, so still unpredictable)."""
+    if "dice_keys" in state:
+        return
+    key = seeded_key(state["rng"] & ((1 << 64) - 1), 0)
+    state["dice_keys"] = [key.hex()]
+    state["dice_commitments"] = [{"stream": 0, "sha256": commitment(key)}]
+    state["rng"] = {"stream": 0, "draw": 0}
+
+
 class DiceStream:
     """The server's dice of one stream: keyed BLAKE2b of a counter (the draw)."""
 

@@ -11,7 +11,7 @@ import pickle
 from collections.abc import Mapping
 
 from . import conditions
-from .dice import DiceBox, DiceStream, ReplayDice, new_stream
+from .dice import DiceBox, DiceStream, ReplayDice, new_stream, upgrade_legacy
 from .errors import ActionNotAllowed, CombatOver, InvalidAction
 from .gm import actions as gm_actions
 from .gm import summary
@@ -90,6 +90,7 @@ def apply_loaded(
         raise CombatOver("the fight is over; no more actions are accepted", field="type")
     _check_actor(ruleset, state, action)
     working = state if in_place else copy_state(state)
+    upgrade_legacy(working)
     res = Resolution(working, dice_box(working, action["dice"], caller))
     if action["actor"] == GM and action["type"] in gm_actions.HANDLERS:
         gm_actions.resolve(ruleset, res, action)
@@ -150,8 +151,10 @@ def undo(state: Mapping, restored: Mapping, entropy: bytes) -> tuple[dict, dict]
     new = copy_state(restored)
     new["version"] = state["version"] + 1
     new["redo"] = [*state.get("redo", []), undone_seq]
-    new["dice_keys"] = list(state["dice_keys"])
-    new["dice_commitments"] = list(state["dice_commitments"])
+    current = copy_state(state)
+    upgrade_legacy(current)
+    new["dice_keys"] = current["dice_keys"]
+    new["dice_commitments"] = current["dice_commitments"]
     commitment = new_stream(new, entropy)
     new.pop("expires_at", None)
     entry = {
