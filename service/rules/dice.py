@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import DiceNotYours, DiceSyntaxError, DieOutOfRange, TooManyDice, UnusedDice
 from .viewer import GM_VIEWER, Viewer
@@ -153,27 +154,37 @@ def upgrade_legacy(state: dict) -> None:
     state["rng"] = {"stream": 0, "draw": 0}
 
 
+# Rejection keeps every face equally likely (no modulo bias): draws at or above a die's limit are thrown away.
+_LIMITS = {sides: (1 << 64) - ((1 << 64) % sides) for sides in ALLOWED_SIDES}
+
+
+@lru_cache(maxsize=1024)
+def _keyed(key_hex: str):
+    """The BLAKE2b state keyed with a stream's key, copied for each draw (keying it again costs more)."""
+    return hashlib.blake2b(key=bytes.fromhex(key_hex), digest_size=8)
+
+
 class DiceStream:
     """The server's dice of one stream: keyed BLAKE2b of a counter (the draw)."""
 
     __slots__ = ("index", "draw", "_keyed")
 
-    def __init__(self, key: bytes, index: int, draw: int = 0):
+    def __init__(self, key: bytes | str, index: int, draw: int = 0):
         self.index = index
         self.draw = draw
-        self._keyed = hashlib.blake2b(key=key, digest_size=8)
+        self._keyed = _keyed(key if isinstance(key, str) else key.hex())
 
     @classmethod
     def of(cls, state: dict) -> DiceStream:
         position = state["rng"]
-        return cls(bytes.fromhex(state["dice_keys"][position["stream"]]), position["stream"], position["draw"])
+        return cls(state["dice_keys"][position["stream"]], position["stream"], position["draw"])
 
     def roll(self, sides: int) -> tuple[int, int]:
-        """(face, the draw that gave it). Rejection keeps every face equally likely (no modulo bias)."""
-        limit = (1 << 64) - ((1 << 64) % sides)
+        """(face, the draw that gave it)."""
+        limit = _LIMITS[sides]
         while True:
             draw = self.draw
-            self.draw += 1
+            self.draw = draw + 1
             hashed = self._keyed.copy()
             hashed.update(draw.to_bytes(8, "big"))
             bits = int.from_bytes(hashed.digest(), "big")
@@ -250,7 +261,7 @@ class DiceBox:
                 self.rolls.append(roll)
                 return value
             self._foreign.append((index, roller, purpose))
-        roll = {"sides": sides, "value": 0, "purpose": purpose, "roller": roller, "source": SERVER, **self._draw(sides)}
+        roll = self._server_roll(sides, purpose, roller)
         self.rolls.append(roll)
         return roll["value"]
 
@@ -291,10 +302,13 @@ class DiceBox:
             f"supplies it (send only your own combatant's dice, or none)"
         )
 
-    def _draw(self, sides: int) -> dict:
-        """A server die: ``{"value", "stream", "draw"}``."""
+    def _server_roll(self, sides: int, purpose: str, roller: str) -> dict:
+        """A server die, recorded with where it comes from (its stream and draw) for the audit."""
         value, draw = self.stream.roll(sides)
-        return {"value": value, "stream": self.stream.index, "draw": draw}
+        return {
+            "sides": sides, "value": value, "purpose": purpose, "roller": roller, "source": SERVER,
+            "stream": self.stream.index, "draw": draw,
+        }
 
 
 class ReplayDice(DiceBox):

@@ -98,8 +98,8 @@ class PathDice(DiceBox):
         )
         self.path = path
 
-    def _draw(self, sides: int) -> dict:
-        return {"value": self.path.draw(sides)}
+    def _server_roll(self, sides: int, purpose: str, roller: str) -> dict:
+        return {"sides": sides, "value": self.path.draw(sides), "purpose": purpose, "roller": roller, "source": "server"}
 
 
 def leaves(run: Callable[[DicePath], object], max_leaves: int) -> Iterator[tuple[Fraction, object]]:
