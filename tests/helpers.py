@@ -18,6 +18,16 @@ def act(client, location: str, action: dict, status: int = 200) -> dict:
     return response.get_json()
 
 
+def play(client, location: str, action: dict, status: int = 200) -> dict:
+    """``act`` with the token of the action's actor (its player's, or the GM's for 'gm'),
+    as a table plays: under the dice policy 'own' each player supplies only its combatant's dice."""
+    tokens = client.tokens[location.rstrip("/").rsplit("/", 1)[-1]]
+    token = tokens["gm"] if action["actor"] == "gm" else tokens["combatants"][action["actor"]]
+    response = client.post(f"{location}/actions", json=action, headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == status, response.get_json()
+    return response.get_json()
+
+
 def codes(result: dict) -> list[str]:
     return [event["code"] for event in result["events"]]
 

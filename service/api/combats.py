@@ -9,6 +9,7 @@ from flask import current_app, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from ..rules.dice import KEY_BYTES
 from ..rules.engine import apply_action, create_combat, replay
 from ..rules.registry import get_ruleset
 from ..rules.viewer import GM_VIEWER
@@ -76,7 +77,7 @@ class Combats(MethodView):
 
 
 def _create(body: dict, combat_id: str, idempotency: Idempotency | None):
-    state, entry = create_combat(body, combat_id=combat_id, seed=secrets.randbits(63))
+    state, entry = create_combat(body, combat_id=combat_id, entropy=secrets.token_bytes(KEY_BYTES))
     stamp_expiry(state)
     tokens, grants = mint_creation_tokens([c["id"] for c in state["combatants"]])
     store().create(state, entry, grants)

@@ -57,7 +57,8 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         extensions = {}
         if error.field:
             extensions["errors"] = [{"pointer": field_pointer(error.field), "detail": error.detail}]
-        title = "Not yours to decide" if isinstance(error, NotYourDecision) else "The rules refuse this action"
+        # 403: the rules would allow it, but not from this token (a GM field, another's answer or dice).
+        title = "Not yours to decide" if error.status == 403 else "The rules refuse this action"
         return problem(error.status, error.code, title, error.detail, **extensions)
 
     @app.errorhandler(CombatNotFound)

@@ -3,10 +3,13 @@ and may play it again (or play something else: a branch)."""
 
 from __future__ import annotations
 
+import secrets
+
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..rules.engine import redo, redo_target, replay, undo, undo_target, undone_action
+from ..rules.dice import KEY_BYTES
+from ..rules.engine import redo, redo_target, replay, undo, undo_target
 from ..store import VersionConflict
 from . import schemas
 from .access import load_authorized, require_gm
@@ -45,7 +48,7 @@ def _undo(combat_id: str):
         target = undo_target(state)
         if target is None:
             return problem(409, "action-not-allowed", "Nothing to undo", "no action has been played since the combat began")
-        return undo(state, replay(*store().snapshot_before(combat_id, target)))
+        return undo(state, replay(*store().snapshot_before(combat_id, target)), secrets.token_bytes(KEY_BYTES))
 
     return step
 
@@ -56,7 +59,7 @@ def _redo(combat_id: str):
         if seq is None:
             return problem(409, "action-not-allowed", "Nothing to redo", "nothing was undone since the last action")
         entries, _ = store().log(combat_id, seq - 1, 1)
-        return redo(state, undone_action(entries[0]), seq)
+        return redo(state, entries[0], seq)
 
     return step
 
@@ -67,8 +70,10 @@ class Undo(MethodView):
         summary="Take back the last action (game master)",
         description=(
             "The combat returns exactly to the state before the last action: PV, conditions, durations, "
-            "initiative, pending prompts and the dice generator. The undo is itself an entry of the log "
-            "(history is never rewritten), so every listener sees it. Undo again to go further back."
+            "initiative, pending prompts. The undo is itself an entry of the log (history is never rewritten), "
+            "so every listener sees it. Undo again to go further back. The server's dice after an undo come "
+            "from a new stream of fresh entropy (its commitment is in the undo's `action.dice_commitment` and "
+            "in the combat's `dice_commitments`), so no die anyone has seen comes back for a new action."
         ),
         parameters=[IF_MATCH],
         security=BEARER,
@@ -82,7 +87,7 @@ class Undo(MethodView):
 class Redo(MethodView):
     @blp.doc(
         summary="Play the last undone action again (game master)",
-        description="Same action, same dice: the generator was restored too, so the result is the same.",
+        description="Same action, same dice: the dice logged with the undone action are played again, so the result is the same.",
         parameters=[IF_MATCH],
         security=BEARER,
     )

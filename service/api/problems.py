@@ -28,6 +28,7 @@ PROBLEM_TYPES = {
     "too-many-dice": "More dice than the hard limit per expression or per action.",
     "die-out-of-range": "A supplied die's value does not fit the die the rules roll.",
     "unused-dice": "More dice were supplied than the rules needed; nothing was applied.",
+    "dice-not-yours": "The combat's dice policy does not let this token supply these dice (`server`: nobody's; `own`: only its own combatant's rolls); nothing was applied.",
     "unauthorized": "This combat needs 'Authorization: Bearer <token>' with a token it issued (or an API key to create one).",
     "forbidden": "The token is valid but does not allow this: a player acts only for its own combatant; some things need the GM.",
     "not-found": "No such resource: the combat never existed, was deleted, or expired.",

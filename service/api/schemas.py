@@ -20,7 +20,16 @@ class Roll(Described):
     sides = fields.Integer(required=True)
     value = fields.Integer(required=True)
     purpose = fields.String(required=True)
-    source = fields.String(required=True, validate=validate.OneOf(["client", "server"]))
+    roller = fields.String(
+        required=True, metadata={"description": "Whose roll it is at the table: a combatant's id, or 'gm'."}
+    )
+    source = fields.String(
+        required=True,
+        validate=validate.OneOf(["server", "gm", "player"]),
+        metadata={"description": "Who supplied the die: the server, or the role of the token that sent it."},
+    )
+    stream = fields.Integer(metadata={"description": "Server dice: the stream (key) that drew it (docs/dice-audit.md)."})
+    draw = fields.Integer(metadata={"description": "Server dice: the counter value that gave it."})
 
 
 class Event(Described):
@@ -57,7 +66,16 @@ class Combat(Described):
         metadata={"description": "Who the engine waits for, and which action types each may send."},
     )
     expires_at = fields.String(required=True, metadata={"description": "When the combat expires unless it changes (ISO 8601)."})
-    seed = fields.Integer(metadata={"description": "The dice seed, revealed once the fight is over."})
+    seed = fields.Integer(metadata={"description": "The seed the creator gave, revealed once the fight is over."})
+    dice_commitments = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={"description": "`{stream, sha256}`: the SHA-256 of each stream's key of the server's dice, published before any die."},
+    )
+    dice_secrets = fields.List(
+        fields.Dict(),
+        metadata={"description": "`{stream, key}`: the keys, revealed once the fight is over (docs/dice-audit.md)."},
+    )
 
 
 class Tokens(Described):

@@ -1,8 +1,11 @@
 """How stored data is shown to clients, filtered for who is looking.
 
-The state keeps two private fields: ``rng`` (the generator's state, which
-would let a client predict the next rolls) is never shown, and ``seed`` only
-once the fight is over, when anyone may replay and audit every roll. The
+The state keeps private fields: ``dice_keys`` (the secrets of the server's
+dice, which would let a client predict the next rolls) and ``rng`` (where
+the generator stands), and ``seed`` (when the creator gave one). The keys are
+shown as ``dice_secrets`` only once the fight is over, with the seed, when
+anyone may check them against the ``dice_commitments`` published from the
+start and recompute every server die (docs/dice-audit.md). The
 sheets the GM listed in ``hidden_sheets`` are shown to the GM only (and to
 the combatant's own player); the ruleset hides what its rules keep secret.
 """
@@ -18,7 +21,7 @@ from ..rules.schemas import LANGUAGES
 from ..rules.registry import get_ruleset
 from ..rules.viewer import Viewer
 
-HIDDEN = frozenset({"rng", "seed"})
+HIDDEN = frozenset({"rng", "seed", "dice_keys"})
 
 
 def combat_view(state: dict, viewer: Viewer) -> dict:
@@ -28,7 +31,10 @@ def combat_view(state: dict, viewer: Viewer) -> dict:
     if hidden and not viewer.gm:
         view["combatants"] = [_without_sheet(c) if c["id"] in hidden else c for c in view["combatants"]]
     if state["status"] == "over":
-        view["seed"] = state["seed"]
+        if state.get("seed") is not None:
+            view["seed"] = state["seed"]
+        # (A combat stored before keyed streams has none to reveal: its seed replays it.)
+        view["dice_secrets"] = [{"stream": index, "key": key} for index, key in enumerate(state.get("dice_keys", []))]
     return view
 
 
@@ -61,7 +67,7 @@ def narration_language(state: dict) -> str:
 
 
 def entry_view(state: dict, entry: dict, viewer: Viewer) -> dict:
-    # An undo carries the whole state it restored, generator included: private.
+    # An undo carries the whole state it restored, dice keys included: private.
     entry = {key: value for key, value in entry.items() if key != "restored_state"}
     ruleset = get_ruleset(state["ruleset"])
     if entry["action"]["type"] == REDO:

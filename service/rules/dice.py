@@ -1,22 +1,32 @@
 """The one dice engine.
 
-Every die any ruleset needs comes from a :class:`DiceBox`. A box first hands
-out the values the client supplied (physical dice, in order), then rolls the
-rest from a seeded generator whose whole state is one 64-bit integer kept with
-the combat. A combat is therefore reproducible from its seed and its action
-log, and every die is recorded with its purpose and source for the audit.
+Every die any ruleset needs comes from a :class:`DiceBox`. Every roll has an
+owner, its ``roller``: the combatant whose roll it is at the table, or "gm".
+The combat's dice policy says whose supplied dice (physical dice, in order)
+a box takes: ``any`` hands them to every roll in order (a trusted table),
+``own`` only to the rolls of the combatants the caller controls (the GM
+controls all), ``server`` to none. Every other die is the server's.
 
-The generator is SplitMix64 (Steele, Lea & Flood 2014): tiny state, good
-statistical quality, and cheap enough in pure Python. The global ``random``
-module is never used.
+The server's dice come from a keyed hash in counter mode: the die of draw
+*n* of stream *s* is BLAKE2b(n as 8 big-endian bytes, key = the stream's
+32-byte secret, 8-byte digest) read as a big-endian integer, rejection
+sampled to the die's faces. Its outputs do not reveal the key, so nobody can
+predict the next die; the combat publishes the SHA-256 of each key from the
+start and reveals the keys when it ends, so anyone can recompute every
+server die of the log (docs/dice-audit.md). The rules core stays pure: the
+keys come from the caller's entropy (or from a seed, for reproducible runs).
+The global ``random`` module is never used.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-from .errors import DiceSyntaxError, DieOutOfRange, TooManyDice, UnusedDice
+from .errors import DiceNotYours, DiceSyntaxError, DieOutOfRange, TooManyDice, UnusedDice
+from .viewer import GM_VIEWER, Viewer
 
 ALLOWED_SIDES = frozenset({3, 4, 6, 8, 10, 12, 20, 100})
 MAX_DICE_PER_EXPRESSION = 100
@@ -27,8 +37,19 @@ _EXPRESSION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+|%)\s*(?:([+-])\s*(\d+))?\s*$"
 _CONSTANT = re.compile(r"^\s*([+-]?\d+)\s*$")
 
 
+POLICIES = ("own", "server", "any")
+OWN, SERVER_ONLY, ANY = POLICIES
+DEFAULT_POLICY = OWN
+SERVER = "server"  # the source of a server die; a supplied die's source is the supplier's role
+KEY_BYTES = 32
+_SEEDED = b"melee-seeded"  # BLAKE2b personalisation of the keys derived from a seed
+
+
 def splitmix64(state: int) -> tuple[int, int]:
-    """Advance the generator: returns (new state, 64 random bits)."""
+    """SplitMix64 (Steele, Lea & Flood 2014): returns (new state, 64 bits).
+
+    It derives seeds (one per simulated fight, one per Monte Carlo run of the
+    odds), never a combat's dice: its output reveals its state."""
     state = (state + 0x9E3779B97F4A7C15) & _MASK64
     z = state
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
@@ -93,63 +114,223 @@ class RollResult:
         return sum(self.values) + self.modifier
 
 
+def seeded_key(seed: int, stream: int) -> bytes:
+    """The key of ``stream`` of a combat created with an explicit ``seed``: predictable to whoever knows the seed."""
+    return hashlib.blake2b(
+        stream.to_bytes(8, "big"), key=seed.to_bytes(8, "big"), person=_SEEDED, digest_size=KEY_BYTES
+    ).digest()
+
+
+def commitment(key: bytes) -> str:
+    """What a combat publishes of a stream's key before revealing it: its SHA-256, in hex."""
+    return hashlib.sha256(key).hexdigest()
+
+
+def new_stream(state: dict, entropy: bytes) -> dict:
+    """Open the next stream of ``state``'s server dice and publish its commitment.
+
+    Its key comes from ``entropy`` (32 bytes), or from the combat's seed when it
+    has one. Returns the commitment ``{"stream", "sha256"}``."""
+    keys = state.setdefault("dice_keys", [])
+    index = len(keys)
+    key = seeded_key(state["seed"], index) if state.get("seed") is not None else bytes(entropy)
+    if len(key) != KEY_BYTES:
+        raise ValueError(f"a dice key is {KEY_BYTES} bytes of entropy, not {len(key)}")
+    keys.append(key.hex())
+    published = {"stream": index, "sha256": commitment(key)}
+    state["dice_commitments"] = [*state.get("dice_commitments", []), published]
+    state["rng"] = {"stream": index, "draw": 0}
+    return published
+
+
+def upgrade_legacy(state: dict) -> None:
+    """A combat stored before keyed streams kept a private SplitMix64 state in ``rng``:
+    it keys its stream 0 from now on (never shown, so still unpredictable)."""
+    if "dice_keys" in state:
+        return
+    key = seeded_key(state["rng"] & ((1 << 64) - 1), 0)
+    state["dice_keys"] = [key.hex()]
+    state["dice_commitments"] = [{"stream": 0, "sha256": commitment(key)}]
+    state["rng"] = {"stream": 0, "draw": 0}
+
+
+# Rejection keeps every face equally likely (no modulo bias): draws at or above a die's limit are thrown away.
+_LIMITS = {sides: (1 << 64) - ((1 << 64) % sides) for sides in ALLOWED_SIDES}
+
+
+@lru_cache(maxsize=1024)
+def _keyed(key_hex: str):
+    """The BLAKE2b state keyed with a stream's key, copied for each draw (keying it again costs more)."""
+    return hashlib.blake2b(key=bytes.fromhex(key_hex), digest_size=8)
+
+
+class DiceStream:
+    """The server's dice of one stream: keyed BLAKE2b of a counter (the draw)."""
+
+    __slots__ = ("index", "draw", "_keyed")
+
+    def __init__(self, key: bytes | str, index: int, draw: int = 0):
+        self.index = index
+        self.draw = draw
+        self._keyed = _keyed(key if isinstance(key, str) else key.hex())
+
+    @classmethod
+    def of(cls, state: dict) -> DiceStream:
+        position = state["rng"]
+        return cls(state["dice_keys"][position["stream"]], position["stream"], position["draw"])
+
+    def roll(self, sides: int) -> tuple[int, int]:
+        """(face, the draw that gave it)."""
+        limit = _LIMITS[sides]
+        while True:
+            draw = self.draw
+            self.draw = draw + 1
+            hashed = self._keyed.copy()
+            hashed.update(draw.to_bytes(8, "big"))
+            bits = int.from_bytes(hashed.digest(), "big")
+            if bits < limit:
+                return bits % sides + 1, draw
+
+    def position(self) -> dict:
+        return {"stream": self.index, "draw": self.draw}
+
+
+def _whose(combatants, roller: str) -> str:
+    if roller == "gm":
+        return "the game master"
+    return next((c["name"] for c in combatants if c["id"] == roller), roller)
+
+
 class DiceBox:
-    """Hands out dice: the client's first, then seeded rolls; records each one."""
+    """Hands out the dice of one action under the combat's dice policy; records each one.
 
-    __slots__ = ("_supplied", "_next_supplied", "rng_state", "rolls")
+    ``supplied``: the caller's dice, in order; ``caller``: who sent them (a
+    :class:`Viewer`); ``policy``: ``own``, ``server`` or ``any``;
+    ``combatants``: the state's, to name a roller in a refusal.
+    """
 
-    def __init__(self, rng_state: int, supplied: list[int] | tuple[int, ...] = ()):
+    __slots__ = ("_supplied", "_next_supplied", "_taker", "_source", "_foreign", "_combatants", "stream", "rolls")
+
+    def __init__(
+        self,
+        stream: DiceStream | None,
+        supplied: list[int] | tuple[int, ...] = (),
+        *,
+        caller: Viewer = GM_VIEWER,
+        policy: str = ANY,
+        combatants=(),
+    ):
         self._supplied = list(supplied)
         self._next_supplied = 0
-        self.rng_state = rng_state & _MASK64
+        self._source = "gm" if caller.gm else "player"
+        if self._supplied and policy == SERVER_ONLY:
+            raise DiceNotYours(
+                "this combat's dice policy is 'server': the server rolls every die, so send no dice", field="dice"
+            )
+        # Who may supply a roll's die: anyone (any), the caller for its own rolls (own).
+        self._taker = caller.controls if policy == OWN and not caller.gm else None
+        self._foreign: list[tuple[int, str, str]] = []  # (next supplied index, roller, purpose) of rolls the caller may not supply
+        self._combatants = combatants
+        self.stream = stream
         self.rolls: list[dict] = []
 
-    def roll(self, sides: int, purpose: str) -> int:
+    @classmethod
+    def for_state(cls, state: dict, supplied=(), caller: Viewer = GM_VIEWER) -> DiceBox:
+        """The box of an action on ``state``: its generator, its policy."""
+        return cls(
+            DiceStream.of(state), supplied, caller=caller, policy=state["options"].get("dice_policy", ANY),
+            combatants=state["combatants"],
+        )
+
+    def roll(self, sides: int, purpose: str, roller: str) -> int:
         if sides not in ALLOWED_SIDES:
             raise DiceSyntaxError(f"d{sides} is not a die Melee rolls", field=None)
         if len(self.rolls) >= MAX_DICE_PER_ACTION:
             raise TooManyDice(f"an action may roll at most {MAX_DICE_PER_ACTION} dice")
-        if self._next_supplied < len(self._supplied):
-            index = self._next_supplied
-            value = self._supplied[index]
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
-                raise DieOutOfRange(
-                    f"dice[{index}] = {value!r} cannot be a d{sides} ({purpose}): it must be 1 to {sides}",
-                    field=f"dice.{index}",
-                )
-            self._next_supplied += 1
-            source = "client"
-        else:
-            value = self._draw(sides)
-            source = "server"
-        self.rolls.append({"sides": sides, "value": value, "purpose": purpose, "source": source})
-        return value
+        index = self._next_supplied
+        if index < len(self._supplied):
+            if self._taker is None or self._taker(roller):
+                value = self._supplied[index]
+                if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+                    raise DieOutOfRange(
+                        f"dice[{index}] = {value!r} cannot be a d{sides} ({purpose}): it must be 1 to {sides}",
+                        field=f"dice.{index}",
+                    )
+                self._next_supplied += 1
+                roll = {"sides": sides, "value": value, "purpose": purpose, "roller": roller, "source": self._source}
+                self.rolls.append(roll)
+                return value
+            self._foreign.append((index, roller, purpose))
+        roll = self._server_roll(sides, purpose, roller)
+        self.rolls.append(roll)
+        return roll["value"]
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> tuple[int, ...]:
+    def roll_many(self, count: int, sides: int, purpose: str, roller: str) -> tuple[int, ...]:
         if count > MAX_DICE_PER_EXPRESSION:
             raise TooManyDice(f"{count} dice in one roll; at most {MAX_DICE_PER_EXPRESSION}")
-        return tuple(self.roll(sides, purpose) for _ in range(count))
+        return tuple(self.roll(sides, purpose, roller) for _ in range(count))
 
-    def roll_expression(self, expression: DiceExpression | str, purpose: str) -> RollResult:
+    def roll_expression(self, expression: DiceExpression | str, purpose: str, roller: str) -> RollResult:
         if isinstance(expression, str):
             expression = DiceExpression.parse(expression)
-        values = self.roll_many(expression.count, expression.sides, purpose)
+        values = self.roll_many(expression.count, expression.sides, purpose, roller)
         return RollResult(str(expression), values, expression.modifier)
 
     def finish(self) -> None:
-        """Refuse the action if the client supplied dice the rules never needed."""
+        """Refuse the action if the client supplied dice the rules never needed (or not the caller's to supply)."""
         left = len(self._supplied) - self._next_supplied
-        if left:
-            raise UnusedDice(
-                f"{left} supplied dice were not needed (the action used {self._next_supplied}); "
-                "send only the dice the rules ask for",
-                field=f"dice.{self._next_supplied}",
-            )
+        if not left:
+            return
+        if self._foreign:
+            raise DiceNotYours(self._not_yours(), field=f"dice.{self._foreign[0][0]}")
+        raise UnusedDice(
+            f"{left} supplied dice were not needed (the action used {self._next_supplied}); "
+            "send only the dice the rules ask for",
+            field=f"dice.{self._next_supplied}",
+        )
 
-    def _draw(self, sides: int) -> int:
-        # Rejection keeps every face equally likely (no modulo bias).
-        limit = (1 << 64) - ((1 << 64) % sides)
-        while True:
-            self.rng_state, bits = splitmix64(self.rng_state)
-            if bits < limit:
-                return bits % sides + 1
+    def position(self) -> dict | None:
+        """Where the generator stands after this action (None: the box has no stream)."""
+        return self.stream.position() if self.stream is not None else None
+
+    def _not_yours(self) -> str:
+        index, roller, purpose = self._foreign[0]
+        whose = _whose(self._combatants, roller)
+        supplier = "the game master" if roller == "gm" else f"{whose}'s player or the game master"
+        return (
+            f"dice[{index}] would be {whose}'s roll ({purpose}); with the dice policy 'own' only {supplier} "
+            f"supplies it (send only your own combatant's dice, or none)"
+        )
+
+    def _server_roll(self, sides: int, purpose: str, roller: str) -> dict:
+        """A server die, recorded with where it comes from (its stream and draw) for the audit."""
+        value, draw = self.stream.roll(sides)
+        return {
+            "sides": sides, "value": value, "purpose": purpose, "roller": roller, "source": SERVER,
+            "stream": self.stream.index, "draw": draw,
+        }
+
+
+class ReplayDice(DiceBox):
+    """The logged rolls of an action, handed out again as they were (redo, history replay).
+
+    A logged server die of the stream the state now draws from moves its counter
+    past that die's draw, so a replayed state continues exactly as the first one did.
+    """
+
+    __slots__ = ("_logged",)
+
+    def __init__(self, stream: DiceStream | None, logged: list[dict]):
+        super().__init__(stream)
+        self._logged = iter(logged)
+
+    def roll(self, sides: int, purpose: str, roller: str) -> int:
+        logged = next(self._logged, None)
+        if logged is None:  # more dice than logged: the rules are not deterministic (a bug), or new rolls
+            return super().roll(sides, purpose, roller)
+        if logged["sides"] != sides:
+            raise RuntimeError(f"a logged d{logged['sides']} ({logged['purpose']}) is replayed as a d{sides}")
+        if logged["source"] == SERVER and self.stream is not None and logged.get("stream") == self.stream.index:
+            self.stream.draw = max(self.stream.draw, logged["draw"] + 1)
+        self.rolls.append(dict(logged))
+        return logged["value"]

@@ -11,7 +11,7 @@ import pickle
 from collections.abc import Mapping
 
 from . import authority, conditions
-from .dice import DiceBox
+from .dice import DiceBox, DiceStream, ReplayDice, new_stream, upgrade_legacy
 from .errors import ActionNotAllowed, CombatOver, InvalidAction
 from .gm import actions as gm_actions
 from .gm import summary
@@ -23,16 +23,23 @@ STATUS_ACTIVE = "active"
 STATUS_OVER = "over"
 
 
-def create_combat(body: Mapping, *, combat_id: str, seed: int) -> tuple[dict, dict]:
-    """Validate a creation body; return the first state and its log entry."""
+def create_combat(body: Mapping, *, combat_id: str, entropy: bytes = b"", seed: int | None = None) -> tuple[dict, dict]:
+    """Validate a creation body; return the first state and its log entry.
+
+    ``entropy`` (32 bytes, from the caller: the core draws no randomness) keys
+    the server's dice, unless the combat has a seed (the body's ``seed``, else
+    the ``seed`` argument: tests, benches), from which the keys are derived
+    instead: reproducible, and predictable to whoever knows the seed.
+    """
     ruleset = get_ruleset(body.get("ruleset") if isinstance(body, Mapping) else None)
     data = ruleset.load_creation(body)
-    return create_loaded(ruleset, data, combat_id=combat_id, seed=data["seed"] if data["seed"] is not None else seed)
+    seed = data["seed"] if data["seed"] is not None else seed
+    return create_loaded(ruleset, data, combat_id=combat_id, seed=seed, entropy=entropy)
 
 
-def create_loaded(ruleset, data: dict, *, combat_id: str, seed: int) -> tuple[dict, dict]:
+def create_loaded(ruleset, data: dict, *, combat_id: str, seed: int | None, entropy: bytes = b"") -> tuple[dict, dict]:
     """:func:`create_combat` for a body ``ruleset.load_creation`` already loaded
-    (the simulator starts thousands of fights from one template)."""
+    (the simulator starts thousands of fights from one template, each with a seed)."""
     options = data["options"]
     state = {
         "id": combat_id,
@@ -43,31 +50,34 @@ def create_loaded(ruleset, data: dict, *, combat_id: str, seed: int) -> tuple[di
         "lang": data["lang"],
         "hidden_sheets": data["hidden_sheets"],
         "seed": seed,
-        "rng": seed,
         "options": options,
         "combatants": [ruleset.new_combatant(sheet, options) for sheet in data["combatants"]],
     }
-    res = Resolution(state, DiceBox(seed, data["dice"]))
+    new_stream(state, entropy)
+    # The creator is the game master: its dice go to any roll the policy lets anyone supply.
+    res = Resolution(state, DiceBox.for_state(state, data["dice"], GM_VIEWER))
     res.emit("combat_started", ruleset=ruleset.id)
     ruleset.start(res)
     return _commit(ruleset, res, {"type": "start", "actor": GM, "dice": data["dice"]})
 
 
-def apply_action(state: Mapping, body: Mapping, *, caller: Viewer = GM_VIEWER, dice_box=DiceBox) -> tuple[dict, dict]:
+def apply_action(state: Mapping, body: Mapping, *, caller: Viewer = GM_VIEWER, dice_box=DiceBox.for_state) -> tuple[dict, dict]:
     """Resolve one action against ``state``; return the new state and log entry.
 
     ``caller``: whose token sent it (the GM by default: simulations, odds, replays);
     a player's action may set only the fields that are theirs (authority.py).
 
-    ``dice_box(rng_state, supplied)`` makes the dice box: the odds replace it
-    to explore every outcome of the dice (service/rules/odds/tree.py).
+    ``dice_box(state, supplied, caller)`` makes the dice box (``DiceBox.for_state``:
+    the combat's generator and dice policy): the odds replace it to explore
+    every outcome of the dice (service/rules/odds/tree.py), a replay to hand
+    out the logged dice again.
     """
     ruleset = get_ruleset(state["ruleset"])
     return apply_loaded(ruleset, state, ruleset.load_action(body), caller=caller, dice_box=dice_box)
 
 
 def apply_loaded(
-    ruleset, state: Mapping, action: Mapping, *, caller: Viewer = GM_VIEWER, in_place: bool = False, dice_box=DiceBox
+    ruleset, state: Mapping, action: Mapping, *, caller: Viewer = GM_VIEWER, in_place: bool = False, dice_box=DiceBox.for_state
 ) -> tuple[dict, dict]:
     """:func:`apply_action` for an action ``ruleset.load_action`` already loaded.
 
@@ -82,7 +92,8 @@ def apply_loaded(
     _check_actor(ruleset, state, action)
     authority.check(ruleset, state, action, caller)
     working = state if in_place else copy_state(state)
-    res = Resolution(working, dice_box(working["rng"], action["dice"]))
+    upgrade_legacy(working)
+    res = Resolution(working, dice_box(working, action["dice"], caller))
     if action["actor"] == GM and action["type"] in gm_actions.HANDLERS:
         gm_actions.resolve(ruleset, res, action)
     else:
@@ -93,8 +104,8 @@ def apply_loaded(
 def replay(state: Mapping, entries: list[Mapping]) -> dict:
     """The state after the logged ``entries`` are applied again, in order, to ``state``.
 
-    The server's dice come again from the state's generator and the client's
-    from each logged action, so replaying a stored snapshot and the entries
+    Every die comes again from the entry's logged rolls (whoever supplied it,
+    under whatever policy), so replaying a stored snapshot and the entries
     after it gives back the stored state (service/store/history.py). An undo
     entry carries the state it restored; a redo entry the action it replayed.
     """
@@ -103,17 +114,26 @@ def replay(state: Mapping, entries: list[Mapping]) -> dict:
         if kind == UNDO:
             state = copy_state(entry["restored_state"])
         elif kind == REDO:
-            state, _ = redo(state, entry["action"]["action"], entry["action"]["redoes"])
+            state, _ = redo(state, entry, entry["action"]["redoes"])
         else:
-            state, _ = apply_action(state, entry["action"])
+            state, _ = apply_action(state, entry["action"], dice_box=_replaying(entry["rolls"]))
     return dict(state)
+
+
+def _replaying(rolls: list[dict]):
+    def box(state, supplied, caller):
+        return ReplayDice(DiceStream.of(state), rolls)
+
+    return box
 
 
 # -- undo and redo ------------------------------------------------------------------
 # History is never rewritten: an undo is a log entry of its own that carries the
 # state it restores, and the restored state keeps a stack of what was undone, so
-# that a redo plays the very same action again. The generator is then back where
-# it was, so the server's dice come out the same and a redo reproduces the result.
+# that a redo plays the very same action again, with the very dice it was
+# logged with. The dice the undone action showed must not come back for a new
+# action: the restored state draws from a new stream, keyed by fresh entropy
+# and committed like the first, and the key list keeps every stream for the reveal.
 
 UNDO, REDO = "undo", "redo"
 
@@ -126,16 +146,22 @@ def undo_target(state: Mapping) -> int | None:
     return parent if parent else None
 
 
-def undo(state: Mapping, restored: Mapping) -> tuple[dict, dict]:
-    """The new state (``restored``, at the next version) and the undo's log entry."""
+def undo(state: Mapping, restored: Mapping, entropy: bytes) -> tuple[dict, dict]:
+    """The new state (``restored``, at the next version, drawing its server dice
+    from a new stream keyed by ``entropy``) and the undo's log entry."""
     undone_seq = state["parent"] + 1
     new = copy_state(restored)
     new["version"] = state["version"] + 1
     new["redo"] = [*state.get("redo", []), undone_seq]
+    current = copy_state(state)
+    upgrade_legacy(current)
+    new["dice_keys"] = current["dice_keys"]
+    new["dice_commitments"] = current["dice_commitments"]
+    commitment = new_stream(new, entropy)
     new.pop("expires_at", None)
     entry = {
         "seq": new["version"],
-        "action": {"type": UNDO, "actor": GM, "undoes": undone_seq},
+        "action": {"type": UNDO, "actor": GM, "undoes": undone_seq, "dice_commitment": commitment},
         "rolls": [],
         "events": [{"code": "action_undone", "params": {"seq": undone_seq, "restored_version": restored["version"]}}],
         "restored_state": new,
@@ -155,10 +181,11 @@ def undone_action(entry: Mapping) -> dict:
     return dict(action["action"] if action["type"] == REDO else action)
 
 
-def redo(state: Mapping, action: Mapping, redoes: int) -> tuple[dict, dict]:
-    """Play the last undone action again; the rest of the redo stack stays."""
+def redo(state: Mapping, undone: Mapping, redoes: int) -> tuple[dict, dict]:
+    """Play the last undone action again (the log entry ``undone``), with the dice
+    it was logged with; the rest of the redo stack stays."""
     stack = list(state.get("redo", []))
-    new, entry = apply_action(state, action)
+    new, entry = apply_action(state, undone_action(undone), dice_box=_replaying(undone["rolls"]))
     if stack[:-1]:
         new["redo"] = stack[:-1]
     entry["action"] = {"type": REDO, "actor": GM, "redoes": redoes, "action": dict(entry["action"])}
@@ -192,7 +219,9 @@ def _check_actor(ruleset, state: Mapping, action: Mapping) -> None:
 def _commit(ruleset, res: Resolution, action: Mapping) -> tuple[dict, dict]:
     res.dice.finish()
     state = res.state
-    state["rng"] = res.dice.rng_state
+    position = res.dice.position()
+    if position is not None:
+        state["rng"] = position
     state["parent"] = state["version"]
     state.pop("redo", None)  # a new action branches: what was undone stays undone
     state["version"] += 1

@@ -69,3 +69,10 @@ class DieOutOfRange(DiceError):
 
 class UnusedDice(DiceError):
     code = "unused-dice"
+
+
+class DiceNotYours(DiceError):
+    """The combat's dice policy does not let this caller supply these dice (403)."""
+
+    code = "dice-not-yours"
+    status = 403

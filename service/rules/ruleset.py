@@ -185,7 +185,10 @@ class Ruleset:
                 "seed": StrictInt(
                     validate=validate.Range(0, 2**63 - 1),
                     load_default=None,
-                    metadata={"description": "Seed of the server's dice; random when absent."},
+                    metadata={
+                        "description": "Seed of the server's dice, for reproducible runs and tests: whoever knows it "
+                        "predicts every server die. Leave it out for online play (fresh secret keys)."
+                    },
                 ),
                 "lang": fields.String(validate=validate.OneOf(LANGUAGES), load_default="en"),
                 "hidden_sheets": fields.List(

@@ -6,7 +6,7 @@ schemas in the OpenAPI document, so the contract cannot drift from the rules.
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .dice import DiceExpression
+from .dice import DEFAULT_POLICY, POLICIES, DiceExpression
 from .errors import DiceError
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
@@ -67,7 +67,8 @@ class ActionBase(Schema):
         validate=validate.Length(max=MAX_SUPPLIED_DICE),
         load_default=list,
         metadata={
-            "description": "Physical dice, consumed in order whenever the rules need a die; "
+            "description": "Physical dice, consumed in order by the rolls the combat's dice_policy lets this "
+            "token supply ('own': its own combatant's rolls; the GM's token: any; 'server': none); "
             "the server rolls the rest. Every value must fit the die it stands for, and none may be left over."
         },
     )
@@ -92,3 +93,15 @@ def choice(values, default, description: str) -> fields.String:
 
 def number(default, description: str, low: int, high: int) -> StrictInt:
     return StrictInt(validate=validate.Range(low, high), load_default=default, metadata={"description": description})
+
+
+class CommonOptions(Schema):
+    """The options of every ruleset; each ruleset's ``Options`` adds its own."""
+
+    dice_policy = choice(
+        POLICIES,
+        DEFAULT_POLICY,
+        "Whose supplied dice count: 'own' (a player's token supplies only the dice of its own combatant's "
+        "rolls; the GM's token any), 'server' (the server rolls every die; supplied dice are refused), "
+        "'any' (a trusted table: every token's dice go to the rolls in order).",
+    )

@@ -2,7 +2,7 @@
 
 from service.rules.registry import RULESETS
 
-from ..helpers import act, codes, create, log
+from ..helpers import act, codes, create, log, play
 
 
 def example(client, ruleset="sistema-2d6"):
@@ -32,8 +32,8 @@ def test_every_ruleset_example_plays(client):
         body = example(client, ruleset)
         location, combat = create(client, body["combat"])
         assert combat["ruleset"] == ruleset and combat["version"] == 1
-        for action in body["actions"]:
-            result = act(client, location, action)
+        for action in body["actions"]:  # each from its actor's token: the examples follow the dice policy 'own'
+            result = play(client, location, action)
         assert result["combat"]["version"] == 1 + len(body["actions"])
 
 
@@ -55,8 +55,8 @@ def test_action_response_has_every_roll_and_event_with_text(client):
     result = act(client, location, body["actions"][0])
     assert result["action"] == {"seq": 2, "type": "attack", "actor": "ana"}
     assert result["rolls"] == [
-        {"sides": 6, "value": 5, "purpose": "attack", "source": "client"},
-        {"sides": 6, "value": 4, "purpose": "attack", "source": "client"},
+        {"sides": 6, "value": 5, "purpose": "attack", "roller": "ana", "source": "gm"},
+        {"sides": 6, "value": 4, "purpose": "attack", "roller": "ana", "source": "gm"},
     ]
     assert codes(result) == ["attack_rolled", "awaiting_defense"]
     assert result["events"][0]["text"] == "Ana ataca Capanga com Pistola: 5, 4 → 15."

@@ -4,7 +4,7 @@ import pytest
 
 from service.rules.registry import RULESETS
 
-from ..helpers import act, codes, create, event, log
+from ..helpers import act, codes, create, event, log, play
 
 RULESET = RULESETS["duel-2d6"]
 
@@ -37,9 +37,15 @@ def test_the_ruleset_describes_its_catalog(client):
 def test_the_example_plays(client):
     example = RULESET.example()
     location, _ = create(client, example["combat"])
-    results = [act(client, location, action) for action in example["actions"]]
+    results = [play(client, location, action) for action in example["actions"]]
     assert codes(results[0]) == codes(results[2]) == ["awaiting_defense"]
-    assert event(results[3], "wounded")["pv"] == 3
+    # Each defender supplied only his own defense dice; the attackers' dice were the server's.
+    assert [(r["roller"], r["source"]) for r in results[1]["rolls"]] == [("truand", "server")] * 2 + [("philip", "player")] * 2
+    assert [r["value"] for r in results[3]["rolls"] if r["roller"] == "truand"] == [4, 6]
+    # Seed 3: Philip's kick 2+4 = 6 <= 6 lands, the block 4+6 = 10 > 9 fails; 1d3+1 = 2+1 = 3:
+    # a light wound (malus -1, no PV lost), the truand keeps his 4 PV.
+    wounded = event(results[3], "wounded")
+    assert (wounded["effective"], wounded["level"], wounded["malus"], wounded["pv"]) == (3, "legere", -1, 4)
 
 
 def test_worked_example_f_the_thug_and_philip(client):

@@ -4,7 +4,7 @@ import pytest
 
 from service.rules.registry import get_ruleset
 
-from ..helpers import act, codes, create, event, log
+from ..helpers import act, codes, create, event, log, play
 
 RULESET = get_ruleset("space-opera-d100")
 
@@ -35,8 +35,12 @@ def test_the_example_plays(client):
     location, combat = create(client, example["combat"])
     assert combat["awaiting"][0]["actor"] == "kira"
     for action in example["actions"]:
-        result = act(client, location, action)
+        result = play(client, location, action)
     assert event(result, "paralysed")["target"] == "garde"
+    # The Garde's token supplied his dodge and paralysis tests; Kira's attack was the server's.
+    assert [(r["purpose"], r["source"]) for r in result["rolls"][:4]] == [
+        ("dodge", "player"), ("attack", "server"), ("paralysis CON factor", "player"), ("paralysis CON test", "player")
+    ]
     assert all(e["text"] != e["code"] for e in result["events"])
 
 

@@ -185,7 +185,8 @@ def test_listeners_receive_an_undo_and_a_redo_as_entries(client):
     assert client.post(f"{location}/redo").status_code == 200
     attack, undo, redo = (stream.next_event()["data"] for _ in range(3))
     assert attack["action"]["type"] == "attack"
-    assert undo["action"] == {"type": "undo", "actor": "gm", "undoes": 2}
+    assert undo["action"] == {"type": "undo", "actor": "gm", "undoes": 2, "dice_commitment": undo["action"]["dice_commitment"]}
+    assert undo["action"]["dice_commitment"]["stream"] == 1 and len(undo["action"]["dice_commitment"]["sha256"]) == 64
     assert undo["events"][0]["code"] == "action_undone" and "restored_state" not in undo
     assert redo["action"]["type"] == "redo" and redo["events"][0]["code"] == "action_redone"
     stream.close()

@@ -4,9 +4,10 @@ import pytest
 
 from service.rules.registry import RULESETS
 
-from ..helpers import act, codes, create, log
+from ..helpers import act, codes, create, log, play
 
-BOOKKEEPING = ("version", "expires_at", "parent", "redo")
+# dice_commitments grows by one stream per undo (checked where it matters).
+BOOKKEEPING = ("version", "expires_at", "parent", "redo", "dice_commitments")
 
 
 def comparable(combat: dict) -> dict:
@@ -22,9 +23,9 @@ def test_undo_restores_the_exact_earlier_state_and_redo_replays_the_same_result(
     body = example(client, ruleset)
     location, _ = create(client, body["combat"])
     for action in body["actions"][:-1]:
-        act(client, location, action)
+        play(client, location, action)
     before = client.get(location).get_json()
-    last = act(client, location, body["actions"][-1])
+    last = play(client, location, body["actions"][-1])
     after = last["combat"]
 
     undone = client.post(f"{location}/undo")
@@ -33,6 +34,11 @@ def test_undo_restores_the_exact_earlier_state_and_redo_replays_the_same_result(
     restored = client.get(location).get_json()
     assert comparable(restored) == comparable(before)
     assert restored["version"] == after["version"] + 1
+    # The restored state draws its server dice from a new stream, committed in the undo entry.
+    new_stream = undone.get_json()["combat"]["dice_commitments"][-1]
+    assert restored["dice_commitments"] == [*before["dice_commitments"], new_stream]
+    assert new_stream["stream"] == len(before["dice_commitments"])
+    assert log(client, location)[-1]["action"]["dice_commitment"] == new_stream
 
     redone = client.post(f"{location}/redo")
     assert redone.status_code == 200, redone.get_json()
@@ -52,6 +58,7 @@ def test_undo_twice_goes_back_two_actions_and_a_new_action_branches(client):
     assert client.post(f"{location}/undo").status_code == 200
     state = client.get(location).get_json()
     assert comparable(state) == comparable(created)
+    assert [c["stream"] for c in state["dice_commitments"]] == [0, 1, 2]
     assert state["redo"] == [3, 2]
     # A different action is a branch: nothing is left to redo.
     act(client, location, body["actions"][0])

@@ -19,12 +19,13 @@ def walkthrough() -> str:
 
 def test_the_readme_fight_runs_as_written(server, tmp_path):
     script = "set -euo pipefail\n" + walkthrough().replace("http://localhost:8000", server).replace("/tmp/", f"{tmp_path}/")
-    assert script.count("curl ") == 8
+    assert script.count("curl ") == 9
     result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     output = result.stdout
     for sentence in (
         "Ana attacks Capanga with Pistola: 5, 4 → 15.",
+        "Capanga defends: 2, 3 → 7.",
         "Capanga loses 9 PV and has 6 left.",
         "Capanga misses Ana (critical failure: no).",
         "Round 2 begins.",
@@ -33,4 +34,7 @@ def test_the_readme_fight_runs_as_written(server, tmp_path):
     ):
         assert sentence in output, sentence
     assert '"status":"over"' in output.replace(" ", "")
+    # Each player supplied only their own combatant's dice; Ana's damage dice were the server's.
+    assert '"roller":"ana","source":"server"' in output.replace(" ", "")
+    assert '"dice_secrets"' in output
     assert "Unauthorized" not in output and "problem" not in output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from service.rules.engine import apply_action, create_combat
+from service.rules.viewer import GM_VIEWER, Viewer
 
 
 def start(ruleset: str, combatants: list[dict], *, dice=(), options=None, seed: int = 1, lang: str = "en"):
@@ -15,6 +16,11 @@ def start(ruleset: str, combatants: list[dict], *, dice=(), options=None, seed: 
 
 def step(state: dict, action: dict):
     return apply_action(state, action)
+
+
+def as_actor(action: dict) -> Viewer:
+    """The caller a table sends ``action`` as: its actor's player, or the GM for 'gm'."""
+    return GM_VIEWER if action["actor"] == "gm" else Viewer(combatant=action["actor"])
 
 
 def params(entry: dict, code: str, index: int = 0) -> dict:

@@ -35,7 +35,7 @@ def judge(roll: int, chance: int, options: dict) -> Test:
 def roll_test(res: Resolution, chance: int, purpose: str, roller: dict) -> Test:
     """``roller`` rolls d100 under ``chance`` plus the GM's modifiers; the GM's override decides."""
     bonus, forced = take_roll_adjustments(res, roller)
-    test = judge(res.dice.roll(100, purpose), chance + bonus, res.options)
+    test = judge(res.dice.roll(100, purpose, roller["id"]), chance + bonus, res.options)
     if forced:
         won = forced == "success"
         test = replace(test, success=won, critical=test.critical and won, fumble=test.fumble and not won)

@@ -4,7 +4,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from ..authority import gm_decides
 from ..gm import schemas as gm
-from ..schemas import ActionBase, choice, CombatantBase, flag, identifier, name, number, StrictInt
+from ..schemas import ActionBase, choice, CombatantBase, CommonOptions, flag, identifier, name, number, StrictInt
 from .tables import (
     AIM_CHOICES,
     COVER,
@@ -120,7 +120,7 @@ class Sheet(CombatantBase):
             raise ValidationError("weapon ids must be unique and not 'unarmed' (always available)", "weapons")
 
 
-class Options(Schema):
+class Options(CommonOptions):
     surprise_difficulty = StrictInt(
         validate=validate.Range(0, 200),
         load_default=None,

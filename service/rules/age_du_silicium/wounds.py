@@ -21,11 +21,11 @@ def protection(target: dict, location: str, damage_type: str) -> int:
     return piece.get(damage_type, 0)
 
 
-def hit_location(res: Resolution, target: dict, chosen: str | None) -> str:
+def hit_location(res: Resolution, attacker_id: str, target: dict, chosen: str | None) -> str:
     if chosen:
         res.emit("hit_location", target=target["id"], location=chosen, roll=None, aimed=True)
         return chosen
-    roll = res.dice.roll(10, "hit location")
+    roll = res.dice.roll(10, "hit location", attacker_id)
     location = HIT_LOCATION_D10[roll]
     res.emit("hit_location", target=target["id"], location=location, roll=roll, aimed=False)
     return location
@@ -33,19 +33,19 @@ def hit_location(res: Resolution, target: dict, chosen: str | None) -> str:
 
 def wound_dice(res: Resolution, attack: dict) -> list[int]:
     """1d6, and another for each 6 while the re-rolled to-hit succeeds."""
-    dice = [res.dice.roll(WOUND_DIE, "wound")]
+    dice = [res.dice.roll(WOUND_DIE, "wound", attack["attacker"])]
     while dice[-1] == WOUND_DIE:
-        retest = judge(res.dice.roll(100, "to-hit again on a wound 6"), attack["chance"], res.options)
+        retest = judge(res.dice.roll(100, "to-hit again on a wound 6", attack["attacker"]), attack["chance"], res.options)
         res.emit("wound_reroll", attacker=attack["attacker"], target=attack["target"], **retest.as_params())
         if not retest.success:
             break
-        dice.append(res.dice.roll(WOUND_DIE, "extra wound die"))
+        dice.append(res.dice.roll(WOUND_DIE, "extra wound die", attack["attacker"]))
     return dice
 
 
 def wound(res: Resolution, attack: dict, target: dict) -> None:
     weapon = attack["weapon"]
-    location = hit_location(res, target, attack["location"])
+    location = hit_location(res, attack["attacker"], target, attack["location"])
     dice = wound_dice(res, attack)
     # Aiming "doubles the damage die": the formula's own d6, not the extra ones.
     rolled = sum(dice) + (dice[0] if attack["double_die"] else 0)

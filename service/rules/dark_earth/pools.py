@@ -33,7 +33,7 @@ def roll_pool(res: Resolution, count: int, purpose: str, roller: dict) -> Pool:
     here (``DarkEarth.supports_override``); only the modifier applies.
     """
     bonus, _ = take_roll_adjustments(res, roller)
-    return Pool(res.dice.roll_many(max(0, count + bonus), 6, purpose))
+    return Pool(res.dice.roll_many(max(0, count + bonus), 6, purpose, roller["id"]))
 
 
 def note_fumble(res: Resolution, combatant_id: str, roll: str, pool: Pool) -> None:

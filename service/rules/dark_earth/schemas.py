@@ -3,7 +3,7 @@
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..authority import gm_decides
-from ..schemas import ActionBase, choice, CombatantBase, flag, identifier, name, number, StrictInt
+from ..schemas import ActionBase, choice, CombatantBase, CommonOptions, flag, identifier, name, number, StrictInt
 from .tables import (
     ARMOURS,
     COVER_MODIFIERS,
@@ -130,7 +130,7 @@ class Sheet(CombatantBase):
         return data
 
 
-class Options(Schema):
+class Options(CommonOptions):
     riposte_bonus = choice(["dice", "successes"], "dice", "The failed attack's difference is added to the riposte as extra dice, or as successes.")
     several_attackers_defense = choice(["same_roll", "each_attack"], "same_roll", "A fighter attacked several times in a tour rolls his DEF (or evasion) once, or for each attack.")
     evasion_uses_attack = flag(True, "A fighter who actively evades shots gives up his own attack that tour.")

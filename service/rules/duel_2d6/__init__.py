@@ -96,17 +96,18 @@ class Duel2d6(Ruleset):
         }
         return {
             "combat": {
-                "ruleset": self.id, "lang": "fr", "seed": 7,
+                "ruleset": self.id, "lang": "fr", "seed": 3,
                 # Initiative 2+DEX: the thug rolls 1+2 (critical-free success), Philip 5+6 (failure).
                 "dice": [1, 2, 5, 6],
                 "combatants": [thug, philip],
             },
+            # The exchange is rolled when the defender answers: each player supplies only his own
+            # combatant's dice (dice policy 'own'), and the server rolls the attacker's (seed 3).
             "actions": [
                 {"type": "attack", "actor": "truand", "target": "philip", "maneuver": "coup_simple", "weapon": "poing"},
-                {"type": "defend", "actor": "philip", "defense": "esquiver", "dice": [2, 1, 3, 3]},
-                # The thug answers with his own action: his block is his to declare, not Philip's.
+                {"type": "defend", "actor": "philip", "defense": "esquiver", "dice": [3, 3]},
                 {"type": "attack", "actor": "philip", "target": "truand", "weapon": "pied"},
-                {"type": "defend", "actor": "truand", "defense": "bloquer", "dice": [2, 2, 4, 6, 2]},
+                {"type": "defend", "actor": "truand", "defense": "bloquer", "dice": [4, 6]},
             ],
         }
 

@@ -65,7 +65,7 @@ def roll_test(res: Resolution, modifiers: dict, purpose: str, roller: dict) -> T
     """``roller`` rolls 2D6 under the sum of ``modifiers`` (which include the base) and the GM's."""
     bonus, forced = take_roll_adjustments(res, roller)
     modifiers = {**modifiers, "gm_modifier": bonus}
-    dice = res.dice.roll_many(2, 6, purpose)
+    dice = res.dice.roll_many(2, 6, purpose, roller["id"])
     shown = {key: value for key, value in modifiers.items() if value or key == "base"}
     return Test((dice[0], dice[1]), sum(modifiers.values()), shown, forced)
 

@@ -81,7 +81,7 @@ def land_blow(res: Resolution, attacker: dict, defender: dict, blow: dict, *, dd
         stun_check(res, defender, raw)
         return
     effective = wound(
-        res, defender, raw, absorbed=absorbed, double_overflow=spec.get("double_overflow", False),
+        res, defender, raw, by=attacker, absorbed=absorbed, double_overflow=spec.get("double_overflow", False),
         aim=aim, shift_limit=aim_limit(attacker, weapon),
     )
     if effect == "stun" and defender["pv"] > 0:

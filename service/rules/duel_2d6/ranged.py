@@ -35,7 +35,7 @@ def after_shot(res: Resolution, shooter: dict, weapon: dict, test) -> None:
 
 def land_shot(res: Resolution, shooter: dict, target: dict, weapon: dict, plan: dict, band: str, *, dd: int, cover_ip: int = 0) -> None:
     raw = roll_damage(res, shooter, weapon, bonus={"Dd": dd, "coup_mortel": plan.get("steps", 0)}, band=band)
-    wound(res, target, raw, fragments=plan.get("fragments", False), cover_ip=cover_ip,
+    wound(res, target, raw, by=shooter, fragments=plan.get("fragments", False), cover_ip=cover_ip,
           aim=plan.get("aim"), shift_limit=aim_limit(shooter, weapon))
 
 
@@ -88,4 +88,4 @@ def zone_test(res: Resolution, combatant: dict) -> None:
     if not safe:
         weapon = next(w for w in shooter["sheet"]["weapons"] if w["id"] == fire["weapon"])
         raw = roll_damage(res, shooter, weapon, bonus={})
-        wound(res, combatant, raw)
+        wound(res, combatant, raw, by=shooter)

@@ -4,7 +4,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from ..authority import answered_by, gm_decides
 from ..gm import schemas as gm
-from ..schemas import ActionBase, choice, CombatantBase, DiceExpressionField, flag, identifier, name, number, StrictInt
+from ..schemas import ActionBase, choice, CombatantBase, CommonOptions, DiceExpressionField, flag, identifier, name, number, StrictInt
 from .tables import (
     ARMOURS, ATTRIBUTES, BRAWL, DEFENSES, DEFENSIVE_ITEMS, HANDLINGS, HOLD_PARTS, LOCATION_NAMES,
     MELEE_ATTACKS, RANGED_SHOTS, WEAPONS,
@@ -114,7 +114,7 @@ class Sheet(CombatantBase):
             raise ValidationError(f"martial_art {art!r} must be one of the skills", "martial_art")
 
 
-class Options(Schema):
+class Options(CommonOptions):
     initiative_roll = choice(["DEX", "SEN", "weapon"], "DEX", "Initiative roll: 2+DEX, 2+SEN or 7 + the first weapon's skill.")
     surprise = fields.List(identifier(), validate=validate.Length(max=50), load_default=list,
                            metadata={"description": "Combatants who have surprise: they start as attacker without a roll."})

@@ -17,7 +17,7 @@ from .tables import FOR_BONUS_KINDS, LIMBS, LOCATIONS, WOUND_ORDER, WOUNDS
 def roll_damage(res: Resolution, attacker: dict, weapon: dict, *, bonus: dict, band: str | None = None) -> int:
     """Weapon dice, + FOR for natural and melee weapons, + the named bonuses (maneuver, Dd...)."""
     expression = weapon.get("damage_by_band", {}).get(band, weapon["damage"]) if band else weapon["damage"]
-    rolled = res.dice.roll_expression(expression, "damage")
+    rolled = res.dice.roll_expression(expression, "damage", attacker["id"])
     parts = {"dice": rolled.total}
     if weapon["kind"] in FOR_BONUS_KINDS:
         parts["FOR"] = attacker["sheet"]["attributes"]["FOR"]
@@ -32,8 +32,8 @@ def protection(target: dict, *, fragments: bool, cover_ip: int = 0) -> int:
     return worn + cover_ip
 
 
-def _location(res: Resolution, target: dict, aim: str | None, shift_limit: int) -> str:
-    roll = sum(res.dice.roll_many(2, 6, "hit location"))
+def _location(res: Resolution, attacker: dict, target: dict, aim: str | None, shift_limit: int) -> str:
+    roll = sum(res.dice.roll_many(2, 6, "hit location", attacker["id"]))
     shift = 0
     if aim:
         # "on peut modifier le jet de dés avec +/- niveau compétence arme": the smallest shift that reaches the aim.
@@ -49,6 +49,7 @@ def wound(
     target: dict,
     raw: int,
     *,
+    by: dict,
     absorbed: int = 0,
     fragments: bool = False,
     cover_ip: int = 0,
@@ -56,8 +57,8 @@ def wound(
     aim: str | None = None,
     shift_limit: int = 0,
 ) -> int:
-    """Apply a blow that landed; returns E, the damage that got through."""
-    location = _location(res, target, aim, shift_limit) if res.options["hit_location"] else None
+    """Apply a blow of ``by`` that landed (``by`` rolls where); returns E, the damage that got through."""
+    location = _location(res, by, target, aim, shift_limit) if res.options["hit_location"] else None
     ip = protection(target, fragments=fragments, cover_ip=cover_ip)
     effective = max(0, raw - absorbed - ip)
     pv = target["pv"]

@@ -3,9 +3,9 @@ expected damage, exactly when the dice allow, else by seeded Monte Carlo.
 
 Nothing is kept: the engine is pure, so the action is resolved on copies of
 the state, once per outcome of the dice (exact) or once per seeded run
-(Monte Carlo). The combat's own generator state (``rng``) is never used: an
-exact answer does not depend on it, and the runs draw from seeds derived
-from the request's ``seed``, so the odds cannot reveal the next rolls.
+(Monte Carlo). The combat's own dice keys are never used: an exact answer
+does not depend on them, and the runs draw from keys derived from the
+request's ``seed``, so the odds cannot reveal the next rolls.
 
 When the action leaves the combat waiting for another combatant's answer
 (a defense, a reaction, the other fighters' allocations), the odds assume
@@ -25,7 +25,7 @@ from fractions import Fraction
 from marshmallow import ValidationError
 
 from .. import authority
-from ..dice import DiceBox, splitmix64
+from ..dice import DiceBox, seeded_key, splitmix64
 from ..engine import apply_action
 from ..errors import RulesError
 from ..registry import get_ruleset
@@ -45,9 +45,9 @@ class Leaf:
 
 
 class SeededSource:
-    """Monte Carlo dice: the ordinary box, on a state whose ``rng`` is the run's seed."""
+    """Monte Carlo dice: the ordinary box, on a state whose dice key is derived from the run's seed."""
 
-    box = DiceBox
+    box = staticmethod(DiceBox.for_state)
 
     def mark(self) -> int:
         return 0
@@ -169,7 +169,8 @@ def _monte_carlo(state: dict, actions: list[dict], profile: OddsProfile, runs: i
     source, generator, assumed = SeededSource(), seed, None
     for _ in range(runs):
         generator, run_seed = splitmix64(generator)
-        leaf = _play({**state, "rng": run_seed}, actions, profile, source)
+        run_state = {**state, "dice_keys": [seeded_key(run_seed, 0).hex()], "rng": {"stream": 0, "draw": 0}}
+        leaf = _play(run_state, actions, profile, source)
         assumed = leaf.assumed if assumed is None else assumed
         counts[leaf.outcome] += 1
         for combatant, lost in leaf.damage.items():

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 
-from ..dice import DiceBox
+from ..dice import ANY, DiceBox
 from ..errors import InvalidAction
 
 
@@ -65,8 +65,8 @@ class DicePath:
         del self.faces[mark:]
         self.depth = mark
 
-    def box(self, rng_state: int, supplied) -> DiceBox:
-        return PathDice(rng_state, supplied, self)
+    def box(self, state: dict, supplied, caller) -> DiceBox:
+        return PathDice(state, supplied, caller, self)
 
     def probability(self) -> Fraction:
         probability = Fraction(1)
@@ -91,12 +91,15 @@ class PathDice(DiceBox):
 
     __slots__ = ("path",)
 
-    def __init__(self, rng_state: int, supplied, path: DicePath):
-        super().__init__(rng_state, supplied)
+    def __init__(self, state: dict, supplied, caller, path: DicePath):
+        # No stream: the combat's own generator is never drawn from (nor moved) by the odds.
+        super().__init__(
+            None, supplied, caller=caller, policy=state["options"].get("dice_policy", ANY), combatants=state["combatants"]
+        )
         self.path = path
 
-    def _draw(self, sides: int) -> int:
-        return self.path.draw(sides)
+    def _server_roll(self, sides: int, purpose: str, roller: str) -> dict:
+        return {"sides": sides, "value": self.path.draw(sides), "purpose": purpose, "roller": roller, "source": "server"}
 
 
 def leaves(run: Callable[[DicePath], object], max_leaves: int) -> Iterator[tuple[Fraction, object]]:

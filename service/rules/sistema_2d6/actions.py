@@ -161,12 +161,12 @@ def _deal_damage(res: Resolution, attacker: dict, target: dict, pending: dict, c
     weapon = pending["weapon"]
     hits = 1
     if pending["burst"]:
-        hits = max(1, res.dice.roll_expression(BURST_HITS, "burst hits").total)
+        hits = max(1, res.dice.roll_expression(BURST_HITS, "burst hits", attacker["id"]).total)
         res.emit("burst_hits", target=target["id"], hits=hits)
     expression = damage_expression(weapon, attacker, res.options["for_damage"])
     rd = damage_reduction(target, weapon["damage_type"])
     for _ in range(hits):
-        rolled = max(0, res.dice.roll_expression(expression, "damage").total)
+        rolled = max(0, res.dice.roll_expression(expression, "damage", attacker["id"]).total)
         if critical:
             rolled *= 2
         dealt = max(0, rolled - rd)

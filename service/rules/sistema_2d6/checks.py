@@ -48,7 +48,7 @@ def roll_check(res: Resolution, combatant: dict, attribute: str, skill: str | No
     if res.options["bonus_cap"] == "total" and bonus > BONUS_CAP:
         # Source, "Precisão": "o valor máximo do bônus total de modificadores será sempre +5".
         breakdown["cap"] = BONUS_CAP - bonus
-    dice = res.dice.roll_many(2, 6, purpose)
+    dice = res.dice.roll_many(2, 6, purpose, combatant["id"])
     return Check(dice, sum(dice) + sum(breakdown.values()), breakdown, forced)
 
 

@@ -5,7 +5,7 @@ import re
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..authority import answered_by, gm_decides
-from ..schemas import ActionBase, choice, CombatantBase, DiceExpressionField, flag, identifier, name, StrictInt
+from ..schemas import ActionBase, choice, CombatantBase, CommonOptions, DiceExpressionField, flag, identifier, name, StrictInt
 from .tables import ATTRIBUTES_REQUIRED, CATALOG, LOCATION_PENALTIES
 
 ATTRIBUTE = validate.Regexp(r"^[A-Z]{2,4}$", error="attributes are 2-4 capital letters, such as FOR or DES")
@@ -111,7 +111,7 @@ class Sheet(CombatantBase):
             raise ValidationError("weapon ids must be unique", "weapons")
 
 
-class Options(Schema):
+class Options(CommonOptions):
     death_threshold = choice(["realistic", "heroic"], "realistic", "Instant death at PV <= -(CON+FOR) (realistic) or -(CON+FOR+10) (heroic).")
     death_tests_at_zero = flag(True, "A character at exactly 0 PV is dying (true) or only unconscious (false).")
     critical_rolls = flag(True, "6+6 succeeds and doubles damage, 1+1 fails (source rule).")

@@ -22,7 +22,7 @@ TURN_ACTIONS = ["attack", "stabilize", "test", "pass"]
 def _roll_one(res: Resolution, combatant: dict) -> None:
     des = combatant["sheet"]["attributes"]["DES"]
     bonus = INITIATIVE_BONUS.get(min(des, 10), 0)
-    dice = res.dice.roll_many(2, 6, f"initiative {combatant['id']}")
+    dice = res.dice.roll_many(2, 6, f"initiative {combatant['id']}", combatant["id"])
     combatant["initiative"] = des + bonus + sum(dice)
     res.emit("initiative_rolled", combatant=combatant["id"], dice=list(dice), des=des, bonus=bonus, total=combatant["initiative"])
 
@@ -122,7 +122,11 @@ def enter(res: Resolution, newcomer: dict) -> None:
 def awaiting(state: dict) -> list[dict]:
     pending = state.get("pending")
     if pending:
-        return [{"actor": pending["target"], "actions": ["defend"], "reason": "defense"}]
+        target = next(c for c in state["combatants"] if c["id"] == pending["target"])
+        # A defender who fell unconscious meanwhile cannot defend: the GM gives the difficulty
+        # ("o Mestre determina a dificuldade"), sending `defend` for him with the GM's token.
+        reason = "defense" if can_act(target) else "difficulty"
+        return [{"actor": pending["target"], "actions": ["defend"], "reason": reason}]
     waiting = []
     for combatant in waiting_in_turn(state):
         if is_dying(combatant) and not acts_simultaneously(state, combatant["id"]):

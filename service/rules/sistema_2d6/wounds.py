@@ -80,7 +80,7 @@ def death_test(res: Resolution, combatant: dict) -> None:
     every roll ("O Mestre tem a palavra final"); only the dice's own 12 stabilises.
     """
     gm, forced = take_roll_adjustments(res, combatant)
-    dice = res.dice.roll_many(2, 6, "death test")
+    dice = res.dice.roll_many(2, 6, "death test", combatant["id"])
     total = sum(dice) + gm
     success = forced == "success" if forced else total >= DEATH_TEST_TARGET
     if success and sum(dice) >= DEATH_TEST_STABILISES:

@@ -77,7 +77,7 @@ class SpaceOperaD100(Ruleset):
             "combat": {
                 "ruleset": self.id,
                 "lang": "fr",
-                "seed": 2002,
+                "seed": 15,
                 # Initiative: Kira D12 9 + DEX 14 = 23, Garde D12 2 + DEX 11 = 13.
                 "dice": [9, 2],
                 "combatants": [
@@ -104,11 +104,13 @@ class SpaceOperaD100(Ruleset):
                     },
                 ],
             },
+            # Each player supplies only his own combatant's dice (dice policy 'own'): the Garde's
+            # parry, dodge and paralysis tests; the server rolls Kira's attacks and damage (seed 15).
             "actions": [
                 {"type": "attack", "actor": "kira", "target": "garde", "weapon": "vibro", "attacks": 2},
-                {"type": "react", "actor": "garde", "kind": "parry", "item": "bouclier", "dice": [70, 23, 3, 4]},
+                {"type": "react", "actor": "garde", "kind": "parry", "item": "bouclier", "dice": [70]},
                 {"type": "attack", "actor": "kira", "target": "garde", "weapon": "matraque", "mode": "paralyse"},
-                {"type": "react", "actor": "garde", "kind": "dodge", "dice": [80, 30, 2, 40]},
+                {"type": "react", "actor": "garde", "kind": "dodge", "dice": [80, 2, 40]},
             ],
         }
 

@@ -58,7 +58,7 @@ def classify(roll: int, target: int, high_rolls_always_fumble: bool = False) -> 
 def roll_test(res: Resolution, target: int, purpose: str, roller: dict) -> Check:
     """``roller`` rolls d100 under ``target`` plus the GM's modifiers; the GM's override decides."""
     bonus, forced = take_roll_adjustments(res, roller)
-    check = classify(res.dice.roll(100, purpose), target + bonus, res.options["high_rolls_always_fumble"])
+    check = classify(res.dice.roll(100, purpose, roller["id"]), target + bonus, res.options["high_rolls_always_fumble"])
     if forced:
         won = forced == "success"
         check = replace(check, success=won, critical=check.critical and won, fumble=check.fumble and not won)

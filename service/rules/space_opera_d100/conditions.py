@@ -53,8 +53,9 @@ def test_penalties(combatant: dict) -> dict:
     return penalties
 
 
-def roll_duration(res: Resolution, dice: str, unit: str, purpose: str) -> dict:
-    value = res.dice.roll_expression(dice, purpose).total
+def roll_duration(res: Resolution, dice: str, unit: str, purpose: str, roller: dict) -> dict:
+    """The duration of a state ``roller`` is put in: ``roller`` rolls it."""
+    value = res.dice.roll_expression(dice, purpose, roller["id"]).total
     duration = {"dice": dice, "value": value, "unit": unit}
     round_seconds = res.options["round_seconds"]
     if round_seconds:
@@ -64,7 +65,7 @@ def roll_duration(res: Resolution, dice: str, unit: str, purpose: str) -> dict:
 
 def add_timed(res: Resolution, combatant: dict, code: str, dice: str, unit: str, purpose: str, **details) -> dict:
     """Roll the state's duration and put the state on (the longer one is kept)."""
-    duration = roll_duration(res, dice, unit, purpose)
+    duration = roll_duration(res, dice, unit, purpose, combatant)
     rounds = duration.get("rounds")
     current = find(combatant, code)
     if current is not None and "lasts" not in current:

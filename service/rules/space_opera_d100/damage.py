@@ -27,20 +27,20 @@ from .tables import (
 from .wounds import take_damage
 
 
-def _points(res: Resolution, expression: str, purpose: str, average: bool = False) -> int:
+def _points(res: Resolution, expression: str, purpose: str, roller: dict, average: bool = False) -> int:
     parsed = DiceExpression.parse(expression)
     if average:
         return (parsed.count * (parsed.sides + 1)) // 2 + parsed.modifier
-    return res.dice.roll_expression(parsed, purpose).total
+    return res.dice.roll_expression(parsed, purpose, roller["id"]).total
 
 
 def weapon_damage(res: Resolution, wielder: dict, weapon: dict, use_vibro: bool) -> dict:
     """Roll the blow: weapon dice, vibro dice, damage bonus (melee only)."""
-    parts = {"weapon": _points(res, weapon["damage"], "damage"), "item_steps": damage_penalty(wielder, weapon)}
+    parts = {"weapon": _points(res, weapon["damage"], "damage", wielder), "item_steps": damage_penalty(wielder, weapon)}
     if use_vibro and vibro_works(wielder, weapon):
-        parts["vibro"] = _points(res, weapon["vibro"], "vibro damage")
+        parts["vibro"] = _points(res, weapon["vibro"], "vibro damage", wielder)
     if not weapon["ranged"] and wielder["sheet"]["damage_bonus"] != "0":
-        parts["damage_bonus"] = _points(res, wielder["sheet"]["damage_bonus"], "damage bonus")
+        parts["damage_bonus"] = _points(res, wielder["sheet"]["damage_bonus"], "damage bonus", wielder)
     return parts
 
 
@@ -70,7 +70,7 @@ def deal_damage(res: Resolution, attacker: dict, target: dict, weapon: dict, pen
         rolled = _apply(rolled, *operation)
     armour = target["sheet"]["armour"]
     if attack.critical and armour == 0:
-        rolled += _points(res, CRITICAL_NO_ARMOUR_BONUS, "critical hit without armour")
+        rolled += _points(res, CRITICAL_NO_ARMOUR_BONUS, "critical hit without armour", attacker)
     rolled = max(0, rolled)
 
     parried, ap_left, shield = _parry_points(res, target, weapon, rolled, parry)
@@ -94,7 +94,7 @@ def deal_damage(res: Resolution, attacker: dict, target: dict, weapon: dict, pen
     )
     if pending["mode"] == "stun":
         basis = after_parry if res.options["stun_chance_basis"] == "damage_roll" else after_armour
-        _stun(res, target, weapon, basis, shield)
+        _stun(res, attacker, target, weapon, basis, shield)
         lost //= STUN_PV_DIVISOR
         res.emit("stun_damage", target=target["id"], pv_loss=lost)
     take_damage(res, target, lost)
@@ -111,9 +111,9 @@ def _parry_points(res: Resolution, defender: dict, weapon: dict, rolled: int, pa
         return 0, piercing, False
     item = parry["item"]
     average = res.options["parry_points"] == "average"
-    points = _points(res, item["damage"], "parry points", average) + damage_penalty(defender, item)
+    points = _points(res, item["damage"], "parry points", defender, average) + damage_penalty(defender, item)
     if defender["sheet"]["damage_bonus"] != "0":
-        points += _points(res, defender["sheet"]["damage_bonus"], "parry damage bonus", average)
+        points += _points(res, defender["sheet"]["damage_bonus"], "parry damage bonus", defender, average)
     if parry["check"].critical:
         points += CRITICAL_PARRY_EXTRA_POINTS
     points = max(0, points)
@@ -127,14 +127,14 @@ def _parry_points(res: Resolution, defender: dict, weapon: dict, rolled: int, pa
 
 def _item_wear(res: Resolution, defender: dict, item: dict, parried: int) -> None:
     """Seed 7: the item is damaged with a chance equal to the damage parried."""
-    roll = res.dice.roll(100, "parrying item wear")
+    roll = res.dice.roll(100, "parrying item wear", defender["id"])
     damaged = roll <= parried
     res.emit("item_wear", combatant=defender["id"], item=item["id"], roll=roll, chance=parried, damaged=damaged)
     if damaged:
         damage_step(res, defender, item)
 
 
-def _stun(res: Resolution, target: dict, weapon: dict, damage: int, shield: bool) -> None:
+def _stun(res: Resolution, attacker: dict, target: dict, weapon: dict, damage: int, shield: bool) -> None:
     """Seed 2: damage x 5 + the weapon's stun bonus = % chance, 3D10 minutes."""
     if shield:
         res.emit("stun_blocked", target=target["id"])
@@ -143,7 +143,7 @@ def _stun(res: Resolution, target: dict, weapon: dict, damage: int, shield: bool
     if chance <= 0 or is_dead(target):
         res.emit("stun_failed", target=target["id"], chance=chance, roll=None)
         return
-    roll = res.dice.roll(100, "stun")
+    roll = res.dice.roll(100, "stun", attacker["id"])
     if roll > chance:
         res.emit("stun_failed", target=target["id"], chance=chance, roll=roll)
         return

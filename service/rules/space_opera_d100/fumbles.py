@@ -26,7 +26,7 @@ def fumble(res: Resolution, attacker: dict, weapon: dict, use_vibro: bool) -> No
     if table == "none":
         res.emit("fumble_for_gm", attacker=attacker["id"], item=weapon["id"])
         return
-    roll = res.dice.roll(100, "fumble table")
+    roll = res.dice.roll(100, "fumble table", attacker["id"])
     adjustment = chance_adjustment(attacker) if res.options["fumble_chance_adjustment"] else 0
     value = max(1, min(100, roll + adjustment))
     result = band(FUMBLE_TABLES[table], value)

@@ -3,7 +3,7 @@
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..authority import answered_by, gm_decides
-from ..schemas import ActionBase, choice, CombatantBase, DiceExpressionField, flag, identifier, name, number, StrictInt
+from ..schemas import ActionBase, choice, CombatantBase, CommonOptions, DiceExpressionField, flag, identifier, name, number, StrictInt
 from .tables import ARMOUR, FUMBLE_TABLES, ITEM_CLASSES, LOCATIONS, WEAPONS
 
 MODIFIER = validate.Range(-200, 200)
@@ -102,7 +102,7 @@ class Sheet(CombatantBase):
         return data
 
 
-class Options(Schema):
+class Options(CommonOptions):
     ask_reactions = flag(True, "Wait for the target's dodge/parry declaration (react) before rolling; false: attacks resolve at once unless a reaction is inline.")
     high_rolls_always_fumble = flag(False, "96-00 is a fumble even under the skill (false: only when it fails, as the seed reads).")
     after_dodge_penalty = choice(["flat", "per_dodge"], "flat", "Actions after a dodge in the round: -20 once (flat) or -20 per dodge made.")

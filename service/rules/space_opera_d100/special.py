@@ -13,7 +13,7 @@ from .tables import DISARM_DEX_FACTOR, PARALYSIS_CON_FACTOR, PARALYSIS_DURATION
 def paralyse(res: Resolution, target: dict) -> None:
     """CON x 1D4: failure, paralysed 5D6 minutes; success, contracted muscles."""
     con = target["sheet"]["attributes"]["CON"]
-    factor = res.dice.roll_expression(PARALYSIS_CON_FACTOR, "paralysis CON factor").total
+    factor = res.dice.roll_expression(PARALYSIS_CON_FACTOR, "paralysis CON factor", target["id"]).total
     check = roll_test(res, con * factor, "paralysis CON test", target)
     res.emit("paralysis_test", target=target["id"], con=con, factor=factor, **check.as_params())
     if check.success:

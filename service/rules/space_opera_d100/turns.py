@@ -33,7 +33,7 @@ def roll_initiative(res: Resolution) -> None:
 def roll_one(res: Resolution, combatant: dict) -> None:
     """D12 + DEX; a newcomer rolls on entering and takes his place in this round's order."""
     combatant["round"] = fresh_round()
-    die = res.dice.roll(INITIATIVE_DIE, f"initiative {combatant['id']}")
+    die = res.dice.roll(INITIATIVE_DIE, f"initiative {combatant['id']}", combatant["id"])
     total = die + dex(combatant)
     combatant["round"]["initiative"] = total
     res.emit("initiative_rolled", combatant=combatant["id"], die=die, dex=dex(combatant), total=total)

@@ -55,7 +55,7 @@ def consciousness_test(res: Resolution, target: dict) -> None:
 
 def death_table(res: Resolution, target: dict) -> None:
     column = min(-target["pv"], len(DEATH_TABLE_COLUMNS) - 1)
-    roll = res.dice.roll(100, "death table")
+    roll = res.dice.roll(100, "death table", target["id"])
     result = band(DEATH_TABLE, roll)[column]
     res.emit("death_table", target=target["id"], roll=roll, pv=target["pv"], column=DEATH_TABLE_COLUMNS[column], result=result)
     if result == "dead":

@@ -26,7 +26,9 @@ from .build import draw_action, instantiable, value_strategy
 STEPS = 12
 # Awaited reasons that offer a chance rather than wait for a decision: age-du-silicium's
 # held action, which a fleeing holder not cornered may not spend (nothing is listed then).
-OFFERS = {"held_action"}
+# Awaited for reasons that may list nothing for the combatant's own token: a held action
+# that is only an offer, and a defense whose difficulty the GM gives (sistema-2d6).
+OFFERS = {"held_action", "difficulty"}
 
 
 def _dark_earth_armoury() -> dict:
@@ -125,7 +127,8 @@ def test_listed_actions_are_accepted_and_unlisted_refused(fight, data):
             break
         actors = [
             entry["actor"] for entry in state["awaiting"]
-            if entry["actor"] != "gm" and (entry["reason"] not in OFFERS or ruleset.legal_actions(state, entry["actor"]))
+            if entry["actor"] != "gm"
+            and (entry["reason"] not in OFFERS or ruleset.legal_actions(state, entry["actor"], Viewer(combatant=entry["actor"])))
         ]
         actor = data.draw(st.sampled_from(actors + ["gm"]) if actors else st.just("gm"), label="actor")
         # Each combatant's options as his own player's token sees them: what is listed, that token may send.

@@ -6,6 +6,7 @@ import pytest
 
 from service.rules.engine import apply_action, create_combat
 from service.rules.registry import RULESETS, get_ruleset
+from tests.unit.rules_helpers import as_actor
 
 
 def _play_example(ruleset_id: str) -> list[dict]:
@@ -15,7 +16,7 @@ def _play_example(ruleset_id: str) -> list[dict]:
     for action in example["actions"]:
         if state["status"] != "active":
             break
-        state, entry = apply_action(state, action)
+        state, entry = apply_action(state, action, caller=as_actor(action))
         log.append(entry)
     if state["status"] == "active":
         state, entry = apply_action(state, {"type": "end_combat", "actor": "gm"})

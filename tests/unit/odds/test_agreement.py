@@ -50,7 +50,7 @@ def simulate(ruleset_id: str, state: dict, actions: list[dict]):
     seeds = random.Random(f"simulation {ruleset_id}")
     counts, damage = Counter(), defaultdict(list)
     for _ in range(SIMULATIONS):
-        current, events = {**state, "rng": seeds.getrandbits(63)}, []
+        current, events = {**state, "dice_keys": [seeds.randbytes(32).hex()], "rng": {"stream": 0, "draw": 0}}, []
         for action in actions:
             current, entry = apply_action(current, action)
             events += entry["events"]

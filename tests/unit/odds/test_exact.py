@@ -14,6 +14,9 @@ from service.rules.registry import get_ruleset
 from service.rules.viewer import GM_VIEWER
 from tests.unit.rules_helpers import start
 
+# What a path's box reads of a state: its dice policy, and the names of its combatants.
+BOX_STATE = {"options": {"dice_policy": "any"}, "combatants": []}
+
 SISTEMA = get_ruleset("sistema-2d6").example()["combat"]
 
 
@@ -60,9 +63,9 @@ def test_critical_rolls_split_the_hits():
 def test_leaves_visit_every_outcome_once_with_its_probability():
     # A d4, then a d6 only when the d4 shows 4: 3 + 6 leaves, weights 1/4 and 1/24.
     def run(path: DicePath):
-        box = path.box(0, ())
-        first = box.roll(4, "first")
-        return (first, box.roll(6, "second")) if first == 4 else (first,)
+        box = path.box(BOX_STATE, (), GM_VIEWER)
+        first = box.roll(4, "first", "ana")
+        return (first, box.roll(6, "second", "ana")) if first == 4 else (first,)
 
     found = list(leaves(run, 100))
     assert sorted(result for _, result in found) == [(1,), (2,), (3,)] + [(4, face) for face in range(1, 7)]
@@ -72,8 +75,8 @@ def test_leaves_visit_every_outcome_once_with_its_probability():
 
 def test_client_dice_come_first_and_only_server_dice_branch():
     def run(path: DicePath):
-        box = path.box(0, (5,))
-        return box.roll(6, "supplied"), box.roll(6, "server")
+        box = path.box(BOX_STATE, (5,), GM_VIEWER)
+        return box.roll(6, "supplied", "ana"), box.roll(6, "server", "ana")
 
     found = list(leaves(run, 100))
     assert [result for _, result in found] == [(5, face) for face in range(1, 7)]
@@ -81,10 +84,10 @@ def test_client_dice_come_first_and_only_server_dice_branch():
 
 def test_a_tree_too_wide_or_infinite_is_refused_before_the_dice_cap():
     def exploding(path: DicePath):
-        box: DiceBox = path.box(0, ())
-        total = face = box.roll(6, "exploding")
+        box: DiceBox = path.box(BOX_STATE, (), GM_VIEWER)
+        total = face = box.roll(6, "exploding", "ana")
         while face == 6:
-            face = box.roll(6, "again")
+            face = box.roll(6, "again", "ana")
             total += face
         return total
 
@@ -107,7 +110,8 @@ def test_monte_carlo_is_reproducible_from_its_seed_and_ignores_the_combats_gener
     state = sistema(critical_rolls=True)
     action = {"type": "attack", "actor": "ana", "target": "capanga", "weapon": "pistola"}
     first = odds(state, action, GM_VIEWER, method="monte_carlo", runs=300, seed=11)
-    assert odds({**state, "rng": state["rng"] + 1}, action, GM_VIEWER, method="monte_carlo", runs=300, seed=11) == first
+    other_keys = {**state, "dice_keys": [bytes(32).hex()], "rng": {"stream": 0, "draw": 7}}
+    assert odds(other_keys, action, GM_VIEWER, method="monte_carlo", runs=300, seed=11) == first
     assert odds(state, action, GM_VIEWER, method="monte_carlo", runs=300, seed=12) != first
 
 
