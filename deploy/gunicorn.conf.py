@@ -37,6 +37,20 @@ control_socket_disable = True
 
 PROMETHEUS_MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
 
+
+def _refuse_unusable_settings() -> None:
+    """Stop here, with one line saying why, rather than boot workers that fail every request."""
+    from service.settings import Settings, SettingsError
+
+    try:
+        Settings.from_env()
+    except SettingsError as error:
+        print(f"melee: cannot start: {error}", file=sys.stderr)
+        sys.exit(1)
+
+
+_refuse_unusable_settings()
+
 if not os.environ.get("REDIS_URL") and workers != 1:
     print(f"REDIS_URL is not set: embedded store, 1 worker (WEB_CONCURRENCY={workers} ignored)", file=sys.stderr)
     workers = 1

@@ -14,7 +14,7 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from .conftest import ROOT, VENV_BIN, Process, base_env, free_port, request_lines
+from .conftest import ROOT, SCRAPE, VENV_BIN, Process, base_env, free_port, request_lines
 from .platform import dockerfile_stages, exec_form, image_environment, procfile
 
 pytestmark = pytest.mark.e2e
@@ -45,7 +45,7 @@ def check_readyz_metrics_and_log(server: Process, request_id: str) -> None:
     )
     assert ready.status_code == 200 and ready.json() == {"status": "ready"}
     assert ready.headers["X-Request-ID"] == request_id
-    scraped = requests.get(f"{server.base}/metrics", timeout=10)
+    scraped = requests.get(f"{server.base}/metrics", headers=SCRAPE, timeout=10)
     assert scraped.status_code == 200
     assert scraped.headers["Content-Type"].startswith("text/plain")
     assert metric(scraped.text, "melee_http_requests_total", route="/readyz", status="200", method="GET") >= 1
@@ -198,7 +198,7 @@ def test_metrics_add_up_across_two_workers(tmp_path, redis_url):
         acted = requests.post(f"{server.base}{created.headers['Location']}/actions", json=action, headers=gm, timeout=10)
         assert acted.status_code == 200, acted.text
 
-        text = requests.get(f"{server.base}/metrics", timeout=10).text
+        text = requests.get(f"{server.base}/metrics", headers=SCRAPE, timeout=10).text
     finally:
         output = server.stop()
     assert metric(text, "melee_http_requests_total", route="/healthz") == sent
