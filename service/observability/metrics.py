@@ -66,7 +66,7 @@ _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"
 # The CombatStore methods that talk to Redis, each a single round trip.
 STORE_OPERATIONS = (
     "ping", "create", "load", "load_with_grant", "commit", "log", "delete",
-    "reserve", "forget", "grants", "add_grant", "remove_grant",
+    "reserve", "forget", "grants", "holds_grant", "add_grant", "remove_grant",
 )
 
 

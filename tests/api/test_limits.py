@@ -1,11 +1,15 @@
 """Hostile input: rate limits, CORS, size caps."""
 
+import secrets
+
 from service.app import create_app
 from service.settings import Settings
 
+from ..helpers import create
 
-def limited_client(store, limit="3 per minute"):
-    return create_app(Settings(rate_limit=limit), store=store).test_client()
+
+def limited_client(store, limit="3 per minute", **settings):
+    return create_app(Settings(rate_limit=limit, **settings), store=store).test_client()
 
 
 def test_a_client_over_its_rate_gets_a_429_problem_with_retry_after(store):
@@ -18,12 +22,52 @@ def test_a_client_over_its_rate_gets_a_429_problem_with_retry_after(store):
     assert int(response.headers["Retry-After"]) > 0
 
 
-def test_clients_are_counted_apart_by_credential(store):
-    client = limited_client(store, "2 per minute")
+def test_clients_are_counted_apart_by_verified_api_key(store):
+    client = limited_client(store, "2 per minute", api_keys=("alpha", "beta"))
     for _ in range(2):
         client.get("/rulesets", headers={"X-API-Key": "alpha"})
     assert client.get("/rulesets", headers={"X-API-Key": "alpha"}).status_code == 429
     assert client.get("/rulesets", headers={"X-API-Key": "beta"}).status_code == 200
+    # An unknown key is no credential: the address's own count (untouched so far).
+    assert client.get("/rulesets", headers={"X-API-Key": "gamma"}).status_code == 200
+
+
+def test_made_up_credentials_do_not_escape_the_limit(store):
+    client = limited_client(store, "3 per minute")
+    statuses = []
+    for _ in range(5):
+        fake = secrets.token_urlsafe(24)
+        statuses.append(client.get("/rulesets", headers={"Authorization": f"Bearer {fake}", "X-API-Key": fake}).status_code)
+    assert statuses == [200, 200, 200, 429, 429]
+
+
+def test_made_up_bearer_tokens_on_a_combat_count_as_the_address(store):
+    client = limited_client(store, "3 per minute")
+    body = client.get("/rulesets/sistema-2d6").get_json()["example"]["combat"]
+    location, _ = create(client, body)  # 2 requests so far from this address
+    fake = {"Authorization": f"Bearer {secrets.token_urlsafe(24)}"}
+    assert client.get(location, headers=fake).status_code == 401
+    assert client.get(location, headers={"Authorization": f"Bearer {secrets.token_urlsafe(24)}"}).status_code == 429
+
+
+def test_each_verified_combat_token_has_its_own_count(store):
+    client = limited_client(store, "3 per minute")
+    body = client.get("/rulesets/sistema-2d6").get_json()["example"]["combat"]
+    created = client.post("/combats", json=body)
+    tokens, location = created.get_json()["tokens"], created.headers["Location"]
+    # The address has spent 2 of its 3; each token counts from 0.
+    for token in (tokens["gm"], *tokens["combatants"].values()):
+        headers = {"Authorization": f"Bearer {token}"}
+        assert [client.get(location, headers=headers).status_code for _ in range(4)] == [200, 200, 200, 429]
+
+
+def test_one_limit_covers_every_endpoint_together(store):
+    client = limited_client(store, "3 per minute")
+    assert client.get("/rulesets").status_code == 200
+    assert client.get("/rulesets/sistema-2d6").status_code == 200
+    assert client.get("/version").status_code == 200
+    assert client.get("/rulesets/dark-earth").status_code == 429
+    assert client.post("/combats", json={}).status_code == 429
 
 
 def test_probes_and_docs_are_never_limited(store):
