@@ -6,7 +6,7 @@ from flask import Flask
 from flask_cors import CORS
 
 from . import api, web
-from .api import limits, stream
+from .api import bodies, limits, stream
 from .settings import Settings
 from .store import CombatStore, connect
 from .observability import init_app as init_observability, logs as observability_logs
@@ -37,5 +37,6 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
     api.init_app(app, settings.retry_after_seconds)
     app.register_blueprint(web.blp)
     limits.init_app(app, settings.rate_limit, settings.redis_url)
+    bodies.init_app(app)  # after the limiter: a refused body still counts against the client
     init_observability(app, settings)
     return app
