@@ -6,7 +6,7 @@ from flask import Flask
 from flask_cors import CORS
 
 from . import api, web
-from .api import bodies, limits, stream
+from .api import bodies, budget, limits, odds, simulations, stream
 from .settings import Settings
 from .store import CombatStore, connect
 from .observability import init_app as init_observability, logs as observability_logs
@@ -38,5 +38,6 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
     app.register_blueprint(web.blp)
     limits.init_app(app, settings.rate_limit, settings.redis_url)
     bodies.init_app(app)  # after the limiter: a refused body still counts against the client
+    budget.init_app(app, settings.compute_limit, settings.redis_url, {"odds.Odds": odds.compute_cost, "simulations.Simulations": simulations.compute_cost})
     init_observability(app, settings)
     return app

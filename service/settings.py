@@ -53,18 +53,26 @@ def _flag(env: Mapping[str, str], name: str) -> bool:
     raise SettingsError(f"{name}={env[name]!r} must be 1 or 0 (true or false)")
 
 
-def _rate(env: Mapping[str, str], name: str, default: str) -> str:
+# The most compute units one request may cost: a simulation of 20,000 fights
+# at 10 units each (service/api/budget.py). A smaller COMPUTE_LIMIT would
+# refuse such a request forever.
+MAX_REQUEST_UNITS = 200_000
+
+
+def _rate(env: Mapping[str, str], name: str, default: str, at_least: int = 1) -> str:
     """A flask-limiter rate ("600 per minute", "10/second;600/hour"), or empty: off."""
     raw = env.get(name, default).strip()
     if raw:
         from limits import parse_many
 
         try:
-            parse_many(raw)
+            items = parse_many(raw)
         except ValueError:
             raise SettingsError(
                 f"{name}={raw!r} is not a rate such as '600 per minute' (several: '10 per second; 600 per minute'); empty turns it off"
             ) from None
+        if min(item.amount for item in items) < at_least:
+            raise SettingsError(f"{name}={raw!r} must allow at least {at_least} per period: the largest request costs that")
     return raw
 
 
@@ -172,7 +180,7 @@ class Settings:
             max_body_bytes=_int(env, "MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
             retry_after_seconds=_int(env, "RETRY_AFTER_SECONDS", 5, 1, 3600),
             rate_limit=_rate(env, "RATE_LIMIT", cls.rate_limit),
-            compute_limit=_rate(env, "COMPUTE_LIMIT", cls.compute_limit),
+            compute_limit=_rate(env, "COMPUTE_LIMIT", cls.compute_limit, at_least=MAX_REQUEST_UNITS),
             api_keys=tuple(k.strip() for k in env.get("API_KEYS", "").split(",") if k.strip()),
             secret_key=env.get("SECRET_KEY", ""),
             log_level=_choice(env, "LOG_LEVEL", LOG_LEVELS) or "INFO",

@@ -17,12 +17,23 @@ from ..rules.odds.compute import AUTO, EXACT, MONTE_CARLO, odds
 from ..rules.registry import get_ruleset
 from . import schemas
 from .access import AccessDenied, load_authorized, require_actor
+from .budget import requested
 from .requests import store
 
 blp = Blueprint("odds", __name__, url_prefix="/combats", description="Odds before you roll.")
 
-MAX_RUNS = 20_000
-MAX_LEAVES = 20_000
+MAX_RUNS = 10_000
+MAX_LEAVES = 10_000
+DEFAULT_RUNS = 5_000
+DEFAULT_LEAVES = 10_000
+
+
+def compute_cost(body: dict) -> int:
+    """Compute units (service/api/budget.py): the runs and leaves the request allows, the worst case."""
+    runs = requested(body, "runs", DEFAULT_RUNS, MAX_RUNS)
+    leaves = requested(body, "max_leaves", DEFAULT_LEAVES, MAX_LEAVES)
+    method = body.get("method", AUTO)
+    return {EXACT: leaves, MONTE_CARLO: runs}.get(method, leaves + runs)
 
 
 class OddsRequest(Schema):
@@ -36,10 +47,10 @@ class OddsRequest(Schema):
     )
     method = fields.String(validate=validate.OneOf([AUTO, EXACT, MONTE_CARLO]), load_default=AUTO,
                            metadata={"description": "auto: exact when the dice tree fits max_leaves, else Monte Carlo."})
-    runs = fields.Integer(validate=validate.Range(100, MAX_RUNS), load_default=5_000, metadata={"description": "Monte Carlo runs."})
+    runs = fields.Integer(validate=validate.Range(100, MAX_RUNS), load_default=DEFAULT_RUNS, metadata={"description": "Monte Carlo runs."})
     seed = fields.Integer(validate=validate.Range(0, 2**63 - 1), load_default=0,
                           metadata={"description": "Seed of the Monte Carlo runs (never the combat's own)."})
-    max_leaves = fields.Integer(validate=validate.Range(1, MAX_LEAVES), load_default=10_000,
+    max_leaves = fields.Integer(validate=validate.Range(1, MAX_LEAVES), load_default=DEFAULT_LEAVES,
                                 metadata={"description": "Largest dice tree enumerated exactly."})
 
 

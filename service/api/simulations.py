@@ -16,11 +16,18 @@ from ..simulation.runner import load_template
 from ..store.jobs import SimulationJobs
 from . import simulation_jobs
 from .access import check_api_key
+from .budget import FIGHT_UNITS, requested
 from .problems import problem
 from .requests import store
 
-# Runs up to this many fights answer inline; longer ones run as a job.
-INLINE_MAX_FIGHTS = 1000
+# Runs up to this many fights answer inline; longer ones run as a job. At
+# most ~2 s of a request thread (duel-2d6, the slowest ruleset: 8 ms a fight).
+INLINE_MAX_FIGHTS = 250
+
+
+def compute_cost(body: dict) -> int:
+    """Compute units (service/api/budget.py): FIGHT_UNITS per fight."""
+    return requested(body, "fights", 0, MAX_FIGHTS) * FIGHT_UNITS
 
 blp = Blueprint(
     "simulations",

@@ -96,3 +96,66 @@ def test_default_cors_is_open_without_credentials(client):
     response = client.get("/rulesets", headers={"Origin": "https://owlbear.example"})
     assert response.headers["Access-Control-Allow-Origin"] == "*"
     assert "Access-Control-Allow-Credentials" not in response.headers
+
+
+# -- the compute budget (docs/security.md#costly-requests) -------------------------------
+
+
+def odds_fight(client, api_key=None):
+    """A combat whose first action's odds are quick (one leaf); its location, the GM's headers, the action."""
+    key = {"X-API-Key": api_key} if api_key else {}
+    example = client.get("/rulesets/age-du-silicium").get_json()["example"]
+    created = client.post("/combats", json=example["combat"], headers=key)
+    action = {k: v for k, v in example["actions"][0].items() if k != "dice"}
+    return created.headers["Location"], {**key, "Authorization": f"Bearer {created.get_json()['tokens']['gm']}"}, action
+
+
+def test_costly_requests_draw_on_a_compute_budget_per_client(store):
+    client = limited_client(store, "", compute_limit="200000 per minute")
+    location, gm, action = odds_fight(client)
+    # Each default request allows 10,000 leaves + 5,000 runs = 15,000 units: 13 fit in 200,000.
+    statuses = [client.post(f"{location}/odds", json={"action": action}, headers=gm).status_code for _ in range(14)]
+    assert statuses == [200] * 13 + [429]
+    refused = client.post(f"{location}/odds", json={"action": action, "method": "exact", "max_leaves": 5001}, headers=gm)
+    problem = refused.get_json()
+    assert refused.status_code == 429 and problem["type"] == "/problems/compute-budget-exhausted"
+    assert problem["cost"] == 5001 and 0 < int(refused.headers["Retry-After"]) <= 60
+    # 200,000 - 13 × 15,000 = 5,000 units left: a cheaper request still fits, and ordinary requests are not concerned.
+    assert client.post(f"{location}/odds", json={"action": action, "method": "exact", "max_leaves": 5000}, headers=gm).status_code == 200
+    assert client.get(location, headers=gm).status_code == 200
+    # Another client (another combat's GM token) has its own budget.
+    other, other_gm, _ = odds_fight(client)
+    assert client.post(f"{other}/odds", json={"action": action}, headers=other_gm).status_code == 200
+
+
+def test_simulated_fights_cost_ten_units_each(store):
+    client = limited_client(store, "", compute_limit="200000 per minute", api_keys=("studio-key",))
+    template = client.get("/rulesets/sistema-2d6").get_json()["example"]["combat"]
+    template = {k: v for k, v in template.items() if k != "dice"}
+    location, headers, action = odds_fight(client, "studio-key")  # the API key is the client, on both endpoints
+    # 13 × 15,000 = 195,000 units, then 250 fights × 10 = 2,500 fit twice; a third does not.
+    for _ in range(13):
+        assert client.post(f"{location}/odds", json={"action": action}, headers=headers).status_code == 200
+    body = {"template": template, "fights": 250, "seed": 1}
+    runs = [client.post("/simulations", json=body, headers={"X-API-Key": "studio-key"}).status_code for _ in range(3)]
+    assert runs == [200, 200, 429]
+
+
+def test_a_compute_limit_below_the_largest_request_is_refused_at_start():
+    import pytest
+
+    from service.settings import SettingsError
+
+    with pytest.raises(SettingsError, match="must allow at least 200000"):
+        Settings.from_env({"COMPUTE_LIMIT": "1000 per minute"})
+
+
+def test_request_costs_are_the_work_they_allow():
+    from service.api import odds, simulations
+
+    assert odds.compute_cost({}) == 15_000  # auto: 10,000 leaves, then 5,000 runs
+    assert odds.compute_cost({"method": "exact", "max_leaves": 300}) == 300
+    assert odds.compute_cost({"method": "monte_carlo", "runs": 100}) == 100
+    assert odds.compute_cost({"runs": "many", "max_leaves": 10**9}) == 15_000  # refused by the schema anyway
+    assert simulations.compute_cost({"fights": 20_000}) == 200_000
+    assert simulations.compute_cost({"fights": True}) == 0
