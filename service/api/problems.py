@@ -44,6 +44,9 @@ PROBLEM_TYPES = {
     "invalid-json": "The body is not JSON the service can handle: malformed, nested too deeply, a lone surrogate in a string, or a number out of range.",
     "method-not-allowed": "The resource does not take this HTTP method.",
     "internal-error": "A bug: the service failed. Nothing was changed. Please report it with the request id.",
+    "malformed-request": "The request line or a header is not valid HTTP/1.1 (answered by the HTTP server itself).",
+    "uri-too-long": "The request line is longer than the server reads (4094 bytes).",
+    "headers-too-large": "Too many headers (more than 100), or one longer than 8190 bytes.",
     "http-error": "An HTTP-level error.",
 }
 

@@ -213,3 +213,43 @@ def test_metrics_add_up_across_two_workers(tmp_path, redis_url):
     assert action_line["ruleset"] == "sistema-2d6" and action_line["action_type"] == action["type"]
     assert action_line["combat_id"] == created.json()["id"]
     assert not (metrics_dir / "counter_999999.db").exists()
+
+
+def _raw_exchange(port: int, data: bytes) -> tuple[str, dict, dict]:
+    """Send raw bytes; the status line, headers and JSON body of the answer."""
+    import json
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(data)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
+    return status, headers, json.loads(body)
+
+
+GUNICORN_REFUSALS = [
+    (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: melee\r\n\r\n", 414, "uri-too-long", "longer than 4094 bytes"),
+    (b"GET /healthz HTTP/1.1\r\nHost: melee\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n", 431, "headers-too-large", "8190 bytes"),
+    (b"GET /healthz HTTP/1.1\r\nHost: melee\r\n" + b"".join(b"X-H%d: 1\r\n" % i for i in range(120)) + b"\r\n",
+     431, "headers-too-large", "more than 100 headers"),
+    (b"NOT HTTP AT ALL\r\n\r\n", 400, "malformed-request", "not valid HTTP/1.1"),
+]
+
+
+def test_gunicorns_own_errors_are_problems_too():
+    port = free_port()
+    server = gunicorn(base_env(port, WEB_CONCURRENCY="1"), port)
+    try:
+        server.wait_ready()
+        answers = [_raw_exchange(port, request_bytes) for request_bytes, *_ in GUNICORN_REFUSALS]
+    finally:
+        server.stop()
+    for (_, status, kind, says), (status_line, headers, problem) in zip(GUNICORN_REFUSALS, answers):
+        assert status_line.startswith(f"HTTP/1.1 {status} ")
+        assert headers["content-type"] == "application/problem+json"
+        assert problem["status"] == status and problem["type"] == f"/problems/{kind}" and says in problem["detail"]
+        assert "aaaa" not in problem["detail"]  # never the request itself
