@@ -6,7 +6,7 @@ from flask import Flask
 from flask_cors import CORS
 
 from . import api, web
-from .api import bodies, budget, headers, limits, odds, simulations, stream
+from .api import bodies, budget, headers, limits, stream
 from .settings import Settings
 from .store import CombatStore, connect
 from .observability import init_app as init_observability, logs as observability_logs
@@ -43,6 +43,6 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
     limits.init_app(app, settings.rate_limit, settings.redis_url)
     bodies.init_app(app)  # after the limiter: a refused body still counts against the client
     headers.init_app(app)
-    budget.init_app(app, settings.compute_limit, settings.redis_url, {"odds.Odds": odds.compute_cost, "simulations.Simulations": simulations.compute_cost})
+    budget.init_app(app, settings)
     init_observability(app, settings)
     return app

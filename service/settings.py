@@ -119,6 +119,9 @@ class Settings:
     # Compute units per client: /odds and /simulations charge one per Monte
     # Carlo run, dice-tree leaf or simulated fight (docs/security.md).
     compute_limit: str = "200000 per minute"
+    # /odds and /simulations requests one worker computes at once; more get
+    # 503 and Retry-After, so that live play keeps the other threads.
+    costly_requests_per_worker: int = 1
     api_keys: tuple[str, ...] = ()
     # Optional pepper in the tokens a retried creation shows again; when set,
     # the same value in every process (docs/security.md).
@@ -152,6 +155,7 @@ class Settings:
         "RETRY_AFTER_SECONDS",
         "RATE_LIMIT",
         "COMPUTE_LIMIT",
+        "COSTLY_REQUESTS_PER_WORKER",
         "API_KEYS",
         "SECRET_KEY",
         "LOG_LEVEL",
@@ -181,6 +185,7 @@ class Settings:
             retry_after_seconds=_int(env, "RETRY_AFTER_SECONDS", 5, 1, 3600),
             rate_limit=_rate(env, "RATE_LIMIT", cls.rate_limit),
             compute_limit=_rate(env, "COMPUTE_LIMIT", cls.compute_limit, at_least=MAX_REQUEST_UNITS),
+            costly_requests_per_worker=_int(env, "COSTLY_REQUESTS_PER_WORKER", cls.costly_requests_per_worker, 1, 64),
             api_keys=tuple(k.strip() for k in env.get("API_KEYS", "").split(",") if k.strip()),
             secret_key=env.get("SECRET_KEY", ""),
             log_level=_choice(env, "LOG_LEVEL", LOG_LEVELS) or "INFO",

@@ -1,7 +1,9 @@
-"""The compute budget: costly requests draw compute units from their client's allowance.
+"""Costly requests: at most a few at once per worker, and a compute budget per client.
 
-``/odds`` and ``/simulations`` cost far more CPU than any other request and
-their cost is known before they run: one unit per Monte Carlo run or
+``/odds`` and ``/simulations`` cost far more CPU than any other request.
+A worker computes at most ``COSTLY_REQUESTS_PER_WORKER`` (1) of them at once;
+more get a 503 with Retry-After, so the worker's other threads keep serving
+live play. And their cost is known before they run: one unit per Monte Carlo run or
 dice-tree leaf the request allows, ``FIGHT_UNITS`` per simulated fight (see
 each endpoint's ``compute_cost``). ``COMPUTE_LIMIT`` ("200000 per minute")
 caps the units per client (the same client as the rate limits: a verified
@@ -15,30 +17,23 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from flask import Flask, request
+from flask import Flask, abort, current_app
 from limits import parse_many
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
-from . import bodies
 from .limits import client_key
 from .problems import problem
+from .stream import Slots
 
 log = logging.getLogger(__name__)
 
 # A simulated fight, in units: fights take 0.4 ms (sistema-2d6) to 8 ms
 # (duel-2d6) where a Monte Carlo run takes 0.1 to 0.3 ms (docs/security.md).
 FIGHT_UNITS = 10
-
-
-def requested(body: dict, name: str, default: int, high: int) -> int:
-    """A whole number the body asks for, within 0..high; the default when absent or not one."""
-    value = body.get(name, default)
-    if not isinstance(value, int) or isinstance(value, bool):
-        value = default
-    return max(0, min(value, high))
 
 
 class ComputeBudget:
@@ -61,32 +56,42 @@ class ComputeBudget:
         return None
 
 
-def init_app(app: Flask, compute_limit: str, redis_url: str | None, costs: dict[str, Callable[[dict], int]]) -> None:
-    """``costs``: endpoint name -> the units a request body costs (any JSON; a bad body costs its defaults)."""
-    if not compute_limit:
-        return
-    budget = ComputeBudget(compute_limit, redis_url)
-    app.extensions["melee.compute_budget"] = budget
+def init_app(app: Flask, settings) -> None:
+    if settings.compute_limit:
+        app.extensions["melee.compute_budget"] = ComputeBudget(settings.compute_limit, settings.redis_url)
+    app.extensions["melee.compute_slots"] = Slots(settings.costly_requests_per_worker)
 
-    @app.before_request
-    def charge_compute():
-        cost_of = costs.get(request.endpoint)
-        if cost_of is None or request.method != "POST":
-            return None
-        try:
-            body = bodies.parse(request.get_data(cache=True))
-        except bodies.UnusableJson:
-            return None  # the body check answers 400
-        cost = cost_of(body if isinstance(body, dict) else {})
-        wait = budget.charge(client_key(), cost)
-        if wait is None:
-            return None
-        return problem(
-            429,
-            "compute-budget-exhausted",
-            "Compute budget exhausted",
-            f"this request costs {cost} compute units and this client's allowance ({'; '.join(map(str, budget.items))}) "
-            f"has fewer left; retry in {wait} s, or ask for fewer runs or fights",
-            headers={"Retry-After": str(wait)},
-            cost=cost,
-        )
+
+@contextmanager
+def costly(cost: int) -> Iterator[None]:
+    """Around the computation of an accepted request (authorized, valid) that costs ``cost`` units.
+
+    Aborts with a 503 ``compute-busy`` when this worker computes as many as it
+    may, or a 429 ``compute-budget-exhausted`` when the client's units are spent.
+    """
+    slots: Slots = current_app.extensions["melee.compute_slots"]
+    if not slots.take():
+        # Live play keeps the worker's other threads; this request retries, perhaps on another worker.
+        abort(problem(
+            503,
+            "compute-busy",
+            "Busy with costly requests",
+            f"this server computes {slots.limit} odds or simulation request(s) at once; retry after Retry-After",
+            headers={"Retry-After": str(current_app.extensions["melee.settings"].retry_after_seconds)},
+        ))
+    try:
+        budget: ComputeBudget | None = current_app.extensions.get("melee.compute_budget")
+        wait = budget.charge(client_key(), cost) if budget else None
+        if wait is not None:
+            abort(problem(
+                429,
+                "compute-budget-exhausted",
+                "Compute budget exhausted",
+                f"this request costs {cost} compute units and this client's allowance "
+                f"({'; '.join(map(str, budget.items))}) has fewer left; retry in {wait} s, or ask for fewer runs or fights",
+                headers={"Retry-After": str(wait)},
+                cost=cost,
+            ))
+        yield
+    finally:
+        slots.give_back()

@@ -17,7 +17,7 @@ from ..rules.odds.compute import AUTO, EXACT, MONTE_CARLO, odds
 from ..rules.registry import get_ruleset
 from . import schemas
 from .access import AccessDenied, load_authorized, require_actor
-from .budget import requested
+from .budget import costly
 from .requests import store
 
 blp = Blueprint("odds", __name__, url_prefix="/combats", description="Odds before you roll.")
@@ -28,12 +28,10 @@ DEFAULT_RUNS = 5_000
 DEFAULT_LEAVES = 10_000
 
 
-def compute_cost(body: dict) -> int:
-    """Compute units (service/api/budget.py): the runs and leaves the request allows, the worst case."""
-    runs = requested(body, "runs", DEFAULT_RUNS, MAX_RUNS)
-    leaves = requested(body, "max_leaves", DEFAULT_LEAVES, MAX_LEAVES)
-    method = body.get("method", AUTO)
-    return {EXACT: leaves, MONTE_CARLO: runs}.get(method, leaves + runs)
+def compute_cost(request_body: dict) -> int:
+    """Compute units (service/api/budget.py): the leaves and runs the request allows, its worst case."""
+    leaves, runs = request_body["max_leaves"], request_body["runs"]
+    return {EXACT: leaves, MONTE_CARLO: runs}.get(request_body["method"], leaves + runs)
 
 
 class OddsRequest(Schema):
@@ -78,13 +76,14 @@ class Odds(MethodView):
             # Odds are computed from every sheet: they would tell a player what
             # the GM hides (docs/security.md).
             raise AccessDenied(403, f"the game master hides the sheets of {', '.join(sorted(hidden))}: only the GM may ask for odds here")
-        return odds(
-            state,
-            action,
-            grant.viewer,
-            answers=request_body["answers"],
-            method=request_body["method"],
-            runs=request_body["runs"],
-            seed=request_body["seed"],
-            max_leaves=request_body["max_leaves"],
-        )
+        with costly(compute_cost(request_body)):
+            return odds(
+                state,
+                action,
+                grant.viewer,
+                answers=request_body["answers"],
+                method=request_body["method"],
+                runs=request_body["runs"],
+                seed=request_body["seed"],
+                max_leaves=request_body["max_leaves"],
+            )

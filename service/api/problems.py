@@ -36,6 +36,7 @@ PROBLEM_TYPES = {
     "precondition-failed": "If-Match names an older version of the combat.",
     "rate-limited": "Too many requests from this client; wait Retry-After seconds.",
     "compute-budget-exhausted": "This client has spent its compute units (odds runs, simulated fights) for now; wait Retry-After seconds or ask for less.",
+    "compute-busy": "This server computes as many odds and simulations at once as it may; retry after Retry-After.",
     "simulation-busy": "This process already runs a simulation job; retry after Retry-After seconds.",
     "store-unavailable": "The combat store does not answer; retry after Retry-After seconds.",
     "too-many-streams": "This server holds as many event streams and long polls as it may; retry after Retry-After, or poll without waiting.",

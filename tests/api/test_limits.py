@@ -153,9 +153,25 @@ def test_a_compute_limit_below_the_largest_request_is_refused_at_start():
 def test_request_costs_are_the_work_they_allow():
     from service.api import odds, simulations
 
-    assert odds.compute_cost({}) == 15_000  # auto: 10,000 leaves, then 5,000 runs
-    assert odds.compute_cost({"method": "exact", "max_leaves": 300}) == 300
-    assert odds.compute_cost({"method": "monte_carlo", "runs": 100}) == 100
-    assert odds.compute_cost({"runs": "many", "max_leaves": 10**9}) == 15_000  # refused by the schema anyway
-    assert simulations.compute_cost({"fights": 20_000}) == 200_000
-    assert simulations.compute_cost({"fights": True}) == 0
+    defaults = odds.OddsRequest().load({"action": {}})
+    assert odds.compute_cost(defaults) == 15_000  # auto: 10,000 leaves, then 5,000 runs
+    assert odds.compute_cost({**defaults, "method": "exact", "max_leaves": 300}) == 300
+    assert odds.compute_cost({**defaults, "method": "monte_carlo", "runs": 100}) == 100
+    assert simulations.compute_cost(20_000) == 200_000
+
+
+def test_a_worker_computes_one_costly_request_at_a_time(store):
+    app = create_app(Settings(rate_limit="", compute_limit=""), store=store)
+    client = app.test_client()
+    location, gm, action = odds_fight(client)
+    slots = app.extensions["melee.compute_slots"]
+    assert slots.take()  # a costly request in flight on another thread
+    busy = client.post(f"{location}/odds", json={"action": action}, headers=gm)
+    assert busy.status_code == 503 and busy.get_json()["type"] == "/problems/compute-busy"
+    assert busy.headers["Retry-After"] == "5"
+    assert client.get(location, headers=gm).status_code == 200  # live play is served meanwhile
+    slots.give_back()
+    assert client.post(f"{location}/odds", json={"action": action}, headers=gm).status_code == 200
+    assert slots.used == 0  # given back after the request, as after a refusal
+    assert client.post(f"{location}/odds", json={"action": {"type": "nope"}}, headers=gm).status_code == 422
+    assert slots.used == 0
