@@ -59,7 +59,7 @@ _refuse_unusable_settings()
 
 def _answer_errors_as_problems() -> None:
     """gunicorn's own 400/414/431 answers as problem+json, like the app's."""
-    from service.observability import gunicorn_errors
+    from service import gunicorn_errors
 
     gunicorn_errors.install(
         {"limit_request_line": limit_request_line, "limit_request_fields": limit_request_fields,

@@ -84,3 +84,17 @@ def test_cors_preflights_allow_x_api_key_and_are_cached(client):
     assert preflight.status_code == 200
     assert "x-api-key" in preflight.headers["Access-Control-Allow-Headers"].lower()
     assert preflight.headers["Access-Control-Max-Age"] == "7200"
+
+
+def test_gunicorns_problems_are_the_apps_kinds():
+    import json
+
+    from service import gunicorn_errors
+    from service.api import problems
+
+    assert (gunicorn_errors.PROBLEM_JSON, gunicorn_errors.TYPE_BASE) == (problems.PROBLEM_JSON, problems.TYPE_BASE)
+    assert set(gunicorn_errors.KINDS.values()) <= set(problems.PROBLEM_TYPES)
+    limits = {"limit_request_line": 4094, "limit_request_fields": 100, "limit_request_field_size": 8190}
+    head, _, body = gunicorn_errors.problem_bytes(414, "URI Too Long", limits).partition(b"\r\n\r\n")
+    assert b"Content-Length: %d" % len(body) in head
+    assert json.loads(body)["type"] == "/problems/uri-too-long"

@@ -6,13 +6,19 @@ many or too long headers (431). It writes those with ``gunicorn.util.write_error
 as an HTML page; ``install`` (called by deploy/gunicorn.conf.py, in the master,
 before the workers fork) replaces that function. The detail never echoes the
 request: it could be kilobytes of whatever the client sent.
+
+This module imports nothing of the service: it runs in gunicorn's master,
+where importing the app's modules would create the Prometheus metrics
+before PROMETHEUS_MULTIPROC_DIR exists (on_starting creates it).
 """
 
 from __future__ import annotations
 
 import json
 
-from ..api.problems import PROBLEM_JSON, TYPE_BASE
+# As in service/api/problems.py (a test checks they agree).
+PROBLEM_JSON = "application/problem+json"
+TYPE_BASE = "/problems/"
 
 KINDS = {400: "malformed-request", 414: "uri-too-long", 431: "headers-too-large"}
 
