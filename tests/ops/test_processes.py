@@ -246,6 +246,9 @@ def test_gunicorns_own_errors_are_problems_too():
     try:
         server.wait_ready()
         answers = [_raw_exchange(port, request_bytes) for request_bytes, *_ in GUNICORN_REFUSALS]
+        # And the app's own 413 for a chunked body (a generator: requests sends it chunked).
+        chunks = (b'{"a": "' + b"a" * 10_000 if i == 0 else b"a" * 10_000 for i in range(8))
+        chunked = requests.post(f"{server.base}/combats", data=chunks, headers={"Content-Type": "application/json"}, timeout=10)
     finally:
         server.stop()
     for (_, status, kind, says), (status_line, headers, problem) in zip(GUNICORN_REFUSALS, answers):
@@ -253,3 +256,5 @@ def test_gunicorns_own_errors_are_problems_too():
         assert headers["content-type"] == "application/problem+json"
         assert problem["status"] == status and problem["type"] == f"/problems/{kind}" and says in problem["detail"]
         assert "aaaa" not in problem["detail"]  # never the request itself
+    assert chunked.status_code == 413 and chunked.headers["Content-Type"] == "application/problem+json"
+    assert chunked.json()["max_bytes"] == 65536
