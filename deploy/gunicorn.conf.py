@@ -31,11 +31,43 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "") or None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# gunicorn's own limits on what it reads before the app (its defaults, named
+# here because its error answers state them: 414 and 431 problems).
+limit_request_line = 4094
+limit_request_fields = 100
+limit_request_field_size = 8190
 # No runtime control socket (gunicorn >= 25 writes one under $HOME, which is
 # read-only in the container images; nothing here uses it).
 control_socket_disable = True
 
 PROMETHEUS_MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+
+
+def _refuse_unusable_settings() -> None:
+    """Stop here, with one line saying why, rather than boot workers that fail every request."""
+    from service.settings import Settings, SettingsError
+
+    try:
+        Settings.from_env()
+    except SettingsError as error:
+        print(f"melee: cannot start: {error}", file=sys.stderr)
+        sys.exit(1)
+
+
+_refuse_unusable_settings()
+
+
+def _answer_errors_as_problems() -> None:
+    """gunicorn's own 400/414/431 answers as problem+json, like the app's."""
+    from service import gunicorn_errors
+
+    gunicorn_errors.install(
+        {"limit_request_line": limit_request_line, "limit_request_fields": limit_request_fields,
+         "limit_request_field_size": limit_request_field_size}
+    )
+
+
+_answer_errors_as_problems()
 
 if not os.environ.get("REDIS_URL") and workers != 1:
     print(f"REDIS_URL is not set: embedded store, 1 worker (WEB_CONCURRENCY={workers} ignored)", file=sys.stderr)

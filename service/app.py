@@ -6,7 +6,7 @@ from flask import Flask
 from flask_cors import CORS
 
 from . import api, web
-from .api import limits, stream
+from .api import bodies, budget, headers, limits, stream
 from .settings import Settings
 from .store import CombatStore, connect
 from .observability import init_app as init_observability, logs as observability_logs
@@ -32,14 +32,21 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
         origins=list(settings.cors_origins),
         expose_headers=["ETag", "Location", "Retry-After", "X-Request-ID"],
         allow_headers=[
-            "Content-Type", "If-Match", "If-None-Match", "Authorization", "Idempotency-Key", "X-Request-ID", "Last-Event-ID",
+            "Content-Type", "If-Match", "If-None-Match", "Authorization", "X-API-Key", "Idempotency-Key", "X-Request-ID",
+            "Last-Event-ID",
         ],
         supports_credentials=False,
+        # Browsers keep a preflight's answer this long rather than preflight
+        # every POST (Chromium caps it at 2 hours, Firefox at 24).
+        max_age=7200,
         send_wildcard=settings.cors_origins == ("*",),
     )
     app.extensions["melee.stream_slots"] = stream.Slots(settings.max_streams_per_worker)
     api.init_app(app, settings.retry_after_seconds)
     app.register_blueprint(web.blp)
     limits.init_app(app, settings.rate_limit, settings.redis_url)
+    bodies.init_app(app)  # after the limiter: a refused body still counts against the client
+    headers.init_app(app)
+    budget.init_app(app, settings)
     init_observability(app, settings)
     return app

@@ -5,7 +5,9 @@ Every variable is listed in the README's configuration table.
 
 from __future__ import annotations
 
+import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -28,7 +30,7 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     return value
 
 
-def _float(env: Mapping[str, str], name: str, default: float) -> float:
+def _float(env: Mapping[str, str], name: str, default: float, high: float) -> float:
     raw = env.get(name)
     if raw in (None, ""):
         return default
@@ -36,18 +38,72 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
         value = float(raw)
     except ValueError:
         raise SettingsError(f"{name}={raw!r} is not a number") from None
-    if value <= 0:
-        raise SettingsError(f"{name} must be positive")
+    # float() takes "nan" and "inf": a timeout of either makes every Redis call fail.
+    if not (math.isfinite(value) and 0 < value <= high):
+        raise SettingsError(f"{name}={raw!r} must be a number of seconds above 0 and at most {high:g}")
     return value
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if raw in ("", "0", "false", "no", "off"):
+        return False
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    raise SettingsError(f"{name}={env[name]!r} must be 1 or 0 (true or false)")
+
+
+# The most compute units one request may cost: a simulation of 20,000 fights
+# at 10 units each (service/api/budget.py). A smaller COMPUTE_LIMIT would
+# refuse such a request forever.
+MAX_REQUEST_UNITS = 200_000
+
+
+def _rate(env: Mapping[str, str], name: str, default: str, at_least: int = 1) -> str:
+    """A flask-limiter rate ("600 per minute", "10/second;600/hour"), or empty: off."""
+    raw = env.get(name, default).strip()
+    if raw:
+        from limits import parse_many
+
+        try:
+            items = parse_many(raw)
+        except ValueError:
+            raise SettingsError(
+                f"{name}={raw!r} is not a rate such as '600 per minute' (several: '10 per second; 600 per minute'); empty turns it off"
+            ) from None
+        if min(item.amount for item in items) < at_least:
+            raise SettingsError(f"{name}={raw!r} must allow at least {at_least} per period: the largest request costs that")
+    return raw
+
+
+_ORIGIN = re.compile(r"^https?://[^/\s]+$")
+_REDIS_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+cluster://")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def _origins(env: Mapping[str, str]) -> tuple[str, ...]:
+    origins = tuple(o.strip() for o in env.get("CORS_ORIGINS", "*").split(",") if o.strip())
+    for origin in origins:
+        if origin != "*" and not _ORIGIN.match(origin):
+            raise SettingsError(f"CORS_ORIGINS: {origin!r} is not an origin such as https://vtt.example (scheme and host, no path) or *")
+    return origins
+
+
+def _redis_url(env: Mapping[str, str]) -> str | None:
+    url = env.get("REDIS_URL") or None
+    if url is not None and not url.startswith(_REDIS_SCHEMES):
+        raise SettingsError(f"REDIS_URL must start with one of {', '.join(_REDIS_SCHEMES)}")
+    return url
 
 
 def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str | None:
     raw = env.get(name)
     if raw in (None, ""):
         return None
-    if raw.lower() not in choices:
-        raise SettingsError(f"{name}={raw!r} must be one of {', '.join(choices)}")
-    return raw.lower()
+    for choice in choices:
+        if raw.strip().lower() == choice.lower():
+            return choice
+    raise SettingsError(f"{name}={raw!r} must be one of {', '.join(choices)}")
 
 
 @dataclass(frozen=True)
@@ -58,7 +114,14 @@ class Settings:
     cors_origins: tuple[str, ...] = field(default_factory=lambda: ("*",))
     max_body_bytes: int = 64 * 1024
     retry_after_seconds: int = 5
+    # Requests per client (verified credential, else address), all endpoints together.
     rate_limit: str = "600 per minute"
+    # Compute units per client: /odds and /simulations charge one per Monte
+    # Carlo run, dice-tree leaf or simulated fight (docs/security.md).
+    compute_limit: str = "200000 per minute"
+    # /odds and /simulations requests one worker computes at once; more get
+    # 503 and Retry-After, so that live play keeps the other threads.
+    costly_requests_per_worker: int = 1
     api_keys: tuple[str, ...] = ()
     # Seals the tokens a retried creation shows again; unset, a generated
     # secret is kept in Redis (docs/security.md). The same in every process.
@@ -76,6 +139,12 @@ class Settings:
     prometheus_multiproc_dir: str | None = None
     sentry_dsn: str | None = None
     git_commit: str | None = None
+    # What /version shows of the commit: its first 7 characters, all, or nothing.
+    version_commit: str = "short"
+    # /metrics: with a token, only for "Authorization: Bearer <token>"; else
+    # only when declared public (a private network); else not served.
+    metrics_token: str = ""
+    metrics_public: bool = False
     test_slow_endpoint: bool = False
     # Event streams and waiting long polls one worker holds at once, each on
     # one of its GUNICORN_THREADS; keep it below that (docs/operations.md).
@@ -91,6 +160,8 @@ class Settings:
         "MAX_BODY_BYTES",
         "RETRY_AFTER_SECONDS",
         "RATE_LIMIT",
+        "COMPUTE_LIMIT",
+        "COSTLY_REQUESTS_PER_WORKER",
         "API_KEYS",
         "SECRET_KEY",
         "IDEMPOTENCY_TTL_SECONDS",
@@ -104,6 +175,9 @@ class Settings:
         "GIT_COMMIT",
         "SOURCE_VERSION",
         "RENDER_GIT_COMMIT",
+        "VERSION_COMMIT",
+        "METRICS_TOKEN",
+        "METRICS_PUBLIC",
         "MELEE_TEST_SLOW_ENDPOINT",
         "MAX_STREAMS_PER_WORKER",
     )
@@ -111,21 +185,22 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
-        origins = tuple(o.strip() for o in env.get("CORS_ORIGINS", "*").split(",") if o.strip())
         return cls(
-            redis_url=env.get("REDIS_URL") or None,
+            redis_url=_redis_url(env),
             combat_ttl_seconds=_int(env, "COMBAT_TTL_SECONDS", 86400, 60, 90 * 86400),
-            redis_timeout_seconds=_float(env, "REDIS_TIMEOUT_SECONDS", 2.0),
-            cors_origins=origins,
+            redis_timeout_seconds=_float(env, "REDIS_TIMEOUT_SECONDS", 2.0, 60.0),
+            cors_origins=_origins(env),
             max_body_bytes=_int(env, "MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
             retry_after_seconds=_int(env, "RETRY_AFTER_SECONDS", 5, 1, 3600),
-            rate_limit=env.get("RATE_LIMIT", "600 per minute").strip(),
+            rate_limit=_rate(env, "RATE_LIMIT", cls.rate_limit),
+            compute_limit=_rate(env, "COMPUTE_LIMIT", cls.compute_limit, at_least=MAX_REQUEST_UNITS),
+            costly_requests_per_worker=_int(env, "COSTLY_REQUESTS_PER_WORKER", cls.costly_requests_per_worker, 1, 64),
             api_keys=tuple(k.strip() for k in env.get("API_KEYS", "").split(",") if k.strip()),
             secret_key=env.get("SECRET_KEY", ""),
             idempotency_ttl_seconds=_int(env, "IDEMPOTENCY_TTL_SECONDS", 86400, 60, 90 * 86400),
             creation_replay_seconds=_int(env, "CREATION_REPLAY_SECONDS", 600, 10, 86400),
             max_actions_per_combat=_int(env, "MAX_ACTIONS_PER_COMBAT", 1000, 10, 1_000_000),
-            log_level=env.get("LOG_LEVEL", "INFO").upper(),
+            log_level=_choice(env, "LOG_LEVEL", LOG_LEVELS) or "INFO",
             proxy_fix_hops=_int(env, "PROXY_FIX_HOPS", 0, 0, 10),
             redis_ssl_cert_reqs=_choice(env, "REDIS_SSL_CERT_REQS", ("required", "optional", "none")),
             prometheus_multiproc_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,
@@ -133,6 +208,9 @@ class Settings:
             # The platforms' own names for the commit being run: Heroku's
             # SOURCE_VERSION, Render's RENDER_GIT_COMMIT.
             git_commit=env.get("GIT_COMMIT") or env.get("SOURCE_VERSION") or env.get("RENDER_GIT_COMMIT") or None,
+            version_commit=_choice(env, "VERSION_COMMIT", ("short", "full", "none")) or cls.version_commit,
+            metrics_token=env.get("METRICS_TOKEN", "").strip(),
+            metrics_public=_flag(env, "METRICS_PUBLIC"),
             # Tests only: GET /_test/slow, to have a request in flight at SIGTERM.
             test_slow_endpoint=env.get("MELEE_TEST_SLOW_ENDPOINT") == "1",
             max_streams_per_worker=_int(env, "MAX_STREAMS_PER_WORKER", 16, 0, 10_000),

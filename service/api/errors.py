@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask
+from flask import Flask, current_app
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -16,7 +16,7 @@ from .problems import field_pointer, flatten_messages, problem
 
 log = logging.getLogger(__name__)
 
-_HTTP_KINDS = {429: "rate-limited", 404: "not-found", 405: "method-not-allowed", 413: "payload-too-large", 422: "invalid-request", 400: "invalid-request"}
+_HTTP_KINDS = {429: "rate-limited", 404: "not-found", 405: "method-not-allowed", 413: "payload-too-large", 415: "unsupported-media-type", 422: "invalid-request", 400: "invalid-request"}
 
 
 def http_problem(error: HTTPException):
@@ -33,6 +33,10 @@ def http_problem(error: HTTPException):
     if extensions.get("errors"):
         detail = "; ".join(f"{e['pointer']}: {e['detail']}" for e in extensions["errors"][:5])
     headers = dict(data.get("headers") or {})
+    if error.code == 413:
+        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        detail = f"the request body is larger than {limit} bytes, the most this service accepts"
+        extensions["max_bytes"] = limit
     if error.code == 429 and (wait := limits.retry_after(error)):
         headers["Retry-After"] = wait
     return problem(

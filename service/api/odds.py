@@ -17,12 +17,21 @@ from ..rules.odds.compute import AUTO, EXACT, MONTE_CARLO, odds
 from ..rules.registry import get_ruleset
 from . import schemas
 from .access import AccessDenied, load_authorized, require_actor
+from .budget import costly
 from .requests import store
 
 blp = Blueprint("odds", __name__, url_prefix="/combats", description="Odds before you roll.")
 
-MAX_RUNS = 20_000
-MAX_LEAVES = 20_000
+MAX_RUNS = 10_000
+MAX_LEAVES = 10_000
+DEFAULT_RUNS = 5_000
+DEFAULT_LEAVES = 10_000
+
+
+def compute_cost(request_body: dict) -> int:
+    """Compute units (service/api/budget.py): the leaves and runs the request allows, its worst case."""
+    leaves, runs = request_body["max_leaves"], request_body["runs"]
+    return {EXACT: leaves, MONTE_CARLO: runs}.get(request_body["method"], leaves + runs)
 
 
 class OddsRequest(Schema):
@@ -36,10 +45,10 @@ class OddsRequest(Schema):
     )
     method = fields.String(validate=validate.OneOf([AUTO, EXACT, MONTE_CARLO]), load_default=AUTO,
                            metadata={"description": "auto: exact when the dice tree fits max_leaves, else Monte Carlo."})
-    runs = fields.Integer(validate=validate.Range(100, MAX_RUNS), load_default=5_000, metadata={"description": "Monte Carlo runs."})
+    runs = fields.Integer(validate=validate.Range(100, MAX_RUNS), load_default=DEFAULT_RUNS, metadata={"description": "Monte Carlo runs."})
     seed = fields.Integer(validate=validate.Range(0, 2**63 - 1), load_default=0,
                           metadata={"description": "Seed of the Monte Carlo runs (never the combat's own)."})
-    max_leaves = fields.Integer(validate=validate.Range(1, MAX_LEAVES), load_default=10_000,
+    max_leaves = fields.Integer(validate=validate.Range(1, MAX_LEAVES), load_default=DEFAULT_LEAVES,
                                 metadata={"description": "Largest dice tree enumerated exactly."})
 
 
@@ -67,13 +76,14 @@ class Odds(MethodView):
             # Odds are computed from every sheet: they would tell a player what
             # the GM hides (docs/security.md).
             raise AccessDenied(403, f"the game master hides the sheets of {', '.join(sorted(hidden))}: only the GM may ask for odds here")
-        return odds(
-            state,
-            action,
-            grant.viewer,
-            answers=request_body["answers"],
-            method=request_body["method"],
-            runs=request_body["runs"],
-            seed=request_body["seed"],
-            max_leaves=request_body["max_leaves"],
-        )
+        with costly(compute_cost(request_body)):
+            return odds(
+                state,
+                action,
+                grant.viewer,
+                answers=request_body["answers"],
+                method=request_body["method"],
+                runs=request_body["runs"],
+                seed=request_body["seed"],
+                max_leaves=request_body["max_leaves"],
+            )

@@ -28,12 +28,18 @@ def stamp_expiry(state: dict) -> None:
 
 
 def if_match() -> int | None:
-    """The version named by If-Match; None when absent or '*'."""
+    """The version named by If-Match; None when absent or '*'; -1 when it names none.
+
+    If-Match compares strongly (RFC 9110, 13.1.1): a weak tag (W/"3") never matches.
+    """
     header = request.headers.get("If-Match")
     if not header or header.strip() == "*":
         return None
-    tag = header.strip().removeprefix("W/").strip('"')
-    return int(tag) if tag.isdigit() else -1
+    tag = header.strip()
+    if tag.startswith("W/"):
+        return -1
+    version = tag.strip('"')
+    return int(version) if version.isascii() and version.isdigit() and len(version) <= 16 else -1
 
 
 def stale(current: int):

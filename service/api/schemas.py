@@ -136,8 +136,27 @@ class LogPage(Described):
     last_seq = fields.Integer(required=True)
 
 
+# A log position (seq, version) a client may name: no log grows this long,
+# and every JSON reader holds it exactly (2^53 - 1).
+MAX_SEQ = 2**53 - 1
+
+
+def seq_query(**kwargs) -> fields.Integer:
+    """An ``after=`` query parameter: a seq from 0 to MAX_SEQ."""
+    return fields.Integer(validate=validate.Range(0, MAX_SEQ), **kwargs)
+
+
+def parse_seq(text: str) -> int | None:
+    """A seq sent as text (Last-Event-ID), or None when it is not one (not digits, beyond MAX_SEQ)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_SEQ))):
+        return None
+    value = int(text)
+    return value if value <= MAX_SEQ else None
+
+
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = seq_query(load_default=0)
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
     wait = fields.Integer(
         load_default=0, validate=validate.Range(0, 25),

@@ -16,11 +16,18 @@ from ..simulation.runner import load_template
 from ..store.jobs import SimulationJobs
 from . import simulation_jobs
 from .access import check_api_key
+from .budget import FIGHT_UNITS, costly
 from .problems import problem
 from .requests import store
 
-# Runs up to this many fights answer inline; longer ones run as a job.
-INLINE_MAX_FIGHTS = 1000
+# Runs up to this many fights answer inline; longer ones run as a job. At
+# most ~2 s of a request thread (duel-2d6, the slowest ruleset: 8 ms a fight).
+INLINE_MAX_FIGHTS = 250
+
+
+def compute_cost(fights: int) -> int:
+    """Compute units (service/api/budget.py): FIGHT_UNITS per fight."""
+    return fights * FIGHT_UNITS
 
 blp = Blueprint(
     "simulations",
@@ -84,22 +91,27 @@ class Simulations(MethodView):
         seed = request_body["seed"] if request_body["seed"] is not None else secrets.randbits(63)
         tactic = Tactic(**request_body["tactic"])
         background = request_body["background"]
-        if not (background or (background is None and fights > INLINE_MAX_FIGHTS)):
-            return simulate(template, fights, seed, tactic), 200
-        job_id = uuid.uuid4().hex
-        try:
-            simulation_jobs.start(_jobs(), job_id, template, fights, seed, tactic)
-        except simulation_jobs.Busy:
-            return problem(
-                503,
-                "simulation-busy",
-                "Simulation worker busy",
-                "this process already runs a simulation job; retry later",
-                headers={"Retry-After": str(current_app.extensions["melee.settings"].retry_after_seconds)},
-            )
-        location = url_for("simulations.Simulation", job_id=job_id)
-        body = {"id": job_id, "status": "queued", "progress": {"done": 0, "total": fights}}
-        return body, 202, {"Location": location}
+        with costly(compute_cost(fights)):
+            if not (background or (background is None and fights > INLINE_MAX_FIGHTS)):
+                return simulate(template, fights, seed, tactic), 200
+            return _start_job(template, fights, seed, tactic)
+
+
+def _start_job(template: dict, fights: int, seed: int, tactic: Tactic):
+    job_id = uuid.uuid4().hex
+    try:
+        simulation_jobs.start(_jobs(), job_id, template, fights, seed, tactic)
+    except simulation_jobs.Busy:
+        return problem(
+            503,
+            "simulation-busy",
+            "Simulation worker busy",
+            "this process already runs a simulation job; retry later",
+            headers={"Retry-After": str(current_app.extensions["melee.settings"].retry_after_seconds)},
+        )
+    location = url_for("simulations.Simulation", job_id=job_id)
+    body = {"id": job_id, "status": "queued", "progress": {"done": 0, "total": fights}}
+    return body, 202, {"Location": location}
 
 
 @blp.route("/<job_id>")

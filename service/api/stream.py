@@ -25,11 +25,12 @@ from collections.abc import Iterator
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields
 
 from ..observability import shutdown
 from ..observability.metrics import ACTIVE_STREAMS
 from ..store import CombatNotFound, CombatStore, StoreUnavailable
+from . import schemas
 from .access import bearer_token, digest, load_authorized
 from .problems import problem
 from .requests import store
@@ -98,8 +99,8 @@ def long_poll(combat_id: str, after: int, seconds: float) -> bool:
 
 
 class StreamQuery(Schema):
-    after = fields.Integer(
-        validate=validate.Range(min=0), load_default=None,
+    after = schemas.seq_query(
+        load_default=None,
         metadata={"description": "Send the entries after this seq first (0: the whole log). Default: only new ones. "
                   "Last-Event-ID, when sent, wins."},
     )
@@ -149,7 +150,7 @@ class Stream(MethodView):
 def _resume_point(after: int | None, version: int) -> int | None:
     last_event_id = request.headers.get("Last-Event-ID")
     if last_event_id is not None:
-        return int(last_event_id) if last_event_id.strip().isdigit() else None
+        return schemas.parse_seq(last_event_id)
     return version if after is None else after
 
 

@@ -25,11 +25,11 @@ def init_app(app: Flask, settings: Settings, api: Api | None = None) -> None:
         # address in logs (and rate limits) is the real one, not the proxy's.
         hops = settings.proxy_fix_hops
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
-    commit = version.git_commit(settings.git_commit)
+    commit = version.shown_commit(version.git_commit(settings.git_commit), settings.version_commit)
     app.extensions["melee.version"] = {"version": version.package_version(), "commit": commit}
     (api or _rest_api(app)).register_blueprint(version.blp)
     logs.init_app(app)
-    metrics.init_app(app, settings.prometheus_multiproc_dir)
+    metrics.init_app(app, settings.prometheus_multiproc_dir, settings.metrics_token, settings.metrics_public)
     store.instrument(app.extensions["melee.store"])
     sentry.init(settings.sentry_dsn, release=f"melee@{version.package_version()}")
     if settings.test_slow_endpoint:

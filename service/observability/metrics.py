@@ -7,6 +7,9 @@ there and ``/metrics`` sums them (deploy/gunicorn.conf.py empties the
 directory at start and calls ``mark_process_dead`` when a worker exits).
 Without the variable the process's own registry is served (one worker).
 
+``/metrics`` is not public by default: with ``METRICS_TOKEN`` it answers that
+bearer token only; else only with ``METRICS_PUBLIC=1`` (a private network).
+
 The metric objects are module globals: prometheus_client registers each
 name once per process, and every app built in the process shares them.
 """
@@ -14,9 +17,10 @@ name once per process, and every app built in the process shares them.
 from __future__ import annotations
 
 import functools
+import hmac
 import time
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, abort, g, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -62,7 +66,7 @@ _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"
 # The CombatStore methods that talk to Redis, each a single round trip.
 STORE_OPERATIONS = (
     "ping", "create", "load", "load_with_grant", "commit", "log", "delete",
-    "reserve", "forget", "grants", "add_grant", "remove_grant",
+    "reserve", "forget", "grants", "holds_grant", "add_grant", "remove_grant",
 )
 
 
@@ -97,7 +101,15 @@ def render(multiproc_dir: str | None) -> bytes:
     return generate_latest(REGISTRY)
 
 
-def init_app(app: Flask, multiproc_dir: str | None) -> None:
+def _scrape_allowed(token: str, public: bool) -> bool:
+    """With a token, only its bearer; without one, anyone when declared public, else no one."""
+    if token:
+        offered = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+        return hmac.compare_digest(offered.encode(), token.encode())
+    return public
+
+
+def init_app(app: Flask, multiproc_dir: str | None, token: str = "", public: bool = False) -> None:
     # Export the error series as 0 from the start (ACTIVE_STREAMS, without
     # labels, already is).
     for operation in STORE_OPERATIONS:
@@ -115,4 +127,7 @@ def init_app(app: Flask, multiproc_dir: str | None) -> None:
 
     @app.get("/metrics")
     def metrics():
+        if not _scrape_allowed(token, public):
+            # Not found rather than 401: a scanner learns nothing (docs/operations.md).
+            abort(404)
         return Response(render(multiproc_dir), content_type=CONTENT_TYPE_LATEST)

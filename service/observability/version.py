@@ -3,7 +3,9 @@
 The commit comes from the environment (``GIT_COMMIT``, or the platforms'
 ``SOURCE_VERSION`` on Heroku and ``RENDER_GIT_COMMIT`` on Render), else from
 ``git rev-parse HEAD`` run once at startup when the code sits in a git
-checkout, else "unknown". The OpenAPI document carries the version only, so
+checkout, else "unknown". ``VERSION_COMMIT`` says how much of it is shown:
+the first 7 characters (the default: enough to find it, not the full id
+for anyone who scans), all of it, or nothing ("hidden"). The OpenAPI document carries the version only, so
 that the checked-in document does not change with every commit.
 """
 
@@ -25,12 +27,18 @@ from .. import __version__
 blp = Blueprint("version", __name__, description="What is running.")
 
 UNKNOWN = "unknown"
+HIDDEN = "hidden"
+SHORT_COMMIT = 7
 
 
 class Version(Schema):
     version = fields.String(required=True, metadata={"description": "The package version (semantic versioning).", "example": __version__})
     commit = fields.String(
-        required=True, metadata={"description": 'The git commit of the running code, or "unknown".', "example": UNKNOWN}
+        required=True, metadata={
+            "description": 'The git commit of the running code (its first 7 characters unless the deployment shows it '
+            'all), "unknown", or "hidden".',
+            "example": UNKNOWN,
+        }
     )
 
 
@@ -61,6 +69,12 @@ def git_commit(from_env: str | None) -> str:
         return UNKNOWN
     commit = result.stdout.strip()
     return commit if result.returncode == 0 and commit else UNKNOWN
+
+
+def shown_commit(commit: str, how: str) -> str:
+    if commit == UNKNOWN or how == "full":
+        return commit
+    return HIDDEN if how == "none" else commit[:SHORT_COMMIT]
 
 
 @blp.route("/version")

@@ -31,6 +31,8 @@ from .viewer import GM_VIEWER, Viewer
 ALLOWED_SIDES = frozenset({3, 4, 6, 8, 10, 12, 20, 100})
 MAX_DICE_PER_EXPRESSION = 100
 MAX_DICE_PER_ACTION = 1000
+MAX_MODIFIER = 1000
+MAX_EXPRESSION_LENGTH = 32
 _MASK64 = (1 << 64) - 1
 
 _EXPRESSION = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+|%)\s*(?:([+-])\s*(\d+))?\s*$")
@@ -69,6 +71,9 @@ class DiceExpression:
     def parse(cls, text: str) -> DiceExpression:
         if not isinstance(text, str):
             raise DiceSyntaxError(f"a dice expression must be a string, not {text!r}", field=None)
+        if len(text) > MAX_EXPRESSION_LENGTH:
+            # Before int(): Python refuses (ValueError) numbers of more than 4,300 digits.
+            raise DiceSyntaxError(f"a dice expression has at most {MAX_EXPRESSION_LENGTH} characters, such as 2d6+3", field=None)
         constant = _CONSTANT.match(text)
         if constant:
             return cls(0, 6, int(constant.group(1)))
@@ -92,6 +97,8 @@ class DiceExpression:
             raise TooManyDice(
                 f"{self.count} dice in one expression; at most {MAX_DICE_PER_EXPRESSION}", field=None
             )
+        if abs(self.modifier) > MAX_MODIFIER:
+            raise DiceSyntaxError(f"the modifier {self.modifier:+d} is beyond ±{MAX_MODIFIER}", field=None)
 
     def plus(self, modifier: int) -> DiceExpression:
         return DiceExpression(self.count, self.sides, self.modifier + modifier)

@@ -6,7 +6,7 @@ schemas in the OpenAPI document, so the contract cannot drift from the rules.
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .dice import DEFAULT_POLICY, POLICIES, DiceExpression
+from .dice import DEFAULT_POLICY, MAX_EXPRESSION_LENGTH, POLICIES, DiceExpression
 from .errors import DiceError
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
@@ -28,6 +28,9 @@ class StrictInt(fields.Integer):
 
 class DiceExpressionField(fields.String):
     """A dice expression such as ``1d6+3``, checked at load time."""
+
+    def __init__(self, **kwargs):
+        super().__init__(validate=validate.Length(max=MAX_EXPRESSION_LENGTH), **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         text = super()._deserialize(value, attr, data, **kwargs)

@@ -31,6 +31,11 @@ class AccessGrants:
             raise CombatNotFound(combat_id)
         return json.loads(raw), json.loads(grant) if grant else None
 
+    def holds_grant(self, combat_id: str, digest: str) -> bool:
+        """Whether a token with this digest opens this combat (one HEXISTS)."""
+        with unavailable_on_failure():
+            return bool(retrying_read(lambda: self.client.hexists(access_key(combat_id), digest)))
+
     def add_grant(self, combat_id: str, digest: str, grant: dict) -> None:
         with unavailable_on_failure():
             pipe = self.client.pipeline(transaction=True)

@@ -25,6 +25,12 @@ const player = await context("player");
 try {
   const errors = [];
   gm.page.on("pageerror", (error) => errors.push(error));
+  // A Content-Security-Policy violation is only a console error: the page must cause none.
+  for (const { page } of [gm, player]) {
+    page.on("console", (message) => {
+      if (message.type() === "error" && /Content Security Policy/i.test(message.text())) errors.push(message.text());
+    });
+  }
   await gm.page.goto(`${base}/play`);
   await gm.page.waitForSelector('#ruleset option[value="sistema-2d6"]', { state: "attached", timeout: TIMEOUT });
   await gm.page.selectOption("#ruleset", "sistema-2d6");

@@ -171,8 +171,9 @@ def test_rate_limits_and_simulation_jobs_share_the_cluster(cluster_url):
     client = app.test_client()
     statuses = [client.get("/rulesets").status_code for _ in range(3)]
     assert statuses == [200, 200, 429]
-    template = {k: v for k, v in sistema_example(app.test_client())["combat"].items() if k != "dice"}
+    # One limit covers every endpoint: the example comes from an app without one.
     unlimited = create_app(Settings(redis_url=cluster_url, rate_limit="")).test_client()
+    template = {k: v for k, v in sistema_example(unlimited)["combat"].items() if k != "dice"}
     response = unlimited.post("/simulations", json={"template": template, "fights": 30, "seed": 1, "background": True})
     assert response.status_code == 202
     wait_until(lambda: unlimited.get(response.headers["Location"]).get_json()["status"] == "done", 20, "the job did not finish")

@@ -18,6 +18,8 @@ import requests
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
+METRICS_TOKEN = "scrape-token-5150"
+SCRAPE = {"Authorization": f"Bearer {METRICS_TOKEN}"}
 
 
 def free_port() -> int:
@@ -83,6 +85,7 @@ def base_env(port: int, **overrides) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR", "WEB_CONCURRENCY")}
     env.update(PORT=str(port), HOST="127.0.0.1", PATH=f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}")
     env["RATE_LIMIT"] = ""  # test servers share one address and, with Redis, one counter
+    env["METRICS_TOKEN"] = METRICS_TOKEN
     env.update({k: v for k, v in overrides.items() if v is not None})
     return env
 

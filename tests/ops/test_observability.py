@@ -152,7 +152,8 @@ def test_metrics_count_requests_actions_and_store_latency(client):
     assert sample("melee_actions_total", ruleset="sistema-2d6", type="attack") == before_actions + 1
     assert sample("melee_redis_command_duration_seconds_count", operation="load_with_grant") >= before_loads + 1
 
-    text = client.get("/metrics")
+    _, scraper = fresh_app(metrics_public=True)  # the counters are the process's, whichever app serves them
+    text = scraper.get("/metrics")
     assert text.status_code == 200 and text.mimetype == "text/plain"
     body = text.get_data(as_text=True)
     for name in (
@@ -164,6 +165,17 @@ def test_metrics_count_requests_actions_and_store_latency(client):
         "melee_active_streams",
     ):
         assert name in body
+
+
+def test_metrics_are_not_public_unless_declared_so_or_behind_a_token():
+    assert fresh_app()[1].get("/metrics").status_code == 404
+    _, client = fresh_app(metrics_token="scrape-me")
+    assert client.get("/metrics").status_code == 404
+    assert client.get("/metrics", headers={"Authorization": "Bearer scrape-mf"}).status_code == 404
+    assert client.get("/metrics", headers={"Authorization": "Bearer scrape-me"}).status_code == 200
+    # A token wins over METRICS_PUBLIC: declaring both does not open it.
+    assert fresh_app(metrics_token="scrape-me", metrics_public=True)[1].get("/metrics").status_code == 404
+    assert fresh_app(metrics_public=True)[1].get("/metrics").status_code == 200
 
 
 def test_redis_down_counts_as_store_unavailable():
@@ -194,6 +206,10 @@ def test_metrics_and_the_test_endpoint_are_not_in_the_openapi_document():
 def test_version_from_the_environment():
     app, client = fresh_app(git_commit="0123abc")
     assert client.get("/version").get_json() == {"version": "0.1.0", "commit": "0123abc"}
+    full = "0123456789abcdef0123456789abcdef01234567"
+    assert fresh_app(git_commit=full)[1].get("/version").get_json()["commit"] == "0123456"
+    assert fresh_app(git_commit=full, version_commit="full")[1].get("/version").get_json()["commit"] == full
+    assert fresh_app(git_commit=full, version_commit="none")[1].get("/version").get_json()["commit"] == "hidden"
     assert Settings.from_env({"SOURCE_VERSION": "heroku1"}).git_commit == "heroku1"
     assert Settings.from_env({"RENDER_GIT_COMMIT": "render1"}).git_commit == "render1"
     assert Settings.from_env({"GIT_COMMIT": "own", "SOURCE_VERSION": "heroku1"}).git_commit == "own"

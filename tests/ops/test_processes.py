@@ -14,7 +14,7 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from .conftest import ROOT, VENV_BIN, Process, base_env, free_port, request_lines
+from .conftest import ROOT, SCRAPE, VENV_BIN, Process, base_env, free_port, request_lines
 from .platform import dockerfile_stages, exec_form, image_environment, procfile
 
 pytestmark = pytest.mark.e2e
@@ -45,7 +45,7 @@ def check_readyz_metrics_and_log(server: Process, request_id: str) -> None:
     )
     assert ready.status_code == 200 and ready.json() == {"status": "ready"}
     assert ready.headers["X-Request-ID"] == request_id
-    scraped = requests.get(f"{server.base}/metrics", timeout=10)
+    scraped = requests.get(f"{server.base}/metrics", headers=SCRAPE, timeout=10)
     assert scraped.status_code == 200
     assert scraped.headers["Content-Type"].startswith("text/plain")
     assert metric(scraped.text, "melee_http_requests_total", route="/readyz", status="200", method="GET") >= 1
@@ -198,7 +198,7 @@ def test_metrics_add_up_across_two_workers(tmp_path, redis_url):
         acted = requests.post(f"{server.base}{created.headers['Location']}/actions", json=action, headers=gm, timeout=10)
         assert acted.status_code == 200, acted.text
 
-        text = requests.get(f"{server.base}/metrics", timeout=10).text
+        text = requests.get(f"{server.base}/metrics", headers=SCRAPE, timeout=10).text
     finally:
         output = server.stop()
     assert metric(text, "melee_http_requests_total", route="/healthz") == sent
@@ -213,3 +213,48 @@ def test_metrics_add_up_across_two_workers(tmp_path, redis_url):
     assert action_line["ruleset"] == "sistema-2d6" and action_line["action_type"] == action["type"]
     assert action_line["combat_id"] == created.json()["id"]
     assert not (metrics_dir / "counter_999999.db").exists()
+
+
+def _raw_exchange(port: int, data: bytes) -> tuple[str, dict, dict]:
+    """Send raw bytes; the status line, headers and JSON body of the answer."""
+    import json
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(data)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
+    return status, headers, json.loads(body)
+
+
+GUNICORN_REFUSALS = [
+    (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: melee\r\n\r\n", 414, "uri-too-long", "longer than 4094 bytes"),
+    (b"GET /healthz HTTP/1.1\r\nHost: melee\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n", 431, "headers-too-large", "8190 bytes"),
+    (b"GET /healthz HTTP/1.1\r\nHost: melee\r\n" + b"".join(b"X-H%d: 1\r\n" % i for i in range(120)) + b"\r\n",
+     431, "headers-too-large", "more than 100 headers"),
+    (b"NOT HTTP AT ALL\r\n\r\n", 400, "malformed-request", "not valid HTTP/1.1"),
+]
+
+
+def test_gunicorns_own_errors_are_problems_too():
+    port = free_port()
+    server = gunicorn(base_env(port, WEB_CONCURRENCY="1"), port)
+    try:
+        server.wait_ready()
+        answers = [_raw_exchange(port, request_bytes) for request_bytes, *_ in GUNICORN_REFUSALS]
+        # And the app's own 413 for a chunked body (a generator: requests sends it chunked).
+        chunks = (b'{"a": "' + b"a" * 10_000 if i == 0 else b"a" * 10_000 for i in range(8))
+        chunked = requests.post(f"{server.base}/combats", data=chunks, headers={"Content-Type": "application/json"}, timeout=10)
+    finally:
+        server.stop()
+    for (_, status, kind, says), (status_line, headers, problem) in zip(GUNICORN_REFUSALS, answers):
+        assert status_line.startswith(f"HTTP/1.1 {status} ")
+        assert headers["content-type"] == "application/problem+json"
+        assert problem["status"] == status and problem["type"] == f"/problems/{kind}" and says in problem["detail"]
+        assert "aaaa" not in problem["detail"]  # never the request itself
+    assert chunked.status_code == 413 and chunked.headers["Content-Type"] == "application/problem+json"
+    assert chunked.json()["max_bytes"] == 65536

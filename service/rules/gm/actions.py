@@ -13,6 +13,7 @@ from marshmallow import ValidationError
 from .. import conditions
 from ..errors import ActionNotAllowed, InvalidAction
 from ..ruleset import GM, Resolution
+from .schemas import MAX_VALUE
 
 STATUS_OVER = "over"
 # Values a GM adjustment never touches: identity, the sheet, and conditions
@@ -76,6 +77,8 @@ def adjust(ruleset, res: Resolution, action: dict) -> None:
                 if not isinstance(old, int) or isinstance(old, bool):
                     raise InvalidAction(f"{path!r} is not a number; use 'set'", field=field)
                 value = old + value
+                if abs(value) > MAX_VALUE:
+                    raise InvalidAction(f"{path!r} would become {value}, beyond ±{MAX_VALUE}", field=field)
             elif not _same_kind(old, value):
                 raise InvalidAction(f"{path!r} holds {type(old).__name__} values, not {type(value).__name__}", field=field)
             ruleset.check_value(target, path, value, field)

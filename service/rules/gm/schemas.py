@@ -9,6 +9,27 @@ MAX_ROUNDS = 100
 REASON = {"validate": validate.Length(max=200), "load_default": None}
 VALUE_PATH = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_.-]{1,64})?$"
 LEAVE_WAYS = ("flight", "surrender", "removed")
+# The largest current value the GM may set or reach (PV, ammunition...):
+# far above any sheet, far below what breaks arithmetic or JSON readers.
+MAX_VALUE = 100_000
+MAX_TEXT_VALUE = 80
+
+
+class AdjustedValue(fields.Field):
+    """A value the GM sets: null, true/false, a whole number within ±MAX_VALUE, or a short text."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value is None or isinstance(value, bool):
+            return value
+        if isinstance(value, int):
+            if abs(value) > MAX_VALUE:
+                raise ValidationError(f"must be between -{MAX_VALUE} and {MAX_VALUE}")
+            return value
+        if isinstance(value, str):
+            if len(value) > MAX_TEXT_VALUE:
+                raise ValidationError(f"at most {MAX_TEXT_VALUE} characters")
+            return value
+        raise ValidationError("must be null, true or false, a whole number or a text")
 
 
 class GmAction(ActionBase):
@@ -26,7 +47,14 @@ class AdjustAction(TargetedGmAction):
 
     set = fields.Dict(
         keys=fields.String(validate=validate.Regexp(VALUE_PATH, error="must be a value name such as 'pv' or 'ammo.pistol'")),
-        values=fields.Raw(allow_none=True),
+        values=AdjustedValue(
+            allow_none=True,
+            metadata={"oneOf": [
+                {"type": "integer", "minimum": -MAX_VALUE, "maximum": MAX_VALUE},
+                {"type": "string", "maxLength": MAX_TEXT_VALUE},
+                {"type": "boolean"},
+            ], "nullable": True},
+        ),
         load_default=dict,
         validate=validate.Length(max=20),
         metadata={"description": "Value name -> new value. 'key' or 'key.sub' (ammo.pistol); the type must stay the same."},

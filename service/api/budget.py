@@ -1,0 +1,97 @@
+"""Costly requests: at most a few at once per worker, and a compute budget per client.
+
+``/odds`` and ``/simulations`` cost far more CPU than any other request.
+A worker computes at most ``COSTLY_REQUESTS_PER_WORKER`` (1) of them at once;
+more get a 503 with Retry-After, so the worker's other threads keep serving
+live play. And their cost is known before they run: one unit per Monte Carlo run or
+dice-tree leaf the request allows, ``FIGHT_UNITS`` per simulated fight (see
+each endpoint's ``compute_cost``). ``COMPUTE_LIMIT`` ("200000 per minute")
+caps the units per client (the same client as the rate limits: a verified
+credential, else the address), counted in Redis for every worker. A client
+over it gets a 429 with Retry-After; nothing is computed and nothing is
+charged. Measured costs and the reasoning: docs/security.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flask import Flask, abort, current_app
+from limits import parse_many
+from limits.storage import storage_from_string
+from limits.strategies import FixedWindowRateLimiter
+
+from .limits import client_key
+from .problems import problem
+from .stream import Slots
+
+log = logging.getLogger(__name__)
+
+# A simulated fight, in units: fights take 0.4 ms (sistema-2d6) to 8 ms
+# (duel-2d6) where a Monte Carlo run takes 0.1 to 0.3 ms (docs/security.md).
+FIGHT_UNITS = 10
+
+
+class ComputeBudget:
+    def __init__(self, compute_limit: str, redis_url: str | None):
+        self.items = parse_many(compute_limit)
+        storage = storage_from_string(redis_url or "memory://", **({"socket_timeout": 1, "socket_connect_timeout": 1} if redis_url else {}))
+        self.window = FixedWindowRateLimiter(storage)
+
+    def charge(self, client: str, cost: int) -> int | None:
+        """Charge ``cost`` units; None when done, else the seconds to wait (nothing charged)."""
+        try:
+            refused = [item for item in self.items if not self.window.test(item, "compute", client, cost=cost)]
+            if refused:
+                reset = max(self.window.get_window_stats(item, "compute", client).reset_time for item in refused)
+                return max(1, math.ceil(reset - time.time()))
+            for item in self.items:
+                self.window.hit(item, "compute", client, cost=cost)
+        except Exception:  # Redis down: serve, as the rate limits do (the store answers 503 anyway)
+            log.warning("compute budget storage unavailable; not counted", exc_info=True)
+        return None
+
+
+def init_app(app: Flask, settings) -> None:
+    if settings.compute_limit:
+        app.extensions["melee.compute_budget"] = ComputeBudget(settings.compute_limit, settings.redis_url)
+    app.extensions["melee.compute_slots"] = Slots(settings.costly_requests_per_worker)
+
+
+@contextmanager
+def costly(cost: int) -> Iterator[None]:
+    """Around the computation of an accepted request (authorized, valid) that costs ``cost`` units.
+
+    Aborts with a 503 ``compute-busy`` when this worker computes as many as it
+    may, or a 429 ``compute-budget-exhausted`` when the client's units are spent.
+    """
+    slots: Slots = current_app.extensions["melee.compute_slots"]
+    if not slots.take():
+        # Live play keeps the worker's other threads; this request retries, perhaps on another worker.
+        abort(problem(
+            503,
+            "compute-busy",
+            "Busy with costly requests",
+            f"this server computes {slots.limit} odds or simulation request(s) at once; retry after Retry-After",
+            headers={"Retry-After": str(current_app.extensions["melee.settings"].retry_after_seconds)},
+        ))
+    try:
+        budget: ComputeBudget | None = current_app.extensions.get("melee.compute_budget")
+        wait = budget.charge(client_key(), cost) if budget else None
+        if wait is not None:
+            abort(problem(
+                429,
+                "compute-budget-exhausted",
+                "Compute budget exhausted",
+                f"this request costs {cost} compute units and this client's allowance "
+                f"({'; '.join(map(str, budget.items))}) has fewer left; retry in {wait} s, or ask for fewer runs or fights",
+                headers={"Retry-After": str(wait)},
+                cost=cost,
+            ))
+        yield
+    finally:
+        slots.give_back()

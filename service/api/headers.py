@@ -1,0 +1,75 @@
+"""Response headers that keep browsers and caches from misusing the answers.
+
+- Every response: ``X-Content-Type-Options: nosniff`` (a JSON answer is never
+  run as a script or a page).
+- Under ``/combats``: the body depends on the caller's token and language
+  (``Vary: Authorization, Accept-Language``) and may carry tokens: writes
+  and the log (``/events``) are ``no-store``; other reads ``private,
+  no-cache`` (never in a shared cache, revalidated with their ETag). A
+  response that set its own Cache-Control (the event stream) keeps it.
+- The pages (``/play``, ``/docs``): a Content-Security-Policy that runs only
+  the service's own scripts, and no framing by another site. The Swagger UI
+  page's one inline script is allowed by its hash, computed from the page
+  itself; its styles may be inline (Swagger UI sets some).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+
+from flask import Flask, request
+
+NO_STORE, PRIVATE = "no-store", "private, no-cache"
+PAGES = ("/play", "/docs")
+_INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.DOTALL)
+
+
+def inline_script_hashes(page_html: str) -> list[str]:
+    return [
+        "'sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode() + "'"
+        for script in _INLINE_SCRIPT.findall(page_html)
+    ]
+
+
+def content_security_policy(hashes: list[str], inline_styles: bool) -> str:
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src " + " ".join(["'self'", *hashes]),
+            "style-src 'self'" + (" 'unsafe-inline'" if inline_styles else ""),
+            "img-src 'self' data:",
+            "connect-src 'self'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
+
+
+def _is_page(path: str) -> bool:
+    return any(path == page or path.startswith(page + "/") for page in PAGES)
+
+
+def secure(response):
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    path = request.path
+    if path.startswith("/combats"):
+        response.vary.add("Authorization")
+        response.vary.add("Accept-Language")
+        if "Cache-Control" not in response.headers:
+            writes_or_log = request.method != "GET" or path.endswith("/events")
+            response.headers["Cache-Control"] = NO_STORE if writes_or_log else PRIVATE
+    elif _is_page(path) and response.mimetype == "text/html":
+        # /play is a static file (streamed: not read here) with no inline script.
+        docs = path.startswith("/docs")
+        hashes = inline_script_hashes(response.get_data(as_text=True)) if docs else []
+        response.headers["Content-Security-Policy"] = content_security_policy(hashes, inline_styles=docs)
+        response.headers["X-Frame-Options"] = "DENY"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.after_request(secure)
