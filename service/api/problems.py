@@ -38,6 +38,7 @@ PROBLEM_TYPES = {
     "simulation-busy": "This process already runs a simulation job; retry after Retry-After seconds.",
     "store-unavailable": "The combat store does not answer; retry after Retry-After seconds.",
     "too-many-streams": "This server holds as many event streams and long polls as it may; retry after Retry-After, or poll without waiting.",
+    "too-many-streams-per-client": "This token or this address already holds as many event streams and long polls on this server as it may; close one, or poll without waiting.",
     "payload-too-large": "The request body is larger than the service accepts.",
     "method-not-allowed": "The resource does not take this HTTP method.",
     "internal-error": "A bug: the service failed. Nothing was changed. Please report it with the request id.",

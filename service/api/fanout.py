@@ -1,0 +1,153 @@
+"""One reader per process for every combat its listeners follow.
+
+Event streams and waiting long polls do not each read Redis: they follow a
+combat through the process's :class:`Hub`, whose one thread (a greenlet
+under gunicorn's gevent workers) reads the streams of every followed combat
+in one XREAD (service/store/stream.py), loads each combat that moved once,
+with its grants, and puts the new entries in every follower's queue. A
+thousand listeners on two hundred combats cost one Redis connection and one
+state load per combat and batch, not one of each per listener.
+
+A follower may miss nothing: each new one reads what it lacks from the
+store itself, after it has joined (``Follower.catch_up`` in stream.py does),
+and a batch that starts past what it has seen (its queue overflowed, or the
+hub read from further on) tells it to read the gap from the store again.
+The hub runs while someone follows a combat and ends when nobody does.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass
+
+from ..store import CombatNotFound, CombatStore, StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+# How many batches a follower's queue holds; a follower further behind gets
+# a gap, which it reads from the store.
+QUEUE_SIZE = 64
+# How often the hub checks that the followed combats still exist (an idle
+# XREAD cannot tell a deleted combat from a quiet one).
+EXISTS_CHECK_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class Batch:
+    """New entries of a combat, with the combat as it is after them and its grants (token digest -> grant)."""
+
+    entries: list[dict]
+    state: dict
+    grants: dict[str, dict]
+
+
+GONE = "gone"  # the combat was deleted or has expired
+UNAVAILABLE = "unavailable"  # the store did not answer
+STOP = "stop"  # this worker is shutting down
+
+
+class Subscription:
+    """A follower's queue of batches and notices (``GONE``, ``UNAVAILABLE``, ``STOP``)."""
+
+    def __init__(self, combat_id: str):
+        self.combat_id = combat_id
+        self._queue: queue.Queue = queue.Queue(QUEUE_SIZE)
+
+    def put(self, item) -> None:
+        try:
+            self._queue.put_nowait(item)
+        except queue.Full:
+            # This follower is far behind: drop the batch; the next one shows it the
+            # gap, which it reads from the store. A notice must get through.
+            if not isinstance(item, Batch):
+                self._queue.get_nowait()
+                self._queue.put_nowait(item)
+
+    def get(self, timeout: float):
+        """The next batch or notice, or None after ``timeout`` seconds."""
+        try:
+            return self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+
+class Hub:
+    def __init__(self, store: CombatStore, block_seconds: float):
+        self.store = store
+        self.block_seconds = block_seconds
+        self._lock = threading.Lock()
+        self._followers: dict[str, set[Subscription]] = {}
+        # The seq up to which the hub has read each followed combat.
+        self._positions: dict[str, int] = {}
+        self._thread: threading.Thread | None = None
+
+    def follow(self, combat_id: str, after: int) -> Subscription:
+        """Get the entries of ``combat_id`` committed from now on (the hub may also send some seq <= after)."""
+        subscription = Subscription(combat_id)
+        with self._lock:
+            self._followers.setdefault(combat_id, set()).add(subscription)
+            self._positions[combat_id] = min(self._positions.get(combat_id, after), after)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="melee-stream-hub", daemon=True)
+                self._thread.start()
+        return subscription
+
+    def leave(self, subscription: Subscription) -> None:
+        with self._lock:
+            followers = self._followers.get(subscription.combat_id)
+            if followers is not None:
+                followers.discard(subscription)
+                if not followers:
+                    del self._followers[subscription.combat_id]
+                    del self._positions[subscription.combat_id]
+
+    def followed(self) -> int:
+        """How many combats are followed now."""
+        with self._lock:
+            return len(self._followers)
+
+    def _run(self) -> None:
+        checked = time.monotonic()
+        while True:
+            with self._lock:
+                if not self._followers:
+                    self._thread = None
+                    return
+                positions = dict(self._positions)
+            try:
+                self._deliver(self.store.read_streams(positions, int(self.block_seconds * 1000)))
+                if time.monotonic() - checked >= EXISTS_CHECK_SECONDS:
+                    checked = time.monotonic()
+                    for combat_id in self.store.missing(list(positions)):
+                        self._notify(combat_id, GONE)
+            except StoreUnavailable:
+                for combat_id in positions:
+                    self._notify(combat_id, UNAVAILABLE)
+                time.sleep(self.block_seconds)
+            except Exception:  # the hub must outlive one bad read: its followers would hang
+                log.exception("the stream hub failed to read; retrying")
+                time.sleep(self.block_seconds)
+            else:
+                if self.store.polls_streams:
+                    time.sleep(self.block_seconds / 4)
+
+    def _deliver(self, found: dict[str, list[dict]]) -> None:
+        for combat_id, entries in found.items():
+            try:
+                state, grants = self.store.load_with_grants(combat_id)
+            except CombatNotFound:
+                self._notify(combat_id, GONE)
+                continue
+            with self._lock:
+                if combat_id in self._positions:
+                    self._positions[combat_id] = max(self._positions[combat_id], entries[-1]["seq"])
+            self._notify(combat_id, Batch(entries, state, grants))
+
+    def _notify(self, combat_id: str, item) -> None:
+        with self._lock:
+            followers = list(self._followers.get(combat_id, ()))
+        for subscription in followers:
+            subscription.put(item)
