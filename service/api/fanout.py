@@ -9,9 +9,9 @@ thousand listeners on two hundred combats cost one Redis connection and one
 state load per combat and batch, not one of each per listener.
 
 A follower may miss nothing: each new one reads what it lacks from the
-store itself, after it has joined (``Follower.catch_up`` in stream.py does),
-and a batch that starts past what it has seen (its queue overflowed, or the
-hub read from further on) tells it to read the gap from the store again.
+store itself, after it has joined (``Listener`` in stream.py does), and
+again when its queue overflowed (``Subscription.dropped``) or a batch starts
+past what it has seen (the hub read from further on).
 The hub runs while someone follows a combat and ends when nobody does.
 """
 
@@ -55,14 +55,18 @@ class Subscription:
     def __init__(self, combat_id: str):
         self.combat_id = combat_id
         self._queue: queue.Queue = queue.Queue(QUEUE_SIZE)
+        # Set when a batch was dropped: the follower must read what it lacks from the store.
+        self.dropped = False
 
     def put(self, item) -> None:
         try:
             self._queue.put_nowait(item)
         except queue.Full:
-            # This follower is far behind: drop the batch; the next one shows it the
-            # gap, which it reads from the store. A notice must get through.
-            if not isinstance(item, Batch):
+            # This follower is far behind: drop the batch (it reads the entries from the
+            # store instead); a notice must get through.
+            if isinstance(item, Batch):
+                self.dropped = True
+            else:
                 self._queue.get_nowait()
                 self._queue.put_nowait(item)
 

@@ -209,6 +209,9 @@ class Listener:
             if shutdown.STOPPING.is_set():
                 raise _reconnect("this server is stopping")
             item = subscription.get(HEARTBEAT_SECONDS)
+            if subscription.dropped:
+                subscription.dropped = False
+                yield from self._catch_up()
             if item is None:
                 if time.monotonic() - checked >= GRANT_CHECK_SECONDS:
                     checked = time.monotonic()

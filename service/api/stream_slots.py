@@ -45,7 +45,3 @@ class Slots:
                 held[key] -= 1
                 if held[key] <= 0:
                     del held[key]
-
-    def held_by_token(self, token_digest: str) -> int:
-        with self._lock:
-            return self._tokens[token_digest]
