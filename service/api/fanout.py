@@ -21,7 +21,7 @@ import logging
 import queue
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..store import CombatNotFound, CombatStore, StoreUnavailable
 
@@ -42,6 +42,9 @@ class Batch:
     entries: list[dict]
     state: dict
     grants: dict[str, dict]
+    # Each entry as sent to one kind of viewer, {(viewer, seq): text}: rendered
+    # once for all the followers who see it alike, not once per follower.
+    shown: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 GONE = "gone"  # the combat was deleted or has expired

@@ -228,7 +228,7 @@ class Listener:
                 checked = time.monotonic()
                 if item.entries[0]["seq"] > self.after + 1:
                     yield from self._catch_up()  # a gap: this queue overflowed, or the hub read from further on
-                yield from self._send(item.state, item.entries)
+                yield from self._send(item.state, item.entries, item.shown)
 
     def _catch_up(self) -> Iterator[str]:
         """Send, from the store, every entry after the last one sent."""
@@ -239,10 +239,15 @@ class Listener:
             if len(entries) < MAX_ENTRIES_PER_READ:
                 return
 
-    def _send(self, state: dict, entries: list[dict]) -> Iterator[str]:
+    def _send(self, state: dict, entries: list[dict], shown: dict | None = None) -> Iterator[str]:
+        """The entries not sent yet; ``shown``: those already rendered for other followers (Batch.shown)."""
+        shown = {} if shown is None else shown
         for entry in entries:
             if entry["seq"] > self.after:
-                yield sse("entry", entry_view(state, entry, self.viewer), entry["seq"])
+                key = (self.viewer, entry["seq"])
+                if key not in shown:
+                    shown[key] = sse("entry", entry_view(state, entry, self.viewer), entry["seq"])
+                yield shown[key]
                 self.after = entry["seq"]
 
     @staticmethod

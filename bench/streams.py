@@ -1,0 +1,216 @@
+"""The live-stream benchmark: ./bench/streams (docs/performance.md).
+
+Starts Melee under gunicorn with deploy/gunicorn.conf.py (gevent workers)
+against a real Redis, then, from one asyncio process on loopback:
+
+1. **baseline**: ``--posters`` connections post actions, each round-robin
+   over its own share of ``--combats`` fresh combats, for ``--seconds``;
+   no one listens.
+2. **viewers**: the same on as many other fresh combats, while ``--viewers``
+   Server-Sent Events clients (spread evenly over the combats) listen.
+3. **baseline** again, to show the drift of a shared machine.
+
+Actions are whole fights of duel-2d6 (about a hundred actions each) played
+with the simulator's default tactic, precomputed with the rules core from
+the seeds the server is given (as bench/http does): every request is legal
+and is one real resolution.
+
+Delivery latency of an entry to one viewer: from the moment its action's
+POST was sent to the moment the viewer read the event (an upper bound: it
+includes the action's own resolution). Every viewer must get every entry of
+its combat once, in order; the summary counts what was missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .http import Server, bench_body, fight_actions, machine
+from .redis_server import redis_url
+
+RULESET = "duel-2d6"
+
+
+class Combat:
+    def __init__(self, location: str, gm_token: str, actions: list[dict]):
+        self.location, self.gm_token, self.actions = location, gm_token, actions
+        self.sent: dict[int, float] = {}  # seq -> when its POST was sent
+
+
+def create_combats(server: Server, count: int, first_seed: int) -> list[Combat]:
+    body, combats = bench_body(RULESET), []
+    for index in range(count):
+        seed = first_seed + index
+        status, headers, created = server.call("POST", "/combats", {**body, "seed": seed})
+        assert status == 201, created
+        combats.append(Combat(headers["Location"], created["tokens"]["gm"], fight_actions(body, seed)))
+    return combats
+
+
+async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    status = int((await reader.readline()).split()[1])
+    length = 0
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode().partition(":")
+        if name.lower() == "content-length":
+            length = int(value)
+    return status, await reader.readexactly(length)
+
+
+async def poster(port: int, combats: list[Combat], stop_at: float, done: list) -> None:
+    """One keep-alive connection posting the next action of each of its combats in turn."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    position = {id(c): 0 for c in combats}
+    while time.monotonic() < stop_at:
+        live = [c for c in combats if position[id(c)] < len(c.actions)]
+        if not live:
+            break
+        for combat in live:
+            if time.monotonic() >= stop_at:
+                break
+            body = json.dumps(combat.actions[position[id(combat)]]).encode()
+            position[id(combat)] += 1
+            writer.write(
+                f"POST {combat.location}/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {combat.gm_token}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
+            )
+            sent = time.time()
+            status, answer = await read_response(reader)
+            if status == 200:
+                combat.sent[json.loads(answer)["action"]["seq"]] = sent
+                done[0] += 1
+            else:
+                done[1] += 1
+    writer.close()
+
+
+class Viewer:
+    def __init__(self, combat: Combat):
+        self.combat = combat
+        self.received: list[tuple[int, float]] = []  # (seq, when read)
+        self.status = None
+        self.connected = asyncio.Event()
+
+    async def listen(self, port: int, stop: asyncio.Event) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
+        # HTTP/1.0: the body comes as is (no chunked encoding) until the server closes.
+        writer.write(f"GET {self.combat.location}/stream HTTP/1.0\r\nHost: 127.0.0.1\r\n"
+                     f"Authorization: Bearer {self.combat.gm_token}\r\n\r\n".encode())
+        self.status = int((await reader.readline()).split()[1])
+        while (await reader.readline()) not in (b"\r\n", b""):
+            pass
+        self.connected.set()
+        if self.status != 200:
+            writer.close()
+            return
+        seq = None
+        read = asyncio.ensure_future(reader.readline())
+        halt = asyncio.ensure_future(stop.wait())
+        while True:
+            finished, _ = await asyncio.wait({read, halt}, return_when=asyncio.FIRST_COMPLETED)
+            if halt in finished:
+                read.cancel()
+                break
+            line = read.result()
+            if not line:
+                break
+            if line.startswith(b"id: "):
+                seq = int(line[4:])
+            elif line == b"event: entry\n" and seq is not None:
+                self.received.append((seq, time.time()))
+            elif line == b"\n":
+                seq = None
+            read = asyncio.ensure_future(reader.readline())
+        writer.close()
+
+
+async def run(port: int, combats: list[Combat], posters: int, viewers: int, seconds: float) -> dict:
+    listening = [Viewer(combats[i % len(combats)]) for i in range(viewers)]
+    stop = asyncio.Event()
+    tasks = []
+    for start in range(0, len(listening), 50):  # connect in waves, not in one burst at the accept queue
+        tasks += [asyncio.ensure_future(v.listen(port, stop)) for v in listening[start:start + 50]]
+        await asyncio.sleep(0.05)
+    await asyncio.wait_for(asyncio.gather(*(v.connected.wait() for v in listening)), 120)
+    done = [0, 0]
+    shares = [combats[i::posters] for i in range(posters)]
+    started = time.monotonic()
+    await asyncio.gather(*(poster(port, share, started + seconds, done) for share in shares))
+    elapsed = time.monotonic() - started
+    await asyncio.sleep(2)  # the last deliveries
+    stop.set()
+    await asyncio.gather(*tasks)
+    latencies, missing, out_of_order = [], 0, 0
+    for viewer in listening:
+        if viewer.status != 200:
+            continue
+        seqs = [seq for seq, _ in viewer.received]
+        expected = sorted(viewer.combat.sent)
+        out_of_order += seqs != sorted(seqs) or len(seqs) != len(set(seqs))
+        missing += len(set(expected) - set(seqs))
+        latencies += [when - viewer.combat.sent[seq] for seq, when in viewer.received if seq in viewer.combat.sent]
+    latencies.sort()
+
+    def percentile(p: float) -> float:
+        return latencies[int(p * (len(latencies) - 1))] * 1000 if latencies else float("nan")
+
+    return {
+        "viewers": sum(v.status == 200 for v in listening), "refused": sum(v.status != 200 for v in listening),
+        "actions": done[0], "action_errors": done[1], "actions_per_s": done[0] / elapsed,
+        "deliveries": len(latencies), "p50_ms": percentile(0.5), "p99_ms": percentile(0.99), "max_ms": percentile(1.0),
+        "missing": missing, "viewers_out_of_order": out_of_order,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--viewers", type=int, default=1000)
+    parser.add_argument("--combats", type=int, default=200)
+    parser.add_argument("--posters", type=int, default=16, help="connections posting actions (default 16)")
+    parser.add_argument("--seconds", type=float, default=15, help="per run (default 15)")
+    parser.add_argument("--json", type=Path, help="also write the figures there")
+    args = parser.parse_args()
+    rows = []
+    with redis_url() as url, tempfile.TemporaryDirectory(prefix="melee-bench-") as tmp:
+        (Path(tmp) / "metrics").mkdir()
+        env = {
+            "REDIS_URL": url, "RATE_LIMIT": "", "PROMETHEUS_MULTIPROC_DIR": str(Path(tmp) / "metrics"),
+            "COMBAT_TTL_SECONDS": "120",
+            # Every viewer here comes from 127.0.0.1: the per-address cap would refuse most of them.
+            "MAX_STREAMS_PER_ADDRESS": str(args.viewers + 100),
+        }
+        with Server("service.app:create_app()", env) as melee:
+            for index, (name, viewers) in enumerate((("baseline", 0), ("viewers", args.viewers), ("baseline again", 0))):
+                combats = create_combats(melee, args.combats, 100_000 * (index + 1))
+                print(f"{name}: {args.combats} combats, {viewers} viewers, {args.posters} posters, {args.seconds:g} s ...", flush=True)
+                rows.append((name, asyncio.run(run(melee.port, combats, args.posters, viewers, args.seconds))))
+    report(rows, args)
+
+
+def report(rows: list[tuple[str, dict]], args) -> None:
+    baseline = statistics.mean(r["actions_per_s"] for name, r in rows if name.startswith("baseline"))
+    print(f"\n{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
+    print(f"gunicorn: deploy/gunicorn.conf.py defaults (WEB_CONCURRENCY={os.environ.get('WEB_CONCURRENCY', '2')}, gevent); "
+          f"{args.combats} {RULESET} combats per run, {args.posters} posters, {args.seconds:g} s; RATE_LIMIT off\n")
+    print("| run | viewers (refused) | actions/s | vs mean baseline | action errors | deliveries | p50 ms | p99 ms | max ms | missing | out of order |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, r in rows:
+        print(f"| {name} | {r['viewers']} ({r['refused']}) | {r['actions_per_s']:.0f} | {r['actions_per_s'] / baseline:.2f}x | "
+              f"{r['action_errors']} | {r['deliveries']} | {r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {r['max_ms']:.0f} | "
+              f"{r['missing']} | {r['viewers_out_of_order']} |")
+    print("\ntargets: every viewer connected, p99 delivery <= 1000 ms, nothing missing, "
+          "actions/s with viewers >= 0.90x the baseline")
+    if args.json:
+        args.json.write_text(json.dumps({"machine": machine(), "rows": dict(rows)}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
