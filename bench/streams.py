@@ -99,54 +99,66 @@ class Viewer:
         self.status = None
         self.connected = asyncio.Event()
 
-    async def listen(self, port: int, stop: asyncio.Event) -> None:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
+    async def listen(self, port: int) -> None:
+        """Read the stream until cancelled, noting when each entry event arrives."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
         # HTTP/1.0: the body comes as is (no chunked encoding) until the server closes.
         writer.write(f"GET {self.combat.location}/stream HTTP/1.0\r\nHost: 127.0.0.1\r\n"
                      f"Authorization: Bearer {self.combat.gm_token}\r\n\r\n".encode())
-        self.status = int((await reader.readline()).split()[1])
-        while (await reader.readline()) not in (b"\r\n", b""):
+        try:
+            self.status = int((await reader.readline()).split()[1])
+            while (await reader.readline()) not in (b"\r\n", b""):
+                pass
+            self.connected.set()
+            if self.status != 200:
+                return
+            buffer, seq = b"", None
+            while chunk := await reader.read(1 << 16):
+                now = time.time()
+                *lines, buffer = (buffer + chunk).split(b"\n")
+                for line in lines:
+                    if line.startswith(b"id: "):
+                        seq = int(line[4:])
+                    elif line == b"event: entry" and seq is not None:
+                        self.received.append((seq, now))
+                    elif not line:
+                        seq = None
+        except asyncio.CancelledError:
             pass
-        self.connected.set()
-        if self.status != 200:
+        finally:
+            self.connected.set()
             writer.close()
-            return
-        seq = None
-        read = asyncio.ensure_future(reader.readline())
-        halt = asyncio.ensure_future(stop.wait())
-        while True:
-            finished, _ = await asyncio.wait({read, halt}, return_when=asyncio.FIRST_COMPLETED)
-            if halt in finished:
-                read.cancel()
-                break
-            line = read.result()
-            if not line:
-                break
-            if line.startswith(b"id: "):
-                seq = int(line[4:])
-            elif line == b"event: entry\n" and seq is not None:
-                self.received.append((seq, time.time()))
-            elif line == b"\n":
-                seq = None
-            read = asyncio.ensure_future(reader.readline())
-        writer.close()
 
 
-async def run(port: int, combats: list[Combat], posters: int, viewers: int, seconds: float) -> dict:
+def server_cpu_seconds(master_pid: int) -> float:
+    """User + system CPU time of the gunicorn master's children (the workers) so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == master_pid:  # ppid
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+async def run(server: Server, combats: list[Combat], posters: int, viewers: int, seconds: float) -> dict:
     listening = [Viewer(combats[i % len(combats)]) for i in range(viewers)]
-    stop = asyncio.Event()
     tasks = []
     for start in range(0, len(listening), 50):  # connect in waves, not in one burst at the accept queue
-        tasks += [asyncio.ensure_future(v.listen(port, stop)) for v in listening[start:start + 50]]
+        tasks += [asyncio.ensure_future(v.listen(server.port)) for v in listening[start:start + 50]]
         await asyncio.sleep(0.05)
     await asyncio.wait_for(asyncio.gather(*(v.connected.wait() for v in listening)), 120)
     done = [0, 0]
     shares = [combats[i::posters] for i in range(posters)]
-    started = time.monotonic()
-    await asyncio.gather(*(poster(port, share, started + seconds, done) for share in shares))
-    elapsed = time.monotonic() - started
+    cpu, started = server_cpu_seconds(server.process.pid), time.monotonic()
+    await asyncio.gather(*(poster(server.port, share, started + seconds, done) for share in shares))
+    elapsed, cpu = time.monotonic() - started, server_cpu_seconds(server.process.pid) - cpu
     await asyncio.sleep(2)  # the last deliveries
-    stop.set()
+    for task in tasks:
+        task.cancel()
     await asyncio.gather(*tasks)
     latencies, missing, out_of_order = [], 0, 0
     for viewer in listening:
@@ -165,6 +177,7 @@ async def run(port: int, combats: list[Combat], posters: int, viewers: int, seco
     return {
         "viewers": sum(v.status == 200 for v in listening), "refused": sum(v.status != 200 for v in listening),
         "actions": done[0], "action_errors": done[1], "actions_per_s": done[0] / elapsed,
+        "server_cpu_ms_per_action": cpu * 1000 / max(done[0], 1),
         "deliveries": len(latencies), "p50_ms": percentile(0.5), "p99_ms": percentile(0.99), "max_ms": percentile(1.0),
         "missing": missing, "viewers_out_of_order": out_of_order,
     }
@@ -191,7 +204,7 @@ def main() -> None:
             for index, (name, viewers) in enumerate((("baseline", 0), ("viewers", args.viewers), ("baseline again", 0))):
                 combats = create_combats(melee, args.combats, 100_000 * (index + 1))
                 print(f"{name}: {args.combats} combats, {viewers} viewers, {args.posters} posters, {args.seconds:g} s ...", flush=True)
-                rows.append((name, asyncio.run(run(melee.port, combats, args.posters, viewers, args.seconds))))
+                rows.append((name, asyncio.run(run(melee, combats, args.posters, viewers, args.seconds))))
     report(rows, args)
 
 
@@ -200,14 +213,19 @@ def report(rows: list[tuple[str, dict]], args) -> None:
     print(f"\n{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
     print(f"gunicorn: deploy/gunicorn.conf.py defaults (WEB_CONCURRENCY={os.environ.get('WEB_CONCURRENCY', '2')}, gevent); "
           f"{args.combats} {RULESET} combats per run, {args.posters} posters, {args.seconds:g} s; RATE_LIMIT off\n")
-    print("| run | viewers (refused) | actions/s | vs mean baseline | action errors | deliveries | p50 ms | p99 ms | max ms | missing | out of order |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    cpu = statistics.mean(r["server_cpu_ms_per_action"] for name, r in rows if name.startswith("baseline"))
+    print("| run | viewers (refused) | actions/s | vs mean baseline | workers' CPU ms per action | vs mean baseline | "
+          "action errors | deliveries | p50 ms | p99 ms | max ms | missing | out of order |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, r in rows:
         print(f"| {name} | {r['viewers']} ({r['refused']}) | {r['actions_per_s']:.0f} | {r['actions_per_s'] / baseline:.2f}x | "
+              f"{r['server_cpu_ms_per_action']:.2f} | {r['server_cpu_ms_per_action'] / cpu:.2f}x | "
               f"{r['action_errors']} | {r['deliveries']} | {r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {r['max_ms']:.0f} | "
               f"{r['missing']} | {r['viewers_out_of_order']} |")
     print("\ntargets: every viewer connected, p99 delivery <= 1000 ms, nothing missing, "
           "actions/s with viewers >= 0.90x the baseline")
+    print(f"load average now: {' '.join(f'{x:.1f}' for x in os.getloadavg())} (other work on the machine skews actions/s; "
+          "the workers' CPU per action does not depend on it as much)")
     if args.json:
         args.json.write_text(json.dumps({"machine": machine(), "rows": dict(rows)}, indent=2))
 

@@ -50,28 +50,26 @@ class Batch:
 GONE = "gone"  # the combat was deleted or has expired
 UNAVAILABLE = "unavailable"  # the store did not answer
 STOP = "stop"  # this worker is shutting down
+LEFT = "left"  # the client closed the connection (disconnect.py)
 
 
 class Subscription:
-    """A follower's queue of batches and notices (``GONE``, ``UNAVAILABLE``, ``STOP``)."""
+    """A follower's queue of batches and notices (``GONE``, ``UNAVAILABLE``, ``STOP``, ``LEFT``)."""
 
     def __init__(self, combat_id: str):
         self.combat_id = combat_id
-        self._queue: queue.Queue = queue.Queue(QUEUE_SIZE)
+        # SimpleQueue: the lightest queue, gevent's own once monkey-patched.
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
         # Set when a batch was dropped: the follower must read what it lacks from the store.
         self.dropped = False
 
     def put(self, item) -> None:
-        try:
-            self._queue.put_nowait(item)
-        except queue.Full:
-            # This follower is far behind: drop the batch (it reads the entries from the
-            # store instead); a notice must get through.
-            if isinstance(item, Batch):
-                self.dropped = True
-            else:
-                self._queue.get_nowait()
-                self._queue.put_nowait(item)
+        if isinstance(item, Batch) and self._queue.qsize() >= QUEUE_SIZE:
+            # This follower is far behind: drop the batch, it reads the entries from
+            # the store instead. Notices always get through.
+            self.dropped = True
+        else:
+            self._queue.put(item)
 
     def get(self, timeout: float):
         """The next batch or notice, or None after ``timeout`` seconds."""

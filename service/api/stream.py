@@ -10,11 +10,13 @@ A client that reconnects with ``Last-Event-ID`` (browsers do it by
 themselves) or ``?after=<seq>`` gets every entry it missed, from the stream
 or, further back, from the log.
 
-An idle stream sends a one-line comment every ``HEARTBEAT_SECONDS``: once
-the client has gone, the next write or the one after fails, the stream
-ends and its slot is free within about two seconds. Listeners cost no
-thread of their own under gunicorn's gevent workers (deploy/gunicorn.conf.py);
-stream_slots bounds how many a worker, a token and an address hold.
+A client that leaves frees its slot at once under gunicorn's gevent
+workers, which let disconnect.py watch its socket; elsewhere an idle stream
+sends a one-line comment every ``HEARTBEAT_SECONDS``, the next write or the
+one after fails once the client has gone, and the slot is free within about
+two seconds. Listeners cost no thread of their own under gevent
+(deploy/gunicorn.conf.py); stream_slots bounds how many a worker, a token
+and an address hold.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ from ..observability.metrics import ACTIVE_STREAMS
 from ..store import CombatNotFound, CombatStore, StoreUnavailable
 from ..store.stream import MAX_ENTRIES_PER_READ
 from .access import bearer_token, digest, load_authorized
-from .fanout import GONE, STOP, UNAVAILABLE, Batch, Hub, Subscription
+from .disconnect import watch
+from .fanout import GONE, LEFT, STOP, UNAVAILABLE, Batch, Hub, Subscription
 from .problems import problem
 from .requests import store
 from .stream_slots import WORKER, Slots
@@ -41,7 +44,11 @@ from .views import entry_view
 
 blp = Blueprint("stream", __name__, url_prefix="/combats", description="Live updates of a combat.")
 
+# A comment line on an idle stream: every second when only a failed write
+# can tell that the client has left, else every 15 s (proxies close
+# connections that stay silent too long).
 HEARTBEAT_SECONDS = 1.0
+KEEPALIVE_SECONDS = 15.0
 # How often an idle stream checks that its token still opens the combat
 # (a busy one checks with every batch of entries).
 GRANT_CHECK_SECONDS = 15.0
@@ -112,7 +119,7 @@ class Stream(MethodView):
         summary="Live updates (Server-Sent Events)",
         description=(
             "One `entry` event per log entry (`id` = its seq, `data` = the entry as GET /events shows it to the "
-            "caller), in order, within a second of the commit; a `:` comment line every second while idle. "
+            "caller), in order, within a second of the commit; a `:` comment line every 15 s while idle. "
             "Reconnecting with Last-Event-ID (or ?after=) misses nothing. Events `gone` (the combat was deleted or "
             "expired), `revoked` (the token was) and `reconnect` (this server is stopping: reconnect at once) end "
             "the stream. 429 when this token or this address already holds as many streams as it may on this "
@@ -120,7 +127,9 @@ class Stream(MethodView):
             "See docs/vtt.md."
         ),
         security=[{"bearer": []}],
-        parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"}}],
+        # With the query's own: parameters given here replace those @blp.arguments documents.
+        parameters=[{"in": "query", "schema": StreamQuery},
+                    {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"}}],
         responses={"200": {"description": "An event stream.", "content": {"text/event-stream": {"schema": {"type": "string"}}}}},
     )
     @blp.arguments(StreamQuery, location="query")
@@ -136,7 +145,7 @@ class Stream(MethodView):
         refused = held.take(*holder)
         if refused is not None:
             return _refusal(refused)
-        listener = Listener(store(), hub(), combat_id, holder[0], grant.viewer, after, state["version"])
+        listener = Listener(store(), hub(), combat_id, holder[0], grant.viewer, after, state["version"], request.environ)
         response = Response(listener.events(), mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
@@ -180,17 +189,18 @@ class Listener:
     """One open stream: sends what the client lacks, then what the hub brings, until told to stop."""
 
     def __init__(self, combat_store: CombatStore, combat_hub: Hub, combat_id: str, token_digest: str, viewer,
-                 after: int, version: int):
+                 after: int, version: int, environ: dict):
         self.store, self.hub, self.combat_id, self.token_digest = combat_store, combat_hub, combat_id, token_digest
-        self.viewer, self.after, self.version = viewer, after, version
+        self.viewer, self.after, self.version, self.environ = viewer, after, version, environ
 
     def events(self) -> Iterator[str]:
         ACTIVE_STREAMS.inc()
         subscription = self.hub.follow(self.combat_id, self.version)
         unregister = shutdown.on_shutdown(lambda: subscription.put(STOP))
+        stop_watching = watch(self.environ, lambda: subscription.put(LEFT))
         try:
             yield f"retry: {RETRY_MILLISECONDS}\n: connected\n\n"
-            yield from self._follow(subscription)
+            yield from self._follow(subscription, KEEPALIVE_SECONDS if stop_watching else HEARTBEAT_SECONDS)
         except _End as end:
             yield end.event
         except CombatNotFound:
@@ -198,17 +208,19 @@ class Listener:
         except StoreUnavailable:
             yield _reconnect("the store is unavailable").event
         finally:
+            if stop_watching:
+                stop_watching()
             unregister()
             self.hub.leave(subscription)
             ACTIVE_STREAMS.dec()
 
-    def _follow(self, subscription: Subscription) -> Iterator[str]:
+    def _follow(self, subscription: Subscription, heartbeat_seconds: float) -> Iterator[str]:
         yield from self._catch_up()
         checked = time.monotonic()
         while True:
             if shutdown.STOPPING.is_set():
                 raise _reconnect("this server is stopping")
-            item = subscription.get(HEARTBEAT_SECONDS)
+            item = subscription.get(heartbeat_seconds)
             if subscription.dropped:
                 subscription.dropped = False
                 yield from self._catch_up()
@@ -219,6 +231,8 @@ class Listener:
                 yield ":\n\n"
             elif item == STOP:
                 raise _reconnect("this server is stopping")
+            elif item == LEFT:
+                return
             elif item == GONE:
                 raise CombatNotFound(self.combat_id)
             elif item == UNAVAILABLE:
@@ -240,15 +254,17 @@ class Listener:
                 return
 
     def _send(self, state: dict, entries: list[dict], shown: dict | None = None) -> Iterator[str]:
-        """The entries not sent yet; ``shown``: those already rendered for other followers (Batch.shown)."""
-        shown = {} if shown is None else shown
+        """The entries not sent yet, in one write; ``shown``: those already rendered for other followers (Batch.shown)."""
+        shown, texts = {} if shown is None else shown, []
         for entry in entries:
             if entry["seq"] > self.after:
                 key = (self.viewer, entry["seq"])
                 if key not in shown:
                     shown[key] = sse("entry", entry_view(state, entry, self.viewer), entry["seq"])
-                yield shown[key]
+                texts.append(shown[key])
                 self.after = entry["seq"]
+        if texts:
+            yield "".join(texts)
 
     @staticmethod
     def _check_grant(grant: dict | None) -> None:

@@ -3,9 +3,9 @@
 Three bounds, each per worker process: ``MAX_STREAMS_PER_WORKER`` in all,
 ``MAX_STREAMS_PER_TOKEN`` for one bearer token and
 ``MAX_STREAMS_PER_ADDRESS`` for one client address, so that one client
-cannot take every slot. A slot is given back when its stream ends: when the
-client leaves, the next heartbeat (``HEARTBEAT_SECONDS`` in stream.py)
-fails to write and ends it.
+cannot take every slot. A slot is given back when its stream ends, which a
+client that leaves brings about at once under gevent (disconnect.py), else
+within two heartbeats (``HEARTBEAT_SECONDS`` in stream.py).
 """
 
 from __future__ import annotations

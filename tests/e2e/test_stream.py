@@ -90,8 +90,8 @@ def test_sigterm_tells_open_streams_to_reconnect():
 
 
 def test_a_client_that_leaves_frees_its_slot():
-    """The stream of a client that closed its connection ends at the next heartbeat or the one after
-    (1 s apart: about 2 s by design); the bound here is generous, speed is not what this test checks."""
+    """The stream of a client that closed its connection ends: at once under the gevent worker, which
+    watches the socket (disconnect.py). The bound here is generous: speed is not what this test checks."""
     process, base = start_gunicorn({"REDIS_URL": None, "WEB_CONCURRENCY": "1", "MAX_STREAMS_PER_TOKEN": "1"})
     try:
         location, tokens = create(base)
