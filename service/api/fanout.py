@@ -23,7 +23,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..store import CombatNotFound, CombatStore, StoreUnavailable
+from ..store import CombatStore, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -140,12 +140,12 @@ class Hub:
                     time.sleep(self.block_seconds / 4)
 
     def _deliver(self, found: dict[str, list[dict]]) -> None:
+        loaded = self.store.load_with_grants(list(found)) if found else {}
         for combat_id, entries in found.items():
-            try:
-                state, grants = self.store.load_with_grants(combat_id)
-            except CombatNotFound:
+            if combat_id not in loaded:
                 self._notify(combat_id, GONE)
                 continue
+            state, grants = loaded[combat_id]
             with self._lock:
                 if combat_id in self._positions:
                     self._positions[combat_id] = max(self._positions[combat_id], entries[-1]["seq"])
