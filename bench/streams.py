@@ -3,21 +3,24 @@
 Starts Melee under gunicorn with deploy/gunicorn.conf.py (gevent workers)
 against a real Redis, then, from one asyncio process on loopback:
 
-1. **baseline**: ``--posters`` connections post actions, each round-robin
-   over its own share of ``--combats`` fresh combats, for ``--seconds``;
-   no one listens.
+1. **baseline**: ``--posters`` connections post actions as fast as the
+   server answers, each round-robin over its own share of ``--combats``
+   fresh combats, for ``--seconds``; no one listens.
 2. **viewers**: the same on as many other fresh combats, while ``--viewers``
    Server-Sent Events clients (spread evenly over the combats) listen.
 3. **baseline** again, to show the drift of a shared machine.
+4. **viewers at a steady load**: as 2, with the posters paced to ``--rate``
+   actions per second in all, for the delivery latency below saturation.
 
 Actions are whole fights of duel-2d6 (about a hundred actions each) played
 with the simulator's default tactic, precomputed with the rules core from
 the seeds the server is given (as bench/http does): every request is legal
 and is one real resolution.
 
-Delivery latency of an entry to one viewer: from the moment its action's
-POST was sent to the moment the viewer read the event (an upper bound: it
-includes the action's own resolution). Every viewer must get every entry of
+Delivery latency of an entry to one viewer (p50, p99, max): from the
+moment its action's POST was sent to the moment the viewer read the event
+(an upper bound: it includes the action's own round trip, shown apart as
+"action p99", and this process's own lateness, "generator lag"). Every viewer must get every entry of
 its combat once, in order; the summary counts what was missing.
 """
 
@@ -65,15 +68,18 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     return status, await reader.readexactly(length)
 
 
-async def poster(port: int, combats: list[Combat], stop_at: float, done: list) -> None:
-    """One keep-alive connection posting the next action of each of its combats in turn."""
+async def poster(port: int, combats: list[Combat], stop_at: float, done: list, interval: float) -> None:
+    """One keep-alive connection posting the next action of each of its combats in turn, one per ``interval`` (0: at once)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     position = {id(c): 0 for c in combats}
+    next_at = time.monotonic()
     while time.monotonic() < stop_at:
         live = [c for c in combats if position[id(c)] < len(c.actions)]
         if not live:
             break
         for combat in live:
+            next_at += interval
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
             if time.monotonic() >= stop_at:
                 break
             body = json.dumps(combat.actions[position[id(combat)]]).encode()
@@ -84,6 +90,7 @@ async def poster(port: int, combats: list[Combat], stop_at: float, done: list) -
             )
             sent = time.time()
             status, answer = await read_response(reader)
+            done[2].append(time.time() - sent)
             if status == 200:
                 combat.sent[json.loads(answer)["action"]["seq"]] = sent
                 done[0] += 1
@@ -144,18 +151,33 @@ def server_cpu_seconds(master_pid: int) -> float:
     return total / ticks
 
 
-async def run(server: Server, combats: list[Combat], posters: int, viewers: int, seconds: float) -> dict:
+async def loop_lag(lags: list, stop: asyncio.Event) -> None:
+    """How late this process's own event loop wakes up: the share of a latency that is the load generator's."""
+    while not stop.is_set():
+        asleep = time.monotonic()
+        await asyncio.sleep(0.01)
+        lags.append(time.monotonic() - asleep - 0.01)
+
+
+async def run(server: Server, combats: list[Combat], posters: int, viewers: int, seconds: float, rate: float = 0) -> dict:
+    """``rate``: actions per second in all (0: as fast as the server answers)."""
     listening = [Viewer(combats[i % len(combats)]) for i in range(viewers)]
     tasks = []
     for start in range(0, len(listening), 50):  # connect in waves, not in one burst at the accept queue
         tasks += [asyncio.ensure_future(v.listen(server.port)) for v in listening[start:start + 50]]
         await asyncio.sleep(0.05)
     await asyncio.wait_for(asyncio.gather(*(v.connected.wait() for v in listening)), 120)
-    done = [0, 0]
+    await asyncio.sleep(3 if viewers else 0)  # let every stream finish its start (its catch-up read)
+    done, lags, measuring = [0, 0, []], [], asyncio.Event()
+    lag_task = asyncio.ensure_future(loop_lag(lags, measuring))
     shares = [combats[i::posters] for i in range(posters)]
     cpu, started = server_cpu_seconds(server.process.pid), time.monotonic()
-    await asyncio.gather(*(poster(server.port, share, started + seconds, done) for share in shares))
+    interval = posters / rate if rate else 0.0
+    await asyncio.gather(*(poster(server.port, share, started + seconds, done, interval) for share in shares))
     elapsed, cpu = time.monotonic() - started, server_cpu_seconds(server.process.pid) - cpu
+    measuring.set()
+    await lag_task
+    lags.sort()
     await asyncio.sleep(2)  # the last deliveries
     for task in tasks:
         task.cancel()
@@ -170,16 +192,18 @@ async def run(server: Server, combats: list[Combat], posters: int, viewers: int,
         missing += len(set(expected) - set(seqs))
         latencies += [when - viewer.combat.sent[seq] for seq, when in viewer.received if seq in viewer.combat.sent]
     latencies.sort()
+    answered = sorted(done[2])
 
-    def percentile(p: float) -> float:
-        return latencies[int(p * (len(latencies) - 1))] * 1000 if latencies else float("nan")
+    def percentile(p: float, values: list[float] = latencies) -> float:
+        return values[int(p * (len(values) - 1))] * 1000 if values else float("nan")
 
     return {
         "viewers": sum(v.status == 200 for v in listening), "refused": sum(v.status != 200 for v in listening),
         "actions": done[0], "action_errors": done[1], "actions_per_s": done[0] / elapsed,
-        "server_cpu_ms_per_action": cpu * 1000 / max(done[0], 1),
+        "server_cpu_ms_per_action": cpu * 1000 / max(done[0], 1), "action_p99_ms": percentile(0.99, answered),
         "deliveries": len(latencies), "p50_ms": percentile(0.5), "p99_ms": percentile(0.99), "max_ms": percentile(1.0),
         "missing": missing, "viewers_out_of_order": out_of_order,
+        "generator_lag_p99_ms": lags[int(0.99 * (len(lags) - 1))] * 1000 if lags else float("nan"),
     }
 
 
@@ -189,6 +213,8 @@ def main() -> None:
     parser.add_argument("--combats", type=int, default=200)
     parser.add_argument("--posters", type=int, default=16, help="connections posting actions (default 16)")
     parser.add_argument("--seconds", type=float, default=15, help="per run (default 15)")
+    parser.add_argument("--rate", type=float, default=100,
+                        help="actions per second in all of the last run, paced: delivery at a steady load (default 100)")
     parser.add_argument("--json", type=Path, help="also write the figures there")
     args = parser.parse_args()
     rows = []
@@ -201,10 +227,12 @@ def main() -> None:
             "MAX_STREAMS_PER_ADDRESS": str(args.viewers + 100),
         }
         with Server("service.app:create_app()", env) as melee:
-            for index, (name, viewers) in enumerate((("baseline", 0), ("viewers", args.viewers), ("baseline again", 0))):
+            runs = (("baseline", 0, 0), ("viewers", args.viewers, 0), ("baseline again", 0, 0),
+                    (f"viewers, {args.rate:g} actions/s", args.viewers, args.rate))
+            for index, (name, viewers, rate) in enumerate(runs):
                 combats = create_combats(melee, args.combats, 100_000 * (index + 1))
                 print(f"{name}: {args.combats} combats, {viewers} viewers, {args.posters} posters, {args.seconds:g} s ...", flush=True)
-                rows.append((name, asyncio.run(run(melee, combats, args.posters, viewers, args.seconds))))
+                rows.append((name, asyncio.run(run(melee, combats, args.posters, viewers, args.seconds, rate))))
     report(rows, args)
 
 
@@ -215,13 +243,13 @@ def report(rows: list[tuple[str, dict]], args) -> None:
           f"{args.combats} {RULESET} combats per run, {args.posters} posters, {args.seconds:g} s; RATE_LIMIT off\n")
     cpu = statistics.mean(r["server_cpu_ms_per_action"] for name, r in rows if name.startswith("baseline"))
     print("| run | viewers (refused) | actions/s | vs mean baseline | workers' CPU ms per action | vs mean baseline | "
-          "action errors | deliveries | p50 ms | p99 ms | max ms | missing | out of order |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "action p99 ms | action errors | deliveries | p50 ms | p99 ms | max ms | missing | out of order | generator lag p99 ms |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, r in rows:
         print(f"| {name} | {r['viewers']} ({r['refused']}) | {r['actions_per_s']:.0f} | {r['actions_per_s'] / baseline:.2f}x | "
-              f"{r['server_cpu_ms_per_action']:.2f} | {r['server_cpu_ms_per_action'] / cpu:.2f}x | "
+              f"{r['server_cpu_ms_per_action']:.2f} | {r['server_cpu_ms_per_action'] / cpu:.2f}x | {r['action_p99_ms']:.0f} | "
               f"{r['action_errors']} | {r['deliveries']} | {r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {r['max_ms']:.0f} | "
-              f"{r['missing']} | {r['viewers_out_of_order']} |")
+              f"{r['missing']} | {r['viewers_out_of_order']} | {r['generator_lag_p99_ms']:.0f} |")
     print("\ntargets: every viewer connected, p99 delivery <= 1000 ms, nothing missing, "
           "actions/s with viewers >= 0.90x the baseline")
     print(f"load average now: {' '.join(f'{x:.1f}' for x in os.getloadavg())} (other work on the machine skews actions/s; "

@@ -30,6 +30,11 @@ log = logging.getLogger(__name__)
 # How many batches a follower's queue holds; a follower further behind gets
 # a gap, which it reads from the store.
 QUEUE_SIZE = 64
+# After a read that brought entries, the hub waits this long before the
+# next one: under load, one XREAD and one pipelined load then serve every
+# combat that moved meanwhile, instead of one of each per commit. It delays
+# a delivery by at most this (an idle hub's XREAD returns at the first entry).
+GATHER_SECONDS = 0.05
 # How often the hub checks that the followed combats still exist (an idle
 # XREAD cannot tell a deleted combat from a quiet one).
 EXISTS_CHECK_SECONDS = 1.0
@@ -123,7 +128,8 @@ class Hub:
                     return
                 positions = dict(self._positions)
             try:
-                self._deliver(self.store.read_streams(positions, int(self.block_seconds * 1000)))
+                found = self.store.read_streams(positions, int(self.block_seconds * 1000))
+                self._deliver(found)
                 if time.monotonic() - checked >= EXISTS_CHECK_SECONDS:
                     checked = time.monotonic()
                     for combat_id in self.store.missing(list(positions)):
@@ -138,6 +144,8 @@ class Hub:
             else:
                 if self.store.polls_streams:
                     time.sleep(self.block_seconds / 4)
+                elif found:
+                    time.sleep(GATHER_SECONDS)
 
     def _deliver(self, found: dict[str, list[dict]]) -> None:
         loaded = self.store.load_with_grants(list(found)) if found else {}
