@@ -114,11 +114,6 @@ class Hub:
                     del self._followers[subscription.combat_id]
                     del self._positions[subscription.combat_id]
 
-    def followed(self) -> int:
-        """How many combats are followed now."""
-        with self._lock:
-            return len(self._followers)
-
     def _run(self) -> None:
         checked = time.monotonic()
         while True:

@@ -84,6 +84,9 @@ def long_poll(combat_id: str, after: int, seconds: float) -> bool:
     holder = (digest(bearer_token() or ""), request.remote_addr or "unknown")
     if slots().take(*holder) is not None:
         return False
+    # Past the largest stream id Redis takes: no such entry will ever come, and the id
+    # must not reach the process's one XREAD, which every listener shares.
+    after = min(after, MAX_SEQ)
     subscription = hub().follow(combat_id, after)
     try:
         # An entry committed before we followed: the hub will not send it.

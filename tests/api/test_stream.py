@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from service.api import fanout
+from service.api import stream as stream_api
 from service.api.access import digest, token_id
 from service.app import create_app
 from service.observability import shutdown
@@ -311,4 +312,17 @@ def test_a_revoked_token_stops_listening(client):
     assert client.delete(f"{location}/tokens/{token_id(digest(ana))}").status_code == 204
     act(client, location, PLAY[0])
     assert stream.next_event()["event"] == "revoked"
+    stream.close()
+
+
+def test_a_long_poll_after_a_huge_seq_does_not_break_the_streams(app):
+    """Past the largest stream id, `after` must not reach the one XREAD all listeners share."""
+    client = app.test_client()
+    location, combat = create(client, SISTEMA["combat"])
+    stream = open_stream(client, location)
+    stream.next()
+    with app.test_request_context(headers=_bearer(client.tokens[combat["id"]]["gm"])):
+        assert stream_api.long_poll(combat["id"], 2**64, 0.5)
+    act(client, location, PLAY[0])
+    assert stream.next_event()["id"] == "2"
     stream.close()
