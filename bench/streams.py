@@ -137,18 +137,18 @@ class Viewer:
             writer.close()
 
 
-def server_cpu_seconds(master_pid: int) -> float:
-    """User + system CPU time of the gunicorn master's children (the workers) so far."""
+def server_cpu_seconds(master_pid: int) -> tuple[float, float]:
+    """User and system CPU time of the gunicorn master's children (the workers) so far."""
     ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
+    user = system = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
         if int(fields[1]) == master_pid:  # ppid
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / ticks
+            user, system = user + int(fields[11]), system + int(fields[12])
+    return user / ticks, system / ticks
 
 
 async def loop_lag(lags: list, stop: asyncio.Event) -> None:
@@ -171,10 +171,11 @@ async def run(server: Server, combats: list[Combat], posters: int, viewers: int,
     done, lags, measuring = [0, 0, []], [], asyncio.Event()
     lag_task = asyncio.ensure_future(loop_lag(lags, measuring))
     shares = [combats[i::posters] for i in range(posters)]
-    cpu, started = server_cpu_seconds(server.process.pid), time.monotonic()
+    cpu_before, started = server_cpu_seconds(server.process.pid), time.monotonic()
     interval = posters / rate if rate else 0.0
     await asyncio.gather(*(poster(server.port, share, started + seconds, done, interval) for share in shares))
-    elapsed, cpu = time.monotonic() - started, server_cpu_seconds(server.process.pid) - cpu
+    elapsed = time.monotonic() - started
+    user, system = (after - before for after, before in zip(server_cpu_seconds(server.process.pid), cpu_before))
     measuring.set()
     await lag_task
     lags.sort()
@@ -200,7 +201,8 @@ async def run(server: Server, combats: list[Combat], posters: int, viewers: int,
     return {
         "viewers": sum(v.status == 200 for v in listening), "refused": sum(v.status != 200 for v in listening),
         "actions": done[0], "action_errors": done[1], "actions_per_s": done[0] / elapsed,
-        "server_cpu_ms_per_action": cpu * 1000 / max(done[0], 1), "action_p99_ms": percentile(0.99, answered),
+        "server_cpu_ms_per_action": (user + system) * 1000 / max(done[0], 1),
+        "server_system_share": system / (user + system) if user + system else float("nan"), "action_p99_ms": percentile(0.99, answered),
         "deliveries": len(latencies), "p50_ms": percentile(0.5), "p99_ms": percentile(0.99), "max_ms": percentile(1.0),
         "missing": missing, "viewers_out_of_order": out_of_order,
         "generator_lag_p99_ms": lags[int(0.99 * (len(lags) - 1))] * 1000 if lags else float("nan"),
@@ -242,12 +244,13 @@ def report(rows: list[tuple[str, dict]], args) -> None:
     print(f"gunicorn: deploy/gunicorn.conf.py defaults (WEB_CONCURRENCY={os.environ.get('WEB_CONCURRENCY', '2')}, gevent); "
           f"{args.combats} {RULESET} combats per run, {args.posters} posters, {args.seconds:g} s; RATE_LIMIT off\n")
     cpu = statistics.mean(r["server_cpu_ms_per_action"] for name, r in rows if name.startswith("baseline"))
-    print("| run | viewers (refused) | actions/s | vs mean baseline | workers' CPU ms per action | vs mean baseline | "
+    print("| run | viewers (refused) | actions/s | vs mean baseline | workers' CPU ms per action | vs mean baseline | of which kernel | "
           "action p99 ms | action errors | deliveries | p50 ms | p99 ms | max ms | missing | out of order | generator lag p99 ms |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, r in rows:
         print(f"| {name} | {r['viewers']} ({r['refused']}) | {r['actions_per_s']:.0f} | {r['actions_per_s'] / baseline:.2f}x | "
-              f"{r['server_cpu_ms_per_action']:.2f} | {r['server_cpu_ms_per_action'] / cpu:.2f}x | {r['action_p99_ms']:.0f} | "
+              f"{r['server_cpu_ms_per_action']:.2f} | {r['server_cpu_ms_per_action'] / cpu:.2f}x | "
+              f"{r['server_system_share']:.0%} | {r['action_p99_ms']:.0f} | "
               f"{r['action_errors']} | {r['deliveries']} | {r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {r['max_ms']:.0f} | "
               f"{r['missing']} | {r['viewers_out_of_order']} | {r['generator_lag_p99_ms']:.0f} |")
     print("\ntargets: every viewer connected, p99 delivery <= 1000 ms, nothing missing, "
