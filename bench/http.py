@@ -249,7 +249,7 @@ def report(rows, generator: str, args) -> None:
     floor = rows[0][1]
     print(f"\n{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
     print(f"load generator {generator}, {args.connections} connections, {args.seconds} s per scenario; "
-          f"gunicorn: deploy/gunicorn.conf.py defaults (WEB_CONCURRENCY=2, GUNICORN_THREADS=4); RATE_LIMIT off\n")
+          f"gunicorn: deploy/gunicorn.conf.py defaults (WEB_CONCURRENCY=2, gevent workers); RATE_LIMIT off\n")
     print("| scenario | req/s | p50 ms | p99 ms | req/s vs floor | p99 vs floor | errors |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name, r in rows:

@@ -13,17 +13,19 @@ directory (emptied at start) and summed by /metrics.
 import os
 import signal
 import sys
-import threading
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-# Each event stream (GET /combats/<id>/stream) and waiting long poll holds a
-# thread for as long as it lasts; the app lets at most MAX_STREAMS_PER_WORKER
-# (16) do so, so with 32 threads at least 16 always serve ordinary requests.
-# Threads are cheap here (they wait on Redis, not on the CPU); gevent would
-# need monkey-patching redis-py and the Prometheus client for little gain.
-threads = int(os.environ.get("GUNICORN_THREADS", "32"))
-worker_class = "gthread"
+# gevent workers: each connection is a greenlet, so the app's event streams
+# and waiting long polls (GET /combats/<id>/stream, /events?wait=) hold no OS
+# thread; each worker's one stream reader (service/api/fanout.py) fans the
+# combats' new entries out to them. redis-py's sockets, its pool's locks and
+# the app's threads are made cooperative by gevent's monkey-patching, which
+# the worker applies before it loads the app. A worker holds at most
+# GUNICORN_WORKER_CONNECTIONS connections, of which MAX_STREAMS_PER_WORKER
+# (1000) may be listeners: the rest serve ordinary requests.
+worker_class = "gevent"
+worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1200"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
@@ -94,10 +96,13 @@ def post_worker_init(worker):
     stop = worker.handle_exit
 
     def handle_exit(sig, frame):
+        import gevent
+
         from service.observability import shutdown
 
-        # Off the signal handler: the callbacks may log or write to sockets.
-        threading.Thread(target=shutdown.begin, name="melee-shutdown", daemon=True).start()
+        # In a greenlet of its own: the handler runs in gevent's event loop,
+        # where nothing may block, and the callbacks may log or write to sockets.
+        gevent.spawn(shutdown.begin)
         stop(sig, frame)
 
     signal.signal(signal.SIGTERM, handle_exit)

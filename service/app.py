@@ -41,7 +41,7 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
         max_age=7200,
         send_wildcard=settings.cors_origins == ("*",),
     )
-    app.extensions["melee.stream_slots"] = stream.Slots(settings.max_streams_per_worker)
+    stream.init_app(app)
     api.init_app(app, settings.retry_after_seconds)
     app.register_blueprint(web.blp)
     limits.init_app(app, settings.rate_limit, settings.redis_url)

@@ -146,9 +146,11 @@ class Settings:
     metrics_token: str = ""
     metrics_public: bool = False
     test_slow_endpoint: bool = False
-    # Event streams and waiting long polls one worker holds at once, each on
-    # one of its GUNICORN_THREADS; keep it below that (docs/operations.md).
-    max_streams_per_worker: int = 16
+    # Event streams and waiting long polls one worker holds at once, in all,
+    # for one token and for one client address (docs/operations.md).
+    max_streams_per_worker: int = 1000
+    max_streams_per_token: int = 8
+    max_streams_per_address: int = 64
 
     # Every environment variable from_env reads (a test keeps this list true;
     # the deployment manifests are checked against it).
@@ -180,6 +182,8 @@ class Settings:
         "METRICS_PUBLIC",
         "MELEE_TEST_SLOW_ENDPOINT",
         "MAX_STREAMS_PER_WORKER",
+        "MAX_STREAMS_PER_TOKEN",
+        "MAX_STREAMS_PER_ADDRESS",
     )
 
     @classmethod
@@ -213,5 +217,7 @@ class Settings:
             metrics_public=_flag(env, "METRICS_PUBLIC"),
             # Tests only: GET /_test/slow, to have a request in flight at SIGTERM.
             test_slow_endpoint=env.get("MELEE_TEST_SLOW_ENDPOINT") == "1",
-            max_streams_per_worker=_int(env, "MAX_STREAMS_PER_WORKER", 16, 0, 10_000),
+            max_streams_per_worker=_int(env, "MAX_STREAMS_PER_WORKER", 1000, 0, 100_000),
+            max_streams_per_token=_int(env, "MAX_STREAMS_PER_TOKEN", 8, 0, 100_000),
+            max_streams_per_address=_int(env, "MAX_STREAMS_PER_ADDRESS", 64, 0, 100_000),
         )

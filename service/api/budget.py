@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,7 +28,6 @@ from limits.strategies import FixedWindowRateLimiter
 
 from .limits import client_key
 from .problems import problem
-from .stream import Slots
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,26 @@ class ComputeBudget:
         except Exception:  # Redis down: serve, as the rate limits do (the store answers 503 anyway)
             log.warning("compute budget storage unavailable; not counted", exc_info=True)
         return None
+
+
+class Slots:
+    """How many costly computations this worker runs at once."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        with self._lock:
+            if self.used >= self.limit:
+                return False
+            self.used += 1
+            return True
+
+    def give_back(self) -> None:
+        with self._lock:
+            self.used -= 1
 
 
 def init_app(app: Flask, settings) -> None:

@@ -45,6 +45,7 @@ PROBLEM_TYPES = {
     "store-unavailable": "The combat store does not answer; retry after Retry-After seconds.",
     "outcome-unknown": "The combat store did not confirm a change, which may or may not be applied; retry with the same Idempotency-Key.",
     "too-many-streams": "This server holds as many event streams and long polls as it may; retry after Retry-After, or poll without waiting.",
+    "too-many-streams-per-client": "This token or this address already holds as many event streams and long polls on this server as it may; close one, or poll without waiting.",
     "payload-too-large": "The request body is larger than the service accepts; `max_bytes` says how large it may be.",
     "unsupported-media-type": "A request body must be JSON sent as 'Content-Type: application/json'.",
     "invalid-json": "The body is not JSON the service can handle: malformed, nested too deeply, a lone surrogate in a string, or a number out of range.",

@@ -8,6 +8,8 @@ seed, tactic)`` and any single fight can be replayed as a live combat with
 
 from __future__ import annotations
 
+import time
+
 from collections import Counter
 from collections.abc import Callable, Mapping
 
@@ -58,6 +60,10 @@ def simulate(
     summary = Summary(data["combatants"], tactics.health)
     for index, fight_seed in enumerate(fight_seeds(seed, fights), start=1):
         summary.add(play(ruleset, tactics, data, fight_seed, tactic, load), tactics)
+        # Between fights, let the worker's other requests run: under gunicorn's
+        # gevent workers a simulation would otherwise hold them all (and the
+        # event streams) until it ends.
+        time.sleep(0)
         if progress and index % every == 0:
             progress(index)
     return {

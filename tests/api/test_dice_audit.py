@@ -21,6 +21,19 @@ def _unseeded_sistema() -> dict:
     return {k: v for k, v in get_ruleset("sistema-2d6").example()["combat"].items() if k not in ("seed", "dice")}
 
 
+def _next_action(combat: dict) -> dict | None:
+    """The awaited combatant's plain move (a defense, a death test, else an attack), or None
+    once the fight is decided or someone is down (the dice decide which)."""
+    waiting = combat["awaiting"][0] if combat["status"] == "active" and combat["awaiting"] else None
+    if waiting is None or waiting["actor"] == "gm" or any(c["conditions"] for c in combat["combatants"]):
+        return None
+    if waiting["actions"] in (["defend"], ["death_test"]):
+        return {"type": waiting["actions"][0], "actor": waiting["actor"]}
+    foe = "capanga" if waiting["actor"] == "ana" else "ana"
+    weapon = "pistola" if waiting["actor"] == "ana" else "faca"
+    return {"type": "attack", "actor": waiting["actor"], "target": foe, "weapon": weapon}
+
+
 def _audit(tmp_path: Path, combat: dict, entries: list[dict]) -> subprocess.CompletedProcess:
     (tmp_path / "combat.json").write_text(json.dumps(combat))
     (tmp_path / "log.json").write_text(json.dumps({"items": entries}))
@@ -34,21 +47,14 @@ def test_a_fight_with_server_dice_passes_the_documented_audit_and_a_tampered_die
     location, created = create(client, _unseeded_sistema())
     assert created["dice_commitments"][0]["stream"] == 0 and len(created["dice_commitments"][0]["sha256"]) == 64
     seen = [json.dumps(created)]
-    attack = {"type": "attack", "actor": "ana", "target": "capanga", "weapon": "pistola"}
-    seen.append(json.dumps(act(client, location, attack)))
+    # Initiative is the server's too: whoever is awaited acts first.
+    seen.append(json.dumps(act(client, location, _next_action(client.get(location).get_json()))))
     seen.append(json.dumps(client.post(f"{location}/undo").get_json()))  # a second stream
     seen.append(json.dumps(client.post(f"{location}/redo").get_json()))  # the first stream's dice again
     for _ in range(6):
-        combat = client.get(location).get_json()
-        if combat["status"] != "active":
+        action = _next_action(client.get(location).get_json())
+        if action is None:
             break
-        waiting = combat["awaiting"][0]
-        if waiting["actions"] == ["defend"]:
-            action = {"type": "defend", "actor": waiting["actor"]}
-        else:
-            foe = "capanga" if waiting["actor"] == "ana" else "ana"
-            weapon = "pistola" if waiting["actor"] == "ana" else "faca"
-            action = {"type": "attack", "actor": waiting["actor"], "target": foe, "weapon": weapon}
         seen.append(json.dumps(act(client, location, action)))
     before_end = client.get(location).get_json()
     seen += [json.dumps(before_end), json.dumps(log(client, location))]

@@ -8,6 +8,9 @@ import threading
 
 import pytest
 
+from service.api import fanout
+from service.api import stream as stream_api
+from service.api.access import digest, token_id
 from service.app import create_app
 from service.observability import shutdown
 from service.observability.metrics import ACTIVE_STREAMS
@@ -197,8 +200,130 @@ def test_a_deleted_combat_tells_its_listeners_at_once(client):
     stream = open_stream(client, location)
     stream.next()
     assert client.delete(location).status_code == 204
-    # The very next block is `gone`, with no keep-alive before it: the idle
-    # wait noticed the deletion, not the keep-alive check 15 s later.
-    gone = stream.next()
-    assert gone["event"] == "gone" and gone["comments"] == []
+    # The next event is `gone` (only heartbeat comments before it): the hub's
+    # existence check noticed the deletion, not the grant check 15 s later.
+    assert stream.next_event()["event"] == "gone"
+    stream.close()
+
+
+def client_with(store, **settings) -> GameMasterClient:
+    app = create_app(Settings(combat_ttl_seconds=TTL, rate_limit="", **settings), store=store)
+    app.test_client_class = GameMasterClient
+    return app.test_client()
+
+
+def test_one_token_holds_at_most_its_streams_and_gets_its_slot_back_on_close(store):
+    client = client_with(store, max_streams_per_token=2)
+    location, _ = create(client, SISTEMA["combat"])
+    held = [open_stream(client, location) for _ in range(2)]
+    refused = client.get(f"{location}/stream")
+    assert refused.status_code == 429 and refused.headers["Retry-After"]
+    assert refused.get_json()["type"].endswith("too-many-streams-per-client")
+    assert "this token" in refused.get_json()["detail"]
+    # Another token of the same combat is not held back by the GM's streams.
+    combat_id = location.rsplit("/", 1)[1]
+    ana = {"Authorization": f"Bearer {client.tokens[combat_id]['combatants']['ana']}"}
+    open_stream(client, location, headers=ana).close()
+    # The GM's long poll over the cap answers at once.
+    assert client.get(f"{location}/events?after=1&wait=5").get_json()["items"] == []
+    held[0].close()
+    again = open_stream(client, location)
+    again.close()
+    held[1].close()
+
+
+def test_one_address_holds_at_most_its_streams(store):
+    client = client_with(store, max_streams_per_address=2)
+    location, _ = create(client, SISTEMA["combat"])
+    tokens = client.tokens[location.rsplit("/", 1)[1]]
+    held = [open_stream(client, location), open_stream(client, location, headers=_bearer(tokens["combatants"]["ana"]))]
+    refused = client.get(f"{location}/stream", headers=_bearer(tokens["combatants"]["capanga"]))
+    assert refused.status_code == 429 and "this address" in refused.get_json()["detail"]
+    other_address = client.get(f"{location}/stream", buffered=False, environ_base={"REMOTE_ADDR": "192.0.2.7"},
+                               headers=_bearer(tokens["combatants"]["capanga"]))
+    assert other_address.status_code == 200
+    other_address.close()
+    for stream in held:
+        stream.close()
+
+
+def _bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_last_event_id_past_the_largest_stream_id_is_a_422(client):
+    location, _ = create(client, SISTEMA["combat"])
+    for too_big in (str(2**63), "9" * 40):
+        response = client.get(f"{location}/stream", headers={"Last-Event-ID": too_big})
+        assert response.status_code == 422, too_big
+    assert client.get(f"{location}/stream?after={2**63}").status_code == 422
+
+
+def test_many_viewers_of_many_combats_all_get_the_same_entries_in_order(store):
+    """40 listeners on 4 combats, through the one hub of the app: each gets every entry of its combat, once, in order."""
+    client = client_with(store, max_streams_per_token=10)
+    combats = [create(client, SISTEMA["combat"])[0] for _ in range(4)]
+    viewers = {location: [open_stream(client, location) for _ in range(10)] for location in combats}
+    for location in combats:
+        for stream in viewers[location]:
+            stream.next()  # connected
+    for action in PLAY:
+        for location in combats:
+            act(client, location, action)
+    for location in combats:
+        seen = [[stream.next_event() for _ in range(3)] for stream in viewers[location]]
+        for events in seen:
+            assert [e["id"] for e in events] == ["2", "3", "4"]
+            assert [e["data"]["action"]["type"] for e in events] == ["attack", "defend", "pass"]
+            assert events == seen[0]
+        for stream in viewers[location]:
+            stream.close()
+
+
+def test_a_full_queue_drops_batches_but_never_a_notice(monkeypatch):
+    monkeypatch.setattr(fanout, "QUEUE_SIZE", 1)
+    subscription = fanout.Subscription("c")
+    first, second = (fanout.Batch([{"seq": seq}], {}, {}) for seq in (2, 3))
+    subscription.put(first)
+    assert not subscription.dropped
+    subscription.put(second)
+    assert subscription.dropped
+    subscription.put(fanout.GONE)
+    assert subscription.get(0) is first
+    assert subscription.get(0) == fanout.GONE and subscription.get(0) is None
+
+
+def test_a_listener_whose_queue_overflowed_reads_the_gap_from_the_store(client, monkeypatch):
+    monkeypatch.setattr(fanout, "QUEUE_SIZE", 1)
+    location, _ = create(client, SISTEMA["combat"])
+    stream = open_stream(client, location)
+    stream.next()
+    # The hub brings three batches (or fewer, larger ones) while the listener reads nothing: its queue of one drops some.
+    for action in PLAY:
+        act(client, location, action)
+    assert [int(stream.next_event()["id"]) for _ in range(3)] == [2, 3, 4]
+    stream.close()
+
+
+def test_a_revoked_token_stops_listening(client):
+    location, combat = create(client, SISTEMA["combat"])
+    ana = client.tokens[combat["id"]]["combatants"]["ana"]
+    stream = open_stream(client, location, headers=_bearer(ana))
+    stream.next()
+    assert client.delete(f"{location}/tokens/{token_id(digest(ana))}").status_code == 204
+    act(client, location, PLAY[0])
+    assert stream.next_event()["event"] == "revoked"
+    stream.close()
+
+
+def test_a_long_poll_after_a_huge_seq_does_not_break_the_streams(app):
+    """Past the largest stream id, `after` must not reach the one XREAD all listeners share."""
+    client = app.test_client()
+    location, combat = create(client, SISTEMA["combat"])
+    stream = open_stream(client, location)
+    stream.next()
+    with app.test_request_context(headers=_bearer(client.tokens[combat["id"]]["gm"])):
+        assert stream_api.long_poll(combat["id"], 2**64, 0.5)
+    act(client, location, PLAY[0])
+    assert stream.next_event()["id"] == "2"
     stream.close()

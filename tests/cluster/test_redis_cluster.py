@@ -177,3 +177,22 @@ def test_rate_limits_and_simulation_jobs_share_the_cluster(cluster_url):
     response = unlimited.post("/simulations", json={"template": template, "fights": 30, "seed": 1, "background": True})
     assert response.status_code == 202
     wait_until(lambda: unlimited.get(response.headers["Location"]).get_json()["status"] == "done", 20, "the job did not finish")
+
+
+def test_listeners_of_combats_on_different_nodes_get_their_entries(client):
+    """The stream reader polls each followed stream on its own node (one XREAD cannot span slots)."""
+    from ..api.test_stream import open_stream
+
+    example = sistema_example(client)
+    locations = [create(client, example["combat"])[0] for _ in range(4)]
+    streams = [open_stream(client, location) for location in locations]
+    for stream in streams:
+        stream.next()
+    for location in locations:
+        act(client, location, example["actions"][0])
+    for stream in streams:
+        assert stream.next_event()["id"] == "2"
+    assert client.delete(locations[0]).status_code == 204
+    assert streams[0].next_event()["event"] == "gone"
+    for stream in streams:
+        stream.close()

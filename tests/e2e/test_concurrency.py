@@ -28,7 +28,7 @@ def cluster_of_workers(tmp_path_factory):
         own = OwnRedis(tmp_path_factory.mktemp("redis"))
         own.start()
         redis_url = own.url
-    process, base = start_gunicorn({"REDIS_URL": redis_url, "WEB_CONCURRENCY": "3", "GUNICORN_THREADS": "4", "RATE_LIMIT": ""})
+    process, base = start_gunicorn({"REDIS_URL": redis_url, "WEB_CONCURRENCY": "3", "RATE_LIMIT": ""})
     yield base
     stop(process)
     if own:

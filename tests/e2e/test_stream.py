@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import time
+
 import pytest
 import requests
 
 from service.rules.registry import get_ruleset
 
+from .conftest import start_gunicorn, stop
 from .sse import SseReader
 
 pytestmark = pytest.mark.e2e
@@ -70,8 +74,6 @@ def test_the_long_poll_answers_with_the_next_entry(server):
 
 
 def test_sigterm_tells_open_streams_to_reconnect():
-    from .conftest import start_gunicorn, stop
-
     process, base = start_gunicorn({"REDIS_URL": None, "WEB_CONCURRENCY": "1"})
     try:
         location, tokens = create(base)
@@ -85,3 +87,53 @@ def test_sigterm_tells_open_streams_to_reconnect():
     finally:
         output = stop(process)
     assert "closing 1 event stream(s)" in output
+
+
+def test_a_client_that_leaves_frees_its_slot():
+    """The stream of a client that closed its connection ends: at once under the gevent worker, which
+    watches the socket (disconnect.py). The bound here is generous: speed is not what this test checks."""
+    process, base = start_gunicorn({"REDIS_URL": None, "WEB_CONCURRENCY": "1", "MAX_STREAMS_PER_TOKEN": "1"})
+    try:
+        location, tokens = create(base)
+        gm = {"Authorization": f"Bearer {tokens['gm']}"}
+        reader = SseReader(f"{location}/stream", gm)
+        refused = requests.get(f"{location}/stream", headers=gm, stream=True, timeout=5)
+        assert refused.status_code == 429 and refused.headers["Retry-After"]
+        reader.close()  # the client goes away without a word
+        deadline = time.monotonic() + 10
+        while (again := requests.get(f"{location}/stream", headers=gm, stream=True, timeout=5)).status_code == 429:
+            assert time.monotonic() < deadline, "the slot of a closed stream was not given back"
+            time.sleep(0.2)
+        assert again.status_code == 200
+        again.close()
+    finally:
+        stop(process)
+
+
+def test_two_hundred_viewers_of_ten_combats_get_the_same_entries_in_order():
+    """Many listeners on a real gunicorn (two workers on REDIS_URL, else one): each gets every entry of its combat, in order."""
+    redis_url = os.environ.get("REDIS_URL")
+    process, base = start_gunicorn({
+        "REDIS_URL": redis_url, "WEB_CONCURRENCY": "2" if redis_url else "1",
+        # Every viewer here comes from 127.0.0.1 with the GM's token.
+        "MAX_STREAMS_PER_TOKEN": "100", "MAX_STREAMS_PER_ADDRESS": "500",
+    })
+    try:
+        combats = [create(base) for _ in range(10)]
+        viewers = [
+            [SseReader(f"{location}/stream", {"Authorization": f"Bearer {tokens['gm']}"}) for _ in range(20)]
+            for location, tokens in combats
+        ]
+        for location, tokens in combats:
+            post(location, PLAY[0], tokens["combatants"]["ana"])
+            post(location, PLAY[1], tokens["combatants"]["capanga"])
+            post(location, PLAY[2], tokens["combatants"]["capanga"])
+        for readers in viewers:
+            seen = [[reader.next_event() for _ in range(3)] for reader in readers]
+            assert [e["id"] for e in seen[0]] == ["2", "3", "4"]
+            assert [e["data"]["action"]["type"] for e in seen[0]] == ["attack", "defend", "pass"]
+            assert all(events == seen[0] for events in seen)
+            for reader in readers:
+                reader.close()
+    finally:
+        stop(process)
