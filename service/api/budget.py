@@ -56,6 +56,25 @@ class ComputeBudget:
         return None
 
 
+def offload(function, *args, **kwargs):
+    """Run a CPU-bound computation (odds, an inline simulation) so that the worker keeps serving.
+
+    Under gunicorn's gevent workers every request and event stream of the
+    worker is a greenlet of one event loop, which a computation of seconds
+    would freeze. gevent's thread pool runs it on a real thread instead: the
+    interpreter hands the GIL back to the loop every few milliseconds
+    (sys.getswitchinterval), so live play goes on, slower, beside it. Outside
+    gevent (tests, the embedded store's threads) it simply runs here.
+    """
+    try:
+        from gevent import get_hub, monkey
+    except ImportError:  # pragma: no cover - gevent is a runtime dependency
+        return function(*args, **kwargs)
+    if not monkey.is_module_patched("threading"):
+        return function(*args, **kwargs)
+    return get_hub().threadpool.apply(function, args, kwargs)
+
+
 class Slots:
     """How many costly computations this worker runs at once."""
 

@@ -17,7 +17,7 @@ from ..rules.odds.compute import AUTO, EXACT, MONTE_CARLO, odds
 from ..rules.registry import get_ruleset
 from . import schemas
 from .access import AccessDenied, load_authorized, require_actor
-from .budget import costly
+from .budget import costly, offload
 from .requests import store
 
 blp = Blueprint("odds", __name__, url_prefix="/combats", description="Odds before you roll.")
@@ -77,7 +77,8 @@ class Odds(MethodView):
             # the GM hides (docs/security.md).
             raise AccessDenied(403, f"the game master hides the sheets of {', '.join(sorted(hidden))}: only the GM may ask for odds here")
         with costly(compute_cost(request_body)):
-            return odds(
+            return offload(
+                odds,
                 state,
                 action,
                 grant.viewer,

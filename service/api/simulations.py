@@ -16,7 +16,7 @@ from ..simulation.runner import load_template
 from ..store.jobs import SimulationJobs
 from . import simulation_jobs
 from .access import check_api_key
-from .budget import FIGHT_UNITS, costly
+from .budget import FIGHT_UNITS, costly, offload
 from .problems import problem
 from .requests import store
 
@@ -93,7 +93,7 @@ class Simulations(MethodView):
         background = request_body["background"]
         with costly(compute_cost(fights)):
             if not (background or (background is None and fights > INLINE_MAX_FIGHTS)):
-                return simulate(template, fights, seed, tactic), 200
+                return offload(simulate, template, fights, seed, tactic), 200
             return _start_job(template, fights, seed, tactic)
 
 
