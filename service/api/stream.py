@@ -160,6 +160,7 @@ class Listener:
         self.store, self.combat_id, self.token_digest = combat_store, combat_id, token_digest
         self.viewer, self.after, self.block = viewer, after, block
         self.stop = threading.Event()
+        self.accept = request.accept_languages  # the stream narrates as the other reads do
 
     def events(self) -> Iterator[str]:
         ACTIVE_STREAMS.inc()
@@ -195,7 +196,7 @@ class Listener:
                 yield sse("revoked", {"reason": "this token no longer opens this combat"})
                 return
             for entry in entries:
-                yield sse("entry", entry_view(state, entry, self.viewer), entry["seq"])
+                yield sse("entry", entry_view(state, entry, self.viewer, self.accept), entry["seq"])
                 self.after = entry["seq"]
             if not entries:
                 yield ": keep-alive\n\n"
