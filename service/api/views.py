@@ -14,7 +14,7 @@ from werkzeug.datastructures import LanguageAccept
 
 from ..rules.engine import REDO
 from ..i18n import catalogues, labels
-from ..rules.events import render
+from ..rules.events import narration_names, render
 from ..rules.schemas import LANGUAGES
 from ..rules.registry import get_ruleset
 from ..rules.viewer import Viewer
@@ -41,15 +41,9 @@ def etag(state: dict) -> str:
     return f'"{state["version"]}"'
 
 
-def _names(state: dict) -> dict[str, str]:
-    names = {c["id"]: c["name"] for c in state["combatants"]}
-    names.setdefault("gm", "GM")
-    return names
-
-
 def events_view(state: dict, events: list[dict], accept: LanguageAccept | None = None) -> list[dict]:
     messages, words = catalogues(state["ruleset"]), labels(state["ruleset"])
-    names = _names(state)
+    names = narration_names(state)
     lang = narration_language(state, accept)
     return [{**event, "text": render(event, lang, messages, names, words.get(lang))} for event in events]
 
