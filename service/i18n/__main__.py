@@ -8,6 +8,7 @@ import sys
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 
+from ..rules.events import SEGMENT
 from . import LOCALES, TRANSLATED, catalog, source_entries
 
 FLAGS = ("python-brace-format",)
@@ -21,7 +22,9 @@ def template() -> Catalog:
 
 
 def placeholders(text: str) -> set[str]:
-    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
+    """The params a template uses: its ``{fields}`` and its optional ``[param?...]`` parts."""
+    optional = {match.group(2) for match in SEGMENT.finditer(text)}
+    return optional | {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(SEGMENT.sub(r"\3", text)) if name}
 
 
 def problems(lang: str) -> list[str]:

@@ -7,6 +7,7 @@ name combatants hold ids and are shown by name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import cache
 
@@ -24,6 +25,7 @@ COMMON_MESSAGES: dict[str, dict[str, str]] = {
         "round_started": "Round {round} begins.",
         "combat_ended": "The game master ends the fight.",
         "combat_ended.reason=one_side_standing": "The fight is over: only one side is still standing.",
+        "combat_ended.reason=nobody_standing": "The fight is over: nobody is left standing.",
         "turn_order": "Order of action: {order}.",
         "action_undone": "The game master takes back action {seq}.",
         "action_redone": "The game master plays action {seq} again.",
@@ -31,6 +33,8 @@ COMMON_MESSAGES: dict[str, dict[str, str]] = {
         "condition_expired.condition=modifier": "The game master's modifier on {combatant}'s rolls ends.",
         "condition_expired.condition=override": "The game master's ruling on {combatant}'s roll has been applied.",
         "value_adjusted": "The game master sets {target}'s {value} from {old} to {new}.",
+        "value_adjusted.no_old": "The game master sets {target}'s {value} to {new}.",
+        "value_adjusted.no_new": "The game master clears {target}'s {value} (it was {old}).",
         "modifier_applied": "The game master gives {target} {value:+d} on rolls for {rounds:# round|# rounds}.",
         "modifier_applied.no_rounds": "The game master gives {target} {value:+d} on the next roll.",
         "result_overridden": "The game master decides that {target}'s next roll is {result}.",
@@ -133,6 +137,17 @@ def _labelled(words: Mapping[str, str] | None, value, lang: str):
     return None
 
 
+# An optional part of a template: ``[param?text]`` is kept when ``param`` is
+# there (not None, False, 0 or empty), ``[!param?text]`` when it is not.
+SEGMENT = re.compile(r"\[(!?)(\w+)\?([^\[\]]*)\]")
+
+
+def _segments(template: str, params: Mapping) -> str:
+    if "[" not in template:
+        return template
+    return SEGMENT.sub(lambda m: m.group(3) if bool(params.get(m.group(2))) != bool(m.group(1)) else "", template)
+
+
 def _flags(params: Mapping) -> set[str]:
     """What may pick a variant: ``<param>`` for a true flag, ``no_<param>`` for an
     absent value (None, empty list), ``<param>=<value>`` for a word."""
@@ -207,6 +222,6 @@ def render(
         else:
             shown[name] = _labelled(labels.get(name), value, lang) or _shown(name, value, names, lang)
     try:
-        return template.format_map(shown)
+        return _segments(template, params).format_map(shown)
     except (KeyError, IndexError, ValueError):
         return code

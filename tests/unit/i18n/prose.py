@@ -68,7 +68,9 @@ def faults(text: str, lang: str, params: dict, names: dict[str, str], labels: di
     if GUESSED_PLURAL.search(readable):
         found.append(f"guessed plural: {GUESSED_PLURAL.search(readable).group()!r}")
     words = set(re.findall(r"[\wÀ-ÿ]+", readable))
-    foreign = sorted(w for w in words if w in FOREIGN_WORDS[lang] or w.lower() in FOREIGN_WORDS[lang] - {"PV"})
+    # Abbreviations in capitals are the games' own terms (POT, DEG, TIR), except
+    # the French PV in English prose.
+    foreign = sorted(w for w in words if w in FOREIGN_WORDS[lang] or (not w.isupper() and w.lower() in FOREIGN_WORDS[lang]))
     if foreign:
         found.append(f"foreign words: {foreign}")
     plural_form = Locale.parse(lang).plural_form
