@@ -133,7 +133,7 @@ HAND_WRITTEN = [
     # duel_2d6/effects.py: a disarm on a fighter who holds nothing.
     ("duel-2d6", {"code": "nothing_to_disarm", "params": {"target": "philip"}}, {"philip": "Philip"}),
     # duel_2d6/exchange.py: a shot beyond the weapon's longest band.
-    ("duel-2d6", {"code": "out_of_range", "params": {"attacker": "philip", "defender": "gaston", "band": "tl"}}, {"philip": "Philip", "gaston": "Gaston"}),
+    ("duel-2d6", {"code": "out_of_range", "params": {"attacker": "philip", "defender": "gaston", "band": "au_dela"}}, {"philip": "Philip", "gaston": "Gaston"}),
     # duel_2d6/duels.py: the surprise option names someone absent (shown as sent).
     ("duel-2d6", {"code": "surprise_ignored", "params": {"combatant": "zorro"}}, {"philip": "Philip"}),
 ]

@@ -119,6 +119,8 @@ def _shown(key: str, value, names: Mapping[str, str], lang: str):
         return yes if value else no
     if isinstance(value, int):
         return _count(value, lang)
+    if isinstance(value, Mapping):
+        return _sum(value, {})
     if isinstance(value, list):
         if value and all(isinstance(v, str) and v in names for v in value):
             return format_list([names[v] for v in value], locale=_locale(lang))
@@ -134,7 +136,18 @@ def _labelled(words: Mapping[str, str] | None, value, lang: str):
         return words.get(value, value)
     if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
         return format_list([words.get(v, v) for v in value], locale=_locale(lang))
+    if isinstance(value, Mapping):
+        return _sum(value, words)
     return None
+
+
+def _sum(parts: Mapping, words: Mapping[str, str]) -> str:
+    """Named numbers as the terms of a sum: ``dice 2 + FOR 1 - malus 1``."""
+    terms = []
+    for key, number in parts.items():
+        sign = "-" if isinstance(number, int) and number < 0 else "+"
+        terms.append(f"{sign} {words.get(key, key)} {abs(number) if isinstance(number, int) else number}")
+    return " ".join(terms).removeprefix("+ ")
 
 
 # An optional part of a template: ``[param?text]`` is kept when ``param`` is

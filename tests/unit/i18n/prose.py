@@ -41,14 +41,16 @@ SNAKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
 EMPTY_SLOT = re.compile(r":\s*[.;)]|\(\s*\)|\(\s*,|,\s*[,.)]|:\s*$|\s[.,]")
 GUESSED_PLURAL = re.compile(r"\w\((s|es|e|as|os)\)")
 # A flag shown as yes/no ("critical: no") instead of a sentence that says it.
-YES_NO_SLOT = re.compile(r"[:(]\s*(yes|no|oui|non|sim|não)\b|\b(yes|no|oui|non|sim|não)\s*[),;]|\w (yes|no|oui|non|sim|não)[.,)]")
+YES_NO_SLOT = re.compile(r"([:(]|\w) (yes|no|oui|non|sim|não)\s*([).,;]|$)")
 COUNTED = re.compile(r"(?<![\w.])(\d+) (\w+)")
 ID_LIKE = re.compile(r"^[a-z][a-z0-9]*$")
 # Params whose values are the users' own words (shown as they typed them).
+# (event code, param): an id as the user sent it, shown because it matches nothing.
+AS_SENT = {("surprise_ignored", "combatant")}
 FREE_TEXT = {"side", "reason", "weapon_name", "skill", "name", "item_name", "tag", "description", "expression"}
 
 
-def faults(text: str, lang: str, params: dict, names: dict[str, str], labels: dict[str, dict[str, str]]) -> list[str]:
+def faults(text: str, lang: str, code: str, params: dict, names: dict[str, str], labels: dict[str, dict[str, str]]) -> list[str]:
     """What is wrong with ``text``; ``labels`` (param -> id -> words in ``lang``): the ids that have words."""
     found = []
     readable = text
@@ -68,9 +70,9 @@ def faults(text: str, lang: str, params: dict, names: dict[str, str], labels: di
     if GUESSED_PLURAL.search(readable):
         found.append(f"guessed plural: {GUESSED_PLURAL.search(readable).group()!r}")
     words = set(re.findall(r"[\wÀ-ÿ]+", readable))
-    # Abbreviations in capitals are the games' own terms (POT, DEG, TIR), except
-    # the French PV in English prose.
-    foreign = sorted(w for w in words if w in FOREIGN_WORDS[lang] or (not w.isupper() and w.lower() in FOREIGN_WORDS[lang]))
+    # Case counts: capitalised names (Tir simple) and abbreviations (TIR, DEG)
+    # are the games' own terms, shown as the seed names them.
+    foreign = sorted(w for w in words if w in FOREIGN_WORDS[lang])
     if foreign:
         found.append(f"foreign words: {foreign}")
     plural_form = Locale.parse(lang).plural_form
@@ -83,7 +85,7 @@ def faults(text: str, lang: str, params: dict, names: dict[str, str], labels: di
         values = value if isinstance(value, list) else [value]
         for item in values:
             if (
-                isinstance(item, str) and key not in FREE_TEXT and item not in labels.get(key, {})
+                isinstance(item, str) and key not in FREE_TEXT and (code, key) not in AS_SENT and item not in labels.get(key, {})
                 and f"weapon:{item}" not in names and ID_LIKE.match(item) and re.search(rf"(?<![\wÀ-ÿ]){re.escape(item)}(?![\wÀ-ÿ'’])", readable)
             ):
                 found.append(f"raw id {key}={item!r}")
