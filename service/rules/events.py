@@ -90,6 +90,25 @@ class Count(int):
         return form.replace("#", str(int(self)))
 
 
+class Items(str):
+    """A list shown as words that can say its noun by its length: ``{ranks:rank #|ranks #}``."""
+
+    count = 0
+    lang = "en"
+
+    def __format__(self, spec: str) -> str:
+        if "|" not in spec:
+            return str.__format__(self, spec)
+        one, _, other = spec.partition("|")
+        return (one if _plural_form(self.lang)(self.count) == "one" else other).replace("#", str(self))
+
+
+def _items(text: str, count: int, lang: str) -> Items:
+    items = Items(text)
+    items.count, items.lang = count, lang
+    return items
+
+
 def _count(value: int, lang: str) -> Count:
     number = Count(value)
     number.lang = lang
@@ -123,8 +142,8 @@ def _shown(key: str, value, names: Mapping[str, str], lang: str):
         return _sum(value, {})
     if isinstance(value, list):
         if value and all(isinstance(v, str) and v in names for v in value):
-            return format_list([names[v] for v in value], locale=_locale(lang))
-        return ", ".join(str(v) for v in value)
+            return _items(format_list([names[v] for v in value], locale=_locale(lang)), len(value), lang)
+        return _items(", ".join(str(v) for v in value), len(value), lang)
     return value
 
 
@@ -135,7 +154,7 @@ def _labelled(words: Mapping[str, str] | None, value, lang: str):
     if isinstance(value, str):
         return words.get(value, value)
     if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-        return format_list([words.get(v, v) for v in value], locale=_locale(lang))
+        return _items(format_list([words.get(v, v) for v in value], locale=_locale(lang)), len(value), lang)
     if isinstance(value, Mapping):
         return _sum(value, words)
     return None

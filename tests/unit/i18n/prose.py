@@ -16,7 +16,7 @@ ENGLISH_WORDS = {
     "success", "successes", "failure", "failures", "round", "rounds", "hit", "hits", "damage", "wound", "wounds",
     "dodge", "parry", "yes", "the", "and", "with", "critical", "fumble", "none", "attack", "attacks", "shot",
     "shots", "weapon", "dice", "true", "false", "flight", "surrender", "removed", "melee", "ranged", "armour",
-    "torso", "head", "arm", "leg", "berserker", "cornered", "stunned", "prone",
+    "torso", "head", "arm", "leg", "cornered", "stunned", "prone",
 }
 # Words of another language of the table that leaked into this one.
 FOREIGN_WORDS = {
@@ -28,7 +28,7 @@ FOREIGN_WORDS = {
 NOUNS = {
     "en": {"round": "rounds", "hour": "hours", "time": "times", "success": "successes", "failure": "failures",
            "point": "points", "die": "dice", "shot": "shots", "action": "actions", "burst": "bursts", "minute": "minutes",
-           "wound": "wounds", "opponent": "opponents", "bullet": "bullets", "turn": "turns", "step": "steps"},
+           "opponent": "opponents", "bullet": "bullets", "turn": "turns", "step": "steps"},
     "fr": {"tour": "tours", "heure": "heures", "réussite": "réussites", "échec": "échecs", "point": "points",
            "dé": "dés", "tir": "tirs", "action": "actions", "rafale": "rafales", "minute": "minutes",
            "blessure": "blessures", "adversaire": "adversaires", "balle": "balles", "cran": "crans"},
