@@ -1,14 +1,23 @@
-"""``python -m service.i18n update|check``: keep the catalogues in step with the code."""
+"""``python -m service.i18n update|check|docs|record``: keep the catalogues in step with the code.
+
+- ``update``: refresh melee.pot and the catalogues from the English templates;
+- ``check``: list what is untranslated, fuzzy or names other placeholders;
+- ``docs``: rewrite docs/narration/ (one fight per ruleset and language);
+- ``record``: run the rules tests and record the events they make (recorded.json),
+  the narration test's parameters for events seeded fights never reach.
+"""
 
 from __future__ import annotations
 
 import string
+import subprocess
 import sys
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 
 from ..rules.events import SEGMENT
+from ..rules.registry import RULESETS
 from . import LOCALES, TRANSLATED, catalog, source_entries
 
 FLAGS = ("python-brace-format",)
@@ -58,11 +67,19 @@ def main(argv: list[str]) -> int:
     if command == "update":
         update()
         return 0
+    if command == "docs":
+        from .narration_docs import write
+
+        write()
+        return 0
+    if command == "record":
+        rules_tests = ["tests/unit/" + ruleset_id.replace("-", "_") for ruleset_id in sorted(RULESETS)]
+        return subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "service.i18n.recorder", *rules_tests, "tests/unit/gm"])
     if command == "check":
         found = [problem for lang in TRANSLATED for problem in problems(lang)]
         print("\n".join(found) or "every event has a reviewed translation in every language")
         return 1 if found else 0
-    print("usage: python -m service.i18n update|check", file=sys.stderr)
+    print("usage: python -m service.i18n update|check|docs|record", file=sys.stderr)
     return 2
 
 

@@ -16,7 +16,9 @@ ENGLISH = {
     "attack_cancelled": "{target} is already out of the fight: {attacker}'s attack is lost.",
     "choc_spent": "{combatant}'s CHOC ({choc}) weighs on this action: {malus:# die|# dice} fewer (CHOC or pain, the larger).",
     "evasion_rolled": "{combatant} evades (AGI + Esquive, {pool:# die|# dice}): {dice} → {successes:# success|# successes}.",
+    "evasion_rolled.no_dice": "{combatant} has no dice left to evade with: no success.",
     "evasion_reused": "{combatant}'s evasion still counts: {successes:# success|# successes}.",
+    "shot_rolled.no_dice": "{attacker} has no dice left to shoot at {target} with: no success.",
     "shot_rolled": (
         "{attacker} shoots at {target} ({pool:# die|# dice}): {dice} → {successes:# success|# successes} against DIFF {difficulty}."
     ),
@@ -24,10 +26,12 @@ ENGLISH = {
     "shot_hit": "{attacker}'s shot hits {target}: DEG {deg}.",
     "weapon_unloaded": "{combatant}'s {weapon} is now unloaded.",
     "weapon_reloaded": "{combatant} reloads the {weapon}.",
+    "attack_rolled.no_dice": "{attacker} has no dice left to attack {target} with: no success.",
     "attack_rolled": (
         "{attacker} attacks {target} ({pool:# die|# dice}[riposte_bonus?, riposte bonus {riposte_bonus}]): {dice} → {total:# success|# successes}."
     ),
     "defense_rolled": "{defender} defends ({pool:# die|# dice}): {dice} → {successes:# success|# successes}.",
+    "defense_rolled.no_dice": "{defender} has no dice left to defend with: no success.",
     "defense_reused": "{defender}'s defense still counts: {successes:# success|# successes}.",
     "attack_hit": "{attacker} hits {target}: DEG {deg}.",
     "attack_failed": "{attacker} fails against {target}[!riposte_bonus? (a tie)].",
@@ -36,6 +40,7 @@ ENGLISH = {
         "[!riposte_bonus? (a tie: no riposte bonus)]."
     ),
     "armour_rolled": "{combatant}'s partial armour: {dice} → {successes:# success|# successes}.",
+    "resistance_rolled.no_dice": "{combatant} has no dice left to resist with (RES): no success.",
     "resistance_rolled": "{combatant} resists (RES): {dice} → {successes:# success|# successes}.",
     "blow_scored": (
         "{attacker}'s blow on {target}: DEG {deg} + DOM {weapon_damage} + FOR {strength} "

@@ -38,7 +38,7 @@ NOUNS = {
 }
 PYTHON = re.compile(r"\bNone\b|\bTrue\b|\bFalse\b|[{}]|'[A-Za-z_]\w*'")
 SNAKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
-EMPTY_SLOT = re.compile(r":\s*[.;)]|\(\s*\)|\(\s*,|,\s*[,.)]|:\s*$|\s[.,]")
+EMPTY_SLOT = re.compile(r":\s*[.;)]|\(\s*\)|\(\s*,|,\s*[,.)]|:\s*$|\s[.,]|\S {2,}\S|:\s*→")
 GUESSED_PLURAL = re.compile(r"\w\((s|es|e|as|os)\)")
 # A flag shown as yes/no ("critical: no") instead of a sentence that says it.
 YES_NO_SLOT = re.compile(r"([:(]|\w) (yes|no|oui|non|sim|não)\s*([).,;]|$)")
