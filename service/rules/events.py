@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import cache
+from string import Formatter
+from functools import cache, lru_cache
 
 from babel import Locale
 from babel.lists import format_list
@@ -69,8 +70,10 @@ def _locale(lang: str) -> Locale:
     return Locale.parse(lang)
 
 
-def _plural_form(lang: str):
-    return _locale(lang).plural_form
+@lru_cache(maxsize=4096)
+def _is_one(lang: str, number: int) -> bool:
+    """CLDR's "one" category (cached: the rule is evaluated per read, on few distinct numbers)."""
+    return _locale(lang).plural_form(number) == "one"
 
 
 class Count(int):
@@ -86,7 +89,7 @@ class Count(int):
         if "|" not in spec:
             return int.__format__(self, spec)
         one, _, other = spec.partition("|")
-        form = one if _plural_form(self.lang)(int(self)) == "one" else other
+        form = one if _is_one(self.lang, int(self)) else other
         return form.replace("#", str(int(self)))
 
 
@@ -100,7 +103,7 @@ class Items(str):
         if "|" not in spec:
             return str.__format__(self, spec)
         one, _, other = spec.partition("|")
-        return (one if _plural_form(self.lang)(self.count) == "one" else other).replace("#", str(self))
+        return (one if _is_one(self.lang, self.count) else other).replace("#", str(self))
 
 
 def _items(text: str, count: int, lang: str) -> Items:
@@ -128,7 +131,7 @@ def narration_names(state: Mapping) -> dict[str, str]:
     return names
 
 
-def _shown(key: str, value, names: Mapping[str, str], lang: str):
+def _shown(key: str, value, names: Mapping[str, str], lang: str, counted: bool):
     if key in COMBATANT_PARAMS and isinstance(value, str):
         return names.get(value, value)
     if key == "order" and isinstance(value, list):
@@ -136,7 +139,7 @@ def _shown(key: str, value, names: Mapping[str, str], lang: str):
     if isinstance(value, bool):
         yes, no = YES_NO.get(lang, YES_NO["en"])
         return yes if value else no
-    if isinstance(value, int):
+    if isinstance(value, int) and counted:
         return _count(value, lang)
     if isinstance(value, Mapping):
         return _sum(value, {})
@@ -247,13 +250,25 @@ def render(
     if template is None:
         return code
     labels = labels or {}
+    template = _segments(template, params)
+    used, counted = _fields(template)
     shown = {}
-    for name, value in params.items():
+    for name in used:
+        if name not in params:
+            return code
+        value = params[name]
         if name in ITEM_PARAMS and isinstance(value, str) and f"weapon:{value}" in names:
             shown[name] = names[f"weapon:{value}"]
         else:
-            shown[name] = _labelled(labels.get(name), value, lang) or _shown(name, value, names, lang)
+            shown[name] = _labelled(labels.get(name), value, lang) or _shown(name, value, names, lang, counted)
     try:
-        return _segments(template, params).format_map(shown)
+        return template.format_map(shown)
     except (KeyError, IndexError, ValueError):
         return code
+
+
+@lru_cache(maxsize=4096)
+def _fields(template: str) -> tuple[frozenset[str], bool]:
+    """The params a template shows, and whether it counts nouns (``{n:# x|# xs}``): only those are prepared."""
+    used = frozenset(field.split(".")[0].split("[")[0] for _, field, _, _ in Formatter().parse(template) if field)
+    return used, "|" in template
