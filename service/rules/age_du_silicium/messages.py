@@ -34,7 +34,7 @@ ENGLISH = {
     "action_forgone": "{actor} gives up the declared action ({kind}[description?: {description}]).",
     "held_action_given_up": "{actor} gives up the held action.",
     "action_skipped": "{actor} is out of action: action {number} does not happen.",
-    "attack": "{attacker} attacks {target} with {weapon_name}: {skill} {base}, chance {chance} %[shots? ({shots:# shot|# shots})].",
+    "attack": "{attacker} attacks {target} with {weapon_name}: {skill} {base}, chance {chance} % ({shots:a single attack|# shots}).",
     "attack_roll": "{attacker} rolls " + _CHANCE + ": a failure.",
     "attack_roll.success": "{attacker} rolls " + _CHANCE + ": a success.",
     "attack_roll.critical.success": "{attacker} rolls " + _CHANCE + ": a critical success.",

@@ -52,7 +52,7 @@ ENGLISH = {
     ),
     "bouffon_eliminated": "{target} is out of the fight.",
     "wounded": "{target} loses {amount} HP and has {pv} left (wounds {wounds}, CHOC {choc}).",
-    "wound_severity": "{target}'s wound is a {level}: {pain:# die|# dice} fewer from the pain.",
+    "wound_severity": "{target} now has a {level}: {pain:# die|# dice} fewer from the pain.",
     "fell_into_coma": "{target} falls into a coma ({pv} HP).",
     "died": "{target} dies ({pv} HP).",
     "choc_cleared": "The fight is over: {combatant}'s CHOC ({choc}) is cancelled.",
