@@ -5,8 +5,11 @@ English is the source: each ruleset's ``messages.py`` (and the shared
 translates them, one entry per event code: ``msgctxt`` is
 ``<ruleset id>|<code>`` (``common|<code>`` for shared events) and ``msgid``
 the English template, so translators work with Poedit, Weblate or any
-gettext tool, and an English change marks the translation fuzzy until it is
-reviewed. A fuzzy or missing translation falls back to English.
+gettext tool; an English change leaves the entry untranslated until it is
+translated again. A fuzzy or missing translation falls back to English.
+Labels (words for ids) are entries too: ``<ruleset>|label:<param>:<id>``
+(``common|...`` for the shared ones). docs/narration/README.md has the
+template syntax.
 
 ``python -m service.i18n update`` refreshes ``melee.pot`` and the catalogues
 from the code; ``python -m service.i18n check`` lists what is missing.
