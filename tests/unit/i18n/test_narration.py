@@ -79,7 +79,8 @@ def test_every_variant_refines_an_existing_sentence():
             assert all(re.fullmatch(r"(no_)?\w+|\w+=[\w-]+", flag) for flag in flags), key
 
 
-NAME_AFTER_ARTICLE = re.compile(r"\b(de|à|que|le|la|du|au|des|aux)\s+\{(" + "|".join(sorted(COMBATANT_PARAMS)) + r")\}", re.IGNORECASE)
+NAMED = sorted(COMBATANT_PARAMS | {"opponents", "deaths", "order"})  # names, or lists of names
+NAME_AFTER_ARTICLE = re.compile(r"\b(de|à|que|le|la|du|au|des|aux)\s+\{(" + "|".join(NAMED) + r")\}", re.IGNORECASE)
 
 
 def test_french_never_puts_an_article_or_a_preposition_to_contract_before_a_name():
