@@ -55,7 +55,7 @@ ENGLISH = {
     "wound_severity": "{target} now has a {level}: {pain:# die|# dice} fewer from the pain.",
     "fell_into_coma": "{target} falls into a coma ({pv} HP).",
     "died": "{target} dies ({pv} HP).",
-    "choc_cleared": "The fight is over: {combatant}'s CHOC ({choc}) is cancelled.",
+    "choc_cleared": "With the end of the fight, {combatant}'s CHOC ({choc}) is cancelled.",
     "contact_made": "{combatant} and {target} are in contact.",
     "contact_broken": "{combatant} and {target} are no longer in contact.",
     "wound_worsened": "{target}'s untreated wound worsens by {amount}[reason? ({reason})].",
