@@ -212,6 +212,8 @@ def _variants(english: Mapping[str, str]) -> dict[str, list[tuple[frozenset, str
             index.setdefault(code, []).append((frozenset(flags), key))
     for found in index.values():
         found.sort(key=lambda variant: -len(variant[0]))
+    if len(_variant_index) > 64:  # catalogues are few and cached; ad hoc ones (tests) must not pile up
+        _variant_index.clear()
     _variant_index[id(english)] = (english, index)
     return index
 
