@@ -41,7 +41,7 @@ from .fanout import GONE, LEFT, STOP, UNAVAILABLE, Batch, Hub, Subscription
 from .problems import problem
 from .requests import store
 from .stream_slots import WORKER, Slots
-from .views import entry_view
+from .views import entry_view, narration_language
 
 blp = Blueprint("stream", __name__, url_prefix="/combats", description="Live updates of a combat.")
 
@@ -149,7 +149,8 @@ class Stream(MethodView):
         refused = held.take(*holder)
         if refused is not None:
             return _refusal(refused)
-        listener = Listener(store(), hub(), combat_id, holder[0], grant.viewer, after, state["version"], request.environ)
+        listener = Listener(store(), hub(), combat_id, holder[0], grant.viewer, after, state["version"], request.environ,
+                            request.accept_languages)
         response = Response(listener.events(), mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
@@ -192,9 +193,10 @@ class Listener:
     """One open stream: sends what the client lacks, then what the hub brings, until told to stop."""
 
     def __init__(self, combat_store: CombatStore, combat_hub: Hub, combat_id: str, token_digest: str, viewer,
-                 after: int, version: int, environ: dict):
+                 after: int, version: int, environ: dict, accept=None):
         self.store, self.hub, self.combat_id, self.token_digest = combat_store, combat_hub, combat_id, token_digest
         self.viewer, self.after, self.version, self.environ = viewer, after, version, environ
+        self.accept = accept  # the Accept-Language the stream was opened with: it narrates as the other reads do
 
     def events(self) -> Iterator[str]:
         ACTIVE_STREAMS.inc()
@@ -261,9 +263,9 @@ class Listener:
         shown, texts = {} if shown is None else shown, []
         for entry in entries:
             if entry["seq"] > self.after:
-                key = (self.viewer, entry["seq"])
+                key = (self.viewer, narration_language(state, self.accept), entry["seq"])
                 if key not in shown:
-                    shown[key] = sse("entry", entry_view(state, entry, self.viewer), entry["seq"])
+                    shown[key] = sse("entry", entry_view(state, entry, self.viewer, self.accept), entry["seq"])
                 texts.append(shown[key])
                 self.after = entry["seq"]
         if texts:

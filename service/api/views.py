@@ -13,10 +13,11 @@ the combatant's own player); the ruleset hides what its rules keep secret.
 from __future__ import annotations
 
 from flask import has_request_context, request
+from werkzeug.datastructures import LanguageAccept
 
 from ..rules.engine import REDO
 from ..i18n import catalogues, labels
-from ..rules.events import render
+from ..rules.events import narration_names, render
 from ..rules.schemas import LANGUAGES
 from ..rules.registry import get_ruleset
 from ..rules.viewer import Viewer
@@ -46,27 +47,29 @@ def etag(state: dict) -> str:
     return f'"{state["version"]}"'
 
 
-def _names(state: dict) -> dict[str, str]:
-    names = {c["id"]: c["name"] for c in state["combatants"]}
-    names.setdefault("gm", "GM")
-    return names
-
-
-def events_view(state: dict, events: list[dict]) -> list[dict]:
+def events_view(state: dict, events: list[dict], accept: LanguageAccept | None = None) -> list[dict]:
     messages, words = catalogues(state["ruleset"]), labels(state["ruleset"])
-    names = _names(state)
-    lang = narration_language(state)
+    names = narration_names(state)
+    lang = narration_language(state, accept)
     return [{**event, "text": render(event, lang, messages, names, words.get(lang))} for event in events]
 
 
-def narration_language(state: dict) -> str:
-    """The combat's language, unless the request's Accept-Language asks for another."""
-    if has_request_context() and request.headers.get("Accept-Language"):
-        return request.accept_languages.best_match(LANGUAGES) or state["lang"]
-    return state["lang"]
+def narration_language(state: dict, accept: LanguageAccept | None = None) -> str:
+    """The combat's language, unless the reader names another one the service speaks.
+
+    ``accept``: the reader's Accept-Language (by default the current request's;
+    the event stream keeps the one it was opened with). The combat's language
+    is offered first, so a bare ``*`` (Node's fetch sends it) or a tie keeps it,
+    and a language the service does not speak changes nothing."""
+    if accept is None and has_request_context():
+        accept = request.accept_languages
+    if not accept:
+        return state["lang"]
+    offered = [state["lang"], *(lang for lang in LANGUAGES if lang != state["lang"])]
+    return accept.best_match(offered) or state["lang"]
 
 
-def entry_view(state: dict, entry: dict, viewer: Viewer) -> dict:
+def entry_view(state: dict, entry: dict, viewer: Viewer, accept: LanguageAccept | None = None) -> dict:
     # An undo carries the whole state it restored, dice keys included: private.
     entry = {key: value for key, value in entry.items() if key != "restored_state"}
     ruleset = get_ruleset(state["ruleset"])
@@ -76,7 +79,7 @@ def entry_view(state: dict, entry: dict, viewer: Viewer) -> dict:
         entry = {**shown, "action": {**entry["action"], "action": shown["action"]}}
     else:
         entry = ruleset.visible_entry(state, entry, viewer)
-    return {**entry, "events": events_view(state, entry["events"])}
+    return {**entry, "events": events_view(state, entry["events"], accept)}
 
 
 def action_result(state: dict, entry: dict, viewer: Viewer) -> dict:

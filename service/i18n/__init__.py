@@ -5,8 +5,11 @@ English is the source: each ruleset's ``messages.py`` (and the shared
 translates them, one entry per event code: ``msgctxt`` is
 ``<ruleset id>|<code>`` (``common|<code>`` for shared events) and ``msgid``
 the English template, so translators work with Poedit, Weblate or any
-gettext tool, and an English change marks the translation fuzzy until it is
-reviewed. A fuzzy or missing translation falls back to English.
+gettext tool; an English change leaves the entry untranslated until it is
+translated again. A fuzzy or missing translation falls back to English.
+Labels (words for ids) are entries too: ``<ruleset>|label:<param>:<id>``
+(``common|...`` for the shared ones). docs/narration/README.md has the
+template syntax.
 
 ``python -m service.i18n update`` refreshes ``melee.pot`` and the catalogues
 from the code; ``python -m service.i18n check`` lists what is missing.
@@ -20,7 +23,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from ..rules.events import COMMON_MESSAGES
+from ..rules.events import COMMON_LABELS, COMMON_MESSAGES
 from ..rules.registry import RULESETS
 
 LOCALES = Path(__file__).resolve().parent / "locales"
@@ -40,8 +43,13 @@ def context(ruleset_id: str | None, code: str) -> str:
     return f"{ruleset_id or COMMON}|{code}"
 
 
-def label_context(ruleset_id: str, param: str, value: str) -> str:
-    return f"{ruleset_id}|label:{param}:{value}"
+def label_context(ruleset_id: str | None, param: str, value: str) -> str:
+    return f"{ruleset_id or COMMON}|label:{param}:{value}"
+
+
+def source_labels(ruleset_id: str | None) -> dict[str, dict[str, str]]:
+    """The English words for ids: the shared ones, or a ruleset's own."""
+    return COMMON_LABELS if ruleset_id is None else RULESETS[ruleset_id].labels
 
 
 def source_entries() -> dict[str, str]:
@@ -50,7 +58,8 @@ def source_entries() -> dict[str, str]:
     for ruleset_id, ruleset in sorted(RULESETS.items()):
         for code, text in ruleset.messages[SOURCE_LANGUAGE].items():
             entries[context(ruleset_id, code)] = text
-        for param, words in ruleset.labels.items():
+    for ruleset_id in (None, *sorted(RULESETS)):
+        for param, words in source_labels(ruleset_id).items():
             for value, text in words.items():
                 entries[label_context(ruleset_id, param, value)] = text
     return entries
@@ -86,17 +95,28 @@ def catalogues(ruleset_id: str) -> dict[str, dict[str, str]]:
     return result
 
 
+def _words(ruleset_id: str | None, lang: str) -> dict[str, dict[str, str]]:
+    source = source_labels(ruleset_id)
+    if lang == SOURCE_LANGUAGE:
+        return {param: dict(words) for param, words in source.items()}
+    return {
+        param: {
+            value: _translation(lang, ruleset_id, value, text, label_context(ruleset_id, param, value)) or text
+            for value, text in words.items()
+        }
+        for param, words in source.items()
+    }
+
+
 @cache
 def labels(ruleset_id: str) -> dict[str, dict[str, dict[str, str]]]:
-    """``{lang: {param: {id: words}}}`` for one ruleset (English where untranslated)."""
-    source = RULESETS[ruleset_id].labels
-    result = {SOURCE_LANGUAGE: {param: dict(words) for param, words in source.items()}}
-    for lang in TRANSLATED:
-        result[lang] = {
-            param: {
-                value: _translation(lang, ruleset_id, value, text, label_context(ruleset_id, param, value)) or text
-                for value, text in words.items()
-            }
-            for param, words in source.items()
-        }
+    """``{lang: {param: {id: words}}}`` for one ruleset: its own words over the
+    shared ones, and the ruleset's name (English where untranslated)."""
+    result = {}
+    for lang in (SOURCE_LANGUAGE, *TRANSLATED):
+        merged = _words(None, lang)
+        for param, words in _words(ruleset_id, lang).items():
+            merged[param] = {**merged.get(param, {}), **words}
+        merged["ruleset"] = {ruleset_id: RULESETS[ruleset_id].name}
+        result[lang] = merged
     return result

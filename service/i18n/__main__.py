@@ -1,13 +1,23 @@
-"""``python -m service.i18n update|check``: keep the catalogues in step with the code."""
+"""``python -m service.i18n update|check|docs|record``: keep the catalogues in step with the code.
+
+- ``update``: refresh melee.pot and the catalogues from the English templates;
+- ``check``: list what is untranslated, fuzzy or names other placeholders;
+- ``docs``: rewrite docs/narration/ (one fight per ruleset and language);
+- ``record``: run the rules tests and record the events they make (recorded.json),
+  the narration test's parameters for events seeded fights never reach.
+"""
 
 from __future__ import annotations
 
 import string
+import subprocess
 import sys
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 
+from ..rules.events import SEGMENT
+from ..rules.registry import RULESETS
 from . import LOCALES, TRANSLATED, catalog, source_entries
 
 FLAGS = ("python-brace-format",)
@@ -21,7 +31,9 @@ def template() -> Catalog:
 
 
 def placeholders(text: str) -> set[str]:
-    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
+    """The params a template uses: its ``{fields}`` and its optional ``[param?...]`` parts."""
+    optional = {match.group(2) for match in SEGMENT.finditer(text)}
+    return optional | {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(SEGMENT.sub(r"\3", text)) if name}
 
 
 def problems(lang: str) -> list[str]:
@@ -55,11 +67,19 @@ def main(argv: list[str]) -> int:
     if command == "update":
         update()
         return 0
+    if command == "docs":
+        from .narration_docs import write
+
+        write()
+        return 0
+    if command == "record":
+        rules_tests = ["tests/unit/" + ruleset_id.replace("-", "_") for ruleset_id in sorted(RULESETS)]
+        return subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "service.i18n.recorder", *rules_tests, "tests/unit/gm"])
     if command == "check":
         found = [problem for lang in TRANSLATED for problem in problems(lang)]
         print("\n".join(found) or "every event has a reviewed translation in every language")
         return 1 if found else 0
-    print("usage: python -m service.i18n update|check", file=sys.stderr)
+    print("usage: python -m service.i18n update|check|docs|record", file=sys.stderr)
     return 2
 
 

@@ -7,9 +7,17 @@ name combatants hold ids and are shown by name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from string import Formatter
+from functools import cache, lru_cache
+
+from babel import Locale
+from babel.lists import format_list
 
 COMBATANT_PARAMS = frozenset({"actor", "target", "attacker", "defender", "combatant", "healer"})
+# Params naming a weapon or an item of a sheet: shown by the name the sheet gives it.
+ITEM_PARAMS = frozenset({"weapon", "item"})
 
 # English only: translations live in the gettext catalogues (service/i18n).
 COMMON_MESSAGES: dict[str, dict[str, str]] = {
@@ -17,19 +25,36 @@ COMMON_MESSAGES: dict[str, dict[str, str]] = {
         "combat_started": "The fight begins ({ruleset}).",
         "round_started": "Round {round} begins.",
         "combat_ended": "The game master ends the fight.",
+        "combat_ended.reason=one_side_standing": "The fight is over: only one side is still standing.",
+        "combat_ended.reason=nobody_standing": "The fight is over: nobody is left standing.",
         "turn_order": "Order of action: {order}.",
         "action_undone": "The game master takes back action {seq}.",
         "action_redone": "The game master plays action {seq} again.",
         "condition_expired": "{combatant} is no longer {condition}.",
+        "condition_expired.condition=modifier": "The game master's modifier on {combatant}'s rolls ends.",
+        "condition_expired.condition=override": "The game master's ruling on {combatant}'s roll has been applied.",
         "value_adjusted": "The game master sets {target}'s {value} from {old} to {new}.",
-        "modifier_applied": "The game master gives {target} {value:+d} on rolls ({rounds} rounds; none: the next roll).",
-        "result_overridden": "The game master decides {target}'s next roll is a {result}.",
-        "condition_added": "The game master makes {target} {condition}.",
+        "value_adjusted.no_old": "The game master sets {target}'s {value} to {new}.",
+        "value_adjusted.no_new": "The game master clears {target}'s {value} (it was {old}).",
+        "modifier_applied": "The game master gives {target} {value:+d} on rolls for {rounds:# round|# rounds}.",
+        "modifier_applied.no_rounds": "The game master gives {target} {value:+d} on the next roll.",
+        "result_overridden": "The game master decides that {target}'s next roll is {result}.",
+        "condition_added": "By the game master's decision, {target} is {condition} for {rounds:# round|# rounds}.",
+        "condition_added.no_rounds": "By the game master's decision, {target} is {condition}.",
         "condition_removed": "{target} is no longer {condition}.",
         "joined": "{combatant} joins the fight ({side}).",
-        "left_fight": "{target} leaves the fight ({how}).",
-        "combat_summary": "The fight lasted {rounds} rounds: {actions} actions, {rolls} dice rolled; dead: {deaths}.",
+        "left_fight": "{target} leaves the fight.",
+        "left_fight.how=flight": "{target} flees the fight.",
+        "left_fight.how=surrender": "{target} surrenders and leaves the fight.",
+        "left_fight.how=removed": "The game master takes {target} out of the fight.",
+        "combat_summary": "The fight lasted {rounds:# round|# rounds}: {actions:# action|# actions}, {rolls:# die rolled|# dice rolled}; dead: {deaths}.",
+        "combat_summary.no_deaths": "The fight lasted {rounds:# round|# rounds}: {actions:# action|# actions}, {rolls:# die rolled|# dice rolled}; nobody died.",
     },
+}
+# Words for the ids the shared events carry (a ruleset adds its own: LABELS).
+COMMON_LABELS: dict[str, dict[str, str]] = {
+    "result": {"success": "a success", "failure": "a failure"},
+    "condition": {"modifier": "under a modifier", "override": "under the game master's ruling"},
 }
 
 
@@ -40,7 +65,73 @@ def event(code: str, **params) -> dict:
 YES_NO = {"en": ("yes", "no"), "fr": ("oui", "non"), "pt": ("sim", "não")}
 
 
-def _shown(key: str, value, names: Mapping[str, str], lang: str):
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+@lru_cache(maxsize=4096)
+def _is_one(lang: str, number: int) -> bool:
+    """CLDR's "one" category (cached: the rule is evaluated per read, on few distinct numbers)."""
+    return _locale(lang).plural_form(number) == "one"
+
+
+class Count(int):
+    """A number that can say its noun: ``{rounds:# round|# rounds}``.
+
+    The format spec lists the CLDR forms ``one|other`` (``#`` is the number);
+    the language's plural rule picks one (French "many", for millions, takes
+    "other"). Any other spec formats the number as usual (``{value:+d}``)."""
+
+    lang = "en"
+
+    def __format__(self, spec: str) -> str:
+        if "|" not in spec:
+            return int.__format__(self, spec)
+        one, _, other = spec.partition("|")
+        form = one if _is_one(self.lang, int(self)) else other
+        return form.replace("#", str(int(self)))
+
+
+class Items(str):
+    """A list shown as words that can say its noun by its length: ``{ranks:rank #|ranks #}``."""
+
+    count = 0
+    lang = "en"
+
+    def __format__(self, spec: str) -> str:
+        if "|" not in spec:
+            return str.__format__(self, spec)
+        one, _, other = spec.partition("|")
+        return (one if _is_one(self.lang, self.count) else other).replace("#", str(self))
+
+
+def _items(text: str, count: int, lang: str) -> Items:
+    items = Items(text)
+    items.count, items.lang = count, lang
+    return items
+
+
+def _count(value: int, lang: str) -> Count:
+    number = Count(value)
+    number.lang = lang
+    return number
+
+
+def narration_names(state: Mapping) -> dict[str, str]:
+    """What the sentences call things by: combatant ids and ``weapon:<id>`` of the sheets."""
+    names = {}
+    for combatant in state["combatants"]:
+        sheet = combatant.get("sheet") if isinstance(combatant.get("sheet"), Mapping) else {}
+        for weapon in sheet.get("weapons") or ():
+            if isinstance(weapon, Mapping) and weapon.get("id") and weapon.get("name"):
+                names.setdefault(f"weapon:{weapon['id']}", weapon["name"])
+    names.update({c["id"]: c["name"] for c in state["combatants"]})
+    names.setdefault("gm", "GM")
+    return names
+
+
+def _shown(key: str, value, names: Mapping[str, str], lang: str, counted: bool):
     if key in COMBATANT_PARAMS and isinstance(value, str):
         return names.get(value, value)
     if key == "order" and isinstance(value, list):
@@ -48,20 +139,98 @@ def _shown(key: str, value, names: Mapping[str, str], lang: str):
     if isinstance(value, bool):
         yes, no = YES_NO.get(lang, YES_NO["en"])
         return yes if value else no
+    if isinstance(value, int) and counted:
+        return _count(value, lang)
+    if isinstance(value, Mapping):
+        return _sum(value, {})
     if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
+        if value and all(isinstance(v, str) and v in names for v in value):
+            return _items(format_list([names[v] for v in value], locale=_locale(lang)), len(value), lang)
+        return _items(", ".join(str(v) for v in value), len(value), lang)
     return value
 
 
-def _labelled(words: Mapping[str, str] | None, value):
+def _labelled(words: Mapping[str, str] | None, value, lang: str):
     """``value`` (an id, or a list of ids) in words; None when there are no words for it."""
     if not words:
         return None
     if isinstance(value, str):
         return words.get(value, value)
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return ", ".join(words.get(v, v) for v in value)
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return _items(format_list([words.get(v, v) for v in value], locale=_locale(lang)), len(value), lang)
+    if isinstance(value, Mapping):
+        return _sum(value, words)
     return None
+
+
+def _sum(parts: Mapping, words: Mapping[str, str]) -> str:
+    """Named numbers as the terms of a sum: ``dice 2 + FOR 1 - malus 1``."""
+    terms = []
+    for key, number in parts.items():
+        sign = "-" if isinstance(number, int) and number < 0 else "+"
+        terms.append(f"{sign} {words.get(key, key)} {abs(number) if isinstance(number, int) else number}")
+    return " ".join(terms).removeprefix("+ ")
+
+
+# An optional part of a template: ``[param?text]`` is kept when ``param`` is
+# there (not None, False, 0 or empty), ``[!param?text]`` when it is not.
+SEGMENT = re.compile(r"\[(!?)(\w+)\?([^\[\]]*)\]")
+
+
+def _segments(template: str, params: Mapping) -> str:
+    if "[" not in template:
+        return template
+    return SEGMENT.sub(lambda m: m.group(3) if bool(params.get(m.group(2))) != bool(m.group(1)) else "", template)
+
+
+def _flags(params: Mapping) -> set[str]:
+    """What may pick a variant: ``<param>`` for a true flag, ``no_<param>`` for an
+    absent value (None, empty list), ``<param>=<value>`` for a word."""
+    flags = set()
+    for key, value in params.items():
+        if value is True:
+            flags.add(key)
+        elif value is None or value == []:
+            flags.add(f"no_{key}")
+        elif isinstance(value, str):
+            flags.add(f"{key}={value}")
+    return flags
+
+
+_variant_index: dict[int, tuple[Mapping, dict[str, list[tuple[frozenset, str]]]]] = {}
+
+
+def _variants(english: Mapping[str, str]) -> dict[str, list[tuple[frozenset, str]]]:
+    """code -> its variants (their flags, their key), the most specific first; built once per catalogue."""
+    cached = _variant_index.get(id(english))
+    if cached is not None and cached[0] is english:
+        return cached[1]
+    index: dict[str, list[tuple[frozenset, str]]] = {}
+    for key in english:
+        code, *flags = key.split(".")
+        if flags:
+            index.setdefault(code, []).append((frozenset(flags), key))
+    for found in index.values():
+        found.sort(key=lambda variant: -len(variant[0]))
+    if len(_variant_index) > 64:  # catalogues are few and cached; ad hoc ones (tests) must not pile up
+        _variant_index.clear()
+    _variant_index[id(english)] = (english, index)
+    return index
+
+
+def variant(code: str, params: Mapping, english: Mapping[str, str]) -> str:
+    """The template key for these params: the most specific variant of ``code``
+    whose flags all hold, else ``code``. A variant's key is the code and its
+    flags joined by dots (``modifier_applied.no_rounds``,
+    ``combat_ended.reason=one_side_standing``): one whole sentence per case,
+    so that no sentence carries an empty or a yes/no slot."""
+    candidates = _variants(english).get(code)
+    if candidates:
+        flags = _flags(params)
+        for needed, key in candidates:
+            if needed <= flags:
+                return key
+    return code
 
 
 def render(
@@ -75,13 +244,33 @@ def render(
 
     ``labels`` (param -> value id -> words, in ``lang``) shows ids such as a
     result level or a maneuver as words."""
+    code, params = entry["code"], entry["params"]
     templates = catalogues.get(lang) or catalogues["en"]
-    template = templates.get(entry["code"]) or catalogues["en"].get(entry["code"])
+    english = catalogues["en"]
+    key = variant(code, params, english)
+    template = templates.get(key) or english.get(key)
     if template is None:
-        return entry["code"]
+        return code
     labels = labels or {}
-    shown = {key: _labelled(labels.get(key), value) or _shown(key, value, names, lang) for key, value in entry["params"].items()}
+    template = _segments(template, params)
+    used, counted = _fields(template)
+    shown = {}
+    for name in used:
+        if name not in params:
+            return code
+        value = params[name]
+        if name in ITEM_PARAMS and isinstance(value, str) and f"weapon:{value}" in names:
+            shown[name] = names[f"weapon:{value}"]
+        else:
+            shown[name] = _labelled(labels.get(name), value, lang) or _shown(name, value, names, lang, counted)
     try:
         return template.format_map(shown)
     except (KeyError, IndexError, ValueError):
-        return entry["code"]
+        return code
+
+
+@lru_cache(maxsize=4096)
+def _fields(template: str) -> tuple[frozenset[str], bool]:
+    """The params a template shows, and whether it counts nouns (``{n:# x|# xs}``): only those are prepared."""
+    used = frozenset(field.split(".")[0].split("[")[0] for _, field, _, _ in Formatter().parse(template) if field)
+    return used, "|" in template

@@ -138,3 +138,7 @@ def test_accept_language_overrides_the_combat_language_per_request(client):
     assert first_text({"Accept-Language": "fr-FR,fr;q=0.9"}) == "Ana attaque Capanga avec Pistola : 5, 4 → 15."
     assert first_text({"Accept-Language": "en"}) == "Ana attacks Capanga with Pistola: 5, 4 → 15."
     assert first_text({"Accept-Language": "de"}) == "Ana ataca Capanga com Pistola: 5, 4 → 15."
+    # Node's fetch sends "*": any language will do, so the combat's own one it is.
+    assert first_text({"Accept-Language": "*"}) == "Ana ataca Capanga com Pistola: 5, 4 → 15."
+    assert first_text({"Accept-Language": "de, *;q=0.5"}) == "Ana ataca Capanga com Pistola: 5, 4 → 15."
+    assert first_text({"Accept-Language": "en, *;q=0.5"}) == "Ana attacks Capanga with Pistola: 5, 4 → 15."

@@ -78,6 +78,19 @@ def test_entries_arrive_in_order_with_their_seq_as_id(client):
     stream.close()
 
 
+@pytest.mark.parametrize(("accept", "text"), [
+    (None, "Ana ataca Capanga com Pistola: 5, 4 → 15."),  # the combat's language
+    ("*", "Ana ataca Capanga com Pistola: 5, 4 → 15."),
+    ("fr-FR,fr;q=0.9", "Ana attaque Capanga avec Pistola : 5, 4 → 15."),
+])
+def test_the_stream_speaks_the_language_the_other_reads_speak(client, accept, text):
+    location, _ = create(client, SISTEMA["combat"])
+    stream = open_stream(client, location, headers={"Accept-Language": accept} if accept else {})
+    act(client, location, PLAY[0])
+    assert stream.next_event()["data"]["events"][0]["text"] == text
+    stream.close()
+
+
 def test_after_and_last_event_id_resume_without_missing_anything(client):
     location, _ = create(client, SISTEMA["combat"])
     for action in PLAY[:2]:

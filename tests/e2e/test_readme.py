@@ -26,8 +26,9 @@ def test_the_readme_fight_runs_as_written(server, tmp_path):
     for sentence in (
         "Ana attacks Capanga with Pistola: 5, 4 → 15.",
         "Capanga defends: 2, 3 → 7.",
-        "Capanga loses 9 PV and has 6 left.",
-        "Capanga misses Ana (critical failure: no).",
+        "Damage 1d6+3: 9, damage reduction 0 → 9 points to Capanga.",
+        "Capanga loses 9 HP and has 6 left.",
+        "Capanga misses Ana.",
         "Round 2 begins.",
         "Capanga dies.",
         "The game master ends the fight.",

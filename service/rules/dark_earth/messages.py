@@ -2,52 +2,63 @@
 gettext catalogues in service/i18n/locales (French, Portuguese).
 """
 
+# The seed's terms stay (POT, INIT, ATT, DEF, DEG, DOM, FOR, PROT, RES, CHOC,
+# AGI, DIFF); its PV (points de vie) are hit points, "HP" in English, and its
+# "tour" is a round.
 ENGLISH = {
-    "combat_ended": "The fight ends.",
-    "allocation_received": "{combatant} has allocated in secret (tour {round}; {waiting} still to allocate).",
+    "allocation_received": "{combatant} has allocated in secret (round {round}; [waiting?{waiting} still to allocate][!waiting?everyone has allocated]).",
     "allocation_revealed": (
-        "{combatant} reveals: weapon {weapon} ({mode}), POT {pot}, INIT {init} / ATT {att} / DEF {defense}, "
-        "target {target}, evades: {evade}, reloads: {reload}, maneuver: {maneuver}."
+        "{combatant} reveals: [weapon?{weapon}, ]{mode}, POT {pot}[att?: INIT {init} / ATT {att} / DEF {defense}]"
+        "[target?, against {target}][evade?, evading][reload?, reloading][maneuver?, maneuver “{maneuver}”]."
     ),
     "shooting_order": "Shooters act first, by AGI: {order}.",
     "attack_lost": "{attacker} is out of the fight and does not strike {target}.",
     "attack_cancelled": "{target} is already out of the fight: {attacker}'s attack is lost.",
-    "choc_spent": "{combatant}'s CHOC ({choc}) weighs on this action: {malus} dice fewer (CHOC or pain, the larger).",
-    "evasion_rolled": "{combatant} evades (AGI + Esquive, {pool} dice): {dice} → {successes} successes.",
-    "evasion_reused": "{combatant}'s evasion still counts: {successes} successes.",
+    "choc_spent": "{combatant}'s CHOC ({choc}) weighs on this action: {malus:# die|# dice} fewer (CHOC or pain, the larger).",
+    "evasion_rolled": "{combatant} evades (AGI + Esquive, {pool:# die|# dice}): {dice} → {successes:# success|# successes}.",
+    "evasion_rolled.no_dice": "{combatant} has no dice left to evade with: no success.",
+    "evasion_reused": "{combatant}'s evasion still counts: {successes:# success|# successes}.",
+    "shot_rolled.no_dice": "{attacker} has no dice left to shoot at {target} with: no success.",
     "shot_rolled": (
-        "{attacker} shoots at {target} ({pool} dice): {dice} → {successes} successes against DIFF {difficulty}."
+        "{attacker} shoots at {target} ({pool:# die|# dice}): {dice} → {successes:# success|# successes} against DIFF {difficulty}."
     ),
     "shot_missed": "{attacker}'s shot misses {target}.",
     "shot_hit": "{attacker}'s shot hits {target}: DEG {deg}.",
     "weapon_unloaded": "{combatant}'s {weapon} is now unloaded.",
     "weapon_reloaded": "{combatant} reloads the {weapon}.",
+    "attack_rolled.no_dice": "{attacker} has no dice left to attack {target} with: no success.",
     "attack_rolled": (
-        "{attacker} attacks {target} ({pool} dice, riposte bonus {riposte_bonus}): {dice} → {total} successes."
+        "{attacker} attacks {target} ({pool:# die|# dice}[riposte_bonus?, riposte bonus {riposte_bonus}]): {dice} → {total:# success|# successes}."
     ),
-    "defense_rolled": "{defender} defends ({pool} dice): {dice} → {successes} successes.",
-    "defense_reused": "{defender}'s defense still counts: {successes} successes.",
+    "defense_rolled": "{defender} defends ({pool:# die|# dice}): {dice} → {successes:# success|# successes}.",
+    "defense_rolled.no_dice": "{defender} has no dice left to defend with: no success.",
+    "defense_reused": "{defender}'s defense still counts: {successes:# success|# successes}.",
     "attack_hit": "{attacker} hits {target}: DEG {deg}.",
-    "attack_failed": "{attacker} fails against {target} by {riposte_bonus}: the riposte bonus if {target} strikes {attacker} later this tour.",
-    "armour_rolled": "{combatant}'s partial armour: {dice} → {successes} successes.",
-    "resistance_rolled": "{combatant} resists (RES): {dice} → {successes} successes.",
+    "attack_failed": "{attacker} fails against {target}[!riposte_bonus? (a tie)].",
+    "attack_failed.riposte_later": (
+        "{attacker} fails against {target}[riposte_bonus?: {target} will strike back this round with a riposte bonus of {riposte_bonus}]"
+        "[!riposte_bonus? (a tie: no riposte bonus)]."
+    ),
+    "armour_rolled": "{combatant}'s partial armour: {dice} → {successes:# success|# successes}.",
+    "resistance_rolled.no_dice": "{combatant} has no dice left to resist with (RES): no success.",
+    "resistance_rolled": "{combatant} resists (RES): {dice} → {successes:# success|# successes}.",
     "blow_scored": (
-        "Blow of {attacker} on {target}: DEG {deg} + DOM {weapon_damage} + FOR {strength} "
+        "{attacker}'s blow on {target}: DEG {deg} + DOM {weapon_damage} + FOR {strength} "
         "- PROT {protection} - RES {resistance} = {score}."
     ),
     "blow_absorbed": "{target} takes the blow without harm ({score}).",
     "bouffon_blow_scored": (
-        "Blow of {attacker} on {target}: DEG {deg} + DOM {weapon_damage} + FOR {strength} - Défense {defense} = {score}."
+        "{attacker}'s blow on {target}: DEG {deg} + DOM {weapon_damage} + FOR {strength} - Défense {defense} = {score}."
     ),
     "bouffon_eliminated": "{target} is out of the fight.",
-    "wounded": "{target} is wounded: {amount} PV lost, {pv} PV left (wounds {wounds}, CHOC {choc}).",
-    "wound_severity": "{target}'s wound is {level}: {pain} dice fewer from the pain.",
-    "fell_into_coma": "{target} falls into a coma ({pv} PV).",
-    "died": "{target} dies ({pv} PV).",
-    "choc_cleared": "The fight is over: {combatant}'s CHOC ({choc}) is cancelled.",
+    "wounded": "{target} loses {amount} HP and has {pv} left (wounds {wounds}, CHOC {choc}).",
+    "wound_severity": "{target} now has a {level}: {pain:# die|# dice} fewer from the pain.",
+    "fell_into_coma": "{target} falls into a coma ({pv} HP).",
+    "died": "{target} dies ({pv} HP).",
+    "choc_cleared": "With the end of the fight, {combatant}'s CHOC ({choc}) is cancelled.",
     "contact_made": "{combatant} and {target} are in contact.",
     "contact_broken": "{combatant} and {target} are no longer in contact.",
-    "wound_worsened": "{target}'s untreated wound worsens by {amount} ({reason}).",
+    "wound_worsened": "{target}'s untreated wound worsens by {amount}[reason? ({reason})].",
     "fumbled": "Maladresse! {combatant}'s {roll} roll shows only ones.",
 }
 
@@ -55,9 +66,16 @@ MESSAGES = {"en": ENGLISH}
 
 
 # Words for the ids events carry (translated in service/i18n/locales).
+_WOUND_LEVELS = {"grave": "serious wound", "critique": "critical wound"}
 LABELS = {
-    "level": {
-        "grave": "serious wound",
-        "critique": "critical wound",
+    "weapon": {"mains_nues": "bare hands"},
+    "level": _WOUND_LEVELS,
+    "old": _WOUND_LEVELS,
+    "new": _WOUND_LEVELS,
+    "mode": {"melee": "melee", "shot": "shooting", "contact_shot": "point-blank shot", "none": "no attack"},
+    "condition": {
+        "coma": "in a coma", "dead": "dead", "eliminated": "out of the fight",
+        "grave_wound": "seriously wounded", "critical_wound": "critically wounded",
     },
+    "value": {"pv": "HP", "wound_level": "wound level", "choc": "CHOC", "wounds": "wounds"},
 }

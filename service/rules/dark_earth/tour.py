@@ -52,6 +52,7 @@ class Tour:
         self.evasion: dict[str, int] = {}
         self.bonus: dict[tuple[str, str], int] = {}
         self.engaged: list[tuple[str, str]] = []
+        self.pooled: set[str] = set()  # who has taken their attack pool this tour (and any bonus with it)
 
     def resolve(self) -> None:
         self._reveal()
@@ -108,6 +109,7 @@ class Tour:
         allocation = self.allocations[combatant["id"]]
         base = allocation["pot"] if allocation["mode"] == SHOT else allocation["split"]["att"]
         bonus = self.bonus.pop((combatant["id"], allocation["target"]), 0)
+        self.pooled.add(combatant["id"])
         malus = attack_malus(combatant, self.options)
         if combatant["choc"]:
             self.res.emit("choc_spent", combatant=combatant["id"], choc=combatant["choc"], malus=malus)
@@ -211,7 +213,10 @@ class Tour:
             return
         # Notes 2.3 [HOUSE]: a tie is a failure with a bonus of 0.
         self.bonus[(defender["id"], attacker["id"])] = parry - successes
-        self.res.emit("attack_failed", attacker=attacker["id"], target=defender["id"], riposte_bonus=parry - successes)
+        answer = self.allocations.get(defender["id"], {})
+        # The bonus rides only a blow the defender has yet to strike at this attacker.
+        riposte_later = answer.get("target") == attacker["id"] and answer.get("mode") in (MELEE, CONTACT_SHOT) and defender["id"] not in self.pooled
+        self.res.emit("attack_failed", attacker=attacker["id"], target=defender["id"], riposte_bonus=parry - successes, riposte_later=riposte_later)
 
     def _defense(self, defender: dict) -> int:
         count = effective_def(self.allocations.get(defender["id"])) - pain_dice(defender, self.options)

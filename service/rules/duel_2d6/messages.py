@@ -6,6 +6,8 @@ from . import tables
 
 _ROLL_EN = "{dice} = {total} against {target}: {level}"
 
+# The seed's PV (points de vie) are hit points, "HP" in English; its terms
+# FOR, DEX, CON, SEN, IP (protection) and Dd (damage dice) stay.
 ENGLISH = {
     "initiative_rolled": "{combatant} rolls initiative: " + _ROLL_EN + ".",
     "interruption_rolled": "{combatant} rolls to interrupt: " + _ROLL_EN + ".",
@@ -14,7 +16,7 @@ ENGLISH = {
     "surprise_ignored": "The surprise option names {combatant}, who is not in this fight.",
     "duel_started": "{attacker} and {defender} fight; {attacker} holds the initiative.",
     "cannot_face": "{combatant} already faces as many opponents as DEX allows and cannot defend against {target}.",
-    "faces": "{combatant} now faces {opponents} (malus {malus}).",
+    "faces": "{combatant} now faces {opponents}[malus? (malus {malus})].",
     "awaiting_defense": "{defender} must declare a defense against {attacker}.",
     "no_defense": "{defender} gets no defense roll ({reason}).",
     "exchange": "{attacker} attacks {defender}, who chooses {defense}.",
@@ -25,23 +27,26 @@ ENGLISH = {
     "attack_missed": "{attacker} misses {defender}.",
     "defense_rolled": "{defender} tries {defense}: " + _ROLL_EN + ".",
     "blow_avoided": "{defender} avoids the blow ({defense}).",
-    "blow_blocked": "{defender} blocks and absorbs {absorbed} points.",
-    "critical_downgraded": "{defender}'s martial-arts dodge turns the critical blow into a simple one (no +{dd}).",
+    "blow_blocked": "{defender} blocks and absorbs {absorbed:# point|# points}.",
+    "critical_downgraded": "{defender}'s martial-arts dodge turns the critical blow into a simple one (without the +{dd}).",
     "blow_impossible": "{attacker} cannot carry out {maneuver} on {defender}.",
     "feint_check": "{attacker} rolls SEN against the feint: " + _ROLL_EN + ".",
     "counter_rolled": "{attacker} counter-attacks {defender} ({maneuver}): {level}.",
     "counter_failed": "{attacker}'s counter-attack fails.",
-    "damage_rolled": "{attacker} deals {expression} {rolls} with bonuses {parts}: {total} damage.",
-    "wounded": "{target} takes {effective} damage ({damage} - {absorbed} absorbed - IP {ip}): {level}, malus {malus}, loses {loss} PV and has {pv} left.",
-    "hit_location": "Hit location for {target}: {roll} shifted by {shift} = {location}.",
-    "out_of_fight": "{target} is out of the fight ({pv} PV).",
-    "died": "{target} dies ({pv} PV).",
+    "damage_rolled": "{attacker} rolls {expression} for damage: {rolls}; {parts} = {total:# point|# points}.",
+    "wounded": (
+        "{target} takes {effective:# point|# points} of damage ({damage} - {absorbed} absorbed - IP {ip}): {level}, "
+        "loses {loss} HP and has {pv} left; malus {malus_now}."
+    ),
+    "hit_location": "Hit location for {target}: {roll}[shift?, shifted by {shift},] = {location}.",
+    "out_of_fight": "{target} is out of the fight ({pv} HP).",
+    "died": "{target} dies ({pv} HP).",
     "stun_check": "{combatant} rolls CON against the stun: " + _ROLL_EN + ".",
     "stunned": "{target} is stunned until the end of round {until}.",
     "falls": "{target} falls to the ground.",
     "stands_up": "{combatant} gets up.",
     "initiative_passes": "{attacker} takes the initiative from {defender} ({reason}).",
-    "hold_taken": "{attacker} holds {defender} ({part}).",
+    "hold_taken": "{attacker} holds {defender} by the {part}.",
     "hold_released": "{defender} is free of {attacker}'s hold.",
     "locked": "{attacker} locks {defender}, who cannot act while held.",
     "weapon_dropped": "{target} drops {weapon}.",
@@ -58,12 +63,11 @@ ENGLISH = {
     "zigzag_band": "{defender} zigzags: the shot is made as at range {band}.",
     "leaves_cover": "{combatant} leaves cover.",
     "suppression_fire": "{attacker} lays down suppression fire ({weapon}) on {zone}: " + _ROLL_EN + ".",
-    "zone_suppressed": "{target} is pinned by {attacker}'s fire ({level}, {bursts} bursts).",
+    "zone_suppressed": "{target} is pinned by {attacker}'s fire ({level}, {bursts:# burst|# bursts}).",
     "ricochet": "A ricochet from {attacker}'s fire hits {target}.",
-    "zone_test": "{combatant} acts under fire: " + _ROLL_EN + " (safe: {safe}).",
+    "zone_test": "{combatant} acts under fire: " + _ROLL_EN + "[safe?; under cover][!safe?; exposed].",
     "passed": "{actor} does something else.",
-    "pv_set": "The game master sets {target}'s PV to {pv}.",
-    "condition_removed": "{target} is no longer {condition}.",
+    "pv_set": "The game master sets {target}'s HP to {pv}.",
 }
 
 MESSAGES = {"en": ENGLISH}
@@ -75,20 +79,46 @@ def _names(table: dict) -> dict[str, str]:
 
 # Words for the ids events carry. Maneuvers, defenses, shots, weapons and
 # distance bands keep the seed's French names: they are the game's terms.
+_WOUNDS = {"aucune": "no wound", "egratignure": "scratch", "legere": "light wound", "grave": "serious wound"}
 LABELS = {
     "level": {
         "maladresse": "critical failure (Maladresse)",
         "echec_simple": "simple failure",
         "reussite_simple": "simple success",
         "reussite_critique": "critical success",
-        "aucune": "no wound",
-        "egratignure": "scratch",
-        "legere": "light wound",
-        "grave": "serious wound",
+        **_WOUNDS,
     },
     "maneuver": {**_names(tables.MELEE_ATTACKS), "menacer": tables.THREATEN["name"]},
     "defense": _names(tables.DEFENSES),
     "shot": _names(tables.RANGED_SHOTS),
     "weapon": _names(tables.WEAPONS),
     "band": dict(tables.BAND_NAMES),
+    "location": {
+        "tete": "head", "poitrine": "chest", "abdomen": "abdomen",
+        "bras_g": "left arm", "bras_d": "right arm", "jambe_g": "left leg", "jambe_d": "right leg",
+    },
+    "part": {"tete": "head", "corps": "body", "membre": "limb"},
+    "method": {"degagement": "Dégagement", "jet_for": "a FOR roll"},
+    "parts": {"dice": "dice", "FOR": "FOR", "Dd": "Dd"},
+    "reason": {
+        "attack_failed": "the attack failed",
+        "better_defense": "a better defense",
+        "counter_failed": "the counter-attack failed",
+        "counter_attack": "a counter-attack",
+        "feint": "a feint",
+        "steady_or_aimed_shot": "a steady or aimed shot",
+        "pass": "a pass",
+        "fell": "a fall",
+        "stunned": "stunned",
+        "prone": "on the ground",
+        "unconscious": "unconscious",
+        "dead": "dead",
+        "game_master": "the game master's decision",
+        "not_faced": "not facing the attacker",
+        "threatened": "under a threat",
+    },
+    "condition": {"prone": "on the ground", "stunned": "stunned", "unconscious": "unconscious", "dead": "dead"},
+    "value": {"pv": "HP", "malus": "malus", "wound": "wound"},
+    "old": _WOUNDS,
+    "new": _WOUNDS,
 }

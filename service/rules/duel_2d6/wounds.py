@@ -84,6 +84,7 @@ def wound(
     res.emit(
         "wounded", target=target["id"], damage=raw, absorbed=absorbed, ip=ip, effective=effective,
         level=level, malus=WOUNDS[level]["malus"], loss=loss, pv=target["pv"], location=location,
+        malus_now=target["malus"],  # the worst wound's: a lighter one does not lower it
     )
     _check_out(res, target)
     return effective

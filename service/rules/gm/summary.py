@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+DEAD = "dead"  # the condition every ruleset calls death
 # Event params that name who is acting, most specific first.
 AUTHOR_PARAMS = ("attacker", "actor")
 
@@ -46,6 +47,9 @@ def count(ruleset, state: dict, entry: Mapping) -> None:
             people[target]["wounds"] += 1
         if code == "died":
             people[target]["dead"] = True
+        elif code in ("condition_added", "condition_removed") and params.get("condition") == DEAD:
+            # The GM's word counts too: the summary must not say "nobody died" after it.
+            people[target]["dead"] = code == "condition_added"
 
 
 def summary(state: Mapping) -> dict:

@@ -4,7 +4,7 @@ from ..ruleset import Resolution, Ruleset
 from . import actions, legal, turns
 from ..conditions import LEFT, has
 from .conditions import DEAD, DYING, STABLE, UNCONSCIOUS
-from .messages import MESSAGES
+from .messages import LABELS, MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG, EXTRA_PV_BY_CON
 from .odds import SistemaOdds
@@ -24,6 +24,7 @@ class Sistema2d6(Ruleset):
     action_schemas = ACTIONS
     catalog = CATALOG
     messages = MESSAGES
+    labels = LABELS
     gm_conditions = frozenset({UNCONSCIOUS, DYING, STABLE, DEAD})
     odds = SistemaOdds()
 

@@ -2,26 +2,46 @@
 gettext catalogues in service/i18n/locales (French, Portuguese).
 """
 
+# The seed's PV (pontos de vida) are hit points: "HP" in English.
 ENGLISH = {
     "initiative_rolled": "{combatant} rolls initiative: DES {des} + bonus {bonus} + {dice} = {total}.",
     "attack_rolled": "{attacker} attacks {target} with {weapon_name}: {dice} → {total}.",
     "awaiting_defense": "{target} must defend against {attacker}.",
     "defense_rolled": "{defender} defends: {dice} → {total}.",
     "passive_defense": "{target} cannot defend: the difficulty is {difficulty}.",
-    "attack_hit": "{attacker} hits {target} (critical: {critical}).",
-    "attack_missed": "{attacker} misses {target} (critical failure: {fumble}).",
-    "burst_hits": "The burst hits {target} {hits} times.",
-    "damage_rolled": "Damage {expression}: {rolled} (doubled: {doubled}), RD {rd} → {dealt} to {target}.",
-    "damage_taken": "{target} loses {amount} PV and has {pv} left.",
+    "attack_hit": "{attacker} hits {target}.",
+    "attack_hit.critical": "{attacker} hits {target}: a critical hit.",
+    "attack_missed": "{attacker} misses {target}.",
+    "attack_missed.fumble": "{attacker} misses {target}: a critical failure.",
+    "burst_hits": "The burst hits {target} {hits:once|# times}.",
+    "damage_rolled": "Damage {expression}: {rolled}, damage reduction {rd} → {dealt:# point|# points} to {target}.",
+    "damage_rolled.doubled": "Damage {expression}: {rolled}, doubled, damage reduction {rd} → {dealt:# point|# points} to {target}.",
+    "damage_taken": "{target} loses {amount} HP and has {pv} left.",
     "knocked_out": "{target} falls unconscious.",
-    "dying": "{target} falls unconscious and is dying ({pv} PV).",
+    "dying": "{target} falls unconscious and is dying ({pv} HP).",
     "died": "{target} dies.",
-    "death_test": "{actor}'s death test: {dice} → {total}: {outcome} ({failures} failures).",
+    "death_test": "Death test for {actor}: {dice} → {total}.",
+    "death_test.outcome=success": "Death test for {actor}: {dice} → {total}, {actor} holds on ({failures:# failure|# failures} so far).",
+    "death_test.outcome=failure": "Death test for {actor}: {dice} → {total}, a failure ({failures:# failure|# failures} of 3).",
+    "death_test.outcome=stabilised": "Death test for {actor}: {dice} → {total}, a 12: {actor} is stabilised.",
     "stabilised": "{target} is stabilised.",
-    "healing_test": "{healer} tends {target}: {dice} → {total} against {difficulty} (success: {success}).",
-    "test_rolled": "{actor} tests: {dice} → {total} against {difficulty} (success: {success}).",
-    "localized_hit": "{target} is hit in the {location} ({tag}).",
+    "healing_test": "{healer} tends {target}: {dice} → {total} against {difficulty}, a failure.",
+    "healing_test.success": "{healer} tends {target}: {dice} → {total} against {difficulty}, a success.",
+    "test_rolled": "{actor} makes a test: {dice} → {total} against {difficulty}, a failure.",
+    "test_rolled.success": "{actor} makes a test: {dice} → {total} against {difficulty}, a success.",
+    "localized_hit": "{target} is hit in the {location}: {tag}.",
+    "localized_hit.no_tag": "{target} is hit in the {location}.",
     "passed": "{actor} does something else.",
 }
 
 MESSAGES = {"en": ENGLISH}
+
+# Words for the ids events carry.
+LABELS = {
+    "location": {
+        "eye": "eye", "ear": "ear", "finger": "finger", "head": "head", "neck": "neck",
+        "ankle": "ankle", "shoulder": "shoulder", "leg": "leg", "arm": "arm",
+    },
+    "condition": {"unconscious": "unconscious", "dying": "dying", "stable": "stabilised", "dead": "dead"},
+    "value": {"pv": "HP", "death_failures": "failed death tests", "initiative": "initiative"},
+}

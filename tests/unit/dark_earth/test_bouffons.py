@@ -56,7 +56,7 @@ def test_a_bouffon_acts_on_its_diff_and_the_first_blow_through_takes_it_out():
     assert params(entry, "turn_order") == {"order": [["brigand"], ["kael"]]}
     revealed = params(entry, "allocation_revealed", 1)
     assert (revealed["weapon"], revealed["pot"], revealed["init"], revealed["att"], revealed["defense"]) == ("bouffon", 3, 3, 3, 3)
-    assert params(entry, "attack_failed") == {"attacker": "brigand", "target": "kael", "riposte_bonus": 2}
+    assert params(entry, "attack_failed") == {"attacker": "brigand", "target": "kael", "riposte_bonus": 2, "riposte_later": True}
     assert params(entry, "bouffon_blow_scored") == {
         "attacker": "kael", "target": "brigand", "deg": 3, "weapon_damage": 3, "strength": 2, "defense": 1, "score": 7,
     }

@@ -21,7 +21,7 @@ def test_a_melee_round_with_riposte_bonus():
     dice = [4, 2, 6, 5, 4, 4, 6, 1, 1, 4, 1, 5, 1, 1]
     state, entry = step(state, allocate("goule", "kael", (1, 3, 2), dice=dice))
     assert params(entry, "turn_order") == {"order": [["kael"], ["goule"]]}
-    assert params(entry, "attack_failed") == {"attacker": "kael", "target": "goule", "riposte_bonus": 2}
+    assert params(entry, "attack_failed") == {"attacker": "kael", "target": "goule", "riposte_bonus": 2, "riposte_later": True}
     riposte = params(entry, "attack_rolled", 1)
     assert (riposte["attacker"], riposte["pool"], riposte["riposte_bonus"], riposte["total"]) == ("goule", 5, 2, 4)
     assert params(entry, "attack_hit") == {"attacker": "goule", "target": "kael", "deg": 3}
@@ -47,7 +47,9 @@ def test_a_tie_is_a_failure_with_no_bonus():
     state, _ = step(duel(), allocate("kael", "goule", (3, 2, 2)))
     # Kael [4,2] = 1 vs [4,1] = 1: failed, bonus 0. Goule [2,2,2] = 0 vs Kael [2,2] = 0: failed.
     state, entry = step(state, allocate("goule", "kael", (1, 3, 2), dice=[4, 2, 4, 1, 2, 2, 2, 2, 2]))
-    assert params(entry, "attack_failed", 0) == {"attacker": "kael", "target": "goule", "riposte_bonus": 0}
+    assert params(entry, "attack_failed", 0) == {"attacker": "kael", "target": "goule", "riposte_bonus": 0, "riposte_later": True}
+    # Kael has struck already this tour: Goule's failure gives him no blow to ride a bonus on.
+    assert params(entry, "attack_failed", 1)["riposte_later"] is False
     assert params(entry, "attack_rolled", 1)["pool"] == 3
     assert "attack_hit" not in codes(entry) and state["round"] == 2
 

@@ -48,3 +48,15 @@ def test_summary_totals_match_the_log(ruleset_id):
 def test_the_example_fights_deal_damage_so_the_totals_are_not_all_zero():
     dealt = {rid: _play_example(rid)[-1]["events"][-1]["params"]["combatants"] for rid in RULESETS}
     assert any(t["damage_taken"] for totals in dealt.values() for t in totals.values())
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
+def test_a_death_the_game_master_declares_is_a_death_of_the_summary(ruleset_id):
+    example = get_ruleset(ruleset_id).example()
+    state, _ = create_combat({**example["combat"], "dice": []}, combat_id="sum", seed=5)
+    first = state["combatants"][0]["id"]
+    state, entry = apply_action(state, {"type": "condition", "actor": "gm", "target": first, "code": "dead"})
+    if state["status"] == "active":  # no automatic end in this ruleset's example: the GM ends it
+        state, entry = apply_action(state, {"type": "end_combat", "actor": "gm"})
+    assert entry["events"][-1]["code"] == "combat_summary"
+    assert entry["events"][-1]["params"]["deaths"] == [first]

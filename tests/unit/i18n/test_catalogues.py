@@ -76,4 +76,4 @@ def test_ids_in_event_params_read_as_words_in_every_language():
 def test_lists_of_ids_read_as_words_too():
     event = {"code": "declared", "params": {"actor": "ana", "kinds": ["attack", "hold"], "ranks": [60, 50]}}
     text = render(event, "pt", catalogues("age-du-silicium"), {"ana": "Ana"}, labels("age-du-silicium")["pt"])
-    assert text == "Ana declara um ataque, uma ação retida (posições 60, 50)."
+    assert text == "Ana declara um ataque e uma ação retida (posições 60, 50)."

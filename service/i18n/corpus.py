@@ -1,0 +1,157 @@
+"""Played fights, to read and test the narration on what fights really say.
+
+Every fight is played by the engine: each ruleset's ``example()`` (its own
+dice), seeded fights driven by the simulator's tactic (service/simulation),
+and a short game-master scene (modifier, condition, adjustment, undo, redo,
+a newcomer, a flight, the end). The events keep their parameters exactly as
+the rules emitted them, so the narration test renders what players will read.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from marshmallow import ValidationError
+
+from ..rules.events import narration_names
+from ..rules.engine import STATUS_ACTIVE, apply_action, create_combat, redo, undo, undone_action
+from ..rules.errors import RulesError
+from ..rules.registry import RULESETS
+from ..rules.viewer import GM_VIEWER, Viewer
+from ..simulation.tactics import RULESET_TACTICS, STYLES, Tactic
+
+SEEDS = (1, 2, 3, 4, 5, 6)
+MAX_ACTIONS = 400
+
+
+@dataclass
+class Fight:
+    """One played fight: who is in it (id -> name) and every log entry's events."""
+
+    ruleset: str
+    title: str
+    names: dict[str, str]
+    entries: list[list[dict]]
+
+    @property
+    def events(self) -> list[dict]:
+        return [event for events in self.entries for event in events]
+
+
+def _names(state: dict) -> dict[str, str]:
+    return narration_names(state)
+
+
+def example_fight(ruleset_id: str) -> Fight:
+    example = RULESETS[ruleset_id].example()
+    state, entry = create_combat(example["combat"], combat_id="narration", seed=0)
+    entries = [entry["events"]]
+    for action in example["actions"]:
+        # Each action as its own player's token sends it: under the dice policy 'own' its dice
+        # are that combatant's rolls only (the GM's would go to every roll in order).
+        caller = GM_VIEWER if action["actor"] == "gm" else Viewer(combatant=action["actor"])
+        state, entry = apply_action(state, action, caller=caller)
+        entries.append(entry["events"])
+    return Fight(ruleset_id, "example", _names(state), entries)
+
+
+def simulated_fight(ruleset_id: str, seed: int, tactic: Tactic = Tactic()) -> Fight:
+    """The example's combatants fighting to the end on the server's dice, seeded."""
+    combat = {**RULESETS[ruleset_id].example()["combat"], "seed": seed, "dice": []}
+    combat["options"] = {**combat.get("options", {}), "auto_end": True}
+    state, entry = create_combat(combat, combat_id="narration", seed=seed)
+    entries = [entry["events"]]
+    tactics = RULESET_TACTICS[ruleset_id]
+    for _ in range(MAX_ACTIONS):
+        if state["status"] != STATUS_ACTIVE or not state["awaiting"]:
+            break
+        waiting = state["awaiting"][0]
+        actor = next(c for c in state["combatants"] if c["id"] == waiting["actor"])
+        for body in list(tactics.candidates(state, actor, waiting, tactic)):
+            try:
+                state, entry = apply_action(state, body)
+            except (RulesError, ValidationError):
+                continue
+            entries.append(entry["events"])
+            break
+        else:
+            break
+    return Fight(ruleset_id, f"seed {seed}, {tactic.style}", _names(state), entries)
+
+
+def gm_scene(ruleset_id: str) -> Fight:
+    """The game master's shared actions on the example: each is tried, a refusal skipped."""
+    ruleset = RULESETS[ruleset_id]
+    example = ruleset.example()
+    state, entry = create_combat({**example["combat"], "dice": []}, combat_id="narration", seed=7)
+    entries = [entry["events"]]
+    first, second = (c["id"] for c in state["combatants"][:2])
+    newcomer = {**example["combat"]["combatants"][1], "id": "renfort", "name": "Renfort"}
+    condition = sorted(ruleset.gm_conditions)[0] if ruleset.gm_conditions else None
+    gm = [
+        {"type": "modify", "target": first, "value": -2, "reason": "fumée"},
+        {"type": "modify", "target": first, "value": 1, "rounds": 1},
+        {"type": "modify", "target": second, "value": 1, "rounds": 3},
+        {"type": "override", "target": second, "result": "success"},
+        {"type": "override", "target": first, "result": "failure"},
+        {"type": "condition", "target": second, "code": condition, "rounds": 2} if condition else None,
+        {"type": "condition", "target": second, "code": condition, "remove": True} if condition else None,
+        {"type": "condition", "target": first, "code": condition} if condition else None,
+        {"type": "adjust", "target": first, "change": {RULESET_TACTICS[ruleset_id].health: -1}},
+        {"type": "join", "combatant": newcomer, "reason": "renforts"},
+        {"type": "leave", "target": "renfort", "how": "flight"},
+    ]
+    states, played = [state], []
+    for action in filter(None, gm):
+        try:
+            state, entry = apply_action(state, {**action, "actor": "gm"})
+        except (RulesError, ValidationError):
+            continue
+        states.append(state)
+        played.append(entry)
+        entries.append(entry["events"])
+    state, entry = undo(state, states[-2], b"corpus")  # fixed entropy: the pages are reproducible
+    entries.append(entry["events"])
+    state, entry = redo(state, played[-1], state["redo"][-1])
+    entries.append(entry["events"])
+    if state["status"] == STATUS_ACTIVE:
+        state, entry = apply_action(state, {"type": "end_combat", "actor": "gm", "reason": "la police arrive"})
+        entries.append(entry["events"])
+    return Fight(ruleset_id, "game master", _names(state), entries)
+
+
+def fights(ruleset_id: str) -> list[Fight]:
+    """Every played fight of a ruleset: the example, the seeded fights in each style, the GM scene."""
+    played = [example_fight(ruleset_id)]
+    for seed in SEEDS:
+        played.append(simulated_fight(ruleset_id, seed, Tactic(style=STYLES[seed % len(STYLES)])))
+    played.append(gm_scene(ruleset_id))
+    return played
+
+
+# Codes no played fight nor rules test reliably reaches, with parameters shaped as
+# their emitters write them (the file and line are named).
+HAND_WRITTEN = [
+    # duel_2d6/effects.py: a disarm on a fighter who holds nothing.
+    ("duel-2d6", {"code": "nothing_to_disarm", "params": {"target": "philip"}}, {"philip": "Philip"}),
+    # duel_2d6/exchange.py: a shot beyond the weapon's longest band.
+    ("duel-2d6", {"code": "out_of_range", "params": {"attacker": "philip", "defender": "gaston", "band": "au_dela"}}, {"philip": "Philip", "gaston": "Gaston"}),
+    # duel_2d6/exchange.py: a strangle without a hold on the head (the rules tests reach it
+    # only in some random orders).
+    ("duel-2d6", {"code": "blow_impossible", "params": {"attacker": "philip", "defender": "gaston", "maneuver": "etrangler"}}, {"philip": "Philip", "gaston": "Gaston"}),
+    # duel_2d6/duels.py: the surprise option names someone absent (shown as sent).
+    ("duel-2d6", {"code": "surprise_ignored", "params": {"combatant": "zorro"}}, {"philip": "Philip"}),
+]
+RECORDED = Path(__file__).resolve().parent / "recorded.json"
+
+
+def samples(ruleset_id: str) -> list[tuple[dict, dict[str, str]]]:
+    """Every (event, names) to read for a ruleset: played fights, recorded rules tests, hand-written."""
+    found = [(event, fight.names) for fight in fights(ruleset_id) for event in fight.events]
+    for sample in json.loads(RECORDED.read_text(encoding="utf-8")):
+        if sample["ruleset"] == ruleset_id:
+            found.append(({"code": sample["code"], "params": sample["params"]}, {**sample["names"], "gm": "GM"}))
+    found += [(event, names) for owner, event, names in HAND_WRITTEN if owner == ruleset_id]
+    return found
