@@ -17,6 +17,7 @@ COMMON_MESSAGES: dict[str, dict[str, str]] = {
         "combat_started": "The fight begins ({ruleset}).",
         "round_started": "Round {round} begins.",
         "combat_ended": "The game master ends the fight.",
+        "combat_over": "The fight is over: no side has an opponent left standing.",
         "turn_order": "Order of action: {order}.",
         "action_undone": "The game master takes back action {seq}.",
         "action_redone": "The game master plays action {seq} again.",
@@ -28,6 +29,9 @@ COMMON_MESSAGES: dict[str, dict[str, str]] = {
         "condition_removed": "{target} is no longer {condition}.",
         "joined": "{combatant} joins the fight ({side}).",
         "left_fight": "{target} leaves the fight ({how}).",
+        "narrative_condition_added": "The game master marks {target}: {label}.",
+        "narrative_condition_removed": "{target} is no longer marked: {label}.",
+        "recovered": "{target} comes round and can fight again.",
         "combat_summary": "The fight lasted {rounds} rounds: {actions} actions, {rolls} dice rolled; dead: {deaths}.",
     },
 }

@@ -44,7 +44,6 @@ ENGLISH = {
     "out_of_action": "{target} is out of action.",
     "died": "{target} dies.",
     "adjusted": "The GM adjusts {combatant}: added {added}, removed {removed}, Blessures {blessures}.",
-    "fight_over": "The fight is over ({reason}).",
 }
 
 MESSAGES = {"en": ENGLISH}

@@ -3,7 +3,6 @@ gettext catalogues in service/i18n/locales (French, Portuguese).
 """
 
 ENGLISH = {
-    "combat_ended": "The fight ends.",
     "allocation_received": "{combatant} has allocated in secret (tour {round}; {waiting} still to allocate).",
     "allocation_revealed": (
         "{combatant} reveals: weapon {weapon} ({mode}), POT {pot}, INIT {init} / ATT {att} / DEF {defense}, "

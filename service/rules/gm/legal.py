@@ -1,7 +1,11 @@
 """What a combatant (or the GM) may send now, with the parameters each choice takes.
 
-Derived from the ruleset's ``awaiting`` and its action schemas; a ruleset
-refines the parameters of a type with :meth:`Ruleset.refined_choices`. Each
+One listing serves both the prompts and ``/options``: :func:`awaited` keeps,
+of the ruleset's :meth:`Ruleset.prompts`, the action types that have at least
+one legal choice, and awaits the game master (``end_combat``) once the fight
+is decided or nobody is left to act; :func:`default_legal_actions` lists the
+choices of exactly those types. A ruleset refines the parameters of a type
+with :meth:`Ruleset.refined_choices` (an empty list: not possible now). Each
 parameter is described as ``{"required": bool}`` plus ``choices`` (the legal
 values, possibly whole objects), or ``type``/``minimum``/``maximum`` for free
 numbers, or ``keys`` for objects whose keys are value names (with ``total``:
@@ -16,6 +20,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from .. import conditions
+from ..ending import decided
 from .actions import LEFT, PROTECTED
 
 GM = "gm"
@@ -25,6 +30,38 @@ TARGET_FIELDS = frozenset({"target", "defender", "opponent"})
 
 def present(state: dict) -> list[dict]:
     return [c for c in state["combatants"] if not conditions.has(c, LEFT)]
+
+
+def awaited(ruleset, state: dict) -> list[dict]:
+    """The prompts: who the engine waits for, with the action types that have a legal choice now.
+
+    Once the fight is decided (at most one side standing) the game master is
+    awaited too, last, to end it (ending.py); what the rules still allow stays
+    listed before (a survivor stabilises the dying, sistema-2d6's dying roll
+    their death tests), since the engine accepts it.
+    """
+    if state["status"] != "active":
+        return []
+    reason = decided(ruleset.standing_sides(state))
+    entries, gm = [], None
+    for entry in ruleset.prompts(state):
+        if entry["actor"] == GM:
+            gm = entry
+            continue
+        types = [t for t in entry["actions"] if possible(ruleset, state, entry["actor"], t)]
+        if types:
+            entries.append({**entry, "actions": types})
+    if reason or gm or not entries:
+        # The ruleset's own call on the GM (space-opera-d100's clear_condition when stuck) stays, after end_combat.
+        more = [t for t in (gm or {}).get("actions", []) if t != "end_combat"]
+        entries.append({"actor": GM, "actions": ["end_combat", *more], "reason": reason or (gm or {}).get("reason") or "nobody_can_act"})
+    return entries
+
+
+def possible(ruleset, state: dict, actor_id: str, action_type: str) -> bool:
+    """``actor_id`` has at least one legal choice of ``action_type`` (a type the ruleset does not refine always has one)."""
+    refined = ruleset.refined_choices(state, actor_id, action_type)
+    return refined is None or bool(refined)
 
 
 def default_legal_actions(ruleset, state: dict, actor_id: str) -> list[dict]:
@@ -44,7 +81,7 @@ def default_legal_actions(ruleset, state: dict, actor_id: str) -> list[dict]:
 
 def describe(ruleset, state: dict, actor_id: str, action_type: str, **refined) -> dict:
     """Every field of the type's schema, described; ``refined`` replaces some."""
-    schema = ruleset.all_action_schemas[action_type]()
+    schema = ruleset.action_loader(action_type)
     described = {}
     for name, field in schema.fields.items():
         if name in COMMON_FIELDS:
@@ -76,6 +113,9 @@ def _describe_field(state: dict, actor_id: str, name: str, field) -> dict:
         return {"type": "array"}
     if isinstance(field, (fields.Dict, fields.Nested)):
         return {"type": "object"}
+    length = next((v for v in field.validators if isinstance(v, validate.Length)), None)
+    if length is not None:
+        return {"type": "string", "minLength": length.min, "maxLength": length.max}
     return {"type": "string"}
 
 
@@ -92,6 +132,26 @@ def _numbers(combatant: dict) -> list[str]:
     return names
 
 
+def _conditions(ruleset, state: dict) -> list[dict]:
+    """Add a rules condition the target lacks, or a narrative one; remove a present one (by code, or by label)."""
+    choices = []
+    for c in present(state):
+        target = {"required": True, "choices": [c["id"]]}
+        codes = {x["code"] for x in c["conditions"]}
+        labels = sorted({x["label"] for x in c["conditions"] if x["code"] == conditions.NARRATIVE})
+        if ruleset.gm_conditions - codes:
+            choices.append(describe(ruleset, state, GM, "condition", target=target, label=None, remove={"choices": [False]},
+                                    code={"required": True, "choices": sorted(ruleset.gm_conditions - codes)}))
+        choices.append(describe(ruleset, state, GM, "condition", target=target, code=None, modifier=None, remove={"choices": [False]},
+                                label={**describe(ruleset, state, GM, "condition")["label"], "required": True}))
+        removal = {"target": target, "remove": {"required": True, "choices": [True]}, "rounds": None, "modifier": None}
+        if codes:
+            choices.append(describe(ruleset, state, GM, "condition", **removal, label=None, code={"required": True, "choices": sorted(codes)}))
+        if labels:
+            choices.append(describe(ruleset, state, GM, "condition", **removal, code=None, label={"required": True, "choices": labels}))
+    return choices
+
+
 def gm_choices(ruleset, state: dict, action_type: str) -> list[dict]:
     """The parameters of the shared GM actions."""
     ids = [c["id"] for c in present(state)]
@@ -105,19 +165,7 @@ def gm_choices(ruleset, state: dict, action_type: str) -> list[dict]:
             for c in present(state) if _numbers(c)
         ]
     if action_type == "condition":
-        removable = [
-            describe(ruleset, state, GM, action_type, target={"required": True, "choices": [c["id"]]},
-                     code={"required": True, "choices": sorted({x["code"] for x in c["conditions"]})},
-                     remove={"required": True, "choices": [True]}, rounds=None, modifier=None)
-            for c in present(state) if c["conditions"]
-        ]
-        adding = [
-            describe(ruleset, state, GM, action_type, target={"required": True, "choices": [c["id"]]},
-                     code={"required": True, "choices": sorted(ruleset.gm_conditions - {x["code"] for x in c["conditions"]})},
-                     remove={"choices": [False]})
-            for c in present(state) if ruleset.gm_conditions - {x["code"] for x in c["conditions"]}
-        ]
-        return adding + removable
+        return _conditions(ruleset, state)
     if action_type in ("adjust", "modify", "override", "leave"):
         return [describe(ruleset, state, GM, action_type, target={"required": True, "choices": ids})]
     if action_type == "join":
