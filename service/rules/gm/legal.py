@@ -17,6 +17,8 @@ with hypothesis.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from marshmallow import fields, validate
 
 from .. import conditions
@@ -26,6 +28,7 @@ from .actions import LEFT, PROTECTED
 GM = "gm"
 COMMON_FIELDS = frozenset({"type", "actor", "dice"})
 TARGET_FIELDS = frozenset({"target", "defender", "opponent"})
+DYNAMIC_FIELDS = TARGET_FIELDS | {"weapon"}
 
 
 def present(state: dict) -> list[dict]:
@@ -58,9 +61,27 @@ def awaited(ruleset, state: dict) -> list[dict]:
     return entries
 
 
+class _ChoiceFound(Exception):
+    """Raised by :func:`describe` while :func:`possible` probes: a first choice exists."""
+
+
+_probing: ContextVar[bool] = ContextVar("probing_legal_choices", default=False)
+
+
 def possible(ruleset, state: dict, actor_id: str, action_type: str) -> bool:
-    """``actor_id`` has at least one legal choice of ``action_type`` (a type the ruleset does not refine always has one)."""
-    refined = ruleset.refined_choices(state, actor_id, action_type)
+    """``actor_id`` has at least one legal choice of ``action_type`` (a type the ruleset does not refine always has one).
+
+    The same listing as ``/options``, stopped at its first choice: the prompts
+    are computed after every action, and building every choice's parameters
+    there doubled the cost of an action (docs/performance.md).
+    """
+    token = _probing.set(True)
+    try:
+        refined = ruleset.refined_choices(state, actor_id, action_type)
+    except _ChoiceFound:
+        return True
+    finally:
+        _probing.reset(token)
     return refined is None or bool(refined)
 
 
@@ -80,13 +101,17 @@ def default_legal_actions(ruleset, state: dict, actor_id: str) -> list[dict]:
 
 
 def describe(ruleset, state: dict, actor_id: str, action_type: str, **refined) -> dict:
-    """Every field of the type's schema, described; ``refined`` replaces some."""
-    schema = ruleset.action_loader(action_type)
+    """Every field of the type's schema, described; ``refined`` replaces some: one legal choice.
+
+    Call it only for a choice the listing returns (a field's own description is
+    :func:`field_spec`): :func:`possible` takes the first call for a choice found.
+    """
+    if _probing.get():
+        raise _ChoiceFound
     described = {}
-    for name, field in schema.fields.items():
-        if name in COMMON_FIELDS:
-            continue
-        described[name] = {"required": field.required, **_describe_field(state, actor_id, name, field)}
+    for name, (field, static) in _fields(ruleset, action_type).items():
+        # Only targets and weapons depend on the fight; the rest is described once per type.
+        described[name] = dict(static) if static is not None else {"required": field.required, **_dynamic_field(state, actor_id, name, field)}
     for name, spec in refined.items():
         if spec is None:
             described.pop(name, None)
@@ -95,12 +120,41 @@ def describe(ruleset, state: dict, actor_id: str, action_type: str, **refined) -
     return described
 
 
-def _describe_field(state: dict, actor_id: str, name: str, field) -> dict:
+_FIELDS: dict[tuple[str, str], dict] = {}
+
+
+def _fields(ruleset, action_type: str) -> dict:
+    """name -> (field, its description when it does not depend on the fight, else None), built once per type.
+
+    The listing is built after every action (the prompts), so this saves describing
+    the same schema fields again each time (docs/performance.md).
+    """
+    key = (ruleset.id, action_type)
+    found = _FIELDS.get(key)
+    if found is None:
+        found = _FIELDS[key] = {
+            name: (field, None if name in DYNAMIC_FIELDS else {"required": field.required, **_describe_field(field)})
+            for name, field in ruleset.action_loader(action_type).fields.items() if name not in COMMON_FIELDS
+        }
+    return found
+
+
+def field_spec(ruleset, action_type: str, name: str) -> dict:
+    """The schema's own description of one field of ``action_type`` (not a target or a weapon), to refine."""
+    field, static = _fields(ruleset, action_type)[name]
+    return dict(static)
+
+
+def _dynamic_field(state: dict, actor_id: str, name: str, field) -> dict:
     if name in TARGET_FIELDS:
         return {"choices": [c["id"] for c in present(state) if c["id"] != actor_id]}
-    if name == "weapon" and actor_id != GM:
-        actor = next(c for c in state["combatants"] if c["id"] == actor_id)
-        return {"choices": [w["id"] for w in actor["sheet"].get("weapons", [])]}
+    if actor_id == GM:
+        return _describe_field(field)
+    actor = next(c for c in state["combatants"] if c["id"] == actor_id)
+    return {"choices": [w["id"] for w in actor["sheet"].get("weapons", [])]}
+
+
+def _describe_field(field) -> dict:
     one_of = next((v for v in field.validators if isinstance(v, validate.OneOf)), None)
     if one_of is not None:
         return {"choices": list(one_of.choices)}
@@ -143,7 +197,7 @@ def _conditions(ruleset, state: dict) -> list[dict]:
             choices.append(describe(ruleset, state, GM, "condition", target=target, label=None, remove={"choices": [False]},
                                     code={"required": True, "choices": sorted(ruleset.gm_conditions - codes)}))
         choices.append(describe(ruleset, state, GM, "condition", target=target, code=None, modifier=None, remove={"choices": [False]},
-                                label={**describe(ruleset, state, GM, "condition")["label"], "required": True}))
+                                label={**field_spec(ruleset, "condition", "label"), "required": True}))
         removal = {"target": target, "remove": {"required": True, "choices": [True]}, "rounds": None, "modifier": None}
         if codes:
             choices.append(describe(ruleset, state, GM, "condition", **removal, label=None, code={"required": True, "choices": sorted(codes)}))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..gm.legal import describe, present
+from ..gm.legal import describe, field_spec, present
 from .attack import martial_arts_allowed, mode_allowed
 from .conditions import is_dead, is_droid
 from .items import JAMMED_FOR_THE_FIGHT, find_weapon
@@ -54,7 +54,7 @@ def _attacks(ruleset, state: dict, actor: dict) -> list[dict]:
     turn = actor["round"]
     # The number is declared with the first attack of the turn; later ones repeat it (or leave it out).
     declared = list(range(1, actor["sheet"]["max_attacks"] + 1)) if turn["attacks"] is None else [turn["attacks"]]
-    bounds = describe(ruleset, state, actor["id"], "attack")["attacks"]
+    bounds = field_spec(ruleset, "attack", "attacks")
     declared = [n for n in declared if bounds["minimum"] <= n <= bounds["maximum"]]  # a GM adjustment may leave another
     sets = []
 
