@@ -6,7 +6,7 @@ from ..gm.legal import describe, field_spec, present
 from .attack import martial_arts_allowed, mode_allowed
 from .conditions import is_dead, is_droid
 from .items import JAMMED_FOR_THE_FIGHT, find_weapon
-from .tables import UNARMED
+from .tables import WEAPONS
 
 
 def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
@@ -37,10 +37,9 @@ def usable(combatant: dict, weapon: dict) -> bool:
 
 
 def _arsenal(combatant: dict) -> list[dict]:
-    """The sheet's weapons, and bare hands."""
+    """The sheet's weapons, then the catalog's (bare hands among them), which items.find_weapon accepts too."""
     weapons = list(combatant["sheet"]["weapons"])
-    if all(w["id"] != UNARMED for w in weapons):
-        weapons.append(find_weapon(combatant, UNARMED, field="weapon"))
+    weapons += [find_weapon(combatant, w, field="weapon") for w in WEAPONS if all(x["id"] != w for x in weapons)]
     return [w for w in weapons if usable(combatant, w)]
 
 
