@@ -136,7 +136,7 @@ class Ruleset:
         """A combatant left the fight (condition ``left`` already added): drop it from turns and duels."""
 
     def settle(self, res: Resolution) -> None:
-        """After a GM action: move the turn on if whoever it waited for can no longer act; end if one side is left."""
+        """After a GM action: move the turn on if whoever it waited for can no longer act (the end: ending.py)."""
 
     def awaiting(self, state: dict) -> list[dict]:
         """Who the engine waits for, and the action types each may send now (gm/legal.py)."""
