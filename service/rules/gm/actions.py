@@ -139,8 +139,8 @@ def _narrative(res: Resolution, target: dict, action: dict) -> None:
         target["conditions"] = [c for c in target["conditions"] if c not in mine]
         res.emit("narrative_condition_removed", target=target["id"], label=label, author=GM, reason=action["reason"])
         return
-    if mine:
-        raise ActionNotAllowed(f"{target['name']} is already marked {label!r}", field="label")
+    # Marking again with the same label starts it over (its new duration), as a VTT's status effect does.
+    target["conditions"] = [c for c in target["conditions"] if c not in mine]
     conditions.add(res, target, conditions.NARRATIVE, source=GM, rounds=action["rounds"], stacks=True, label=label)
     res.emit("narrative_condition_added", target=target["id"], label=label, rounds=action["rounds"], author=GM, reason=action["reason"])
 

@@ -46,10 +46,14 @@ def awaited(ruleset, state: dict) -> list[dict]:
     if state["status"] != "active":
         return []
     reason = decided(ruleset.standing_sides(state))
+    # The engine refuses every action of a combatant who left (engine._check_actor).
+    gone = {c["id"] for c in state["combatants"] if conditions.has(c, LEFT)}
     entries, gm = [], None
     for entry in ruleset.prompts(state):
         if entry["actor"] == GM:
             gm = entry
+            continue
+        if entry["actor"] in gone:
             continue
         types = [t for t in entry["actions"] if possible(ruleset, state, entry["actor"], t)]
         if types:
