@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..gm.legal import describe, field_spec, present
 from .attack import martial_arts_allowed, mode_allowed
 from .conditions import is_dead, is_droid
@@ -36,11 +38,17 @@ def usable(combatant: dict, weapon: dict) -> bool:
     return item is None or not (item["destroyed"] or item["dropped"] or item["jam"])
 
 
-def _arsenal(combatant: dict) -> list[dict]:
-    """The sheet's weapons, then the catalog's (bare hands among them), which items.find_weapon accepts too."""
-    weapons = list(combatant["sheet"]["weapons"])
-    weapons += [find_weapon(combatant, w, field="weapon") for w in WEAPONS if all(x["id"] != w for x in weapons)]
-    return [w for w in weapons if usable(combatant, w)]
+def _arsenal(combatant: dict) -> Iterator[dict]:
+    """The sheet's weapons, then the catalog's (bare hands among them), which items.find_weapon accepts too; one at a time."""
+    carried = combatant["sheet"]["weapons"]
+    for weapon in carried:
+        if usable(combatant, weapon):
+            yield weapon
+    for weapon_id in WEAPONS:
+        if all(w["id"] != weapon_id for w in carried):
+            weapon = find_weapon(combatant, weapon_id, field="weapon")
+            if usable(combatant, weapon):
+                yield weapon
 
 
 def _disarmable(target: dict) -> list[str]:
