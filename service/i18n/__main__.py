@@ -74,7 +74,9 @@ def main(argv: list[str]) -> int:
         return 0
     if command == "record":
         rules_tests = ["tests/unit/" + ruleset_id.replace("-", "_") for ruleset_id in sorted(RULESETS)]
-        return subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "service.i18n.recorder", *rules_tests, "tests/unit/gm"])
+        return subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "service.i18n.recorder", *rules_tests, "tests/unit/gm",
+                                # Hypothesis draws free texts (labels, reasons) no table would write.
+                                "--ignore=tests/unit/gm/test_legal_actions.py"])
     if command == "check":
         found = [problem for lang in TRANSLATED for problem in problems(lang)]
         print("\n".join(found) or "every event has a reviewed translation in every language")

@@ -99,6 +99,9 @@ def gm_scene(ruleset_id: str) -> Fight:
         {"type": "condition", "target": second, "code": condition, "rounds": 2} if condition else None,
         {"type": "condition", "target": second, "code": condition, "remove": True} if condition else None,
         {"type": "condition", "target": first, "code": condition} if condition else None,
+        # A narrative mark: the GM's own words, shown as written in every language.
+        {"type": "condition", "target": second, "label": "Rigel", "rounds": 2},
+        {"type": "condition", "target": second, "label": "Rigel", "remove": True},
         {"type": "adjust", "target": first, "change": {RULESET_TACTICS[ruleset_id].health: -1}},
         {"type": "join", "combatant": newcomer, "reason": "renforts"},
         {"type": "leave", "target": "renfort", "how": "flight"},

@@ -27,6 +27,8 @@ NEXT_ROLL = "next_roll"
 RULES = "rules"
 MODIFIER, OVERRIDE = "modifier", "override"
 LEFT = "left"  # the combatant left the fight (flight, surrender, removed by the GM)
+# The GM's narrative conditions (gm/actions.py): their words in "label", no rule reads them.
+NARRATIVE = "narrative"
 
 
 def has(combatant: dict, code: str) -> bool:
@@ -89,7 +91,8 @@ def _expire(res, combatant: dict, due) -> list[dict]:
     if gone:
         combatant["conditions"] = [c for c in combatant["conditions"] if not due(c)]
         for condition in gone:
-            res.emit("condition_expired", combatant=combatant["id"], condition=condition["code"])
+            # A narrative condition is said in the GM's own words.
+            res.emit("condition_expired", combatant=combatant["id"], condition=condition.get("label") or condition["code"])
     return gone
 
 

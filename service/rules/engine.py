@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from . import authority, conditions
 from .dice import DiceBox, DiceStream, ReplayDice, new_stream, upgrade_legacy
+from .ending import end_if_decided
 from .errors import ActionNotAllowed, CombatOver, InvalidAction
 from .gm import actions as gm_actions
 from .gm import summary
@@ -98,6 +99,7 @@ def apply_loaded(
         gm_actions.resolve(ruleset, res, action)
     else:
         ruleset.resolve(res, action)
+    end_if_decided(ruleset, res)
     return _commit(ruleset, res, action)
 
 

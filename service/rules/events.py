@@ -27,6 +27,9 @@ COMMON_MESSAGES: dict[str, dict[str, str]] = {
         "combat_ended": "The game master ends the fight.",
         "combat_ended.reason=one_side_standing": "The fight is over: only one side is still standing.",
         "combat_ended.reason=nobody_standing": "The fight is over: nobody is left standing.",
+        "combat_over": "The fight is over: no side has an opponent left standing.",
+        "combat_over.reason=one_side_standing": "The fight is over: only one side is still standing.",
+        "combat_over.reason=nobody_standing": "The fight is over: nobody is left standing.",
         "turn_order": "Order of action: {order}.",
         "action_undone": "The game master takes back action {seq}.",
         "action_redone": "The game master plays action {seq} again.",
@@ -49,6 +52,9 @@ COMMON_MESSAGES: dict[str, dict[str, str]] = {
         "left_fight.how=removed": "The game master takes {target} out of the fight.",
         "combat_summary": "The fight lasted {rounds:# round|# rounds}: {actions:# action|# actions}, {rolls:# die rolled|# dice rolled}; dead: {deaths}.",
         "combat_summary.no_deaths": "The fight lasted {rounds:# round|# rounds}: {actions:# action|# actions}, {rolls:# die rolled|# dice rolled}; nobody died.",
+        "narrative_condition_added": "The game master marks {target}: {label}.",
+        "narrative_condition_removed": "{target} is no longer marked: {label}.",
+        "recovered": "{target} comes round and can fight again.",
     },
 }
 # Words for the ids the shared events carry (a ruleset adds its own: LABELS).

@@ -91,9 +91,20 @@ class Ruleset:
         """Apply one loaded action to ``res.state``; raise a RulesError to refuse it."""
         raise NotImplementedError
 
-    def awaiting(self, state: dict) -> list[dict]:
-        """Who the engine waits for, and which action types each may send."""
+    def prompts(self, state: dict) -> list[dict]:
+        """Whose turn it is by the turn structure, and the action types it may be asked for.
+
+        Candidates only: :meth:`awaiting` keeps the types with a legal choice now.
+        """
         raise NotImplementedError
+
+    def is_standing(self, combatant: dict) -> bool:
+        """Still able to fight (not down, dead or gone): ending.py decides the fight on it."""
+        raise NotImplementedError
+
+    def standing_sides(self, state: dict) -> set[str]:
+        """The sides with a fighter still standing (ending.py: at most one decides the fight)."""
+        return {c["side"] for c in state["combatants"] if self.is_standing(c)}
 
     def example(self) -> dict:
         """A complete creation body and a sequence of actions that plays."""
@@ -106,9 +117,11 @@ class Ruleset:
     def check_value(self, combatant: dict, path: str, value, field: str) -> None:
         """Refuse (InvalidAction on ``field``) a value the rules cannot hold (default: any)."""
 
-    def adjusted(self, res: Resolution, target: dict, action: dict, changes: list[str]) -> bool:
+    def adjusted(self, res: Resolution, target: dict, action: dict, changes: dict) -> bool:
         """After a GM adjustment: apply its consequences, and the ruleset's own adjust fields.
 
+        ``changes``: each adjusted value's path and its value before. A change of
+        health runs the ruleset's own consequences, as damage (or healing) would.
         True when the ruleset's own fields changed something.
         """
         return False
@@ -124,7 +137,13 @@ class Ruleset:
         """A combatant left the fight (condition ``left`` already added): drop it from turns and duels."""
 
     def settle(self, res: Resolution) -> None:
-        """After a GM action: move the turn on if whoever it waited for can no longer act; end if one side is left."""
+        """After a GM action: move the turn on if whoever it waited for can no longer act (the end: ending.py)."""
+
+    def awaiting(self, state: dict) -> list[dict]:
+        """Who the engine waits for, and the action types each may send now (gm/legal.py)."""
+        from .gm.legal import awaited
+
+        return awaited(self, state)
 
     def legal_actions(self, state: dict, actor_id: str, caller: Viewer = GM_VIEWER) -> list[dict]:
         """What ``actor_id`` may send now, with the parameters each choice takes (gm/legal.py).

@@ -90,6 +90,12 @@ def flag(default: bool, description: str) -> fields.Boolean:
     return fields.Boolean(load_default=default, metadata={"description": description})
 
 
+def auto_end() -> fields.Boolean:
+    """The ``auto_end`` option, the same in every ruleset (service/rules/ending.py says why it is off)."""
+    return flag(False, "End the fight by itself once at most one side has a fighter standing; "
+                       "otherwise the game master is awaited with end_combat.")
+
+
 def choice(values, default, description: str) -> fields.String:
     return fields.String(validate=validate.OneOf(values), load_default=default, metadata={"description": description})
 

@@ -216,7 +216,8 @@ def test_a_players_options_leave_out_what_is_not_theirs_to_set(client):
     assert {"target", "weapon", "location"} <= set(mine[0])
     client.post(f"{location}/actions", json=SISTEMA_ATTACK, headers=tokens["attacker"])
     defend = params_of(client, location, "capanga", tokens["defender"], "defend")
-    assert defend == [{"skill": {"required": False, "type": "string"}, "attribute": {"required": False, "type": "string"}}]
+    assert defend == [{"skill": {"required": False, "type": "string", "minLength": 1, "maxLength": 40},
+                       "attribute": {"required": False, "type": "string"}}]
 
 
 def test_a_player_is_not_offered_a_choice_that_needs_the_gms_value(client):

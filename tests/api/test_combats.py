@@ -44,7 +44,7 @@ def test_create_returns_location_etag_and_the_state(client):
     assert response.headers["Location"] == f"/combats/{combat['id']}"
     assert response.headers["ETag"] == '"1"'
     assert combat["status"] == "active" and combat["round"] == 1
-    assert combat["awaiting"] == [{"actor": "ana", "actions": ["attack", "stabilize", "test", "pass"], "reason": "turn"}]
+    assert combat["awaiting"] == [{"actor": "ana", "actions": ["attack", "test", "pass"], "reason": "turn"}]
     assert combat["expires_at"].endswith("Z")
     assert "rng" not in combat and "seed" not in combat, "future rolls must not be predictable"
 

@@ -101,7 +101,7 @@ def test_a_shooter_in_contact_with_a_bow_is_a_409(client):
 
 def play(client, seed):
     """A whole fight on the server's dice, with the same choices every tour."""
-    location, _ = create(client, body(seed=seed))
+    location, _ = create(client, body(seed=seed, options={"auto_end": True}))
     for _ in range(30):
         state = client.get(location).get_json()
         if state["status"] == "over":
@@ -126,6 +126,6 @@ def test_a_fight_on_server_dice_from_a_fixed_seed_replays_identically(client):
 
 def test_every_event_of_a_fight_has_its_french_text(client):
     shown = [event for entry in play(client, 77) for event in entry["events"]]
-    assert {"attack_rolled", "defense_rolled", "resistance_rolled", "combat_ended"} <= {e["code"] for e in shown}
+    assert {"attack_rolled", "defense_rolled", "resistance_rolled", "combat_over"} <= {e["code"] for e in shown}
     assert all(e["text"] != e["code"] and "None" not in e["text"] for e in shown if e["code"] != "allocation_revealed")
     assert set(catalogues(RULESET.id)["en"]) == set(catalogues(RULESET.id)["fr"])

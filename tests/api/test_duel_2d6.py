@@ -135,7 +135,7 @@ def _play_to_the_end(client, location, combat, actions=None):
 
 def test_a_fight_with_server_dice_from_a_seed_replays_identically(client):
     sword = [{"id": "epee", "catalog": "epee_2m"}]
-    creation = {"ruleset": "duel-2d6", "seed": 2024, "lang": "en",
+    creation = {"ruleset": "duel-2d6", "seed": 2024, "lang": "en", "options": {"auto_end": True},
                 "combatants": [fighter("ana", "heroes", weapons=sword), fighter("bob", "villains", weapons=sword)]}
     first, combat = create(client, creation)
     played, end = _play_to_the_end(client, first, combat)

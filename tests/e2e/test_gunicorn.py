@@ -61,7 +61,7 @@ def test_a_full_sistema_fight_to_the_end(server):
         after = page["next_after"]
     assert [e["seq"] for e in entries] == list(range(1, combat["version"] + 1))
     codes = [e["code"] for entry in entries for e in entry["events"]]
-    assert "damage_taken" in codes and codes[-2:] == ["combat_ended", "combat_summary"]
+    assert "damage_taken" in codes and codes[-2:] == ["combat_over", "combat_summary"]
     assert all(r["source"] == "server" for entry in entries[1:] for r in entry["rolls"])
 
 

@@ -2,7 +2,7 @@
 
 from ..ruleset import Resolution, Ruleset
 from . import actions, legal, opening, rounds
-from .status import CORNERED, DEAD, DISARMED, IMMOBILISED, OUT_OF_ACTION, PRONE
+from .status import CORNERED, DEAD, DISARMED, IMMOBILISED, OUT_OF_ACTION, PRONE, is_standing
 from .messages import LABELS, MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG
@@ -55,11 +55,14 @@ class AgeDuSilicium(Ruleset):
     def resolve(self, res: Resolution, action: dict) -> None:
         actions.resolve(res, action)
 
-    def awaiting(self, state: dict) -> list[dict]:
+    def prompts(self, state: dict) -> list[dict]:
         return rounds.awaiting(state)
 
-    def adjusted(self, res: Resolution, target: dict, action: dict, changes: list[str]) -> bool:
-        return actions.adjusted(res, target, action)
+    def is_standing(self, combatant: dict) -> bool:
+        return is_standing(combatant)
+
+    def adjusted(self, res: Resolution, target: dict, action: dict, changes: dict) -> bool:
+        return actions.adjusted(res, target, action, changes)
 
     def on_join(self, res: Resolution, newcomer: dict) -> None:
         """The newcomer's Initiative is on his sheet: he declares from the next round on (seed, "Initiative").

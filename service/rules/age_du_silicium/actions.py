@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..conditions import add, has, remove
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..ending import ends_now
 from ..ruleset import GM, Resolution
 from .attacks import attack
 from .checks import roll_test
@@ -14,6 +15,7 @@ from .rounds import add_reaction, available_reactions, current_slot, finish_slot
 from .status import FRENZY, IMMOBILISED, condition, enemies, frenzy, is_standing, standing_sides
 from .tables import BREAK_FREE_SKILL, EXPERIENCE
 from .weapons import skill
+from .wounds import blessures_adjusted
 
 
 def resolve(res: Resolution, action: dict) -> None:
@@ -29,10 +31,10 @@ def resolve(res: Resolution, action: dict) -> None:
 
 
 def settle(res: Resolution) -> None:
-    """After any action (the GM's too): the frenzied calm down, the fight may end, the round goes on."""
+    """After any action (the GM's too): the frenzied calm down, the round goes on unless the fight ends now."""
     _calm_without_enemies(res)
-    _maybe_end(res)
-    run(res)
+    if not ends_now(res, standing_sides(res.state)):
+        run(res)
 
 
 def _own_slot(res: Resolution, actor: dict, kind: str | None = None) -> dict:
@@ -110,7 +112,8 @@ def break_free(res: Resolution, actor: dict, action: dict) -> None:
 def hold(res: Resolution, actor: dict, action: dict) -> None:
     """Seed: one may always give up the initiative and hold the action."""
     slot = _own_slot(res, actor)
-    if slot["kind"] == "break_free" or has(actor, IMMOBILISED):
+    # Held down, he may only break free; freed before his rank, he may hold the break_free he declared.
+    if has(actor, IMMOBILISED):
         raise ActionNotAllowed(f"{actor['id']} is immobilised and can only try to break free", field="type")
     add_reaction(res, slot, "held")
     finish_slot(res.state)
@@ -129,9 +132,11 @@ def forgo(res: Resolution, actor: dict, action: dict) -> None:
     finish_slot(res.state)
 
 
-def adjusted(res: Resolution, target: dict, action: dict) -> bool:
-    """The GM's adjust, this ruleset's older fields: add/remove conditions, set Blessures."""
+def adjusted(res: Resolution, target: dict, action: dict, changes: dict) -> bool:
+    """The GM's adjust: what Blessures mean, and this ruleset's older fields (add/remove conditions, set Blessures)."""
+    before = changes.get("blessures", target["blessures"])
     if not (action["add"] or action["remove"] or action["blessures"] is not None):
+        blessures_adjusted(res, target, before)
         return False
     if "frenzy" in action["add"] or "surprised" in action["add"]:
         raise InvalidAction("frenzy and surprise come from the tests; the GM can only remove them", field="add")
@@ -149,6 +154,7 @@ def adjusted(res: Resolution, target: dict, action: dict) -> bool:
         blessures=target["blessures"],
         reason=action["reason"],
     )
+    blessures_adjusted(res, target, before)
     return True
 
 
@@ -160,15 +166,6 @@ def _calm_without_enemies(res: Resolution) -> None:
             res.emit("frenzy_ended", combatant=combatant["id"], reason="no_enemies")
 
 
-def _maybe_end(res: Resolution) -> None:
-    state = res.state
-    if state["status"] != "active":
-        return
-    nobody = not any(is_standing(c) for c in state["combatants"])
-    if nobody or (res.options["auto_end"] and len(standing_sides(state)) <= 1):
-        state["status"] = "over"
-        state.pop("pending", None)
-        res.emit("fight_over", reason="nobody_standing" if nobody else "one_side_standing")
 
 
 HANDLERS = {

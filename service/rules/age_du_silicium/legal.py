@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..conditions import has
-from ..gm.legal import describe, present
+from ..gm.legal import describe, field_spec, present
 from .declarations import reasoned_with
 from .rounds import current_slot, defences, plan
 from .status import CORNERED, DEAD, DISARMED, FRENZY, IMMOBILISED, condition, frenzy, is_standing, may_attack
@@ -134,13 +134,12 @@ def _attack_sets(ruleset, state: dict, actor: dict, weapon: dict, reaction: bool
         sets.append(describe(ruleset, state, actor["id"], "attack", **{
             **ranged, "burst": None, "extra_shots": None,
             "full_auto": {"required": True, "choices": list(range(bursts["min"], bursts["max"] + 1))}}))
-    base = describe(ruleset, state, actor["id"], "attack")
     sets.append(describe(ruleset, state, actor["id"], "attack", **{**ranged, "in_vehicle": {"required": True, "choices": [True]},
-                                                                    "relative_speed": base["relative_speed"]}))
+                                                                    "relative_speed": field_spec(ruleset, "attack", "relative_speed")}))
     located = [aim for aim in _aims(actor["aim"], location=True) if "location" in aim]
     if located:
         sets.append(describe(ruleset, state, actor["id"], "attack", **{**ranged, "aim": {"required": True, "choices": located},
-                                                                        "location": {**base["location"], "required": True}}))
+                                                                        "location": {**field_spec(ruleset, "attack", "location"), "required": True}}))
     return sets
 
 

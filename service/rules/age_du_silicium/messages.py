@@ -62,9 +62,6 @@ ENGLISH = {
     "out_of_action": "{target} is out of action.",
     "died": "{target} dies.",
     "adjusted": "The game master adjusts {combatant}[added?: now {added}][removed?; no longer {removed}]; {blessures:# wound point|# wound points} left.",
-    "fight_over": "The fight is over.",
-    "fight_over.reason=one_side_standing": "The fight is over: only one side is still standing.",
-    "fight_over.reason=nobody_standing": "The fight is over: nobody is left standing.",
 }
 
 MESSAGES = {"en": ENGLISH}

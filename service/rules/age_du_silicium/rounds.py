@@ -227,7 +227,7 @@ def awaiting(state: dict) -> list[dict]:
         ]
     if phase == "declaration":
         declarer = next_declarer(state)
-        return [{"actor": declarer["id"], "actions": ["declare"], "reason": "declaration"}] if declarer else []
+        return _with_frenzy_choices(state, [{"actor": declarer["id"], "actions": ["declare"], "reason": "declaration"}] if declarer else [])
     waiting = []
     slot = current_slot(state)
     if slot is not None:
@@ -244,4 +244,16 @@ def awaiting(state: dict) -> list[dict]:
         {"actor": actor, "actions": ["attack", "forgo"], "reason": "held_action"}
         for actor in open_holders(state)
     )
+    return _with_frenzy_choices(state, waiting)
+
+
+def _with_frenzy_choices(state: dict, waiting: list[dict]) -> list[dict]:
+    """A frenzy still undecided after the frenzy phase (one who was down then) is chosen at any time, pending hits aside."""
+    for combatant in state["combatants"]:
+        if is_standing(combatant) and frenzy(combatant) == "undecided":
+            entry = next((e for e in waiting if e["actor"] == combatant["id"]), None)
+            if entry is None:
+                waiting.append({"actor": combatant["id"], "actions": ["choose_frenzy"], "reason": "frenzy"})
+            else:
+                entry["actions"] = ["choose_frenzy", *entry["actions"]]
     return waiting

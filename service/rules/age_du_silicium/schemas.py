@@ -4,7 +4,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from ..authority import gm_decides
 from ..gm import schemas as gm
-from ..schemas import ActionBase, choice, CombatantBase, CommonOptions, flag, identifier, name, number, StrictInt
+from ..schemas import ActionBase, auto_end, choice, CombatantBase, CommonOptions, flag, identifier, name, number, StrictInt
 from .tables import (
     AIM_CHOICES,
     COVER,
@@ -135,7 +135,7 @@ class Options(CommonOptions):
     critical_hit = choice(["none", "no_reaction"], "none", "What a critical hit adds: nothing, or it cannot be dodged or parried.")
     critical_wound = choice(["death_over_endurance", "out_of_action"], "death_over_endurance", "Blessure critique: out of action, and dead when the excess exceeds Endurance; or out of action only.")
     defend_ready = choice(["round_start", "rank"], "round_start", "A declared defensive action can be used from the start of the resolution, or only from its rank.")
-    auto_end = flag(False, "End the fight when one side is left standing.")
+    auto_end = auto_end()
     full_auto = choice(
         ["off", "bursts"],
         "off",

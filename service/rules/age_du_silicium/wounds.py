@@ -9,6 +9,7 @@ location (unless aimed), d6, then for each 6: d100 re-roll, d6.
 from __future__ import annotations
 
 from ..conditions import add
+from ..health import health_adjusted
 from ..ruleset import Resolution
 from .checks import judge
 from .status import DEAD, OUT_OF_ACTION
@@ -71,6 +72,18 @@ def wound(res: Resolution, attack: dict, target: dict) -> None:
         wounds=wounds,
     )
     take_wounds(res, target, wounds)
+
+
+def blessures_adjusted(res: Resolution, target: dict, before: int) -> None:
+    """The GM moved Blessures: below 0, the excess is a Blessure critique as after a hit; up above 0, back in."""
+
+    def fall(res: Resolution, target: dict) -> None:
+        if target["blessures"] < 0:
+            lost = before - target["blessures"]
+            target["blessures"] = before
+            take_wounds(res, target, lost)
+
+    health_adjusted(res, target, "blessures", before, dead=DEAD, down=OUT_OF_ACTION, fall=fall)
 
 
 def take_wounds(res: Resolution, target: dict, wounds: int) -> None:

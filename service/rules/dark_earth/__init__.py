@@ -7,7 +7,7 @@ from ..ruleset import Resolution, Ruleset
 from . import actions, bouffons, legal, turns, visibility
 from .contacts import engage
 from .contacts import leave_all
-from .health import COMA, DEAD, WOUND_CONDITIONS, check_thresholds, clear_choc, is_standing
+from .health import COMA, DEAD, WOUND_CONDITIONS, clear_choc, is_standing, pv_adjusted
 from .tables import PAIN_DICE
 from .messages import LABELS, MESSAGES
 from .schemas import ACTIONS, GM_ACTIONS, Options, Sheet
@@ -79,7 +79,7 @@ class DarkEarth(Ruleset):
         if path == "wound_level" and value not in (None, *WOUND_CONDITIONS):
             raise InvalidAction(f"wound levels are: null, {', '.join(WOUND_CONDITIONS)}", field=field)
 
-    def adjusted(self, res: Resolution, target: dict, action: dict, changes: list[str]) -> bool:
+    def adjusted(self, res: Resolution, target: dict, action: dict, changes: dict) -> bool:
         if "wound_level" in changes:
             # The wound's condition (and its pain) follows the level the GM set.
             for code in WOUND_CONDITIONS.values():
@@ -87,7 +87,7 @@ class DarkEarth(Ruleset):
             if target["wound_level"]:
                 add(res, target, WOUND_CONDITIONS[target["wound_level"]], source="gm", pain_dice=PAIN_DICE[target["wound_level"]])
         if "pv" in changes:
-            check_thresholds(res, target)
+            pv_adjusted(res, target, changes["pv"])
         return False
 
     def on_join(self, res: Resolution, newcomer: dict) -> None:
@@ -108,8 +108,6 @@ class DarkEarth(Ruleset):
                 leave_all(res, combatant["id"])
         if res.state["allocations"] and not turns.waiting_for(res.state):
             turns.after_allocation(res)  # the tour waited only for who is gone
-        else:
-            turns.end_if_decided(res)
 
     def refined_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
         return legal.choices(self, state, actor_id, action_type)
@@ -117,8 +115,11 @@ class DarkEarth(Ruleset):
     def resolve(self, res: Resolution, action: dict) -> None:
         actions.resolve(res, action)
 
-    def awaiting(self, state: dict) -> list[dict]:
+    def prompts(self, state: dict) -> list[dict]:
         return turns.awaiting(state)
+
+    def is_standing(self, combatant: dict) -> bool:
+        return is_standing(combatant)
 
     def on_combat_end(self, res: Resolution) -> None:
         res.state["allocations"] = {}

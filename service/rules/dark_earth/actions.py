@@ -7,7 +7,7 @@ from ..ruleset import Resolution
 from .allocation import allocate
 from .contacts import disengage, engage, in_contact, leave_all
 from .health import is_standing, lose_pv
-from .turns import after_allocation, end_if_decided
+from .turns import after_allocation
 
 
 def resolve(res: Resolution, action: dict) -> None:
@@ -55,7 +55,6 @@ def _worsen_wound(res: Resolution, action: dict) -> None:
     lose_pv(res, target, action["amount"], choc=False)
     if not is_standing(target):
         leave_all(res, target["id"])
-    end_if_decided(res)
 
 
 HANDLERS = {"allocate": _allocate, "contact": _contact, "worsen_wound": _worsen_wound}

@@ -9,6 +9,7 @@ do not add up (the larger applies).
 from __future__ import annotations
 
 from ..conditions import LEFT, add, has, remove
+from ..health import health_adjusted
 from ..ruleset import Resolution
 from .bouffons import ELIMINATED
 from .tables import PAIN_DICE, WOUND_LEVELS
@@ -76,6 +77,11 @@ def check_thresholds(res: Resolution, target: dict) -> None:
         res.emit("died", target=target["id"], pv=target["pv"])
     elif target["pv"] <= 0 and add(res, target, COMA):
         res.emit("fell_into_coma", target=target["id"], pv=target["pv"])
+
+
+def pv_adjusted(res: Resolution, target: dict, before: int) -> None:
+    """The GM moved PV: down, coma or death as after a blow; up above 0, out of the coma."""
+    health_adjusted(res, target, "pv", before, dead=DEAD, down=COMA, fall=check_thresholds)
 
 
 def clear_choc(res: Resolution) -> None:

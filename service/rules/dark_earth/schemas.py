@@ -3,7 +3,7 @@
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..authority import gm_decides
-from ..schemas import ActionBase, choice, CombatantBase, CommonOptions, flag, identifier, name, number, StrictInt
+from ..schemas import ActionBase, auto_end, choice, CombatantBase, CommonOptions, flag, identifier, name, number, StrictInt
 from .tables import (
     ARMOURS,
     COVER_MODIFIERS,
@@ -145,7 +145,7 @@ class Options(CommonOptions):
     bouffons = flag(False, "The optional Bouffons rule (dk-gone:regles_optionnelles): sheets with a bouffon block are mooks.")
     bouffon_initiative = choice(["diff", "last"], "diff", "A bouffon's INIT is its DIFF (its adresse), or 0: it acts after every fighter with INIT dice.")
     death_threshold = choice(["minus_res", "gm"], "minus_res", "Death at PV <= -RES (dk-gone:sante), or never automatic (the GM decides).")
-    auto_end = flag(True, "End the fight by itself when at most one side has fighters standing.")
+    auto_end = auto_end()
 
     @validates_schema
     def _ordered_thresholds(self, data, **kwargs):

@@ -57,10 +57,13 @@ class Duel2d6(Ruleset):
     def resolve(self, res: Resolution, action: dict) -> None:
         actions.resolve(res, action)
 
-    def awaiting(self, state: dict) -> list[dict]:
+    def prompts(self, state: dict) -> list[dict]:
         return duels.awaiting(state)
 
-    def adjusted(self, res: Resolution, target: dict, action: dict, changes: list[str]) -> bool:
+    def is_standing(self, combatant: dict) -> bool:
+        return not is_out(combatant)
+
+    def adjusted(self, res: Resolution, target: dict, action: dict, changes: dict) -> bool:
         return actions.adjusted(res, target, action, changes)
 
     def check_value(self, combatant: dict, path: str, value, field: str) -> None:

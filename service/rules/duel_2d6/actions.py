@@ -15,6 +15,7 @@ from .duels import (
 )
 from .effects import release
 from .ranged import after_shot, suppression, zone_test
+from .wounds import pv_adjusted
 from .tables import THREATEN
 
 # Actions that make a suppressed combatant move or act in the zone (E-2, Tir de suppression).
@@ -32,10 +33,8 @@ def resolve(res: Resolution, action: dict) -> None:
         zone_test(res, actor)
         if is_out(actor):
             next_round_if_over(res)
-            auto_end(res)
             return
     HANDLERS[kind](res, actor, action)
-    auto_end(res)
 
 
 def _check_turn(state: dict, actor: dict, kind: str) -> None:
@@ -46,15 +45,6 @@ def _check_turn(state: dict, actor: dict, kind: str) -> None:
         raise NotYourTurn(f"{actor['name']} cannot act now; waiting for: {who}", field="actor")
     if kind not in entry["actions"]:
         raise ActionNotAllowed(f"{actor['name']} may now only: {', '.join(entry['actions'])}", field="type")
-
-
-def auto_end(res: Resolution) -> None:
-    state = res.state
-    standing = {c["side"] for c in state["combatants"] if not is_out(c)}
-    if res.options["auto_end"] and state["status"] == "active" and len(standing) <= 1:
-        state["status"] = "over"
-        state["pending"] = None
-        res.emit("combat_ended", reason="one_side_standing")
 
 
 # -- exchanges ---------------------------------------------------------------------------------
@@ -205,15 +195,13 @@ def _break_free(res: Resolution, actor: dict, action: dict) -> None:
             close_exchange(res, duel)
 
 
-def adjusted(res: Resolution, target: dict, action: dict, changes: list[str]) -> bool:
-    """After the GM's adjust: this ruleset's own fields (care, narrative falls, a new attacker), then PV at 0."""
+def adjusted(res: Resolution, target: dict, action: dict, changes: dict) -> bool:
+    """After the GM's adjust: this ruleset's own fields (care, narrative falls, a new attacker), and what PV mean."""
+    before = changes.get("pv", target["pv"])
     if action["pv"] is not None:
         target["pv"] = action["pv"]
         res.emit("pv_set", target=target["id"], pv=action["pv"], reason=action["reason"])
-    if target["pv"] <= 0 and not is_out(target):
-        add(res, target, "unconscious", source="gm")
-        res.emit("out_of_fight", target=target["id"], pv=target["pv"])
-        leave_fight(res, target)
+    pv_adjusted(res, target, before)
     for code in action["remove"]:
         if remove(target, code):
             res.emit("condition_removed", target=target["id"], condition=code)
@@ -234,7 +222,6 @@ def settle(res: Resolution) -> None:
     if pending and not {pending.get("attacker"), pending.get("defender")} <= {c["id"] for c in res.state["combatants"] if not is_out(c)}:
         res.state["pending"] = None
     next_round_if_over(res)
-    auto_end(res)
 
 
 HANDLERS = {

@@ -8,9 +8,10 @@ against an opponent already held stay for the client to compose.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 
-from ..gm.legal import describe, present
+from ..gm.legal import describe, field_spec, present
 from .arsenal import is_ranged, within_reach_of_a_blow
 from .conditions import is_out
 from .defense import LOCKED_DEFENSES, allowed
@@ -45,11 +46,10 @@ def _reach(weapon: dict) -> dict:
     return {"type": "integer", "minimum": 0, "maximum": BAND_LIMITS[band] if band in BAND_LIMITS else 100000}
 
 
-def _blows(state: dict, actor: dict, opponent: dict) -> list[tuple[dict, str, str | None]]:
-    """(weapon, maneuver, part) the actor may strike ``opponent`` with (check_maneuver and the holds)."""
+def _blows(state: dict, actor: dict, opponent: dict) -> Iterator[tuple[dict, str, str | None]]:
+    """(weapon, maneuver, part) the actor may strike ``opponent`` with (check_maneuver and the holds), one at a time."""
     hold = hold_on(state, opponent["id"])
     held_part = hold["part"] if hold and hold["holder"] == actor["id"] else None
-    found = []
     for weapon in _weapons(actor):
         if is_ranged(weapon):
             continue
@@ -61,8 +61,7 @@ def _blows(state: dict, actor: dict, opponent: dict) -> list[tuple[dict, str, st
             if spec.get("needs_hold") and held_part not in spec["needs_hold"]:
                 continue
             for part in HOLD_PARTS if maneuver == "prise" else [None]:
-                found.append((weapon, maneuver, part))
-    return found
+                yield weapon, maneuver, part
 
 
 def _led(state: dict, actor: dict) -> list[dict]:
@@ -140,7 +139,7 @@ def _shots(ruleset, state: dict, actor: dict) -> list[dict]:
                 cover={"required": True, "type": "integer", "minimum": 1, "maximum": 10} if shot == "tir_a_couvert" else None,
                 zone_width={"required": True, "type": "integer", "minimum": 1, "maximum": 200} if suppression else None,
                 zone={"choices": [[]] + [[c["id"]] for c in present(state) if c["id"] != actor["id"]]} if suppression else None,
-                bursts=describe(ruleset, state, actor["id"], "shoot")["bursts"] if suppression else None,
+                bursts=field_spec(ruleset, "shoot", "bursts") if suppression else None,
                 defense=None if suppression else {"type": "object"},
             ))
     return sets
@@ -227,7 +226,7 @@ def _defenses(ruleset, state: dict, actor: dict) -> list[dict]:
 
     entry(plain)
     entry([d for d in permitted if DEFENSES[d]["kind"] == "block"], using={"choices": items})
-    entry([d for d in permitted if DEFENSES[d]["kind"] == "cover"], cover_ip=describe(ruleset, state, actor["id"], "defend")["cover_ip"])
+    entry([d for d in permitted if DEFENSES[d]["kind"] == "cover"], cover_ip=field_spec(ruleset, "defend", "cover_ip"))
     counters = _counters(state, actor, attacker, plan.get("distance"))
     if "contre_attaque" in permitted and counters:
         entry(["contre_attaque"], counter={"required": True, "choices": counters}, second_defense=None)

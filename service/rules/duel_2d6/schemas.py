@@ -4,7 +4,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from ..authority import answered_by, gm_decides
 from ..gm import schemas as gm
-from ..schemas import ActionBase, choice, CombatantBase, CommonOptions, DiceExpressionField, flag, identifier, name, number, StrictInt
+from ..schemas import ActionBase, auto_end, choice, CombatantBase, CommonOptions, DiceExpressionField, flag, identifier, name, number, StrictInt
 from .tables import (
     ARMOURS, ATTRIBUTES, BRAWL, DEFENSES, DEFENSIVE_ITEMS, HANDLINGS, HOLD_PARTS, LOCATION_NAMES,
     MELEE_ATTACKS, RANGED_SHOTS, WEAPONS,
@@ -125,7 +125,7 @@ class Options(CommonOptions):
     fall_damage = flag(True, "Balayage and Projection deal the attacker's damage.")
     stun_rounds = number(1, "Rounds a stun lasts after the current one.", 1, 10)
     death = choice(["negative", "zero"], "negative", "Dead below 0 PV (0 = out of the fight), or already at 0.")
-    auto_end = flag(True, "End the fight when one side is left standing.")
+    auto_end = auto_end()
 
 
 class Counter(Schema):

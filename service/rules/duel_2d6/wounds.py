@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..ruleset import Resolution
 from .checks import attribute_base, roll_test
+from ..health import health_adjusted
 from .conditions import DEAD, STUNNED, UNCONSCIOUS, add, remove
 from .duels import leave_fight, lose_initiative_everywhere
 from .tables import FOR_BONUS_KINDS, LIMBS, LOCATIONS, WOUND_ORDER, WOUNDS
@@ -91,17 +92,25 @@ def wound(
 
 
 def _check_out(res: Resolution, target: dict) -> None:
+    """Dead below 0 PV (option ``death``: at 0 already), else out of the fight at 0; each said once."""
     dead_at = 0 if res.options["death"] == "zero" else -1
     if target["pv"] <= dead_at:
-        add(res, target, DEAD)
+        if not add(res, target, DEAD):
+            return
         add(res, target, UNCONSCIOUS)
         res.emit("died", target=target["id"], pv=target["pv"])
     elif target["pv"] <= 0:
-        add(res, target, UNCONSCIOUS)
+        if not add(res, target, UNCONSCIOUS):
+            return
         res.emit("out_of_fight", target=target["id"], pv=target["pv"])
     else:
         return
     leave_fight(res, target)
+
+
+def pv_adjusted(res: Resolution, target: dict, before: int) -> None:
+    """The GM moved PV: down, the consequences of a wound (out, dead); up above 0, back in the fight."""
+    health_adjusted(res, target, "pv", before, dead=DEAD, down=UNCONSCIOUS, fall=_check_out)
 
 
 def stun_check(res: Resolution, target: dict, damage: int) -> None:

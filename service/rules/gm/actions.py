@@ -67,7 +67,7 @@ def _same_kind(old, new) -> bool:
 def adjust(ruleset, res: Resolution, action: dict) -> None:
     # age-du-silicium's adjust still takes the older name 'combatant'; refusals name what was sent.
     target = res.combatant(action["target"], field="combatant" if action.get("combatant") else "target")
-    changes = []
+    changes: dict[str, object] = {}  # path -> its value before this action
     for kind in ("set", "change"):
         for path, value in action[kind].items():
             field = f"{kind}.{path}"
@@ -83,7 +83,7 @@ def adjust(ruleset, res: Resolution, action: dict) -> None:
                 raise InvalidAction(f"{path!r} holds {type(old).__name__} values, not {type(value).__name__}", field=field)
             ruleset.check_value(target, path, value, field)
             holder[key] = value
-            changes.append(path)
+            changes.setdefault(path, old)
             res.emit("value_adjusted", target=target["id"], value=path, old=old, new=value, author=GM, reason=action["reason"])
     did_more = ruleset.adjusted(res, target, action, changes)
     if not changes and not did_more:
@@ -110,7 +110,12 @@ def override(ruleset, res: Resolution, action: dict) -> None:
 
 def condition(ruleset, res: Resolution, action: dict) -> None:
     target = res.combatant(action["target"])
+    if action["label"] is not None:
+        _narrative(res, target, action)
+        return
     code = action["code"]
+    if code == conditions.NARRATIVE:
+        raise InvalidAction("a narrative condition is named by its label: give 'label' instead of 'code'", field="code")
     if action["remove"]:
         if not conditions.remove(target, code):
             raise ActionNotAllowed(f"{target['name']} has no condition {code!r}", field="code")
@@ -119,12 +124,30 @@ def condition(ruleset, res: Resolution, action: dict) -> None:
         return
     if code not in ruleset.gm_conditions:
         known = ", ".join(sorted(ruleset.gm_conditions))
-        raise InvalidAction(f"{ruleset.id} has no condition {code!r} the GM may add; one of: {known}", field="code")
+        raise InvalidAction(
+            f"{ruleset.id} has no condition {code!r} the GM may add; one of: {known} "
+            "(or a narrative condition, with no effect on the rules: give 'label' instead of 'code')", field="code")
     modifiers = {"roll": action["modifier"]} if action["modifier"] else {}
     if not conditions.add(res, target, code, source=GM, rounds=action["rounds"], modifiers=modifiers):
         raise ActionNotAllowed(f"{target['name']} is already {code}", field="code")
     res.emit("condition_added", target=target["id"], condition=code, rounds=action["rounds"], author=GM, reason=action["reason"])
     ruleset.condition_changed(res, target, code, added=True)
+
+
+def _narrative(res: Resolution, target: dict, action: dict) -> None:
+    """A narrative condition: code ``narrative`` (no rule ever reads it), the GM's ``label``."""
+    label = action["label"]
+    mine = [c for c in target["conditions"] if c["code"] == conditions.NARRATIVE and c["label"] == label]
+    if action["remove"]:
+        if not mine:
+            raise ActionNotAllowed(f"{target['name']} has no narrative condition {label!r}", field="label")
+        target["conditions"] = [c for c in target["conditions"] if c not in mine]
+        res.emit("narrative_condition_removed", target=target["id"], label=label, author=GM, reason=action["reason"])
+        return
+    # Marking again with the same label starts it over (its new duration), as a VTT's status effect does.
+    target["conditions"] = [c for c in target["conditions"] if c not in mine]
+    conditions.add(res, target, conditions.NARRATIVE, source=GM, rounds=action["rounds"], stacks=True, label=label)
+    res.emit("narrative_condition_added", target=target["id"], label=label, rounds=action["rounds"], author=GM, reason=action["reason"])
 
 
 def _present(res: Resolution, action: dict) -> dict:

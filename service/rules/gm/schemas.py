@@ -31,6 +31,8 @@ class AdjustedValue(fields.Field):
             return value
         raise ValidationError("must be null, true or false, a whole number or a text")
 
+NARRATIVE_LABEL_LENGTH = 40
+
 
 class GmAction(ActionBase):
     """What every GM action has: why (shown in the log)."""
@@ -86,9 +88,17 @@ class OverrideAction(TargetedGmAction):
 
 
 class ConditionAction(TargetedGmAction):
-    """Add or remove a condition the ruleset knows (GET /rulesets/{id}: catalog.gm.conditions)."""
+    """Add or remove a condition the ruleset knows (GET /rulesets/{id}: catalog.gm.conditions), or a narrative one."""
 
-    code = fields.String(required=True, validate=validate.Length(1, 40))
+    code = fields.String(
+        validate=validate.Length(1, 40), load_default=None,
+        metadata={"description": "A condition of the ruleset's rules (give code or label)."},
+    )
+    label = fields.String(
+        validate=validate.Length(1, NARRATIVE_LABEL_LENGTH), load_default=None,
+        metadata={"description": "A narrative condition in the GM's words (prone, blinded by smoke...): shown and "
+                                 "expiring like the others, with no effect on the rules (give code or label)."},
+    )
     remove = fields.Boolean(load_default=False)
     rounds = StrictInt(
         validate=validate.Range(1, MAX_ROUNDS), load_default=None, metadata={"description": "Lasts this many rounds; absent: until removed."}
@@ -97,8 +107,12 @@ class ConditionAction(TargetedGmAction):
 
     @validates_schema
     def _removal_is_bare(self, data, **kwargs):
+        if (data["code"] is None) == (data["label"] is None):
+            raise ValidationError("give either code (a condition of the rules) or label (a narrative one)", "code")
         if data["remove"] and (data["rounds"] is not None or data["modifier"]):
             raise ValidationError("rounds and modifier belong to adding a condition", "rounds")
+        if data["label"] is not None and data["modifier"]:
+            raise ValidationError("a narrative condition has no effect on the rules: no modifier", "modifier")
 
 
 class JoinAction(GmAction):

@@ -1,9 +1,9 @@
 """Sistema +2d6 (seed 004, Portuguese): attribute + skill + 2d6, death tests."""
 
 from ..ruleset import Resolution, Ruleset
-from . import actions, legal, turns
+from . import actions, legal, turns, wounds
 from ..conditions import LEFT, has
-from .conditions import DEAD, DYING, STABLE, UNCONSCIOUS
+from .conditions import DEAD, DYING, STABLE, UNCONSCIOUS, is_standing
 from .messages import LABELS, MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG, EXTRA_PV_BY_CON
@@ -53,8 +53,16 @@ class Sistema2d6(Ruleset):
     def resolve(self, res: Resolution, action: dict) -> None:
         actions.resolve(res, action)
 
-    def awaiting(self, state: dict) -> list[dict]:
+    def prompts(self, state: dict) -> list[dict]:
         return turns.awaiting(state)
+
+    def is_standing(self, combatant: dict) -> bool:
+        return is_standing(combatant)
+
+    def adjusted(self, res: Resolution, target: dict, action: dict, changes: dict) -> bool:
+        if "pv" in changes:
+            wounds.pv_adjusted(res, target, changes["pv"])
+        return False
 
     def on_join(self, res: Resolution, newcomer: dict) -> None:
         turns.enter(res, newcomer)
@@ -67,7 +75,6 @@ class Sistema2d6(Ruleset):
             turns.advance(res, pending["attacker"])
         else:
             turns.move_on(res)
-        actions.end_if_one_side(res)
 
     def refined_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
         return legal.choices(self, state, actor_id, action_type)

@@ -8,7 +8,7 @@ from ..ruleset import Resolution
 from .checks import Check, beats_difficulty, roll_check, wins_opposed
 from .conditions import can_act, is_dead, is_dying
 from .tables import BURST_HITS, BURST_PENALTY, CATALOG, LOCATION_PENALTIES
-from .turns import acts_simultaneously, advance, standing_sides, waiting_in_turn
+from .turns import acts_simultaneously, advance, waiting_in_turn
 from .wounds import damage_expression, damage_reduction, death_test, stabilise, take_damage
 
 
@@ -20,14 +20,6 @@ def resolve(res: Resolution, action: dict) -> None:
     else:
         _check_turn(res.state, actor, kind)
         HANDLERS[kind](res, actor, action)
-    end_if_one_side(res)
-
-
-def end_if_one_side(res: Resolution) -> None:
-    if res.options["auto_end"] and len(standing_sides(res.state)) <= 1 and res.state["status"] == "active":
-        res.state["status"] = "over"
-        res.state.pop("pending", None)
-        res.emit("combat_ended", reason="one_side_standing")
 
 
 def _check_turn(state: dict, actor: dict, kind: str) -> None:

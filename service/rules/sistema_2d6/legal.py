@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..gm.legal import describe, present
+from ..gm.legal import describe, field_spec, present
 from .conditions import can_act, is_dead, is_dying
 from .tables import CATALOG
 
@@ -20,7 +20,7 @@ def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict]
         return [describe(ruleset, state, actor_id, "stabilize", target={"required": True, "choices": dying})] if dying else []
     if action_type == "defend" and not can_act(actor):
         # Seed: "Se o alvo não puder se esquivar, o Mestre determina a dificuldade": the CD, no roll of his own.
-        difficulty = {**describe(ruleset, state, actor_id, "defend")["difficulty"], "required": True}
+        difficulty = {**field_spec(ruleset, "defend", "difficulty"), "required": True}
         return [describe(ruleset, state, actor_id, "defend", difficulty=difficulty, skill=None, attribute=None, modifier=None)]
     if action_type == "test":
         attributes = sorted(actor["sheet"]["attributes"])
@@ -50,6 +50,6 @@ def _attacks(ruleset, state: dict, actor: dict) -> list[dict]:
                     target={"required": True, "choices": ids},
                     weapon={"choices": weapon_ids},
                     burst={"choices": burst},
-                    difficulty={**describe(ruleset, state, actor["id"], "attack")["difficulty"], **difficulty},
+                    difficulty={**field_spec(ruleset, "attack", "difficulty"), **difficulty},
                 ))
     return sets

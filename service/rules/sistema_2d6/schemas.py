@@ -5,7 +5,7 @@ import re
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..authority import answered_by, gm_decides
-from ..schemas import ActionBase, choice, CombatantBase, CommonOptions, DiceExpressionField, flag, identifier, name, StrictInt
+from ..schemas import ActionBase, auto_end, choice, CombatantBase, CommonOptions, DiceExpressionField, flag, identifier, name, StrictInt
 from .tables import ATTRIBUTES_REQUIRED, CATALOG, LOCATION_PENALTIES
 
 ATTRIBUTE = validate.Regexp(r"^[A-Z]{2,4}$", error="attributes are 2-4 capital letters, such as FOR or DES")
@@ -121,7 +121,7 @@ class Options(CommonOptions):
     bonus_cap = choice(["total", "precision"], "total", "The source's +5 ceiling: on the sum of a roll's bonuses (precision, GM...), or on the precision alone.")
     initiative_each_round = flag(False, "Reroll initiative every round.")
     automatic_fire = flag(True, "Allow bursts from automatic weapons.")
-    auto_end = flag(False, "End the fight by itself when one side is left standing.")
+    auto_end = auto_end()
 
 
 class DefenseRoll(Schema):

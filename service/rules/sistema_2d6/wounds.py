@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..conditions import RULES, add, remove, take_roll_adjustments
+from ..conditions import RULES, add, has, remove, take_roll_adjustments
 from ..dice import DiceExpression
 from ..ruleset import Resolution
 from .conditions import DEAD, DYING, STABLE, UNCONSCIOUS, is_dead, is_dying
@@ -52,17 +52,47 @@ def take_damage(res: Resolution, target: dict, amount: int, lethal: bool) -> Non
         return
     target["pv"] -= amount
     res.emit("damage_taken", target=target["id"], amount=amount, pv=target["pv"], lethal=True)
+    _fall(res, target, cause="damage")
+
+
+def _dying_floor(res: Resolution) -> int:
+    """PV at or below which a character is dying (seed: below 0; option: at 0 already)."""
+    return 0 if res.options["death_tests_at_zero"] else -1
+
+
+def _fall(res: Resolution, target: dict, cause: str) -> None:
+    """PV went down: instant death, dying, or unconscious, by the PV now."""
     if target["pv"] <= death_limit(target, res.options["death_threshold"]):
-        _die(res, target, cause="damage")
+        _die(res, target, cause=cause)
         return
-    dying_floor = 0 if res.options["death_tests_at_zero"] else -1
-    if target["pv"] <= dying_floor:
+    if target["pv"] <= _dying_floor(res):
         add(res, target, UNCONSCIOUS)
         remove(target, STABLE)
         if add(res, target, DYING):
             res.emit("dying", target=target["id"], pv=target["pv"])
     elif target["pv"] <= 0 and add(res, target, UNCONSCIOUS):
         res.emit("knocked_out", target=target["id"])
+
+
+def pv_adjusted(res: Resolution, target: dict, before: int) -> None:
+    """The GM moved PV: down, the consequences of damage; up, of healing (no longer dying, awake above 0).
+
+    The dead stay dead: only the GM's ``condition`` action removes ``dead``.
+    """
+    if is_dead(target) or target["pv"] == before:
+        return
+    if target["pv"] < before:
+        _fall(res, target, cause="gm")
+        return
+    if target["pv"] > _dying_floor(res) and is_dying(target):
+        remove(target, DYING)
+        target["death_failures"] = 0
+        res.emit("stabilised", target=target["id"], healer=None)
+    if target["pv"] > 0 and (has(target, UNCONSCIOUS) or has(target, STABLE)):
+        remove(target, UNCONSCIOUS)
+        remove(target, STABLE)
+        target["death_failures"] = 0
+        res.emit("recovered", target=target["id"])
 
 
 def _die(res: Resolution, target: dict, cause: str) -> None:

@@ -1,8 +1,8 @@
 """Space opera d100 (seed 002, French): d100 roll-under, stun, paralysis, vibro, droids."""
 
 from ..ruleset import Resolution, Ruleset
-from . import actions, legal, turns
-from .conditions import CONTRACTED, DEAD, KNOCKED_OUT, LOSES_NEXT_ACTION, OFF_BALANCE, PARALYSED, UNCONSCIOUS
+from . import actions, legal, turns, wounds
+from .conditions import CONTRACTED, DEAD, KNOCKED_OUT, LOSES_NEXT_ACTION, OFF_BALANCE, PARALYSED, UNCONSCIOUS, can_act
 from .messages import LABELS, MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG
@@ -53,8 +53,16 @@ class SpaceOperaD100(Ruleset):
     def resolve(self, res: Resolution, action: dict) -> None:
         actions.resolve(res, action)
 
-    def awaiting(self, state: dict) -> list[dict]:
+    def prompts(self, state: dict) -> list[dict]:
         return turns.awaiting(state)
+
+    def is_standing(self, combatant: dict) -> bool:
+        return can_act(combatant)
+
+    def adjusted(self, res: Resolution, target: dict, action: dict, changes: dict) -> bool:
+        if "pv" in changes:
+            wounds.pv_adjusted(res, target, changes["pv"])
+        return False
 
     def on_join(self, res: Resolution, newcomer: dict) -> None:
         turns.roll_one(res, newcomer)
@@ -67,7 +75,7 @@ class SpaceOperaD100(Ruleset):
             turns.spend_attack(res, res.combatant(pending["attacker"]))
 
     def settle(self, res: Resolution) -> None:
-        actions.settle_and_end(res)
+        turns.settle(res)
 
     def refined_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
         return legal.choices(self, state, actor_id, action_type)

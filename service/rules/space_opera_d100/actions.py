@@ -9,7 +9,7 @@ from . import attack
 from .conditions import is_dead
 from .items import find_weapon, recover
 from .reactions import check_reaction
-from .turns import current_actor, end_turn, settle, spend_attack, standing_sides
+from .turns import current_actor, end_turn, settle, spend_attack
 
 
 def resolve(res: Resolution, action: dict) -> None:
@@ -22,16 +22,7 @@ def resolve(res: Resolution, action: dict) -> None:
         actor = res.combatant(action["actor"], field="actor")
         _check_turn(res.state, actor)
         HANDLERS[kind](res, actor, action)
-    settle_and_end(res)
-
-
-def settle_and_end(res: Resolution) -> None:
-    """Move on to whoever acts next, and end the fight when one side is left (option)."""
     settle(res)
-    if res.options["auto_end"] and res.state["status"] == "active" and len(standing_sides(res.state)) <= 1:
-        res.state["status"] = "over"
-        res.state.pop("pending", None)
-        res.emit("combat_ended", reason="one_side_standing")
 
 
 def _check_turn(state: dict, actor: dict) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from ..gm.legal import describe, present
+from collections.abc import Iterator
+
+from ..gm.legal import describe, field_spec, present
 from .attack import martial_arts_allowed, mode_allowed
 from .conditions import is_dead, is_droid
 from .items import JAMMED_FOR_THE_FIGHT, find_weapon
-from .tables import UNARMED
+from .tables import WEAPONS
 
 
 def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
@@ -36,12 +38,17 @@ def usable(combatant: dict, weapon: dict) -> bool:
     return item is None or not (item["destroyed"] or item["dropped"] or item["jam"])
 
 
-def _arsenal(combatant: dict) -> list[dict]:
-    """The sheet's weapons, and bare hands."""
-    weapons = list(combatant["sheet"]["weapons"])
-    if all(w["id"] != UNARMED for w in weapons):
-        weapons.append(find_weapon(combatant, UNARMED, field="weapon"))
-    return [w for w in weapons if usable(combatant, w)]
+def _arsenal(combatant: dict) -> Iterator[dict]:
+    """The sheet's weapons, then the catalog's (bare hands among them), which items.find_weapon accepts too; one at a time."""
+    carried = combatant["sheet"]["weapons"]
+    for weapon in carried:
+        if usable(combatant, weapon):
+            yield weapon
+    for weapon_id in WEAPONS:
+        if all(w["id"] != weapon_id for w in carried):
+            weapon = find_weapon(combatant, weapon_id, field="weapon")
+            if usable(combatant, weapon):
+                yield weapon
 
 
 def _disarmable(target: dict) -> list[str]:
@@ -54,7 +61,7 @@ def _attacks(ruleset, state: dict, actor: dict) -> list[dict]:
     turn = actor["round"]
     # The number is declared with the first attack of the turn; later ones repeat it (or leave it out).
     declared = list(range(1, actor["sheet"]["max_attacks"] + 1)) if turn["attacks"] is None else [turn["attacks"]]
-    bounds = describe(ruleset, state, actor["id"], "attack")["attacks"]
+    bounds = field_spec(ruleset, "attack", "attacks")
     declared = [n for n in declared if bounds["minimum"] <= n <= bounds["maximum"]]  # a GM adjustment may leave another
     sets = []
 

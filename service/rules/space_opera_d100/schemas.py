@@ -3,7 +3,7 @@
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..authority import answered_by, gm_decides
-from ..schemas import ActionBase, choice, CombatantBase, CommonOptions, DiceExpressionField, flag, identifier, name, number, StrictInt
+from ..schemas import ActionBase, auto_end, choice, CombatantBase, CommonOptions, DiceExpressionField, flag, identifier, name, number, StrictInt
 from .tables import ARMOUR, FUMBLE_TABLES, ITEM_CLASSES, LOCATIONS, WEAPONS
 
 MODIFIER = validate.Range(-200, 200)
@@ -118,7 +118,7 @@ class Options(CommonOptions):
     armed_martial_arts = choice(["edged", "any_melee"], "edged", "Martial arts with a weapon: a bladed one only (the seed's arme blanche), or any melee weapon (clubs, shields).")
     ranged_stun_and_disarm = flag(False, "Shots may stun or disarm (false: only melee blows do, as the seed's melee page describes them).")
     round_seconds = number(None, "Length of a round; when set, timed states (minutes, hours) end by themselves.", 1, 600)
-    auto_end = flag(False, "End the fight when one side is left standing.")
+    auto_end = auto_end()
 
 
 # Who decides (service/rules/authority.py): the seed has the attacker choose how he

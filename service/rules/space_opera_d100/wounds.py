@@ -30,10 +30,24 @@ def take_damage(res: Resolution, target: dict, amount: int) -> None:
     target["pv"] -= amount
     target["round"]["damage"] += amount
     res.emit("damage_taken", target=target["id"], amount=amount, pv=target["pv"])
+    _after_loss(res, target)
+
+
+def _after_loss(res: Resolution, target: dict) -> None:
     if target["pv"] <= 0:
         death_table(res, target)
     elif _must_test_consciousness(target):
         consciousness_test(res, target)
+
+
+def pv_adjusted(res: Resolution, target: dict, before: int) -> None:
+    """The GM lowered PV: the consequences of a hit (the death table at 0 or below, else maybe a CON x 5 test).
+
+    Raising PV undoes nothing: no state of these rules ends with PV (wounds and
+    unconsciousness last their time; the GM removes them with ``clear_condition``).
+    """
+    if target["pv"] < before and not is_dead(target):
+        _after_loss(res, target)
 
 
 def _must_test_consciousness(target: dict) -> bool:

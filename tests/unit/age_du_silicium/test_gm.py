@@ -120,7 +120,7 @@ def test_out_of_action_and_dead_skip_their_actions():
     assert params(entry, "action_skipped") == {"actor": "bob", "number": 1}
     state, _ = gm(state, "condition", target="bob", code="out_of_action", remove=True)
     state, entry = gm(state, "condition", target="bob", code="dead")
-    assert state["awaiting"] == [{"actor": "ana", "actions": ["declare"], "reason": "declaration"}]
+    assert state["awaiting"] == [{"actor": "ana", "actions": ["declare"], "reason": "declaration"}, {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
 
 
 def test_a_newcomer_declares_from_the_next_round_on():
@@ -138,7 +138,7 @@ def test_leaving_ends_the_fight_with_auto_end_and_the_summary_counts_the_wound()
     assert params(entry, "wounded") == {"target": "bob", "amount": 9, "left": 11}
     state, entry = gm(state, "leave", target="bob", how="flight")
     assert params(entry, "left_fight") == {"target": "bob", "how": "flight", "author": GM, "reason": None}
-    assert params(entry, "fight_over") == {"reason": "one_side_standing"}
+    assert params(entry, "combat_over") == {"reason": "one_side_standing"}
     summary = params(entry, "combat_summary")
     assert summary["combatants"]["bob"] == {"damage_dealt": 0, "damage_taken": 9, "wounds": 1, "dead": False}
     assert summary["combatants"]["ana"]["damage_dealt"] == 9 and summary["actions"] == 4

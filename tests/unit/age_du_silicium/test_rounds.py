@@ -131,14 +131,14 @@ def test_forgo_and_skipped_and_lapsed():
     assert params(entry, "action_skipped") == {"actor": "bob", "number": 2}
     assert params(entry, "reaction_lapsed") == {"actor": "bob", "kind": "held"}
     assert state["round"] == 2
-    assert state["awaiting"] == [{"actor": "ana", "actions": ["declare"], "reason": "declaration"}]
+    assert state["awaiting"] == [{"actor": "ana", "actions": ["declare"], "reason": "declaration"}, {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
 
 
 def test_auto_end_option_and_gm_end():
     state, _ = duel(options={"stress_test": False, "auto_end": True})
     state, _ = to_resolution(state)
     state, entry = step(state, {"type": "adjust", "actor": "gm", "combatant": "bob", "add": ["dead"], "blessures": 0})
-    assert params(entry, "fight_over") == {"reason": "one_side_standing"}
+    assert params(entry, "combat_over") == {"reason": "one_side_standing"}
     assert state["status"] == "over" and state["awaiting"] == []
 
 

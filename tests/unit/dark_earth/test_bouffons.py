@@ -48,7 +48,7 @@ def test_malformed_bouffon_sheets_are_refused(sheet, field):
 
 
 def test_a_bouffon_acts_on_its_diff_and_the_first_blow_through_takes_it_out():
-    state, _ = step(fight(), allocate("kael", "brigand", (2, 3, 2)))
+    state, _ = step(fight({**ON, "auto_end": True}), allocate("kael", "brigand", (2, 3, 2)))
     # INIT: the brigand's DIFF 3 > Kael's 2: it strikes first. ATT 3 dice [1, 2, 3] = 0 vs Kael DEF [4, 5] = 2:
     # fails, riposte bonus 2. Kael: ATT 3 + 2 = 5 dice [6, 4, 4, 1, 1] = 4 vs its DEF 3 dice [4, 1, 1] = 1: DEG 3;
     # 3 + DOM 3 + FOR 2 - Défense 1 = 7 > 0: out of the fight, and the fight is over in tour 1.

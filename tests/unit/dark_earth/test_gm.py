@@ -56,14 +56,14 @@ def test_override_is_refused_opposed_pools_have_no_result_of_their_own():
 
 
 def test_coma_at_zero_pv_ends_the_fight_by_itself():
-    state, entry = gm(duel(), "adjust", target="goule", set={"pv": 0})
+    state, entry = gm(duel(auto_end=True), "adjust", target="goule", set={"pv": 0})
     assert params(entry, "fell_into_coma") == {"target": "goule", "pv": 0}
-    assert params(entry, "combat_ended") == {"reason": "one_side_standing"} and state["status"] == "over"
+    assert params(entry, "combat_over") == {"reason": "one_side_standing"} and state["status"] == "over"
 
 
 def test_coma_then_removed_brings_the_fighter_back():
     state, _ = gm(duel(auto_end=False), "adjust", target="goule", set={"pv": 0})
-    assert [a["actor"] for a in state["awaiting"]] == ["kael"]
+    assert [a["actor"] for a in state["awaiting"]] == ["kael", "gm"]
     state, entry = gm(state, "condition", target="goule", code="coma", remove=True)
     assert params(entry, "condition_removed")["condition"] == "coma"
     assert [a["actor"] for a in state["awaiting"]] == ["kael", "goule"]
@@ -111,7 +111,7 @@ def test_a_newcomer_allocates_in_the_current_tour_without_an_initiative_roll():
 
 
 def test_a_leaver_is_no_longer_waited_for_the_tour_resolves_and_auto_end_sums_up():
-    state, _ = step(duel(), allocate("kael", "goule", (2, 3, 2)))
+    state, _ = step(duel(auto_end=True), allocate("kael", "goule", (2, 3, 2)))
     state, entry = gm(state, "leave", target="goule", how="surrender")
     assert params(entry, "left_fight") == {"target": "goule", "how": "surrender", "author": GM, "reason": None}
     assert "contact_broken" in codes(entry) and state["status"] == "over"

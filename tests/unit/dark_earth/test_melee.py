@@ -83,7 +83,7 @@ def test_choc_weighs_on_the_next_tour_then_pain_alone():
 
 
 def test_equal_init_is_simultaneous_both_blows_land_without_riposte_bonus():
-    state, _ = step(duel(), allocate("kael", "goule", (2, 3, 2)))
+    state, _ = step(duel({"auto_end": True}), allocate("kael", "goule", (2, 3, 2)))
     # Kael [6,6,6] = 6 vs Goule DEF 1 die [2] = 0: DEG 6; RES [1,2,3] = 0:
     # 6 + 3 + 2 = 11 -> PV -1, coma. The Goule strikes all the same, its pool fixed before (3 dice):
     # [6,6,6] = 6 vs Kael [1,2] = 0: DEG 6; Kael RES [1,2,3]: 6 + 1 + 3 = 10 -> PV 2.
@@ -122,7 +122,7 @@ def test_a_melee_attack_puts_the_fighters_in_contact():
 
 
 def test_a_duel_decided_in_the_first_tour_lasted_one_tour():
-    state, _ = step(duel(), allocate("kael", "goule", (3, 3, 1)))
+    state, _ = step(duel({"auto_end": True}), allocate("kael", "goule", (3, 3, 1)))
     # Kael [6,6,6] = 6 vs Goule [1,2] = 0: DEG 6 + DOM 3 + FOR 2 - RES [1,2,3] 0 = 11 -> PV 10 - 11 = -1, coma.
     state, entry = step(state, allocate("goule", "kael", (1, 3, 2), dice=[6, 6, 6, 1, 2, 1, 2, 3]))
     assert state["status"] == "over" and state["round"] == 1

@@ -115,7 +115,8 @@ def test_equal_agi_shooters_are_simultaneous_and_both_shots_land():
     # [6,6,1] = 4: DEG 1; Kael RES [1,1,1] = 0: 1 + 9 + 3 = 13, PV 3 -> -10 <= -RES: dead.
     sling = {"id": "fronde", "name": "Fronde", "kind": "ranged", "skill": "Fronde", "damage": 9}
     attributes = {"MEL": 3, "TIR": 1, "AGI": 3, "FOR": 3, "RES": 3}
-    state, _ = start(RULESET, [kael(pv=3), goule(attributes=attributes, pv=3, weapons=[sling], skills={"Fronde": 2})])
+    state, _ = start(RULESET, [kael(pv=3), goule(attributes=attributes, pv=3, weapons=[sling], skills={"Fronde": 2})],
+                     options={"auto_end": True})
     state, _ = step(state, allocate("kael", "goule", weapon="arc"))
     dice = [6, 6, 1, 1, 1, 1, 1, 1] + [6, 6, 1, 1, 1, 1]
     state, entry = step(state, allocate("goule", "kael", dice=dice))
@@ -123,7 +124,7 @@ def test_equal_agi_shooters_are_simultaneous_and_both_shots_land():
     assert params(entry, "fell_into_coma") == {"target": "goule", "pv": -1}
     assert params(entry, "shot_rolled", 1)["attacker"] == "goule"
     assert params(entry, "died") == {"target": "kael", "pv": -10}
-    assert state["status"] == "over" and params(entry, "combat_ended") == {"reason": "nobody_standing"}
+    assert state["status"] == "over" and params(entry, "combat_over") == {"reason": "nobody_standing"}
 
 
 def test_strength_on_ranged_option():

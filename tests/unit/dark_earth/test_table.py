@@ -58,7 +58,7 @@ def test_contacts_at_creation_must_name_another_combatant():
 
 def wounded_goule():
     """The Goule with a grave wound: Kael [6,4,1] = 3 vs DEF [1,2] = 0; RES [6,6,4] = 5: 3 + 3 + 2 - 5 = 3."""
-    state, _ = start(RULESET, [kael(contact_with=["goule"]), goule()])
+    state, _ = start(RULESET, [kael(contact_with=["goule"]), goule()], options={"auto_end": True})
     state, _ = step(state, allocate("goule", split=(2, 0, 4)))
     state, _ = step(state, allocate("kael", "goule", (3, 3, 1), dice=[6, 4, 1, 1, 2, 3, 3, 6, 6, 4]))
     return state
@@ -76,7 +76,7 @@ def test_worsening_into_a_coma_can_end_the_fight():
     state = wounded_goule()
     state, entry = step(state, {"type": "worsen_wound", "actor": "gm", "target": "goule", "amount": 7})
     assert params(entry, "fell_into_coma") == {"target": "goule", "pv": 0}
-    assert state["status"] == "over" and params(entry, "combat_ended") == {"reason": "one_side_standing"}
+    assert state["status"] == "over" and params(entry, "combat_over") == {"reason": "one_side_standing"}
     assert params(entry, "choc_cleared") == {"combatant": "goule", "choc": 3}
 
 
@@ -99,7 +99,7 @@ def test_without_auto_end_the_last_side_standing_still_allocates():
     state, _ = start(RULESET, [kael(contact_with=["goule"]), goule(pv=1)], options={"auto_end": False})
     state, _ = step(state, allocate("goule", split=(2, 0, 4)))
     state, entry = step(state, allocate("kael", "goule", (3, 3, 1), dice=[6, 6, 6, 1, 2, 3, 1, 1, 2, 3]))
-    assert state["status"] == "active" and state["awaiting"] == [{"actor": "kael", "actions": ["allocate"], "reason": "allocation"}]
+    assert state["status"] == "active" and state["awaiting"] == [{"actor": "kael", "actions": ["allocate"], "reason": "allocation"}, {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
 
 
 def test_the_critique_threshold_cannot_be_below_the_grave_one():
@@ -117,4 +117,4 @@ def test_without_auto_end_and_nobody_standing_the_gm_is_awaited():
     state, _ = step(state, allocate("kael", "goule", weapon="arc"))
     state, _ = step(state, allocate("goule", "kael", dice=[6, 6, 1, 1, 1, 1, 1, 1, 6, 6, 1, 1, 1, 1]))
     assert state["status"] == "active"
-    assert state["awaiting"] == [{"actor": "gm", "actions": ["end_combat"], "reason": "nobody_can_act"}]
+    assert state["awaiting"] == [{"actor": "gm", "actions": ["end_combat"], "reason": "nobody_standing"}]

@@ -30,7 +30,8 @@ def test_adjust_sets_a_wound_level_of_the_table_and_zero_pv_puts_out_of_the_figh
     assert refused(state, {"type": "adjust", "actor": GM, "target": "bob", "set": {"wound": "scratched"}}, InvalidAction) == "set.wound"
     state, entry = gm(state, "adjust", target="bob", change={"pv": -6})
     assert params(entry, "out_of_fight") == {"target": "bob", "pv": 0} and codes_of(state, "bob") == ["unconscious"]
-    assert params(entry, "combat_ended") == {"reason": "one_side_standing"} and codes(entry)[-1] == "combat_summary"
+    # auto_end is off by default: the GM is awaited to end the fight.
+    assert state["status"] == "active" and state["awaiting"] == [{"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
 
 
 def test_a_modifier_for_one_round_applies_to_the_tests_then_expires_when_round_2_begins():
@@ -64,7 +65,8 @@ def test_stunned_by_a_coup_bas_ends_when_its_round_comes():
 def test_stunned_by_the_gm_loses_the_initiative_like_by_the_rules():
     state, entry = gm(fight(), "condition", target="ana", code="stunned", rounds=1)
     assert params(entry, "initiative_passes") == {"attacker": "bob", "defender": "ana", "reason": "stunned"}
-    assert state["awaiting"] == [{"actor": "bob", "actions": ["attack", "threaten", "join", "face", "pass"], "reason": "initiative"}]
+    # One to one: nobody else to join.
+    assert state["awaiting"] == [{"actor": "bob", "actions": ["attack", "threaten", "face", "pass"], "reason": "initiative"}]
 
 
 def test_prone_after_a_balayage_ends_when_the_fighter_regains_the_initiative():
@@ -108,7 +110,7 @@ def test_unconscious_and_dead_by_the_gm_leave_the_fight():
     assert state["duels"] == [] and codes_of(state, "bob") == ["unconscious"]
     assert [a["actor"] for a in state["awaiting"]] == ["ana", "cid"]  # free fighters now
     state, entry = gm(state, "condition", target="cid", code="dead")
-    assert state["awaiting"] == [] and state["status"] == "active"  # nobody left to fight; the GM ends it
+    assert state["awaiting"] == [{"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}] and state["status"] == "active"  # nobody left to fight; the GM ends it
 
 
 def test_a_newcomer_brought_by_the_gm_joins_with_an_interruption_roll():
@@ -121,7 +123,7 @@ def test_a_newcomer_brought_by_the_gm_joins_with_an_interruption_roll():
 
 
 def test_leaving_drops_the_duel_and_the_pending_attack_and_auto_end_sums_up():
-    state, _ = step(fight(), attack(defense=None))
+    state, _ = step(fight(options={"auto_end": True}), attack(defense=None))
     assert state["awaiting"] == [{"actor": "bob", "actions": ["defend"], "reason": "defense"}]
     state, entry = gm(state, "leave", target="bob", how="surrender")
     assert params(entry, "left_fight") == {"target": "bob", "how": "surrender", "author": GM, "reason": None}

@@ -14,7 +14,7 @@ def test_initiative_roll_2_plus_dex_the_better_level_starts():
     state, entry = start(RULESET, [ana(), bob()], dice=[1, 2, 6, 5])
     assert params(entry, "initiative_rolled", 0)["target"] == 4
     assert duel(state)["attacker"] == "ana"
-    assert state["awaiting"] == [{"actor": "ana", "actions": ["attack", "threaten", "join", "face", "pass"], "reason": "initiative"}]
+    assert state["awaiting"] == [{"actor": "ana", "actions": ["attack", "threaten", "face", "pass"], "reason": "initiative"}]
 
 
 def test_equal_levels_are_broken_by_the_margin_then_rerolled():

@@ -144,7 +144,7 @@ def test_massue_is_minus_three_to_hit_and_plus_two_damage():
 
 
 def test_coup_mortel_maneuver_doubles_the_damage_beyond_pv():
-    state = fight(ana(**KARATE), bob(pv=2))
+    state = fight(ana(**KARATE), bob(pv=2), options={"auto_end": True})
     state, entry = step(state, attack(maneuver="coup_mortel", dice=[1, 2, 3]))
     assert params(entry, "attack_rolled")["target"] == 6
     wounded = params(entry, "wounded")

@@ -39,6 +39,9 @@ def value_strategy(ruleset_id: str, state: dict, spec: dict):
         # One listed spec per element, in order (age-du-silicium's declared actions).
         parts = [value_strategy(ruleset_id, state, item) for item in spec["items"]]
         return None if any(p is None for p in parts) else st.tuples(*parts).map(list)
+    if spec.get("type") == "string" and spec.get("maxLength"):
+        # A few words of the GM's own (a narrative condition's label).
+        return st.text("abcdefgh ", min_size=spec.get("minLength") or 1, max_size=min(spec["maxLength"], 12))
     if spec.get("schema") == "sheet":
         return st.just(newcomer_sheet(ruleset_id, state))
     if spec.get("type") == "object" and spec.get("keys"):

@@ -1,11 +1,17 @@
-"""Property: the legal-actions listing matches what the engine accepts, for every ruleset.
+"""Property: the prompts and the legal-actions listing match what the engine accepts, for every ruleset.
 
 From each ruleset's example fight (and fights with more weapons and fighters
 where the example leaves rules unexercised), hypothesis plays random listed
-actions (a combatant's or the GM's), for every ruleset's players and GM. Every listed action, built from its listed
-parameters, is accepted (no RulesError, no invalid field); an action type
-that is not listed for a combatant, built with its required fields, is
-refused with a RulesError.
+actions (a combatant's or the GM's), for every ruleset's players and GM. At
+every step:
+
+- ``/options`` lists something for a combatant exactly when ``awaiting``
+  names it, and exactly the action types ``awaiting`` gives it;
+- every awaited action type, built from parameters ``/options`` lists, is
+  accepted (no RulesError, no invalid field);
+- an action type that is not listed for a combatant, built with its required
+  fields, is refused with a RulesError;
+- once at most one side stands, the game master is awaited (last), to end the fight.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError
 
+from service.rules.ending import decided
 from service.rules.engine import apply_action, create_combat
 from service.rules.errors import RulesError
 from service.rules.gm.legal import describe
@@ -24,11 +31,6 @@ from service.rules.viewer import GM_VIEWER, Viewer
 from .build import draw_action, instantiable, value_strategy
 
 STEPS = 12
-# Awaited reasons that offer a chance rather than wait for a decision: age-du-silicium's
-# held action, which a fleeing holder not cornered may not spend (nothing is listed then).
-# Awaited for reasons that may list nothing for the combatant's own token: a held action
-# that is only an offer, and a defense whose difficulty the GM gives (sistema-2d6).
-OFFERS = {"held_action", "difficulty"}
 
 
 def _dark_earth_armoury() -> dict:
@@ -113,6 +115,27 @@ def _unlisted_is_refused(data, ruleset, state: dict, actor: str, listed: set[str
         assert refused.value.messages
 
 
+def _accepted(state: dict, action: dict, caller=GM_VIEWER) -> dict:
+    try:
+        return apply_action(state, action, caller=caller)[0]
+    except (RulesError, ValidationError) as error:
+        raise AssertionError(f"listed action refused: {action}: {error}") from error
+
+
+def _prompts_match_the_listing(ruleset, state: dict) -> None:
+    awaited = {}
+    for entry in state["awaiting"]:
+        awaited.setdefault(entry["actor"], set()).update(entry["actions"])
+    reason = decided(ruleset.standing_sides(state))
+    if reason:
+        last = state["awaiting"][-1]
+        assert (last["actor"], last["actions"][0], last["reason"]) == ("gm", "end_combat", reason)
+    assert awaited, "nobody is awaited in an active fight"
+    for combatant in state["combatants"]:
+        listed = {o["type"] for o in ruleset.legal_actions(state, combatant["id"])}
+        assert listed == awaited.get(combatant["id"], set()), f"{combatant['id']}: listed {listed}, awaited {awaited.get(combatant['id'])}"
+
+
 @pytest.mark.parametrize("fight", FIGHTS)
 # No "explain" phase: replaying a whole fight per explanation is slow and adds nothing here.
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow],
@@ -125,10 +148,12 @@ def test_listed_actions_are_accepted_and_unlisted_refused(fight, data):
     for _ in range(STEPS):
         if state["status"] != "active":
             break
+        _prompts_match_the_listing(ruleset, state)
         actors = [
             entry["actor"] for entry in state["awaiting"]
-            if entry["actor"] != "gm"
-            and (entry["reason"] not in OFFERS or ruleset.legal_actions(state, entry["actor"], Viewer(combatant=entry["actor"])))
+            # A combatant awaited for a choice only the GM may fill (sistema-2d6's difficulty for a
+            # defender who cannot defend) has nothing listed for his own token: the GM plays it.
+            if entry["actor"] != "gm" and ruleset.legal_actions(state, entry["actor"], Viewer(combatant=entry["actor"]))
         ]
         actor = data.draw(st.sampled_from(actors + ["gm"]) if actors else st.just("gm"), label="actor")
         # Each combatant's options as his own player's token sees them: what is listed, that token may send.
@@ -136,6 +161,10 @@ def test_listed_actions_are_accepted_and_unlisted_refused(fight, data):
         options = ruleset.legal_actions(state, actor, caller)
         if actor != "gm":
             _unlisted_is_refused(data, ruleset, state, actor, {o["type"] for o in options}, caller)
+            # Every awaited type is accepted with some listed parameters, not only the one played on.
+            for kind in sorted({o["type"] for o in options}):
+                of_kind = [o for o in options if o["type"] == kind]
+                _accepted(state, draw_action(data, ruleset_id, state, actor, data.draw(st.sampled_from(of_kind), label=f"some {kind}")), caller)
         else:
             # Ending would stop the walk (the summary tests end fights).
             options = [o for o in options if o["type"] != "end_combat"]
@@ -143,8 +172,4 @@ def test_listed_actions_are_accepted_and_unlisted_refused(fight, data):
         undrawable = [o for o in options if not instantiable(ruleset_id, state, o)]
         assert not undrawable, f"not drawable from the listing: {undrawable}"
         option = data.draw(st.sampled_from(options), label="option")
-        action = draw_action(data, ruleset_id, state, actor, option)
-        try:
-            state, _ = apply_action(state, action, caller=caller)
-        except (RulesError, ValidationError) as error:
-            raise AssertionError(f"listed action refused: {action}: {error}") from error
+        state = _accepted(state, draw_action(data, ruleset_id, state, actor, option), caller)

@@ -28,6 +28,7 @@ NEVER_EMITTED = {
 NOT_IN_RULESET = {
     "turn_order": {"age-du-silicium", "dark-earth", "duel-2d6"},  # they narrate their own orders
     "result_overridden": {"dark-earth", "space-opera-d100"},  # dice pools and degrees: no success to force (supports_override)
+    "recovered": {"space-opera-d100"},  # its rules tie no state to PV: healing ends none (docs/rules/space-opera-d100.md)
 }
 
 

@@ -26,7 +26,8 @@ def test_zero_pv_is_unconscious_and_dying():
     assert target["pv"] == 0
     assert {c["code"] for c in target["conditions"]} == {"unconscious", "dying"}
     assert params(entry, "dying") == {"target": "bruno", "pv": 0}
-    assert state["awaiting"] == [{"actor": "bruno", "actions": ["death_test"], "reason": "death_test"}]
+    # One side stands: the GM may end the fight; until then the rules go on.
+    assert state["awaiting"] == [{"actor": "bruno", "actions": ["death_test"], "reason": "death_test"}, {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
 
 
 def test_literal_reading_zero_pv_is_unconscious_not_dying():
@@ -76,8 +77,8 @@ def test_three_failed_death_tests_kill():
         assert state["round"] == expected_round
     state, entry = step(state, {"type": "death_test", "actor": "bruno", "dice": [2, 3]})
     assert params(entry, "died") == {"target": "bruno", "cause": "death_tests"}
-    # The dead take no more turns: only Ana is awaited from now on.
-    assert [w["actor"] for w in state["awaiting"]] == ["ana"]
+    # The dead take no more turns: only Ana is awaited from now on (and the GM, to end the fight).
+    assert [w["actor"] for w in state["awaiting"]] == ["ana", "gm"]
 
 
 def test_twelve_stabilises():
@@ -85,7 +86,7 @@ def test_twelve_stabilises():
     assert params(entry, "death_test")["outcome"] == "stabilised"
     assert {c["code"] for c in combatant(state, "bruno")["conditions"]} == {"unconscious", "stable"}
     # Stable and unconscious: no more death tests, no turn.
-    assert [w["actor"] for w in state["awaiting"]] == ["ana"]
+    assert [w["actor"] for w in state["awaiting"]] == ["ana", "gm"]
 
 
 def test_a_successful_healing_test_stabilises():
@@ -125,7 +126,7 @@ def test_non_lethal_damage_knocks_out_but_never_kills():
     assert target["pv"] == 0
     assert {c["code"] for c in target["conditions"]} == {"unconscious"}
     assert params(entry, "damage_taken")["lethal"] is False
-    assert [w["actor"] for w in state["awaiting"]] == ["ana"]
+    assert [w["actor"] for w in state["awaiting"]] == ["ana", "gm"]
 
 
 def test_rd_per_damage_type_and_star():
@@ -153,7 +154,7 @@ def test_auto_end_when_one_side_stands():
     state, _ = start(RULESET, [ana(), bruno(pv=4)], dice=ANA_FIRST, options={"auto_end": True})
     state, entry = hit_bruno(state, [6])
     assert state["status"] == "over"
-    assert params(entry, "combat_ended") == {"reason": "one_side_standing"}
+    assert params(entry, "combat_over") == {"reason": "one_side_standing"}
 
 
 def test_dead_combatant_cannot_act_or_be_attacked():

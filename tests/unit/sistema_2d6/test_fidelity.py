@@ -69,7 +69,8 @@ def test_a_dying_character_cannot_stabilise_himself():
     # Ana and Bruno tie at 8 (3+1+3+1, 2+0+3+3); Ana drops Bruno (4 PV) to -1; Bruno still acts this turn.
     state, _ = start(RULESET, [ana(), bruno(pv=4)], dice=[3, 1, 3, 3])
     state, _ = step(state, {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", "difficulty": 2, "dice": [3, 3, 2]})
-    assert state["awaiting"] == [{"actor": "bruno", "actions": ["attack", "stabilize", "test", "pass"], "reason": "turn"}]
+    # Nobody else is dying: stabilize is not offered.
+    assert state["awaiting"] == [{"actor": "bruno", "actions": ["attack", "test", "pass"], "reason": "turn"}, {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
     error = refused(state, {"type": "stabilize", "actor": "bruno", "target": "bruno", "skill": "Medicina", "difficulty": 8, "dice": [6, 6]},
                     InvalidAction)
     assert error.field == "target"
@@ -107,7 +108,7 @@ def test_non_lethal_damage_on_a_character_already_at_0_takes_nothing_and_says_no
 def dying_bruno_to_test():
     state, _ = start(RULESET, [ana(), bruno(pv=4)], dice=ANA_FIRST)
     state, _ = step(state, {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", "difficulty": 2, "dice": [3, 3, 2]})
-    assert state["awaiting"] == [{"actor": "bruno", "actions": ["death_test"], "reason": "death_test"}]
+    assert state["awaiting"] == [{"actor": "bruno", "actions": ["death_test"], "reason": "death_test"}, {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
     return state
 
 

@@ -143,3 +143,35 @@ def test_a_leaver_is_no_longer_awaited(fight):
     assert state["round"] == 2 and state["awaiting"][0]["actor"] == "ana"
     with pytest.raises(ActionNotAllowed):
         step(state, {"type": "pass", "actor": "bruno"})
+
+
+def test_a_narrative_condition_is_shown_expires_and_has_no_rules_effect(fight):
+    # "prone" is no condition of these rules: refused as a code, pointing to label; nothing changes.
+    before = repr(fight)
+    with pytest.raises(InvalidAction) as refused:
+        step(fight, {"type": "condition", "actor": GM, "target": "ana", "code": "prone"})
+    assert refused.value.field == "code" and "label" in str(refused.value) and repr(fight) == before
+    state, entry = step(fight, {"type": "condition", "actor": GM, "target": "ana", "label": "knocked down", "rounds": 1})
+    assert params(entry, "narrative_condition_added") == {"target": "ana", "label": "knocked down", "rounds": 1, "author": GM, "reason": None}
+    mark = combatant(state, "ana")["conditions"][0]
+    assert (mark["code"], mark["label"], mark["ends"], mark["modifiers"]) == ("narrative", "knocked down", {"round": 2}, {})
+    assert state["awaiting"] == fight["awaiting"]  # no rules effect: Ana still acts
+    # Marked again: it starts over, one mark only.
+    state, _ = step(state, {"type": "condition", "actor": GM, "target": "ana", "label": "knocked down", "rounds": 2})
+    assert [c["ends"] for c in combatant(state, "ana")["conditions"]] == [{"round": 3}]
+    state, entry = step(state, {"type": "condition", "actor": GM, "target": "ana", "label": "knocked down", "remove": True})
+    assert params(entry, "narrative_condition_removed") == {"target": "ana", "label": "knocked down", "author": GM, "reason": None}
+    assert combatant(state, "ana")["conditions"] == []
+
+
+def test_a_narrative_condition_expires_under_its_label(fight):
+    state, _ = step(fight, {"type": "condition", "actor": GM, "target": "bruno", "label": "blinded by smoke", "rounds": 1})
+    state, _ = step(state, {"type": "pass", "actor": "ana"})
+    state, entry = step(state, {"type": "pass", "actor": "bruno"})  # round 2 begins: the mark ends
+    assert params(entry, "condition_expired") == {"combatant": "bruno", "condition": "blinded by smoke"}
+
+
+def test_a_narrative_condition_takes_no_modifier_and_needs_code_or_label(fight):
+    for body in ({"label": "dazed", "modifier": -2}, {}, {"code": "dying", "label": "dazed"}):
+        with pytest.raises(ValidationError):
+            step(fight, {"type": "condition", "actor": GM, "target": "ana", **body})

@@ -13,7 +13,8 @@ def test_initiative_is_des_plus_2d6_plus_the_des_bonus():
     assert params(entry, "initiative_rolled", 0) == {"combatant": "ana", "dice": [6, 5], "des": 3, "bonus": 1, "total": 15}
     assert params(entry, "initiative_rolled", 1)["total"] == 5
     assert state["order"] == [["ana"], ["bruno"]]
-    assert state["awaiting"] == [{"actor": "ana", "actions": ["attack", "stabilize", "test", "pass"], "reason": "turn"}]
+    # Nobody is dying: stabilize is not offered.
+    assert state["awaiting"] == [{"actor": "ana", "actions": ["attack", "test", "pass"], "reason": "turn"}]
 
 
 @pytest.mark.parametrize(("des", "bonus"), [(2, 0), (3, 1), (4, 2), (5, 3), (6, 6), (7, 8), (8, 10), (9, 12), (10, 14)])
@@ -71,7 +72,7 @@ def test_a_simultaneous_member_put_down_in_its_own_group_still_acts():
     state, _ = step(state, {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", "difficulty": 2, "dice": [3, 3, 2]})
     assert "dying" in [x["code"] for x in next(c for c in state["combatants"] if c["id"] == "bruno")["conditions"]]
     # Simultaneous: Bruno still strikes back this turn, then makes death tests.
-    assert state["awaiting"] == [{"actor": "bruno", "actions": ["attack", "stabilize", "test", "pass"], "reason": "turn"}]
+    assert state["awaiting"] == [{"actor": "bruno", "actions": ["attack", "test", "pass"], "reason": "turn"}, {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
     state, entry = step(state, {"type": "attack", "actor": "bruno", "target": "ana", "weapon": "faca", "difficulty": 2, "dice": [3, 3, 4]})
     # Faca FOR+1 at FOR 3, the seed's reading: 1d6 + 4 + 1 = 4 + 5 = 9; Ana 14 - 9 = 5.
     assert params(entry, "damage_taken") == {"target": "ana", "amount": 9, "pv": 5, "lethal": True}
@@ -79,4 +80,5 @@ def test_a_simultaneous_member_put_down_in_its_own_group_still_acts():
     assert state["awaiting"] == [
         {"actor": "ana", "actions": ["attack", "stabilize", "test", "pass"], "reason": "turn"},
         {"actor": "bruno", "actions": ["death_test"], "reason": "death_test"},
+        {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"},
     ]

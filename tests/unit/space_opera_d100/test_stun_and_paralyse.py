@@ -83,7 +83,7 @@ def test_failed_con_x_1d4_paralyses_for_5d6_minutes():
     assert params(entry, "paralysis_test") == {"target": "garde", "con": 13, "factor": 2, "roll": 40, "needed": 26, "level": "failure"}
     assert params(entry, "paralysed") == {"target": "garde", "minutes": 15}
     assert "damage_rolled" not in codes(entry)
-    assert state["awaiting"] == [{"actor": "kira", "actions": ["attack", "pass", "recover"], "reason": "turn"}]
+    assert state["awaiting"] == [{"actor": "kira", "actions": ["attack", "pass"], "reason": "turn"}, {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
 
 
 def test_passed_con_test_gives_contracted_muscles_minus_2_dex_and_minus_10():

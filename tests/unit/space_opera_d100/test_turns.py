@@ -13,7 +13,7 @@ def test_initiative_is_d12_plus_dex_highest_first():
     assert params(entry, "initiative_rolled", 0) == {"combatant": "kira", "die": 9, "dex": 14, "total": 23}
     assert params(entry, "initiative_rolled", 1) == {"combatant": "garde", "die": 2, "dex": 11, "total": 13}
     assert params(entry, "turn_order") == {"order": [["kira"], ["garde"]]}
-    assert state["awaiting"] == [{"actor": "kira", "actions": ["attack", "pass", "recover"], "reason": "turn"}]
+    assert state["awaiting"] == [{"actor": "kira", "actions": ["attack", "pass"], "reason": "turn"}]
 
 
 def test_equal_scores_go_to_the_higher_dex():
@@ -50,9 +50,9 @@ def test_several_attacks_cost_5_per_attack_each_and_3_initiative_each():
     kira_state = next(c for c in state["combatants"] if c["id"] == "kira")
     assert kira_state["round"]["initiative"] == 12 and kira_state["round"]["attacks_left"] == 1
     # 12 < 14: Garde answers before Kira's second attack.
-    assert state["awaiting"] == [{"actor": "garde", "actions": ["attack", "pass", "recover"], "reason": "turn"}]
+    assert state["awaiting"] == [{"actor": "garde", "actions": ["attack", "pass"], "reason": "turn"}]
     state, _ = step(state, {"type": "pass", "actor": "garde"})
-    assert state["awaiting"] == [{"actor": "kira", "actions": ["attack", "pass", "recover"], "reason": "next_attack"}]
+    assert state["awaiting"] == [{"actor": "kira", "actions": ["attack", "pass"], "reason": "next_attack"}]
     state, entry = exchange(state, dice=[90])
     assert params(entry, "attack_rolled")["needed"] == 50
     assert "round_started" in codes(entry)

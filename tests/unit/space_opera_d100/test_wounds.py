@@ -112,7 +112,7 @@ def test_when_nobody_can_act_the_gm_is_awaited_and_lifting_a_state_resumes_the_f
         step(state, {"type": "clear_condition", "actor": "gm", "target": "garde", "condition": "stunned"})
     assert refused.value.field == "condition"
     state, entry = step(state, {"type": "clear_condition", "actor": "gm", "target": "garde", "condition": "wound"})
-    assert state["awaiting"] == [{"actor": "gm", "actions": ["end_combat", "clear_condition"], "reason": "nobody_can_act"}]
+    assert state["awaiting"] == [{"actor": "gm", "actions": ["end_combat", "clear_condition"], "reason": "nobody_standing"}]
     state, entry = step(state, {"type": "clear_condition", "actor": "gm", "target": "garde", "condition": "unconscious", "dice": [4]})
     assert params(entry, "condition_cleared") == {"target": "garde", "condition": "unconscious", "by": "gm"}
     assert params(entry, "round_started") == {"round": 3}
