@@ -74,6 +74,10 @@ class Settings:
     # Event streams and waiting long polls one worker holds at once, each on
     # one of its GUNICORN_THREADS; keep it below that (docs/operations.md).
     max_streams_per_worker: int = 16
+    # Simulation jobs (docs/simulations.md): the RQ queue the web fills and
+    # the worker processes empty, and how often a worker says it is alive.
+    simulation_queue: str = "melee-simulations"
+    worker_heartbeat_seconds: int = 10
 
     # Every environment variable from_env reads (a test keeps this list true;
     # the deployment manifests are checked against it).
@@ -97,6 +101,8 @@ class Settings:
         "RENDER_GIT_COMMIT",
         "MELEE_TEST_SLOW_ENDPOINT",
         "MAX_STREAMS_PER_WORKER",
+        "SIMULATION_QUEUE",
+        "WORKER_HEARTBEAT_SECONDS",
     )
 
     @classmethod
@@ -124,4 +130,6 @@ class Settings:
             # Tests only: GET /_test/slow, to have a request in flight at SIGTERM.
             test_slow_endpoint=env.get("MELEE_TEST_SLOW_ENDPOINT") == "1",
             max_streams_per_worker=_int(env, "MAX_STREAMS_PER_WORKER", 16, 0, 10_000),
+            simulation_queue=env.get("SIMULATION_QUEUE", "").strip() or "melee-simulations",
+            worker_heartbeat_seconds=_int(env, "WORKER_HEARTBEAT_SECONDS", 10, 1, 600),
         )
