@@ -63,8 +63,9 @@ def fight_seeds(seed: int, fights: int, start: int = 0):
     return (fight_seed(seed, index) for index in range(start, fights))
 
 
-def chunks(fights: int, size: int = CHUNK_FIGHTS) -> list[tuple[int, int]]:
-    """``[start, stop)`` ranges of fight indexes covering ``fights``, ``size`` each but the last."""
+def chunks(fights: int, size: int | None = None) -> list[tuple[int, int]]:
+    """``[start, stop)`` ranges of fight indexes covering ``fights``, ``size`` (CHUNK_FIGHTS) each but the last."""
+    size = size or CHUNK_FIGHTS
     return [(start, min(start + size, fights)) for start in range(0, fights, size)]
 
 
