@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from service.api import simulation_jobs
 from service.app import create_app
 from service.rules.registry import RULESETS
 from service.settings import Settings
@@ -115,7 +116,11 @@ def finished(job: dict) -> bool:
     return job["status"] in ("done", "failed")
 
 
-def test_two_workers_play_the_chunks_and_answer_the_single_process_result(workers, single_process_result):
+def test_two_workers_play_the_chunks_and_answer_the_single_process_result(workers, single_process_result, monkeypatch):
+    def in_the_web_process(*args):
+        raise AssertionError("with a queue, no job runs in the web process")
+
+    monkeypatch.setattr(simulation_jobs, "start", in_the_web_process)
     workers.start()
     workers.start()
     job = workers.wait(workers.post(), finished, seconds=120)

@@ -136,6 +136,7 @@ def test_compose_runs_redis_with_aof_and_several_replicas_behind_a_proxy():
     nginx = (ROOT / "deploy" / mount.split(":")[0]).read_text()
     assert f"http://api:{port}" in nginx
     assert "X-Forwarded-For" in nginx and "X-Request-ID" in nginx
+    assert "proxy_buffering off;" in nginx, "event streams (/stream) must not be buffered"
     assert proxy["ports"]
 
 
