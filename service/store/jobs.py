@@ -55,9 +55,9 @@ class SimulationJobs:
         get the list, and both write the same result.
         """
         with unavailable_on_failure():
-            pipe = self._pipeline(job_id, **{f"done:{chunk}": done, f"part:{chunk}": dumps(counts)})
-            pipe.hgetall(job_key(job_id))
-            fields = _decoded(pipe.execute()[-1])
+            self._pipeline(job_id, **{f"done:{chunk}": done, f"part:{chunk}": dumps(counts)}).execute()
+            # Read after our own write: of chunks finishing together, the last to read sees them all.
+            fields = _decoded(self.client.hgetall(job_key(job_id)))
         parts = {int(name[5:]): value for name, value in fields.items() if name.startswith("part:")}
         if len(parts) < int(fields["chunks"]):
             return None
