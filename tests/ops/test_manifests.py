@@ -330,6 +330,7 @@ def test_procfile_and_compose_run_the_simulation_worker():
     assert set(worker["environment"]) <= KNOWN_ENV
     assert worker["environment"]["REDIS_URL"] == services["api"]["environment"]["REDIS_URL"]
     assert "ports" not in worker and "expose" not in worker
+    assert worker["healthcheck"] == {"disable": True}, "the image's HEALTHCHECK is the web's"
 
 
 def test_app_json_provisions_redis_and_sets_only_known_variables():
