@@ -46,6 +46,7 @@ class OddsRequest(Schema):
 @blp.route("/<combat_id>/odds")
 class Odds(MethodView):
     @blp.doc(
+        operationId="getOdds",
         summary="The odds of an action, without playing it",
         description=(
             "The probability of each outcome class of the action (miss, hit, critical hit, wound levels, death... "

@@ -66,6 +66,7 @@ def _jobs() -> SimulationJobs:
 @blp.route("")
 class Simulations(MethodView):
     @blp.doc(
+        operationId="createSimulation",
         summary="Simulate many fights",
         description=(
             "Plays `fights` complete fights of the template with each ruleset's documented tactic and answers "
@@ -104,7 +105,11 @@ class Simulations(MethodView):
 
 @blp.route("/<job_id>")
 class Simulation(MethodView):
-    @blp.doc(summary="Read a simulation job: its progress, then its result")
+    @blp.doc(
+        operationId="getSimulation",
+        summary="Read a simulation job: its progress, then its result",
+        description="Poll it until `status` is done (or failed); the result then has the same shape as an inline one.",
+    )
     @blp.response(200, SimulationJob)
     def get(self, job_id):
         job = _jobs().get(job_id)

@@ -1,0 +1,222 @@
+"""What turns the generated OpenAPI document into a contract a generated client can type.
+
+Everything here is derived from what the blueprints and the rulesets' marshmallow
+schemas declare, so a new endpoint, action type or field shows up typed without
+editing this module:
+
+- every operation gets its security (public ones say so with ``security: []``),
+  the problem responses its shape makes possible (a body: 400 and 422; a bearer
+  token: 401 and 403; a resource in the path: 404...), and OpenAPI links for the
+  workflow create a combat -> act -> read the log;
+- each ruleset's actions become a discriminated union (``Sistema2d6Action``):
+  one component per action type whose ``type`` is a single-value enum, and a
+  ``discriminator`` mapping each type to its component;
+- a few shapes marshmallow fields convert loosely are tightened for client
+  generators (a nullable nested object, a dict's size, a default on a request
+  field, which openapi-typescript would otherwise turn into a required field).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+
+from apispec import BasePlugin
+
+from . import limits
+
+PROBLEM_JSON = "application/problem+json"
+SCHEMAS = "#/components/schemas/"
+
+# name -> (status, description, headers the answer carries)
+PROBLEMS = {
+    "BadRequest": (400, "The body is not valid JSON.", {}),
+    "Unauthorized": (401, "No token, or a token this combat does not know.", {"WWW-Authenticate": "Bearer"}),
+    "Forbidden": (403, "The token may not do this (another combatant's action, a game-master action...).", {}),
+    "NotFound": (404, "Nothing by that id: it never existed, was deleted, or expired.", {}),
+    "Conflict": (409, "The rules refuse the action now, or the combat kept changing, or the same Idempotency-Key is in flight.", {}),
+    "PreconditionFailed": (412, "If-Match names another version; ETag carries the current one.", {"ETag": "The combat's current version."}),
+    "UnprocessableContent": (422, "A field is invalid: `errors` has a JSON Pointer and a reason for each.", {}),
+    "TooManyRequests": (429, "The deployment's rate limit is reached.", {"Retry-After": "Seconds to wait."}),
+    "ServiceUnavailable": (503, "The combat store does not answer; nothing was changed.", {"Retry-After": "Seconds to wait."}),
+}
+BODY_ERRORS = ("BadRequest", "UnprocessableContent")
+STORELESS_PATHS = ("/healthz", "/rulesets", "/version")
+
+# The workflow a client follows: (operation, status) -> links to follow, and where the combat id comes from.
+WORKFLOW = {
+    ("createCombat", "201"): ("$response.body#/id", ("postAction", "getCombat", "listEvents")),
+    ("postAction", "200"): ("$request.path.combat_id", ("postAction", "getCombat", "listEvents")),
+}
+LINK_PURPOSES = {
+    "postAction": "Post the next action to this combat.",
+    "getCombat": "Read this combat's state.",
+    "listEvents": "Read this combat's log.",
+}
+
+
+def register_problem_responses(spec) -> None:
+    for name, (_, description, headers) in PROBLEMS.items():
+        spec.components.response(
+            name,
+            {
+                "description": description,
+                "content": {PROBLEM_JSON: {"schema": {"$ref": SCHEMAS + "Problem"}}},
+                **({"headers": {h: {"description": d, "schema": {"type": "string"}} for h, d in headers.items()}} if headers else {}),
+            },
+        )
+
+
+class ContractPlugin(BasePlugin):
+    """Security, problem responses and links of every operation, from its shape."""
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        for operation in (operations or {}).values():
+            operation.setdefault("security", [])
+            responses = operation.setdefault("responses", {})
+            for name in _problems_of(path, operation):
+                status = str(PROBLEMS[name][0])
+                if status not in responses:
+                    responses[status] = name
+            for (operation_id, status), (combat_id, targets) in WORKFLOW.items():
+                if operation.get("operationId") == operation_id and isinstance(responses.get(status), dict):
+                    responses[status]["links"] = {
+                        target: {"operationId": target, "parameters": {"combat_id": combat_id}, "description": LINK_PURPOSES[target]}
+                        for target in targets
+                    }
+
+
+def _problems_of(path: str, operation: dict) -> list[str]:
+    names = []
+    if "requestBody" in operation:
+        names += BODY_ERRORS
+    if any(s.get("bearer") is not None for s in operation["security"]):
+        names += ["Unauthorized", "Forbidden"]
+    elif any("apiKey" in s for s in operation["security"]):
+        names.append("Unauthorized")
+    if "{" in path:
+        names.append("NotFound")
+    headers = {p.get("name") for p in operation.get("parameters", []) if isinstance(p, dict)}
+    if "If-Match" in headers:
+        names.append("PreconditionFailed")
+    if "If-Match" in headers or "Idempotency-Key" in headers:
+        names.append("Conflict")
+    if not path.startswith(limits.UNLIMITED_PREFIXES):
+        names.append("TooManyRequests")
+    if not path.startswith(STORELESS_PATHS):
+        names.append("ServiceUnavailable")
+    return names
+
+
+# -- the action unions -----------------------------------------------------------------
+
+
+def action_union(spec, prefix: str, actions: dict[str, str], sheet: str) -> str:
+    """``{prefix}Action``: the ruleset's actions, discriminated by ``type``.
+
+    ``actions`` maps each action type to its component; the component's ``type``
+    becomes that single value. The shared ``join`` takes the ruleset's own sheet.
+    """
+    schemas = spec.components.schemas
+    mapping = {}
+    for action_type, component in sorted(actions.items()):
+        body = schemas[component]
+        combatant = body["properties"].get("combatant", {})
+        if action_type == "join" and "$ref" not in combatant and combatant.get("type") == "object":
+            if not component.startswith(prefix):  # the shared one: this ruleset gets its own copy
+                component = prefix + component.removeprefix("Gm")
+                body = copy.deepcopy(body)
+                spec.components.schema(component, body)
+            body["properties"]["combatant"] = {"allOf": [{"$ref": SCHEMAS + sheet}], "description": combatant.get("description", "")}
+        declared = body["properties"]["type"].get("enum")
+        assert declared in (None, [action_type]), f"{component} is used for two action types"
+        body["properties"]["type"] = {"type": "string", "enum": [action_type]}
+        mapping[action_type] = SCHEMAS + component
+    name = prefix + "Action"
+    spec.components.schema(
+        name,
+        {
+            "oneOf": [{"$ref": ref} for ref in mapping.values()],
+            "discriminator": {"propertyName": "type", "mapping": mapping},
+            "description": f"An action of a {prefix} combat, told apart by its `type`.",
+        },
+    )
+    return name
+
+
+# -- tightening what marshmallow converts loosely -----------------------------------------
+
+
+def tighten(spec) -> None:
+    schemas = spec.components.schemas
+    for body in schemas.values():
+        _walk(body, _tighten_node)
+    document = spec.to_dict()
+    operations = [op for item in document["paths"].values() for op in item.values() if isinstance(op, dict)]
+    for name in _reachable(schemas, _refs([op.get("requestBody") for op in operations])):
+        _walk(schemas[name], _default_in_words)
+    # What no operation uses (a shared schema every ruleset replaced, flask-smorest's pagination).
+    used = _reachable(schemas, _refs([operations, document["components"].get("responses")]))
+    for name in set(schemas) - used:
+        del schemas[name]
+
+
+def _walk(node, visit) -> None:
+    if isinstance(node, dict):
+        visit(node)
+        for value in node.values():
+            _walk(value, visit)
+    elif isinstance(node, list):
+        for item in node:
+            _walk(item, visit)
+
+
+def _tighten_node(node: dict) -> None:
+    if node.get("type") == "object":
+        # A size limit on a dict counts its entries, not characters.
+        for length, count in (("maxLength", "maxProperties"), ("minLength", "minProperties")):
+            if length in node:
+                node[count] = node.pop(length)
+    if node.get("nullable") and "type" not in node and not any(k in node for k in ("allOf", "anyOf", "oneOf", "$ref")):
+        # Any JSON value (null included): OpenAPI 3.0 has no type to pair `nullable` with.
+        del node["nullable"]
+    choices = node.get("anyOf")
+    if isinstance(choices, list) and len(choices) == 2 and {"type": "object", "nullable": True} in choices:
+        # A nullable nested object: that object or null, not "that object or any object".
+        (ref,) = [choice for choice in choices if choice != {"type": "object", "nullable": True}]
+        del node["anyOf"]
+        node.update({"type": "object", "nullable": True, "allOf": [ref]})
+
+
+def _default_in_words(node: dict) -> None:
+    """A request field's default, said in its description rather than as ``default``.
+
+    openapi-typescript (default flags) types a property with a ``default`` as
+    always present, which is true of an answer but not of a request: a client
+    would have to send every defaulted field.
+    """
+    properties = node.get("properties")
+    if not isinstance(properties, dict):
+        return
+    for prop in properties.values():
+        if isinstance(prop, dict) and "default" in prop:
+            value = prop.pop("default")
+            if value is not None and value != [] and value != {}:
+                said = f"Default: {json.dumps(value, ensure_ascii=False)}."
+                prop["description"] = f"{prop['description'].rstrip()} {said}" if prop.get("description") else said
+
+
+def _reachable(schemas: dict, roots: list[str]) -> set[str]:
+    seen, todo = set(), list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in schemas:
+            continue
+        seen.add(name)
+        todo += _refs(schemas[name])
+    return seen
+
+
+def _refs(node) -> list[str]:
+    return re.findall(r'"#/components/schemas/([^"]+)"', json.dumps(node))
