@@ -74,7 +74,10 @@ class ContractPlugin(BasePlugin):
     def operation_helper(self, path=None, operations=None, **kwargs):
         for operation in (operations or {}).values():
             operation.setdefault("security", [])
+            # flask-smorest keys responses by int; apispec turns them into strings later.
             responses = operation.setdefault("responses", {})
+            for status in [key for key in responses if isinstance(key, int)]:
+                responses[str(status)] = responses.pop(status)
             for name in _problems_of(path, operation):
                 status = str(PROBLEMS[name][0])
                 if status not in responses:
@@ -127,7 +130,8 @@ def action_union(spec, prefix: str, actions: dict[str, str], sheet: str) -> str:
             if not component.startswith(prefix):  # the shared one: this ruleset gets its own copy
                 component = prefix + component.removeprefix("Gm")
                 body = copy.deepcopy(body)
-                spec.components.schema(component, body)
+                spec.components.schema(component, copy.deepcopy(body))
+                body = schemas[component]
             body["properties"]["combatant"] = {"allOf": [{"$ref": SCHEMAS + sheet}], "description": combatant.get("description", "")}
         declared = body["properties"]["type"].get("enum")
         assert declared in (None, [action_type]), f"{component} is used for two action types"

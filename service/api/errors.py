@@ -33,6 +33,8 @@ def http_problem(error: HTTPException):
     if extensions.get("errors"):
         detail = "; ".join(f"{e['pointer']}: {e['detail']}" for e in extensions["errors"][:5])
     headers = dict(data.get("headers") or {})
+    if getattr(error, "valid_methods", None):  # 405: which methods the resource has
+        headers["Allow"] = ", ".join(error.valid_methods)
     if error.code == 429 and (wait := limits.retry_after(error)):
         headers["Retry-After"] = wait
     return problem(

@@ -92,8 +92,15 @@ def test_bad_creation_bodies_are_422_naming_the_field(client, mutate, pointer):
     assert_problem(client.post("/combats", json=body), 422, pointer)
 
 
-@pytest.mark.parametrize("data", ["not json", "[1, 2]", "null", ""])
-def test_a_body_that_is_not_a_json_object(client, data):
+@pytest.mark.parametrize("data", ["not json", "{\"ruleset\": ", ""])
+def test_a_body_that_is_not_json_is_400(client, data):
+    response = client.post("/combats", data=data, content_type="application/json")
+    assert_problem(response, 400, kind="invalid-request")
+    assert response.get_json()["detail"].startswith("the request body is not valid JSON: ")
+
+
+@pytest.mark.parametrize("data", ["[1, 2]", "null"])
+def test_json_that_is_not_an_object_is_422(client, data):
     assert_problem(client.post("/combats", data=data, content_type="application/json"), 422, "/")
 
 
@@ -107,7 +114,9 @@ def test_unknown_combat_and_route_and_method(client, fight):
     assert_problem(client.get("/combats/unknown"), 404, kind="not-found")
     assert_problem(client.post("/combats/unknown/actions", json={"type": "pass", "actor": "a"}), 404)
     assert_problem(client.get("/nowhere"), 404)
-    assert_problem(client.put(fight), 405, kind="method-not-allowed")
+    wrong_method = client.put(fight)
+    assert_problem(wrong_method, 405, kind="method-not-allowed")
+    assert set(wrong_method.headers["Allow"].split(", ")) == {"GET", "HEAD", "DELETE", "OPTIONS"}
 
 
 def test_bad_query_parameters(client, fight):

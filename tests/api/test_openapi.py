@@ -3,6 +3,7 @@
 import json
 
 from service.openapi import OUTPUT, generate, render
+from service.rules.registry import RULESETS
 
 
 def test_checked_in_openapi_matches_the_code():
@@ -13,13 +14,55 @@ def test_served_document_is_the_checked_in_one(client):
     assert client.get("/openapi.json").get_json() == json.loads(OUTPUT.read_text())
 
 
-def test_every_ruleset_action_is_documented(client):
+def test_every_ruleset_action_is_a_branch_of_its_discriminated_union(client):
     spec = client.get("/openapi.json").get_json()
-    refs = {ref["$ref"].rsplit("/", 1)[1] for ref in spec["components"]["schemas"]["Action"]["anyOf"]}
-    for ruleset in client.get("/rulesets").get_json():
-        detail = client.get(f"/rulesets/{ruleset['id']}").get_json()
-        assert set(detail["actions"]) >= {"end_combat"}
-        assert len(refs) >= len(detail["actions"])
+    schemas = spec["components"]["schemas"]
+    unions = {ref["$ref"].rsplit("/", 1)[1] for ref in schemas["Action"]["anyOf"]}
+    assert unions == {f"{ruleset.schema_prefix}Action" for ruleset in RULESETS.values()}
+    for ruleset in RULESETS.values():
+        union = schemas[f"{ruleset.schema_prefix}Action"]
+        mapping = union["discriminator"]["mapping"]
+        assert union["discriminator"]["propertyName"] == "type"
+        assert set(mapping) == set(client.get(f"/rulesets/{ruleset.id}").get_json()["actions"])
+        assert sorted(ref["$ref"] for ref in union["oneOf"]) == sorted(mapping.values())
+        for action_type, ref in mapping.items():
+            assert schemas[ref.rsplit("/", 1)[1]]["properties"]["type"] == {"type": "string", "enum": [action_type]}
+
+
+def test_a_joining_combatant_is_typed_by_the_ruleset_sheet(client):
+    schemas = client.get("/openapi.json").get_json()["components"]["schemas"]
+    join = schemas["Sistema2d6Action"]["discriminator"]["mapping"]["join"].rsplit("/", 1)[1]
+    assert schemas[join]["properties"]["combatant"]["allOf"] == [{"$ref": "#/components/schemas/Sistema2d6Sheet"}]
+
+
+def test_every_operation_has_an_id_security_and_problem_answers(client):
+    spec = client.get("/openapi.json").get_json()
+    ids = []
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            ids.append(operation["operationId"])
+            assert operation["summary"] and operation["description"], (method, path)
+            assert "security" in operation, (method, path)
+            if operation["security"] and path not in ("/healthz", "/readyz"):
+                assert "401" in operation["responses"], (method, path)
+    assert len(ids) == len(set(ids))
+    assert {"createCombat", "postAction", "getCombat", "listEvents"} <= set(ids)
+    assert spec["paths"]["/rulesets"]["get"]["security"] == []
+    assert set(spec["components"]["securitySchemes"]) == {"bearer", "apiKey"}
+
+
+def test_links_lead_from_creating_a_combat_to_acting_and_reading_the_log(client):
+    paths = client.get("/openapi.json").get_json()["paths"]
+    created = paths["/combats"]["post"]["responses"]["201"]["links"]
+    assert created["postAction"] == {
+        "operationId": "postAction",
+        "parameters": {"combat_id": "$response.body#/id"},
+        "description": "Post the next action to this combat.",
+    }
+    acted = paths["/combats/{combat_id}/actions"]["post"]["responses"]["200"]["links"]
+    assert acted["listEvents"]["parameters"] == {"combat_id": "$request.path.combat_id"}
 
 
 def test_docs_render_without_network(client):
