@@ -141,7 +141,9 @@ def action_union(spec, prefix: str, actions: dict[str, str], sheet: str) -> str:
     spec.components.schema(
         name,
         {
-            "oneOf": [{"$ref": ref} for ref in mapping.values()],
+            # anyOf, not oneOf: the single-value types already exclude each other, and a
+            # validator (or a fuzzer's generator) would check every branch to prove "only one".
+            "anyOf": [{"$ref": ref} for ref in mapping.values()],
             "discriminator": {"propertyName": "type", "mapping": mapping},
             "description": f"An action of a {prefix} combat, told apart by its `type`.",
         },
