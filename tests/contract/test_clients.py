@@ -18,6 +18,7 @@ import json
 import sys
 
 import pytest
+import requests
 
 from service.rules.registry import RULESETS
 
@@ -134,3 +135,40 @@ def test_a_wrong_action_type_does_not_compile(typescript):
                     "--target", "es2022", HERE / "wrong-action-type.ts"])
     assert compiled.returncode != 0
     assert "wrong-action-type.ts(5," in compiled.stdout and '"atakk"' in compiled.stdout, compiled.stdout
+
+
+# -- docs/vtt.md's snippets ---------------------------------------------------------------
+
+
+def guide_snippet(language: str) -> str:
+    guide = (HERE.parents[1] / "docs" / "vtt.md").read_text()
+    section = guide[guide.index("## Typed clients, generated"):]
+    return section[section.index(f"```{language}\n") + len(language) + 4:].split("```", 1)[0]
+
+
+def sistema_combat(base: str) -> tuple[str, str]:
+    """A sistema-2d6 combat where Ana acts first: its id and Ana's token."""
+    created = requests.post(f"{base}/combats", json=RULESETS["sistema-2d6"].example()["combat"], headers={"X-API-Key": API_KEY}, timeout=10)
+    assert created.status_code == 201, created.text
+    return created.json()["id"], created.json()["tokens"]["combatants"]["ana"]
+
+
+def test_the_guide_python_snippet_acts(melee_client, api_server):
+    combat_id, ana_token = sistema_combat(api_server)
+    scope = {"combat_id": combat_id, "ana_token": ana_token}
+    exec(guide_snippet("python").replace("http://localhost:8000", api_server), scope)  # noqa: S102 - our own docs
+    assert type(scope["result"]).__name__ == "ActionResult", scope["result"]
+
+
+def test_the_guide_typescript_snippet_compiles_strict_and_acts(typescript, api_server):
+    combat_id, ana_token = sistema_combat(api_server)
+    (BUILD / "guide.ts").write_text(
+        "const [combat_id, anaToken] = process.argv.slice(2);\n"
+        + guide_snippet("ts").replace("http://localhost:8000", api_server)
+        + "if (!data) throw new Error(error?.detail);\nconsole.log(data.action.type);\n"
+    )
+    compiled = run([typescript / "tsc", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022",
+                    "--types", "node", "--outDir", BUILD / "guide", BUILD / "guide.ts"])
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    played = run(["node", BUILD / "guide" / "guide.js", combat_id, ana_token], timeout=60)
+    assert (played.returncode, played.stdout) == (0, "attack\n"), played.stdout + played.stderr
