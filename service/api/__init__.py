@@ -12,7 +12,7 @@ from openapi_ui_bundles import swagger_ui
 
 from .. import __version__
 from ..rules.registry import RULESETS
-from . import combats, contract, errors, health, history, odds, options, problems, rulesets, schemas, simulations, stream, tokens
+from . import combats, contract, errors, health, history, odds, options, problems, rulesets, schemas, simulations, state, stream, tokens
 
 SWAGGER_STATIC = "/docs/static/"
 
@@ -64,6 +64,7 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
         actions = {kind: schema_name(s) for kind, s in ruleset.all_action_schemas.items()}
         union = contract.action_union(spec, ruleset.schema_prefix, actions, schema_name(ruleset.sheet_schema))
         action_refs.append({"$ref": f"#/components/schemas/{union}"})
+        spec.components.schema(f"{ruleset.schema_prefix}Combatant", schema=state.COMBATANTS.get(ruleset.id, schemas.Combatant))
         raw = {
             "sheet": converter.schema2jsonschema(ruleset.sheet_schema),
             "options": converter.schema2jsonschema(ruleset.options_schema),
@@ -77,6 +78,8 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
             "catalog": ruleset.catalog,
             "example": ruleset.example(),
         }
+    for combat in ("Combat", "CreatedCombat"):
+        contract.split_by_ruleset(spec, combat, {ruleset.id: ruleset.schema_prefix for ruleset in RULESETS.values()})
     spec.components.schema("CreateCombat", {"anyOf": creation_refs, "description": "One of the rulesets' creation bodies."})
     spec.components.schema(
         "Action", {"anyOf": action_refs, "description": "An action of the combat's ruleset: one of the rulesets' action unions."}

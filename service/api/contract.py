@@ -151,6 +151,30 @@ def action_union(spec, prefix: str, actions: dict[str, str], sheet: str) -> str:
     return name
 
 
+# -- the combat, by ruleset -----------------------------------------------------------------
+
+
+def split_by_ruleset(spec, name: str, rulesets: dict[str, str]) -> None:
+    """``name`` (a combat) becomes a union of one component per ruleset, discriminated by ``ruleset``.
+
+    ``rulesets`` maps each ruleset id to its prefix; ``{prefix}Combatant`` is
+    that ruleset's combatant state, already registered.
+    """
+    schemas = spec.components.schemas
+    core, mapping = schemas[name], {}
+    for ruleset_id, prefix in rulesets.items():
+        body = copy.deepcopy(core)
+        body["properties"]["ruleset"] = {"type": "string", "enum": [ruleset_id]}
+        body["properties"]["combatants"]["items"] = {"$ref": SCHEMAS + prefix + "Combatant"}
+        spec.components.schema(prefix + name, body)
+        mapping[ruleset_id] = SCHEMAS + prefix + name
+    schemas[name] = {
+        "anyOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "ruleset", "mapping": mapping},
+        "description": core.get("description", f"{name}, told apart by its `ruleset`."),
+    }
+
+
 # -- tightening what marshmallow converts loosely -----------------------------------------
 
 

@@ -2,6 +2,9 @@
 
 import json
 
+import jsonschema
+import pytest
+
 from service.openapi import OUTPUT, generate, render
 from service.rules.registry import RULESETS
 
@@ -74,3 +77,34 @@ def test_docs_render_without_network(client):
         assert f"/docs/static/{asset}" in html
         response = client.get(f"/docs/static/{asset}")
         assert response.status_code == 200 and len(response.data) > 1000
+
+
+def json_schema(spec: dict, component: str) -> jsonschema.Draft7Validator:
+    """A validator of one component (OpenAPI 3.0's `nullable` said as JSON Schema's null)."""
+    return jsonschema.Draft7Validator({"$ref": f"#/components/schemas/{component}", "components": _with_null(spec["components"])})
+
+
+def _with_null(node):
+    if isinstance(node, list):
+        return [_with_null(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    converted = {key: _with_null(value) for key, value in node.items() if key not in ("discriminator", "nullable")}
+    return {"anyOf": [converted, {"type": "null"}]} if node.get("nullable") else converted
+
+
+@pytest.mark.parametrize("ruleset", RULESETS.values(), ids=RULESETS.keys())
+def test_every_state_of_an_example_fight_matches_its_ruleset_combat_schema(client, ruleset):
+    spec = client.get("/openapi.json").get_json()
+    created_schema = json_schema(spec, f"{ruleset.schema_prefix}CreatedCombat")
+    combat_schema = json_schema(spec, f"{ruleset.schema_prefix}Combat")
+    example = ruleset.example()
+    created = client.post("/combats", json=example["combat"]).get_json()
+    created_schema.validate(created)
+    tokens = {"gm": created["tokens"]["gm"], **created["tokens"]["combatants"]}
+    for action in [*example["actions"], {"type": "end_combat", "actor": "gm"}]:
+        answer = client.post(f"/combats/{created['id']}/actions", json=action, headers={"Authorization": f"Bearer {tokens['gm']}"})
+        assert answer.status_code == 200, answer.get_json()
+        for who, token in tokens.items():
+            combat_schema.validate(client.get(f"/combats/{created['id']}", headers={"Authorization": f"Bearer {token}"}).get_json())
+    assert not combat_schema.is_valid({**created, "ruleset": "another"}), "the discriminator's value is checked"

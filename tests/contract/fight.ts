@@ -22,6 +22,16 @@ export const readmeShot: components["schemas"]["Sistema2d6AttackAction"] = {
   type: "attack", actor: "ana", target: "capanga", weapon: "pistola", defense: { skill: "Esquiva" }, dice: [5, 4, 2, 3, 6],
 };
 
+// The combat is a union told apart by `ruleset`: narrowing it types each ruleset's health.
+function health(combat: Combat): number[] {
+  switch (combat.ruleset) {
+    case "age-du-silicium":
+      return combat.combatants.map((c) => c.blessures);
+    default:
+      return combat.combatants.map((c) => c.pv);
+  }
+}
+
 for (const fight of fights) {
   const created = await melee.POST("/combats", { body: fight.combat, headers: { "X-API-Key": apiKey } });
   if (!created.data) problem(`create a ${fight.combat.ruleset} combat`, created.error);
@@ -45,5 +55,5 @@ for (const fight of fights) {
     headers: { Authorization: `Bearer ${tokens.gm}` },
   });
   if (!log.data) problem("read the log", log.error);
-  console.log(JSON.stringify({ ruleset: last.ruleset, status: last.status, entries: log.data.items.length, seed: last.seed }));
+  console.log(JSON.stringify({ ruleset: last.ruleset, status: last.status, entries: log.data.items.length, seed: last.seed, health: health(last) }));
 }

@@ -78,7 +78,7 @@ def test_the_generated_python_client_plays_a_fight(melee_client, api_server, rul
     with AuthenticatedClient(base_url=api_server, token=API_KEY, prefix="", auth_header_name="X-API-Key") as keyed:
         body = model(melee_client, f"{ruleset.schema_prefix}CreateCombat").from_dict(example["combat"])
         created = create_combat.sync(client=keyed, body=body)
-    assert type(created).__name__ == "CreatedCombat", created
+    assert isinstance(created, model(melee_client, f"{ruleset.schema_prefix}CreatedCombat")), created
     tokens = {"gm": created.tokens.gm, **created.tokens.combatants.to_dict()}
 
     def acting_as(actor: str) -> AuthenticatedClient:
@@ -90,7 +90,9 @@ def test_the_generated_python_client_plays_a_fight(melee_client, api_server, rul
         assert type(result).__name__ == "ActionResult", (action, result)
     combat = get_combat.sync(created.id, client=acting_as("gm"))
     log = list_events.sync(created.id, client=acting_as("gm"), limit=200)
-    assert (combat.ruleset, combat.status.value) == (ruleset.id, "over")
+    assert isinstance(combat, model(melee_client, f"{ruleset.schema_prefix}Combat")), combat
+    assert (combat.ruleset.value, combat.status.value) == (ruleset.id, "over")
+    assert all(isinstance(c, model(melee_client, f"{ruleset.schema_prefix}Combatant")) for c in combat.combatants)
     played = [action["type"] for action in example["actions"]]
     assert [item.action["type"] for item in log.items] == ["start", *played, "end_combat"]
 
@@ -128,6 +130,7 @@ def test_the_generated_typescript_client_compiles_strict_and_plays_a_fight_of_ev
     fights = [json.loads(line) for line in played.stdout.splitlines()]
     assert [(f["ruleset"], f["status"]) for f in fights] == [(ruleset_id, "over") for ruleset_id in RULESETS]
     assert all(isinstance(f["seed"], int) and f["entries"] >= 2 for f in fights), fights
+    assert all(len(f["health"]) >= 2 and all(isinstance(h, int) for h in f["health"]) for f in fights), fights
 
 
 def test_a_wrong_action_type_does_not_compile(typescript):
