@@ -11,6 +11,7 @@ from flask_smorest import Api
 from openapi_ui_bundles import swagger_ui
 
 from .. import __version__
+from ..i18n import english
 from ..rules.registry import RULESETS
 from . import combats, contract, errors, health, history, odds, options, problems, rulesets, schemas, simulations, state, stream, tokens
 
@@ -78,8 +79,13 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
             "catalog": ruleset.catalog,
             "example": ruleset.example(),
         }
+    prefixes = {ruleset.id: ruleset.schema_prefix for ruleset in RULESETS.values()}
+    codes = {ruleset_id: sorted(english(ruleset_id)) for ruleset_id in RULESETS}
+    contract.split_by_ruleset(spec, "Event", prefixes, contract.events_of_ruleset(codes))
     for combat in ("Combat", "CreatedCombat"):
-        contract.split_by_ruleset(spec, combat, {ruleset.id: ruleset.schema_prefix for ruleset in RULESETS.values()})
+        contract.split_by_ruleset(spec, combat, prefixes, contract.combat_of_ruleset, discriminated=True)
+    for answer in ("ActionResult", "LogEntry", "LogPage"):  # in this order: each holds the one before
+        contract.split_by_ruleset(spec, answer, prefixes)
     spec.components.schema("CreateCombat", {"anyOf": creation_refs, "description": "One of the rulesets' creation bodies."})
     spec.components.schema(
         "Action", {"anyOf": action_refs, "description": "An action of the combat's ruleset: one of the rulesets' action unions."}

@@ -151,28 +151,54 @@ def action_union(spec, prefix: str, actions: dict[str, str], sheet: str) -> str:
     return name
 
 
-# -- the combat, by ruleset -----------------------------------------------------------------
+# -- answers, by ruleset -------------------------------------------------------------------
 
 
-def split_by_ruleset(spec, name: str, rulesets: dict[str, str]) -> None:
-    """``name`` (a combat) becomes a union of one component per ruleset, discriminated by ``ruleset``.
+def split_by_ruleset(spec, name: str, prefixes: dict[str, str], shape=None, discriminated: bool = False) -> None:
+    """``name`` becomes a union of one component per ruleset (``{prefix}{name}``).
 
-    ``rulesets`` maps each ruleset id to its prefix; ``{prefix}Combatant`` is
-    that ruleset's combatant state, already registered.
+    Each copy refers to the per-ruleset components split before it (a
+    ``Sistema2d6ActionResult`` holds a ``Sistema2d6Combat``); ``shape(body,
+    ruleset_id, prefix)`` narrows its own fields. ``discriminated``: the union is
+    told apart by the answer's own ``ruleset``.
     """
     schemas = spec.components.schemas
     core, mapping = schemas[name], {}
-    for ruleset_id, prefix in rulesets.items():
-        body = copy.deepcopy(core)
-        body["properties"]["ruleset"] = {"type": "string", "enum": [ruleset_id]}
-        body["properties"]["combatants"]["items"] = {"$ref": SCHEMAS + prefix + "Combatant"}
+    for ruleset_id, prefix in prefixes.items():
+        body = _prefixed_refs(copy.deepcopy(core), prefix, schemas)
+        if shape is not None:
+            shape(body, ruleset_id, prefix)
         spec.components.schema(prefix + name, body)
         mapping[ruleset_id] = SCHEMAS + prefix + name
     schemas[name] = {
         "anyOf": [{"$ref": ref} for ref in mapping.values()],
-        "discriminator": {"propertyName": "ruleset", "mapping": mapping},
-        "description": core.get("description", f"{name}, told apart by its `ruleset`."),
+        **({"discriminator": {"propertyName": "ruleset", "mapping": mapping}} if discriminated else {}),
+        "description": f"One schema per ruleset{', told apart by `ruleset`' if discriminated else ''}: "
+        + ", ".join(prefix + name for prefix in prefixes.values()) + ".",
     }
+
+
+def _prefixed_refs(node, prefix: str, schemas: dict):
+    """Refer to the ruleset's own version of a component wherever one exists."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith(SCHEMAS) and prefix + ref[len(SCHEMAS):] in schemas:
+            return {**node, "$ref": SCHEMAS + prefix + ref[len(SCHEMAS):]}
+        return {key: _prefixed_refs(value, prefix, schemas) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_prefixed_refs(item, prefix, schemas) for item in node]
+    return node
+
+
+def combat_of_ruleset(body: dict, ruleset_id: str, prefix: str) -> None:
+    body["properties"]["ruleset"] = {"type": "string", "enum": [ruleset_id]}
+
+
+def events_of_ruleset(codes: dict[str, list[str]]):
+    def shape(body: dict, ruleset_id: str, prefix: str) -> None:
+        body["properties"]["code"] = {**body["properties"]["code"], "enum": codes[ruleset_id]}
+
+    return shape
 
 
 # -- tightening what marshmallow converts loosely -----------------------------------------

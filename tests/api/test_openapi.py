@@ -94,10 +94,11 @@ def _with_null(node):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS.values(), ids=RULESETS.keys())
-def test_every_state_of_an_example_fight_matches_its_ruleset_combat_schema(client, ruleset):
+def test_every_answer_of_an_example_fight_matches_its_ruleset_schemas(client, ruleset):
     spec = client.get("/openapi.json").get_json()
-    created_schema = json_schema(spec, f"{ruleset.schema_prefix}CreatedCombat")
-    combat_schema = json_schema(spec, f"{ruleset.schema_prefix}Combat")
+    created_schema, combat_schema, result_schema, log_schema = (
+        json_schema(spec, ruleset.schema_prefix + name) for name in ("CreatedCombat", "Combat", "ActionResult", "LogPage")
+    )
     example = ruleset.example()
     created = client.post("/combats", json=example["combat"]).get_json()
     created_schema.validate(created)
@@ -105,6 +106,10 @@ def test_every_state_of_an_example_fight_matches_its_ruleset_combat_schema(clien
     for action in [*example["actions"], {"type": "end_combat", "actor": "gm"}]:
         answer = client.post(f"/combats/{created['id']}/actions", json=action, headers={"Authorization": f"Bearer {tokens['gm']}"})
         assert answer.status_code == 200, answer.get_json()
-        for who, token in tokens.items():
-            combat_schema.validate(client.get(f"/combats/{created['id']}", headers={"Authorization": f"Bearer {token}"}).get_json())
+        result_schema.validate(answer.get_json())
+        for token in tokens.values():  # as each viewer sees it
+            viewer = {"Authorization": f"Bearer {token}"}
+            combat_schema.validate(client.get(f"/combats/{created['id']}", headers=viewer).get_json())
+            log_schema.validate(client.get(f"/combats/{created['id']}/events", headers=viewer).get_json())
     assert not combat_schema.is_valid({**created, "ruleset": "another"}), "the discriminator's value is checked"
+    assert not result_schema.is_valid({**answer.get_json(), "events": [{"code": "atakk", "params": {}, "text": "?"}]})

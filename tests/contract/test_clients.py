@@ -87,14 +87,16 @@ def test_the_generated_python_client_plays_a_fight(melee_client, api_server, rul
     for action in [*example["actions"], END]:
         typed = action_model(melee_client, ruleset, action["type"]).from_dict(action)
         result = post_action.sync(created.id, client=acting_as(action["actor"]), body=typed)
-        assert type(result).__name__ == "ActionResult", (action, result)
+        assert isinstance(result, model(melee_client, f"{ruleset.schema_prefix}ActionResult")), (action, result)
     combat = get_combat.sync(created.id, client=acting_as("gm"))
     log = list_events.sync(created.id, client=acting_as("gm"), limit=200)
     assert isinstance(combat, model(melee_client, f"{ruleset.schema_prefix}Combat")), combat
     assert (combat.ruleset.value, combat.status.value) == (ruleset.id, "over")
     assert all(isinstance(c, model(melee_client, f"{ruleset.schema_prefix}Combatant")) for c in combat.combatants)
     played = [action["type"] for action in example["actions"]]
+    assert isinstance(log, model(melee_client, f"{ruleset.schema_prefix}LogPage")), log
     assert [item.action["type"] for item in log.items] == ["start", *played, "end_combat"]
+    assert log.items[-1].events[-1].code.value == "combat_summary"
 
 
 # -- TypeScript --------------------------------------------------------------------------
@@ -160,7 +162,7 @@ def test_the_guide_python_snippet_acts(melee_client, api_server):
     combat_id, ana_token = sistema_combat(api_server)
     scope = {"combat_id": combat_id, "ana_token": ana_token}
     exec(guide_snippet("python").replace("http://localhost:8000", api_server), scope)  # noqa: S102 - our own docs
-    assert type(scope["result"]).__name__ == "ActionResult", scope["result"]
+    assert isinstance(scope["result"], model(melee_client, "Sistema2d6ActionResult")), scope["result"]
 
 
 def test_the_guide_typescript_snippet_compiles_strict_and_acts(typescript, api_server):
