@@ -28,6 +28,8 @@ from . import limits
 
 PROBLEM_JSON = "application/problem+json"
 SCHEMAS = "#/components/schemas/"
+# Field metadata: a free dict the document types as this component (an action in an odds request).
+TYPED_AS = "x-typed-as"
 
 # name -> (status, description, headers the answer carries)
 PROBLEMS = {
@@ -229,6 +231,11 @@ def _walk(node, visit) -> None:
 
 
 def _tighten_node(node: dict) -> None:
+    if TYPED_AS in node:
+        component = node.pop(TYPED_AS)
+        kept = {key: node.pop(key) for key in ("description",) if key in node}
+        node.clear()
+        node.update({"allOf": [{"$ref": SCHEMAS + component}], **kept})
     if node.get("type") == "object":
         # A size limit on a dict counts its entries, not characters.
         for length, count in (("maxLength", "maxProperties"), ("minLength", "minProperties")):

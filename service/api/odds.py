@@ -17,6 +17,7 @@ from ..rules.odds.compute import AUTO, EXACT, MONTE_CARLO, odds
 from ..rules.registry import get_ruleset
 from . import schemas
 from .access import AccessDenied, load_authorized, require_actor
+from .contract import TYPED_AS
 from .requests import store
 
 blp = Blueprint("odds", __name__, url_prefix="/combats", description="Odds before you roll.")
@@ -26,9 +27,9 @@ MAX_LEAVES = 20_000
 
 
 class OddsRequest(Schema):
-    action = fields.Dict(required=True, metadata={"description": "The action, as it would be posted to /actions."})
+    action = fields.Dict(required=True, metadata={"description": "The action, as it would be posted to /actions.", TYPED_AS: "Action"})
     answers = fields.List(
-        fields.Dict(),
+        fields.Dict(metadata={TYPED_AS: "Action"}),
         validate=validate.Length(max=4),
         load_default=list,
         metadata={"description": "Answers to assume after the action (the defender's defense...); "
