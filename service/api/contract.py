@@ -235,7 +235,8 @@ def _tighten_node(node: dict) -> None:
         component = node.pop(TYPED_AS)
         kept = {key: node.pop(key) for key in ("description",) if key in node}
         node.clear()
-        node.update({"allOf": [{"$ref": SCHEMAS + component}], **kept})
+        # A $ref takes no siblings in OpenAPI 3.0: a described one goes through allOf.
+        node.update({"allOf": [{"$ref": SCHEMAS + component}], **kept} if kept else {"$ref": SCHEMAS + component})
     if node.get("type") == "object":
         # A size limit on a dict counts its entries, not characters.
         for length, count in (("maxLength", "maxProperties"), ("minLength", "minProperties")):
