@@ -1,16 +1,18 @@
 """What turns the generated OpenAPI document into a contract a generated client can type.
 
-Everything here is derived from what the blueprints and the rulesets' marshmallow
-schemas declare, so a new endpoint, action type or field shows up typed without
-editing this module:
+Derived from what the blueprints, the rulesets' marshmallow schemas and their
+message catalogues declare, so a new endpoint, action type, field or event code
+shows up typed without editing this module:
 
-- every operation gets its security (public ones say so with ``security: []``),
-  the problem responses its shape makes possible (a body: 400 and 422; a bearer
-  token: 401 and 403; a resource in the path: 404...), and OpenAPI links for the
-  workflow create a combat -> act -> read the log;
+- every operation gets its security (undeclared: a combat's token under
+  /combats/{combat_id}, else public, said with ``security: []``), the problem
+  responses its shape makes possible (a body: 400 and 422; a bearer token: 401,
+  and 403 unless the read is only filtered; a resource in the path: 404...),
+  and OpenAPI links for the workflow create a combat -> act -> read the log;
 - each ruleset's actions become a discriminated union (``Sistema2d6Action``):
   one component per action type whose ``type`` is a single-value enum, and a
   ``discriminator`` mapping each type to its component;
+- the answers (combat, action result, log, events) get one schema per ruleset;
 - a few shapes marshmallow fields convert loosely are tightened for client
   generators (a nullable nested object, a dict's size, a default on a request
   field, which openapi-typescript would otherwise turn into a required field).
@@ -44,6 +46,9 @@ PROBLEMS = {
     "ServiceUnavailable": (503, "The combat store does not answer; nothing was changed.", {"Retry-After": "Seconds to wait."}),
 }
 BODY_ERRORS = ("BadRequest", "UnprocessableContent")
+# Reads that every token of the combat may make: filtered for the caller, never refused (no 403).
+FILTERED_READS = frozenset({"getCombat", "listEvents", "streamCombat"})
+COMBAT_PATH = "/combats/{combat_id}"
 STORELESS_PATHS = ("/healthz", "/rulesets", "/version")
 
 # The workflow a client follows: (operation, status) -> links to follow, and where the combat id comes from.
@@ -75,7 +80,8 @@ class ContractPlugin(BasePlugin):
 
     def operation_helper(self, path=None, operations=None, **kwargs):
         for operation in (operations or {}).values():
-            operation.setdefault("security", [])
+            # Undeclared: what is about one combat needs one of its tokens; the rest is public.
+            operation.setdefault("security", [{"bearer": []}] if path.startswith(COMBAT_PATH) else [])
             # flask-smorest keys responses by int; apispec turns them into strings later.
             responses = operation.setdefault("responses", {})
             for status in [key for key in responses if isinstance(key, int)]:
@@ -97,7 +103,7 @@ def _problems_of(path: str, operation: dict) -> list[str]:
     if "requestBody" in operation:
         names += BODY_ERRORS
     if any(s.get("bearer") is not None for s in operation["security"]):
-        names += ["Unauthorized", "Forbidden"]
+        names += ["Unauthorized"] if operation.get("operationId") in FILTERED_READS else ["Unauthorized", "Forbidden"]
     elif any("apiKey" in s for s in operation["security"]):
         names.append("Unauthorized")
     if "{" in path:
