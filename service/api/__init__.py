@@ -80,8 +80,8 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
             "example": ruleset.example(),
         }
     prefixes = {ruleset.id: ruleset.schema_prefix for ruleset in RULESETS.values()}
-    codes = {ruleset_id: sorted(english(ruleset_id)) for ruleset_id in RULESETS}
-    contract.split_by_ruleset(spec, "Event", prefixes, contract.events_of_ruleset(codes))
+    for ruleset in RULESETS.values():
+        contract.event_union(spec, ruleset.schema_prefix, english(ruleset.id))
     for combat in ("Combat", "CreatedCombat"):
         contract.split_by_ruleset(spec, combat, prefixes, contract.combat_of_ruleset, discriminated=True)
     for answer in ("ActionResult", "LogEntry", "LogPage"):  # in this order: each holds the one before

@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import string
 
 from apispec import BasePlugin
 
@@ -202,11 +203,36 @@ def combat_of_ruleset(body: dict, ruleset_id: str, prefix: str) -> None:
     body["properties"]["ruleset"] = {"type": "string", "enum": [ruleset_id]}
 
 
-def events_of_ruleset(codes: dict[str, list[str]]):
-    def shape(body: dict, ruleset_id: str, prefix: str) -> None:
-        body["properties"]["code"] = {**body["properties"]["code"], "enum": codes[ruleset_id]}
+def event_union(spec, prefix: str, templates: dict[str, str]) -> None:
+    """``{prefix}Event``: one schema per event code of the ruleset, discriminated by ``code``.
 
-    return shape
+    ``templates`` are the English sentences by code: their placeholders name the
+    params the sentence shows (any JSON value: a param's name does not fix its
+    type, e.g. ``target`` is a combatant or a number to reach).
+    """
+    core, mapping = spec.components.schemas["Event"], {}
+    for code, template in sorted(templates.items()):
+        body = copy.deepcopy(core)
+        body["properties"]["code"] = {"type": "string", "enum": [code]}
+        params = {name: {"description": f"Shown in the sentence as {{{name}}}."} for name in _placeholders(template)}
+        body["properties"]["params"] = {**body["properties"]["params"], "properties": params}
+        name = f"{prefix}Event{''.join(part.capitalize() for part in code.split('_'))}"
+        spec.components.schema(name, body)
+        mapping[code] = SCHEMAS + name
+    spec.components.schema(
+        prefix + "Event",
+        {
+            "anyOf": [{"$ref": ref} for ref in mapping.values()],
+            "discriminator": {"propertyName": "code", "mapping": mapping},
+            "description": f"An event of a {prefix} combat, told apart by its `code`.",
+        },
+    )
+
+
+def _placeholders(template: str) -> list[str]:
+    names = (re.match(r"\w+", field).group() for _, field, _, _ in string.Formatter().parse(template) if field)
+    return sorted(set(names))
+
 
 
 # -- tightening what marshmallow converts loosely -----------------------------------------

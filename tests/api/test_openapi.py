@@ -5,6 +5,7 @@ import json
 import jsonschema
 import pytest
 
+from service.i18n import english
 from service.openapi import OUTPUT, generate, render
 from service.rules.registry import RULESETS
 
@@ -113,3 +114,13 @@ def test_every_answer_of_an_example_fight_matches_its_ruleset_schemas(client, ru
             log_schema.validate(client.get(f"/combats/{created['id']}/events", headers=viewer).get_json())
     assert not combat_schema.is_valid({**created, "ruleset": "another"}), "the discriminator's value is checked"
     assert not result_schema.is_valid({**answer.get_json(), "events": [{"code": "atakk", "params": {}, "text": "?"}]})
+
+
+def test_each_event_code_of_a_ruleset_has_its_schema_naming_its_params(client):
+    schemas = client.get("/openapi.json").get_json()["components"]["schemas"]
+    mapping = schemas["Sistema2d6Event"]["discriminator"]["mapping"]
+    assert set(mapping) == set(english("sistema-2d6"))
+    taken = schemas[mapping["damage_taken"].rsplit("/", 1)[1]]
+    assert taken["properties"]["code"] == {"type": "string", "enum": ["damage_taken"]}
+    # "{target} loses {amount} PV and has {pv} left."
+    assert set(taken["properties"]["params"]["properties"]) == {"target", "amount", "pv"}
