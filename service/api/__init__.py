@@ -11,6 +11,7 @@ from flask_smorest import Api
 from openapi_ui_bundles import swagger_ui
 
 from .. import __version__
+from ..i18n import labels
 from ..rules import authority
 from ..rules.registry import RULESETS
 from . import combats, errors, health, history, odds, options, problems, rulesets, schemas, simulations, stream, tokens
@@ -77,6 +78,7 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
             "decided_by": authority.published(ruleset),
             "option_defaults": ruleset.options_schema().load({}),
             "catalog": ruleset.catalog,
+            "labels": labels(ruleset.id),
             "example": ruleset.example(),
         }
     spec.components.schema("CreateCombat", {"anyOf": creation_refs, "description": "One of the rulesets' creation bodies."})
