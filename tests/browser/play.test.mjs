@@ -30,11 +30,15 @@ const optionTexts = (page, selector) => page.locator(`${selector} option`).allTe
 const versionIs = (page, version) =>
   page.waitForFunction((v) => document.querySelector("#version").textContent === String(v), version, { timeout: TIMEOUT });
 
-// Nothing a person reads may be a raw id: no snake_case word in labels, options or cards.
-async function assertNoRawIds(page) {
+// Nothing a person reads may be a raw id (no snake_case word in labels,
+// options or cards), and every control has a label.
+async function assertReadable(page) {
   const shown = [...await texts(page, ".label-text, legend, option, .combatant, #awaiting li, h4, summary, button")];
   const raw = shown.filter((text) => /\b[a-z]+_[a-z_]+\b/.test(text));
   assert.deepEqual(raw, [], "raw ids shown");
+  const unlabelled = await page.evaluate(() => [...document.querySelectorAll("input, select")]
+    .filter((control) => !control.labels.length && !control.getAttribute("aria-label")).map((control) => control.id || control.name));
+  assert.deepEqual(unlabelled, [], "controls without a label");
 }
 
 async function screenshots(page, name) {
@@ -83,7 +87,7 @@ try {
   assert.deepEqual(await optionTexts(gm.page, `${attack} [name=lethal]`), ["(par défaut)", "non", "oui"]);
   assert.ok((await optionTexts(gm.page, `${attack} [name=weapon]`)).includes("Serra Elétrica"));
   assert.ok((await optionTexts(gm.page, `${attack} [name=location]`)).includes("cheville"));
-  await assertNoRawIds(gm.page);
+  await assertReadable(gm.page);
 
   // The player joins from the link the GM shares, on a phone, in Portuguese;
   // their page offers nothing while Ana is awaited.
@@ -124,7 +128,7 @@ try {
   // Portuguese lead sentence above the server's (English) detail, and nothing changes.
   const defend = "#form-capanga-defend";
   await player.page.waitForSelector(defend, { timeout: TIMEOUT });
-  await assertNoRawIds(player.page);
+  await assertReadable(player.page);
   await player.page.click(`${defend} details.dice summary`);
   await player.page.selectOption(`${defend} select[id$="-faces"]`, "100");
   await player.page.click(`${defend} button.add-die`);
@@ -146,15 +150,19 @@ try {
   const hit = await gm.page.textContent('#combatants [data-id="capanga"] .health');
   assert.match(hit, /PV -?\d+ \/ 15/);
 
-  // The log in the reader's language: the GM switches it to English.
-  await gm.page.selectOption("#log-lang", "en");
-  await gm.page.waitForFunction(() => /Initiative|initiative/.test(document.querySelector('#log li[data-seq="1"]')?.textContent || ""), null, { timeout: TIMEOUT });
+  // The log is narrated in each reader's language (the fight's is Portuguese),
+  // and follows the interface when it changes.
+  assert.match(await gm.page.textContent('#log li[data-seq="1"]'), /Le combat commence/);
+  assert.match(await player.page.textContent('#log li[data-seq="1"]'), /O combate começa/);
+  await setLanguage(gm.page, "en");
+  await gm.page.waitForFunction(() => /The fight begins/.test(document.querySelector('#log li[data-seq="1"]')?.textContent || ""), null, { timeout: TIMEOUT });
+  assert.match(await gm.page.textContent('#log li[data-seq="3"]'), /Capanga · Defend/);
 
   // Screenshots mid-fight, every language at every size, from both seats.
   for (const lang of ["en", "fr", "pt"]) {
     for (const [who, seat] of [["gm", gm], ["player", player]]) {
       await setLanguage(seat.page, lang);
-      await assertNoRawIds(seat.page);
+      await assertReadable(seat.page);
       await screenshots(seat.page, `fight-${who}-${lang}`);
     }
   }
@@ -181,11 +189,14 @@ try {
     await setLanguage(gm.page, lang);
     await gm.page.selectOption("#ruleset", ruleset);
     await gm.page.click("#create");
-    await gm.page.waitForFunction((r) => document.querySelector("#ruleset-name").textContent && location.hash.includes("combat=")
-      && document.querySelector("#version").textContent === "1" && document.querySelector("form.action") !== null
-      && document.querySelector("#ruleset").value === r, ruleset, { timeout: TIMEOUT });
+    // Ready: the new fight's name, its first log entry and the forms of whoever it awaits.
+    await gm.page.waitForFunction(() => {
+      const awaited = document.querySelector("#awaiting li")?.dataset.actor;
+      return document.querySelector("#ruleset-name").textContent === document.querySelector("#ruleset").selectedOptions[0].text
+        && document.querySelector('#log li[data-seq="1"]') && document.querySelector(`.actor-actions[data-actor="${awaited}"] form.action`);
+    }, null, { timeout: TIMEOUT });
     await gm.page.click("#gm-tools-box summary");
-    await assertNoRawIds(gm.page);
+    await assertReadable(gm.page);
     await screenshots(gm.page, `${ruleset}-gm-${lang}`);
   }
 

@@ -44,6 +44,7 @@ window.PLAY_I18N = {
       worsen_wound: "Worsen a wound",
     },
     fields: {
+      attacks: "Attacks", vibro: "Vibro blade",
       target: "Target", weapon: "Weapon", modifier: "Modifier", location: "Hit location", difficulty: "Difficulty",
       defense: "Defense", burst: "Burst", lethal: "Lethal", attribute: "Attribute", skill: "Skill", description: "Description",
       reason: "Reason", code: "Condition", remove: "Remove", rounds: "Rounds", value: "Value", result: "Result", how: "How",
@@ -57,6 +58,7 @@ window.PLAY_I18N = {
       off_hand: "Off hand", evade: "Evade", reload: "Reload", pv: "HP", add: "Add", blessures: "Wound points",
     },
     values: {
+      round: "round", dodges: "dodges", damage: "damage",
       pv: "HP", pv_max: "max HP", blessures: "wound points", blessures_max: "max wound points", initiative: "initiative",
       death_failures: "failed death tests",
       dead: "dead", dying: "dying", stable: "stable", unconscious: "unconscious", stunned: "stunned", prone: "prone",
@@ -105,6 +107,7 @@ window.PLAY_I18N = {
       worsen_wound: "Aggraver une blessure",
     },
     fields: {
+      attacks: "Attaques", vibro: "Vibrolame",
       target: "Cible", weapon: "Arme", modifier: "Modificateur", location: "Localisation", difficulty: "Difficulté",
       defense: "Défense", burst: "Rafale", lethal: "Létal", attribute: "Caractéristique", skill: "Compétence", description: "Description",
       reason: "Motif", code: "État", remove: "Retirer", rounds: "Tours", value: "Valeur", result: "Résultat", how: "Comment",
@@ -118,6 +121,7 @@ window.PLAY_I18N = {
       off_hand: "Main faible", evade: "Esquive", reload: "Recharger", pv: "PV", add: "Ajouter", blessures: "Blessures",
     },
     values: {
+      round: "tour", dodges: "esquives", damage: "dégâts",
       pv: "PV", pv_max: "PV max", blessures: "blessures", blessures_max: "blessures max", initiative: "initiative",
       death_failures: "tests de mort ratés",
       dead: "mort", dying: "mourant", stable: "stabilisé", unconscious: "inconscient", stunned: "étourdi", prone: "à terre",
@@ -166,6 +170,7 @@ window.PLAY_I18N = {
       worsen_wound: "Agravar um ferimento",
     },
     fields: {
+      attacks: "Ataques", vibro: "Vibrolâmina",
       target: "Alvo", weapon: "Arma", modifier: "Modificador", location: "Local do golpe", difficulty: "Dificuldade",
       defense: "Defesa", burst: "Rajada", lethal: "Letal", attribute: "Atributo", skill: "Perícia", description: "Descrição",
       reason: "Motivo", code: "Condição", remove: "Remover", rounds: "Rodadas", value: "Valor", result: "Resultado", how: "Como",
@@ -179,6 +184,7 @@ window.PLAY_I18N = {
       off_hand: "Mão inábil", evade: "Esquivar", reload: "Recarregar", pv: "PV", add: "Adicionar", blessures: "Pontos de ferimento",
     },
     values: {
+      round: "rodada", dodges: "esquivas", damage: "dano",
       pv: "PV", pv_max: "PV máx.", blessures: "pontos de ferimento", blessures_max: "pontos de ferimento máx.", initiative: "iniciativa",
       death_failures: "testes de morte falhos",
       dead: "morto", dying: "morrendo", stable: "estável", unconscious: "inconsciente", stunned: "atordoado", prone: "caído",

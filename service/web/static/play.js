@@ -13,7 +13,7 @@ const FACES = [4, 6, 8, 10, 12, 20, 100];
 const USUAL_DICE = { "duel-2d6": [6, 6], "dark-earth": [6, 6, 6], "sistema-2d6": [6, 6], "space-opera-d100": [100], "age-du-silicium": [100] };
 const COMBATANT_FIELDS = new Set(["target", "combatant", "defender", "opponents", "initiative_against", "face"]);
 
-const page = { lang: "en", logLang: "fight", combatId: null, token: null, viewer: null, ruleset: null, combat: null, stream: null, lastSeq: 0, entries: [], links: null, renders: 0 };
+const page = { lang: "en", logLang: "fight", combatId: null, token: null, viewer: null, ruleset: null, combat: null, stream: null, lastSeq: 0, logGeneration: 0, entries: [], links: null, renders: 0 };
 const $ = (id) => document.getElementById(id);
 
 // ---- words -------------------------------------------------------------
@@ -41,6 +41,7 @@ function valueLabel(name, value, actor) {
   if (value === true) return t("yes");
   if (value === false) return t("no");
   if (Array.isArray(value)) return value.map((v) => valueLabel(name, v, actor)).join(", ");
+  if (typeof value === "string" && value.includes(".")) return value.split(".").map((part) => valueLabel(name, part, actor)).join(" · ");
   if (value !== null && typeof value === "object") {
     return Object.entries(value).map(([key, v]) => `${fieldLabel(key)}${t("sep")}${valueLabel(key, v, actor)}`).join(", ");
   }
@@ -150,6 +151,8 @@ function renderLinks() {
 }
 
 async function join(combatId, token, viewer) {
+  for (const id of ["actions", "gm-tools", "combatants", "awaiting"]) $(id).replaceChildren();
+  resetLog();
   page.combatId = combatId;
   page.token = token;
   history.replaceState(null, "", `#combat=${combatId}&token=${encodeURIComponent(token)}&as=${encodeURIComponent(viewer || "")}`);
@@ -168,9 +171,7 @@ async function join(combatId, token, viewer) {
 
 function listen() {
   if (page.stream) page.stream.close();
-  $("log").replaceChildren();
-  page.lastSeq = 0;
-  page.entries = [];
+  resetLog();
   const url = `/combats/${page.combatId}/stream?after=0&access_token=${encodeURIComponent(page.token)}`;
   const stream = new EventSource(url);
   page.stream = stream;
@@ -194,9 +195,11 @@ async function catchUp() {
   if (catchingUp) return catchingUp.then(() => catchUp());
   catchingUp = (async () => {
     const language = page.logLang === "fight" ? "*" : page.logLang;
+    const generation = page.logGeneration;
     let after = page.lastSeq;
     for (;;) {
       const answer = await api("GET", `/combats/${page.combatId}/events?after=${after}`, undefined, { "Accept-Language": language });
+      if (generation !== page.logGeneration) return; // the log was reset meanwhile: those words are stale
       for (const entry of answer.items) appendEntry(entry);
       if (!answer.next_after) break;
       after = answer.next_after;
@@ -204,6 +207,13 @@ async function catchUp() {
     if (!page.combat || page.lastSeq > page.combat.version) render(await api("GET", `/combats/${page.combatId}`));
   })();
   try { await catchingUp; } finally { catchingUp = null; }
+}
+
+function resetLog() {
+  $("log").replaceChildren();
+  page.lastSeq = 0;
+  page.entries = [];
+  page.logGeneration += 1;
 }
 
 function appendEntry(entry) {
@@ -222,9 +232,17 @@ function logItem(entry) {
   head.textContent = entry.action.type === "start" ? `#${entry.seq}` : `#${entry.seq} ${nameOf(entry.action.actor)} · ${actionLabel(entry.action.type)}`;
   const text = document.createElement("span");
   text.textContent = entry.events.map((e) => e.text).join(" ");
-  if (page.logLang === "fight") text.lang = page.combat?.lang || "";
+  text.lang = page.logLang === "fight" ? page.combat?.lang || "" : page.logLang;
   item.append(head, " ", text);
   return item;
+}
+
+// The log is read in the interface's language by default (the server narrates
+// in the one asked for); "fight" keeps the combat's own (Accept-Language: *).
+function setLogLanguage(lang) {
+  page.logLang = lang;
+  resetLog();
+  if (page.combatId) catchUp().catch(showError);
 }
 
 function renderLogLanguages() {
@@ -482,7 +500,8 @@ function keysField(id, name, spec) {
   const inputs = spec.keys.map((key) => {
     const input = Object.assign(document.createElement("input"), { type: "number", id: `${id}-${key}`, name: `${name}.${key}`, step: 1 });
     if (spec.total !== undefined) { input.min = 0; input.max = spec.total; }
-    box.append(labelled(input, valueLabel(name, key), key));
+    const words = valueLabel(name, key);
+    box.append(labelled(input, words.charAt(0).toUpperCase() + words.slice(1), key));
     return [key, input];
   });
   return {
@@ -574,18 +593,15 @@ function busy(button, on, text) {
 async function start() {
   page.lang = pickLanguage();
   $("lang").replaceChildren(...LANGS.map((lang) => new Option(t(`langNames.${lang}`), lang)));
+  page.logLang = page.lang;
   $("lang").addEventListener("change", () => {
+    const logFollows = page.logLang === page.lang;
     page.lang = $("lang").value;
     localStorage.setItem("melee-lang", page.lang);
+    if (logFollows) setLogLanguage(page.lang);
     translatePage();
   });
-  $("log-lang").addEventListener("change", () => {
-    page.logLang = $("log-lang").value;
-    $("log").replaceChildren();
-    page.lastSeq = 0;
-    page.entries = [];
-    catchUp().catch(showError);
-  });
+  $("log-lang").addEventListener("change", () => setLogLanguage($("log-lang").value));
   $("new-combat").addEventListener("submit", createCombat);
   translatePage();
   try {
