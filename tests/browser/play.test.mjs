@@ -96,6 +96,7 @@ try {
   await logHas(player.page, 1);
   assert.match(await player.page.textContent("#actions"), /Aguardando Ana\./);
   assert.equal(await player.page.locator("form.action").count(), 0);
+  assert.equal(await player.page.isHidden("#new-combat"), true);
 
   // The odds call shows its loading state (the answer is held until checked).
   let release;

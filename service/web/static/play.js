@@ -160,6 +160,7 @@ async function join(combatId, token, viewer) {
   page.ruleset = await api("GET", `/rulesets/${combat.ruleset}`);
   page.viewer = viewer || (await api("GET", `/combats/${combatId}/options?actor=gm`).then(() => "gm", () => null));
   $("fight").hidden = false;
+  $("new-combat").hidden = page.viewer !== "gm"; // a player's link is for playing, not for starting fights
   renderLogLanguages();
   render(combat);
   listen();
