@@ -102,12 +102,13 @@ async function api(method, path, body, headers = {}) {
 function showError(error) {
   const box = $("error");
   if (!error) { box.replaceChildren(); box.hidden = true; return; }
-  const status = error.status ?? 0;
+  const status = error instanceof ApiError ? error.status : null;
   const lead = status === 0 ? t("errors.network") : (known(`errors.${status}`) ?? t("errors.lead"));
   const strong = Object.assign(document.createElement("strong"), { textContent: lead });
   const detail = Object.assign(document.createElement("span"), { textContent: error.detail || error.message || "", lang: "en", className: "detail" });
   box.replaceChildren(strong, " ", detail);
   box.hidden = false;
+  box.scrollIntoView({ block: "nearest" }); // on a phone the form that failed may be far below
 }
 
 // ---- creating and joining ----------------------------------------------
@@ -317,12 +318,12 @@ function card(combatant) {
 // Forms for whom this viewer may act for: the GM for anyone awaited and for
 // the GM's own tools, a player for their own combatant.
 async function loadForms(combat) {
-  const render = ++page.renders;
+  const ticket = ++page.renders; // a later render wins over this one's slower answers
   const awaited = combat.awaiting.map((w) => w.actor);
   const actors = page.viewer === "gm" ? awaited : awaited.filter((a) => a === page.viewer);
   const wanted = page.viewer === "gm" ? [...actors, "gm"] : actors;
   const listings = await Promise.all(wanted.map((actor) => api("GET", `/combats/${page.combatId}/options?actor=${encodeURIComponent(actor)}`)));
-  if (render !== page.renders) return;
+  if (ticket !== page.renders) return;
   const groups = listings.filter((l) => l.actor !== "gm").map((listing) => {
     const section = document.createElement("section");
     section.className = "actor-actions";
