@@ -177,6 +177,8 @@ try {
   await player.page.waitForSelector("#decided:not([hidden])", { timeout: TIMEOUT });
   assert.equal(await gm.page.textContent("#decided"), "The fight is over. Nothing more can be played.");
   assert.equal(await player.page.textContent("#decided"), "O combate terminou. Nada mais pode ser jogado.");
+  assert.equal(await player.page.textContent("#status"), "encerrado");
+  assert.equal(await gm.page.isHidden("#awaiting-heading"), true);
   assert.equal(await gm.page.locator("form.action").count(), 0);
   assert.equal(await player.page.locator("form.action").count(), 0);
   for (const lang of ["en", "fr", "pt"]) {

@@ -276,6 +276,7 @@ function render(combat) {
   }));
   $("awaiting-none").hidden = !active || combat.awaiting.length > 0;
   $("decided").hidden = active;
+  $("awaiting-heading").hidden = !active;
   if (!active) { $("actions").replaceChildren(); $("gm-tools").replaceChildren(); $("gm-tools-box").hidden = true; return; }
   loadForms(combat).catch(showError);
 }
