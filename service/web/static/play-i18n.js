@@ -2,9 +2,8 @@
 // ruleset labels (GET /rulesets/{id} `labels`) name most choices; this table
 // names the interface, the action types and the fields, and humanize() covers
 // whatever neither knows, so no snake_case id reaches the page.
-"use strict";
 
-window.PLAY_I18N = {
+export const WORDS = {
   en: {
     title: "Melee: run a fight", tagline: "Combat tracker for the game master's table",
     language: "Language", ruleset: "Ruleset", create: "Start the example fight",
