@@ -186,7 +186,20 @@ try {
     await screenshots(gm.page, `over-gm-${lang}`);
   }
 
-  // Every other ruleset's example: its forms carry labels and fit a phone.
+  // Every other ruleset's example: its forms carry labels, fit a phone, and
+  // the first awaited combatant's first move, sent from its form, is accepted.
+  const firstMoves = {
+    "duel-2d6": async () => gm.page.click("#form-truand-attack button[type=submit]"),
+    "dark-earth": async () => {
+      for (const [key, dice] of [["init", "3"], ["att", "2"], ["def", "2"]]) await gm.page.fill(`#form-kael-allocate-split-${key}`, dice);
+      await gm.page.click("#form-kael-allocate button[type=submit]");
+    },
+    "space-opera-d100": async () => gm.page.click("#form-kira-attack button[type=submit]"),
+    "age-du-silicium": async () => {
+      await gm.page.selectOption("#form-krieg-declare-actions-0", { index: 1 });
+      await gm.page.click("#form-krieg-declare button[type=submit]");
+    },
+  };
   for (const [ruleset, lang] of [["duel-2d6", "fr"], ["dark-earth", "en"], ["space-opera-d100", "pt"], ["age-du-silicium", "fr"]]) {
     await gm.page.setViewportSize(SIZES.desktop);
     await setLanguage(gm.page, lang);
@@ -201,6 +214,10 @@ try {
     await gm.page.click("#gm-tools-box summary");
     await assertReadable(gm.page);
     await screenshots(gm.page, `${ruleset}-gm-${lang}`);
+    await gm.page.setViewportSize(SIZES.desktop);
+    await firstMoves[ruleset]();
+    await logHas(gm.page, 2);
+    assert.equal(await gm.page.isHidden("#error"), true, ruleset);
   }
 
   assert.deepEqual(errors, []);

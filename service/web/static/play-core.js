@@ -36,7 +36,8 @@ export function valueLabel(name, value, actor) {
   if (Array.isArray(value)) return value.map((v) => valueLabel(name, v, actor)).join(", ");
   if (typeof value === "string" && value.includes(".")) return value.split(".").map((part) => valueLabel(name, part, actor)).join(" · ");
   if (value !== null && typeof value === "object") {
-    return Object.entries(value).map(([key, v]) => `${fieldLabel(key)}${t("sep")}${valueLabel(key, v, actor)}`).join(", ");
+    return Object.entries(value).filter(([, v]) => v !== null && v !== undefined)
+      .map(([key, v]) => `${fieldLabel(key)}${t("sep")}${valueLabel(key, v, actor)}`).join(", ");
   }
   if (COMBATANT_FIELDS.has(name) && page.combat?.combatants.some((c) => c.id === value)) return nameOf(value);
   if (name.includes("weapon")) {

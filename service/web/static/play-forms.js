@@ -120,7 +120,9 @@ function variantLabel(variant, variants, actor) {
   // What tells the entries apart: the parameters fixed to one choice here and to another elsewhere.
   const telling = Object.entries(variant.params).filter(([name, spec]) => spec.choices?.length === 1
     && variants.some((other) => JSON.stringify(other.params[name]?.choices) !== JSON.stringify(spec.choices)));
-  return telling.map(([name, spec]) => valueLabel(name, spec.choices[0], actor)).join(" · ") || actionLabel(variant.type);
+  // A yes or no says nothing without the name of what it answers.
+  const words = ([name, spec]) => (typeof spec.choices[0] === "boolean" ? `${fieldLabel(name)}${t("sep")}` : "") + valueLabel(name, spec.choices[0], actor);
+  return telling.map(words).join(" · ") || actionLabel(variant.type);
 }
 
 function read(actor, type, fields) {

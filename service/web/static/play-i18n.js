@@ -57,7 +57,7 @@ export const WORDS = {
       off_hand: "Off hand", evade: "Evade", reload: "Reload", pv: "HP", add: "Add", blessures: "Wound points",
     },
     values: {
-      round: "round", dodges: "dodges", damage: "damage",
+      round: "round", dodges: "dodges", damage: "damage", tete: "head", corps: "body", membre: "limb",
       pv: "HP", pv_max: "max HP", blessures: "wound points", blessures_max: "max wound points", initiative: "initiative",
       death_failures: "failed death tests",
       dead: "dead", dying: "dying", stable: "stable", unconscious: "unconscious", stunned: "stunned", prone: "prone",
@@ -120,7 +120,7 @@ export const WORDS = {
       off_hand: "Main faible", evade: "Esquive", reload: "Recharger", pv: "PV", add: "Ajouter", blessures: "Blessures",
     },
     values: {
-      round: "tour", dodges: "esquives", damage: "dégâts",
+      round: "tour", dodges: "esquives", damage: "dégâts", tete: "tête", corps: "corps", membre: "membre",
       pv: "PV", pv_max: "PV max", blessures: "blessures", blessures_max: "blessures max", initiative: "initiative",
       death_failures: "tests de mort ratés",
       dead: "mort", dying: "mourant", stable: "stabilisé", unconscious: "inconscient", stunned: "étourdi", prone: "à terre",
@@ -183,7 +183,7 @@ export const WORDS = {
       off_hand: "Mão inábil", evade: "Esquivar", reload: "Recarregar", pv: "PV", add: "Adicionar", blessures: "Pontos de ferimento",
     },
     values: {
-      round: "rodada", dodges: "esquivas", damage: "dano",
+      round: "rodada", dodges: "esquivas", damage: "dano", tete: "cabeça", corps: "corpo", membre: "membro",
       pv: "PV", pv_max: "PV máx.", blessures: "pontos de ferimento", blessures_max: "pontos de ferimento máx.", initiative: "iniciativa",
       death_failures: "testes de morte falhos",
       dead: "morto", dying: "morrendo", stable: "estável", unconscious: "inconsciente", stunned: "atordoado", prone: "caído",
