@@ -101,14 +101,18 @@ try {
   // The odds call shows its loading state (the answer is held until checked).
   let release;
   const held = new Promise((resolve) => { release = resolve; });
-  await gm.page.route("**/odds", async (route) => { await held; await route.continue(); });
+  let oddsAsked;
+  await gm.page.route("**/odds", async (route) => { oddsAsked = route.request().postDataJSON(); await held; await route.continue(); });
+  await gm.page.selectOption(`${attack} [name=lethal]`, { label: "non" }); // a default of true can be sent as false
   await gm.page.click(`${attack} button.odds`);
   await gm.page.waitForFunction((f) => document.querySelector(`${f} .odds-result`).textContent === "Calcul en cours…", attack, { timeout: TIMEOUT });
   assert.equal(await gm.page.getAttribute(`${attack} button.odds`, "aria-busy"), "true");
+  assert.deepEqual(oddsAsked, { action: { type: "attack", actor: "ana", target: "capanga", lethal: false } });
   release();
   await gm.page.waitForFunction((f) => /%/.test(document.querySelector(`${f} .odds-result`).textContent), attack, { timeout: TIMEOUT });
   assert.match(await gm.page.textContent(`${attack} .odds-result`), /dégâts attendus pour Capanga/);
   await gm.page.unroute("**/odds");
+  await gm.page.selectOption(`${attack} [name=lethal]`, { label: "(par défaut)" });
 
   // The GM rolls Ana's dice at the table and types them in the die inputs.
   await gm.page.click(`${attack} details.dice summary`);
@@ -140,9 +144,13 @@ try {
   assert.ok((await player.page.textContent("#error .detail")).length > 0);
   assert.equal(await player.page.textContent("#version"), "2");
   await player.page.click(`${defend} button.remove-die`);
+  const sent = player.page.waitForRequest((request) => request.url().endsWith("/actions") && request.method() === "POST");
   await player.page.click(`${defend} button[type=submit]`);
+  assert.equal("dice" in (await sent).postDataJSON(), false, "empty die inputs leave the rolls to the server");
   await logHas(player.page, 3);
   await logHas(gm.page, 3);
+  // The played form is gone: focus moves on to what the player can do next.
+  await player.page.waitForFunction(() => document.activeElement?.matches("#actions h3, #fight-heading"), null, { timeout: TIMEOUT });
   assert.equal(await player.page.isHidden("#error"), true);
   assert.match(await gm.page.textContent('#log li[data-seq="3"]'), /Capanga · Se défendre/);
 

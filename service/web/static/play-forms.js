@@ -107,13 +107,22 @@ function actionForm(actor, type, variants, onCombat) {
       const body = read(actor, type, fields);
       const values = dice?.read() || [];
       if (values.length) body.dice = values;
-      onCombat((await api("POST", `/combats/${page.combatId}/actions`, body)).combat);
+      await onCombat((await api("POST", `/combats/${page.combatId}/actions`, body)).combat);
+      focusNext();
     } catch (error) {
       showError(error);
       if (error.status === 409) onCombat(await api("GET", `/combats/${page.combatId}`).catch(() => page.combat));
     } finally { busy(submit, false); form.removeAttribute("aria-busy"); }
   });
   return form;
+}
+
+// This form is gone once its action is played: keyboard and screen reader
+// users continue from the next prompt (or the fight's state) instead of the page top.
+function focusNext() {
+  const next = document.querySelector("#actions h3") ?? ($("decided").hidden ? $("fight-heading") : $("decided"));
+  next.tabIndex = -1;
+  next.focus();
 }
 
 function variantLabel(variant, variants, actor) {

@@ -185,7 +185,7 @@ function render(combat) {
   $("decided").hidden = active;
   $("awaiting-heading").hidden = !active;
   if (!active) { $("actions").replaceChildren(); $("gm-tools").replaceChildren(); $("gm-tools-box").hidden = true; return; }
-  loadForms(combat, render).catch(showError);
+  return loadForms(combat, render).catch(showError);
 }
 
 function card(combatant) {
