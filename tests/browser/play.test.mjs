@@ -111,6 +111,7 @@ try {
   release();
   await gm.page.waitForFunction((f) => /%/.test(document.querySelector(`${f} .odds-result`).textContent), attack, { timeout: TIMEOUT });
   assert.match(await gm.page.textContent(`${attack} .odds-result`), /dégâts attendus pour Capanga/);
+  assert.match(await gm.page.textContent(`${attack} .odds-result`), /touché critique\u00a0: \d/);
   await gm.page.unroute("**/odds");
   await gm.page.selectOption(`${attack} [name=lethal]`, { label: "(par défaut)" });
 

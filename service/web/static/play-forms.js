@@ -2,7 +2,7 @@
 // action type, only its legal choices, each named; die inputs for players who
 // roll at the table; odds on demand.
 
-import { $, actionLabel, api, busy, fieldLabel, nameOf, page, showError, t, valueLabel } from "./play-core.js";
+import { $, actionLabel, api, busy, fieldLabel, known, nameOf, page, showError, t, valueLabel } from "./play-core.js";
 
 const ODDS_TYPES = new Set(["attack", "shoot", "test", "threaten", "counter", "death_test", "stabilize", "break_free"]);
 // Action types that roll nothing: no die inputs on their forms.
@@ -92,7 +92,7 @@ function actionForm(actor, type, variants, onCombat) {
       result.textContent = t("computing");
       try {
         const answer = await api("POST", `/combats/${page.combatId}/odds`, { action: read(actor, type, fields) });
-        showOdds(result, answer, actor);
+        showOdds(result, answer);
       } catch (error) { result.textContent = ""; showError(error); } finally { busy(odds, false); }
     });
     buttons.append(odds);
@@ -143,11 +143,19 @@ function read(actor, type, fields) {
   return body;
 }
 
-function showOdds(box, answer, actor) {
+// The odds name outcomes in English ("critical hit", "wound grave"): each part
+// in the reader's words, a wound's level from the ruleset's labels.
+function outcomeWords(part) {
+  const wound = /^wound (.+)$/.exec(part);
+  if (wound) return t("outcomes.wound", { level: valueLabel(page.ruleset?.labels?.en?.severity ? "severity" : "level", wound[1]).toLowerCase() });
+  return known(`outcomes.${part}`) ?? part;
+}
+
+function showOdds(box, answer) {
   const list = document.createElement("ul");
   for (const outcome of answer.outcomes) {
     const item = document.createElement("li");
-    const words = outcome.outcome.split(", ").map((part) => valueLabel("outcome", part, actor)).join(", ");
+    const words = outcome.outcome.split(", ").map(outcomeWords).join(", ");
     item.textContent = `${words}${t("sep")}${(100 * outcome.probability).toLocaleString(page.lang, { maximumFractionDigits: 1 })} %`;
     list.append(item);
   }

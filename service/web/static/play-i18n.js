@@ -56,6 +56,12 @@ export const WORDS = {
       situation: "Situation", opponents: "Opponents", engaged: "Engaged", sneak: "Sneak attack", part: "Part", using: "Using",
       off_hand: "Off hand", evade: "Evade", reload: "Reload", pv: "HP", add: "Add", blessures: "Wound points",
     },
+    outcomes: {
+      miss: "miss", hit: "hit", "critical hit": "critical hit", avoided: "avoided", blocked: "blocked", absorbed: "absorbed",
+      stunned: "stunned", paralysed: "paralysed", "knocked out": "knocked out", unconscious: "unconscious", coma: "coma",
+      "out of the fight": "out of the fight", "out of action": "out of action", dying: "dying", death: "death",
+      "critical wound": "critical wound", "no effect": "no effect", wound: "{level} wound",
+    },
     values: {
       round: "round", dodges: "dodges", damage: "damage", tete: "head", corps: "body", membre: "limb",
       pv: "HP", pv_max: "max HP", blessures: "wound points", blessures_max: "max wound points", initiative: "initiative",
@@ -119,6 +125,12 @@ export const WORDS = {
       situation: "Situation", opponents: "Adversaires", engaged: "Engagé", sneak: "Attaque surprise", part: "Partie", using: "Avec",
       off_hand: "Main faible", evade: "Esquive", reload: "Recharger", pv: "PV", add: "Ajouter", blessures: "Blessures",
     },
+    outcomes: {
+      miss: "raté", hit: "touché", "critical hit": "touché critique", avoided: "évité", blocked: "bloqué", absorbed: "absorbé",
+      stunned: "étourdi", paralysed: "paralysé", "knocked out": "assommé", unconscious: "inconscient", coma: "coma",
+      "out of the fight": "hors de combat", "out of action": "hors d'action", dying: "mourant", death: "mort",
+      "critical wound": "blessure critique", "no effect": "sans effet", wound: "blessure\u00a0: {level}",
+    },
     values: {
       round: "tour", dodges: "esquives", damage: "dégâts", tete: "tête", corps: "corps", membre: "membre",
       pv: "PV", pv_max: "PV max", blessures: "blessures", blessures_max: "blessures max", initiative: "initiative",
@@ -181,6 +193,12 @@ export const WORDS = {
       dice_modifier: "Modificador de dados", full_auto: "Automático", bursts: "Rajadas", zone: "Zona", visibility: "Visibilidade",
       situation: "Situação", opponents: "Oponentes", engaged: "Engajado", sneak: "Ataque furtivo", part: "Parte", using: "Usando",
       off_hand: "Mão inábil", evade: "Esquivar", reload: "Recarregar", pv: "PV", add: "Adicionar", blessures: "Pontos de ferimento",
+    },
+    outcomes: {
+      miss: "errou", hit: "acertou", "critical hit": "acerto crítico", avoided: "evitado", blocked: "bloqueado", absorbed: "absorvido",
+      stunned: "atordoado", paralysed: "paralisado", "knocked out": "nocauteado", unconscious: "inconsciente", coma: "coma",
+      "out of the fight": "fora do combate", "out of action": "fora de ação", dying: "morrendo", death: "morte",
+      "critical wound": "ferimento crítico", "no effect": "sem efeito", wound: "ferimento: {level}",
     },
     values: {
       round: "rodada", dodges: "esquivas", damage: "dano", tete: "cabeça", corps: "corpo", membre: "membro",
