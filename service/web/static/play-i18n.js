@@ -152,7 +152,7 @@ export const WORDS = {
     combatants: "Combatentes", side: "Lado", conditions: "Condições", none: "nenhuma",
     health: { pv: "PV", blessures: "Pontos de ferimento" },
     awaiting: "Aguardando", awaitingNobody: "Ninguém precisa agir.", awaitingOther: "Aguardando {who}.",
-    reasons: { turn: "é a vez", initiative: "tem a iniciativa", allocation: "divide a reserva", declaration: "declara", defense: "precisa se defender",
+    reasons: { turn: "sua vez", initiative: "tem a iniciativa", allocation: "divide a reserva", declaration: "declara", defense: "precisa se defender",
       death_test: "teste de morte", resolution: "resolve a ação", reaction: "pode reagir", held_action: "ação guardada", frenzy: "frenesi",
       declare_reaction: "pode declarar uma reação", threatened: "está ameaçado", free: "livre para agir" },
     sep: ": ",
