@@ -11,6 +11,7 @@ from flask_smorest import Api
 from openapi_ui_bundles import swagger_ui
 
 from .. import __version__
+from ..i18n import labels
 from ..rules import authority
 from ..i18n import english
 from ..rules.registry import RULESETS
@@ -79,6 +80,7 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
             "decided_by": authority.published(ruleset),
             "option_defaults": ruleset.options_schema().load({}),
             "catalog": ruleset.catalog,
+            "labels": labels(ruleset.id),
             "example": ruleset.example(),
         }
     prefixes = {ruleset.id: ruleset.schema_prefix for ruleset in RULESETS.values()}

@@ -214,6 +214,13 @@ class RulesetDetail(RulesetSummary):
     sheet = fields.Dict(required=True, metadata={"description": "JSON Schema of a combatant in POST /combats."})
     options = fields.Dict(required=True, metadata={"description": "JSON Schema of the options."})
     option_defaults = fields.Dict(required=True)
+    labels = fields.Dict(
+        required=True,
+        metadata={
+            "description": "Language (en, fr, pt) -> parameter name -> value id -> the words the narration uses for it "
+            "(a weapon, a maneuver, a hit location...), for a client's menus."
+        },
+    )
     actions = fields.Dict(
         required=True,
         metadata={
