@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
 
 from flask import current_app, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import BadRequest
 
 from ..store import CombatStore
-from .problems import problem
+from ..usecases import actions
 
 
 def store() -> CombatStore:
@@ -19,8 +18,9 @@ def store() -> CombatStore:
 
 def json_body() -> dict:
     """The body as a JSON object: 400 when it is not JSON at all, 422 when it is JSON but no object."""
+    raw = request.get_data(cache=True)
     try:
-        body = json.loads(request.get_data(cache=True))
+        body = json.loads(raw) if raw.strip() else None  # no body at all: no object either
     except ValueError as error:
         raise BadRequest(f"the request body is not valid JSON: {error}") from error
     if not isinstance(body, dict):
@@ -29,8 +29,7 @@ def json_body() -> dict:
 
 
 def stamp_expiry(state: dict) -> None:
-    expires = datetime.now(timezone.utc) + timedelta(seconds=store().ttl_seconds)
-    state["expires_at"] = expires.isoformat(timespec="seconds").replace("+00:00", "Z")
+    actions.stamp_expiry(state, store().ttl_seconds)
 
 
 def if_match() -> int | None:
@@ -46,14 +45,3 @@ def if_match() -> int | None:
         return -1
     version = tag.strip('"')
     return int(version) if version.isascii() and version.isdigit() and len(version) <= 16 else -1
-
-
-def stale(current: int):
-    return problem(
-        412,
-        "precondition-failed",
-        "Precondition failed",
-        f"If-Match names another version; the combat is at version {current}",
-        current_version=current,
-        headers={"ETag": f'"{current}"'},
-    )
