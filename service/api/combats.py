@@ -12,10 +12,10 @@ from flask_smorest import Blueprint
 from ..rules.dice import KEY_BYTES
 from ..rules.engine import create_combat
 from ..rules.viewer import GM_VIEWER
-from ..store import CombatNotFound, ReservationLost
+from ..store import ReservationLost
 from ..usecases import actions
 from . import schemas, sealing
-from .access import bearer_token, check_api_key, load_authorized, mint_creation_tokens, require_gm
+from .access import bearer_token, check_api_key, load_authorized, mint_creation_tokens
 from .idempotency import Idempotency, in_flight, replay_unavailable
 from .requests import if_match, json_body, stamp_expiry, store
 from .stream import long_poll
@@ -129,10 +129,7 @@ class Combat(MethodView):
     )
     @blp.response(204)
     def delete(self, combat_id):
-        _, grant = load_authorized(store(), combat_id)
-        require_gm(grant, "deleting a combat")
-        if not store().delete(combat_id):
-            raise CombatNotFound(combat_id)
+        actions.delete(store(), combat_id, bearer_token())
         return "", 204
 
 

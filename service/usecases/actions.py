@@ -1,5 +1,5 @@
-"""Acting on a combat: an action, the GM's undo and redo, and the replay of
-an action already applied under an Idempotency-Key.
+"""Acting on a combat: an action, the GM's undo and redo, the replay of an
+action already applied under an Idempotency-Key, and the GM's deletion.
 
 Each one authorizes the caller, computes the new state with the rules
 engine and commits it under the one conflict policy of ``conflicts.py``.
@@ -15,6 +15,7 @@ from datetime import datetime, timedelta, timezone
 from ..rules.dice import KEY_BYTES
 from ..rules.engine import apply_action, redo, redo_target, replay, undo, undo_target
 from ..rules.registry import get_ruleset
+from ..store import CombatNotFound
 from ..store.idempotency import KeyedWrite
 from .access import PLAYER_ROLE, Grant, authorize, digest, new_token, require_actor, require_gm
 from .conflicts import write_with_retries
@@ -156,3 +157,11 @@ def _mint_for_newcomers(grants: Grants, combat_id: str, before: dict, after: dic
         grants.add_grant(combat_id, digest(token), Grant(PLAYER_ROLE, combatant_id).as_record())
         tokens[combatant_id] = token
     return tokens
+
+
+def delete(combats: CombatStore, combat_id: str, token: str | None) -> None:
+    """The GM deletes the combat: its state, log, records and grants, at once."""
+    _, grant = authorize(combats, combat_id, token)
+    require_gm(grant, "deleting a combat")
+    if not combats.delete(combat_id):
+        raise CombatNotFound(combat_id)  # deleted (or expired) since it was read
