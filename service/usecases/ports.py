@@ -1,8 +1,9 @@
 """What the use cases need of the store, as protocols (structural types).
 
 ``service.store.CombatStore`` (Redis or Redis Cluster, fakeredis when
-embedded) satisfies them all; ``service.store.memory.MemoryCombats`` is a
-plain-Python stand-in for the use cases' unit tests. tests/unit/usecases/
+embedded) satisfies all but ``Jobs``, which ``service.store.jobs.SimulationJobs``
+does (``CombatStore.simulation_jobs()``); ``service.store.memory.MemoryCombats``
+is a plain-Python stand-in for the use cases' unit tests. tests/unit/usecases/
 checks both against these protocols.
 """
 
@@ -57,6 +58,27 @@ class IdempotencyRecords(Protocol):
     def reserve(self, key: str, field: str, record: str, now: int, stale_after: int, ttl: int) -> str | None: ...
 
     def swap(self, key: str, field: str, expected: str, record: str, ttl: int | None = None) -> bool: ...
+
+
+@runtime_checkable
+class Jobs(Protocol):
+    """Simulation jobs: what was asked, each chunk's progress and counts, the result."""
+
+    def create(self, job_id: str, total: int, chunks: int, runner: str) -> None: ...
+
+    def progress(self, job_id: str, chunk: int, done: int) -> None: ...
+
+    def chunk_played(self, job_id: str, chunk: int, done: int, counts: dict) -> list[dict] | None:
+        """Record a chunk's counts: every chunk's counts, in order, once all are in, else None."""
+        ...
+
+    def retried(self, job_id: str) -> None: ...
+
+    def finish(self, job_id: str, result: dict) -> None: ...
+
+    def fail(self, job_id: str, message: str) -> None: ...
+
+    def get(self, job_id: str) -> dict | None: ...
 
 
 class CombatStore(Combats, Grants, Protocol):

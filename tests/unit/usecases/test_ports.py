@@ -31,6 +31,13 @@ def test_each_adapter_satisfies_each_port(store, port):
         assert list(inspect.signature(getattr(store, name)).parameters) == list(inspect.signature(declared).parameters)[1:]
 
 
+def test_the_simulation_jobs_satisfy_the_jobs_port():
+    jobs = connect(None, 60).simulation_jobs()
+    assert isinstance(jobs, ports.Jobs)
+    for name, declared in members(ports.Jobs).items():
+        assert list(inspect.signature(getattr(jobs, name)).parameters) == list(inspect.signature(declared).parameters)[1:]
+
+
 def test_the_use_cases_never_import_flask_nor_the_api():
     package = Path(ports.__file__).parent
     for module in package.glob("*.py"):
