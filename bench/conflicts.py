@@ -7,7 +7,7 @@ threads) on a real Redis, creates one sistema-2d6 combat, and lets
 ``writers`` threads, released together, each post ``actions`` GM `adjust`
 actions (an action that is always legal) without If-Match, one after the
 other. Prints the count of each status and the share of 409s: every lost
-race is resolved again by the server (service/api/retry.py) until its
+race is resolved again by the server (service/usecases/retry.py) until its
 budget runs out. docs/operations.md has the figures.
 """
 

@@ -10,6 +10,7 @@ from .api import bodies, budget, headers, limits, stream
 from .settings import Settings
 from .store import CombatStore, connect
 from .observability import init_app as init_observability, logs as observability_logs
+from .observability.store import observed
 
 
 def create_app(settings: Settings | None = None, store: CombatStore | None = None) -> Flask:
@@ -20,12 +21,16 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.extensions["melee.settings"] = settings
-    app.extensions["melee.store"] = store or connect(
-        settings.redis_url,
-        settings.combat_ttl_seconds,
-        settings.redis_timeout_seconds,
-        settings.redis_ssl_cert_reqs,
-        settings.max_actions_per_combat,
+    # The store every view reaches (requests.store()), timed and logged by the observing adapter.
+    app.extensions["melee.store"] = observed(
+        store
+        or connect(
+            settings.redis_url,
+            settings.combat_ttl_seconds,
+            settings.redis_timeout_seconds,
+            settings.redis_ssl_cert_reqs,
+            settings.max_actions_per_combat,
+        )
     )
     CORS(
         app,

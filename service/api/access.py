@@ -1,76 +1,29 @@
-"""Who may do what to a combat: bearer tokens, one per role.
+"""The caller's credentials, read from the request: bearer tokens and API keys.
 
-``POST /combats`` answers, once, with a game-master token and one token per
-combatant. Tokens are 192 random bits; Redis keeps only their SHA-256
-digests (a creation retried with an Idempotency-Key shows them again from a
-sealed record: sealing.py). A player's token acts
-for its own combatant only; game-master actions, token management and
-deletion need the GM's token; every read is filtered for the caller.
+Who may do what is decided in service/usecases/access.py (re-exported here
+for the views).
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import secrets
-from dataclasses import dataclass
 
 from flask import request
 
-from ..rules.viewer import GM_VIEWER, Viewer
-from ..store import CombatStore
-
-GM_ROLE, PLAYER_ROLE = "gm", "player"
-TOKEN_BYTES = 24
-
-
-class AccessDenied(Exception):
-    """401 (no or unknown token) or 403 (a token without the right)."""
-
-    def __init__(self, status: int, detail: str, field: str | None = None):
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
-        self.field = field  # the request field to blame, if one is
-
-
-@dataclass(frozen=True, slots=True)
-class Grant:
-    role: str
-    combatant: str | None = None
-
-    @property
-    def is_gm(self) -> bool:
-        return self.role == GM_ROLE
-
-    @property
-    def viewer(self) -> Viewer:
-        return GM_VIEWER if self.is_gm else Viewer(combatant=self.combatant)
-
-    def as_record(self) -> dict:
-        return {"role": self.role, "combatant": self.combatant}
-
-
-def digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def token_id(token_digest: str) -> str:
-    """A public name for a token (to list and revoke it), not the token."""
-    return token_digest[:16]
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-def mint_creation_tokens(combatant_ids: list[str]) -> tuple[dict, dict[str, dict]]:
-    """The tokens to show once, and the grants to store (by digest)."""
-    gm = new_token()
-    players = {cid: new_token() for cid in combatant_ids}
-    grants = {digest(gm): Grant(GM_ROLE).as_record()}
-    grants.update({digest(token): Grant(PLAYER_ROLE, cid).as_record() for cid, token in players.items()})
-    return {"gm": gm, "combatants": players}, grants
+from ..usecases.access import (  # noqa: F401  (re-exported for the views)
+    GM_ROLE,
+    PLAYER_ROLE,
+    AccessDenied,
+    Grant,
+    authorize,
+    digest,
+    mint_creation_tokens,
+    new_token,
+    require_actor,
+    require_gm,
+    token_id,
+)
+from ..usecases.ports import Combats
 
 
 def bearer_token() -> str | None:
@@ -81,34 +34,13 @@ def bearer_token() -> str | None:
     return token.strip()
 
 
-def load_authorized(store: CombatStore, combat_id: str, token: str | None = None) -> tuple[dict, Grant]:
+def load_authorized(store: Combats, combat_id: str, token: str | None = None) -> tuple[dict, Grant]:
     """The combat and the caller's grant; AccessDenied without a valid token.
 
     ``token``: one the caller found elsewhere than the Authorization header
     (the event stream's ``access_token`` query parameter).
     """
-    token = token or bearer_token()
-    state, record = store.load_with_grant(combat_id, digest(token) if token else None)
-    if token is None:
-        raise AccessDenied(401, "this combat needs 'Authorization: Bearer <token>' (a token from POST /combats)")
-    if record is None:
-        raise AccessDenied(401, "this token does not open this combat (unknown or revoked)")
-    return state, Grant(record["role"], record.get("combatant"))
-
-
-def require_gm(grant: Grant, what: str) -> None:
-    if not grant.is_gm:
-        raise AccessDenied(403, f"{what} needs the game master's token")
-
-
-def require_actor(grant: Grant, action: dict, gm_actions: frozenset[str]) -> None:
-    """A player's token acts only for its own combatant, never as the GM."""
-    if grant.is_gm:
-        return
-    if action.get("type") in gm_actions:
-        raise AccessDenied(403, f"{action.get('type')!r} is a game-master action; it needs the GM's token", field="type")
-    if action.get("actor") != grant.combatant:
-        raise AccessDenied(403, f"this token acts for {grant.combatant!r} only, not for {action.get('actor')!r}", field="actor")
+    return authorize(store, combat_id, token or bearer_token())
 
 
 def check_api_key(api_keys: tuple[str, ...]) -> None:

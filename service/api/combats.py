@@ -10,18 +10,16 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ..rules.dice import KEY_BYTES
-from ..rules.engine import apply_action, create_combat, replay
-from ..rules.registry import get_ruleset
+from ..rules.engine import create_combat
 from ..rules.viewer import GM_VIEWER
-from ..store import CombatNotFound, ReservationLost, VersionConflict
-from . import retry, schemas, sealing
-from .access import check_api_key, load_authorized, mint_creation_tokens, require_actor, require_gm
+from ..store import ReservationLost
+from ..usecases import actions
+from . import schemas, sealing
+from .access import bearer_token, check_api_key, load_authorized, mint_creation_tokens
 from .idempotency import Idempotency, in_flight, replay_unavailable
-from .joining import mint_for_newcomers
-from .problems import problem
-from .requests import if_match, json_body, stale, stamp_expiry, store
+from .requests import if_match, json_body, stamp_expiry, store
 from .stream import long_poll
-from .views import action_result, combat_view, entry_view, etag
+from .views import applied_answer, combat_view, entry_view, etag
 
 blp = Blueprint(
     "combats",
@@ -131,10 +129,7 @@ class Combat(MethodView):
     )
     @blp.response(204)
     def delete(self, combat_id):
-        _, grant = load_authorized(store(), combat_id)
-        require_gm(grant, "deleting a combat")
-        if not store().delete(combat_id):
-            raise CombatNotFound(combat_id)
+        actions.delete(store(), combat_id, bearer_token())
         return "", 204
 
 
@@ -170,47 +165,14 @@ class Actions(MethodView):
 
 
 def _replayed_action(combat_id: str, seq: int):
-    """The first answer, for the caller: log entry ``seq`` and the state right
-    after it (rebuilt from history when later actions followed; its
-    ``expires_at`` is then the current one). A join's new tokens are not shown again."""
-    current, grant = load_authorized(store(), combat_id)
-    after = current
-    if seq != current["version"]:
-        after = {**replay(*store().snapshot_before(combat_id, seq)), "expires_at": current.get("expires_at")}
-    (entry,), _ = store().log(combat_id, seq - 1, 1)
-    return action_result(after, entry, grant.viewer), 200, {"ETag": etag(after)}
+    """The first answer, for the caller (a join's new tokens are not shown again)."""
+    replayed = actions.replayed_action(store(), combat_id, seq, bearer_token())
+    return applied_answer(replayed)
 
 
 def _act(combat_id: str, body: dict, idempotency: Idempotency | None):
-    expected = if_match()
-    waits = retry.conflict_waits()
-    while True:
-        state, grant = load_authorized(store(), combat_id)
-        require_actor(grant, body, get_ruleset(state["ruleset"]).gm_only_actions)
-        if expected is not None and expected != state["version"]:
-            return stale(state["version"])
-        new_state, entry = apply_action(state, body, caller=grant.viewer)
-        stamp_expiry(new_state)
-        result, headers = action_result(new_state, entry, grant.viewer), {"ETag": etag(new_state)}
-        keyed = idempotency.action_applied(new_state["version"]) if idempotency else None
-        try:
-            store().commit(new_state, entry, expected_version=state["version"], keyed=keyed)
-        except VersionConflict as conflict:
-            if expected is not None:
-                return stale(conflict.current)
-            if (wait := next(waits, None)) is None:
-                break
-            retry.sleep(wait)
-            continue
-        return mint_for_newcomers(combat_id, state, new_state, result), 200, headers
-    return problem(
-        409,
-        "version-conflict",
-        "Version conflict",
-        "other actions kept changing this combat for a while; reload it and try again "
-        "(the same Idempotency-Key makes the retry safe)",
-        headers={"Retry-After": "1"},
-    )
+    keyed = idempotency.action_applied if idempotency else None
+    return applied_answer(actions.act(store(), combat_id, body, bearer_token(), expected_version=if_match(), keyed=keyed))
 
 
 @blp.route("/<combat_id>/events")

@@ -11,6 +11,8 @@ from werkzeug.exceptions import HTTPException
 from ..rules.errors import RulesError
 from ..store import ActionLimitReached, CombatNotFound, OutcomeUnknown, StoreUnavailable, VersionConflict
 from . import limits
+from ..usecases.actions import NothingToTakeBack
+from ..usecases.conflicts import ConflictPersisted, Stale
 from .access import AccessDenied
 from .problems import field_pointer, flatten_messages, problem
 
@@ -81,6 +83,32 @@ def register(app: Flask, retry_after_seconds: int) -> None:
     @app.errorhandler(VersionConflict)
     def version_conflict(error: VersionConflict):
         return problem(409, "version-conflict", "Version conflict", "the combat changed meanwhile; reload it and try again")
+
+    @app.errorhandler(Stale)
+    def stale(error: Stale):
+        return problem(
+            412,
+            "precondition-failed",
+            "Precondition failed",
+            f"If-Match names another version; the combat is at version {error.current}",
+            current_version=error.current,
+            headers={"ETag": f'"{error.current}"'},
+        )
+
+    @app.errorhandler(ConflictPersisted)
+    def conflict_persisted(error: ConflictPersisted):
+        return problem(
+            409,
+            "version-conflict",
+            "Version conflict",
+            "other actions kept changing this combat for a while; reload it and try again "
+            "(the same Idempotency-Key makes the retry safe)",
+            headers={"Retry-After": "1"},
+        )
+
+    @app.errorhandler(NothingToTakeBack)
+    def nothing_to_take_back(error: NothingToTakeBack):
+        return problem(409, "action-not-allowed", error.title, error.detail)
 
     @app.errorhandler(StoreUnavailable)
     def store_unavailable(error: StoreUnavailable):

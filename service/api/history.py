@@ -3,65 +3,19 @@ and may play it again (or play something else: a branch)."""
 
 from __future__ import annotations
 
-import secrets
-
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..rules.dice import KEY_BYTES
-from ..rules.engine import redo, redo_target, replay, undo, undo_target
-from ..store import VersionConflict
+from ..usecases import actions
 from . import schemas
-from .access import load_authorized, require_gm
-from .problems import problem
-from .requests import if_match, stale, stamp_expiry, store
-from .views import action_result, etag
+from .access import bearer_token
+from .requests import if_match, store
+from .views import applied_answer
 
 blp = Blueprint("history", __name__, url_prefix="/combats", description="Undo and redo (game master).")
 BEARER = [{"bearer": []}]
 ETAG_HEADER = {"ETag": {"description": "The combat's version, for If-Match.", "schema": {"type": "string"}}}
 IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"}}
-
-
-def _as_gm(combat_id: str, step):
-    """Load the combat for its GM, let ``step(state)`` compute the new state
-    and entry (or a problem when there is nothing to do), commit it."""
-    state, grant = load_authorized(store(), combat_id)
-    require_gm(grant, "undo and redo")
-    expected = if_match()
-    if expected is not None and expected != state["version"]:
-        return stale(state["version"])
-    outcome = step(state)
-    if not isinstance(outcome, tuple):
-        return outcome
-    new_state, entry = outcome
-    stamp_expiry(new_state)
-    try:
-        store().commit(new_state, entry, expected_version=state["version"])
-    except VersionConflict as conflict:
-        return stale(conflict.current)
-    return action_result(new_state, entry, grant.viewer), 200, {"ETag": etag(new_state)}
-
-
-def _undo(combat_id: str):
-    def step(state):
-        target = undo_target(state)
-        if target is None:
-            return problem(409, "action-not-allowed", "Nothing to undo", "no action has been played since the combat began")
-        return undo(state, replay(*store().snapshot_before(combat_id, target)), secrets.token_bytes(KEY_BYTES))
-
-    return step
-
-
-def _redo(combat_id: str):
-    def step(state):
-        seq = redo_target(state)
-        if seq is None:
-            return problem(409, "action-not-allowed", "Nothing to redo", "nothing was undone since the last action")
-        entries, _ = store().log(combat_id, seq - 1, 1)
-        return redo(state, entries[0], seq)
-
-    return step
 
 
 @blp.route("/<combat_id>/undo")
@@ -81,7 +35,7 @@ class Undo(MethodView):
     )
     @blp.response(200, schemas.ActionResult, headers=ETAG_HEADER)
     def post(self, combat_id):
-        return _as_gm(combat_id, _undo(combat_id))
+        return applied_answer(actions.take_back(store(), combat_id, bearer_token(), expected_version=if_match()))
 
 
 @blp.route("/<combat_id>/redo")
@@ -95,4 +49,4 @@ class Redo(MethodView):
     )
     @blp.response(200, schemas.ActionResult, headers=ETAG_HEADER)
     def post(self, combat_id):
-        return _as_gm(combat_id, _redo(combat_id))
+        return applied_answer(actions.play_again(store(), combat_id, bearer_token(), expected_version=if_match()))

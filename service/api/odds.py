@@ -14,9 +14,9 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from ..rules.odds.compute import AUTO, EXACT, MONTE_CARLO, odds
-from ..rules.registry import get_ruleset
+from ..usecases.odds import authorize_odds
 from . import schemas
-from .access import AccessDenied, load_authorized, require_actor
+from .access import bearer_token
 from .budget import costly, offload
 from .contract import TYPED_AS
 from .requests import store
@@ -70,14 +70,8 @@ class Odds(MethodView):
     @blp.arguments(OddsRequest)
     @blp.response(200, schemas.Odds)
     def post(self, request_body, combat_id):
-        state, grant = load_authorized(store(), combat_id)
         action = request_body["action"]
-        require_actor(grant, action, get_ruleset(state["ruleset"]).gm_actions)
-        hidden = set(state.get("hidden_sheets", ())) - {grant.combatant}
-        if hidden and not grant.is_gm:
-            # Odds are computed from every sheet: they would tell a player what
-            # the GM hides (docs/security.md).
-            raise AccessDenied(403, f"the game master hides the sheets of {', '.join(sorted(hidden))}: only the GM may ask for odds here")
+        state, grant = authorize_odds(store(), combat_id, bearer_token(), action)
         with costly(compute_cost(request_body)):
             return offload(
                 odds,

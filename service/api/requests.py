@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
 from flask import abort, current_app, request
 from marshmallow import ValidationError
 
 from ..store import CombatStore
+from ..usecases import actions
 from .bodies import UnusableJson, parse, unusable
-from .problems import problem
 
 
 def store() -> CombatStore:
@@ -32,8 +30,7 @@ def json_body() -> dict:
 
 
 def stamp_expiry(state: dict) -> None:
-    expires = datetime.now(timezone.utc) + timedelta(seconds=store().ttl_seconds)
-    state["expires_at"] = expires.isoformat(timespec="seconds").replace("+00:00", "Z")
+    actions.stamp_expiry(state, store().ttl_seconds)
 
 
 def if_match() -> int | None:
@@ -49,14 +46,3 @@ def if_match() -> int | None:
         return -1
     version = tag.strip('"')
     return int(version) if version.isascii() and version.isdigit() and len(version) <= 16 else -1
-
-
-def stale(current: int):
-    return problem(
-        412,
-        "precondition-failed",
-        "Precondition failed",
-        f"If-Match names another version; the combat is at version {current}",
-        current_version=current,
-        headers={"ETag": f'"{current}"'},
-    )

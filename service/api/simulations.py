@@ -70,7 +70,7 @@ class SimulationJob(Schema):
 
 
 def _jobs() -> SimulationJobs:
-    return SimulationJobs(store().client)
+    return store().simulation_jobs()
 
 
 def _queued() -> bool:
@@ -113,7 +113,7 @@ def _start_job(template: dict, fights: int, seed: int, tactic: Tactic):
     asked = chunk.request(template, fights, seed, tactic)
     try:
         if _queued():
-            queue.enqueue(store().client, current_app.extensions["melee.settings"].simulation_queue, job_id, asked)
+            queue.enqueue(_jobs(), current_app.extensions["melee.settings"].simulation_queue, job_id, asked)
         else:
             simulation_jobs.start(_jobs(), job_id, asked)
     except simulation_jobs.Busy:

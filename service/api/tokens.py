@@ -6,8 +6,9 @@ from flask import g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from ..usecases import tokens
 from . import schemas
-from .access import GM_ROLE, Grant, digest, load_authorized, new_token, require_gm, token_id
+from .access import bearer_token
 from .problems import problem
 from .requests import store
 
@@ -18,14 +19,7 @@ BEARER = [{"bearer": []}]
 @blp.before_request
 def only_the_game_master():
     """Every route here is the GM's; check before the body is even parsed."""
-    combat_id = request.view_args["combat_id"]
-    state, grant = load_authorized(store(), combat_id)
-    require_gm(grant, "managing tokens")
-    g.combat = state
-
-
-def _described(token_digest: str, record: dict) -> dict:
-    return {"id": token_id(token_digest), "role": record["role"], "combatant": record.get("combatant")}
+    g.combat = tokens.as_game_master(store(), request.view_args["combat_id"], bearer_token())
 
 
 @blp.route("/<combat_id>/tokens")
@@ -38,7 +32,7 @@ class Tokens(MethodView):
     )
     @blp.response(200, schemas.TokenInfo(many=True))
     def get(self, combat_id):
-        return [_described(d, record) for d, record in sorted(store().grants(combat_id).items())]
+        return tokens.list_tokens(store(), combat_id)
 
     @blp.doc(
         operationId="mintToken",
@@ -49,18 +43,13 @@ class Tokens(MethodView):
     @blp.arguments(schemas.TokenRequest)
     @blp.response(201, schemas.MintedToken)
     def post(self, request_body, combat_id):
-        combatant = request_body.get("combatant")
-        if request_body["role"] == GM_ROLE:
-            combatant = None
-        elif combatant not in {c["id"] for c in g.combat["combatants"]}:
+        try:
+            return tokens.mint(store(), g.combat, request_body["role"], request_body.get("combatant")), 201
+        except tokens.UnknownCombatant as unknown:
             return problem(
-                422, "invalid-request", "Invalid request", f"/combatant: there is no combatant {combatant!r}",
-                errors=[{"pointer": "/combatant", "detail": f"there is no combatant {combatant!r}"}],
+                422, "invalid-request", "Invalid request", f"/combatant: {unknown}",
+                errors=[{"pointer": "/combatant", "detail": str(unknown)}],
             )
-        token = new_token()
-        record = Grant(request_body["role"], combatant).as_record()
-        store().add_grant(combat_id, digest(token), record)
-        return {**_described(digest(token), record), "token": token}, 201
 
 
 @blp.route("/<combat_id>/tokens/<token_ref>")
@@ -73,13 +62,10 @@ class Token(MethodView):
     )
     @blp.response(204)
     def delete(self, combat_id, token_ref):
-        grants = store().grants(combat_id)
-        matching = [d for d in grants if token_id(d) == token_ref]
-        if not matching:
+        try:
+            tokens.revoke(store(), combat_id, token_ref)
+        except tokens.TokenNotFound:
             return problem(404, "not-found", "Token not found", f"no token {token_ref!r} in this combat")
-        gm_tokens = [d for d, record in grants.items() if record["role"] == GM_ROLE]
-        if matching[0] in gm_tokens and len(gm_tokens) == 1:
+        except tokens.LastGameMasterToken:
             return problem(409, "action-not-allowed", "Not allowed", "this is the last game-master token; mint another before revoking it")
-        store().remove_grant(combat_id, matching[0])
         return "", 204
-

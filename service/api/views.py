@@ -91,3 +91,11 @@ def action_result(state: dict, entry: dict, viewer: Viewer) -> dict:
         "events": entry["events"],
         "combat": combat_view(state, viewer),
     }
+
+
+def applied_answer(applied) -> tuple[dict, int, dict]:
+    """The answer to a committed write (``usecases.actions.Applied``), with a join's new tokens, shown once."""
+    result = action_result(applied.state, applied.entry, applied.grant.viewer)
+    if applied.new_tokens:
+        result["tokens"] = {"combatants": applied.new_tokens}
+    return result, 200, {"ETag": etag(applied.state)}

@@ -35,11 +35,11 @@ CHUNK_TIMEOUT_SECONDS = 300
 CHUNK_RETRIES = 2
 
 
-def enqueue(connection, queue_name: str, job_id: str, asked: dict) -> None:
-    """Record the job, then put each of its chunks on the queue."""
+def enqueue(jobs: SimulationJobs, queue_name: str, job_id: str, asked: dict) -> None:
+    """Record the job, then put each of its chunks on the queue (in the jobs' Redis)."""
     count = len(chunks(asked["fights"]))
-    SimulationJobs(connection).create(job_id, asked["fights"], count, runner="queue")
-    queue = Queue(queue_name, connection=connection)
+    jobs.create(job_id, asked["fights"], count, runner="queue")
+    queue = Queue(queue_name, connection=jobs.client)
     with unavailable_on_failure():
         queue.enqueue_many(
             [

@@ -12,7 +12,7 @@ from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..settings import Settings
-from . import logs, metrics, sentry, store, testing, version
+from . import logs, metrics, sentry, testing, version
 
 
 def _rest_api(app: Flask) -> Api:
@@ -30,7 +30,6 @@ def init_app(app: Flask, settings: Settings, api: Api | None = None) -> None:
     (api or _rest_api(app)).register_blueprint(version.blp)
     logs.init_app(app)
     metrics.init_app(app, settings.prometheus_multiproc_dir, settings.metrics_token, settings.metrics_public)
-    store.instrument(app.extensions["melee.store"])
     sentry.init(settings.sentry_dsn, release=f"melee@{version.package_version()}")
     if settings.test_slow_endpoint:
         testing.init_app(app)

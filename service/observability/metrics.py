@@ -16,7 +16,6 @@ name once per process, and every app built in the process shares them.
 
 from __future__ import annotations
 
-import functools
 import hmac
 import time
 
@@ -32,7 +31,6 @@ from prometheus_client import (
     multiprocess,
 )
 
-from ..store import StoreUnavailable
 from .logs import route
 
 HTTP_REQUESTS = Counter(
@@ -72,25 +70,6 @@ STORE_OPERATIONS = (
 
 def action_applied(ruleset: str, action_type: str) -> None:
     ACTIONS.labels(ruleset=ruleset, type=action_type).inc()
-
-
-def timed(operation: str, method):
-    """``method`` (a store operation), timed; a Redis that does not answer is counted."""
-    latency = REDIS_LATENCY.labels(operation=operation)
-    unavailable = REDIS_UNAVAILABLE.labels(operation=operation)
-
-    @functools.wraps(method)
-    def wrapper(*args, **kwargs):
-        started = time.perf_counter()
-        try:
-            return method(*args, **kwargs)
-        except StoreUnavailable:
-            unavailable.inc()
-            raise
-        finally:
-            latency.observe(time.perf_counter() - started)
-
-    return wrapper
 
 
 def render(multiproc_dir: str | None) -> bytes:

@@ -32,6 +32,7 @@ from .errors import (
 )
 from .history import History, snapshot_arg
 from .idempotency import IdempotencyRecords, KeyedWrite, keyed_args
+from .jobs import SimulationJobs
 from .keys import combat_keys, dumps, state_key
 from .stream import EventStreams
 
@@ -99,6 +100,10 @@ class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
         if outcome == NOT_RESERVED:
             raise ReservationLost()
         self.archive_due(combat_id, state["version"])
+
+    def simulation_jobs(self) -> SimulationJobs:
+        """The simulation jobs, kept in the same Redis."""
+        return SimulationJobs(self.client)
 
     def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict], int]:
         """Entries with seq > ``after`` (at most ``limit``) and the newest seq."""

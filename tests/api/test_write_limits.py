@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from service.api import retry
+from service.usecases import retry
 from service.app import create_app
 from service.settings import Settings
 from service.store import VersionConflict, connect
@@ -79,6 +79,41 @@ def test_with_if_match_a_lost_race_is_412_at_once(client, store, monkeypatch, wa
     lose_races(store, monkeypatch, times=1)
     response = client.post(f"{location}/actions", json=ADJUST, headers={"If-Match": '"1"'})
     assert response.status_code == 412 and waits == []
+
+
+@pytest.mark.parametrize("write", ["actions", "undo", "redo"])
+def test_every_write_shares_one_conflict_policy(client, store, monkeypatch, waits, write):
+    """Issue 19: undo and redo answered 412 "If-Match names another version"
+    to a client that sent no If-Match. Now act, undo and redo all retry a lost
+    race without If-Match, end in 409 when it keeps being lost, and answer
+    412 only to a stale If-Match."""
+    location, _ = create(client, example(client))
+
+    def post(**headers):
+        return client.post(f"{location}/{write}", json=ADJUST, headers=headers)
+
+    def prepare():
+        """Something for ``write`` to do: an action to undo, an undo to redo."""
+        assert client.post(f"{location}/actions", json=ADJUST).status_code == 200
+        if write == "redo":
+            assert client.post(f"{location}/undo").status_code == 200
+        return client.get(location).get_json()["version"]
+
+    prepare()
+    lose_races(store, monkeypatch, times=2)
+    assert post().status_code == 200, "two lost races, then it applies"
+    assert len(waits) == 2
+
+    monkeypatch.undo()
+    monkeypatch.setattr(retry, "sleep", waits.append)
+    version = prepare()
+    lose_races(store, monkeypatch, times=10**6)
+    persisted = post()
+    assert persisted.status_code == 409 and persisted.get_json()["type"] == "/problems/version-conflict"
+    assert persisted.headers["Retry-After"] == "1"
+    stale = post(**{"If-Match": '"1"'})
+    assert stale.status_code == 412 and stale.get_json()["current_version"] == version
+    assert client.get(location).get_json()["version"] == version, "neither refusal changed anything"
 
 
 def test_a_combat_takes_at_most_its_cap_of_actions():

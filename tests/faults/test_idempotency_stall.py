@@ -55,7 +55,7 @@ def test_a_frozen_redis_never_applies_an_action_twice_nor_loses_one(own_redis):
     settings = Settings(redis_url=own_redis.url, redis_timeout_seconds=TIMEOUT, rate_limit="")
     app = create_app(settings)
     app.test_client_class = GameMasterClient
-    client, store = app.test_client(), app.extensions["melee.store"]
+    client, store = app.test_client(), app.extensions["melee.store"].store  # the Redis store, not its observer
     body = client.get("/rulesets/sistema-2d6").get_json()["example"]["combat"]
     # Load every script before the trials: a script first sent to a frozen
     # server would come back NOSCRIPT to a client long gone.

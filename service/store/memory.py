@@ -1,0 +1,99 @@
+"""A plain-Python combat store, in one process, for the use cases' unit tests.
+
+It keeps the contract of ``CombatStore`` that the use cases rely on (the
+ports of ``service/usecases/ports.py``): compare-and-set commits fenced by
+an Idempotency-Key reservation, the log, the state at any version, grants,
+records with stale reservations taken over. It keeps no TTLs, no streams
+and no action cap: the Redis store (fakeredis in the API tests) is the one
+the service runs on.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from .errors import CombatNotFound, ReservationLost, VersionConflict
+from .idempotency import KeyedWrite
+from .keys import idempotency_key
+
+
+class MemoryCombats:
+    def __init__(self, ttl_seconds: int = 3600):
+        self.ttl_seconds = ttl_seconds
+        self.states: dict[str, list[dict]] = {}  # combat id -> its state at each version (index version - 1)
+        self.logs: dict[str, list[dict]] = {}
+        self.access: dict[str, dict[str, dict]] = {}
+        self.records: dict[str, dict[str, str]] = {}  # records key -> field -> record
+
+    # -- Combats
+    def create(self, state: dict, entry: dict, grants: dict[str, dict] | None = None) -> None:
+        if state["id"] in self.states:
+            raise VersionConflict(0)
+        self.states[state["id"]] = [copy.deepcopy(state)]
+        self.logs[state["id"]] = [copy.deepcopy(entry)]
+        self.access[state["id"]] = dict(grants or {})
+
+    def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict, dict | None]:
+        versions = self._versions(combat_id)
+        return copy.deepcopy(versions[-1]), self.access[combat_id].get(digest or "-")
+
+    def commit(self, state: dict, entry: dict, expected_version: int, keyed: KeyedWrite | None = None) -> None:
+        versions = self._versions(state["id"])
+        if versions[-1]["version"] != expected_version:
+            raise VersionConflict(versions[-1]["version"])
+        if keyed is not None:
+            records = self.records.setdefault(idempotency_key(state["id"]), {})
+            if records.get(keyed.field) != keyed.reserved:
+                raise ReservationLost()
+            records[keyed.field] = keyed.answer
+        versions.append(copy.deepcopy(state))
+        self.logs[state["id"]].append(copy.deepcopy(entry))
+
+    def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict], int]:
+        self._versions(combat_id)
+        entries = self.logs[combat_id]
+        return copy.deepcopy(entries[after : after + limit]), len(entries)
+
+    def snapshot_before(self, combat_id: str, seq: int) -> tuple[dict, list[dict]]:
+        """The state at version ``seq`` itself, with no entries to replay."""
+        return copy.deepcopy(self._versions(combat_id)[seq - 1]), []
+
+    def delete(self, combat_id: str) -> bool:
+        self.logs.pop(combat_id, None)
+        self.access.pop(combat_id, None)
+        self.records.pop(idempotency_key(combat_id), None)
+        return self.states.pop(combat_id, None) is not None
+
+    def _versions(self, combat_id: str) -> list[dict]:
+        if combat_id not in self.states:
+            raise CombatNotFound(combat_id)
+        return self.states[combat_id]
+
+    # -- Grants
+    def add_grant(self, combat_id: str, digest: str, grant: dict) -> None:
+        self.access.setdefault(combat_id, {})[digest] = dict(grant)
+
+    def grants(self, combat_id: str) -> dict[str, dict]:
+        return copy.deepcopy(self.access.get(combat_id, {}))
+
+    def remove_grant(self, combat_id: str, digest: str) -> bool:
+        return self.access.get(combat_id, {}).pop(digest, None) is not None
+
+    # -- IdempotencyRecords: ``key`` names the records, as in Redis (keys.py)
+    def reserve(self, key: str, field: str, record: str, now: int, stale_after: int, ttl: int) -> str | None:
+        records = self.records.setdefault(key, {})
+        found = records.get(field)
+        if found is not None and not (found.startswith("F ") and now - int(found.split(" ")[2]) >= stale_after):
+            return found
+        records[field] = record
+        return None
+
+    def swap(self, key: str, field: str, expected: str, record: str, ttl: int | None = None) -> bool:
+        records = self.records.setdefault(key, {})
+        if records.get(field) != expected:
+            return False
+        if record:
+            records[field] = record
+        else:
+            del records[field]
+        return True

@@ -1,0 +1,52 @@
+"""The store adapters (and the observing one around Redis) satisfy the ports the use cases are written against."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+from service.observability.store import observed
+from service.store import connect
+from service.store.memory import MemoryCombats
+from service.usecases import ports
+
+PORTS = [ports.Combats, ports.Grants, ports.IdempotencyRecords]
+
+
+def members(protocol) -> dict:
+    return {name: value for name, value in vars(protocol).items() if inspect.isfunction(value) and not name.startswith("_")}
+
+
+@pytest.mark.parametrize(
+    "store", [connect(None, 60), observed(connect(None, 60)), MemoryCombats()], ids=["redis", "observed redis", "memory"]
+)
+@pytest.mark.parametrize("port", PORTS, ids=lambda port: port.__name__)
+def test_each_adapter_satisfies_each_port(store, port):
+    assert isinstance(store, port)
+    for name, declared in members(port).items():
+        # Same parameter names, in order: the use cases call them by keyword too.
+        assert list(inspect.signature(getattr(store, name)).parameters) == list(inspect.signature(declared).parameters)[1:]
+
+
+def test_the_simulation_jobs_satisfy_the_jobs_port():
+    jobs = connect(None, 60).simulation_jobs()
+    assert isinstance(jobs, ports.Jobs)
+    for name, declared in members(ports.Jobs).items():
+        assert list(inspect.signature(getattr(jobs, name)).parameters) == list(inspect.signature(declared).parameters)[1:]
+
+
+def test_the_use_cases_never_import_flask_nor_the_api():
+    package = Path(ports.__file__).parent
+    for module in package.glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                names = [("." * node.level) + (node.module or "")]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                assert not name.startswith(("flask", "werkzeug", "..api", "service.api")), f"{module.name} imports {name}"
