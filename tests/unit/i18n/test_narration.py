@@ -12,7 +12,7 @@ from functools import cache
 
 import pytest
 
-from service.i18n import SOURCE_LANGUAGE, TRANSLATED, catalog, catalogues, labels
+from service.i18n import SOURCE_LANGUAGE, TRANSLATED, catalog, catalogues, labels, owners
 from service.i18n.corpus import samples
 from service.i18n.narration_docs import pages
 from service.rules.events import COMBATANT_PARAMS, COMMON_MESSAGES, render, variant
@@ -90,7 +90,8 @@ def test_french_never_puts_an_article_or_a_preposition_to_contract_before_a_name
     # so that a name is a subject, an object, or follows "pour", "sur", "contre", ":".
     offending = [
         f"{message.context}: {message.string}"
-        for message in catalog("fr")
+        for ruleset_id in owners()
+        for message in catalog("fr", ruleset_id)
         if message.context and message.string and NAME_AFTER_ARTICLE.search(message.string)
     ]
     assert offending == []
