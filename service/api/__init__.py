@@ -12,23 +12,26 @@ from openapi_ui_bundles import swagger_ui
 
 from .. import __version__
 from ..rules import authority
-from ..rules.registry import RULESETS
+from ..rules.registry import RULESETS, ruleset_of_module
 from . import combats, errors, health, history, odds, options, problems, rulesets, schemas, simulations, stream, tokens
 
 SWAGGER_STATIC = "/docs/static/"
 
 
 def schema_name(schema) -> str:
-    """Component names: ruleset schemas get the ruleset's prefix (Sistema2d6Sheet)."""
+    """Component names: ruleset schemas get the ruleset's prefix (Sistema2d6Sheet), a plugin's too."""
     resolved = resolve_schema_cls(schema)
     cls = resolved[0] if isinstance(resolved, list) else resolved
     name = cls.__name__.removesuffix("Schema") or cls.__name__
+    owner = ruleset_of_module(cls.__module__)
     parts = cls.__module__.split(".")
-    if len(parts) > 3 and parts[:2] == ["service", "rules"]:
+    if owner is not None:
+        prefix = owner.schema_prefix
+    elif len(parts) > 3 and parts[:2] == ["service", "rules"]:  # a shared part of the rules core (gm: GmAdjustAction)
         prefix = "".join(part.capitalize() for part in parts[2].split("_"))
-        if not name.startswith(prefix):
-            name = prefix + name
-    return name
+    else:
+        return name
+    return name if name.startswith(prefix) else prefix + name
 
 
 class MeleeApi(Api):

@@ -73,6 +73,15 @@ def load_rulesets() -> dict[str, Ruleset]:
     return RULESETS
 
 
+def ruleset_of_module(module: str) -> Ruleset | None:
+    """The ruleset whose package holds ``module`` (its schemas' components take its prefix)."""
+    for ruleset in RULESETS.values():
+        package = type(ruleset).__module__
+        if module == package or module.startswith(package + "."):
+            return ruleset
+    return None
+
+
 def get_ruleset(ruleset_id) -> Ruleset:
     try:
         return RULESETS[ruleset_id]
