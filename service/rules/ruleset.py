@@ -103,6 +103,8 @@ class Ruleset:
         lacking += [f"{name}()" for name in self.HOOKS if getattr(type(self), name) is getattr(Ruleset, name)]
         if hasattr(self, "messages") and "en" not in self.messages:
             lacking.append("messages['en']")
+        if hasattr(self, "options_schema") and "auto_end" not in self.options_schema._declared_fields:
+            lacking.append("the option auto_end (schemas.auto_end(), read by ending.py)")
         return lacking
 
     # -- hooks a ruleset implements -------------------------------------------------
