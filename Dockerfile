@@ -2,18 +2,21 @@
 # docker build --build-arg GIT_COMMIT=$(git rev-parse HEAD) -t melee .
 ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 
-# Build: a virtualenv with Melee and its dependencies (all wheels, nothing to
-# compile), then pip and setuptools removed from it.
+# Build: a virtualenv with Melee and its dependencies at the versions pinned
+# in constraints/runtime.txt (pip-compile; all wheels, nothing to compile),
+# then pip and setuptools removed from it.
 FROM ${PYTHON_IMAGE} AS build
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
 WORKDIR /src
 COPY pyproject.toml README.md ./
+COPY constraints/runtime.txt ./constraints/runtime.txt
 COPY service ./service
 RUN python -m venv /opt/melee \
- && /opt/melee/bin/pip install . \
+ && /opt/melee/bin/pip install --constraint constraints/runtime.txt . \
  && /opt/melee/bin/python -m pip uninstall --yes pip setuptools
 
-# Runtime: the virtualenv and the gunicorn settings, no compiler, no pip,
+# Runtime: the virtualenv and the gunicorn settings (the same image runs the
+# simulation workers: python -m service.jobs.worker), no compiler, no pip,
 # a non-root user, nothing writable but /tmp (docs/operations.md).
 FROM ${PYTHON_IMAGE}
 ARG GIT_COMMIT=""

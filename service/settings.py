@@ -151,6 +151,10 @@ class Settings:
     max_streams_per_worker: int = 1000
     max_streams_per_token: int = 8
     max_streams_per_address: int = 64
+    # Simulation jobs (docs/simulations.md): the RQ queue the web fills and
+    # the worker processes empty, and how often a worker says it is alive.
+    simulation_queue: str = "melee-simulations"
+    worker_heartbeat_seconds: int = 10
 
     # Every environment variable from_env reads (a test keeps this list true;
     # the deployment manifests are checked against it).
@@ -184,6 +188,8 @@ class Settings:
         "MAX_STREAMS_PER_WORKER",
         "MAX_STREAMS_PER_TOKEN",
         "MAX_STREAMS_PER_ADDRESS",
+        "SIMULATION_QUEUE",
+        "WORKER_HEARTBEAT_SECONDS",
     )
 
     @classmethod
@@ -220,4 +226,6 @@ class Settings:
             max_streams_per_worker=_int(env, "MAX_STREAMS_PER_WORKER", 1000, 0, 100_000),
             max_streams_per_token=_int(env, "MAX_STREAMS_PER_TOKEN", 8, 0, 100_000),
             max_streams_per_address=_int(env, "MAX_STREAMS_PER_ADDRESS", 64, 0, 100_000),
+            simulation_queue=env.get("SIMULATION_QUEUE", "").strip() or "melee-simulations",
+            worker_heartbeat_seconds=_int(env, "WORKER_HEARTBEAT_SECONDS", 10, 1, 600),
         )

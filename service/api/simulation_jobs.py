@@ -1,8 +1,12 @@
-"""The worker of long simulations: one thread in each serving process.
+"""Simulation jobs without a queue: one thread in each serving process.
 
-A job runs in a background thread of the gunicorn worker that accepted it
-and writes its progress and result to Redis, so any worker answers
-``GET /simulations/<id>``. Limits, documented in docs/simulations.md:
+With a queue (REDIS_URL on a single Redis) the chunks of a job go to the
+worker processes (service/jobs/queue.py). Without one (the embedded store,
+or a Redis Cluster, which RQ cannot use), a job's chunks are played one
+after the other by a background thread of the gunicorn worker that
+accepted it, which writes progress and result to the same hash, so any
+worker answers ``GET /simulations/<id>``. Limits, documented in
+docs/simulations.md:
 - one job at a time per process (a busy process answers 503 and Retry-After;
   the load balancer's next attempt may reach an idle one);
 - the job shares its process's CPU (and the GIL) with that worker's live
@@ -17,7 +21,8 @@ import logging
 import threading
 import time
 
-from ..simulation import simulate
+from ..jobs.chunk import run_chunk
+from ..simulation.runner import chunks
 from ..store.jobs import SimulationJobs
 
 log = logging.getLogger(__name__)
@@ -30,26 +35,25 @@ class Busy(Exception):
     """This process already runs a simulation job."""
 
 
-def start(jobs: SimulationJobs, job_id: str, template: dict, fights: int, seed: int, tactic) -> None:
+def start(jobs: SimulationJobs, job_id: str, asked: dict) -> None:
     if not _slot.acquire(blocking=False):
         raise Busy()
     try:
-        jobs.create(job_id, fights)
-        threading.Thread(target=_run, args=(jobs, job_id, template, fights, seed, tactic), name=f"simulation-{job_id}", daemon=True).start()
+        jobs.create(job_id, asked["fights"], len(chunks(asked["fights"])), runner="thread")
+        threading.Thread(target=_run, args=(jobs, job_id, asked), name=f"simulation-{job_id}", daemon=True).start()
     except BaseException:
         _slot.release()
         raise
 
 
-def _run(jobs: SimulationJobs, job_id: str, template: dict, fights: int, seed: int, tactic) -> None:
+def _run(jobs: SimulationJobs, job_id: str, asked: dict) -> None:
     try:
-        jobs.progress(job_id, 0)
-        result = simulate(template, fights, seed, tactic, progress=lambda done: jobs.progress(job_id, done))
-        jobs.finish(job_id, result)
-    except Exception as error:  # the job's reader must learn it failed
+        for index in range(len(chunks(asked["fights"]))):
+            run_chunk(jobs, job_id, index, asked)
+    except Exception:  # the job's reader must learn it failed
         log.exception("simulation job %s failed", job_id)
         try:
-            jobs.fail(job_id, f"{type(error).__name__}: the simulation failed")
+            jobs.fail(job_id, "The simulation failed (the error is in the server's log); post it again.")
         except Exception:
             log.exception("could not record the failure of simulation job %s", job_id)
     finally:
@@ -57,8 +61,8 @@ def _run(jobs: SimulationJobs, job_id: str, template: dict, fights: int, seed: i
 
 
 def public_status(job: dict, now: float | None = None) -> str:
-    """The stored status, or ``lost`` when an unfinished job stopped reporting."""
+    """The stored status, or ``lost`` when an unfinished thread-run job stopped reporting."""
     now = time.time() if now is None else now
-    if job["status"] in ("queued", "running") and now - job["updated_at"] > LOST_AFTER_SECONDS:
+    if job["runner"] == "thread" and job["status"] in ("queued", "running") and now - job["updated_at"] > LOST_AFTER_SECONDS:
         return "lost"
     return job["status"]

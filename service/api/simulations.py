@@ -12,7 +12,9 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from ..rules.schemas import StrictInt
 from ..simulation import MAX_FIGHTS, STYLES, TARGETS, Tactic, simulate
+from ..jobs import chunk, queue
 from ..simulation.runner import load_template
+from ..store.cluster import is_cluster_url
 from ..store.jobs import SimulationJobs
 from . import simulation_jobs
 from .access import check_api_key
@@ -60,14 +62,21 @@ class SimulationRequest(Schema):
 
 class SimulationJob(Schema):
     id = fields.String(required=True)
-    status = fields.String(required=True, metadata={"description": "queued, running, done, failed or lost (its worker stopped)."})
+    status = fields.String(required=True, metadata={"description": "queued, running, done, failed or lost (the web process that ran it stopped; only without a queue)."})
     progress = fields.Dict(required=True, metadata={"description": "{done, total}: fights played so far."})
+    retries = fields.Integer(metadata={"description": "Parts of the job started again after an error or the death of their worker."})
     result = fields.Dict(metadata={"description": "When done: the same document an inline run answers."})
     error = fields.String()
 
 
 def _jobs() -> SimulationJobs:
     return SimulationJobs(store().client)
+
+
+def _queued() -> bool:
+    """Whether jobs go to the worker processes' queue: REDIS_URL on a single Redis (RQ cannot use a cluster)."""
+    redis_url = current_app.extensions["melee.settings"].redis_url
+    return bool(redis_url) and not is_cluster_url(redis_url)
 
 
 @blp.route("")
@@ -78,7 +87,8 @@ class Simulations(MethodView):
             "Plays `fights` complete fights of the template with each ruleset's documented tactic and answers "
             "the win rate per side (Wilson 95 % interval), the distribution of rounds, of health left, wound "
             f"levels and deaths. Up to {INLINE_MAX_FIGHTS} fights answer inline (200); more run as a job: "
-            "202 and Location: /simulations/{id}."
+            "202 and Location: /simulations/{id}. With Redis, a job is split into chunks played by the worker "
+            "processes (their own process type), never by the web process."
         ),
     )
     @blp.arguments(SimulationRequest)
@@ -99,8 +109,12 @@ class Simulations(MethodView):
 
 def _start_job(template: dict, fights: int, seed: int, tactic: Tactic):
     job_id = uuid.uuid4().hex
+    asked = chunk.request(template, fights, seed, tactic)
     try:
-        simulation_jobs.start(_jobs(), job_id, template, fights, seed, tactic)
+        if _queued():
+            queue.enqueue(store().client, current_app.extensions["melee.settings"].simulation_queue, job_id, asked)
+        else:
+            simulation_jobs.start(_jobs(), job_id, asked)
     except simulation_jobs.Busy:
         return problem(
             503,
@@ -127,4 +141,6 @@ class Simulation(MethodView):
             body["result"] = job["result"]
         if "error" in job:
             body["error"] = job["error"]
+        if job["retries"]:
+            body["retries"] = job["retries"]
         return body

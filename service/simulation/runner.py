@@ -1,21 +1,25 @@
 """Many fights from one template, and what they add up to.
 
-Fight *i* of a run seeded *s* gets its own seed from SplitMix64 (the dice
-engine's generator), so a run is reproducible from ``(template, fights,
-seed, tactic)`` and any single fight can be replayed as a live combat with
-``{"seed": <its seed>}`` in the creation body.
+Fight *i* of a run seeded *s* gets its own seed, a hash of ``(s, i)``
+(``fight_seed``), so a run is reproducible from ``(template, fights, seed,
+tactic)``, any single fight can be replayed as a live combat with
+``{"seed": <its seed>}`` in the creation body, and any range of fights can be
+played on its own: a long run is split into ``chunks`` whose boundaries depend
+only on the number of fights, played anywhere, and their ``Summary`` counts
+added (``Summary.merge``). Every rate and mean is computed once, from the
+summed integers, so the merged answer is the single-process one byte for
+byte.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
-
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from marshmallow import ValidationError
 
-from ..rules.dice import splitmix64
 from ..rules.registry import get_ruleset
 from .fight import ActionLoader, play
 from .stats import distribution, wilson
@@ -25,6 +29,9 @@ from .tactics import RULESET_TACTICS, Tactic
 # worker's thread for the slowest ruleset (docs/simulations.md).
 MAX_FIGHTS = 20_000
 SEED_LIMIT = 2**63 - 1
+# Fights per chunk of a background run: a constant, so the chunks (and the
+# answer) do not depend on how many workers play them.
+CHUNK_FIGHTS = 2000
 Progress = Callable[[int], None]
 
 
@@ -44,35 +51,62 @@ def load_template(template: Mapping) -> tuple:
     return ruleset, data
 
 
-def fight_seeds(seed: int, fights: int):
-    state = seed
-    for _ in range(fights):
-        state, bits = splitmix64(state)
-        yield bits & SEED_LIMIT
+def fight_seed(seed: int, index: int) -> int:
+    """The seed of fight ``index`` (from 0) of a run seeded ``seed``.
+
+    A hash of the pair rather than the n-th output of a generator: fight
+    40 000 needs no walk through the 39 999 before it, and the simulator does
+    not depend on the dice engine's generator.
+    """
+    digest = hashlib.blake2b(seed.to_bytes(8, "big") + index.to_bytes(8, "big"), digest_size=8, person=b"melee-fight").digest()
+    return int.from_bytes(digest, "big") & SEED_LIMIT
+
+
+def fight_seeds(seed: int, fights: int, start: int = 0):
+    return (fight_seed(seed, index) for index in range(start, fights))
+
+
+def chunks(fights: int, size: int | None = None) -> list[tuple[int, int]]:
+    """``[start, stop)`` ranges of fight indexes covering ``fights``, ``size`` (CHUNK_FIGHTS) each but the last."""
+    size = size or CHUNK_FIGHTS
+    return [(start, min(start + size, fights)) for start in range(0, fights, size)]
+
+
+def play_range(
+    template: Mapping, seed: int, tactic: Tactic, start: int, stop: int, progress: Progress | None = None, every: int = 500
+) -> Summary:
+    """The summary of fights ``start`` to ``stop - 1`` of a run; ``progress`` gets the count played so far."""
+    ruleset, data = load_template(template)
+    tactics = RULESET_TACTICS[ruleset.id]
+    load = ActionLoader(ruleset)
+    summary = Summary(data["combatants"], tactics.health)
+    for played, one_seed in enumerate(fight_seeds(seed, stop, start), start=1):
+        summary.add(play(ruleset, tactics, data, one_seed, tactic, load), tactics)
+        # Between fights, let other greenlets run: under gunicorn's gevent workers a
+        # simulation played in the web process would otherwise hold the event loop.
+        time.sleep(0)
+        if progress and played % every == 0:
+            progress(played)
+    return summary
+
+
+def report(template: Mapping, seed: int, tactic: Tactic, summary: Summary) -> dict:
+    """The answer of a run: what it was asked, then the summary's statistics."""
+    ruleset = get_ruleset(template["ruleset"])
+    return {
+        "ruleset": ruleset.id,
+        "fights": summary.fights,
+        "seed": seed,
+        "tactic": {"target": tactic.target, "style": tactic.style, "description": RULESET_TACTICS[ruleset.id].description},
+        **summary.result(),
+    }
 
 
 def simulate(
     template: Mapping, fights: int, seed: int, tactic: Tactic = Tactic(), progress: Progress | None = None, every: int = 500
 ) -> dict:
-    ruleset, data = load_template(template)
-    tactics = RULESET_TACTICS[ruleset.id]
-    load = ActionLoader(ruleset)
-    summary = Summary(data["combatants"], tactics.health)
-    for index, fight_seed in enumerate(fight_seeds(seed, fights), start=1):
-        summary.add(play(ruleset, tactics, data, fight_seed, tactic, load), tactics)
-        # Between fights, let the worker's other requests run: under gunicorn's
-        # gevent workers a simulation would otherwise hold them all (and the
-        # event streams) until it ends.
-        time.sleep(0)
-        if progress and index % every == 0:
-            progress(index)
-    return {
-        "ruleset": ruleset.id,
-        "fights": fights,
-        "seed": seed,
-        "tactic": {"target": tactic.target, "style": tactic.style, "description": tactics.description},
-        **summary.result(),
-    }
+    """Every fight in this process, in order: the reference a chunked run must equal."""
+    return report(template, seed, tactic, play_range(template, seed, tactic, 0, fights, progress, every))
 
 
 class Summary:
@@ -88,6 +122,11 @@ class Summary:
         self.deaths: Counter = Counter()
         self.wounds = {i: Counter() for i in self.side_of}
         self.conditions = {i: Counter() for i in self.side_of}
+
+    # The counters, by name, that merge() adds and to_counts() serialises.
+    COUNTED = ("wins", "rounds", "actions", "deaths")
+    PER_COMBATANT = ("health_left", "wounds", "conditions")
+    TOTALS = ("undecided", "stalled", "fights")
 
     def add(self, fight, tactics) -> None:
         state = fight.state
@@ -110,6 +149,45 @@ class Summary:
             # The rulesets that grade wounds keep the grade on the combatant.
             level = combatant.get("wound", combatant.get("wound_level"))
             self.wounds[cid][str(level) if level is not None else "none"] += 1
+
+    def merge(self, other: Summary) -> None:
+        """Add ``other``'s counts (the same template, other fights) to these."""
+        for name in self.TOTALS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in self.COUNTED:
+            getattr(self, name).update(getattr(other, name))
+        for name in self.PER_COMBATANT:
+            for cid, counter in getattr(self, name).items():
+                counter.update(getattr(other, name)[cid])
+
+    def to_counts(self) -> dict:
+        """The counts as JSON-safe data (pairs keep integer keys integers)."""
+        return {
+            **{name: getattr(self, name) for name in self.TOTALS},
+            **{name: _pairs(getattr(self, name)) for name in self.COUNTED},
+            **{name: {cid: _pairs(c) for cid, c in getattr(self, name).items()} for name in self.PER_COMBATANT},
+        }
+
+    def load_counts(self, counts: Mapping) -> Summary:
+        """Add counts made by ``to_counts`` (from another process) to these; returns self."""
+        other = Summary([], self.health)
+        for name in self.TOTALS:
+            setattr(other, name, counts[name])
+        for name in self.COUNTED:
+            setattr(other, name, _counter(counts[name]))
+        for name in self.PER_COMBATANT:
+            setattr(other, name, {cid: _counter(counts[name][cid]) for cid in self.side_of})
+        self.merge(other)
+        return self
+
+    @classmethod
+    def merged(cls, template: Mapping, parts: Iterable[Mapping]) -> Summary:
+        """One summary from the counts of every chunk of a run of ``template``."""
+        ruleset, data = load_template(template)
+        total = cls(data["combatants"], RULESET_TACTICS[ruleset.id].health)
+        for counts in parts:
+            total.load_counts(counts)
+        return total
 
     def result(self) -> dict:
         n = self.fights
@@ -136,3 +214,11 @@ class Summary:
             "actions": distribution(self.actions),
             "combatants": combatants,
         }
+
+
+def _pairs(counter: Counter) -> list[list]:
+    return [[key, count] for key, count in counter.items()]
+
+
+def _counter(pairs: list[list]) -> Counter:
+    return Counter({key: count for key, count in pairs})

@@ -99,8 +99,10 @@ def test_an_unknown_job_is_404(client):
     assert response.mimetype == "application/problem+json"
 
 
-def test_a_job_whose_worker_went_silent_is_lost():
-    job = {"status": "running", "updated_at": 1000}
+def test_a_thread_job_whose_process_went_silent_is_lost():
+    job = {"status": "running", "updated_at": 1000, "runner": "thread"}
     assert simulation_jobs.public_status(job, now=1000 + simulation_jobs.LOST_AFTER_SECONDS + 1) == "lost"
     assert simulation_jobs.public_status(job, now=1010) == "running"
-    assert simulation_jobs.public_status({"status": "done", "updated_at": 0}, now=10**9) == "done"
+    assert simulation_jobs.public_status({**job, "status": "done", "updated_at": 0}, now=10**9) == "done"
+    # On the queue a dead worker's chunk is retried, and a job waits for a worker as long as it takes.
+    assert simulation_jobs.public_status({**job, "runner": "queue", "status": "queued"}, now=10**9) == "queued"

@@ -136,6 +136,7 @@ def test_compose_runs_redis_with_aof_and_several_replicas_behind_a_proxy():
     nginx = (ROOT / "deploy" / mount.split(":")[0]).read_text()
     assert f"http://api:{port}" in nginx
     assert "X-Forwarded-For" in nginx and "X-Request-ID" in nginx
+    assert "proxy_buffering off;" in nginx, "event streams (/stream) must not be buffered"
     assert proxy["ports"]
 
 
@@ -151,11 +152,19 @@ def k8s_documents() -> list[dict]:
 
 
 def by_kind(documents: list[dict]) -> dict[str, dict]:
+    """The API's documents by kind (the worker's and Redis's have names of their own)."""
     kinds: dict[str, dict] = {}
     for document in documents:
+        if document["metadata"]["name"] != "melee" and document["kind"] in ("Deployment", "HorizontalPodAutoscaler", "Service"):
+            continue
         assert document["kind"] not in kinds, f"two {document['kind']}s"
         kinds[document["kind"]] = document
     return kinds
+
+
+def named(documents: list[dict], kind: str, name: str) -> dict:
+    [document] = [d for d in documents if d["kind"] == kind and d["metadata"]["name"] == name]
+    return document
 
 
 def test_kustomization_lists_every_manifest():
@@ -163,8 +172,13 @@ def test_kustomization_lists_every_manifest():
     assert kustomization["kind"] == "Kustomization"
     on_disk = {p.name for p in K8S.glob("*.yaml")} - {"kustomization.yaml"}
     assert set(kustomization["resources"]) == on_disk
-    kinds = {d["kind"] for d in k8s_documents()}
-    assert kinds == {"ConfigMap", "Secret", "Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget"}
+    kinds = {(d["kind"], d["metadata"]["name"]) for d in k8s_documents()}
+    assert kinds == {
+        ("ConfigMap", "melee-config"), ("Secret", "melee-secrets"), ("Deployment", "melee"), ("Service", "melee"),
+        ("HorizontalPodAutoscaler", "melee"), ("PodDisruptionBudget", "melee"), ("Ingress", "melee"),
+        ("Service", "melee-redis"), ("StatefulSet", "melee-redis"),
+        ("Deployment", "melee-worker"), ("HorizontalPodAutoscaler", "melee-worker"),
+    }
 
 
 def test_k8s_deployment_matches_the_service(routes):
@@ -236,6 +250,53 @@ def test_k8s_service_hpa_and_pdb_point_at_the_deployment():
     assert pdb["spec"]["minAvailable"] < hpa["spec"]["minReplicas"], "a drain must be able to evict a pod"
 
 
+def test_k8s_worker_runs_the_worker_with_the_api_configuration():
+    documents = k8s_documents()
+    api = named(documents, "Deployment", "melee")["spec"]["template"]["spec"]
+    worker = named(documents, "Deployment", "melee-worker")
+    pod = worker["spec"]["template"]
+    [container] = pod["spec"]["containers"]
+    assert container["command"] == ["python", "-m", "service.jobs.worker"] == procfile()["worker"].split()
+    assert container["image"] == api["containers"][0]["image"]
+    assert container["envFrom"] == api["containers"][0]["envFrom"]
+    assert "ports" not in container
+    assert worker["spec"]["selector"]["matchLabels"].items() <= pod["metadata"]["labels"].items()
+    assert pod["metadata"]["labels"]["app.kubernetes.io/component"] == "worker", "not behind the API's Service"
+    assert container["securityContext"]["readOnlyRootFilesystem"] is True
+    assert pod["spec"]["securityContext"]["runAsNonRoot"] is True
+    target = named(documents, "HorizontalPodAutoscaler", "melee-worker")["spec"]["scaleTargetRef"]
+    assert (target["kind"], target["name"]) == ("Deployment", "melee-worker")
+
+
+def test_k8s_redis_keeps_an_append_only_file_on_a_claim_behind_the_secret_url():
+    documents = k8s_documents()
+    statefulset = named(documents, "StatefulSet", "melee-redis")
+    [container] = statefulset["spec"]["template"]["spec"]["containers"]
+    args = container["args"]
+    assert args[args.index("--appendonly") + 1] == "yes"
+    assert args[args.index("--maxmemory-policy") + 1] == "noeviction", "combats must not be evicted"
+    [claim] = statefulset["spec"]["volumeClaimTemplates"]
+    [mount] = container["volumeMounts"]
+    assert mount["name"] == claim["metadata"]["name"] and mount["mountPath"] == args[args.index("--dir") + 1]
+    service = named(documents, "Service", "melee-redis")
+    assert statefulset["spec"]["serviceName"] == service["metadata"]["name"]
+    assert service["spec"]["selector"].items() <= statefulset["spec"]["template"]["metadata"]["labels"].items()
+    url = urlparse(by_kind(documents)["Secret"]["stringData"]["REDIS_URL"])
+    assert (url.hostname, url.port) == (service["metadata"]["name"], service["spec"]["ports"][0]["port"])
+
+
+def test_k8s_ingress_lets_event_streams_through():
+    documents = k8s_documents()
+    ingress = named(documents, "Ingress", "melee")
+    annotations = ingress["metadata"]["annotations"]
+    assert annotations["nginx.ingress.kubernetes.io/proxy-buffering"] == "off"
+    assert int(annotations["nginx.ingress.kubernetes.io/proxy-read-timeout"]) >= 3600
+    assert int(annotations["nginx.ingress.kubernetes.io/proxy-send-timeout"]) >= 3600
+    [rule] = ingress["spec"]["rules"]
+    [path] = rule["http"]["paths"]
+    assert path["backend"]["service"]["name"] == by_kind(documents)["Service"]["metadata"]["name"]
+
+
 def test_k8s_manifests_validate_against_the_kubernetes_schemas():
     kubernetes_validate = pytest.importorskip("kubernetes_validate")
     for document in k8s_documents():
@@ -260,9 +321,22 @@ def test_procfile_runs_gunicorn_with_the_config_that_reads_port():
     assert {"PORT", "WEB_CONCURRENCY"} <= GUNICORN_ENV
 
 
+def test_procfile_and_compose_run_the_simulation_worker():
+    assert procfile()["worker"] == "python -m service.jobs.worker"
+    services = yaml.safe_load((ROOT / "deploy" / "docker-compose.yml").read_text())["services"]
+    worker = services["worker"]
+    assert worker["command"] == procfile()["worker"].split()
+    assert worker["build"] == services["api"]["build"], "the API's image"
+    assert set(worker["environment"]) <= KNOWN_ENV
+    assert worker["environment"]["REDIS_URL"] == services["api"]["environment"]["REDIS_URL"]
+    assert "ports" not in worker and "expose" not in worker
+    assert worker["healthcheck"] == {"disable": True}, "the image's HEALTHCHECK is the web's"
+
+
 def test_app_json_provisions_redis_and_sets_only_known_variables():
     manifest = json.loads((ROOT / "app.json").read_text())
     assert "web" in manifest["formation"] and "web" in procfile()
+    assert "worker" in manifest["formation"] and "worker" in procfile()
     assert any(addon["plan"].startswith("heroku-redis") for addon in manifest["addons"]), "a Redis add-on sets REDIS_URL"
     assert set(manifest["env"]) <= KNOWN_ENV, set(manifest["env"]) - KNOWN_ENV
     assert manifest["env"]["REDIS_SSL_CERT_REQS"]["value"] in ("required", "optional", "none")
@@ -284,3 +358,8 @@ def test_render_yaml_runs_the_procfile_command_with_a_key_value_as_redis_url(rou
     assert services[source["name"]]["maxmemoryPolicy"] == "noeviction", "combats must not be evicted"
     assert "ipAllowList" in services[source["name"]]
     assert Settings.from_env({k: str(v["value"]) for k, v in env.items() if "value" in v})
+    [worker] = [s for s in services.values() if s["type"] == "worker"]
+    assert worker["startCommand"] == procfile()["worker"]
+    assert worker["buildCommand"] == web["buildCommand"]
+    worker_env = {e["key"]: e for e in worker["envVars"]}
+    assert set(worker_env) <= KNOWN_ENV and worker_env["REDIS_URL"] == env["REDIS_URL"]
