@@ -74,7 +74,7 @@ def played_samples(ruleset_id: str) -> list[tuple[dict, dict]]:
 
 
 class Table:
-    """A service of its own, and the tokens of the combats it created."""
+    """A service of its own, on an in-process fakeredis: what one check talks to over HTTP."""
 
     def __init__(self):
         store = CombatStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()), 3600)

@@ -30,9 +30,9 @@ def _project(root: Path, name: str, entry: str, module: str, code: str) -> Path:
 
 
 def test_the_five_built_in_rulesets_are_entry_points_of_melee_itself():
-    declared = {entry.name: entry.dist.metadata["Name"] for entry in entry_points(group=GROUP)}
-    assert declared == dict.fromkeys(["age-du-silicium", "dark-earth", "duel-2d6", "sistema-2d6", "space-opera-d100"], "melee")
-    assert sorted(RULESETS) == sorted(declared)
+    own = sorted(entry.name for entry in entry_points(group=GROUP) if entry.dist.metadata["Name"] == "melee")
+    assert own == ["age-du-silicium", "dark-earth", "duel-2d6", "sistema-2d6", "space-opera-d100"]
+    assert set(own) <= set(RULESETS)
 
 
 def test_an_installed_plugin_is_offered_and_gone_once_uninstalled():
