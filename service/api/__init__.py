@@ -11,9 +11,10 @@ from flask_smorest import Api
 from openapi_ui_bundles import swagger_ui
 
 from .. import __version__
+from ..i18n import english, labels
 from ..rules import authority
 from ..rules.registry import RULESETS, ruleset_of_module
-from . import combats, errors, health, history, odds, options, problems, rulesets, schemas, simulations, stream, tokens
+from . import combats, contract, errors, health, history, odds, options, problems, rulesets, schemas, simulations, state, stream, tokens
 
 SWAGGER_STATIC = "/docs/static/"
 
@@ -63,11 +64,12 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
         spec.components.schema(creation_name, schema=ruleset.create_schema)
         creation_refs.append({"$ref": f"#/components/schemas/{creation_name}"})
         for action_schema in ruleset.all_action_schemas.values():
-            ref = {"$ref": f"#/components/schemas/{schema_name(action_schema)}"}
             if schema_name(action_schema) not in spec.components.schemas:
                 spec.components.schema(schema_name(action_schema), schema=action_schema)
-            if ref not in action_refs:
-                action_refs.append(ref)
+        actions = {kind: schema_name(s) for kind, s in ruleset.all_action_schemas.items()}
+        union = contract.action_union(spec, ruleset.schema_prefix, actions, schema_name(ruleset.sheet_schema))
+        action_refs.append({"$ref": f"#/components/schemas/{union}"})
+        spec.components.schema(f"{ruleset.schema_prefix}Combatant", schema=state.COMBATANTS.get(ruleset.id, schemas.Combatant))
         raw = {
             "sheet": converter.schema2jsonschema(ruleset.sheet_schema),
             "options": converter.schema2jsonschema(ruleset.options_schema),
@@ -80,10 +82,20 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
             "decided_by": authority.published(ruleset),
             "option_defaults": ruleset.options_schema().load({}),
             "catalog": ruleset.catalog,
+            "labels": labels(ruleset.id),
             "example": ruleset.example(),
         }
+    prefixes = {ruleset.id: ruleset.schema_prefix for ruleset in RULESETS.values()}
+    for ruleset in RULESETS.values():
+        contract.event_union(spec, ruleset.schema_prefix, english(ruleset.id))
+    for combat in ("Combat", "CreatedCombat"):
+        contract.split_by_ruleset(spec, combat, prefixes, contract.combat_of_ruleset, discriminated=True)
+    for answer in ("ActionResult", "LogEntry", "LogPage"):  # in this order: each holds the one before
+        contract.split_by_ruleset(spec, answer, prefixes)
     spec.components.schema("CreateCombat", {"anyOf": creation_refs, "description": "One of the rulesets' creation bodies."})
-    spec.components.schema("Action", {"anyOf": action_refs, "description": "An action of the combat's ruleset."})
+    spec.components.schema(
+        "Action", {"anyOf": action_refs, "description": "An action of the combat's ruleset: one of the rulesets' action unions."}
+    )
     return details
 
 
@@ -110,19 +122,36 @@ def init_app(app: Flask, retry_after_seconds: int) -> Api:
                     "Rules-aware combat resolution for tabletop role-playing games. Errors are RFC 9457 "
                     "problem+json documents."
                 ),
-                "license": {"name": "MIT"},
+                "license": {"name": "MIT", "url": "https://opensource.org/licenses/MIT"},
+                "contact": {"name": "The Melee maintainers"},
             },
+            "servers": [{"url": "/", "description": "The server that serves this document."}],
         },
     )
     api = MeleeApi(
-        app, spec_kwargs={"marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name)}
+        app,
+        spec_kwargs={
+            "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name),
+            "extra_plugins": [contract.ContractPlugin()],
+        },
     )
     errors.register(app, retry_after_seconds)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer", "description": "A token from POST /combats."})
+    api.spec.components.security_scheme(
+        "apiKey",
+        {
+            "type": "apiKey",
+            "in": "header",
+            "name": "X-API-Key",
+            "description": "Creating a combat on a deployment that sets API_KEYS needs one of them.",
+        },
+    )
+    contract.register_problem_responses(api.spec)
     for blueprint in (health.blp, rulesets.blp, combats.blp, history.blp, tokens.blp, options.blp, odds.blp, stream.blp, simulations.blp):
         api.register_blueprint(blueprint)
     app.extensions["melee.ruleset_details"] = _document_rulesets(api)
     _errors_are_problems(api)
+    contract.tighten(api.spec)
 
     @app.get(SWAGGER_STATIC + "<path:filename>")
     def swagger_static(filename):

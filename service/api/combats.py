@@ -50,6 +50,7 @@ def _exactly_once(idempotency: Idempotency, handler, *args, replay):
 @blp.route("")
 class Combats(MethodView):
     @blp.doc(
+        operationId="createCombat",
         summary="Create a combat",
         description=(
             "The body depends on the ruleset: GET /rulesets/{id} serves the sheet, options and an example. "
@@ -60,6 +61,8 @@ class Combats(MethodView):
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CreateCombat"}}},
         },
         parameters=[KEY_HEADER],
+        # An API key only where the deployment sets API_KEYS: {} says none is needed otherwise.
+        security=[{"apiKey": []}, {}],
     )
     @blp.response(201, schemas.CreatedCombat, headers={**ETAG_HEADER, "Location": {"schema": {"type": "string"}}})
     def post(self):
@@ -102,7 +105,15 @@ def _replayed_creation(key: str, combat_id: str, sealed_tokens: str):
 
 @blp.route("/<combat_id>")
 class Combat(MethodView):
-    @blp.doc(summary="Read a combat", security=BEARER)
+    @blp.doc(
+        operationId="getCombat",
+        summary="Read a combat",
+        description=(
+            "The combat as the caller may see it: what the rules keep secret and the sheets the GM hides are "
+            "left out. The ETag is the combat's version; If-None-Match answers 304 when it has not changed."
+        ),
+        security=BEARER,
+    )
     @blp.response(200, schemas.Combat, headers=ETAG_HEADER)
     @blp.alt_response(304, description="Not modified (If-None-Match)")
     def get(self, combat_id):
@@ -112,7 +123,12 @@ class Combat(MethodView):
             return "", 304, {"ETag": tag, "Vary": "Authorization"}
         return combat_view(state, grant.viewer), 200, {"ETag": tag, "Vary": "Authorization"}
 
-    @blp.doc(summary="Delete a combat (game master)", security=BEARER)
+    @blp.doc(
+        operationId="deleteCombat",
+        summary="Delete a combat (game master)",
+        description="The combat, its log and its tokens are gone at once; listeners get a `gone` event.",
+        security=BEARER,
+    )
     @blp.response(204)
     def delete(self, combat_id):
         _, grant = load_authorized(store(), combat_id)
@@ -125,6 +141,7 @@ class Combat(MethodView):
 @blp.route("/<combat_id>/actions")
 class Actions(MethodView):
     @blp.doc(
+        operationId="postAction",
         summary="Post an action",
         description=(
             "The action types depend on the combat's ruleset (GET /rulesets/{id}). `dice` are physical dice "
@@ -199,6 +216,7 @@ def _act(combat_id: str, body: dict, idempotency: Idempotency | None):
 @blp.route("/<combat_id>/events")
 class Events(MethodView):
     @blp.doc(
+        operationId="listEvents",
         summary="Read the combat's log",
         description=(
             "Every entry: the action, every die rolled, the events; filtered for the caller. With `wait`, a long "

@@ -37,6 +37,8 @@ def http_problem(error: HTTPException):
         limit = current_app.config["MAX_CONTENT_LENGTH"]
         detail = f"the request body is larger than {limit} bytes, the most this service accepts"
         extensions["max_bytes"] = limit
+    if getattr(error, "valid_methods", None):  # 405: which methods the resource has
+        headers["Allow"] = ", ".join(error.valid_methods)
     if error.code == 429 and (wait := limits.retry_after(error)):
         headers["Retry-After"] = wait
     return problem(

@@ -11,7 +11,11 @@ blp = Blueprint("health", __name__, description="Liveness and readiness probes."
 
 @blp.route("/healthz")
 class Health(MethodView):
-    @blp.doc(summary="The process is up")
+    @blp.doc(
+        operationId="getHealth",
+        summary="The process is up",
+        description="Liveness: answers while the process serves requests, whatever the store. Public.",
+    )
     @blp.response(200, schemas.Health)
     def get(self):
         return {"status": "ok"}
@@ -19,7 +23,11 @@ class Health(MethodView):
 
 @blp.route("/readyz")
 class Ready(MethodView):
-    @blp.doc(summary="The combat store answers PING (503 problem otherwise)")
+    @blp.doc(
+        operationId="getReadiness",
+        summary="The combat store answers PING (503 problem otherwise)",
+        description="Readiness: 200 when the combat store answers, else a 503 problem. Public.",
+    )
     @blp.response(200, schemas.Health)
     def get(self):
         current_app.extensions["melee.store"].ping()

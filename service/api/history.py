@@ -67,6 +67,7 @@ def _redo(combat_id: str):
 @blp.route("/<combat_id>/undo")
 class Undo(MethodView):
     @blp.doc(
+        operationId="undoAction",
         summary="Take back the last action (game master)",
         description=(
             "The combat returns exactly to the state before the last action: PV, conditions, durations, "
@@ -86,6 +87,7 @@ class Undo(MethodView):
 @blp.route("/<combat_id>/redo")
 class Redo(MethodView):
     @blp.doc(
+        operationId="redoAction",
         summary="Play the last undone action again (game master)",
         description="Same action, same dice: the dice logged with the undone action are played again, so the result is the same.",
         parameters=[IF_MATCH],

@@ -18,6 +18,7 @@ from ..rules.registry import get_ruleset
 from . import schemas
 from .access import AccessDenied, load_authorized, require_actor
 from .budget import costly, offload
+from .contract import TYPED_AS
 from .requests import store
 
 blp = Blueprint("odds", __name__, url_prefix="/combats", description="Odds before you roll.")
@@ -35,9 +36,9 @@ def compute_cost(request_body: dict) -> int:
 
 
 class OddsRequest(Schema):
-    action = fields.Dict(required=True, metadata={"description": "The action, as it would be posted to /actions."})
+    action = fields.Dict(required=True, metadata={"description": "The action, as it would be posted to /actions.", TYPED_AS: "Action"})
     answers = fields.List(
-        fields.Dict(),
+        fields.Dict(metadata={TYPED_AS: "Action"}),
         validate=validate.Length(max=4),
         load_default=list,
         metadata={"description": "Answers to assume after the action (the defender's defense...); "
@@ -55,6 +56,7 @@ class OddsRequest(Schema):
 @blp.route("/<combat_id>/odds")
 class Odds(MethodView):
     @blp.doc(
+        operationId="getOdds",
         summary="The odds of an action, without playing it",
         description=(
             "The probability of each outcome class of the action (miss, hit, critical hit, wound levels, death... "

@@ -45,7 +45,12 @@ class Options(Schema):
 
 @blp.route("/<combat_id>/options")
 class CombatOptions(MethodView):
-    @blp.doc(summary="List what a combatant (or the GM) may do now, with each choice's parameters", security=BEARER)
+    @blp.doc(
+        operationId="listOptions",
+        summary="List what a combatant (or the GM) may do now, with each choice's parameters",
+        description="The action types the caller may send now, and for each the parameter sets the rules allow.",
+        security=BEARER,
+    )
     @blp.arguments(OptionsQuery, location="query")
     @blp.response(200, Options)
     def get(self, query, combat_id):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta, timezone
 
 from flask import current_app, request
 from marshmallow import ValidationError
+from werkzeug.exceptions import BadRequest
 
 from ..store import CombatStore
 from .problems import problem
@@ -16,7 +18,11 @@ def store() -> CombatStore:
 
 
 def json_body() -> dict:
-    body = request.get_json(force=True, silent=True)
+    """The body as a JSON object: 400 when it is not JSON at all, 422 when it is JSON but no object."""
+    try:
+        body = json.loads(request.get_data(cache=True))
+    except ValueError as error:
+        raise BadRequest(f"the request body is not valid JSON: {error}") from error
     if not isinstance(body, dict):
         raise ValidationError({"_schema": ["the request body must be a JSON object"]})
     return body

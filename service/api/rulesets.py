@@ -23,7 +23,11 @@ def summary(ruleset) -> dict:
 
 @blp.route("")
 class Rulesets(MethodView):
-    @blp.doc(summary="List the rulesets")
+    @blp.doc(
+        operationId="listRulesets",
+        summary="List the rulesets",
+        description="The game systems this build serves. Public.",
+    )
     @blp.response(200, schemas.RulesetSummary(many=True))
     def get(self):
         return [summary(ruleset) for ruleset in RULESETS.values()]
@@ -31,7 +35,12 @@ class Rulesets(MethodView):
 
 @blp.route("/<ruleset_id>")
 class Ruleset(MethodView):
-    @blp.doc(summary="Describe a ruleset: sheet, options, actions, catalog and a playable example")
+    @blp.doc(
+        operationId="getRuleset",
+        summary="Describe a ruleset: sheet, options, actions, catalog and a playable example",
+        description="JSON Schemas of the combatant sheet, the options and every action type, the catalog, and an "
+        "example creation body with a sequence of actions that plays. Public.",
+    )
     @blp.response(200, schemas.RulesetDetail)
     def get(self, ruleset_id):
         details = current_app.extensions["melee.ruleset_details"]

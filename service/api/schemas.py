@@ -44,11 +44,24 @@ class Awaiting(Described):
     reason = fields.String(required=True)
 
 
+class Condition(Described):
+    code = fields.String(required=True, metadata={"description": "What the condition is (stunned, grave_wound...)."})
+    source = fields.String(required=True, metadata={"description": "Who set it: the rules, or the GM."})
+    start = fields.Dict(metadata={"description": "When it began: {round}."})
+    ends = fields.Dict(allow_none=True, metadata={"description": "When it ends by itself; null: until removed."})
+    modifiers = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={"description": "Added to the bearer's rolls while it lasts."})
+
+
 class Combatant(Described):
+    """What every combatant's state has; each ruleset's own fields are in state.py."""
+
     id = fields.String(required=True)
     name = fields.String(required=True)
     side = fields.String(required=True)
-    conditions = fields.List(fields.Dict(), required=True)
+    conditions = fields.List(fields.Nested(Condition), required=True)
+    sheet = fields.Dict(
+        metadata={"description": "The sheet as created, less id, name, side and starting health; absent for sheets the GM hides."}
+    )
 
 
 class Combat(Described):
@@ -201,6 +214,13 @@ class RulesetDetail(RulesetSummary):
     sheet = fields.Dict(required=True, metadata={"description": "JSON Schema of a combatant in POST /combats."})
     options = fields.Dict(required=True, metadata={"description": "JSON Schema of the options."})
     option_defaults = fields.Dict(required=True)
+    labels = fields.Dict(
+        required=True,
+        metadata={
+            "description": "Language (en, fr, pt) -> parameter name -> value id -> the words the narration uses for it "
+            "(a weapon, a maneuver, a hit location...), for a client's menus."
+        },
+    )
     actions = fields.Dict(
         required=True,
         metadata={

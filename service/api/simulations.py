@@ -82,6 +82,7 @@ def _queued() -> bool:
 @blp.route("")
 class Simulations(MethodView):
     @blp.doc(
+        operationId="createSimulation",
         summary="Simulate many fights",
         description=(
             "Plays `fights` complete fights of the template with each ruleset's documented tactic and answers "
@@ -130,7 +131,11 @@ def _start_job(template: dict, fights: int, seed: int, tactic: Tactic):
 
 @blp.route("/<job_id>")
 class Simulation(MethodView):
-    @blp.doc(summary="Read a simulation job: its progress, then its result")
+    @blp.doc(
+        operationId="getSimulation",
+        summary="Read a simulation job: its progress, then its result",
+        description="Poll it until `status` is done (or failed); the result then has the same shape as an inline one.",
+    )
     @blp.response(200, SimulationJob)
     def get(self, job_id):
         job = _jobs().get(job_id)

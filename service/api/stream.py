@@ -120,6 +120,7 @@ class StreamQuery(Schema):
 @blp.route("/<combat_id>/stream")
 class Stream(MethodView):
     @blp.doc(
+        operationId="streamCombat",
         summary="Live updates (Server-Sent Events)",
         description=(
             "One `entry` event per log entry (`id` = its seq, `data` = the entry as GET /events shows it to the "

@@ -30,12 +30,22 @@ def _described(token_digest: str, record: dict) -> dict:
 
 @blp.route("/<combat_id>/tokens")
 class Tokens(MethodView):
-    @blp.doc(summary="List the combat's tokens (ids and roles, never the tokens)", security=BEARER)
+    @blp.doc(
+        operationId="listTokens",
+        summary="List the combat's tokens (ids and roles, never the tokens)",
+        description="Game master only. Each token's public id, to revoke it, and whom it acts for.",
+        security=BEARER,
+    )
     @blp.response(200, schemas.TokenInfo(many=True))
     def get(self, combat_id):
         return [_described(d, record) for d, record in sorted(store().grants(combat_id).items())]
 
-    @blp.doc(summary="Mint a token for the GM or a combatant's player", security=BEARER)
+    @blp.doc(
+        operationId="mintToken",
+        summary="Mint a token for the GM or a combatant's player",
+        description="Game master only. The token is shown once in the answer; Redis keeps only its digest.",
+        security=BEARER,
+    )
     @blp.arguments(schemas.TokenRequest)
     @blp.response(201, schemas.MintedToken)
     def post(self, request_body, combat_id):
@@ -55,7 +65,12 @@ class Tokens(MethodView):
 
 @blp.route("/<combat_id>/tokens/<token_ref>")
 class Token(MethodView):
-    @blp.doc(summary="Revoke a token", security=BEARER)
+    @blp.doc(
+        operationId="revokeToken",
+        summary="Revoke a token",
+        description="Game master only. The token stops working at once; a stream opened with it ends.",
+        security=BEARER,
+    )
     @blp.response(204)
     def delete(self, combat_id, token_ref):
         grants = store().grants(combat_id)

@@ -79,7 +79,11 @@ def shown_commit(commit: str, how: str) -> str:
 
 @blp.route("/version")
 class VersionView(MethodView):
-    @blp.doc(summary="The package version and the git commit being run")
+    @blp.doc(
+        operationId="getVersion",
+        summary="The package version and the git commit being run",
+        description="What this process runs, to tell deployments apart. Public.",
+    )
     @blp.response(200, Version)
     def get(self):
         return current_app.extensions["melee.version"]

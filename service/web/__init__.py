@@ -1,9 +1,12 @@
 """/play: a small page that plays a fight from the browser, served from the package (no CDN).
 
-The proof, for VTT authors, of how to use the API from a browser: create a
-combat from a ruleset's example, read ``awaiting``, build a form per action
-type from the ruleset's JSON Schemas, post actions, and follow the log live
-from the event stream. Plain HTML and JavaScript (static/), nothing to build.
+The page a game master opens first, and the proof, for VTT authors, of how to
+use the API from a browser: create a combat from a ruleset's example, share a
+link per player, read ``awaiting``, build each viewer's forms from
+``GET /combats/{id}/options`` (choices named from the ruleset's ``labels``),
+post actions, and follow the log live from the event stream, in English,
+French or Portuguese. Plain HTML, CSS and JavaScript modules (static/), nothing
+to build; play-i18n.js holds the interface's words.
 """
 
 from __future__ import annotations

@@ -20,6 +20,13 @@ def test_rulesets_list_and_detail(client):
     assert detail["sheet"]["properties"]["weapons"]["items"]["properties"]["damage"]["type"] == "string"
 
 
+def test_a_ruleset_publishes_the_words_of_its_choices_per_language(client):
+    # /play's menus show these instead of ids: left_arm is a hit location of the space opera.
+    labels = client.get("/rulesets/space-opera-d100").get_json()["labels"]
+    assert {"en", "fr", "pt"} <= set(labels)
+    assert [labels[lang]["location"]["left_arm"] for lang in ("en", "fr", "pt")] == ["left arm", "bras gauche", "braço esquerdo"]
+
+
 def test_unknown_ruleset_is_a_404_problem(client):
     response = client.get("/rulesets/nope")
     assert response.status_code == 404

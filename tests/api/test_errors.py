@@ -97,8 +97,11 @@ def test_a_body_that_is_not_a_json_object(client, data):
     assert_problem(client.post("/combats", data=data, content_type="application/json"), 422, "/")
 
 
-def test_a_body_that_is_not_json_is_400(client):
-    assert_problem(client.post("/combats", data="not json", content_type="application/json"), 400, kind="invalid-json")
+@pytest.mark.parametrize("data", ["not json", "{\"ruleset\": "])
+def test_a_body_that_is_not_json_is_400(client, data):
+    response = client.post("/combats", data=data, content_type="application/json")
+    assert_problem(response, 400, kind="invalid-json")
+    assert response.get_json()["detail"].startswith("the body is not valid JSON: ")
 
 
 def test_too_large_a_body_is_413(store):
@@ -111,7 +114,9 @@ def test_unknown_combat_and_route_and_method(client, fight):
     assert_problem(client.get("/combats/unknown"), 404, kind="not-found")
     assert_problem(client.post("/combats/unknown/actions", json={"type": "pass", "actor": "a"}), 404)
     assert_problem(client.get("/nowhere"), 404)
-    assert_problem(client.put(fight), 405, kind="method-not-allowed")
+    wrong_method = client.put(fight)
+    assert_problem(wrong_method, 405, kind="method-not-allowed")
+    assert set(wrong_method.headers["Allow"].split(", ")) == {"GET", "HEAD", "DELETE", "OPTIONS"}
 
 
 def test_bad_query_parameters(client, fight):

@@ -2,7 +2,12 @@
 
 import json
 
+import jsonschema
+import pytest
+
+from service.i18n import english
 from service.openapi import OUTPUT, generate, render
+from service.rules.registry import RULESETS
 
 
 def test_checked_in_openapi_matches_the_code():
@@ -13,13 +18,55 @@ def test_served_document_is_the_checked_in_one(client):
     assert client.get("/openapi.json").get_json() == json.loads(OUTPUT.read_text())
 
 
-def test_every_ruleset_action_is_documented(client):
+def test_every_ruleset_action_is_a_branch_of_its_discriminated_union(client):
     spec = client.get("/openapi.json").get_json()
-    refs = {ref["$ref"].rsplit("/", 1)[1] for ref in spec["components"]["schemas"]["Action"]["anyOf"]}
-    for ruleset in client.get("/rulesets").get_json():
-        detail = client.get(f"/rulesets/{ruleset['id']}").get_json()
-        assert set(detail["actions"]) >= {"end_combat"}
-        assert len(refs) >= len(detail["actions"])
+    schemas = spec["components"]["schemas"]
+    unions = {ref["$ref"].rsplit("/", 1)[1] for ref in schemas["Action"]["anyOf"]}
+    assert unions == {f"{ruleset.schema_prefix}Action" for ruleset in RULESETS.values()}
+    for ruleset in RULESETS.values():
+        union = schemas[f"{ruleset.schema_prefix}Action"]
+        mapping = union["discriminator"]["mapping"]
+        assert union["discriminator"]["propertyName"] == "type"
+        assert set(mapping) == set(client.get(f"/rulesets/{ruleset.id}").get_json()["actions"])
+        assert sorted(ref["$ref"] for ref in union["anyOf"]) == sorted(mapping.values())
+        for action_type, ref in mapping.items():
+            assert schemas[ref.rsplit("/", 1)[1]]["properties"]["type"] == {"type": "string", "enum": [action_type]}
+
+
+def test_a_joining_combatant_is_typed_by_the_ruleset_sheet(client):
+    schemas = client.get("/openapi.json").get_json()["components"]["schemas"]
+    join = schemas["Sistema2d6Action"]["discriminator"]["mapping"]["join"].rsplit("/", 1)[1]
+    assert schemas[join]["properties"]["combatant"]["allOf"] == [{"$ref": "#/components/schemas/Sistema2d6Sheet"}]
+
+
+def test_every_operation_has_an_id_security_and_problem_answers(client):
+    spec = client.get("/openapi.json").get_json()
+    ids = []
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            ids.append(operation["operationId"])
+            assert operation["summary"] and operation["description"], (method, path)
+            assert "security" in operation, (method, path)
+            if operation["security"] and path not in ("/healthz", "/readyz"):
+                assert "401" in operation["responses"], (method, path)
+    assert len(ids) == len(set(ids))
+    assert {"createCombat", "postAction", "getCombat", "listEvents"} <= set(ids)
+    assert spec["paths"]["/rulesets"]["get"]["security"] == []
+    assert set(spec["components"]["securitySchemes"]) == {"bearer", "apiKey"}
+
+
+def test_links_lead_from_creating_a_combat_to_acting_and_reading_the_log(client):
+    paths = client.get("/openapi.json").get_json()["paths"]
+    created = paths["/combats"]["post"]["responses"]["201"]["links"]
+    assert created["postAction"] == {
+        "operationId": "postAction",
+        "parameters": {"combat_id": "$response.body#/id"},
+        "description": "Post the next action to this combat.",
+    }
+    acted = paths["/combats/{combat_id}/actions"]["post"]["responses"]["200"]["links"]
+    assert acted["listEvents"]["parameters"] == {"combat_id": "$request.path.combat_id"}
 
 
 def test_docs_render_without_network(client):
@@ -31,3 +78,51 @@ def test_docs_render_without_network(client):
         assert f"/docs/static/{asset}" in html
         response = client.get(f"/docs/static/{asset}")
         assert response.status_code == 200 and len(response.data) > 1000
+
+
+def json_schema(spec: dict, component: str) -> jsonschema.Draft7Validator:
+    """A validator of one component (OpenAPI 3.0's `nullable` said as JSON Schema's null)."""
+    return jsonschema.Draft7Validator({"$ref": f"#/components/schemas/{component}", "components": _with_null(spec["components"])})
+
+
+def _with_null(node):
+    if isinstance(node, list):
+        return [_with_null(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    converted = {key: _with_null(value) for key, value in node.items() if key not in ("discriminator", "nullable")}
+    return {"anyOf": [converted, {"type": "null"}]} if node.get("nullable") else converted
+
+
+@pytest.mark.parametrize("ruleset", RULESETS.values(), ids=RULESETS.keys())
+def test_every_answer_of_an_example_fight_matches_its_ruleset_schemas(client, ruleset):
+    spec = client.get("/openapi.json").get_json()
+    created_schema, combat_schema, result_schema, log_schema = (
+        json_schema(spec, ruleset.schema_prefix + name) for name in ("CreatedCombat", "Combat", "ActionResult", "LogPage")
+    )
+    example = ruleset.example()
+    created = client.post("/combats", json=example["combat"]).get_json()
+    created_schema.validate(created)
+    tokens = {"gm": created["tokens"]["gm"], **created["tokens"]["combatants"]}
+    for action in [*example["actions"], {"type": "end_combat", "actor": "gm"}]:
+        # Each action from its own player's token: under the dice policy 'own' its dice are that player's rolls.
+        sender = tokens.get(action["actor"], tokens["gm"])
+        answer = client.post(f"/combats/{created['id']}/actions", json=action, headers={"Authorization": f"Bearer {sender}"})
+        assert answer.status_code == 200, answer.get_json()
+        result_schema.validate(answer.get_json())
+        for token in tokens.values():  # as each viewer sees it
+            viewer = {"Authorization": f"Bearer {token}"}
+            combat_schema.validate(client.get(f"/combats/{created['id']}", headers=viewer).get_json())
+            log_schema.validate(client.get(f"/combats/{created['id']}/events", headers=viewer).get_json())
+    assert not combat_schema.is_valid({**created, "ruleset": "another"}), "the discriminator's value is checked"
+    assert not result_schema.is_valid({**answer.get_json(), "events": [{"code": "atakk", "params": {}, "text": "?"}]})
+
+
+def test_each_event_code_of_a_ruleset_has_its_schema_naming_its_params(client):
+    schemas = client.get("/openapi.json").get_json()["components"]["schemas"]
+    mapping = schemas["Sistema2d6Event"]["discriminator"]["mapping"]
+    assert set(mapping) == {key.split(".")[0] for key in english("sistema-2d6")}  # "code.flag": a variant of code's sentence
+    taken = schemas[mapping["damage_taken"].rsplit("/", 1)[1]]
+    assert taken["properties"]["code"] == {"type": "string", "enum": ["damage_taken"]}
+    # "{target} loses {amount} PV and has {pv} left."
+    assert set(taken["properties"]["params"]["properties"]) == {"target", "amount", "pv"}

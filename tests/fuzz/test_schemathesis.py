@@ -1,10 +1,20 @@
 """Property-based fuzzing of every endpoint from the OpenAPI document.
 
-Schemathesis generates requests (valid and invalid) for every operation;
-every response must be a non-5xx answer that matches the documented schema
-and media type. Half of the cases aimed at a combat target a real one, so
-the rules engine, not only the 404 path, meets the generated actions.
+Schemathesis generates requests (valid and invalid) for every operation; every
+response must be a non-5xx answer that matches the documented schema and media
+type. A quarter of the cases aimed at a combat target a real one, created from a
+ruleset's example (a new one once it is over or deleted), with its game master's token and, for an action, one of its
+combatants (or the GM) as the actor: the rules engine, not only the 401/404 paths,
+meets the generated actions, and the last test checks that some were applied.
+
+The stateful run follows the document's OpenAPI links (create a combat -> post
+actions -> read the combat and its log) with the tokens each creation answered.
 """
+
+from __future__ import annotations
+
+import zlib
+from collections import Counter
 
 import fakeredis
 import pytest
@@ -14,6 +24,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 
 from service.app import create_app
+from service.rules.registry import RULESETS
 from service.settings import Settings
 from service.store import CombatStore
 
@@ -23,23 +34,100 @@ APP = create_app(
 )
 SCHEMA = schemathesis.openapi.from_wsgi("/openapi.json", APP)
 CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance]
+EXAMPLES = [ruleset.example() for ruleset in RULESETS.values()]
+ACTIONS = Counter()  # status of the actions posted to real combats
+FOLLOWED = Counter()  # the stateful run's calls on a combat it created
 
 
-def real_combat_id() -> str:
-    client = APP.test_client()
-    example = client.get("/rulesets/sistema-2d6").get_json()["example"]
-    return client.post("/combats", json=example["combat"]).get_json()["id"]
+def coin(case, sides: int = 2) -> int:
+    """A stable choice drawn from the generated case (Hypothesis already varies it)."""
+    return zlib.crc32(repr((case.body, case.query)).encode()) % sides
 
 
-REAL_COMBAT = real_combat_id()
+def real_combat(example: dict) -> dict:
+    """A fresh combat: its id, its GM token and who may act in it."""
+    created = APP.test_client().post("/combats", json=example["combat"]).get_json()
+    return {"id": created["id"], "gm": created["tokens"]["gm"], "actors": [*created["tokens"]["combatants"], "gm"]}
+
+
+def aimable(case) -> bool:
+    # A stream on a real combat stays open: its own tests (tests/api/test_stream.py) cover it.
+    return "combat_id" in (case.path_parameters or {}) and not case.operation.path.endswith("/stream")
+
+
+def aim(case, combat: dict) -> None:
+    """Point the case at a real combat, with its GM's token and a real actor and target."""
+    case.path_parameters["combat_id"] = combat["id"]
+    if isinstance(case.query, dict) and "wait" in case.query:
+        case.query["wait"] = 0  # a long poll on a quiet combat would only wait
+    case.headers = {**(case.headers or {}), "Authorization": f"Bearer {combat['gm']}"}
+    if case.operation.path.endswith("/actions") and isinstance(case.body, dict):
+        actors = combat["actors"]
+        case.body["actor"] = actors[coin(case, len(actors))]
+        if "target" in case.body:
+            case.body["target"] = actors[(coin(case, len(actors)) + 1) % len(actors)]
+
+
+REAL_COMBATS: dict[int, dict] = {}  # example index -> a live combat of that ruleset
 
 
 @SCHEMA.parametrize()
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_server_error_and_documented_responses(case):
-    if "combat_id" in (case.path_parameters or {}) and hash(repr(case.body)) % 2 == 0:
-        case.path_parameters["combat_id"] = REAL_COMBAT
-    case.call_and_validate(checks=CHECKS)
+    # A quarter of the cases, so that the coverage phase's thousands of actions stay quick.
+    aimed = aimable(case) and coin(case, 4) == 0
+    if aimed:
+        which = coin(case, len(EXAMPLES))
+        if which not in REAL_COMBATS:
+            REAL_COMBATS[which] = real_combat(EXAMPLES[which])
+        aim(case, REAL_COMBATS[which])
+    response = case.call_and_validate(checks=CHECKS)
+    if aimed:
+        if case.operation.path.endswith("/actions"):
+            ACTIONS[response.status_code] += 1
+        acted = case.method == "POST" and case.operation.path.endswith(("/actions", "/undo", "/redo"))
+        over = acted and response.status_code == 200 and response.json()["combat"]["status"] == "over"
+        if over or (case.method == "DELETE" and response.status_code == 204):
+            del REAL_COMBATS[which]  # the next case gets a fresh one
+
+
+def test_fuzzed_actions_reach_the_rules_engine():
+    if not ACTIONS:
+        pytest.skip("the fuzz test above did not run in this session")
+    assert ACTIONS[200] > 0, f"no fuzzed action was applied to a real combat: {dict(ACTIONS)}"
+
+
+WORKFLOW = SCHEMA.include(operation_id=["createCombat", "postAction", "getCombat", "listEvents"])
+
+
+class CombatWorkflow(WORKFLOW.as_state_machine()):
+    """Follows the document's links, create -> act -> read, with the tokens each creation answered."""
+
+    def setup(self):
+        self.combats: dict[str, dict] = {}
+
+    def before_call(self, case):
+        if case.method == "POST" and case.operation.path == "/combats":
+            # A creation that plays (the stateless test fuzzes creation bodies), so the links lead somewhere.
+            case.body = EXAMPLES[coin(case, len(EXAMPLES))]["combat"]
+        combat = self.combats.get((case.path_parameters or {}).get("combat_id"))
+        if combat is not None and aimable(case):
+            aim(case, combat)
+            FOLLOWED[f"{case.method} {case.operation.path}"] += 1
+
+    def after_call(self, response, case):
+        if case.method == "POST" and case.operation.path == "/combats" and response.status_code == 201:
+            created = response.json()
+            tokens = created["tokens"]
+            self.combats[created["id"]] = {"id": created["id"], "gm": tokens["gm"], "actors": [*tokens["combatants"], "gm"]}
+
+    def validate_response(self, response, case, additional_checks=None, **kwargs):
+        case.validate_response(response, checks=CHECKS)
+
+
+def test_the_workflow_links_statefully():
+    CombatWorkflow.run(settings=settings(max_examples=10, stateful_step_count=6, deadline=None, suppress_health_check=list(HealthCheck)))
+    assert FOLLOWED["POST /combats/{combat_id}/actions"] > 0, f"no link from a created combat was followed: {dict(FOLLOWED)}"
 
 
 def test_the_fuzzer_sees_every_operation():

@@ -51,7 +51,7 @@ class AdjustAction(TargetedGmAction):
         keys=fields.String(validate=validate.Regexp(VALUE_PATH, error="must be a value name such as 'pv' or 'ammo.pistol'")),
         values=AdjustedValue(
             allow_none=True,
-            metadata={"oneOf": [
+            metadata={"anyOf": [
                 {"type": "integer", "minimum": -MAX_VALUE, "maximum": MAX_VALUE},
                 {"type": "string", "maxLength": MAX_TEXT_VALUE},
                 {"type": "boolean"},

@@ -1,180 +1,248 @@
-// Melee /play: create or join a fight, act from the forms, follow the log live.
+// Melee /play: a game master starts a fight and shares one link per player;
+// everyone sees the combatants and the log live and acts from forms built
+// from GET /combats/{id}/options (only the legal choices, with their labels).
 // Everything here is what a VTT module does: see docs/vtt.md.
-"use strict";
 
-const page = { combatId: null, token: null, ruleset: null, combat: null, stream: null };
-const $ = (id) => document.getElementById(id);
+import { $, LANGS, actionLabel, api, busy, humanize, known, nameOf, page, pickLanguage, showError, t, valueLabel } from "./play-core.js";
+import { loadForms } from "./play-forms.js";
 
-async function api(method, path, body) {
-  const headers = { "Content-Type": "application/json" };
-  if (page.token) headers.Authorization = `Bearer ${page.token}`;
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = response.status === 204 ? null : await response.json();
-  if (!response.ok) throw new Error(data && data.detail ? data.detail : `HTTP ${response.status}`);
-  return data;
+function translatePage() {
+  document.documentElement.lang = page.lang === "pt" ? "pt-BR" : page.lang;
+  document.title = t("title");
+  for (const element of document.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n);
+  $("lang").value = page.lang;
+  renderLogLanguages();
+  renderLinks();
+  $("log").replaceChildren(...page.entries.map(logItem));
+  if (page.combat) render(page.combat);
 }
 
-function showError(error) { $("error").textContent = error ? String(error.message || error) : ""; }
+
+// ---- creating and joining ----------------------------------------------
 
 async function loadRulesets() {
   const rulesets = await api("GET", "/rulesets");
-  $("ruleset").replaceChildren(...rulesets.map((r) => new Option(`${r.name} (${r.id})`, r.id)));
+  $("ruleset").replaceChildren(...rulesets.map((r) => new Option(r.name, r.id)));
 }
 
 async function createCombat(event) {
   event.preventDefault();
   showError(null);
+  const button = $("create");
+  busy(button, true, t("sending"));
   try {
-    const ruleset = await api("GET", `/rulesets/${$("ruleset").value}`);
     page.token = null;
+    const ruleset = await api("GET", `/rulesets/${$("ruleset").value}`);
     const created = await api("POST", "/combats", ruleset.example.combat);
-    const links = [["GM", created.tokens.gm], ...Object.entries(created.tokens.combatants)];
-    $("join-links").replaceChildren(...links.map(([who, token]) => {
+    page.links = { id: created.id, tokens: [["gm", created.tokens.gm], ...Object.entries(created.tokens.combatants)], names: created.combatants };
+    renderLinks();
+    $("share").hidden = false;
+    await join(created.id, created.tokens.gm, "gm");
+  } catch (error) { showError(error); } finally { busy(button, false); }
+}
+
+function renderLinks() {
+  if (!page.links) return;
+  const { id, tokens, names } = page.links;
+  $("join-links").replaceChildren(...tokens.map(([who, token]) => {
+      const item = document.createElement("li");
       const a = document.createElement("a");
-      a.href = `/play#combat=${created.id}&token=${encodeURIComponent(token)}`;
-      a.textContent = who;
+      a.href = `/play#combat=${id}&token=${encodeURIComponent(token)}&as=${encodeURIComponent(who)}`;
       a.className = "join";
       a.dataset.who = who;
       a.target = "_blank";
-      return a;
+      a.rel = "noopener";
+      a.textContent = who === "gm" ? t("gm") : names.find((c) => c.id === who)?.name || who;
+      item.append(a);
+      return item;
     }));
-    $("share").hidden = false;
-    await join(created.id, created.tokens.gm);
-  } catch (error) { showError(error); }
 }
 
-async function join(combatId, token) {
+async function join(combatId, token, viewer) {
+  for (const id of ["actions", "gm-tools", "combatants", "awaiting"]) $(id).replaceChildren();
+  resetLog();
   page.combatId = combatId;
   page.token = token;
-  history.replaceState(null, "", `#combat=${combatId}&token=${encodeURIComponent(token)}`);
+  history.replaceState(null, "", `#combat=${combatId}&token=${encodeURIComponent(token)}&as=${encodeURIComponent(viewer || "")}`);
   const combat = await api("GET", `/combats/${combatId}`);
   page.ruleset = await api("GET", `/rulesets/${combat.ruleset}`);
+  page.viewer = viewer || (await api("GET", `/combats/${combatId}/options?actor=gm`).then(() => "gm", () => null));
+  $("fight").hidden = false;
+  $("new-combat").hidden = page.viewer !== "gm"; // a player's link is for playing, not for starting fights
+  renderLogLanguages();
   render(combat);
   listen();
 }
 
-// The log, live: EventSource cannot send headers, hence ?access_token=. It
-// reconnects by itself (with Last-Event-ID) when the server asks it to.
+// ---- the log, live -----------------------------------------------------
+// EventSource cannot send headers (hence ?access_token=): each entry it
+// announces is read back from GET /events with the reader's log language.
+
 function listen() {
   if (page.stream) page.stream.close();
-  $("log").replaceChildren();
+  resetLog();
   const url = `/combats/${page.combatId}/stream?after=0&access_token=${encodeURIComponent(page.token)}`;
   const stream = new EventSource(url);
   page.stream = stream;
-  stream.onopen = () => { $("live").textContent = "live"; $("live").className = "on"; };
-  stream.onerror = () => { $("live").textContent = "reconnecting"; $("live").className = ""; };
-  stream.addEventListener("entry", async (message) => {
+  stream.onopen = () => setLive("live", true);
+  stream.onerror = () => setLive("reconnecting", false);
+  stream.addEventListener("entry", (message) => {
     const entry = JSON.parse(message.data);
-    if (document.querySelector(`#log li[data-seq="${entry.seq}"]`)) return;
-    const item = document.createElement("li");
-    item.dataset.seq = entry.seq;
-    item.textContent = `#${entry.seq} ${entry.action.type} (${entry.action.actor}): ` + entry.events.map((e) => e.text).join(" ");
-    $("log").append(item);
-    if (!page.combat || entry.seq > page.combat.version) render(await api("GET", `/combats/${page.combatId}`));
+    if (entry.seq > page.lastSeq) catchUp().catch(showError);
   });
-  for (const end of ["gone", "revoked"]) {
-    stream.addEventListener(end, () => { stream.close(); $("live").textContent = end; $("live").className = ""; });
-  }
+  for (const end of ["gone", "revoked"]) stream.addEventListener(end, () => { stream.close(); setLive(end, false); });
 }
+
+function setLive(key, on) {
+  $("live").dataset.i18n = key;
+  $("live").textContent = t(key);
+  $("live").classList.toggle("on", on);
+}
+
+let catchingUp = null;
+async function catchUp() {
+  if (catchingUp) return catchingUp.then(() => catchUp());
+  catchingUp = (async () => {
+    const language = page.logLang === "fight" ? "*" : page.logLang;
+    const generation = page.logGeneration;
+    let after = page.lastSeq;
+    for (;;) {
+      const answer = await api("GET", `/combats/${page.combatId}/events?after=${after}`, undefined, { "Accept-Language": language });
+      if (generation !== page.logGeneration) return; // the log was reset meanwhile: those words are stale
+      for (const entry of answer.items) appendEntry(entry);
+      if (!answer.next_after) break;
+      after = answer.next_after;
+    }
+    if (!page.combat || page.lastSeq > page.combat.version) render(await api("GET", `/combats/${page.combatId}`));
+  })();
+  try { await catchingUp; } finally { catchingUp = null; }
+}
+
+function resetLog() {
+  $("log").replaceChildren();
+  page.lastSeq = 0;
+  page.entries = [];
+  page.logGeneration += 1;
+}
+
+function appendEntry(entry) {
+  if (entry.seq <= page.lastSeq) return;
+  page.lastSeq = entry.seq;
+  page.entries.push(entry);
+  $("log").append(logItem(entry));
+  $("log").lastElementChild.scrollIntoView({ block: "nearest" });
+}
+
+function logItem(entry) {
+  const item = document.createElement("li");
+  item.dataset.seq = entry.seq;
+  const head = document.createElement("span");
+  head.className = "entry-head";
+  head.textContent = entry.action.type === "start" ? `#${entry.seq}` : `#${entry.seq} ${nameOf(entry.action.actor)} · ${actionLabel(entry.action.type)}`;
+  const text = document.createElement("span");
+  text.textContent = entry.events.map((e) => e.text).join(" ");
+  text.lang = page.logLang === "fight" ? page.combat?.lang || "" : page.logLang;
+  item.append(head, " ", text);
+  return item;
+}
+
+// The log is read in the interface's language by default (the server narrates
+// in the one asked for); "fight" keeps the combat's own (Accept-Language: *).
+function setLogLanguage(lang) {
+  page.logLang = lang;
+  resetLog();
+  if (page.combatId) catchUp().catch(showError);
+}
+
+function renderLogLanguages() {
+  const select = $("log-lang");
+  const fightLang = page.combat?.lang || page.ruleset?.language || "";
+  select.replaceChildren(new Option(t("logFight", { lang: t(`langNames.${fightLang}`) || fightLang }), "fight"),
+    ...LANGS.map((lang) => new Option(t(`langNames.${lang}`), lang)));
+  select.value = page.logLang;
+}
+
+// ---- the fight ---------------------------------------------------------
 
 function render(combat) {
   page.combat = combat;
-  $("status").textContent = `${combat.id.slice(0, 8)} · ${combat.ruleset} · ${combat.status}`;
-  $("round").textContent = combat.round;
+  const active = combat.status === "active";
+  $("status").textContent = known(`status.${combat.status}`) ?? humanize(combat.status);
+  $("status").className = `badge ${active ? "on" : "off"}`;
+  $("ruleset-name").textContent = page.ruleset?.name || combat.ruleset;
+  $("round").textContent = t("round", { n: combat.round });
   $("version").textContent = combat.version;
-  $("combatants").tBodies[0].replaceChildren(...combat.combatants.map((c) => {
-    const row = document.createElement("tr");
-    const health = c.pv ?? c.blessures ?? "";
-    for (const value of [c.id, c.name, c.side, health, c.conditions.map((k) => k.code).join(", ")]) {
-      row.insertCell().textContent = value;
-    }
-    return row;
-  }));
-  $("combatant-ids").replaceChildren(...combat.combatants.map((c) => new Option(c.name, c.id)));
-  $("awaiting").replaceChildren(...combat.awaiting.map((w) => {
+  $("version").dataset.version = combat.version;
+  $("combatants").replaceChildren(...combat.combatants.map(card));
+  $("awaiting").replaceChildren(...(active ? combat.awaiting : []).map((w) => {
     const item = document.createElement("li");
-    item.textContent = `${w.actor}: ${w.actions.join(", ")} (${w.reason})`;
+    item.dataset.actor = w.actor;
+    const reason = known(`reasons.${w.reason}`) ?? humanize(w.reason);
+    item.textContent = `${nameOf(w.actor)} (${reason})${t("sep")}${w.actions.map(actionLabel).join(", ")}`;
     return item;
   }));
-  $("actions").replaceChildren(...combat.awaiting.flatMap((w) => w.actions.map((type) => actionForm(w.actor, type))));
+  $("awaiting-none").hidden = !active || combat.awaiting.length > 0;
+  $("decided").hidden = active;
+  $("awaiting-heading").hidden = !active;
+  if (!active) { $("actions").replaceChildren(); $("gm-tools").replaceChildren(); $("gm-tools-box").hidden = true; return; }
+  return loadForms(combat, render).catch(showError);
 }
 
-// One form per awaited action type, generated from the ruleset's JSON Schema.
-function actionForm(actor, type) {
-  const schema = page.ruleset.actions[type] || { properties: {} };
-  const form = document.createElement("form");
-  form.className = "action";
-  form.id = `form-${actor}-${type}`;
-  form.append(Object.assign(document.createElement("strong"), { textContent: `${actor}: ${type}` }));
-  const required = new Set(schema.required || []);
-  for (const [name, property] of Object.entries(schema.properties || {})) {
-    if (["type", "actor"].includes(name)) continue;
-    form.append(field(name, property, required.has(name)));
+function card(combatant) {
+  const item = document.createElement("li");
+  item.className = "combatant";
+  item.dataset.id = combatant.id;
+  if (page.combat.awaiting.some((w) => w.actor === combatant.id) && page.combat.status === "active") item.classList.add("awaited");
+  const title = document.createElement("h3");
+  title.textContent = combatant.name;
+  const side = document.createElement("p");
+  side.className = "side";
+  side.textContent = `${t("side")}${t("sep")}${valueLabel("side", combatant.side)}`;
+  item.append(title, side);
+  const key = ["pv", "blessures"].find((k) => combatant[k] !== undefined && combatant[k] !== null);
+  if (key) {
+    const health = document.createElement("p");
+    health.className = "health";
+    const max = combatant[`${key}_max`];
+    const label = Object.assign(document.createElement("span"), { textContent: `${t(`health.${key}`)} ` });
+    const value = Object.assign(document.createElement("strong"), { textContent: max ? `${combatant[key]} / ${max}` : String(combatant[key]) });
+    health.append(label, value);
+    if (max) {
+      const meter = document.createElement("meter");
+      Object.assign(meter, { min: 0, max, value: Math.max(0, combatant[key]), low: max / 3, high: (2 * max) / 3, optimum: max });
+      meter.setAttribute("aria-label", `${t(`health.${key}`)} ${combatant.name}`);
+      health.append(meter);
+    }
+    item.append(health);
   }
-  const submit = Object.assign(document.createElement("button"), { type: "submit", textContent: "Act" });
-  const odds = Object.assign(document.createElement("button"), { type: "button", textContent: "Odds", className: "odds" });
-  const result = Object.assign(document.createElement("p"), { className: "odds-result" });
-  form.append(submit, odds, result);
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    showError(null);
-    try { render((await api("POST", `/combats/${page.combatId}/actions`, readForm(form, actor, type))).combat); }
-    catch (error) { showError(error); }
-  });
-  odds.addEventListener("click", async () => {
-    showError(null);
-    try {
-      const answer = await api("POST", `/combats/${page.combatId}/odds`, { action: readForm(form, actor, type) });
-      result.textContent = answer.outcomes.map((o) => `${o.outcome} ${(100 * o.probability).toFixed(1)}%`).join(" · ");
-    } catch (error) { showError(error); }
-  });
-  return form;
+  const conditions = document.createElement("p");
+  conditions.className = "conditions";
+  const names = combatant.conditions.map((c) => valueLabel("code", c.code) + (c.rounds ? ` (${c.rounds})` : ""));
+  conditions.textContent = `${t("conditions")}${t("sep")}${names.length ? names.join(", ") : t("none")}`;
+  item.append(conditions);
+  return item;
 }
 
-function field(name, property, required) {
-  const label = document.createElement("label");
-  label.append(`${name}${required ? " *" : ""} `);
-  let input;
-  const kind = Array.isArray(property.type) ? property.type.find((t) => t !== "null") : property.type;
-  if (property.enum) {
-    input = document.createElement("select");
-    input.append(new Option("", ""), ...property.enum.filter((v) => v !== null).map((v) => new Option(v, v)));
-  } else if (kind === "boolean") {
-    input = Object.assign(document.createElement("input"), { type: "checkbox" });
-  } else if (kind === "integer" || kind === "number") {
-    input = Object.assign(document.createElement("input"), { type: "number" });
-  } else if (kind === "object" || kind === "array") {
-    input = Object.assign(document.createElement("textarea"), { placeholder: "JSON", rows: 1 });
-  } else {
-    input = Object.assign(document.createElement("input"), { type: "text" });
-    if (["target", "combatant", "defender"].includes(name)) input.setAttribute("list", "combatant-ids");
-  }
-  input.name = name;
-  input.dataset.kind = property.enum ? "enum" : kind;
-  if (property.description) label.title = property.description;
-  label.append(input);
-  return label;
-}
-
-function readForm(form, actor, type) {
-  const body = { type, actor };
-  for (const input of form.querySelectorAll("input, select, textarea")) {
-    const kind = input.dataset.kind;
-    if (kind === "boolean") { if (input.checked) body[input.name] = true; continue; }
-    if (input.value === "") continue;
-    if (kind === "integer" || kind === "number") body[input.name] = Number(input.value);
-    else if (kind === "object" || kind === "array") body[input.name] = JSON.parse(input.value);
-    else body[input.name] = input.value;
-  }
-  return body;
-}
+// ---- start -------------------------------------------------------------
 
 async function start() {
+  page.lang = pickLanguage();
+  $("lang").replaceChildren(...LANGS.map((lang) => new Option(t(`langNames.${lang}`), lang)));
+  page.logLang = page.lang;
+  $("lang").addEventListener("change", () => {
+    const logFollows = page.logLang === page.lang;
+    page.lang = $("lang").value;
+    localStorage.setItem("melee-lang", page.lang);
+    if (logFollows) setLogLanguage(page.lang);
+    translatePage();
+  });
+  $("log-lang").addEventListener("change", () => setLogLanguage($("log-lang").value));
   $("new-combat").addEventListener("submit", createCombat);
+  translatePage();
   try {
     await loadRulesets();
     const hash = new URLSearchParams(location.hash.slice(1));
-    if (hash.get("combat") && hash.get("token")) await join(hash.get("combat"), hash.get("token"));
+    if (hash.get("combat") && hash.get("token")) await join(hash.get("combat"), hash.get("token"), hash.get("as"));
   } catch (error) { showError(error); }
 }
 

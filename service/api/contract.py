@@ -1,0 +1,330 @@
+"""What turns the generated OpenAPI document into a contract a generated client can type.
+
+Derived from what the blueprints, the rulesets' marshmallow schemas and their
+message catalogues declare, so a new endpoint, action type, field or event code
+shows up typed without editing this module:
+
+- every operation gets its security (undeclared: a combat's token under
+  /combats/{combat_id}, else public, said with ``security: []``), the problem
+  responses its shape makes possible (a body: 400 and 422; a bearer token: 401,
+  and 403 unless the read is only filtered; a resource in the path: 404...),
+  and OpenAPI links for the workflow create a combat -> act -> read the log;
+- each ruleset's actions become a discriminated union (``Sistema2d6Action``):
+  one component per action type whose ``type`` is a single-value enum, and a
+  ``discriminator`` mapping each type to its component;
+- the answers (combat, action result, log, events) get one schema per ruleset;
+- a few shapes marshmallow fields convert loosely are tightened for client
+  generators (a nullable nested object, a dict's size, a default on a request
+  field, which openapi-typescript would otherwise turn into a required field).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import string
+
+from apispec import BasePlugin
+
+from . import limits
+
+PROBLEM_JSON = "application/problem+json"
+SCHEMAS = "#/components/schemas/"
+# Field metadata: a free dict the document types as this component (an action in an odds request).
+TYPED_AS = "x-typed-as"
+
+# name -> (status, description, headers the answer carries)
+PROBLEMS = {
+    "BadRequest": (400, "The body is not valid JSON.", {}),
+    "Unauthorized": (401, "No token, or a token this combat does not know.", {"WWW-Authenticate": "Bearer"}),
+    "Forbidden": (403, "The token may not do this (another combatant's action, a game-master action...).", {}),
+    "NotFound": (404, "Nothing by that id: it never existed, was deleted, or expired.", {}),
+    "Conflict": (409, "The rules refuse the action now, or the combat kept changing, or the same Idempotency-Key is in flight.", {}),
+    "PreconditionFailed": (412, "If-Match names another version; ETag carries the current one.", {"ETag": "The combat's current version."}),
+    "UnprocessableContent": (422, "A field is invalid: `errors` has a JSON Pointer and a reason for each.", {}),
+    "TooManyRequests": (429, "The deployment's rate limit is reached.", {"Retry-After": "Seconds to wait."}),
+    "ServiceUnavailable": (503, "The combat store does not answer; nothing was changed.", {"Retry-After": "Seconds to wait."}),
+}
+BODY_ERRORS = ("BadRequest", "UnprocessableContent")
+# Reads that every token of the combat may make: filtered for the caller, never refused (no 403).
+FILTERED_READS = frozenset({"getCombat", "listEvents", "streamCombat"})
+COMBAT_PATH = "/combats/{combat_id}"
+STORELESS_PATHS = ("/healthz", "/rulesets", "/version")
+
+# The workflow a client follows: (operation, status) -> links to follow, and where the combat id comes from.
+WORKFLOW = {
+    ("createCombat", "201"): ("$response.body#/id", ("postAction", "getCombat", "listEvents")),
+    ("postAction", "200"): ("$request.path.combat_id", ("postAction", "getCombat", "listEvents")),
+}
+LINK_PURPOSES = {
+    "postAction": "Post the next action to this combat.",
+    "getCombat": "Read this combat's state.",
+    "listEvents": "Read this combat's log.",
+}
+
+
+def register_problem_responses(spec) -> None:
+    for name, (_, description, headers) in PROBLEMS.items():
+        spec.components.response(
+            name,
+            {
+                "description": description,
+                "content": {PROBLEM_JSON: {"schema": {"$ref": SCHEMAS + "Problem"}}},
+                **({"headers": {h: {"description": d, "schema": {"type": "string"}} for h, d in headers.items()}} if headers else {}),
+            },
+        )
+
+
+class ContractPlugin(BasePlugin):
+    """Security, problem responses and links of every operation, from its shape."""
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        for operation in (operations or {}).values():
+            # Undeclared: what is about one combat needs one of its tokens; the rest is public.
+            operation.setdefault("security", [{"bearer": []}] if path.startswith(COMBAT_PATH) else [])
+            # flask-smorest keys responses by int; apispec turns them into strings later.
+            responses = operation.setdefault("responses", {})
+            for status in [key for key in responses if isinstance(key, int)]:
+                responses[str(status)] = responses.pop(status)
+            for name in _problems_of(path, operation):
+                status = str(PROBLEMS[name][0])
+                if status not in responses:
+                    responses[status] = name
+            for (operation_id, status), (combat_id, targets) in WORKFLOW.items():
+                if operation.get("operationId") == operation_id and isinstance(responses.get(status), dict):
+                    responses[status]["links"] = {
+                        target: {"operationId": target, "parameters": {"combat_id": combat_id}, "description": LINK_PURPOSES[target]}
+                        for target in targets
+                    }
+
+
+def _problems_of(path: str, operation: dict) -> list[str]:
+    names = []
+    if "requestBody" in operation:
+        names += BODY_ERRORS
+    if any(s.get("bearer") is not None for s in operation["security"]):
+        names += ["Unauthorized"] if operation.get("operationId") in FILTERED_READS else ["Unauthorized", "Forbidden"]
+    elif any("apiKey" in s for s in operation["security"]):
+        names.append("Unauthorized")
+    if "{" in path:
+        names.append("NotFound")
+    headers = {p.get("name") for p in operation.get("parameters", []) if isinstance(p, dict)}
+    if "If-Match" in headers:
+        names.append("PreconditionFailed")
+    if "If-Match" in headers or "Idempotency-Key" in headers:
+        names.append("Conflict")
+    if not path.startswith(limits.UNLIMITED_PREFIXES):
+        names.append("TooManyRequests")
+    if not path.startswith(STORELESS_PATHS):
+        names.append("ServiceUnavailable")
+    return names
+
+
+# -- the action unions -----------------------------------------------------------------
+
+
+def action_union(spec, prefix: str, actions: dict[str, str], sheet: str) -> str:
+    """``{prefix}Action``: the ruleset's actions, discriminated by ``type``.
+
+    ``actions`` maps each action type to its component; the component's ``type``
+    becomes that single value. The shared ``join`` takes the ruleset's own sheet.
+    """
+    schemas = spec.components.schemas
+    mapping = {}
+    for action_type, component in sorted(actions.items()):
+        body = schemas[component]
+        combatant = body["properties"].get("combatant", {})
+        if action_type == "join" and "$ref" not in combatant and combatant.get("type") == "object":
+            if not component.startswith(prefix):  # the shared one: this ruleset gets its own copy
+                component = prefix + component.removeprefix("Gm")
+                body = copy.deepcopy(body)
+                spec.components.schema(component, copy.deepcopy(body))
+                body = schemas[component]
+            body["properties"]["combatant"] = {"allOf": [{"$ref": SCHEMAS + sheet}], "description": combatant.get("description", "")}
+        declared = body["properties"]["type"].get("enum")
+        assert declared in (None, [action_type]), f"{component} is used for two action types"
+        body["properties"]["type"] = {"type": "string", "enum": [action_type]}
+        mapping[action_type] = SCHEMAS + component
+    name = prefix + "Action"
+    spec.components.schema(
+        name,
+        {
+            # anyOf, not oneOf: the single-value types already exclude each other, and a
+            # validator (or a fuzzer's generator) would check every branch to prove "only one".
+            "anyOf": [{"$ref": ref} for ref in mapping.values()],
+            "discriminator": {"propertyName": "type", "mapping": mapping},
+            "description": f"An action of a {prefix} combat, told apart by its `type`.",
+        },
+    )
+    return name
+
+
+# -- answers, by ruleset -------------------------------------------------------------------
+
+
+def split_by_ruleset(spec, name: str, prefixes: dict[str, str], shape=None, discriminated: bool = False) -> None:
+    """``name`` becomes a union of one component per ruleset (``{prefix}{name}``).
+
+    Each copy refers to the per-ruleset components split before it (a
+    ``Sistema2d6ActionResult`` holds a ``Sistema2d6Combat``); ``shape(body,
+    ruleset_id, prefix)`` narrows its own fields. ``discriminated``: the union is
+    told apart by the answer's own ``ruleset``.
+    """
+    schemas = spec.components.schemas
+    core, mapping = schemas[name], {}
+    for ruleset_id, prefix in prefixes.items():
+        body = _prefixed_refs(copy.deepcopy(core), prefix, schemas)
+        if shape is not None:
+            shape(body, ruleset_id, prefix)
+        spec.components.schema(prefix + name, body)
+        mapping[ruleset_id] = SCHEMAS + prefix + name
+    schemas[name] = {
+        "anyOf": [{"$ref": ref} for ref in mapping.values()],
+        **({"discriminator": {"propertyName": "ruleset", "mapping": mapping}} if discriminated else {}),
+        "description": f"One schema per ruleset{', told apart by `ruleset`' if discriminated else ''}: "
+        + ", ".join(prefix + name for prefix in prefixes.values()) + ".",
+    }
+
+
+def _prefixed_refs(node, prefix: str, schemas: dict):
+    """Refer to the ruleset's own version of a component wherever one exists."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith(SCHEMAS) and prefix + ref[len(SCHEMAS):] in schemas:
+            return {**node, "$ref": SCHEMAS + prefix + ref[len(SCHEMAS):]}
+        return {key: _prefixed_refs(value, prefix, schemas) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_prefixed_refs(item, prefix, schemas) for item in node]
+    return node
+
+
+def combat_of_ruleset(body: dict, ruleset_id: str, prefix: str) -> None:
+    body["properties"]["ruleset"] = {"type": "string", "enum": [ruleset_id]}
+
+
+def event_union(spec, prefix: str, templates: dict[str, str]) -> None:
+    """``{prefix}Event``: one schema per event code of the ruleset, discriminated by ``code``.
+
+    ``templates`` are the English sentences by code: their placeholders name the
+    params the sentence shows (any JSON value: a param's name does not fix its
+    type, e.g. ``target`` is a combatant or a number to reach).
+    """
+    core, mapping = spec.components.schemas["Event"], {}
+    # A key "code.flag" is a variant of the code's sentence (service/rules/events.py): one schema per
+    # code, with the params any of its sentences shows.
+    shown: dict[str, set[str]] = {}
+    for key, template in templates.items():
+        shown.setdefault(key.split(".")[0], set()).update(_placeholders(template))
+    for code, names in sorted(shown.items()):
+        body = copy.deepcopy(core)
+        body["properties"]["code"] = {"type": "string", "enum": [code]}
+        params = {name: {"description": f"Shown in the sentence as {{{name}}}."} for name in sorted(names)}
+        body["properties"]["params"] = {**body["properties"]["params"], "properties": params}
+        name = f"{prefix}Event{''.join(part.capitalize() for part in code.split('_'))}"
+        spec.components.schema(name, body)
+        mapping[code] = SCHEMAS + name
+    spec.components.schema(
+        prefix + "Event",
+        {
+            "anyOf": [{"$ref": ref} for ref in mapping.values()],
+            "discriminator": {"propertyName": "code", "mapping": mapping},
+            "description": f"An event of a {prefix} combat, told apart by its `code`.",
+        },
+    )
+
+
+def _placeholders(template: str) -> list[str]:
+    names = (re.match(r"\w+", field).group() for _, field, _, _ in string.Formatter().parse(template) if field)
+    return sorted(set(names))
+
+
+
+# -- tightening what marshmallow converts loosely -----------------------------------------
+
+
+def tighten(spec) -> None:
+    schemas = spec.components.schemas
+    for body in schemas.values():
+        _walk(body, _tighten_node)
+    document = spec.to_dict()
+    operations = [op for item in document["paths"].values() for op in item.values() if isinstance(op, dict)]
+    for name in _reachable(schemas, _refs([op.get("requestBody") for op in operations])):
+        _walk(schemas[name], _default_in_words)
+    # What no operation uses (a shared schema every ruleset replaced, flask-smorest's pagination).
+    used = _reachable(schemas, _refs([operations, document["components"].get("responses")]))
+    for name in set(schemas) - used:
+        del schemas[name]
+
+
+def _walk(node, visit) -> None:
+    if isinstance(node, dict):
+        visit(node)
+        for value in node.values():
+            _walk(value, visit)
+    elif isinstance(node, list):
+        for item in node:
+            _walk(item, visit)
+
+
+def _tighten_node(node: dict) -> None:
+    if TYPED_AS in node:
+        component = node.pop(TYPED_AS)
+        kept = {key: node.pop(key) for key in ("description",) if key in node}
+        node.clear()
+        # A $ref takes no siblings in OpenAPI 3.0: a described one goes through allOf.
+        node.update({"allOf": [{"$ref": SCHEMAS + component}], **kept} if kept else {"$ref": SCHEMAS + component})
+    if node.get("type") == "object":
+        # A size limit on a dict counts its entries, not characters.
+        for length, count in (("maxLength", "maxProperties"), ("minLength", "minProperties")):
+            if length in node:
+                node[count] = node.pop(length)
+    branches = node.get("anyOf")
+    if node.get("nullable") and "type" not in node and isinstance(branches, list) and all("type" in b for b in branches):
+        # Null or one of typed values (the GM's adjust `set`): each typed branch admits null,
+        # since OpenAPI 3.0 pairs `nullable` with a `type`.
+        del node["nullable"]
+        for branch in branches:
+            branch["nullable"] = True
+    if node.get("nullable") and "type" not in node and not any(k in node for k in ("allOf", "anyOf", "oneOf", "$ref")):
+        # Any JSON value (null included): OpenAPI 3.0 has no type to pair `nullable` with.
+        del node["nullable"]
+    choices = node.get("anyOf")
+    if isinstance(choices, list) and len(choices) == 2 and {"type": "object", "nullable": True} in choices:
+        # A nullable nested object: that object or null, not "that object or any object".
+        (ref,) = [choice for choice in choices if choice != {"type": "object", "nullable": True}]
+        del node["anyOf"]
+        node.update({"type": "object", "nullable": True, "allOf": [ref]})
+
+
+def _default_in_words(node: dict) -> None:
+    """A request field's default, said in its description rather than as ``default``.
+
+    openapi-typescript (default flags) types a property with a ``default`` as
+    always present, which is true of an answer but not of a request: a client
+    would have to send every defaulted field.
+    """
+    properties = node.get("properties")
+    if not isinstance(properties, dict):
+        return
+    for prop in properties.values():
+        if isinstance(prop, dict) and "default" in prop:
+            value = prop.pop("default")
+            if value is not None and value != [] and value != {}:
+                said = f"Default: {json.dumps(value, ensure_ascii=False)}."
+                prop["description"] = f"{prop['description'].rstrip()} {said}" if prop.get("description") else said
+
+
+def _reachable(schemas: dict, roots: list[str]) -> set[str]:
+    seen, todo = set(), list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in schemas:
+            continue
+        seen.add(name)
+        todo += _refs(schemas[name])
+    return seen
+
+
+def _refs(node) -> list[str]:
+    return re.findall(r'"#/components/schemas/([^"]+)"', json.dumps(node))

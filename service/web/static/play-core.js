@@ -1,0 +1,102 @@
+// What every part of /play shares: the page's state, its words (play-i18n.js
+// and the ruleset's labels), the API call and how a refusal is shown.
+
+import { WORDS } from "./play-i18n.js";
+
+export const LANGS = ["en", "fr", "pt"];
+const COMBATANT_FIELDS = new Set(["target", "combatant", "defender", "opponents", "initiative_against", "face"]);
+
+export const page = { lang: "en", logLang: "fight", combatId: null, token: null, viewer: null, ruleset: null, combat: null, stream: null, lastSeq: 0, logGeneration: 0, entries: [], links: null, renders: 0 };
+export const $ = (id) => document.getElementById(id);
+
+// ---- words -------------------------------------------------------------
+
+export function t(path, vars = {}) {
+  const find = (lang) => path.split(".").reduce((node, key) => (node == null ? undefined : node[key]), WORDS[lang]);
+  const text = find(page.lang) ?? find("en") ?? path;
+  return typeof text === "string" ? text.replace(/\{(\w+)\}/g, (_, name) => vars[name] ?? "") : text;
+}
+
+export function humanize(id) {
+  const words = String(id).replace(/[_.]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// The table's words for an id, or undefined when the table has none.
+export const known = (path) => { const text = t(path); return text === path ? undefined : text; };
+export const fieldLabel = (name) => known(`fields.${name}`) ?? humanize(name);
+export const actionLabel = (type) => known(`actions.${type}`) ?? humanize(type);
+export const nameOf = (id) => (id === "gm" ? t("gm") : (page.combat?.combatants.find((c) => c.id === id)?.name ?? humanize(id)));
+
+// A value's words: a combatant's name, a weapon's name, the ruleset's own
+// label (GET /rulesets/{id} `labels`), this page's table, or the id humanized.
+export function valueLabel(name, value, actor) {
+  if (value === true) return t("yes");
+  if (value === false) return t("no");
+  if (Array.isArray(value)) return value.map((v) => valueLabel(name, v, actor)).join(", ");
+  if (typeof value === "string" && value.includes(".")) return value.split(".").map((part) => valueLabel(name, part, actor)).join(" · ");
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).filter(([, v]) => v !== null && v !== undefined)
+      .map(([key, v]) => `${fieldLabel(key)}${t("sep")}${valueLabel(key, v, actor)}`).join(", ");
+  }
+  if (COMBATANT_FIELDS.has(name) && page.combat?.combatants.some((c) => c.id === value)) return nameOf(value);
+  if (name.includes("weapon")) {
+    const owner = page.combat?.combatants.find((c) => c.id === actor);
+    const own = owner?.sheet?.weapons?.find?.((w) => w.id === value);
+    const listed = page.ruleset?.catalog?.weapons?.[value];
+    if (own?.name || listed?.name) return own?.name || listed.name;
+  }
+  const server = (lang) => page.ruleset?.labels?.[lang]?.[name]?.[value];
+  return server(page.lang) ?? known(`values.${value}`) ?? server("en") ?? humanize(value);
+}
+
+export function pickLanguage() {
+  const asked = new URLSearchParams(location.hash.slice(1)).get("lang") || localStorage.getItem("melee-lang");
+  if (LANGS.includes(asked)) return asked;
+  for (const wanted of navigator.languages || [navigator.language]) {
+    const base = String(wanted).slice(0, 2).toLowerCase();
+    if (LANGS.includes(base)) return base;
+  }
+  return "en";
+}
+
+// ---- the API -----------------------------------------------------------
+
+export class ApiError extends Error {
+  constructor(status, detail) { super(detail); this.status = status; this.detail = detail; }
+}
+
+export async function api(method, path, body, headers = {}) {
+  const sent = { ...headers };
+  if (body !== undefined) sent["Content-Type"] = "application/json";
+  if (page.token) sent.Authorization = `Bearer ${page.token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (error) {
+    throw new ApiError(0, String(error.message || error));
+  }
+  const data = response.status === 204 ? null : await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data?.detail || data?.title || `HTTP ${response.status}`);
+  return data;
+}
+
+// A translated lead sentence, then the server's own detail (which may stay English).
+export function showError(error) {
+  const box = $("error");
+  if (!error) { box.replaceChildren(); box.hidden = true; return; }
+  const status = error instanceof ApiError ? error.status : null;
+  const lead = status === 0 ? t("errors.network") : (known(`errors.${status}`) ?? t("errors.lead"));
+  const strong = Object.assign(document.createElement("strong"), { textContent: lead });
+  const detail = Object.assign(document.createElement("span"), { textContent: error.detail || error.message || "", lang: "en", className: "detail" });
+  box.replaceChildren(strong, " ", detail);
+  box.hidden = false;
+  box.scrollIntoView({ block: "nearest" }); // on a phone the form that failed may be far below
+}
+
+export function busy(button, on, text) {
+  if (on) { button.dataset.text = button.textContent; button.textContent = text; }
+  else if (button.dataset.text) button.textContent = button.dataset.text;
+  button.disabled = on;
+  button.setAttribute("aria-busy", String(on));
+}

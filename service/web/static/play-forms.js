@@ -1,0 +1,299 @@
+// The forms of /play, built from GET /combats/{id}/options: one per legal
+// action type, only its legal choices, each named; die inputs for players who
+// roll at the table; odds on demand.
+
+import { $, actionLabel, api, busy, fieldLabel, known, nameOf, page, showError, t, valueLabel } from "./play-core.js";
+
+const ODDS_TYPES = new Set(["attack", "shoot", "test", "threaten", "counter", "death_test", "stabilize", "break_free"]);
+// Action types that roll nothing: no die inputs on their forms.
+const NO_DICE = new Set(["pass", "face", "join", "allocate", "declare", "hold", "forgo", "choose_frenzy", "reload", "leave"]);
+const FACES = [4, 6, 8, 10, 12, 20, 100];
+// The die a ruleset's rolls mostly use, and how many of them a typical roll takes.
+const USUAL_DICE = { "duel-2d6": [6, 6], "dark-earth": [6, 6, 6], "sistema-2d6": [6, 6], "space-opera-d100": [100], "age-du-silicium": [100] };
+
+// Forms for whom this viewer may act for: the GM for anyone awaited and for
+// the GM's own tools, a player for their own combatant.
+export async function loadForms(combat, onCombat) {
+  const ticket = ++page.renders; // a later render wins over this one's slower answers
+  const awaited = combat.awaiting.map((w) => w.actor);
+  const actors = page.viewer === "gm" ? awaited : awaited.filter((a) => a === page.viewer);
+  const wanted = page.viewer === "gm" ? [...actors, "gm"] : actors;
+  const listings = await Promise.all(wanted.map((actor) => api("GET", `/combats/${page.combatId}/options?actor=${encodeURIComponent(actor)}`)));
+  if (ticket !== page.renders) return;
+  const groups = listings.filter((l) => l.actor !== "gm").map((listing) => {
+    const section = document.createElement("section");
+    section.className = "actor-actions";
+    section.dataset.actor = listing.actor;
+    section.append(Object.assign(document.createElement("h3"), { textContent: t("actionsOf", { who: nameOf(listing.actor) }) }));
+    section.append(...formsFor(listing, onCombat));
+    return section;
+  });
+  $("actions").replaceChildren(...groups);
+  if (page.viewer !== "gm" && actors.length === 0) {
+    const waiting = document.createElement("p");
+    waiting.textContent = t("awaitingOther", { who: awaited.map(nameOf).join(", ") });
+    $("actions").append(waiting);
+  }
+  const gm = listings.find((l) => l.actor === "gm");
+  $("gm-tools-box").hidden = !gm;
+  $("gm-tools").replaceChildren(...(gm ? formsFor(gm, onCombat) : []));
+}
+
+function formsFor(listing, onCombat) {
+  const byType = new Map();
+  for (const action of listing.actions) {
+    if (Object.values(action.params).some((spec) => spec.required && !renderable(spec))) continue;
+    if (!byType.has(action.type)) byType.set(action.type, []);
+    byType.get(action.type).push(action);
+  }
+  return [...byType].map(([type, variants]) => actionForm(listing.actor, type, variants, onCombat));
+}
+
+const renderable = (spec) => Boolean(spec.choices || ["integer", "number", "string", "boolean"].includes(spec.type) || spec.keys || Array.isArray(spec.items));
+
+// One form per action type; several listed entries of a type (parameters that
+// go together) become a first select, named by what tells them apart.
+function actionForm(actor, type, variants, onCombat) {
+  const form = document.createElement("form");
+  form.className = "action";
+  form.id = `form-${actor}-${type}`;
+  form.dataset.type = type;
+  const legend = Object.assign(document.createElement("h4"), { textContent: actionLabel(type) });
+  const body = document.createElement("div");
+  body.className = "fields";
+  let fields = [];
+  const show = (variant) => {
+    fields = Object.entries(variant.params).filter(([, spec]) => renderable(spec)).map(([name, spec]) => field(`${form.id}-${name}`, name, spec, actor));
+    body.replaceChildren(...fields.map((f) => f.element));
+  };
+  form.append(legend);
+  if (variants.length > 1) {
+    const select = document.createElement("select");
+    select.id = `${form.id}-variant`;
+    variants.forEach((variant, i) => select.append(new Option(variantLabel(variant, variants, actor), String(i))));
+    select.addEventListener("change", () => show(variants[Number(select.value)]));
+    form.append(labelled(select, t("variant"), "variant"));
+  }
+  form.append(body);
+  show(variants[0]);
+  const dice = actor === "gm" || NO_DICE.has(type) ? null : diceBox(form.id);
+  if (dice) form.append(dice.element);
+  const buttons = document.createElement("div");
+  buttons.className = "buttons";
+  const submit = Object.assign(document.createElement("button"), { type: "submit", textContent: t("act"), className: "primary" });
+  buttons.append(submit);
+  const result = Object.assign(document.createElement("div"), { className: "odds-result" });
+  result.setAttribute("aria-live", "polite");
+  if (ODDS_TYPES.has(type)) {
+    const odds = Object.assign(document.createElement("button"), { type: "button", textContent: t("odds"), className: "odds" });
+    odds.addEventListener("click", async () => {
+      showError(null);
+      busy(odds, true, t("computing"));
+      result.textContent = t("computing");
+      try {
+        const answer = await api("POST", `/combats/${page.combatId}/odds`, { action: read(actor, type, fields) });
+        showOdds(result, answer);
+      } catch (error) { result.textContent = ""; showError(error); } finally { busy(odds, false); }
+    });
+    buttons.append(odds);
+  }
+  form.append(buttons, result);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    showError(null);
+    busy(submit, true, t("sending"));
+    form.setAttribute("aria-busy", "true");
+    try {
+      const body = read(actor, type, fields);
+      const values = dice?.read() || [];
+      if (values.length) body.dice = values;
+      await onCombat((await api("POST", `/combats/${page.combatId}/actions`, body)).combat);
+      focusNext();
+    } catch (error) {
+      showError(error);
+      if (error.status === 409) onCombat(await api("GET", `/combats/${page.combatId}`).catch(() => page.combat));
+    } finally { busy(submit, false); form.removeAttribute("aria-busy"); }
+  });
+  return form;
+}
+
+// This form is gone once its action is played: keyboard and screen reader
+// users continue from the next prompt (or the fight's state) instead of the page top.
+function focusNext() {
+  const next = document.querySelector("#actions h3") ?? ($("decided").hidden ? $("fight-heading") : $("decided"));
+  next.tabIndex = -1;
+  next.focus();
+}
+
+function variantLabel(variant, variants, actor) {
+  // What tells the entries apart: the parameters fixed to one choice here and to another elsewhere.
+  const telling = Object.entries(variant.params).filter(([name, spec]) => spec.choices?.length === 1
+    && variants.some((other) => JSON.stringify(other.params[name]?.choices) !== JSON.stringify(spec.choices)));
+  // A yes or no says nothing without the name of what it answers.
+  const words = ([name, spec]) => (typeof spec.choices[0] === "boolean" ? `${fieldLabel(name)}${t("sep")}` : "") + valueLabel(name, spec.choices[0], actor);
+  return telling.map(words).join(" · ") || actionLabel(variant.type);
+}
+
+function read(actor, type, fields) {
+  const body = { type, actor };
+  for (const f of fields) {
+    const value = f.read();
+    if (value !== undefined) body[f.name] = value;
+  }
+  return body;
+}
+
+// The odds name outcomes in English ("critical hit", "wound grave"): each part
+// in the reader's words, a wound's level from the ruleset's labels.
+function outcomeWords(part) {
+  const wound = /^wound (.+)$/.exec(part);
+  if (wound) return t("outcomes.wound", { level: valueLabel(page.ruleset?.labels?.en?.severity ? "severity" : "level", wound[1]).toLowerCase() });
+  return known(`outcomes.${part}`) ?? part;
+}
+
+function showOdds(box, answer) {
+  const list = document.createElement("ul");
+  for (const outcome of answer.outcomes) {
+    const item = document.createElement("li");
+    const words = outcome.outcome.split(", ").map(outcomeWords).join(", ");
+    item.textContent = `${words}${t("sep")}${(100 * outcome.probability).toLocaleString(page.lang, { maximumFractionDigits: 1 })} %`;
+    list.append(item);
+  }
+  const lines = [Object.assign(document.createElement("strong"), { textContent: t("oddsLead") }), list];
+  for (const damage of answer.expected_damage || []) {
+    lines.push(Object.assign(document.createElement("p"), {
+      textContent: t("expectedDamage", { who: nameOf(damage.combatant), n: damage.damage.toLocaleString(page.lang, { maximumFractionDigits: 1 }) }),
+    }));
+  }
+  box.replaceChildren(...lines);
+}
+
+// ---- fields ------------------------------------------------------------
+// Each returns {name, element, read()}; read() is undefined when the field is
+// left to its default, so the server's default applies (never a guessed one).
+
+function field(id, name, spec, actor) {
+  if (spec.choices) return choiceField(id, name, spec, actor);
+  if (spec.type === "boolean") return choiceField(id, name, { ...spec, choices: [false, true] }, actor);
+  if (spec.keys) return keysField(id, name, spec);
+  if (Array.isArray(spec.items)) return itemsField(id, name, spec, actor);
+  const input = document.createElement("input");
+  input.id = id;
+  if (spec.type === "integer" || spec.type === "number") {
+    input.type = "number";
+    input.inputMode = "numeric";
+    if (spec.minimum !== undefined) input.min = spec.minimum;
+    if (spec.maximum !== undefined) input.max = spec.maximum;
+    if (spec.type === "integer") input.step = 1;
+  } else {
+    input.type = "text";
+  }
+  input.required = Boolean(spec.required);
+  input.name = name;
+  return {
+    name, element: labelled(input, fieldLabel(name), name, spec.required),
+    read: () => (input.value === "" ? undefined : (input.type === "number" ? Number(input.value) : input.value)),
+  };
+}
+
+function choiceField(id, name, spec, actor) {
+  const select = document.createElement("select");
+  select.id = id;
+  select.name = name;
+  select.required = Boolean(spec.required);
+  if (!spec.required || spec.choices.length > 1) select.append(new Option(spec.required ? "" : t("defaultChoice"), ""));
+  spec.choices.forEach((choice, i) => select.append(new Option(valueLabel(name, choice, actor), String(i))));
+  if (spec.required && spec.choices.length === 1) select.value = "0";
+  return {
+    name, element: labelled(select, fieldLabel(name), name, spec.required),
+    read: () => (select.value === "" ? undefined : spec.choices[Number(select.value)]),
+  };
+}
+
+function keysField(id, name, spec) {
+  const box = document.createElement("fieldset");
+  box.className = "keys";
+  box.append(Object.assign(document.createElement("legend"), { textContent: fieldLabel(name) + (spec.total !== undefined ? ` (${spec.total})` : "") }));
+  const inputs = spec.keys.map((key) => {
+    const input = Object.assign(document.createElement("input"), { type: "number", id: `${id}-${key}`, name: `${name}.${key}`, step: 1 });
+    if (spec.total !== undefined) { input.min = 0; input.max = spec.total; }
+    const words = valueLabel(name, key);
+    box.append(labelled(input, words.charAt(0).toUpperCase() + words.slice(1), key));
+    return [key, input];
+  });
+  return {
+    name, element: box,
+    read: () => {
+      const filled = inputs.filter(([, input]) => input.value !== "");
+      if (!filled.length && !spec.required) return undefined;
+      return Object.fromEntries(filled.map(([key, input]) => [key, Number(input.value)]));
+    },
+  };
+}
+
+function itemsField(id, name, spec, actor) {
+  const box = document.createElement("fieldset");
+  box.className = "items";
+  box.append(Object.assign(document.createElement("legend"), { textContent: fieldLabel(name) }));
+  const parts = spec.items.map((item, i) => field(`${id}-${i}`, `${name}`, { required: true, ...item }, actor));
+  parts.forEach((part, i) => {
+    const legend = part.element.querySelector("legend, .label-text");
+    if (legend) legend.firstChild.textContent = `${fieldLabel(name)} ${i + 1}`;
+    box.append(part.element);
+  });
+  return { name, element: box, read: () => parts.map((part) => part.read()) };
+}
+
+function labelled(control, text, name, required) {
+  const label = document.createElement("label");
+  label.htmlFor = control.id;
+  label.className = `field field-${name}`;
+  const words = Object.assign(document.createElement("span"), { className: "label-text", textContent: text });
+  if (required) {
+    const mark = Object.assign(document.createElement("span"), { className: "required", textContent: " *", title: t("required") });
+    mark.setAttribute("aria-hidden", "true");
+    words.append(mark);
+  }
+  label.append(words, control);
+  return label;
+}
+
+// Physical dice, one input per die with its faces. Empty by default: the
+// server rolls (no `dice` sent). Hidden when the combat's dice_policy is 'server'.
+function diceBox(formId) {
+  if (page.combat.options?.dice_policy === "server") return null;
+  const box = document.createElement("details");
+  box.className = "dice";
+  box.append(Object.assign(document.createElement("summary"), { textContent: t("ownDice") }));
+  const list = document.createElement("div");
+  list.className = "die-list";
+  const faces = document.createElement("select");
+  faces.id = `${formId}-faces`;
+  faces.setAttribute("aria-label", t("addDie"));
+  FACES.forEach((n) => faces.append(new Option(`d${n}`, String(n))));
+  const usual = USUAL_DICE[page.ruleset.id] || [6];
+  faces.value = String(usual[0]);
+  const add = Object.assign(document.createElement("button"), { type: "button", textContent: t("addDie"), className: "add-die" });
+  const remove = Object.assign(document.createElement("button"), { type: "button", textContent: t("removeDie"), className: "remove-die" });
+  const dice = [];
+  const addDie = (sides) => {
+    const input = Object.assign(document.createElement("input"), {
+      type: "number", min: 1, max: sides, step: 1, id: `${formId}-die-${dice.length}`, className: "die", inputMode: "numeric",
+    });
+    input.dataset.sides = sides;
+    const label = labelled(input, t("dieLabel", { n: dice.length + 1, faces: `d${sides}` }), "die");
+    dice.push(label);
+    list.append(label);
+  };
+  usual.forEach(addDie);
+  add.addEventListener("click", () => addDie(Number(faces.value)));
+  remove.addEventListener("click", () => { if (dice.length) dice.pop().remove(); });
+  const controls = document.createElement("div");
+  controls.className = "die-controls";
+  controls.append(faces, add, remove);
+  box.append(list, controls, Object.assign(document.createElement("p"), { className: "hint", textContent: t("diceHint") }));
+  return {
+    element: box,
+    read: () => [...list.querySelectorAll("input.die")].filter((input) => input.value !== "").map((input) => Number(input.value)),
+  };
+}
