@@ -69,7 +69,7 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
         actions = {kind: schema_name(s) for kind, s in ruleset.all_action_schemas.items()}
         union = contract.action_union(spec, ruleset.schema_prefix, actions, schema_name(ruleset.sheet_schema))
         action_refs.append({"$ref": f"#/components/schemas/{union}"})
-        spec.components.schema(f"{ruleset.schema_prefix}Combatant", schema=state.COMBATANTS.get(ruleset.id, schemas.Combatant))
+        spec.components.schema(f"{ruleset.schema_prefix}Combatant", schema=state.combatant_schema(ruleset))
         raw = {
             "sheet": converter.schema2jsonschema(ruleset.sheet_schema),
             "options": converter.schema2jsonschema(ruleset.options_schema),

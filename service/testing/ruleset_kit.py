@@ -21,6 +21,7 @@ import copy
 from functools import cache
 
 import fakeredis
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -93,6 +94,20 @@ class Table:
 
 def _token(combat: dict, actor: str) -> str:
     return combat["tokens"]["gm"] if actor == "gm" else combat["tokens"]["combatants"][actor]
+
+
+def json_schema(spec: dict, component: str) -> jsonschema.Draft7Validator:
+    """A validator of one component (OpenAPI 3.0's `nullable` said as JSON Schema's null)."""
+    return jsonschema.Draft7Validator({"$ref": f"#/components/schemas/{component}", "components": _with_null(spec["components"])})
+
+
+def _with_null(node):
+    if isinstance(node, list):
+        return [_with_null(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    converted = {key: _with_null(value) for key, value in node.items() if key not in ("discriminator", "nullable")}
+    return {"anyOf": [converted, {"type": "null"}]} if node.get("nullable") else converted
 
 
 def _without_dice(body: dict) -> dict:
@@ -188,3 +203,24 @@ class RulesetKit:
         assert {"$ref": f"#/components/schemas/{prefix}CreateCombat"} in schemas["CreateCombat"]["anyOf"]
         for action_schema in self.ruleset.action_schemas.values():
             assert schema_name(action_schema) in schemas, schema_name(action_schema)
+
+    def test_every_answer_of_the_example_matches_the_rulesets_schemas(self, table):
+        spec = table.http.get("/openapi.json").get_json()
+        created_schema, combat_schema, result_schema, log_schema = (
+            json_schema(spec, self.ruleset.schema_prefix + name) for name in ("CreatedCombat", "Combat", "ActionResult", "LogPage")
+        )
+        example = self.ruleset.example()
+        location, created = table.create(example["combat"])
+        created_schema.validate(created)
+        tokens = {"gm": created["tokens"]["gm"], **created["tokens"]["combatants"]}
+        for action in [*example["actions"], {"type": "end_combat", "actor": "gm"}]:
+            # Each action from its own player's token: under the dice policy 'own' its dice are that player's rolls.
+            answer = table.post(location, "/actions", action, tokens.get(action["actor"], tokens["gm"]))
+            assert answer.status_code == 200, answer.get_json()
+            result_schema.validate(answer.get_json())
+            for token in tokens.values():  # as each viewer sees it
+                viewer = {"Authorization": f"Bearer {token}"}
+                combat_schema.validate(table.http.get(location, headers=viewer).get_json())
+                log_schema.validate(table.http.get(f"{location}/events", headers=viewer).get_json())
+        assert not combat_schema.is_valid({**created, "ruleset": "another"}), "the discriminator's value is checked"
+        assert not result_schema.is_valid({**answer.get_json(), "events": [{"code": "atakk", "params": {}, "text": "?"}]})
