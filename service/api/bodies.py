@@ -109,8 +109,13 @@ def check_body():
     try:
         parse(data)
     except UnusableJson as error:
-        return problem(400, "invalid-json", "Unusable JSON body", str(error))
+        return unusable(str(error))
     return None
+
+
+def unusable(detail: str):
+    """The 400 problem of a body that is not JSON the service can handle."""
+    return problem(400, "invalid-json", "Unusable JSON body", detail)
 
 
 def init_app(app: Flask) -> None:

@@ -8,7 +8,7 @@ from flask import Flask, current_app
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from ..rules.errors import ActionNotAllowed, NotYourDecision, RulesError
+from ..rules.errors import RulesError
 from ..store import ActionLimitReached, CombatNotFound, OutcomeUnknown, StoreUnavailable, VersionConflict
 from . import limits
 from .access import AccessDenied

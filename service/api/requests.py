@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timedelta, timezone
 
-from flask import current_app, request
+from flask import abort, current_app, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import BadRequest
 
 from ..store import CombatStore
+from .bodies import UnusableJson, parse, unusable
 from .problems import problem
 
 
@@ -18,11 +17,15 @@ def store() -> CombatStore:
 
 
 def json_body() -> dict:
-    """The body as a JSON object: 400 when it is not JSON at all, 422 when it is JSON but no object."""
+    """The body as a JSON object: 400 `invalid-json` when it is not JSON at all, 422 when it is JSON but no object."""
+    data = request.get_data(cache=True)
+    if not data:
+        # A body that is there was checked before the view (bodies.check_body); a missing one is no JSON either.
+        abort(unusable("the body is empty: send a JSON object"))
     try:
-        body = json.loads(request.get_data(cache=True))
-    except ValueError as error:
-        raise BadRequest(f"the request body is not valid JSON: {error}") from error
+        body = parse(data)
+    except UnusableJson as error:
+        abort(unusable(str(error)))
     if not isinstance(body, dict):
         raise ValidationError({"_schema": ["the request body must be a JSON object"]})
     return body

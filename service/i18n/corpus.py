@@ -16,7 +16,7 @@ from pathlib import Path
 from marshmallow import ValidationError
 
 from ..rules.events import narration_names
-from ..rules.engine import STATUS_ACTIVE, apply_action, create_combat, redo, undo, undone_action
+from ..rules.engine import STATUS_ACTIVE, apply_action, create_combat, redo, undo
 from ..rules.errors import RulesError
 from ..rules.registry import RULESETS
 from ..rules.viewer import GM_VIEWER, Viewer

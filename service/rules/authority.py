@@ -16,30 +16,37 @@ every field keeps working, and a required field is always set.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
-from marshmallow import Schema, fields
-from marshmallow.utils import missing
+from marshmallow import Schema, fields, missing
 
 from .errors import NotYourDecision
 from .viewer import Viewer
+
+if TYPE_CHECKING:  # ruleset.py imports this module: only its type is needed here
+    from .ruleset import Ruleset
+
+Field = fields.Field[Any]
+JSON = Mapping[str, Any]
 
 ACTOR, GM = "actor", "gm"
 OWNER_KEY, RULE_KEY = "x_decided_by", "x_rule"
 COMMON_FIELDS = frozenset({"type", "actor", "dice"})  # the actor's own; dice have their own rule
 
 
-def gm_decides(rule: str) -> dict:
+def gm_decides(rule: str) -> dict[str, str]:
     """Field metadata: only the game master's token may set this field; ``rule`` says why, from the seed."""
     return {OWNER_KEY: GM, RULE_KEY: rule}
 
 
-def answered_by(field: str, rule: str) -> dict:
+def answered_by(field: str, rule: str) -> dict[str, str]:
     """Field metadata: the combatant the action's ``field`` names answers this (an inline defense)."""
     return {OWNER_KEY: field, RULE_KEY: rule}
 
 
-def owner_of(field: fields.Field, inherited: str = ACTOR) -> str:
-    return field.metadata.get(OWNER_KEY, inherited)
+def owner_of(field: Field, inherited: str = ACTOR) -> str:
+    owner: str = field.metadata.get(OWNER_KEY, inherited)
+    return owner
 
 
 def owners(schema: Schema, inherited: str = ACTOR, prefix: str = "") -> dict[str, str]:
@@ -56,7 +63,7 @@ def owners(schema: Schema, inherited: str = ACTOR, prefix: str = "") -> dict[str
     return found
 
 
-def published(ruleset) -> dict[str, dict[str, str]]:
+def published(ruleset: Ruleset) -> dict[str, dict[str, str]]:
     """Action type -> JSON path -> owner ("actor", "gm", or the field naming who answers), for GET /rulesets/{id}.
 
     Every field of a game-master action is the GM's."""
@@ -66,7 +73,7 @@ def published(ruleset) -> dict[str, dict[str, str]]:
     }
 
 
-def check(ruleset, state: Mapping, action: Mapping, caller: Viewer) -> None:
+def check(ruleset: Ruleset, state: JSON, action: JSON, caller: Viewer) -> None:
     """Refuse (NotYourDecision, 403) an action whose caller set a field that is not theirs.
 
     The GM decides everything; a player acts for the combatants their token
@@ -85,7 +92,7 @@ def check(ruleset, state: Mapping, action: Mapping, caller: Viewer) -> None:
             raise NotYourDecision(_refusal(path, field, owner, answering, names), field=path)
 
 
-def _decisions(schema: Schema, data: Mapping, inherited: str, prefix: str) -> Iterator[tuple[str, fields.Field, str]]:
+def _decisions(schema: Schema, data: JSON, inherited: str, prefix: str) -> Iterator[tuple[str, Field, str]]:
     """The fields ``data`` sets (not left at their default), outer ones first, with their owner."""
     for name, field in schema.fields.items():
         key = field.data_key or name
@@ -98,15 +105,15 @@ def _decisions(schema: Schema, data: Mapping, inherited: str, prefix: str) -> It
             yield from _decisions(field.schema, data[attribute], owner, f"{prefix}{key}.")
 
 
-def is_set(field: fields.Field, value) -> bool:
+def is_set(field: Field, value: object) -> bool:
     """Does ``value`` decide something: is it other than what the field takes when absent?"""
     default = field.load_default
     if default is missing:
         return True
-    return value != (default() if callable(default) else default)
+    return bool(value != (default() if callable(default) else default))
 
 
-def answerer(owner: str, action: Mapping) -> str | None:
+def answerer(owner: str, action: JSON) -> str | None:
     """The combatant who answers a field of this owner: the one the action's field ``owner`` names."""
     return None if owner in (ACTOR, GM) else action.get(owner)
 
@@ -117,10 +124,11 @@ def allowed(owner: str, caller: Viewer, actor: str, answering: str | None) -> bo
         return True
     if owner == GM:
         return False
-    return caller.controls(actor if owner == ACTOR else answering)
+    controlled = actor if owner == ACTOR else answering
+    return controlled is not None and caller.controls(controlled)
 
 
-def offered(ruleset, listing: list[dict], caller: Viewer) -> list[dict]:
+def offered(ruleset: Ruleset, listing: list[dict[str, Any]], caller: Viewer) -> list[dict[str, Any]]:
     """The legal actions (``{"type", "params"}``) with only the parameters ``caller`` may set.
 
     A parameter the GM decides is left out; an inline answer stays only when
@@ -144,19 +152,19 @@ def offered(ruleset, listing: list[dict], caller: Viewer) -> list[dict]:
     return kept
 
 
-def _may_offer(owner: str, caller: Viewer, params: Mapping) -> bool:
+def _may_offer(owner: str, caller: Viewer, params: JSON) -> bool:
     if owner in (ACTOR, GM):
         return owner == ACTOR
     answering = params.get(owner, {}).get("choices")
     return bool(answering) and all(caller.controls(combatant) for combatant in answering)
 
 
-def _whose(names: Mapping[str, str], combatant: str | None) -> str:
+def _whose(names: Mapping[str, str], combatant: str) -> str:
     name = names.get(combatant, combatant)
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def _refusal(path: str, field: fields.Field, owner: str, combatant: str | None, names: Mapping[str, str]) -> str:
+def _refusal(path: str, field: Field, owner: str, combatant: str | None, names: Mapping[str, str]) -> str:
     rule = field.metadata.get(RULE_KEY)
     why = f" ({rule})" if rule else ""
     if owner == GM:

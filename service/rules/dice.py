@@ -22,10 +22,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from .errors import DiceNotYours, DiceSyntaxError, DieOutOfRange, TooManyDice, UnusedDice
+from .state import DiceCommitment, Roll, RngPosition
 from .viewer import GM_VIEWER, Viewer
 
 ALLOWED_SIDES = frozenset({3, 4, 6, 8, 10, 12, 20, 100})
@@ -133,7 +136,7 @@ def commitment(key: bytes) -> str:
     return hashlib.sha256(key).hexdigest()
 
 
-def new_stream(state: dict, entropy: bytes) -> dict:
+def new_stream(state: dict[str, Any], entropy: bytes) -> DiceCommitment:
     """Open the next stream of ``state``'s server dice and publish its commitment.
 
     Its key comes from ``entropy`` (32 bytes), or from the combat's seed when it
@@ -144,13 +147,13 @@ def new_stream(state: dict, entropy: bytes) -> dict:
     if len(key) != KEY_BYTES:
         raise ValueError(f"a dice key is {KEY_BYTES} bytes of entropy, not {len(key)}")
     keys.append(key.hex())
-    published = {"stream": index, "sha256": commitment(key)}
+    published: DiceCommitment = {"stream": index, "sha256": commitment(key)}
     state["dice_commitments"] = [*state.get("dice_commitments", []), published]
     state["rng"] = {"stream": index, "draw": 0}
     return published
 
 
-def upgrade_legacy(state: dict) -> None:
+def upgrade_legacy(state: dict[str, Any]) -> None:
     """A combat stored before keyed streams kept a private SplitMix64 state in ``rng``:
     it keys its stream 0 from now on (never shown, so still unpredictable)."""
     if "dice_keys" in state:
@@ -166,7 +169,7 @@ _LIMITS = {sides: (1 << 64) - ((1 << 64) % sides) for sides in ALLOWED_SIDES}
 
 
 @lru_cache(maxsize=1024)
-def _keyed(key_hex: str):
+def _keyed(key_hex: str) -> Any:  # hashlib's blake2b type is private
     """The BLAKE2b state keyed with a stream's key, copied for each draw (keying it again costs more)."""
     return hashlib.blake2b(key=bytes.fromhex(key_hex), digest_size=8)
 
@@ -182,7 +185,7 @@ class DiceStream:
         self._keyed = _keyed(key if isinstance(key, str) else key.hex())
 
     @classmethod
-    def of(cls, state: dict) -> DiceStream:
+    def of(cls, state: dict[str, Any]) -> DiceStream:
         position = state["rng"]
         return cls(state["dice_keys"][position["stream"]], position["stream"], position["draw"])
 
@@ -198,11 +201,11 @@ class DiceStream:
             if bits < limit:
                 return bits % sides + 1, draw
 
-    def position(self) -> dict:
+    def position(self) -> RngPosition:
         return {"stream": self.index, "draw": self.draw}
 
 
-def _whose(combatants, roller: str) -> str:
+def _whose(combatants: Sequence[dict[str, Any]], roller: str) -> str:
     if roller == "gm":
         return "the game master"
     return next((c["name"] for c in combatants if c["id"] == roller), roller)
@@ -221,11 +224,11 @@ class DiceBox:
     def __init__(
         self,
         stream: DiceStream | None,
-        supplied: list[int] | tuple[int, ...] = (),
+        supplied: Sequence[int] = (),
         *,
         caller: Viewer = GM_VIEWER,
         policy: str = ANY,
-        combatants=(),
+        combatants: Sequence[dict[str, Any]] = (),
     ):
         self._supplied = list(supplied)
         self._next_supplied = 0
@@ -235,14 +238,14 @@ class DiceBox:
                 "this combat's dice policy is 'server': the server rolls every die, so send no dice", field="dice"
             )
         # Who may supply a roll's die: anyone (any), the caller for its own rolls (own).
-        self._taker = caller.controls if policy == OWN and not caller.gm else None
+        self._taker: Callable[[str], bool] | None = caller.controls if policy == OWN and not caller.gm else None
         self._foreign: list[tuple[int, str, str]] = []  # (next supplied index, roller, purpose) of rolls the caller may not supply
         self._combatants = combatants
         self.stream = stream
-        self.rolls: list[dict] = []
+        self.rolls: list[Roll] = []
 
     @classmethod
-    def for_state(cls, state: dict, supplied=(), caller: Viewer = GM_VIEWER) -> DiceBox:
+    def for_state(cls, state: dict[str, Any], supplied: Sequence[int] = (), caller: Viewer = GM_VIEWER) -> DiceBox:
         """The box of an action on ``state``: its generator, its policy."""
         return cls(
             DiceStream.of(state), supplied, caller=caller, policy=state["options"].get("dice_policy", ANY),
@@ -264,7 +267,7 @@ class DiceBox:
                         field=f"dice.{index}",
                     )
                 self._next_supplied += 1
-                roll = {"sides": sides, "value": value, "purpose": purpose, "roller": roller, "source": self._source}
+                roll: Roll = {"sides": sides, "value": value, "purpose": purpose, "roller": roller, "source": self._source}
                 self.rolls.append(roll)
                 return value
             self._foreign.append((index, roller, purpose))
@@ -296,7 +299,7 @@ class DiceBox:
             field=f"dice.{self._next_supplied}",
         )
 
-    def position(self) -> dict | None:
+    def position(self) -> RngPosition | None:
         """Where the generator stands after this action (None: the box has no stream)."""
         return self.stream.position() if self.stream is not None else None
 
@@ -309,8 +312,10 @@ class DiceBox:
             f"supplies it (send only your own combatant's dice, or none)"
         )
 
-    def _server_roll(self, sides: int, purpose: str, roller: str) -> dict:
+    def _server_roll(self, sides: int, purpose: str, roller: str) -> Roll:
         """A server die, recorded with where it comes from (its stream and draw) for the audit."""
+        if self.stream is None:
+            raise RuntimeError("this dice box has no stream: it hands out supplied or logged dice only")
         value, draw = self.stream.roll(sides)
         return {
             "sides": sides, "value": value, "purpose": purpose, "roller": roller, "source": SERVER,
@@ -327,7 +332,7 @@ class ReplayDice(DiceBox):
 
     __slots__ = ("_logged",)
 
-    def __init__(self, stream: DiceStream | None, logged: list[dict]):
+    def __init__(self, stream: DiceStream | None, logged: Sequence[Roll]):
         super().__init__(stream)
         self._logged = iter(logged)
 
@@ -339,5 +344,5 @@ class ReplayDice(DiceBox):
             raise RuntimeError(f"a logged d{logged['sides']} ({logged['purpose']}) is replayed as a d{sides}")
         if logged["source"] == SERVER and self.stream is not None and logged.get("stream") == self.stream.index:
             self.stream.draw = max(self.stream.draw, logged["draw"] + 1)
-        self.rolls.append(dict(logged))
+        self.rolls.append(Roll(**logged))
         return logged["value"]

@@ -12,6 +12,11 @@ after the action that decided it, with the one event ``combat_over``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # ruleset.py is not imported at run time: only its types are needed
+    from .ruleset import Resolution, Ruleset
+
 ONE_SIDE, NOBODY = "one_side_standing", "nobody_standing"
 AUTO_END_EVENT = "combat_over"
 
@@ -23,7 +28,7 @@ def decided(sides: set[str]) -> str | None:
     return ONE_SIDE if sides else NOBODY
 
 
-def ends_now(res, sides: set[str]) -> bool:
+def ends_now(res: Resolution, sides: set[str]) -> bool:
     """True when the engine will end this fight after the action (``auto_end`` on, fight decided).
 
     A ruleset asks this mid-action to begin no next round in a fight about to end.
@@ -31,7 +36,7 @@ def ends_now(res, sides: set[str]) -> bool:
     return res.state["status"] == "active" and res.options["auto_end"] and decided(sides) is not None
 
 
-def end_if_decided(ruleset, res) -> bool:
+def end_if_decided(ruleset: Ruleset, res: Resolution) -> bool:
     """With ``auto_end``: end a decided fight (event ``combat_over``); True when it ended."""
     sides = ruleset.standing_sides(res.state)
     if not ends_now(res, sides):

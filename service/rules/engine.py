@@ -8,7 +8,8 @@ combat and any worker can compute the next state from the stored one.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
 
 from . import authority, conditions
 from .dice import DiceBox, DiceStream, ReplayDice, new_stream, upgrade_legacy
@@ -17,14 +18,22 @@ from .errors import ActionNotAllowed, CombatOver, InvalidAction
 from .gm import actions as gm_actions
 from .gm import summary
 from .registry import get_ruleset
-from .ruleset import GM, Resolution
+from .ruleset import GM, Resolution, Ruleset
+from .state import LogEntry, Roll
 from .viewer import GM_VIEWER, Viewer
 
 STATUS_ACTIVE = "active"
 STATUS_OVER = "over"
 
+# A combat as the engine hands it around: the keys of state.Combat, plus the
+# ruleset's own (not typed yet, so the state is a plain dict to mypy).
+State = dict[str, Any]
+JSON = Mapping[str, Any]
+# Makes the dice box of an action: (state, supplied dice, caller) -> box.
+DiceBoxMaker = Callable[[State, Sequence[int], Viewer], DiceBox]
 
-def create_combat(body: Mapping, *, combat_id: str, entropy: bytes = b"", seed: int | None = None) -> tuple[dict, dict]:
+
+def create_combat(body: JSON, *, combat_id: str, entropy: bytes = b"", seed: int | None = None) -> tuple[State, LogEntry]:
     """Validate a creation body; return the first state and its log entry.
 
     ``entropy`` (32 bytes, from the caller: the core draws no randomness) keys
@@ -38,11 +47,13 @@ def create_combat(body: Mapping, *, combat_id: str, entropy: bytes = b"", seed: 
     return create_loaded(ruleset, data, combat_id=combat_id, seed=seed, entropy=entropy)
 
 
-def create_loaded(ruleset, data: dict, *, combat_id: str, seed: int | None, entropy: bytes = b"") -> tuple[dict, dict]:
+def create_loaded(
+    ruleset: Ruleset, data: JSON, *, combat_id: str, seed: int | None, entropy: bytes = b""
+) -> tuple[State, LogEntry]:
     """:func:`create_combat` for a body ``ruleset.load_creation`` already loaded
     (the simulator starts thousands of fights from one template, each with a seed)."""
     options = data["options"]
-    state = {
+    state: State = {
         "id": combat_id,
         "ruleset": ruleset.id,
         "version": 0,
@@ -62,7 +73,9 @@ def create_loaded(ruleset, data: dict, *, combat_id: str, seed: int | None, entr
     return _commit(ruleset, res, {"type": "start", "actor": GM, "dice": data["dice"]})
 
 
-def apply_action(state: Mapping, body: Mapping, *, caller: Viewer = GM_VIEWER, dice_box=DiceBox.for_state) -> tuple[dict, dict]:
+def apply_action(
+    state: JSON, body: JSON, *, caller: Viewer = GM_VIEWER, dice_box: DiceBoxMaker = DiceBox.for_state
+) -> tuple[State, LogEntry]:
     """Resolve one action against ``state``; return the new state and log entry.
 
     ``caller``: whose token sent it (the GM by default: simulations, odds, replays);
@@ -78,8 +91,14 @@ def apply_action(state: Mapping, body: Mapping, *, caller: Viewer = GM_VIEWER, d
 
 
 def apply_loaded(
-    ruleset, state: Mapping, action: Mapping, *, caller: Viewer = GM_VIEWER, in_place: bool = False, dice_box=DiceBox.for_state
-) -> tuple[dict, dict]:
+    ruleset: Ruleset,
+    state: JSON,
+    action: dict[str, Any],
+    *,
+    caller: Viewer = GM_VIEWER,
+    in_place: bool = False,
+    dice_box: DiceBoxMaker = DiceBox.for_state,
+) -> tuple[State, LogEntry]:
     """:func:`apply_action` for an action ``ruleset.load_action`` already loaded.
 
     The simulator (service/simulation) loads each distinct action of its
@@ -92,7 +111,7 @@ def apply_loaded(
         raise CombatOver("the fight is over; no more actions are accepted", field="type")
     _check_actor(ruleset, state, action)
     authority.check(ruleset, state, action, caller)
-    working = state if in_place else copy_state(state)
+    working = cast(State, state) if in_place else copy_state(state)
     upgrade_legacy(working)
     res = Resolution(working, dice_box(working, action["dice"], caller))
     if action["actor"] == GM and action["type"] in gm_actions.HANDLERS:
@@ -103,7 +122,7 @@ def apply_loaded(
     return _commit(ruleset, res, action)
 
 
-def replay(state: Mapping, entries: list[Mapping]) -> dict:
+def replay(state: JSON, entries: Sequence[JSON]) -> State:
     """The state after the logged ``entries`` are applied again, in order, to ``state``.
 
     Every die comes again from the entry's logged rolls (whoever supplied it,
@@ -122,8 +141,8 @@ def replay(state: Mapping, entries: list[Mapping]) -> dict:
     return dict(state)
 
 
-def _replaying(rolls: list[dict]):
-    def box(state, supplied, caller):
+def _replaying(rolls: Sequence[Roll]) -> DiceBoxMaker:
+    def box(state: State, supplied: Sequence[int], caller: Viewer) -> DiceBox:
         return ReplayDice(DiceStream.of(state), rolls)
 
     return box
@@ -140,15 +159,15 @@ def _replaying(rolls: list[dict]):
 UNDO, REDO = "undo", "redo"
 
 
-def undo_target(state: Mapping) -> int | None:
+def undo_target(state: JSON) -> int | None:
     """The version an undo restores: the one the last action was applied to.
 
     The last action itself is the log entry ``undo_target + 1``."""
-    parent = state.get("parent")
+    parent: int | None = state.get("parent")
     return parent if parent else None
 
 
-def undo(state: Mapping, restored: Mapping, entropy: bytes) -> tuple[dict, dict]:
+def undo(state: JSON, restored: JSON, entropy: bytes) -> tuple[State, LogEntry]:
     """The new state (``restored``, at the next version, drawing its server dice
     from a new stream keyed by ``entropy``) and the undo's log entry."""
     undone_seq = state["parent"] + 1
@@ -161,7 +180,7 @@ def undo(state: Mapping, restored: Mapping, entropy: bytes) -> tuple[dict, dict]
     new["dice_commitments"] = current["dice_commitments"]
     commitment = new_stream(new, entropy)
     new.pop("expires_at", None)
-    entry = {
+    entry: LogEntry = {
         "seq": new["version"],
         "action": {"type": UNDO, "actor": GM, "undoes": undone_seq, "dice_commitment": commitment},
         "rolls": [],
@@ -171,19 +190,19 @@ def undo(state: Mapping, restored: Mapping, entropy: bytes) -> tuple[dict, dict]
     return new, entry
 
 
-def redo_target(state: Mapping) -> int | None:
+def redo_target(state: JSON) -> int | None:
     """The log entry a redo plays again: the last one undone, if nothing else happened since."""
-    stack = state.get("redo", [])
+    stack: list[int] = state.get("redo", [])
     return stack[-1] if stack else None
 
 
-def undone_action(entry: Mapping) -> dict:
+def undone_action(entry: JSON) -> dict[str, Any]:
     """The action of an entry, as it was first played (a redo entry wraps it)."""
     action = entry["action"]
     return dict(action["action"] if action["type"] == REDO else action)
 
 
-def redo(state: Mapping, undone: Mapping, redoes: int) -> tuple[dict, dict]:
+def redo(state: JSON, undone: JSON, redoes: int) -> tuple[State, LogEntry]:
     """Play the last undone action again (the log entry ``undone``), with the dice
     it was logged with; the rest of the redo stack stays."""
     stack = list(state.get("redo", []))
@@ -195,17 +214,18 @@ def redo(state: Mapping, undone: Mapping, redoes: int) -> tuple[dict, dict]:
     return new, entry
 
 
-def copy_state(state: Mapping) -> dict:
+def copy_state(state: JSON) -> State:
     """A deep copy of a JSON-like state.
 
     A pickle round trip copies plain data exactly as ``copy.deepcopy`` does
     (same types, same sharing) in a quarter of the time: the copy was the
     largest single cost of an action (docs/performance.md).
     """
-    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    copied: State = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    return copied
 
 
-def _check_actor(ruleset, state: Mapping, action: Mapping) -> None:
+def _check_actor(ruleset: Ruleset, state: JSON, action: JSON) -> None:
     actor = action["actor"]
     if actor == GM and action["type"] in ruleset.gm_actions:
         return
@@ -218,7 +238,7 @@ def _check_actor(ruleset, state: Mapping, action: Mapping) -> None:
         raise ActionNotAllowed(f"{combatant['name']} has left the fight", field="actor")
 
 
-def _commit(ruleset, res: Resolution, action: Mapping) -> tuple[dict, dict]:
+def _commit(ruleset: Ruleset, res: Resolution, action: JSON) -> tuple[State, LogEntry]:
     res.dice.finish()
     state = res.state
     position = res.dice.position()
@@ -228,7 +248,7 @@ def _commit(ruleset, res: Resolution, action: Mapping) -> tuple[dict, dict]:
     state.pop("redo", None)  # a new action branches: what was undone stays undone
     state["version"] += 1
     state["awaiting"] = ruleset.awaiting(state) if state["status"] == STATUS_ACTIVE else []
-    entry = {
+    entry: LogEntry = {
         "seq": state["version"],
         "action": dict(action),
         "rolls": res.dice.rolls,

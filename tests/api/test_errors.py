@@ -92,16 +92,16 @@ def test_bad_creation_bodies_are_422_naming_the_field(client, mutate, pointer):
     assert_problem(client.post("/combats", json=body), 422, pointer)
 
 
-@pytest.mark.parametrize("data", ["[1, 2]", "null", ""])
+@pytest.mark.parametrize("data", ["[1, 2]", "null"])
 def test_a_body_that_is_not_a_json_object(client, data):
     assert_problem(client.post("/combats", data=data, content_type="application/json"), 422, "/")
 
 
-@pytest.mark.parametrize("data", ["not json", "{\"ruleset\": "])
+@pytest.mark.parametrize("data", ["not json", "{\"ruleset\": ", ""])
 def test_a_body_that_is_not_json_is_400(client, data):
     response = client.post("/combats", data=data, content_type="application/json")
     assert_problem(response, 400, kind="invalid-json")
-    assert response.get_json()["detail"].startswith("the body is not valid JSON: ")
+    assert response.get_json()["detail"].startswith(("the body is not valid JSON: ", "the body is empty"))
 
 
 def test_too_large_a_body_is_413(store):

@@ -7,8 +7,9 @@ import pytest
 
 from service.rules.engine import apply_action, create_combat
 from service.rules.registry import get_ruleset
-from service.store import CombatNotFound, CombatStore, StoreUnavailable, VersionConflict, connect
-from service.store.keys import log_key, state_key
+from service.store import CombatNotFound, CombatStore, StoreUnavailable, VersionConflict, connect, scripts
+from service.store.idempotency import KeyedWrite
+from service.store.keys import combat_keys, idempotency_key, log_key, state_key
 
 from ..conftest import TTL
 
@@ -50,15 +51,58 @@ def test_stale_commit_is_refused_and_changes_nothing(store):
     assert store.log(state["id"], 0, 10)[1] == 2
 
 
-def test_every_key_has_a_ttl_refreshed_on_write(store):
+def combat_key_ttls(store, combat_id: str) -> dict[str, int]:
+    """The TTL of every key of the combat, found by its hash tag whatever the
+    key's name (-1: no expiry)."""
+    keys = store.client.scan_iter(match=f"*{{{combat_id}}}*", count=1000)
+    return {key.decode().rsplit(":", 1)[-1]: store.client.ttl(key) for key in keys}
+
+
+def stale_ttls(store, combat_id: str, expected: dict[str, int]) -> dict[str, int]:
+    """The keys whose TTL is not (within 5 s) the expected one for its name."""
+    return {
+        name: ttl
+        for name, ttl in combat_key_ttls(store, combat_id).items()
+        if not expected[name] - 5 < ttl <= expected[name]
+    }
+
+
+def create_then_expire_soon(store) -> tuple[dict, dict]:
+    """A combat with a grant and a reserved Idempotency-Key, every key of
+    which is then set to expire in 100 s, as after a long pause in a fight."""
     state, entry = new_combat()
-    store.create(state, entry)
-    keys = [state_key(state["id"]), log_key(state["id"])]
-    store.client.expire(keys[0], 100)
-    new_state, new_entry = apply_action(state, get_ruleset("sistema-2d6").example()["actions"][0])
-    store.commit(new_state, new_entry, expected_version=1)
-    for key in keys:
-        assert TTL - 5 < store.client.ttl(key) <= TTL
+    store.create(state, entry, grants={"gm-digest": {"role": "gm"}})
+    assert stale_ttls(store, state["id"], dict.fromkeys(["state", "log", "access", "stream"], TTL)) == {}
+    store.reserve(idempotency_key(state["id"]), "key-digest", "reserved-1", 0, 60, 50)
+    for key in combat_keys(state["id"]):
+        store.client.expire(key, 100)
+    return apply_action(state, get_ruleset("sistema-2d6").example()["actions"][0])
+
+
+def commit_keyed(store, state: dict, entry: dict) -> None:
+    store.commit(state, entry, expected_version=1, keyed=KeyedWrite("key-digest", "reserved-1", "answer", 77))
+
+
+def test_every_key_has_a_ttl_refreshed_on_write(store):
+    state, entry = create_then_expire_soon(store)
+    commit_keyed(store, state, entry)
+    # The scan finds every key the combat owns: a new key without a TTL, or
+    # one the commit stops refreshing, fails here (a fight longer than the
+    # TTL would lose its grants or its stream).
+    expected = {"state": TTL, "log": TTL, "access": TTL, "stream": TTL, "idempotency": 77}
+    assert set(combat_key_ttls(store, state["id"])) == set(expected)
+    assert stale_ttls(store, state["id"], expected) == {}
+
+
+def test_the_ttl_check_catches_a_commit_that_stops_refreshing_grants_and_stream(store):
+    # Mutant: the commit script refreshes only the state and the log.
+    mutated = scripts.COMMIT.replace("if i ~= 3 then redis.call('EXPIRE'", "if i <= 2 then redis.call('EXPIRE'")
+    assert mutated != scripts.COMMIT
+    store._commit = store.client.register_script(mutated)
+    state, entry = create_then_expire_soon(store)
+    commit_keyed(store, state, entry)
+    expected = {"state": TTL, "log": TTL, "access": TTL, "stream": TTL, "idempotency": 77}
+    assert set(stale_ttls(store, state["id"], expected)) == {"access", "stream"}
 
 
 def test_delete_removes_every_key(store):

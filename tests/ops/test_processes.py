@@ -14,7 +14,7 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from .conftest import ROOT, SCRAPE, VENV_BIN, Process, base_env, free_port, request_lines
+from .conftest import SCRAPE, VENV_BIN, Process, base_env, free_port, request_lines
 from .platform import dockerfile_stages, exec_form, image_environment, procfile
 
 pytestmark = pytest.mark.e2e

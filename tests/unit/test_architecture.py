@@ -1,33 +1,258 @@
-"""The rules core stays pure: no web framework and no storage below it."""
+"""The rules core stays pure: no web framework, no storage, no app layer and
+no global ``random`` below service/rules/, and no import cycles inside it.
+
+Every import is resolved to an absolute module name: ``import x``,
+``from x import y``, relative ``from ..store import CombatStore`` and
+``from . import x``, at module level or inside a function. The mutants at the
+bottom prove the checker catches what the first version of this test missed.
+"""
 
 import ast
 from pathlib import Path
 
 import service.rules
 
-FORBIDDEN = {"flask", "flask_smorest", "werkzeug", "redis", "fakeredis", "random", "gunicorn"}
+RULES_PACKAGE = "service.rules"
 RULES_DIR = Path(service.rules.__file__).parent
+PROJECT_ROOT = RULES_DIR.parent.parent
+
+# Module prefixes the rules core must not import (a prefix matches itself and
+# its submodules). marshmallow is allowed: the rulesets' sheet and action
+# schemas live in the core.
+FORBIDDEN = (
+    "flask",
+    "flask_smorest",
+    "werkzeug",
+    "redis",
+    "fakeredis",
+    "rq",
+    "gevent",
+    "gunicorn",
+    "random",  # dice come from service.rules.dice, seeded per combat
+    "service.api",
+    "service.store",
+    "service.app",
+    "service.observability",
+    "service.jobs",
+    "service.web",
+)
+
+# Import-time cycles between modules of service/rules/ that exist today.
+# Empty: any cycle is new and fails the test.
+KNOWN_CYCLES: set[tuple[str, ...]] = set()
 
 
-def imported_roots(path: Path) -> set[str]:
-    roots = set()
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PROJECT_ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
+
+
+def resolve_base(module: str, package: bool, node: ast.ImportFrom) -> str:
+    """The absolute module an ``ImportFrom`` reads from."""
+    if node.level == 0:
+        return node.module or ""
+    anchor = module.split(".") if package else module.split(".")[:-1]
+    if node.level - 1 > len(anchor) - 1:
+        raise ImportError(f"{module}: relative import beyond the top-level package")
+    anchor = anchor[: len(anchor) - (node.level - 1)]
+    return ".".join(anchor + ([node.module] if node.module else []))
+
+
+def imports_of(
+    module: str, package: bool, source: str, *, module_level_only: bool = False, modules: frozenset[str] = frozenset()
+) -> set[str]:
+    """Every absolute module name ``source`` imports. ``from base import name``
+    yields both ``base`` and ``base.name`` (name may be a submodule).
+
+    With ``module_level_only`` (the import-time graph), imports inside
+    functions and ``if TYPE_CHECKING:`` blocks are skipped: they do not run
+    when the module is imported; and ``from . import sibling``, where every
+    name is a submodule in ``modules``, yields only the submodules, not the
+    package: the package is already mid-import as the importer's parent, and
+    only the submodules are read."""
+    tree = ast.parse(source)
+    nodes = _module_level_imports(tree.body) if module_level_only else ast.walk(tree)
+    found = set()
+    for node in nodes:
         if isinstance(node, ast.Import):
-            roots.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            roots.add(node.module.split(".")[0])
-    return roots
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = resolve_base(module, package, node)
+            names = {f"{base}.{alias.name}" for alias in node.names if alias.name != "*"}
+            found.update(names)
+            only_submodules_of_an_ancestor = (
+                module_level_only and names and names <= modules and module.startswith(base + ".")
+            )
+            if not only_submodules_of_an_ancestor:
+                found.add(base)
+    return found
 
 
-def test_rules_core_imports_no_web_storage_or_global_random():
-    offenders = {
-        str(path.relative_to(RULES_DIR)): sorted(imported_roots(path) & FORBIDDEN)
-        for path in RULES_DIR.rglob("*.py")
-        if imported_roots(path) & FORBIDDEN
+def _module_level_imports(body: list[ast.stmt]):
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif isinstance(node, ast.If) and not _is_type_checking(node.test):
+            yield from _module_level_imports(node.body)
+            yield from _module_level_imports(node.orelse)
+        elif isinstance(node, ast.Try):
+            for block in (node.body, node.orelse, node.finalbody, *(h.body for h in node.handlers)):
+                yield from _module_level_imports(block)
+        elif isinstance(node, ast.With):
+            yield from _module_level_imports(node.body)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def forbidden_in(imported: set[str]) -> list[str]:
+    return sorted(name for name in imported if any(name == p or name.startswith(p + ".") for p in FORBIDDEN))
+
+
+def rules_modules() -> dict[str, Path]:
+    return {module_name(path): path for path in sorted(RULES_DIR.rglob("*.py"))}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module-level (import-time) edges between modules of service/rules/."""
+    modules = rules_modules()
+    names = frozenset(modules)
+    return {
+        name: {
+            target
+            for target in imports_of(name, is_package(path), path.read_text(), module_level_only=True, modules=names)
+            if target in modules and target != name
+        }
+        for name, path in modules.items()
     }
+
+
+def cycles(graph: dict[str, set[str]]) -> set[tuple[str, ...]]:
+    """Every elementary cycle reachable by a depth-first search, each rotated
+    to start at its smallest module so the same cycle reads the same way."""
+    found = set()
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == 1:
+                cycle = path[path.index(target) :]
+                start = cycle.index(min(cycle))
+                found.add(tuple(cycle[start:] + cycle[:start]))
+            elif target not in state:
+                visit(target)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    return found
+
+
+def test_rules_core_imports_no_web_storage_app_layer_or_global_random():
+    offenders = {}
+    for name, path in rules_modules().items():
+        bad = forbidden_in(imports_of(name, is_package(path), path.read_text()))
+        if bad:
+            offenders[name] = bad
     assert offenders == {}
 
 
-def test_the_check_sees_imports():
+def test_rules_core_has_no_new_import_cycle():
+    new = cycles(import_graph()) - KNOWN_CYCLES
+    assert not new, "import cycles in service/rules/: " + "; ".join(" -> ".join(c + c[:1]) for c in sorted(new))
+
+
+def test_the_scan_sees_imports():
     # Guard against a scan that silently finds nothing.
-    assert "marshmallow" in imported_roots(RULES_DIR / "schemas.py")
+    schemas = RULES_DIR / "schemas.py"
+    assert "marshmallow" in {n.split(".")[0] for n in imports_of("service.rules.schemas", False, schemas.read_text())}
+    assert len(rules_modules()) > 50
+    assert "service.rules.ruleset" in import_graph()["service.rules.duel_2d6"]
+
+
+# Mutants: each synthetic module is what a careless commit could add to
+# service/rules/dice.py (or a ruleset package); the checker must catch it.
+
+
+def test_mutant_relative_import_of_the_store_is_caught():
+    source = "from ..store import CombatStore\n"
+    assert forbidden_in(imports_of("service.rules.dice", False, source)) == [
+        "service.store",
+        "service.store.CombatStore",
+    ]
+
+
+def test_mutant_relative_package_import_is_caught():
+    source = "from .. import api\n"
+    assert forbidden_in(imports_of("service.rules.dice", False, source)) == ["service.api"]
+    # From a ruleset package's __init__, ``...`` is service/.
+    source = "from ... import app\n"
+    assert forbidden_in(imports_of("service.rules.duel_2d6", True, source)) == ["service.app"]
+
+
+def test_mutant_function_level_import_is_caught():
+    source = "def roll():\n    import random\n    from flask import g\n    return random.random()\n"
+    assert forbidden_in(imports_of("service.rules.dice", False, source)) == ["flask", "flask.g", "random"]
+
+
+def test_mutant_absolute_imports_are_caught():
+    source = (
+        "import redis.client\nfrom werkzeug.exceptions import NotFound\nfrom service.observability import metrics\n"
+    )
+    assert forbidden_in(imports_of("service.rules.dice", False, source)) == [
+        "redis.client",
+        "service.observability",
+        "service.observability.metrics",
+        "werkzeug.exceptions",
+        "werkzeug.exceptions.NotFound",
+    ]
+
+
+def test_allowed_imports_are_not_flagged():
+    source = "import random_words\nfrom .random_table import roll\nfrom marshmallow import fields\nimport redisish\n"
+    assert forbidden_in(imports_of("service.rules.dice", False, source)) == []
+
+
+def test_mutant_cycle_is_caught_and_named():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == {("a", "b", "c")}
+
+
+def test_function_level_and_type_checking_imports_are_not_import_time_edges():
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from .engine import Combat\n"
+        "def later():\n    from .gm.legal import awaited\n"
+        "from .errors import InvalidAction\n"
+    )
+    imported = imports_of("service.rules.ruleset", False, source, module_level_only=True)
+    assert "service.rules.errors" in imported
+    assert "service.rules.engine" not in imported
+    assert "service.rules.gm.legal" not in imported
+
+
+def test_sibling_import_is_an_edge_to_the_sibling_not_to_the_parent_package():
+    modules = frozenset({"service.rules.duel_2d6", "service.rules.duel_2d6.tables"})
+    imported = imports_of(
+        "service.rules.duel_2d6.messages", False, "from . import tables\n", module_level_only=True, modules=modules
+    )
+    assert imported == {"service.rules.duel_2d6.tables"}
+    # Reading a name defined by the package's __init__ is a real edge to it.
+    imported = imports_of(
+        "service.rules.duel_2d6.messages", False, "from . import LABELS\n", module_level_only=True, modules=modules
+    )
+    assert imported == {"service.rules.duel_2d6", "service.rules.duel_2d6.LABELS"}

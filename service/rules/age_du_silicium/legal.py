@@ -8,7 +8,6 @@ from .declarations import reasoned_with
 from .rounds import current_slot, defences, plan
 from .status import CORNERED, DEAD, DISARMED, FRENZY, IMMOBILISED, condition, frenzy, is_standing, may_attack
 from .tables import DECLARED_KINDS, DEFENSIVE_KINDS, FULL_AUTO, MANEUVER_SKILL_LEVEL, MANEUVERS, MAX_AIM, SITUATION, UNARMED
-from .weapons import find_weapon
 from .modifiers import mode
 
 # What a melee attack never takes (modifiers._melee), and what a ranged one never takes (_ranged).

@@ -149,7 +149,7 @@ def resolve(res: Resolution, plan: dict, decl: dict, *, keeps: bool = False) -> 
     if plan["kind"] == "ranged":
         reasons = _resolve_shots(res, plan, decl, attacker, defender)
     else:
-        for index, blow in enumerate(plan["blows"]):
+        for index, _blow in enumerate(plan["blows"]):
             blow_decl = decl if index == 0 else {**decl, "defense": decl["second_defense"] or "aucune"}
             reasons += _melee_blow(res, plan, index, blow_decl, attacker, defender)
     finish(res, duel, defender, reasons, keeps)

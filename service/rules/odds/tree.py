@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from ..dice import ANY, DiceBox
 from ..errors import InvalidAction
+from ..state import Roll
 
 
 class TooManyLeaves(InvalidAction):
@@ -98,7 +99,7 @@ class PathDice(DiceBox):
         )
         self.path = path
 
-    def _server_roll(self, sides: int, purpose: str, roller: str) -> dict:
+    def _server_roll(self, sides: int, purpose: str, roller: str) -> Roll:
         return {"sides": sides, "value": self.path.draw(sides), "purpose": purpose, "roller": roller, "source": "server"}
 
 

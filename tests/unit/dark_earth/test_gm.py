@@ -1,6 +1,6 @@
 """Game-master controls in Dark Earth: adjust, modify (dice), conditions, contact, worsen_wound, join, leave, the end.
 
-Kael (melee POT 7, RES 3) and the Goule (POT 6) start in contact. 
+Kael (melee POT 7, RES 3) and the Goule (POT 6) start in contact.
 """
 
 import pytest

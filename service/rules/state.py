@@ -1,0 +1,99 @@
+"""The shape of the data every ruleset shares: a combat, its combatants, a
+die roll, an event and a log entry.
+
+TypedDicts, not classes: at run time they are the plain dicts the engine has
+always passed around (and stored as JSON), so typing them costs nothing on
+the hot path; mypy checks the keys. A ruleset adds its own keys to a combat
+and to its combatants (turn order, wounds, ammunition...): those are not
+typed here yet, so code that reads them types the state as
+``dict[str, Any]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+
+class RngPosition(TypedDict):
+    """Where the server's dice stand: the stream and the next draw of its counter."""
+
+    stream: int
+    draw: int
+
+
+class DiceCommitment(TypedDict):
+    """What a combat publishes of a stream's key before revealing it (dice.py)."""
+
+    stream: int
+    sha256: str
+
+
+class Roll(TypedDict):
+    """One die of an action, as logged. A server die says where it came from
+    (``stream``, ``draw``) for the audit (docs/dice-audit.md)."""
+
+    sides: int
+    value: int
+    purpose: str
+    roller: str  # a combatant id, or "gm"
+    source: str  # "server", or the supplier's role: "gm" or "player"
+    stream: NotRequired[int]
+    draw: NotRequired[int]
+
+
+class Event(TypedDict):
+    """A machine-readable fact; its sentence is rendered when read (events.py)."""
+
+    code: str
+    params: dict[str, Any]
+
+
+class Combatant(TypedDict):
+    """The keys every ruleset's combatant has; each ruleset adds its own."""
+
+    id: str
+    name: str
+    side: str
+    conditions: list[dict[str, Any]]
+    sheet: dict[str, Any]
+
+
+class Awaiting(TypedDict):
+    """Whom the engine waits for, with the action types open to them."""
+
+    actor: str
+    actions: list[str]
+
+
+class Combat(TypedDict):
+    """The keys every combat has, whatever its ruleset (engine.py); each
+    ruleset adds its own."""
+
+    id: str
+    ruleset: str
+    version: int
+    status: Literal["active", "over"]
+    round: int
+    lang: str
+    hidden_sheets: list[str]  # ids of the combatants whose sheets only the GM sees
+    seed: int | None
+    options: dict[str, Any]
+    combatants: list[dict[str, Any]]
+    dice_keys: NotRequired[list[str]]  # hex; secret until the combat ends
+    dice_commitments: NotRequired[list[DiceCommitment]]
+    # The position of the server's dice (a legacy combat stored a SplitMix64 state here, an int).
+    rng: NotRequired[RngPosition | int]
+    parent: NotRequired[int]  # the version the last action was applied to
+    redo: NotRequired[list[int]]  # the seqs an undo took back, the last one first to redo
+    awaiting: NotRequired[list[dict[str, Any]]]
+    expires_at: NotRequired[str]  # ISO 8601, set by the API when it answers
+
+
+class LogEntry(TypedDict):
+    """One entry of a combat's log: the action, its dice and its events."""
+
+    seq: int
+    action: dict[str, Any]
+    rolls: list[Roll]
+    events: list[dict[str, Any]]
+    restored_state: NotRequired[dict[str, Any]]  # an undo's: the state it restored
