@@ -7,7 +7,7 @@ the combat state, taking every die from the :class:`Resolution`'s dice box.
 
 from __future__ import annotations
 
-import sys
+import inspect
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
@@ -95,7 +95,7 @@ class Ruleset:
     @property
     def locales(self) -> Path:
         """The folder of this ruleset's translations (``<lang>.po``): ``locales/`` next to its class's module."""
-        return Path(sys.modules[type(self).__module__].__file__).resolve().parent / "locales"
+        return Path(inspect.getfile(type(self))).resolve().parent / "locales"
 
     def missing(self) -> list[str]:
         """What this ruleset lacks of the contract: declarations, and hooks it does not implement."""

@@ -112,7 +112,7 @@ def _accepted(state: dict, action: dict, caller=GM_VIEWER) -> dict:
 
 
 def _prompts_match_the_listing(ruleset, state: dict) -> None:
-    awaited = {}
+    awaited: dict[str, set[str]] = {}
     for entry in state["awaiting"]:
         awaited.setdefault(entry["actor"], set()).update(entry["actions"])
     reason = decided(ruleset.standing_sides(state))
