@@ -11,26 +11,28 @@ from flask_smorest import Api
 from openapi_ui_bundles import swagger_ui
 
 from .. import __version__
-from ..i18n import labels
+from ..i18n import english, labels
 from ..rules import authority
-from ..i18n import english
-from ..rules.registry import RULESETS
+from ..rules.registry import RULESETS, ruleset_of_module
 from . import combats, contract, errors, health, history, odds, options, problems, rulesets, schemas, simulations, state, stream, tokens
 
 SWAGGER_STATIC = "/docs/static/"
 
 
 def schema_name(schema) -> str:
-    """Component names: ruleset schemas get the ruleset's prefix (Sistema2d6Sheet)."""
+    """Component names: ruleset schemas get the ruleset's prefix (Sistema2d6Sheet), a plugin's too."""
     resolved = resolve_schema_cls(schema)
     cls = resolved[0] if isinstance(resolved, list) else resolved
     name = cls.__name__.removesuffix("Schema") or cls.__name__
+    owner = ruleset_of_module(cls.__module__)
     parts = cls.__module__.split(".")
-    if len(parts) > 3 and parts[:2] == ["service", "rules"]:
+    if owner is not None:
+        prefix = owner.schema_prefix
+    elif len(parts) > 3 and parts[:2] == ["service", "rules"]:  # a shared part of the rules core (gm: GmAdjustAction)
         prefix = "".join(part.capitalize() for part in parts[2].split("_"))
-        if not name.startswith(prefix):
-            name = prefix + name
-    return name
+    else:
+        return name
+    return name if name.startswith(prefix) else prefix + name
 
 
 class MeleeApi(Api):
@@ -67,7 +69,7 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
         actions = {kind: schema_name(s) for kind, s in ruleset.all_action_schemas.items()}
         union = contract.action_union(spec, ruleset.schema_prefix, actions, schema_name(ruleset.sheet_schema))
         action_refs.append({"$ref": f"#/components/schemas/{union}"})
-        spec.components.schema(f"{ruleset.schema_prefix}Combatant", schema=state.COMBATANTS.get(ruleset.id, schemas.Combatant))
+        spec.components.schema(f"{ruleset.schema_prefix}Combatant", schema=state.combatant_schema(ruleset))
         raw = {
             "sheet": converter.schema2jsonschema(ruleset.sheet_schema),
             "options": converter.schema2jsonschema(ruleset.options_schema),

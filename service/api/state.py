@@ -67,3 +67,9 @@ COMBATANTS = {
     "age-du-silicium": AgeDuSiliciumCombatant,
     "sistema-2d6": Sistema2d6Combatant,
 }
+
+
+def combatant_schema(ruleset) -> type[Combatant]:
+    """The ruleset's combatant state schema; a plugin's, until it has its own, is the common core under its own name."""
+    known = COMBATANTS.get(ruleset.id)
+    return known or type(f"{ruleset.schema_prefix}Combatant", (Combatant,), {"__doc__": Combatant.__doc__})

@@ -1,8 +1,11 @@
 """Event sentences in every language, from one gettext catalogue per language.
 
 English is the source: each ruleset's ``messages.py`` (and the shared
-``COMMON_MESSAGES``) holds the English templates. ``locales/<lang>.po``
-translates them, one entry per event code: ``msgctxt`` is
+``COMMON_MESSAGES``) holds the English templates. Each ruleset carries its
+own catalogues, ``<lang>.po`` in its package's ``locales/`` folder
+(:attr:`Ruleset.locales`), so a plugin ruleset brings its translations with
+it; this package's ``locales/<lang>.po`` holds only the shared events and
+labels. One entry per event code: ``msgctxt`` is
 ``<ruleset id>|<code>`` (``common|<code>`` for shared events) and ``msgid``
 the English template, so translators work with Poedit, Weblate or any
 gettext tool; an English change leaves the entry untranslated until it is
@@ -11,8 +14,9 @@ Labels (words for ids) are entries too: ``<ruleset>|label:<param>:<id>``
 (``common|...`` for the shared ones). docs/narration/README.md has the
 template syntax.
 
-``python -m service.i18n update`` refreshes ``melee.pot`` and the catalogues
-from the code; ``python -m service.i18n check`` lists what is missing.
+``python -m service.i18n update`` refreshes each folder's ``melee.pot`` and
+catalogues from the code; ``python -m service.i18n check`` lists what is
+missing. A ruleset without a catalogue for a language reads in English there.
 """
 
 from __future__ import annotations
@@ -30,6 +34,22 @@ LOCALES = Path(__file__).resolve().parent / "locales"
 SOURCE_LANGUAGE = "en"
 TRANSLATED = ("fr", "pt")
 COMMON = "common"
+
+
+def owner(ctx: str) -> str | None:
+    """The ruleset whose catalogue holds the entry ``ctx`` (None: the shared catalogue)."""
+    prefix = ctx.split("|", 1)[0]
+    return None if prefix == COMMON else prefix
+
+
+def owners() -> tuple[str | None, ...]:
+    """Every catalogue's owner: None (the shared events), then each ruleset."""
+    return (None, *sorted(RULESETS))
+
+
+def locales(ruleset_id: str | None) -> Path:
+    """The folder of a catalogue: this package's for the shared events, else the ruleset's own."""
+    return LOCALES if ruleset_id is None else RULESETS[ruleset_id].locales
 
 
 def english(ruleset_id: str | None) -> dict[str, str]:
@@ -66,13 +86,17 @@ def source_entries() -> dict[str, str]:
 
 
 @cache
-def catalog(lang: str) -> Catalog:
-    with open(LOCALES / f"{lang}.po", "rb") as handle:
+def catalog(lang: str, ruleset_id: str | None = None) -> Catalog:
+    """The ``lang`` catalogue of a ruleset (None: the shared one); empty when the ruleset has none."""
+    path = locales(ruleset_id) / f"{lang}.po"
+    if not path.exists():
+        return Catalog(locale=lang, domain="melee")
+    with open(path, "rb") as handle:
         return read_po(handle, locale=lang)
 
 
 def _translation(lang: str, ruleset_id: str | None, code: str, msgid: str, ctx: str | None = None) -> str | None:
-    message = catalog(lang).get(msgid, context=ctx or context(ruleset_id, code))
+    message = catalog(lang, ruleset_id).get(msgid, context=ctx or context(ruleset_id, code))
     if message is None or not message.string or message.fuzzy:
         return None
     return message.string

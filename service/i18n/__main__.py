@@ -1,7 +1,9 @@
 """``python -m service.i18n update|check|docs|record``: keep the catalogues in step with the code.
 
-- ``update``: refresh melee.pot and the catalogues from the English templates;
-- ``check``: list what is untranslated, fuzzy or names other placeholders;
+- ``update [ruleset ...]``: refresh melee.pot and the catalogues from the English
+  templates: the shared folder and every ruleset's own (or only the rulesets named,
+  e.g. a plugin's, whose package must then be installed editable);
+- ``check [ruleset ...]``: list what is untranslated, fuzzy or names other placeholders;
 - ``docs``: rewrite docs/narration/ (one fight per ruleset and language);
 - ``record``: run the rules tests and record the events they make (recorded.json),
   the narration test's parameters for events seeded fights never reach.
@@ -12,21 +14,24 @@ from __future__ import annotations
 import string
 import subprocess
 import sys
+from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 
 from ..rules.events import SEGMENT
 from ..rules.registry import RULESETS
-from . import LOCALES, TRANSLATED, catalog, source_entries
+from . import TRANSLATED, catalog, locales, owner, owners, source_entries
 
 FLAGS = ("python-brace-format",)
 
 
-def template() -> Catalog:
+def template(ruleset_id: str | None = None) -> Catalog:
+    """The entries of one catalogue: a ruleset's (None: the shared events')."""
     pot = Catalog(project="Melee", domain="melee", header_comment="# Event sentences of Melee; msgctxt is <ruleset>|<event code>.")
     for ctx, msgid in source_entries().items():
-        pot.add(msgid, context=ctx, flags=FLAGS)
+        if owner(ctx) == ruleset_id:
+            pot.add(msgid, context=ctx, flags=FLAGS)
     return pot
 
 
@@ -36,11 +41,14 @@ def placeholders(text: str) -> set[str]:
     return optional | {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(SEGMENT.sub(r"\3", text)) if name}
 
 
-def problems(lang: str) -> list[str]:
+def problems(lang: str, chosen: tuple[str | None, ...] | None = None) -> list[str]:
+    """What is wrong in the ``lang`` catalogues of ``chosen`` owners (default: all of them)."""
+    chosen = owners() if chosen is None else chosen
     found = []
-    po = catalog(lang)
     for ctx, msgid in source_entries().items():
-        message = po.get(msgid, context=ctx)
+        if owner(ctx) not in chosen:
+            continue
+        message = catalog(lang, owner(ctx)).get(msgid, context=ctx)
         if message is None or not message.string:
             found.append(f"{lang}: {ctx} is not translated")
         elif message.fuzzy:
@@ -50,22 +58,32 @@ def problems(lang: str) -> list[str]:
     return found
 
 
-def update() -> None:
-    pot = template()
-    with open(LOCALES / "melee.pot", "wb") as handle:
-        write_po(handle, pot, sort_output=True, no_location=True, width=0)
-    for lang in TRANSLATED:
-        po = catalog(lang)
-        po.update(pot, no_fuzzy_matching=True)
-        with open(LOCALES / f"{lang}.po", "wb") as handle:
-            write_po(handle, po, sort_output=True, no_location=True, ignore_obsolete=True, width=0)
-        catalog.cache_clear()
+def update(chosen: tuple[str | None, ...] | None = None) -> None:
+    for ruleset_id in owners() if chosen is None else chosen:
+        folder = locales(ruleset_id)
+        folder.mkdir(exist_ok=True)
+        pot = template(ruleset_id)
+        with open(folder / "melee.pot", "wb") as handle:
+            write_po(handle, pot, sort_output=True, no_location=True, width=0)
+        for lang in TRANSLATED:
+            po = catalog(lang, ruleset_id)
+            po.update(pot, no_fuzzy_matching=True)
+            with open(folder / f"{lang}.po", "wb") as handle:
+                write_po(handle, po, sort_output=True, no_location=True, ignore_obsolete=True, width=0)
+    catalog.cache_clear()
+
+
+def _chosen(names: list[str]) -> tuple[str | None, ...] | None:
+    unknown = sorted(set(names) - set(RULESETS))
+    if unknown:
+        raise SystemExit(f"unknown ruleset: {', '.join(unknown)}; one of: {', '.join(sorted(RULESETS))}")
+    return tuple(names) or None
 
 
 def main(argv: list[str]) -> int:
     command = argv[1] if len(argv) > 1 else "check"
     if command == "update":
-        update()
+        update(_chosen(argv[2:]))
         return 0
     if command == "docs":
         from .narration_docs import write
@@ -73,12 +91,15 @@ def main(argv: list[str]) -> int:
         write()
         return 0
     if command == "record":
-        rules_tests = ["tests/unit/" + ruleset_id.replace("-", "_") for ruleset_id in sorted(RULESETS)]
+        # Melee's own rulesets' tests (a plugin's live in its own package).
+        folders = ("tests/unit/" + ruleset_id.replace("-", "_") for ruleset_id in sorted(RULESETS))
+        rules_tests = [folder for folder in folders if Path(folder).is_dir()]
         return subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "service.i18n.recorder", *rules_tests, "tests/unit/gm",
                                 # Hypothesis draws free texts (labels, reasons) no table would write.
                                 "--ignore=tests/unit/gm/test_legal_actions.py"])
     if command == "check":
-        found = [problem for lang in TRANSLATED for problem in problems(lang)]
+        chosen = _chosen(argv[2:])
+        found = [problem for lang in TRANSLATED for problem in problems(lang, chosen)]
         print("\n".join(found) or "every event has a reviewed translation in every language")
         return 1 if found else 0
     print("usage: python -m service.i18n update|check|docs|record", file=sys.stderr)

@@ -7,8 +7,10 @@ the combat state, taking every die from the :class:`Resolution`'s dice box.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from functools import cached_property
+from pathlib import Path
 
 from marshmallow import Schema, ValidationError, fields, validate
 
@@ -20,6 +22,7 @@ from .gm.schemas import GM_ACTIONS
 from .odds.profile import OddsProfile
 from .viewer import GM_VIEWER, Viewer
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, StrictInt
+from .tactics import DefaultTactic
 
 MAX_COMBATANTS = 50
 GM = "gm"
@@ -50,7 +53,11 @@ class Resolution:
 
 
 class Ruleset:
-    """Base class: subclasses fill the declarations and the three hooks."""
+    """Base class: subclasses fill the declarations and the hooks that raise NotImplementedError.
+
+    docs/rulesets.md is the contract for a ruleset package (built-in or a
+    plugin registered under the ``melee.rulesets`` entry-point group).
+    """
 
     id: str
     name: str
@@ -77,6 +84,28 @@ class Ruleset:
     supports_override: bool = True
     # How outcomes read in the odds, and who answers what by default (service/rules/odds/profile.py).
     odds: OddsProfile = OddsProfile()
+    # What a simulated fighter does (service/rules/tactics.py).
+    tactic: DefaultTactic
+
+    # Declarations without a default: the registry refuses a ruleset lacking one.
+    REQUIRED = ("id", "name", "language", "seed", "summary", "sheet_schema", "options_schema", "action_schemas",
+                "catalog", "messages", "tactic")
+    HOOKS = ("new_combatant", "start", "resolve", "prompts", "is_standing", "example", "on_join")
+
+    @property
+    def locales(self) -> Path:
+        """The folder of this ruleset's translations (``<lang>.po``): ``locales/`` next to its class's module."""
+        return Path(inspect.getfile(type(self))).resolve().parent / "locales"
+
+    def missing(self) -> list[str]:
+        """What this ruleset lacks of the contract: declarations, and hooks it does not implement."""
+        lacking = [name for name in self.REQUIRED if not hasattr(self, name)]
+        lacking += [f"{name}()" for name in self.HOOKS if getattr(type(self), name) is getattr(Ruleset, name)]
+        if hasattr(self, "messages") and "en" not in self.messages:
+            lacking.append("messages['en']")
+        if hasattr(self, "options_schema") and "auto_end" not in self.options_schema._declared_fields:
+            lacking.append("the option auto_end (schemas.auto_end(), read by ending.py)")
+        return lacking
 
     # -- hooks a ruleset implements -------------------------------------------------
     def new_combatant(self, sheet: dict, options: dict) -> dict:

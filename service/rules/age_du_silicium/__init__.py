@@ -8,6 +8,7 @@ from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG
 from .example import EXAMPLE
 from .odds import AgeDuSiliciumOdds
+from .tactic import TACTIC
 
 
 class AgeDuSilicium(Ruleset):
@@ -30,6 +31,7 @@ class AgeDuSilicium(Ruleset):
     damage_event = ("wounded", "amount")
     wound_events = frozenset({"wounded", "critical_wound"})
     odds = AgeDuSiliciumOdds()
+    tactic = TACTIC
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         return {

@@ -13,6 +13,7 @@ from .messages import LABELS, MESSAGES
 from .schemas import ACTIONS, GM_ACTIONS, Options, Sheet
 from .tables import CATALOG
 from .odds import DarkEarthOdds
+from .tactic import TACTIC
 
 
 class DarkEarth(Ruleset):
@@ -38,6 +39,7 @@ class DarkEarth(Ruleset):
     messages = MESSAGES
     labels = LABELS
     odds = DarkEarthOdds()
+    tactic = TACTIC
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         return {

@@ -8,6 +8,7 @@ from .messages import LABELS, MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG, WOUNDS
 from .odds import DuelOdds
+from .tactic import TACTIC
 
 
 class Duel2d6(Ruleset):
@@ -32,6 +33,7 @@ class Duel2d6(Ruleset):
     damage_event = ("wounded", "loss")
     wound_events = frozenset({"wounded"})
     odds = DuelOdds()
+    tactic = TACTIC
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         return {

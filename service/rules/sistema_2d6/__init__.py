@@ -8,6 +8,7 @@ from .messages import LABELS, MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG, EXTRA_PV_BY_CON
 from .odds import SistemaOdds
+from .tactic import TACTIC
 
 
 class Sistema2d6(Ruleset):
@@ -27,6 +28,7 @@ class Sistema2d6(Ruleset):
     labels = LABELS
     gm_conditions = frozenset({UNCONSCIOUS, DYING, STABLE, DEAD})
     odds = SistemaOdds()
+    tactic = TACTIC
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         attributes = sheet["attributes"]

@@ -7,6 +7,7 @@ from .messages import LABELS, MESSAGES
 from .schemas import ACTIONS, Options, Sheet
 from .tables import CATALOG
 from .odds import SpaceOperaOdds
+from .tactic import TACTIC
 
 OWN_KEYS = ("id", "name", "side", "pv", "san", "kind")
 
@@ -30,6 +31,7 @@ class SpaceOperaD100(Ruleset):
     gm_conditions = frozenset({UNCONSCIOUS, KNOCKED_OUT, PARALYSED, CONTRACTED, OFF_BALANCE, LOSES_NEXT_ACTION, DEAD})
     wound_events = frozenset({"wound"})
     odds = SpaceOperaOdds()
+    tactic = TACTIC
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
         return {

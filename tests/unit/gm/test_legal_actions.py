@@ -19,16 +19,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from marshmallow import ValidationError
 
-from service.rules.ending import decided
-from service.rules.engine import apply_action, create_combat
-from service.rules.errors import RulesError
-from service.rules.gm.legal import describe
-from service.rules.registry import RULESETS, get_ruleset
-from service.rules.viewer import GM_VIEWER, Viewer
-
-from .build import draw_action, instantiable, value_strategy
+from service.rules.engine import create_combat
+from service.testing.listing import walk
 
 STEPS = 12
 
@@ -78,7 +71,8 @@ def _duel_armoury() -> dict:
             "options": {"hit_location": True, "coup_mortel_rule": True}}
 
 
-# Fights besides each ruleset's example, where the example leaves rules unexercised.
+# Fights besides each ruleset's example (the ruleset kit walks the examples, tests/kit/),
+# where the example leaves rules unexercised.
 MORE_FIGHTS = {
     "age-du-silicium trio": _age_du_silicium_trio,
     "dark-earth armoury": _dark_earth_armoury,
@@ -86,54 +80,13 @@ MORE_FIGHTS = {
     "duel-2d6 armoury": _duel_armoury,
     "space-opera-d100 armoury": _space_opera_armoury,
 }
-FIGHTS = sorted(RULESETS) + sorted(MORE_FIGHTS)
+FIGHTS = sorted(MORE_FIGHTS)
 
 
 def _fight(fight: str) -> dict:
-    body = MORE_FIGHTS[fight]() if fight in MORE_FIGHTS else dict(get_ruleset(fight).example()["combat"])
-    body.pop("dice", None)  # the server's seeded dice
+    body = MORE_FIGHTS[fight]()
     state, _ = create_combat(body, combat_id="prop", seed=11)
     return state
-
-
-def _unlisted_is_refused(data, ruleset, state: dict, actor: str, listed: set[str], caller: Viewer) -> None:
-    candidates = sorted(set(ruleset.all_action_schemas) - listed - ruleset.gm_only_actions)
-    if not candidates:
-        return
-    kind = data.draw(st.sampled_from(candidates), label="unlisted type")
-    action = {"type": kind, "actor": actor}
-    for name, spec in describe(ruleset, state, actor, kind).items():
-        if spec["required"]:
-            strategy = value_strategy(ruleset.id, state, spec)
-            if strategy is None:
-                return  # nothing legal to put there: the schema refuses it already
-            action[name] = data.draw(strategy, label=f"unlisted {kind}.{name}")
-    with pytest.raises((RulesError, ValidationError)) as refused:
-        apply_action(state, action, caller=caller)
-    if isinstance(refused.value, ValidationError):
-        # Only the type-specific shape may fail (e.g. duel-2d6's join without a sheet); never silently accepted.
-        assert refused.value.messages
-
-
-def _accepted(state: dict, action: dict, caller=GM_VIEWER) -> dict:
-    try:
-        return apply_action(state, action, caller=caller)[0]
-    except (RulesError, ValidationError) as error:
-        raise AssertionError(f"listed action refused: {action}: {error}") from error
-
-
-def _prompts_match_the_listing(ruleset, state: dict) -> None:
-    awaited = {}
-    for entry in state["awaiting"]:
-        awaited.setdefault(entry["actor"], set()).update(entry["actions"])
-    reason = decided(ruleset.standing_sides(state))
-    if reason:
-        last = state["awaiting"][-1]
-        assert (last["actor"], last["actions"][0], last["reason"]) == ("gm", "end_combat", reason)
-    assert awaited, "nobody is awaited in an active fight"
-    for combatant in state["combatants"]:
-        listed = {o["type"] for o in ruleset.legal_actions(state, combatant["id"])}
-        assert listed == awaited.get(combatant["id"], set()), f"{combatant['id']}: listed {listed}, awaited {awaited.get(combatant['id'])}"
 
 
 @pytest.mark.parametrize("fight", FIGHTS)
@@ -142,34 +95,4 @@ def _prompts_match_the_listing(ruleset, state: dict) -> None:
           phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
 @given(data=st.data())
 def test_listed_actions_are_accepted_and_unlisted_refused(fight, data):
-    state = _fight(fight)
-    ruleset_id = state["ruleset"]
-    ruleset = get_ruleset(ruleset_id)
-    for _ in range(STEPS):
-        if state["status"] != "active":
-            break
-        _prompts_match_the_listing(ruleset, state)
-        actors = [
-            entry["actor"] for entry in state["awaiting"]
-            # A combatant awaited for a choice only the GM may fill (sistema-2d6's difficulty for a
-            # defender who cannot defend) has nothing listed for his own token: the GM plays it.
-            if entry["actor"] != "gm" and ruleset.legal_actions(state, entry["actor"], Viewer(combatant=entry["actor"]))
-        ]
-        actor = data.draw(st.sampled_from(actors + ["gm"]) if actors else st.just("gm"), label="actor")
-        # Each combatant's options as his own player's token sees them: what is listed, that token may send.
-        caller = GM_VIEWER if actor == "gm" else Viewer(combatant=actor)
-        options = ruleset.legal_actions(state, actor, caller)
-        if actor != "gm":
-            _unlisted_is_refused(data, ruleset, state, actor, {o["type"] for o in options}, caller)
-            # Every awaited type is accepted with some listed parameters, not only the one played on.
-            for kind in sorted({o["type"] for o in options}):
-                of_kind = [o for o in options if o["type"] == kind]
-                _accepted(state, draw_action(data, ruleset_id, state, actor, data.draw(st.sampled_from(of_kind), label=f"some {kind}")), caller)
-        else:
-            # Ending would stop the walk (the summary tests end fights).
-            options = [o for o in options if o["type"] != "end_combat"]
-        assert options, f"{actor} is awaited but nothing is listed"
-        undrawable = [o for o in options if not instantiable(ruleset_id, state, o)]
-        assert not undrawable, f"not drawable from the listing: {undrawable}"
-        option = data.draw(st.sampled_from(options), label="option")
-        state = _accepted(state, draw_action(data, ruleset_id, state, actor, option), caller)
+    walk(data, _fight(fight), STEPS)

@@ -6,7 +6,7 @@ import io
 import pytest
 from babel.messages.pofile import write_po
 
-from service.i18n import LOCALES, TRANSLATED, catalogues, labels, source_entries
+from service.i18n import TRANSLATED, catalogues, labels, locales, owners, source_entries
 from service.i18n.__main__ import placeholders, problems, template
 from service.rules.engine import apply_action, create_combat
 from service.rules.events import render
@@ -20,10 +20,11 @@ def test_no_event_code_lacks_a_translation(lang):
     assert problems(lang) == []
 
 
-def test_the_template_is_up_to_date():
+@pytest.mark.parametrize("ruleset_id", owners())
+def test_the_template_is_up_to_date(ruleset_id):
     written = io.BytesIO()
-    write_po(written, template(), sort_output=True, no_location=True, width=0)
-    stored = (LOCALES / "melee.pot").read_bytes()
+    write_po(written, template(ruleset_id), sort_output=True, no_location=True, width=0)
+    stored = (locales(ruleset_id) / "melee.pot").read_bytes()
     # The header carries a creation date; compare the entries.
     assert written.getvalue().split(b"\n\n", 1)[1] == stored.split(b"\n\n", 1)[1], "run: python -m service.i18n update"
 

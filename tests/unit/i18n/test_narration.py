@@ -8,67 +8,39 @@ hand-written events no fight reaches (corpus.HAND_WRITTEN).
 """
 
 import re
-from functools import cache
 
 import pytest
 
-from service.i18n import SOURCE_LANGUAGE, TRANSLATED, catalog, catalogues, labels
-from service.i18n.corpus import samples
+from service.i18n import SOURCE_LANGUAGE, TRANSLATED, catalog, catalogues, owners
 from service.i18n.narration_docs import pages
-from service.rules.events import COMBATANT_PARAMS, COMMON_MESSAGES, render, variant
+from service.rules.events import COMBATANT_PARAMS, COMMON_MESSAGES, render
 from service.rules.registry import RULESETS
-from tests.unit.i18n.prose import faults
+from service.testing.ruleset_kit import played_samples
 
 LANGUAGES = (SOURCE_LANGUAGE, *TRANSLATED)
-# Templates no rule emits, and why (the test fails when one starts being emitted).
-NEVER_EMITTED = {
-    ("dark-earth", "evasion_reused"): "no code in service/rules/dark_earth emits it: an evasion is rolled once per shot",
-}
+
 # Shared events a ruleset never emits by design.
 NOT_IN_RULESET = {
     "turn_order": {"age-du-silicium", "dark-earth", "duel-2d6"},  # they narrate their own orders
     "result_overridden": {"dark-earth", "space-opera-d100"},  # dice pools and degrees: no success to force (supports_override)
     "recovered": {"space-opera-d100"},  # its rules tie no state to PV: healing ends none (docs/rules/space-opera-d100.md)
 }
-
-
-@cache
-def _samples(ruleset_id: str):
-    return samples(ruleset_id)
+# Melee's own rulesets: a plugin owes none of the shared events.
+BUILT_IN = sorted(rid for rid, ruleset in RULESETS.items() if type(ruleset).__module__.startswith("service.rules."))
 
 
 def _base(code: str) -> str:
     return code.split(".")[0]
 
 
-@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
-def test_every_event_reads_as_prose_in_every_language(ruleset_id):
-    messages, words = catalogues(ruleset_id), labels(ruleset_id)
-    found = set()
-    for event, names in _samples(ruleset_id):
-        chosen = variant(event["code"], event["params"], messages["en"]).split(".")
-        # A word that chose the sentence (reason=one_side_standing) is not shown: not a raw id.
-        shown = {key: value for key, value in event["params"].items() if f"{key}={value}" not in chosen}
-        for lang in LANGUAGES:
-            text = render(event, lang, messages, names, words[lang])
-            for fault in faults(text, lang, event["code"], shown, names, words[lang]):
-                found.add(f"{lang} {'.'.join(chosen)}: {fault} in {text!r}")
-    assert sorted(found) == []
-
-
-@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
-def test_every_event_code_of_the_ruleset_is_played(ruleset_id):
-    played = {event["code"] for event, _ in _samples(ruleset_id)}
-    own = {_base(key) for key in RULESETS[ruleset_id].messages["en"]}
-    unreached = {code for code in own - played if (ruleset_id, code) not in NEVER_EMITTED}
-    assert unreached == set(), "add a fight, record the rules tests again or, last, a HAND_WRITTEN event"
-    assert not {code for (owner, code) in NEVER_EMITTED if owner == ruleset_id} & played, "emitted now: drop it from NEVER_EMITTED"
+# Every event reads as prose, and every event code of a ruleset is played: the
+# ruleset kit (service/testing/ruleset_kit.py, tests/kit/) checks both for each ruleset.
 
 
 def test_every_shared_event_code_is_played_where_it_can_happen():
     for code in {_base(key) for key in COMMON_MESSAGES["en"]}:
-        for ruleset_id in sorted(set(RULESETS) - NOT_IN_RULESET.get(code, set())):
-            assert code in {event["code"] for event, _ in _samples(ruleset_id)}, (ruleset_id, code)
+        for ruleset_id in sorted(set(BUILT_IN) - NOT_IN_RULESET.get(code, set())):
+            assert code in {event["code"] for event, _ in played_samples(ruleset_id)}, (ruleset_id, code)
 
 
 def test_every_variant_refines_an_existing_sentence():
@@ -90,7 +62,8 @@ def test_french_never_puts_an_article_or_a_preposition_to_contract_before_a_name
     # so that a name is a subject, an object, or follows "pour", "sur", "contre", ":".
     offending = [
         f"{message.context}: {message.string}"
-        for message in catalog("fr")
+        for ruleset_id in owners()
+        for message in catalog("fr", ruleset_id)
         if message.context and message.string and NAME_AFTER_ARTICLE.search(message.string)
     ]
     assert offending == []

@@ -59,16 +59,11 @@ def faults(text: str, lang: str, code: str, params: dict, names: dict[str, str],
     for key in FREE_TEXT:
         if isinstance(params.get(key), str) and params[key]:
             readable = readable.replace(params[key], "Texte")
-    if PYTHON.search(readable):
-        found.append(f"Python value: {PYTHON.search(readable).group()!r}")
-    if SNAKE.search(readable):
-        found.append(f"snake_case id: {SNAKE.search(readable).group()!r}")
-    if EMPTY_SLOT.search(readable):
-        found.append(f"empty slot: {EMPTY_SLOT.search(readable).group()!r}")
-    if YES_NO_SLOT.search(readable):
-        found.append(f"yes/no slot: {YES_NO_SLOT.search(readable).group()!r}")
-    if GUESSED_PLURAL.search(readable):
-        found.append(f"guessed plural: {GUESSED_PLURAL.search(readable).group()!r}")
+    for what, pattern in (("Python value", PYTHON), ("snake_case id", SNAKE), ("empty slot", EMPTY_SLOT),
+                          ("yes/no slot", YES_NO_SLOT), ("guessed plural", GUESSED_PLURAL)):
+        match = pattern.search(readable)
+        if match:
+            found.append(f"{what}: {match.group()!r}")
     words = set(re.findall(r"[\wÀ-ÿ]+", readable))
     # Case counts: capitalised names (Tir simple) and abbreviations (TIR, DEG)
     # are the games' own terms, shown as the seed names them.

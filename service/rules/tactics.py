@@ -1,0 +1,61 @@
+"""What a simulated fighter does: the contract of a ruleset's default tactic.
+
+A tactic never decides an outcome: it only picks the next action *body* for
+the combatant the engine waits for, exactly as a client would post it. Each
+ruleset's tactic (its package's ``tactic.py``, :attr:`Ruleset.tactic`) lists
+candidate bodies in order of preference; the simulator tries them through the
+engine and keeps the first one the rules accept (a refusal changes nothing),
+so a tactic needs no copy of the rules' legality.
+
+Options, shared by every ruleset (docs/simulations.md):
+- ``target``: ``first`` (the first standing enemy, in sheet order) or
+  ``weakest`` (the standing enemy with the fewest health points left);
+- ``style``: ``balanced``, ``aggressive`` or ``defensive``; what it changes
+  is ruleset-specific and told by each tactic's description.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+TARGETS = ("first", "weakest")
+STYLES = ("balanced", "aggressive", "defensive")
+
+
+@dataclass(frozen=True)
+class Tactic:
+    """The options a simulation request chooses."""
+
+    target: str = "first"
+    style: str = "balanced"
+
+
+# (state, the acting combatant, its entry of state["awaiting"], the options) -> candidate bodies
+Candidates = Callable[[dict, dict, dict, Tactic], Iterator[dict]]
+
+
+@dataclass(frozen=True)
+class DefaultTactic:
+    """A ruleset's tactic: the bodies it tries, and what the simulator reads of a combatant."""
+
+    health: str  # the combatant's key for the health points left
+    candidates: Candidates
+    description: str  # English, shown with every simulation result
+
+
+def first_weapon(combatant: dict, default: str | None = None) -> str | None:
+    weapons = combatant["sheet"].get("weapons") or []
+    return weapons[0]["id"] if weapons else default
+
+
+def choose_target(
+    state: dict, actor: dict, standing: Callable[[dict], bool], health: str, tactic: Tactic
+) -> dict | None:
+    """The enemy ``tactic.target`` names among those ``standing`` (the ruleset's predicate) accepts."""
+    enemies = [c for c in state["combatants"] if c["side"] != actor["side"] and standing(c)]
+    if not enemies:
+        return None
+    if tactic.target == "weakest":
+        return min(enemies, key=lambda c: c[health])
+    return enemies[0]
