@@ -1,15 +1,24 @@
-"""What the use cases need of the store, as protocols (structural types).
+"""What the use cases need of the world outside the rules, as protocols (structural types).
 
-``service.store.CombatStore`` (Redis or Redis Cluster, fakeredis when
-embedded) satisfies all but ``Jobs``, which ``service.store.jobs.SimulationJobs``
-does (``CombatStore.simulation_jobs()``); ``service.store.memory.MemoryCombats``
-is a plain-Python stand-in for the use cases' unit tests. tests/unit/usecases/
-checks both against these protocols.
+The store: ``service.store.CombatStore`` (Redis or Redis Cluster, fakeredis
+when embedded) satisfies ``Combats``, ``Grants`` and ``IdempotencyRecords``;
+``service.store.jobs.SimulationJobs`` satisfies ``Jobs``
+(``CombatStore.simulation_jobs()``); ``service.store.memory`` has a
+plain-Python stand-in for each, for the use cases' unit tests.
+tests/unit/usecases/ checks them against these protocols.
+
+The rest the HTTP layer hands in: ``Sealer`` (service/api/sealing.py),
+``EntryWait`` (the long poll of service/api/stream.py), ``JobRunner`` (the
+worker processes' queue, service/jobs/queue.py, or a thread of the serving
+process, service/api/simulation_jobs.py) and ``Compute`` (the CPU budget of
+service/api/budget.py).
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..store.idempotency import KeyedWrite
 
@@ -83,3 +92,44 @@ class Jobs(Protocol):
 
 class CombatStore(Combats, Grants, Protocol):
     """What an action needs: the combat and, for a join, new grants."""
+
+
+class CreationStore(Combats, IdempotencyRecords, Protocol):
+    """What a creation needs: the combat, and the records of its Idempotency-Key."""
+
+
+class Sealer(Protocol):
+    """Seals the tokens a retried creation shows again (AES-GCM under the server
+    secret and the client's key): None when a sealed record no longer opens."""
+
+    def seal(self, idempotency_key: str, combat_id: str, tokens: dict[str, Any]) -> str: ...
+
+    def unseal(self, idempotency_key: str, combat_id: str, sealed: str) -> dict[str, Any] | None: ...
+
+
+class EntryWait(Protocol):
+    """Waits up to ``seconds`` for a log entry after ``after``; False when it could not wait at all."""
+
+    def __call__(self, combat_id: str, after: int, seconds: float) -> bool: ...
+
+
+class RunnerBusy(Exception):
+    """The job runner takes no more jobs now (503, Retry-After)."""
+
+
+class JobRunner(Protocol):
+    """Plays a simulation job's chunks somewhere, writing to ``Jobs``; RunnerBusy when it cannot take it."""
+
+    def submit(self, job_id: str, asked: dict[str, Any]) -> None: ...
+
+
+Result = TypeVar("Result")
+
+
+class Compute(Protocol):
+    """Where a costly computation runs: ``limited()`` around it (refuses when
+    the process or the client has no budget left), ``run`` to play it."""
+
+    def limited(self) -> AbstractContextManager[None]: ...
+
+    def run(self, function: Callable[..., Result], *args: Any) -> Result: ...
