@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
 from typing import Any
 
 from flask import current_app, url_for
@@ -18,7 +17,7 @@ from ..usecases import simulations
 from ..usecases.ports import JobRunner, RunnerBusy
 from ..usecases.simulations import INLINE_MAX_FIGHTS
 from .access import check_api_key
-from .budget import FIGHT_UNITS, costly, offload
+from .budget import FIGHT_UNITS, RequestCompute
 from .problems import problem
 from .requests import store
 from .simulation_jobs import ThreadRunner
@@ -64,20 +63,6 @@ class SimulationJob(Schema):
     retries = fields.Integer(metadata={"description": "Parts of the job started again after an error or the death of their worker."})
     result = fields.Dict(metadata={"description": "When done: the same document an inline run answers."})
     error = fields.String()
-
-
-class RequestCompute:
-    """The ``Compute`` port of one request: its cost charged to the CPU budget
-    (service/api/budget.py), the computation off the event loop."""
-
-    def __init__(self, cost: int):
-        self.cost = cost
-
-    def limited(self) -> AbstractContextManager[None]:
-        return costly(self.cost)
-
-    def run(self, function, *args: Any):
-        return offload(function, *args)
 
 
 def _runner() -> JobRunner:

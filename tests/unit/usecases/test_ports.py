@@ -10,7 +10,7 @@ import pytest
 
 from service.api import sealing
 from service.api.simulation_jobs import ThreadRunner
-from service.api.simulations import RequestCompute
+from service.api.budget import RequestCompute
 from service.api.stream import long_poll
 from service.jobs.queue import QueueRunner
 from service.observability.store import observed
