@@ -19,7 +19,7 @@ from .problems import problem
 from .requests import store
 
 blp = Blueprint("options", __name__, url_prefix="/combats", description="The legal actions of a combatant, to build a client's menus.")
-BEARER = [{"bearer": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
 
 class OptionsQuery(Schema):
