@@ -133,8 +133,9 @@ class KeyFence:
 
     def reserve(self, store: IdempotencyRecords, now: int) -> Record | None:
         """None when the key is now this request's; else what the first request
-        with the key left (its answer to replay). ``KeyReused`` when that was
-        another request, ``RequestInFlight`` while it is still running."""
+        with the key left (its answer to replay). ``ReplayUnavailable`` for a
+        record of a format this version does not read, ``KeyReused`` when it
+        was another request, ``RequestInFlight`` while it is still running."""
         text = store.reserve(self.records, self.digest, self.reservation, now, STALE_AFTER_SECONDS, self.ttl)
         if text is None:
             return None
