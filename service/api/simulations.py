@@ -10,7 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from ..rules.schemas import StrictInt
+from .shapes import StrictInt
 from ..simulation import MAX_FIGHTS, STYLES, TARGETS, Tactic, simulate
 from ..jobs import chunk, queue
 from ..simulation.runner import load_template

@@ -12,16 +12,15 @@ from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
 
-from marshmallow import Schema, ValidationError, fields, validate
-
 from . import authority
 from .dice import DiceBox
-from .errors import InvalidAction
+from .errors import InvalidAction, InvalidInput
 from .events import event
 from .gm.schemas import GM_ACTIONS
 from .odds.profile import OddsProfile
 from .viewer import GM_VIEWER, Viewer
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, StrictInt
+from .shapes import Schema, fields, validate
 from .tactics import DefaultTactic
 
 MAX_COMBATANTS = 50
@@ -103,7 +102,7 @@ class Ruleset:
         lacking += [f"{name}()" for name in self.HOOKS if getattr(type(self), name) is getattr(Ruleset, name)]
         if hasattr(self, "messages") and "en" not in self.messages:
             lacking.append("messages['en']")
-        if hasattr(self, "options_schema") and "auto_end" not in self.options_schema._declared_fields:
+        if hasattr(self, "options_schema") and "auto_end" not in self.options_schema().fields:
             lacking.append("the option auto_end (schemas.auto_end(), read by ending.py)")
         return lacking
 
@@ -257,9 +256,7 @@ class Ruleset:
 
     @cached_property
     def _action_loaders(self) -> dict[str, Schema]:
-        # One instance per action type, built once: instantiating a marshmallow
-        # schema costs as much as loading with it (docs/performance.md), and
-        # load() keeps no per-call state on the instance.
+        # One instance per action type, built once; load() keeps no per-call state on the instance.
         return {action_type: schema() for action_type, schema in self.all_action_schemas.items()}
 
     def action_schema(self, action_type: str) -> Schema:
@@ -279,21 +276,21 @@ class Ruleset:
         seen: dict[str, int] = {}
         for index, combatant in enumerate(data["combatants"]):
             if combatant["id"] in seen or combatant["id"] == GM:
-                raise ValidationError(
+                raise InvalidInput(
                     {"combatants": {index: {"id": [f"{combatant['id']!r} is already used; ids must be unique and not 'gm'"]}}}
                 )
             seen[combatant["id"]] = index
         for index, hidden in enumerate(data["hidden_sheets"]):
             if hidden not in seen:
-                raise ValidationError({"hidden_sheets": {index: [f"there is no combatant {hidden!r}"]}})
+                raise InvalidInput({"hidden_sheets": {index: [f"there is no combatant {hidden!r}"]}})
         return data
 
     def load_action(self, body: Mapping) -> dict:
         if not isinstance(body, Mapping):
-            raise ValidationError({"_schema": ["the action must be a JSON object"]})
+            raise InvalidInput({"_schema": ["the action must be a JSON object"]})
         action_type = body.get("type")
         loader = self._action_loaders.get(action_type) if isinstance(action_type, str) else None
         if loader is None:
             known = ", ".join(sorted(self.all_action_schemas))
-            raise ValidationError({"type": [f"unknown action type {action_type!r} for {self.id}; one of: {known}"]})
+            raise InvalidInput({"type": [f"unknown action type {action_type!r} for {self.id}; one of: {known}"]})
         return loader.load(body)

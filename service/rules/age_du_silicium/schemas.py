@@ -1,6 +1,6 @@
 """L'Âge du Silicium: the combatant sheet, the combat options and the actions."""
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 
 from ..authority import gm_decides
 from ..gm import schemas as gm
@@ -117,7 +117,7 @@ class Sheet(CombatantBase):
     def _unique_weapons(self, data, **kwargs):
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)) or "unarmed" in ids:
-            raise ValidationError("weapon ids must be unique and not 'unarmed' (always available)", "weapons")
+            raise InvalidInput("weapon ids must be unique and not 'unarmed' (always available)", "weapons")
 
 
 class Options(CommonOptions):
@@ -236,7 +236,7 @@ class AdjustAction(gm.AdjustAction):
     def _one_target(self, data, **kwargs):
         data["target"] = data["target"] or data["combatant"]
         if data["target"] is None:
-            raise ValidationError("give the combatant to adjust", "target")
+            raise InvalidInput("give the combatant to adjust", "target")
         return data
 
 

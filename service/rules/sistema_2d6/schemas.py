@@ -2,7 +2,7 @@
 
 import re
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 
 from ..authority import answered_by, gm_decides
 from ..schemas import ActionBase, auto_end, choice, CombatantBase, CommonOptions, DiceExpressionField, flag, identifier, name, StrictInt
@@ -49,7 +49,7 @@ class Weapon(Schema):
     @validates_schema
     def _damage_known(self, data, **kwargs):
         if data.get("damage") is None and data.get("catalog") is None:
-            raise ValidationError("give a damage expression or a catalog weapon", "damage")
+            raise InvalidInput("give a damage expression or a catalog weapon", "damage")
 
     @post_load
     def _merge_catalog(self, data, **kwargs):
@@ -105,10 +105,10 @@ class Sheet(CombatantBase):
     def _core_attributes(self, data, **kwargs):
         missing = [a for a in ATTRIBUTES_REQUIRED if a not in data.get("attributes", {})]
         if missing:
-            raise ValidationError(f"missing attributes: {', '.join(missing)}", "attributes")
+            raise InvalidInput(f"missing attributes: {', '.join(missing)}", "attributes")
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
-            raise ValidationError("weapon ids must be unique", "weapons")
+            raise InvalidInput("weapon ids must be unique", "weapons")
 
 
 class Options(CommonOptions):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from marshmallow import fields, validate
+from service.rules.shapes import fields, validate
 
 from service.rules.conditions import add, has, next_round, remove, roll_bonus
 from service.rules.errors import InvalidAction
