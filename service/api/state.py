@@ -10,6 +10,7 @@ of every ruleset's example fight against them.
 from marshmallow import fields, validate
 
 from .schemas import Combatant
+from .shapes import field_of
 
 COUNT = {"validate": validate.Range(min=0)}
 
@@ -70,6 +71,14 @@ COMBATANTS = {
 
 
 def combatant_schema(ruleset) -> type[Combatant]:
-    """The ruleset's combatant state schema; a plugin's, until it has its own, is the common core under its own name."""
+    """The ruleset's combatant state schema: a built-in ruleset's above; a plugin's, the common core
+    plus the fields its ``combatant_state`` shape declares (none declared: the common core alone), under its own name."""
     known = COMBATANTS.get(ruleset.id)
-    return known or type(f"{ruleset.schema_prefix}Combatant", (Combatant,), {"__doc__": Combatant.__doc__})
+    if known is not None:
+        return known
+    own = ruleset.combatant_state().fields.items() if ruleset.combatant_state is not None else ()
+    return type(
+        f"{ruleset.schema_prefix}Combatant",
+        (Combatant,),
+        {"__doc__": (ruleset.combatant_state or Combatant).__doc__, **{name: field_of(field) for name, field in own}},
+    )

@@ -85,6 +85,10 @@ class Ruleset:
     odds: OddsProfile = OddsProfile()
     # What a simulated fighter does (service/rules/tactics.py).
     tactic: DefaultTactic
+    # Optional: the shape of the fields new_combatant adds to every combatant's state besides id, name, side,
+    # conditions and sheet (its health...), for the OpenAPI document's <Prefix>Combatant; None: only those five.
+    # Describes, never loads: the state is the rules' own. (The five built-in rulesets' are in service/api/state.py.)
+    combatant_state: type[Schema] | None = None
 
     # Declarations without a default: the registry refuses a ruleset lacking one.
     REQUIRED = ("id", "name", "language", "seed", "summary", "sheet_schema", "options_schema", "action_schemas",
