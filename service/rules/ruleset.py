@@ -106,7 +106,15 @@ class Ruleset:
         lacking += [f"{name}()" for name in self.HOOKS if getattr(type(self), name) is getattr(Ruleset, name)]
         if hasattr(self, "messages") and "en" not in self.messages:
             lacking.append("messages['en']")
-        if hasattr(self, "options_schema") and "auto_end" not in self.options_schema().fields:
+        # Schemas are the core's shapes (a marshmallow schema, say, would fail at the first request instead).
+        declared = {name: getattr(self, name) for name in ("sheet_schema", "options_schema") if hasattr(self, name)}
+        declared.update({f"action_schemas[{kind!r}]": schema for kind, schema in getattr(self, "action_schemas", {}).items()})
+        if self.combatant_state is not None:
+            declared["combatant_state"] = self.combatant_state
+        lacking += [f"{name} as a shape (a service.rules.shapes.Schema subclass)" for name, schema in declared.items()
+                    if not (isinstance(schema, type) and issubclass(schema, Schema))]
+        options = declared.get("options_schema")
+        if isinstance(options, type) and issubclass(options, Schema) and "auto_end" not in options().fields:
             lacking.append("the option auto_end (schemas.auto_end(), read by ending.py)")
         return lacking
 
