@@ -87,7 +87,7 @@ class Ruleset:
     tactic: DefaultTactic
     # Optional: the shape of the fields new_combatant adds to every combatant's state besides id, name, side,
     # conditions and sheet (its health...), for the OpenAPI document's <Prefix>Combatant; None: only those five.
-    # Describes, never loads: the state is the rules' own. (The five built-in rulesets' are in service/api/state.py.)
+    # Describes, never loads: the state is the rules' own.
     combatant_state: type[Schema] | None = None
 
     # Declarations without a default: the registry refuses a ruleset lacking one.

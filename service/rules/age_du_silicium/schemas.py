@@ -240,6 +240,20 @@ class AdjustAction(gm.AdjustAction):
         return data
 
 
+COUNT = validate.Range(min=0)
+
+
+# What new_combatant adds to every combatant's state (published as AgeDuSiliciumCombatant; never loaded).
+class CombatantState(Schema):
+    """The state's own fields besides id, name, side, conditions and sheet."""
+
+    initiative = fields.Integer(required=True)
+    blessures = fields.Integer(required=True, metadata={"description": "Health left (blessures points)."})
+    blessures_max = fields.Integer(required=True)
+    aim = fields.Integer(required=True, validate=COUNT, metadata={"description": "Rounds spent aiming."})
+    retested_round = fields.Integer(allow_none=True, required=True)
+
+
 ACTIONS = {
     "choose_frenzy": ChooseFrenzyAction,
     "declare": DeclareAction,

@@ -226,5 +226,20 @@ class WorsenWoundAction(ActionBase):
     reason = fields.String(validate=validate.Length(max=200), load_default=None)
 
 
+COUNT = validate.Range(min=0)
+
+
+# What new_combatant adds to every combatant's state (published as DarkEarthCombatant; never loaded).
+class CombatantState(Schema):
+    """The state's own fields besides id, name, side, conditions and sheet."""
+
+    pv = fields.Integer(required=True, metadata={"description": "Health left."})
+    pv_max = fields.Integer(required=True)
+    wounds = fields.Integer(required=True, validate=COUNT)
+    choc = fields.Integer(required=True, validate=COUNT)
+    wound_level = fields.String(allow_none=True, required=True, metadata={"description": "null, grave or critique."})
+    loaded = fields.Dict(keys=fields.String(), values=fields.Field(), required=True, metadata={"description": "Mechanical weapons' load, by weapon id."})
+
+
 ACTIONS = {"allocate": AllocateAction, "contact": ContactAction, "worsen_wound": WorsenWoundAction}
 GM_ACTIONS = frozenset({"contact", "worsen_wound"})  # besides the shared ones (gm/)

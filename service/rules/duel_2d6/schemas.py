@@ -263,6 +263,24 @@ class AdjustAction(gm.AdjustAction):
     initiative_against = identifier(load_default=None, metadata={"description": "Give the target the initiative against this opponent."})
 
 
+COUNT = validate.Range(min=0)
+
+
+# What new_combatant adds to every combatant's state (published as Duel2d6Combatant; never loaded).
+class CombatantState(Schema):
+    """The state's own fields besides id, name, side, conditions and sheet."""
+
+    pv = fields.Integer(required=True, metadata={"description": "Health left."})
+    pv_max = fields.Integer(required=True)
+    wound = fields.String(required=True, metadata={"description": "The worst wound: aucune, egratignure, legere or grave."})
+    malus = fields.Integer(required=True, metadata={"description": "The wounds' malus on the combatant's rolls (0 or less)."})
+    facing = fields.List(fields.String(), required=True, metadata={"description": "The opponents this combatant is in a duel with."})
+    last_dive_round = fields.Integer(allow_none=True, required=True)
+    ammo = fields.Dict(keys=fields.String(), values=fields.Integer(validate=COUNT), required=True, metadata={"description": "Shots left, by weapon id."})
+    jammed = fields.List(fields.String(), required=True, metadata={"description": "Ids of jammed weapons."})
+    dropped = fields.List(fields.String(), required=True, metadata={"description": "Ids of dropped weapons."})
+
+
 ACTIONS = {
     "attack": AttackAction,
     "shoot": ShootAction,

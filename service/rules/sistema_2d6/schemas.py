@@ -197,6 +197,19 @@ class PassAction(ActionBase):
     description = fields.String(validate=validate.Length(max=200), load_default=None)
 
 
+COUNT = validate.Range(min=0)
+
+
+# What new_combatant adds to every combatant's state (published as Sistema2d6Combatant; never loaded).
+class CombatantState(Schema):
+    """The state's own fields besides id, name, side, conditions and sheet."""
+
+    pv = fields.Integer(required=True, metadata={"description": "Health left; 0 or less: dying or dead."})
+    pv_max = fields.Integer(required=True)
+    death_failures = fields.Integer(required=True, validate=COUNT)
+    initiative = fields.Integer(allow_none=True, required=True)
+
+
 ACTIONS = {
     "attack": AttackAction,
     "defend": DefendAction,

@@ -185,6 +185,19 @@ class ClearConditionAction(ActionBase):
     condition = fields.String(validate=validate.Length(1, 40), required=True)
 
 
+# What new_combatant adds to every combatant's state (published as SpaceOperaD100Combatant; never loaded).
+class CombatantState(Schema):
+    """The state's own fields besides id, name, side, conditions and sheet."""
+
+    kind = fields.String(required=True, metadata={"description": "living or droid."})
+    pv = fields.Integer(required=True, metadata={"description": "Health left."})
+    pv_max = fields.Integer(required=True)
+    san = fields.Integer(allow_none=True, required=True, metadata={"description": "Sanity, when the sheet has it."})
+    items = fields.Dict(required=True, metadata={"description": "Items in use (a held shield...)."})
+    wielding = fields.String(allow_none=True, required=True, metadata={"description": "The weapon id in hand."})
+    round = fields.Dict(required=True, metadata={"description": "This round: initiative, attacks left, dodges, damage taken."})
+
+
 ACTIONS = {
     "attack": AttackAction,
     "react": ReactAction,
