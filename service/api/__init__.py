@@ -15,14 +15,20 @@ from ..i18n import english, labels
 from ..rules import authority
 from ..rules.registry import RULESETS, ruleset_of_module
 from . import combats, contract, errors, health, history, odds, options, problems, rulesets, schemas, simulations, state, stream, tokens
+from .shapes import is_shape, schema_of
 
 SWAGGER_STATIC = "/docs/static/"
 
 
 def schema_name(schema) -> str:
-    """Component names: ruleset schemas get the ruleset's prefix (Sistema2d6Sheet), a plugin's too."""
-    resolved = resolve_schema_cls(schema)
-    cls = resolved[0] if isinstance(resolved, list) else resolved
+    """Component names: ruleset schemas get the ruleset's prefix (Sistema2d6Sheet), a plugin's too.
+
+    ``schema``: a marshmallow schema (class, instance or name), or one of the rules core's shapes."""
+    if is_shape(schema):
+        cls = schema
+    else:
+        resolved = resolve_schema_cls(schema)
+        cls = resolved[0] if isinstance(resolved, list) else resolved
     name = cls.__name__.removesuffix("Schema") or cls.__name__
     owner = ruleset_of_module(cls.__module__)
     parts = cls.__module__.split(".")
@@ -60,20 +66,23 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
     converter = api.ma_plugin.converter
     creation_refs, action_refs, details = [], [], {}
     for ruleset in RULESETS.values():
-        creation_name = schema_name(ruleset.create_schema)
-        spec.components.schema(creation_name, schema=ruleset.create_schema)
+        # The core's shapes, as the marshmallow schemas apispec reads (api/shapes.py).
+        creation = schema_of(ruleset.create_schema)
+        creation_name = schema_name(creation)
+        spec.components.schema(creation_name, schema=creation)
         creation_refs.append({"$ref": f"#/components/schemas/{creation_name}"})
-        for action_schema in ruleset.all_action_schemas.values():
+        action_schemas = {kind: schema_of(s) for kind, s in ruleset.all_action_schemas.items()}
+        for action_schema in action_schemas.values():
             if schema_name(action_schema) not in spec.components.schemas:
                 spec.components.schema(schema_name(action_schema), schema=action_schema)
-        actions = {kind: schema_name(s) for kind, s in ruleset.all_action_schemas.items()}
+        actions = {kind: schema_name(s) for kind, s in action_schemas.items()}
         union = contract.action_union(spec, ruleset.schema_prefix, actions, schema_name(ruleset.sheet_schema))
         action_refs.append({"$ref": f"#/components/schemas/{union}"})
         spec.components.schema(f"{ruleset.schema_prefix}Combatant", schema=state.combatant_schema(ruleset))
         raw = {
-            "sheet": converter.schema2jsonschema(ruleset.sheet_schema),
-            "options": converter.schema2jsonschema(ruleset.options_schema),
-            "actions": {kind: converter.schema2jsonschema(s) for kind, s in ruleset.all_action_schemas.items()},
+            "sheet": converter.schema2jsonschema(schema_of(ruleset.sheet_schema)),
+            "options": converter.schema2jsonschema(schema_of(ruleset.options_schema)),
+            "actions": {kind: converter.schema2jsonschema(s) for kind, s in action_schemas.items()},
         }
         components = spec.to_dict()["components"]["schemas"]
         details[ruleset.id] = {

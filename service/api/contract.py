@@ -1,8 +1,9 @@
 """What turns the generated OpenAPI document into a contract a generated client can type.
 
-Derived from what the blueprints, the rulesets' marshmallow schemas and their
-message catalogues declare, so a new endpoint, action type, field or event code
-shows up typed without editing this module:
+Derived from what the blueprints, the rulesets' schemas (the core's shapes,
+turned into marshmallow schemas by api/shapes.py) and their message
+catalogues declare, so a new endpoint, action type, field or event code shows
+up typed without editing this module:
 
 - every operation gets its security (undeclared: a combat's token under
   /combats/{combat_id}, else public, said with ``security: []``), the problem

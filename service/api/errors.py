@@ -8,7 +8,7 @@ from flask import Flask, current_app
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from ..rules.errors import RulesError
+from ..rules.errors import InvalidInput, RulesError
 from ..store import ActionLimitReached, CombatNotFound, OutcomeUnknown, StoreUnavailable, VersionConflict
 from . import limits
 from ..usecases.actions import NothingToTakeBack
@@ -54,8 +54,11 @@ def http_problem(error: HTTPException):
 
 
 def register(app: Flask, retry_after_seconds: int) -> None:
+    # The rules core's InvalidInput (its shapes refused the body) and the HTTP layer's own
+    # marshmallow schemas' ValidationError: the same nested messages, the same 422 problem.
+    @app.errorhandler(InvalidInput)
     @app.errorhandler(ValidationError)
-    def invalid_input(error: ValidationError):
+    def invalid_input(error: ValidationError | InvalidInput):
         errors = flatten_messages(error.messages)
         detail = "; ".join(f"{e['pointer']}: {e['detail']}" for e in errors[:5])
         return problem(422, "invalid-request", "Invalid request", detail, errors=errors)

@@ -10,7 +10,6 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from ..jobs.queue import QueueRunner
-from ..rules.schemas import StrictInt
 from ..simulation import MAX_FIGHTS, STYLES, TARGETS, Tactic
 from ..store.cluster import is_cluster_url
 from ..usecases import simulations
@@ -20,6 +19,7 @@ from .access import check_api_key
 from .budget import FIGHT_UNITS, RequestCompute
 from .problems import problem
 from .requests import store
+from .shapes import StrictInt
 from .simulation_jobs import ThreadRunner
 
 

@@ -13,8 +13,6 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from marshmallow import ValidationError
-
 from ..rules.events import narration_names
 from ..rules.engine import STATUS_ACTIVE, apply_action, create_combat, redo, undo
 from ..rules.errors import RulesError
@@ -72,7 +70,7 @@ def simulated_fight(ruleset_id: str, seed: int, tactic: Tactic = Tactic()) -> Fi
         for body in list(tactics.candidates(state, actor, waiting, tactic)):
             try:
                 state, entry = apply_action(state, body)
-            except (RulesError, ValidationError):
+            except RulesError:
                 continue
             entries.append(entry["events"])
             break
@@ -110,7 +108,7 @@ def gm_scene(ruleset_id: str) -> Fight:
     for action in filter(None, gm):
         try:
             state, entry = apply_action(state, {**action, "actor": "gm"})
-        except (RulesError, ValidationError):
+        except RulesError:
             continue
         states.append(state)
         played.append(entry)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from marshmallow import Schema, fields, missing
+from .shapes import Schema, fields, missing
 
 from .errors import NotYourDecision
 from .viewer import Viewer
@@ -26,7 +26,7 @@ from .viewer import Viewer
 if TYPE_CHECKING:  # ruleset.py imports this module: only its type is needed here
     from .ruleset import Ruleset
 
-Field = fields.Field[Any]
+Field = fields.Field
 JSON = Mapping[str, Any]
 
 ACTOR, GM = "actor", "gm"

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from importlib.metadata import EntryPoint, entry_points
 
-from marshmallow import ValidationError
-
+from .errors import InvalidInput
 from .ruleset import Ruleset
 
 GROUP = "melee.rulesets"
@@ -87,7 +86,7 @@ def get_ruleset(ruleset_id) -> Ruleset:
         return RULESETS[ruleset_id]
     except (KeyError, TypeError):
         known = ", ".join(sorted(RULESETS))
-        raise ValidationError({"ruleset": [f"unknown ruleset {ruleset_id!r}; one of: {known}"]}) from None
+        raise InvalidInput({"ruleset": [f"unknown ruleset {ruleset_id!r}; one of: {known}"]}) from None
 
 
 load_rulesets()

@@ -12,16 +12,15 @@ from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
 
-from marshmallow import Schema, ValidationError, fields, validate
-
 from . import authority
 from .dice import DiceBox
-from .errors import InvalidAction
+from .errors import InvalidAction, InvalidInput
 from .events import event
 from .gm.schemas import GM_ACTIONS
 from .odds.profile import OddsProfile
 from .viewer import GM_VIEWER, Viewer
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, StrictInt
+from .shapes import Schema, fields, validate
 from .tactics import DefaultTactic
 
 MAX_COMBATANTS = 50
@@ -86,6 +85,10 @@ class Ruleset:
     odds: OddsProfile = OddsProfile()
     # What a simulated fighter does (service/rules/tactics.py).
     tactic: DefaultTactic
+    # Optional: the shape of the fields new_combatant adds to every combatant's state besides id, name, side,
+    # conditions and sheet (its health...), for the OpenAPI document's <Prefix>Combatant; None: only those five.
+    # Describes, never loads: the state is the rules' own.
+    combatant_state: type[Schema] | None = None
 
     # Declarations without a default: the registry refuses a ruleset lacking one.
     REQUIRED = ("id", "name", "language", "seed", "summary", "sheet_schema", "options_schema", "action_schemas",
@@ -103,7 +106,15 @@ class Ruleset:
         lacking += [f"{name}()" for name in self.HOOKS if getattr(type(self), name) is getattr(Ruleset, name)]
         if hasattr(self, "messages") and "en" not in self.messages:
             lacking.append("messages['en']")
-        if hasattr(self, "options_schema") and "auto_end" not in self.options_schema._declared_fields:
+        # Schemas are the core's shapes (a marshmallow schema, say, would fail at the first request instead).
+        declared = {name: getattr(self, name) for name in ("sheet_schema", "options_schema") if hasattr(self, name)}
+        declared.update({f"action_schemas[{kind!r}]": schema for kind, schema in getattr(self, "action_schemas", {}).items()})
+        if self.combatant_state is not None:
+            declared["combatant_state"] = self.combatant_state
+        lacking += [f"{name} as a shape (a service.rules.shapes.Schema subclass)" for name, schema in declared.items()
+                    if not (isinstance(schema, type) and issubclass(schema, Schema))]
+        options = declared.get("options_schema")
+        if isinstance(options, type) and issubclass(options, Schema) and "auto_end" not in options().fields:
             lacking.append("the option auto_end (schemas.auto_end(), read by ending.py)")
         return lacking
 
@@ -257,9 +268,7 @@ class Ruleset:
 
     @cached_property
     def _action_loaders(self) -> dict[str, Schema]:
-        # One instance per action type, built once: instantiating a marshmallow
-        # schema costs as much as loading with it (docs/performance.md), and
-        # load() keeps no per-call state on the instance.
+        # One instance per action type, built once; load() keeps no per-call state on the instance.
         return {action_type: schema() for action_type, schema in self.all_action_schemas.items()}
 
     def action_schema(self, action_type: str) -> Schema:
@@ -279,21 +288,21 @@ class Ruleset:
         seen: dict[str, int] = {}
         for index, combatant in enumerate(data["combatants"]):
             if combatant["id"] in seen or combatant["id"] == GM:
-                raise ValidationError(
+                raise InvalidInput(
                     {"combatants": {index: {"id": [f"{combatant['id']!r} is already used; ids must be unique and not 'gm'"]}}}
                 )
             seen[combatant["id"]] = index
         for index, hidden in enumerate(data["hidden_sheets"]):
             if hidden not in seen:
-                raise ValidationError({"hidden_sheets": {index: [f"there is no combatant {hidden!r}"]}})
+                raise InvalidInput({"hidden_sheets": {index: [f"there is no combatant {hidden!r}"]}})
         return data
 
     def load_action(self, body: Mapping) -> dict:
         if not isinstance(body, Mapping):
-            raise ValidationError({"_schema": ["the action must be a JSON object"]})
+            raise InvalidInput({"_schema": ["the action must be a JSON object"]})
         action_type = body.get("type")
         loader = self._action_loaders.get(action_type) if isinstance(action_type, str) else None
         if loader is None:
             known = ", ".join(sorted(self.all_action_schemas))
-            raise ValidationError({"type": [f"unknown action type {action_type!r} for {self.id}; one of: {known}"]})
+            raise InvalidInput({"type": [f"unknown action type {action_type!r} for {self.id}; one of: {known}"]})
         return loader.load(body)

@@ -1,10 +1,10 @@
-"""Marshmallow building blocks shared by every ruleset's sheets and actions.
+"""Building blocks shared by every ruleset's sheets and actions, written with the core's shapes (shapes/).
 
 The rules core owns its input shapes: the HTTP layer publishes these same
 schemas in the OpenAPI document, so the contract cannot drift from the rules.
 """
 
-from marshmallow import Schema, ValidationError, fields, validate
+from .shapes import InvalidInput, Schema, fields, validate
 
 from .dice import DEFAULT_POLICY, MAX_EXPRESSION_LENGTH, POLICIES, DiceExpression
 from .errors import DiceError
@@ -20,11 +20,6 @@ class StrictInt(fields.Integer):
     def __init__(self, **kwargs):
         super().__init__(strict=True, **kwargs)
 
-    def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, bool):
-            raise ValidationError("Not a valid integer.")
-        return super()._deserialize(value, attr, data, **kwargs)
-
 
 class DiceExpressionField(fields.String):
     """A dice expression such as ``1d6+3``, checked at load time."""
@@ -32,12 +27,12 @@ class DiceExpressionField(fields.String):
     def __init__(self, **kwargs):
         super().__init__(validate=validate.Length(max=MAX_EXPRESSION_LENGTH), **kwargs)
 
-    def _deserialize(self, value, attr, data, **kwargs):
-        text = super()._deserialize(value, attr, data, **kwargs)
+    def _deserialize(self, value, attr, data):
+        text = super()._deserialize(value, attr, data)
         try:
             DiceExpression.parse(text)
         except DiceError as error:
-            raise ValidationError(error.detail) from error
+            raise InvalidInput(error.detail) from error
         return text
 
 

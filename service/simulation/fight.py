@@ -13,10 +13,8 @@ import json
 import pickle
 from dataclasses import dataclass
 
-from marshmallow import ValidationError
-
 from ..rules.engine import STATUS_ACTIVE, apply_loaded, copy_state, create_loaded
-from ..rules.errors import RulesError
+from ..rules.errors import InvalidInput, RulesError
 from ..rules.ruleset import Ruleset
 from .tactics import RulesetTactics, Tactic
 
@@ -30,7 +28,7 @@ class ActionLoader:
 
     def __init__(self, ruleset: Ruleset):
         self.ruleset = ruleset
-        self._loaded: dict[str, dict | ValidationError] = {}
+        self._loaded: dict[str, dict | InvalidInput] = {}
 
     def __call__(self, body: dict) -> dict:
         key = json.dumps(body, sort_keys=True)
@@ -38,10 +36,10 @@ class ActionLoader:
         if found is None:
             try:
                 found = self.ruleset.load_action(body)
-            except ValidationError as error:
+            except InvalidInput as error:
                 found = error
             self._loaded[key] = found
-        if isinstance(found, ValidationError):
+        if isinstance(found, InvalidInput):
             raise found
         return found
 
@@ -71,7 +69,7 @@ def play(
             try:
                 state, _ = apply_loaded(ruleset, state, load(body), in_place=True)
                 break
-            except (RulesError, ValidationError):
+            except RulesError:
                 state = pickle.loads(before)  # refused: try the tactic's next choice
         else:
             return Fight(state, count, stalled=True)

@@ -18,8 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 
-from marshmallow import ValidationError
-
+from ..rules.errors import InvalidInput
 from ..rules.registry import get_ruleset
 from .fight import ActionLoader, play
 from .stats import distribution, wilson
@@ -38,14 +37,14 @@ Progress = Callable[[int], None]
 def load_template(template: Mapping) -> tuple:
     """The ruleset and the loaded creation body, errors pointing into ``template``."""
     if not isinstance(template, Mapping):
-        raise ValidationError({"template": ["a combat creation body, as for POST /combats"]})
+        raise InvalidInput({"template": ["a combat creation body, as for POST /combats"]})
     try:
         ruleset = get_ruleset(template.get("ruleset"))
         data = ruleset.load_creation(template)
-    except ValidationError as error:
-        raise ValidationError({"template": error.messages}) from None
+    except InvalidInput as error:
+        raise InvalidInput({"template": error.messages}) from None
     if data["dice"]:
-        raise ValidationError({"template": {"dice": ["a simulation rolls every die itself: send no dice"]}})
+        raise InvalidInput({"template": {"dice": ["a simulation rolls every die itself: send no dice"]}})
     # A simulated fight is over when at most one side stands, whatever the template says.
     data["options"]["auto_end"] = True
     return ruleset, data

@@ -72,7 +72,7 @@ class JobNotFound(Exception):
 def simulate(asked: Asked, *, runner: JobRunner, compute: Compute, job_id: str | None = None) -> Ran | Job:
     """Play ``asked`` inline, or hand it to ``runner`` as a job (RunnerBusy when it takes none).
 
-    The template is checked first (a ValidationError, 422), before the
+    The template is checked first (InvalidInput, 422), before the
     compute budget is charged or a job recorded."""
     load_template(asked.template)
     seed = asked.seed if asked.seed is not None else secrets.randbits(63)

@@ -1,4 +1,4 @@
-"""The rules core stays pure: no web framework, no storage, no app layer and
+"""The rules core stays pure: no web framework, no serialization library, no storage, no app layer and
 no global ``random`` below service/rules/, and no import cycles inside it.
 
 Every import is resolved to an absolute module name: ``import x``,
@@ -15,14 +15,18 @@ import service.rules
 RULES_PACKAGE = "service.rules"
 RULES_DIR = Path(service.rules.__file__).parent
 PROJECT_ROOT = RULES_DIR.parent.parent
+PLUGIN_DIR = PROJECT_ROOT / "tests" / "plugin_ruleset" / "melee_coin_duel"
 
 # Module prefixes the rules core must not import (a prefix matches itself and
-# its submodules). marshmallow is allowed: the rulesets' sheet and action
-# schemas live in the core.
+# its submodules). The rulesets' sheet and action schemas live in the core,
+# written with its own kit (service/rules/shapes/): no marshmallow, which
+# only the HTTP layer uses to publish them (service/api/shapes.py).
 FORBIDDEN = (
     "flask",
     "flask_smorest",
     "werkzeug",
+    "marshmallow",
+    "apispec",
     "redis",
     "fakeredis",
     "rq",
@@ -176,10 +180,22 @@ def test_rules_core_has_no_new_import_cycle():
     assert not new, "import cycles in service/rules/: " + "; ".join(" -> ".join(c + c[:1]) for c in sorted(new))
 
 
+def test_the_plugin_ruleset_imports_none_of_it_either():
+    # The contract for ruleset authors (docs/rulesets.md): a plugin writes its schemas with the core's shapes.
+    offenders = {}
+    for path in sorted(PLUGIN_DIR.rglob("*.py")):
+        name = ".".join(path.relative_to(PLUGIN_DIR.parent).with_suffix("").parts).removesuffix(".__init__")
+        bad = forbidden_in(imports_of(name, is_package(path), path.read_text()))
+        if bad:
+            offenders[name] = bad
+    assert offenders == {}
+
+
 def test_the_scan_sees_imports():
     # Guard against a scan that silently finds nothing.
     schemas = RULES_DIR / "schemas.py"
-    assert "marshmallow" in {n.split(".")[0] for n in imports_of("service.rules.schemas", False, schemas.read_text())}
+    assert "service.rules.shapes" in imports_of("service.rules.schemas", False, schemas.read_text())
+    assert "service.rules.shapes" in imports_of("melee_coin_duel", True, (PLUGIN_DIR / "__init__.py").read_text())
     assert len(rules_modules()) > 50
     assert "service.rules.ruleset" in import_graph()["service.rules.duel_2d6"]
 
@@ -222,8 +238,24 @@ def test_mutant_absolute_imports_are_caught():
     ]
 
 
+def test_mutant_marshmallow_in_a_rulesets_schemas_is_caught():
+    # What the core's schemas were written with before service/rules/shapes/.
+    source = "from marshmallow import Schema, fields, validate\nimport marshmallow.validate\n"
+    assert forbidden_in(imports_of("service.rules.sistema_2d6.schemas", False, source)) == [
+        "marshmallow",
+        "marshmallow.Schema",
+        "marshmallow.fields",
+        "marshmallow.validate",
+    ]
+    source = "def later():\n    from apispec.ext.marshmallow import MarshmallowPlugin\n"
+    assert forbidden_in(imports_of("service.rules.registry", False, source)) == [
+        "apispec.ext.marshmallow",
+        "apispec.ext.marshmallow.MarshmallowPlugin",
+    ]
+
+
 def test_allowed_imports_are_not_flagged():
-    source = "import random_words\nfrom .random_table import roll\nfrom marshmallow import fields\nimport redisish\n"
+    source = "import random_words\nfrom .random_table import roll\nfrom .shapes import fields\nimport redisish\nimport marshmallowish\n"
     assert forbidden_in(imports_of("service.rules.dice", False, source)) == []
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from marshmallow import Schema, fields
+from service.rules.shapes import Schema, fields
 
 from service.rules import authority
 from service.rules.errors import NotYourDecision

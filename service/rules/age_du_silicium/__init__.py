@@ -4,7 +4,7 @@ from ..ruleset import Resolution, Ruleset
 from . import actions, legal, opening, rounds
 from .status import CORNERED, DEAD, DISARMED, IMMOBILISED, OUT_OF_ACTION, PRONE, is_standing
 from .messages import LABELS, MESSAGES
-from .schemas import ACTIONS, Options, Sheet
+from .schemas import ACTIONS, CombatantState, Options, Sheet
 from .tables import CATALOG
 from .example import EXAMPLE
 from .odds import AgeDuSiliciumOdds
@@ -24,6 +24,7 @@ class AgeDuSilicium(Ruleset):
     sheet_schema = Sheet
     options_schema = Options
     action_schemas = ACTIONS
+    combatant_state = CombatantState
     catalog = CATALOG
     messages = MESSAGES
     labels = LABELS

@@ -1,6 +1,6 @@
 """L'Âge du Silicium: the combatant sheet, the combat options and the actions."""
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 
 from ..authority import gm_decides
 from ..gm import schemas as gm
@@ -117,7 +117,7 @@ class Sheet(CombatantBase):
     def _unique_weapons(self, data, **kwargs):
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)) or "unarmed" in ids:
-            raise ValidationError("weapon ids must be unique and not 'unarmed' (always available)", "weapons")
+            raise InvalidInput("weapon ids must be unique and not 'unarmed' (always available)", "weapons")
 
 
 class Options(CommonOptions):
@@ -236,8 +236,22 @@ class AdjustAction(gm.AdjustAction):
     def _one_target(self, data, **kwargs):
         data["target"] = data["target"] or data["combatant"]
         if data["target"] is None:
-            raise ValidationError("give the combatant to adjust", "target")
+            raise InvalidInput("give the combatant to adjust", "target")
         return data
+
+
+COUNT = validate.Range(min=0)
+
+
+# What new_combatant adds to every combatant's state (published as AgeDuSiliciumCombatant; never loaded).
+class CombatantState(Schema):
+    """The state's own fields besides id, name, side, conditions and sheet."""
+
+    initiative = fields.Integer(required=True)
+    blessures = fields.Integer(required=True, metadata={"description": "Health left (blessures points)."})
+    blessures_max = fields.Integer(required=True)
+    aim = fields.Integer(required=True, validate=COUNT, metadata={"description": "Rounds spent aiming."})
+    retested_round = fields.Integer(allow_none=True, required=True)
 
 
 ACTIONS = {

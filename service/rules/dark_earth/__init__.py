@@ -10,7 +10,7 @@ from .contacts import leave_all
 from .health import COMA, DEAD, WOUND_CONDITIONS, clear_choc, is_standing, pv_adjusted
 from .tables import PAIN_DICE
 from .messages import LABELS, MESSAGES
-from .schemas import ACTIONS, GM_ACTIONS, Options, Sheet
+from .schemas import ACTIONS, CombatantState, GM_ACTIONS, Options, Sheet
 from .tables import CATALOG
 from .odds import DarkEarthOdds
 from .tactic import TACTIC
@@ -29,6 +29,7 @@ class DarkEarth(Ruleset):
     sheet_schema = Sheet
     options_schema = Options
     action_schemas = ACTIONS
+    combatant_state = CombatantState
     extra_gm_actions = GM_ACTIONS
     gm_conditions = frozenset({COMA, DEAD, bouffons.ELIMINATED})
     damage_event = ("wounded", "amount")

@@ -1,6 +1,6 @@
 """Dark Earth: the combatant sheet, the combat options and the actions."""
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 
 from ..authority import gm_decides
 from ..schemas import ActionBase, auto_end, choice, CombatantBase, CommonOptions, flag, identifier, name, number, StrictInt
@@ -61,7 +61,7 @@ class Armour(Schema):
     @validates_schema
     def _known(self, data, **kwargs):
         if data.get("prot") is None and data.get("catalog") is None:
-            raise ValidationError("give a PROT or a catalog armour", "prot")
+            raise InvalidInput("give a PROT or a catalog armour", "prot")
 
     @post_load
     def _merge_catalog(self, data, **kwargs):
@@ -108,18 +108,18 @@ class Sheet(CombatantBase):
     def _unique_weapons(self, data, **kwargs):
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
-            raise ValidationError("weapon ids must be unique", "weapons")
+            raise InvalidInput("weapon ids must be unique", "weapons")
 
     @validates_schema
     def _fighter_or_bouffon(self, data, **kwargs):
         if data.get("bouffon") is None:
             missing = {key: ["Missing data for required field."] for key in ("attributes", "pv") if data.get(key) is None}
             if missing:
-                raise ValidationError(missing)
+                raise InvalidInput(missing)
         elif data.get("weapons"):
-            raise ValidationError("a bouffon's weapon is its damage bonus: give no weapons", "weapons")
+            raise InvalidInput("a bouffon's weapon is its damage bonus: give no weapons", "weapons")
         elif data.get("attributes") is not None:
-            raise ValidationError("a bouffon is its DIFF, damage and defense: give no attributes (its size is bouffon.tai)", "attributes")
+            raise InvalidInput("a bouffon is its DIFF, damage and defense: give no attributes (its size is bouffon.tai)", "attributes")
 
     @post_load
     def _bouffon_numbers(self, data, **kwargs):
@@ -150,7 +150,7 @@ class Options(CommonOptions):
     @validates_schema
     def _ordered_thresholds(self, data, **kwargs):
         if data["critical_wound_res_multiple"] < data["grave_wound_res_multiple"]:
-            raise ValidationError("a critique wound cannot need less than a grave one", "critical_wound_res_multiple")
+            raise InvalidInput("a critique wound cannot need less than a grave one", "critical_wound_res_multiple")
 
 
 class Split(Schema):
@@ -224,6 +224,21 @@ class WorsenWoundAction(ActionBase):
     target = identifier(required=True)
     amount = StrictInt(validate=validate.Range(1, 50), load_default=1)
     reason = fields.String(validate=validate.Length(max=200), load_default=None)
+
+
+COUNT = validate.Range(min=0)
+
+
+# What new_combatant adds to every combatant's state (published as DarkEarthCombatant; never loaded).
+class CombatantState(Schema):
+    """The state's own fields besides id, name, side, conditions and sheet."""
+
+    pv = fields.Integer(required=True, metadata={"description": "Health left."})
+    pv_max = fields.Integer(required=True)
+    wounds = fields.Integer(required=True, validate=COUNT)
+    choc = fields.Integer(required=True, validate=COUNT)
+    wound_level = fields.String(allow_none=True, required=True, metadata={"description": "null, grave or critique."})
+    loaded = fields.Dict(keys=fields.String(), values=fields.Field(), required=True, metadata={"description": "Mechanical weapons' load, by weapon id."})
 
 
 ACTIONS = {"allocate": AllocateAction, "contact": ContactAction, "worsen_wound": WorsenWoundAction}

@@ -5,7 +5,7 @@ from ..ruleset import GM, Resolution, Ruleset
 from . import actions, duels, legal
 from .conditions import DEAD, PRONE, STUNNED, UNCONSCIOUS, is_out
 from .messages import LABELS, MESSAGES
-from .schemas import ACTIONS, Options, Sheet
+from .schemas import ACTIONS, CombatantState, Options, Sheet
 from .tables import CATALOG, WOUNDS
 from .odds import DuelOdds
 from .tactic import TACTIC
@@ -24,6 +24,7 @@ class Duel2d6(Ruleset):
     sheet_schema = Sheet
     options_schema = Options
     action_schemas = ACTIONS
+    combatant_state = CombatantState
     catalog = CATALOG
     messages = MESSAGES
     labels = LABELS

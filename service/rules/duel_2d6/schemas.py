@@ -1,6 +1,6 @@
 """Duel 2D6: the combatant sheet, the combat options and the actions."""
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 
 from ..authority import answered_by, gm_decides
 from ..gm import schemas as gm
@@ -44,7 +44,7 @@ class Weapon(Schema):
     @validates_schema
     def _known(self, data, **kwargs):
         if data.get("catalog") is None and (data.get("damage") is None or data.get("kind") is None):
-            raise ValidationError("give a catalog weapon, or a damage expression and a kind", "catalog")
+            raise InvalidInput("give a catalog weapon, or a damage expression and a kind", "catalog")
 
     @post_load
     def _merge_catalog(self, data, **kwargs):
@@ -69,7 +69,7 @@ class Armour(Schema):
     @validates_schema
     def _known(self, data, **kwargs):
         if data.get("catalog") is None and data.get("ip") is None:
-            raise ValidationError("give a catalog armour or an IP", "catalog")
+            raise InvalidInput("give a catalog armour or an IP", "catalog")
 
     @post_load
     def _merge_catalog(self, data, **kwargs):
@@ -105,13 +105,13 @@ class Sheet(CombatantBase):
     def _core(self, data, **kwargs):
         missing = [a for a in ATTRIBUTES if a not in data.get("attributes", {})]
         if missing:
-            raise ValidationError(f"missing attributes: {', '.join(missing)}", "attributes")
+            raise InvalidInput(f"missing attributes: {', '.join(missing)}", "attributes")
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
-            raise ValidationError("weapon ids must be unique", "weapons")
+            raise InvalidInput("weapon ids must be unique", "weapons")
         art = data.get("martial_art")
         if art is not None and art not in data.get("skills", {}):
-            raise ValidationError(f"martial_art {art!r} must be one of the skills", "martial_art")
+            raise InvalidInput(f"martial_art {art!r} must be one of the skills", "martial_art")
 
 
 class Options(CommonOptions):
@@ -153,7 +153,7 @@ class DefenseFields(Schema):
     @validates_schema
     def _counter(self, data, **kwargs):
         if (data.get("defense") == "contre_attaque") != (data.get("counter") is not None):
-            raise ValidationError("give counter exactly when the defense is contre_attaque", "counter")
+            raise InvalidInput("give counter exactly when the defense is contre_attaque", "counter")
 
 
 class DefenseDeclaration(DefenseFields):
@@ -230,9 +230,9 @@ class JoinAction(gm.JoinAction):
     @validates_schema
     def _one_of_the_two(self, data, **kwargs):
         if data.get("actor") == "gm" and data.get("combatant") is None:
-            raise ValidationError("the GM's join brings a newcomer: give its sheet", "combatant")
+            raise InvalidInput("the GM's join brings a newcomer: give its sheet", "combatant")
         if data.get("actor") != "gm" and data.get("target") is None:
-            raise ValidationError("a fighter joins against an opponent: give the target", "target")
+            raise InvalidInput("a fighter joins against an opponent: give the target", "target")
 
 
 class FaceAction(ActionBase):
@@ -261,6 +261,24 @@ class AdjustAction(gm.AdjustAction):
     remove = fields.List(fields.String(validate=validate.Length(1, 30)), load_default=list,
                          metadata={"description": "Condition codes to remove (prone, stunned...)."})
     initiative_against = identifier(load_default=None, metadata={"description": "Give the target the initiative against this opponent."})
+
+
+COUNT = validate.Range(min=0)
+
+
+# What new_combatant adds to every combatant's state (published as Duel2d6Combatant; never loaded).
+class CombatantState(Schema):
+    """The state's own fields besides id, name, side, conditions and sheet."""
+
+    pv = fields.Integer(required=True, metadata={"description": "Health left."})
+    pv_max = fields.Integer(required=True)
+    wound = fields.String(required=True, metadata={"description": "The worst wound: aucune, egratignure, legere or grave."})
+    malus = fields.Integer(required=True, metadata={"description": "The wounds' malus on the combatant's rolls (0 or less)."})
+    facing = fields.List(fields.String(), required=True, metadata={"description": "The opponents this combatant is in a duel with."})
+    last_dive_round = fields.Integer(allow_none=True, required=True)
+    ammo = fields.Dict(keys=fields.String(), values=fields.Integer(validate=COUNT), required=True, metadata={"description": "Shots left, by weapon id."})
+    jammed = fields.List(fields.String(), required=True, metadata={"description": "Ids of jammed weapons."})
+    dropped = fields.List(fields.String(), required=True, metadata={"description": "Ids of dropped weapons."})
 
 
 ACTIONS = {

@@ -8,10 +8,8 @@ in order afterwards (someone left, someone is out).
 
 from __future__ import annotations
 
-from marshmallow import ValidationError
-
 from .. import conditions
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, InvalidInput
 from ..ruleset import GM, Resolution
 from .schemas import MAX_VALUE
 
@@ -163,10 +161,10 @@ def _present(res: Resolution, action: dict) -> dict:
 def join(ruleset, res: Resolution, action: dict) -> None:
     try:
         sheet = ruleset.sheet_schema().load(action["combatant"])
-    except ValidationError as error:
-        raise ValidationError({"combatant": error.messages}) from None
+    except InvalidInput as error:
+        raise InvalidInput({"combatant": error.messages}) from None
     if sheet["id"] == GM or any(c["id"] == sheet["id"] for c in res.state["combatants"]):
-        raise ValidationError({"combatant": {"id": [f"{sheet['id']!r} is already used; ids must be unique and not 'gm'"]}})
+        raise InvalidInput({"combatant": {"id": [f"{sheet['id']!r} is already used; ids must be unique and not 'gm'"]}})
     newcomer = ruleset.new_combatant(sheet, res.options)
     res.state["combatants"].append(newcomer)
     res.emit("joined", combatant=newcomer["id"], side=newcomer["side"], author=GM, reason=action["reason"])

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 
-from marshmallow import fields, validate
+from ..shapes import fields, validate
 
 from .. import conditions
 from ..ending import decided

@@ -1,6 +1,6 @@
 """The game master's action types, the same for every ruleset."""
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from ..shapes import InvalidInput, Schema, fields, validate, validates_schema
 
 from ..schemas import ActionBase, EndCombatAction, StrictInt, identifier
 
@@ -23,13 +23,13 @@ class AdjustedValue(fields.Field):
             return value
         if isinstance(value, int):
             if abs(value) > MAX_VALUE:
-                raise ValidationError(f"must be between -{MAX_VALUE} and {MAX_VALUE}")
+                raise InvalidInput(f"must be between -{MAX_VALUE} and {MAX_VALUE}")
             return value
         if isinstance(value, str):
             if len(value) > MAX_TEXT_VALUE:
-                raise ValidationError(f"at most {MAX_TEXT_VALUE} characters")
+                raise InvalidInput(f"at most {MAX_TEXT_VALUE} characters")
             return value
-        raise ValidationError("must be null, true or false, a whole number or a text")
+        raise InvalidInput("must be null, true or false, a whole number or a text")
 
 NARRATIVE_LABEL_LENGTH = 40
 
@@ -108,11 +108,11 @@ class ConditionAction(TargetedGmAction):
     @validates_schema
     def _removal_is_bare(self, data, **kwargs):
         if (data["code"] is None) == (data["label"] is None):
-            raise ValidationError("give either code (a condition of the rules) or label (a narrative one)", "code")
+            raise InvalidInput("give either code (a condition of the rules) or label (a narrative one)", "code")
         if data["remove"] and (data["rounds"] is not None or data["modifier"]):
-            raise ValidationError("rounds and modifier belong to adding a condition", "rounds")
+            raise InvalidInput("rounds and modifier belong to adding a condition", "rounds")
         if data["label"] is not None and data["modifier"]:
-            raise ValidationError("a narrative condition has no effect on the rules: no modifier", "modifier")
+            raise InvalidInput("a narrative condition has no effect on the rules: no modifier", "modifier")
 
 
 class JoinAction(GmAction):

@@ -22,12 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from marshmallow import ValidationError
-
 from .. import authority
 from ..dice import DiceBox, seeded_key, splitmix64
 from ..engine import apply_action
-from ..errors import RulesError
+from ..errors import InvalidInput, RulesError
 from ..registry import get_ruleset
 from ..viewer import Viewer
 from .profile import OddsProfile
@@ -74,7 +72,7 @@ def _play(state: dict, actions: Sequence[dict], profile: OddsProfile, source) ->
                 current, entry = apply_action(current, candidate, dice_box=source.box)
             except TooManyLeaves:
                 raise
-            except (RulesError, ValidationError):
+            except RulesError:  # InvalidInput included
                 source.rewind(mark)
                 continue
             events += entry["events"]
@@ -94,14 +92,14 @@ def _blamed(index: int):
         yield
     except TooManyLeaves:
         raise
-    except RulesError as error:
-        error.field = f"{where}.{error.field}" if error.field else where
-        raise
-    except ValidationError as error:
+    except InvalidInput as error:
         messages = {where: error.messages}
         if index:
             messages = {"answers": {index - 1: error.messages}}
-        raise ValidationError(messages) from error
+        raise InvalidInput(messages) from error
+    except RulesError as error:
+        error.field = f"{where}.{error.field}" if error.field else where
+        raise
 
 
 def odds(

@@ -5,7 +5,7 @@ from . import actions, legal, turns, wounds
 from ..conditions import LEFT, has
 from .conditions import DEAD, DYING, STABLE, UNCONSCIOUS, is_standing
 from .messages import LABELS, MESSAGES
-from .schemas import ACTIONS, Options, Sheet
+from .schemas import ACTIONS, CombatantState, Options, Sheet
 from .tables import CATALOG, EXTRA_PV_BY_CON
 from .odds import SistemaOdds
 from .tactic import TACTIC
@@ -23,6 +23,7 @@ class Sistema2d6(Ruleset):
     sheet_schema = Sheet
     options_schema = Options
     action_schemas = ACTIONS
+    combatant_state = CombatantState
     catalog = CATALOG
     messages = MESSAGES
     labels = LABELS

@@ -2,7 +2,7 @@
 
 import re
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 
 from ..authority import answered_by, gm_decides
 from ..schemas import ActionBase, auto_end, choice, CombatantBase, CommonOptions, DiceExpressionField, flag, identifier, name, StrictInt
@@ -49,7 +49,7 @@ class Weapon(Schema):
     @validates_schema
     def _damage_known(self, data, **kwargs):
         if data.get("damage") is None and data.get("catalog") is None:
-            raise ValidationError("give a damage expression or a catalog weapon", "damage")
+            raise InvalidInput("give a damage expression or a catalog weapon", "damage")
 
     @post_load
     def _merge_catalog(self, data, **kwargs):
@@ -105,10 +105,10 @@ class Sheet(CombatantBase):
     def _core_attributes(self, data, **kwargs):
         missing = [a for a in ATTRIBUTES_REQUIRED if a not in data.get("attributes", {})]
         if missing:
-            raise ValidationError(f"missing attributes: {', '.join(missing)}", "attributes")
+            raise InvalidInput(f"missing attributes: {', '.join(missing)}", "attributes")
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
-            raise ValidationError("weapon ids must be unique", "weapons")
+            raise InvalidInput("weapon ids must be unique", "weapons")
 
 
 class Options(CommonOptions):
@@ -195,6 +195,19 @@ class SkillTestAction(ActionBase):
 
 class PassAction(ActionBase):
     description = fields.String(validate=validate.Length(max=200), load_default=None)
+
+
+COUNT = validate.Range(min=0)
+
+
+# What new_combatant adds to every combatant's state (published as Sistema2d6Combatant; never loaded).
+class CombatantState(Schema):
+    """The state's own fields besides id, name, side, conditions and sheet."""
+
+    pv = fields.Integer(required=True, metadata={"description": "Health left; 0 or less: dying or dead."})
+    pv_max = fields.Integer(required=True)
+    death_failures = fields.Integer(required=True, validate=COUNT)
+    initiative = fields.Integer(allow_none=True, required=True)
 
 
 ACTIONS = {

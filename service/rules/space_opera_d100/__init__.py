@@ -4,7 +4,7 @@ from ..ruleset import Resolution, Ruleset
 from . import actions, legal, turns, wounds
 from .conditions import CONTRACTED, DEAD, KNOCKED_OUT, LOSES_NEXT_ACTION, OFF_BALANCE, PARALYSED, UNCONSCIOUS, can_act
 from .messages import LABELS, MESSAGES
-from .schemas import ACTIONS, Options, Sheet
+from .schemas import ACTIONS, CombatantState, Options, Sheet
 from .tables import CATALOG
 from .odds import SpaceOperaOdds
 from .tactic import TACTIC
@@ -24,6 +24,7 @@ class SpaceOperaD100(Ruleset):
     sheet_schema = Sheet
     options_schema = Options
     action_schemas = ACTIONS
+    combatant_state = CombatantState
     catalog = CATALOG
     messages = MESSAGES
     labels = LABELS

@@ -1,6 +1,6 @@
 """Space opera d100: the combatant sheet, the combat options and the actions."""
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 
 from ..authority import answered_by, gm_decides
 from ..schemas import ActionBase, auto_end, choice, CombatantBase, CommonOptions, DiceExpressionField, flag, identifier, name, number, StrictInt
@@ -40,7 +40,7 @@ class Weapon(Schema):
     @validates_schema
     def _damage_known(self, data, **kwargs):
         if data.get("damage") is None and data.get("catalog") is None:
-            raise ValidationError("give a damage expression or a catalog weapon", "damage")
+            raise InvalidInput("give a damage expression or a catalog weapon", "damage")
 
     @post_load
     def _merge_catalog(self, data, **kwargs):
@@ -88,12 +88,12 @@ class Sheet(CombatantBase):
     def _check(self, data, **kwargs):
         missing = [a for a in ("DEX", "CON") if a not in data.get("attributes", {})]
         if missing:
-            raise ValidationError(f"missing attributes: {', '.join(missing)}", "attributes")
+            raise InvalidInput(f"missing attributes: {', '.join(missing)}", "attributes")
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
-            raise ValidationError("weapon ids must be unique", "weapons")
+            raise InvalidInput("weapon ids must be unique", "weapons")
         if data.get("armour") is not None and data.get("armour_catalog") is not None:
-            raise ValidationError("give armour points or an armour catalog entry, not both", "armour")
+            raise InvalidInput("give armour points or an armour catalog entry, not both", "armour")
 
     @post_load
     def _armour_points(self, data, **kwargs):
@@ -183,6 +183,19 @@ class RecoverAction(ActionBase):
 class ClearConditionAction(ActionBase):
     target = identifier(required=True)
     condition = fields.String(validate=validate.Length(1, 40), required=True)
+
+
+# What new_combatant adds to every combatant's state (published as SpaceOperaD100Combatant; never loaded).
+class CombatantState(Schema):
+    """The state's own fields besides id, name, side, conditions and sheet."""
+
+    kind = fields.String(required=True, metadata={"description": "living or droid."})
+    pv = fields.Integer(required=True, metadata={"description": "Health left."})
+    pv_max = fields.Integer(required=True)
+    san = fields.Integer(allow_none=True, required=True, metadata={"description": "Sanity, when the sheet has it."})
+    items = fields.Dict(required=True, metadata={"description": "Items in use (a held shield...)."})
+    wielding = fields.String(allow_none=True, required=True, metadata={"description": "The weapon id in hand."})
+    round = fields.Dict(required=True, metadata={"description": "This round: initiative, attacks left, dodges, damage taken."})
 
 
 ACTIONS = {

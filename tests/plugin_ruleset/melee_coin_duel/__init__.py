@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from marshmallow import fields, validate
+from service.rules.shapes import Schema, fields, validate
 
 from service.rules.conditions import add, has, next_round, remove, roll_bonus
 from service.rules.errors import InvalidAction
@@ -27,6 +27,13 @@ class Sheet(CombatantBase):
 
 class Options(CommonOptions):
     auto_end = auto_end()
+
+
+class CombatantState(Schema):
+    """A coin-duel fighter: the common fields, and its hit points."""
+
+    pv = fields.Integer(required=True, metadata={"description": "Hit points left; at 0 or less the fighter is down."})
+    pv_max = fields.Integer(required=True, metadata={"description": "Hit points at the start."})
 
 
 class Attack(ActionBase):
@@ -84,6 +91,7 @@ class CoinDuel(Ruleset):
     sheet_schema = Sheet
     options_schema = Options
     action_schemas = {"attack": Attack}
+    combatant_state = CombatantState
     catalog = {}
     messages = MESSAGES
     labels = LABELS

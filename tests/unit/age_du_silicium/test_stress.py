@@ -284,9 +284,9 @@ def test_the_retest_takes_the_situation_s_maluses_only(experience, modifiers, ch
 
 def test_the_retest_refuses_a_bonus_from_the_gm():
     from service.rules.registry import get_ruleset
-    from marshmallow import ValidationError
+    from service.rules.errors import InvalidInput
 
-    with pytest.raises(ValidationError) as error:
+    with pytest.raises(InvalidInput) as error:
         get_ruleset(RULESET).load_action({"type": "reason", "actor": "cy", "target": "bob", "modifier": 10})
     assert "modifier" in error.value.messages
 

@@ -1,7 +1,7 @@
 """Seed: the POT, its secret split into INIT / ATT / DEF, and the shooters' cases."""
 
 import pytest
-from marshmallow import ValidationError
+from service.rules.errors import InvalidInput
 
 from service.rules.errors import ActionNotAllowed, InvalidAction, NotYourTurn, UnusedDice
 
@@ -44,7 +44,7 @@ def test_a_split_that_does_not_add_up_to_the_pot_is_refused(split):
 
 
 def test_a_negative_split_is_refused_by_the_schema():
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(InvalidInput) as caught:
         step(duel(), allocate("kael", "goule", (5, 3, -1)))
     assert "def" in caught.value.messages["split"]
 

@@ -6,7 +6,7 @@ blow on it, no PROT nor RES roll); the first blow through takes it out.
 """
 
 import pytest
-from marshmallow import ValidationError
+from service.rules.errors import InvalidInput
 
 from service.rules.dark_earth import RULESET as RULESET_OBJECT
 from service.rules.errors import InvalidAction
@@ -42,7 +42,7 @@ def test_bouffons_are_an_option_off_by_default():
     ],
 )
 def test_malformed_bouffon_sheets_are_refused(sheet, field):
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(InvalidInput) as caught:
         start(RULESET, [kael(), sheet], options=ON)
     assert field in caught.value.messages["combatants"][1]
 

@@ -2,7 +2,7 @@
 the end of the fight (CHOC cancelled), the options' consistency."""
 
 import pytest
-from marshmallow import ValidationError
+from service.rules.errors import InvalidInput
 
 from service.rules.errors import ActionNotAllowed, InvalidAction
 
@@ -103,7 +103,7 @@ def test_without_auto_end_the_last_side_standing_still_allocates():
 
 
 def test_the_critique_threshold_cannot_be_below_the_grave_one():
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(InvalidInput) as caught:
         start(RULESET, [kael(), goule()], options={"grave_wound_res_multiple": 3, "critical_wound_res_multiple": 2})
     assert "critical_wound_res_multiple" in caught.value.messages["options"]
 

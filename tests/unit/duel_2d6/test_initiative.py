@@ -1,7 +1,7 @@
 """Seed intro and E-5: initiative, duels, interruption, several opponents."""
 
 import pytest
-from marshmallow import ValidationError
+from service.rules.errors import InvalidInput
 
 from service.rules.errors import ActionNotAllowed, InvalidAction, NotYourTurn
 
@@ -121,7 +121,7 @@ def test_the_opponents_chosen_with_a_defense_include_the_attacker_and_are_offere
 
 
 def test_facing_nobody_is_refused():
-    with pytest.raises(ValidationError) as refusal:
+    with pytest.raises(InvalidInput) as refusal:
         step(fight(), {"type": "face", "actor": "ana", "opponents": []})
     assert "opponents" in refusal.value.messages
     assert all(set(choice) for e in legal(fight(), "ana") if e["type"] == "face" for choice in e["params"]["opponents"]["choices"])

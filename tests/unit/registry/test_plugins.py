@@ -77,6 +77,30 @@ def test_a_plugin_lacking_part_of_the_contract_is_refused_with_what_it_lacks(tmp
            "new_combatant(), start(), resolve(), prompts(), is_standing(), example(), on_join()" in str(error.value)
 
 
+def test_a_plugin_whose_schemas_are_not_the_cores_shapes_is_refused(tmp_path):
+    # A ruleset written for the marshmallow era: its schemas must be ported to service.rules.shapes (docs/rulesets.md).
+    code = """
+        from marshmallow import Schema, fields
+        from service.rules.sistema_2d6 import Sistema2d6
+
+        class Sheet(Schema):
+            id = fields.String(required=True)
+
+        class Old(Sistema2d6):
+            id = "old"
+            sheet_schema = Sheet
+            action_schemas = {**Sistema2d6.action_schemas, "wave": Sheet}
+
+        RULESET = Old()
+    """
+    project = _project(tmp_path, "old-plugin", "old", "old_ruleset", code)
+    with pytest.raises(RulesetPluginError) as error:
+        with installed(project):
+            pass
+    assert "lacks: sheet_schema as a shape (a service.rules.shapes.Schema subclass), " \
+           "action_schemas['wave'] as a shape (a service.rules.shapes.Schema subclass) (docs/rulesets.md)" in str(error.value)
+
+
 def test_a_second_plugin_taking_an_id_already_taken_is_refused(tmp_path):
     code = "from service.rules.sistema_2d6 import RULESET\n"
     project = _project(tmp_path, "sistema-fork", "sistema-2d6", "sistema_fork", code)

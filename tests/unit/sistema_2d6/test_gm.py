@@ -1,7 +1,7 @@
 """Game-master controls in Sistema +2d6: adjust, modify, override, condition, join, leave, the end."""
 
 import pytest
-from marshmallow import ValidationError
+from service.rules.errors import InvalidInput
 
 from service.rules.errors import ActionNotAllowed, InvalidAction
 
@@ -123,7 +123,7 @@ def test_a_newcomer_rolls_initiative_and_takes_its_place(fight):
 
 
 def test_a_join_with_a_bad_sheet_names_the_field(fight):
-    with pytest.raises(ValidationError) as refused:
+    with pytest.raises(InvalidInput) as refused:
         step(fight, {"type": "join", "actor": GM, "combatant": {"id": "ana", "name": "Ana 2", "side": "x", "attributes": {"FOR": 1, "DES": 1, "CON": 1}}})
     assert "combatant" in refused.value.messages
 
@@ -173,5 +173,5 @@ def test_a_narrative_condition_expires_under_its_label(fight):
 
 def test_a_narrative_condition_takes_no_modifier_and_needs_code_or_label(fight):
     for body in ({"label": "dazed", "modifier": -2}, {}, {"code": "dying", "label": "dazed"}):
-        with pytest.raises(ValidationError):
+        with pytest.raises(InvalidInput):
             step(fight, {"type": "condition", "actor": GM, "target": "ana", **body})
