@@ -7,7 +7,7 @@ import json
 import time
 
 import pytest
-from marshmallow import ValidationError
+from service.rules.errors import InvalidInput
 
 from service.rules.registry import get_ruleset
 from service.store.memory import MemoryCombats
@@ -60,7 +60,7 @@ def test_without_an_id_the_combat_gets_a_random_one(combats):
 
 
 def test_an_invalid_body_stores_nothing(combats):
-    with pytest.raises(ValidationError):
+    with pytest.raises(InvalidInput):
         create(combats, {**BODY, "ruleset": "no-such-ruleset"}, combat_id="c1")
     assert combats.states == {}
 
@@ -103,7 +103,7 @@ def test_a_stalled_reservation_is_taken_over_after_15_seconds(combats):
 
 def test_a_refused_creation_frees_the_key_for_its_retry(combats):
     keyed = fence()
-    with pytest.raises(ValidationError):
+    with pytest.raises(InvalidInput):
         create(combats, {**BODY, "combatants": []}, fence=keyed, sealer=Sealer(), combat_id="c1")
     assert combats.records[RECORDS] == {} and combats.states == {}
     assert not create(combats, BODY, fence=fence(), sealer=Sealer(), combat_id="c1").replayed

@@ -7,7 +7,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 import pytest
-from marshmallow import ValidationError
+from service.rules.errors import InvalidInput
 
 from service.jobs.chunk import run_chunk
 from service.rules.registry import get_ruleset
@@ -90,7 +90,7 @@ def test_a_busy_runner_is_said_and_the_budget_given_back():
 
 def test_a_bad_template_is_refused_before_anything_is_charged_or_recorded():
     compute, runner = Compute(), Runner()
-    with pytest.raises(ValidationError):
+    with pytest.raises(InvalidInput):
         simulate(Asked({**TEMPLATE, "combatants": []}, 300), runner=runner, compute=compute)
     assert (compute.entered, runner.submitted) == (0, [])
 
