@@ -230,7 +230,8 @@ def awaiting(state: dict) -> list[dict]:
         return _with_frenzy_choices(state, [{"actor": declarer["id"], "actions": ["declare"], "reason": "declaration"}] if declarer else [])
     waiting = []
     slot = current_slot(state)
-    if slot is not None:
+    # run() leaves a fallen actor's slot current when nobody stands any more: it awaits no one then.
+    if slot is not None and is_standing(by_id(state)[slot["actor"]]):
         if has(by_id(state)[slot["actor"]], IMMOBILISED):
             # Source: the victim may only try to break free (or do nothing).
             actions = ["break_free", "forgo"]

@@ -7,6 +7,7 @@ Ana's pistol hit [25, 3, 4]: d10 3 torso, damage 8 - (Endurance 3 + armour 0) + 
 import pytest
 
 from service.rules.errors import ActionNotAllowed, InvalidAction
+from service.rules.registry import RULESETS
 
 from ..rules_helpers import codes, combatant, params, start, step
 from .fixtures import NO_STRESS, RULESET, ana, attack_entry, bob, cy, declare, duel, refused
@@ -175,3 +176,15 @@ def test_prone_by_the_gm_for_one_round_then_expires():
     assert params(entry, "round_started") == {"round": 2}
     assert params(entry, "condition_expired") == {"combatant": "bob", "condition": "prone"}
     assert codes_of(state, "bob") == []
+
+
+def test_nobody_left_standing_awaits_only_the_gm_not_the_fallen_actor_of_the_current_slot():
+    # Found by the listing property test: both fighters declared attacks, the GM
+    # then put both out of action. run() stops when nobody stands, so Ana's slot
+    # stays current; she must not be prompted (the engine refuses her: out of action).
+    state, _ = to_resolution_both_attack(duel()[0])
+    assert [e["actor"] for e in RULESETS[RULESET].awaiting(state)] == ["ana"]  # Initiative 60 acts first
+    state, _ = gm(state, "condition", target="bob", code="out_of_action")
+    state, _ = gm(state, "condition", target="ana", code="out_of_action")
+    assert RULESETS[RULESET].awaiting(state) == [{"actor": GM, "actions": ["end_combat"], "reason": "nobody_standing"}]
+    assert "out of action" in str(refused(state, {"type": "attack", "actor": "ana", "target": "bob"}, ActionNotAllowed))
