@@ -16,8 +16,11 @@ Options, shared by every ruleset (docs/simulations.md):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+from .state import Awaiting, Combat, Combatant
 
 TARGETS = ("first", "weakest")
 STYLES = ("balanced", "aggressive", "defensive")
@@ -32,7 +35,7 @@ class Tactic:
 
 
 # (state, the acting combatant, its entry of state["awaiting"], the options) -> candidate bodies
-Candidates = Callable[[dict, dict, dict, Tactic], Iterator[dict]]
+Candidates = Callable[[Any, Any, Awaiting, Tactic], Iterator[dict[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -44,18 +47,24 @@ class DefaultTactic:
     description: str  # English, shown with every simulation result
 
 
-def first_weapon(combatant: dict, default: str | None = None) -> str | None:
+def first_weapon(combatant: Combatant, default: str | None = None) -> str | None:
     weapons = combatant["sheet"].get("weapons") or []
-    return weapons[0]["id"] if weapons else default
+    if not weapons:
+        return default
+    first: str = weapons[0]["id"]
+    return first
+
+
+C = TypeVar("C", bound=Combatant)
 
 
 def choose_target(
-    state: dict, actor: dict, standing: Callable[[dict], bool], health: str, tactic: Tactic
-) -> dict | None:
+    state: Combat[C], actor: Combatant, standing: Callable[[C], bool], health: str, tactic: Tactic
+) -> C | None:
     """The enemy ``tactic.target`` names among those ``standing`` (the ruleset's predicate) accepts."""
     enemies = [c for c in state["combatants"] if c["side"] != actor["side"] and standing(c)]
     if not enemies:
         return None
     if tactic.target == "weakest":
-        return min(enemies, key=lambda c: c[health])
+        return min(enemies, key=lambda c: cast(Mapping[str, int], c)[health])
     return enemies[0]

@@ -23,9 +23,9 @@ of the combatants in the combat.
 
 from __future__ import annotations
 
+from typing import Any
 from itertools import groupby
 
-from ..ruleset import Resolution
 from .allocation import CONTACT_SHOT, MELEE, SHOT, effective_def, effective_init, weapon_of
 from .blows import land_blow
 from .contacts import engage, leave_all
@@ -39,10 +39,11 @@ from .tables import (
     TARGET_MOVEMENT_MODIFIERS,
     size_modifier,
 )
+from .state import DarkEarthCombatant, Res
 
 
 class Tour:
-    def __init__(self, res: Resolution):
+    def __init__(self, res: Res):
         self.res = res
         self.state = res.state
         self.options = res.options
@@ -104,7 +105,7 @@ class Tour:
                 else:
                     act(combatant, target, allocation, pools[combatant["id"]])
 
-    def _attack_pool(self, combatant: dict) -> dict:
+    def _attack_pool(self, combatant: DarkEarthCombatant) -> dict[str, Any]:
         """The ATT or TIR pool, fixed now: CHOC (or pain) is spent on this roll."""
         allocation = self.allocations[combatant["id"]]
         base = allocation["pot"] if allocation["mode"] == SHOT else allocation["split"]["att"]
@@ -123,7 +124,7 @@ class Tour:
         }
 
     # -- shooting -------------------------------------------------------------------
-    def _shoot(self, shooter: dict, target: dict, allocation: dict, pool: dict) -> None:
+    def _shoot(self, shooter: DarkEarthCombatant, target: DarkEarthCombatant, allocation: dict[str, Any], pool: dict[str, Any]) -> None:
         weapon = weapon_of(shooter, allocation["weapon"])
         modifiers = self._shot_modifiers(allocation["shot"], target)
         evading = self.allocations.get(target["id"], {}).get("evade", False)
@@ -153,7 +154,7 @@ class Tour:
         self.res.emit("shot_hit", attacker=shooter["id"], target=target["id"], deg=deg)
         land_blow(self.res, shooter, target, weapon, deg)
 
-    def _shot_modifiers(self, shot: dict, target: dict) -> dict:
+    def _shot_modifiers(self, shot: dict[str, Any], target: DarkEarthCombatant) -> dict[str, Any]:
         return {
             "range": RANGE_MODIFIERS[shot["range"]],
             "cover": COVER_MODIFIERS[shot["cover"]],
@@ -163,14 +164,14 @@ class Tour:
             "gm": shot["modifier"],
         }
 
-    def _evasion(self, target: dict) -> int:
+    def _evasion(self, target: DarkEarthCombatant) -> int:
         """Seed: the DIFF becomes the target's AGI + Esquive roll."""
         sheet = target["sheet"]
         armour = sheet["armour"]["agi_malus"] if sheet["armour"] else 0
         count = sheet["attributes"]["AGI"] + sheet["skills"].get(sheet["dodge_skill"], 0) - armour - pain_dice(target, self.options)
         return self._roll_once(self.evasion, target, count, "evasion", "AGI", "combatant")
 
-    def _roll_once(self, rolled: dict, combatant: dict, count: int, kind: str, roll: str, role: str) -> int:
+    def _roll_once(self, rolled: dict[str, Any], combatant: DarkEarthCombatant, count: int, kind: str, roll: str, role: str) -> int:
         """A defensive pool, rolled at its first use in the tour and reused (option same_roll)."""
         if combatant["id"] in rolled and self.options["several_attackers_defense"] == "same_roll":
             self.res.emit(f"{kind}_reused", **{role: combatant["id"]}, successes=rolled[combatant["id"]])
@@ -181,13 +182,13 @@ class Tour:
         rolled[combatant["id"]] = pool.successes
         return pool.successes
 
-    def _unload(self, shooter: dict, weapon: dict) -> None:
+    def _unload(self, shooter: DarkEarthCombatant, weapon: dict[str, Any]) -> None:
         if weapon["mechanical"]:
             shooter["loaded"][weapon["id"]] = False
             self.res.emit("weapon_unloaded", combatant=shooter["id"], weapon=weapon["id"])
 
     # -- melee (and shots in contact, which oppose ATT to DEF like a blow) -----------
-    def _strike(self, attacker: dict, defender: dict, allocation: dict, pool: dict) -> None:
+    def _strike(self, attacker: DarkEarthCombatant, defender: DarkEarthCombatant, allocation: dict[str, Any], pool: dict[str, Any]) -> None:
         weapon = weapon_of(attacker, allocation["weapon"])
         attack = roll_pool(self.res, pool["count"], f"attack {attacker['id']}", attacker)
         successes = attack.successes + pool["bonus_successes"]
@@ -218,7 +219,7 @@ class Tour:
         riposte_later = answer.get("target") == attacker["id"] and answer.get("mode") in (MELEE, CONTACT_SHOT) and defender["id"] not in self.pooled
         self.res.emit("attack_failed", attacker=attacker["id"], target=defender["id"], riposte_bonus=parry - successes, riposte_later=riposte_later)
 
-    def _defense(self, defender: dict) -> int:
+    def _defense(self, defender: DarkEarthCombatant) -> int:
         count = effective_def(self.allocations.get(defender["id"])) - pain_dice(defender, self.options)
         return self._roll_once(self.defense, defender, count, "defense", "DEF", "defender")
 

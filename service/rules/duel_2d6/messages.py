@@ -2,6 +2,8 @@
 gettext catalogues in service/i18n/locales (French, Portuguese).
 """
 
+from typing import Any
+
 from . import tables
 
 _ROLL_EN = "{dice} = {total} against {target}: {level}"
@@ -73,7 +75,7 @@ ENGLISH = {
 MESSAGES = {"en": ENGLISH}
 
 
-def _names(table: dict) -> dict[str, str]:
+def _names(table: dict[str, Any]) -> dict[str, str]:
     return {key: row["name"] for key, row in table.items()}
 
 

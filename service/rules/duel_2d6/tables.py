@@ -3,6 +3,7 @@
 Ids are stable ASCII slugs; ``name`` keeps the seed's French wording.
 """
 
+from typing import Any
 # -- result levels (rules-notes 1.1) ----------------------------------------------
 FUMBLE, FAILURE, SUCCESS, CRITICAL = 0, 1, 2, 3
 LEVELS = ("maladresse", "echec_simple", "reussite_simple", "reussite_critique")
@@ -53,7 +54,7 @@ LOCATION_NAMES = {
 LIMBS = frozenset({"bras_g", "bras_d", "jambe_g", "jambe_d"})
 
 # -- C-2: wound levels (body missing; rules-notes 1.5, HOUSE fixed by example F) ----
-WOUNDS = {
+WOUNDS: dict[str, dict[str, Any]] = {
     "aucune": {"name": "aucune", "malus": 0},
     "egratignure": {"name": "égratignure", "malus": 0},
     "legere": {"name": "blessure légère", "malus": -1},

@@ -8,20 +8,22 @@ moved by -(Chance - 40) / 2, truncated, and kept within 1-100. The option
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..conditions import add
-from ..ruleset import Resolution
 from .conditions import LOSES_NEXT_ACTION, OFF_BALANCE, is_dead
 from .damage import weapon_damage
 from .items import damage_step, drop, jam, state_of
 from .tables import CHANCE_DIVISOR, CHANCE_PIVOT, DESTROYED_AT_STEP, FUMBLE_TABLES, JAM_ACTIONS_TO_CLEAR, band
 from .wounds import take_damage
+from .state import Res, SpaceOperaCombatant
 
 
-def chance_adjustment(combatant: dict) -> int:
+def chance_adjustment(combatant: SpaceOperaCombatant) -> int:
     return -int((combatant["sheet"]["chance"] - CHANCE_PIVOT) / CHANCE_DIVISOR)
 
 
-def fumble(res: Resolution, attacker: dict, weapon: dict, use_vibro: bool) -> None:
+def fumble(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool) -> None:
     table = res.options["ranged_fumble_table" if weapon["ranged"] else "melee_fumble_table"]
     if table == "none":
         res.emit("fumble_for_gm", attacker=attacker["id"], item=weapon["id"])
@@ -82,7 +84,7 @@ def _explodes(res, attacker, weapon, use_vibro, result):
     res.emit("item_damaged", combatant=attacker["id"], item=weapon["id"], steps=item["steps"], vibro_lost=False, destroyed=True)
 
 
-def strike(res: Resolution, attacker: dict, victim: dict, weapon: dict, use_vibro: bool) -> None:
+def strike(res: Res, attacker: SpaceOperaCombatant, victim: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool) -> None:
     """A fumbled blow that lands on someone: the weapon's damage, armour applies."""
     parts = weapon_damage(res, attacker, weapon, use_vibro)
     rolled = max(0, sum(parts.values()))

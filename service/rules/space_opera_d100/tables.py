@@ -5,6 +5,7 @@ armour of the catalog are examples for clients building menus: the seed
 names kinds of weapons but gives no statistics (docs, gap G14).
 """
 
+from typing import Any
 # -- d100 tests (seed 8, "Les coups Critiques") -----------------------------------
 CRITICAL_SINGLE = 1  # "ou un 01"
 FUMBLE_FROM = 96  # "de 96 à 00"
@@ -147,7 +148,7 @@ def band(table, value: int):
     raise ValueError(f"{value} is outside the table")
 
 
-def _bands(table) -> list[dict]:
+def _bands(table) -> list[dict[str, Any]]:
     return [{"from": low, "to": high, "result": result} for low, high, result in table]
 
 
