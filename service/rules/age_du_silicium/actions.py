@@ -10,7 +10,7 @@ from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..ending import ends_now
 from ..ruleset import GM
 from .attacks import attack
-from .checks import roll_test
+from .checks import Test, roll_test
 from .declarations import check_reason_target, choose_frenzy, declare, standing_check
 from .opening import calme_chance, numbers_modifier
 from .reactions import react
@@ -77,8 +77,9 @@ def reason(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     finish_slot(res.state)
 
 
-def _margin(test) -> int:
-    return test.chance - test.roll
+def _margin(test: Test) -> int:
+    found: int = test.chance - test.roll
+    return found
 
 
 def break_free(res: Res, actor: SiliciumCombatant, action: Action) -> None:
@@ -94,7 +95,7 @@ def break_free(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     holder = next((c for c in res.state["combatants"] if c["id"] == holder_id), None)
     victim_test = roll_test(res, skill(actor, BREAK_FREE_SKILL) + action["modifier"], "break free", actor)
     holding = holder is not None and is_standing(holder)
-    holder_test = roll_test(res, skill(holder, BREAK_FREE_SKILL), "keep the hold", holder) if holding else None
+    holder_test = roll_test(res, skill(holder, BREAK_FREE_SKILL), "keep the hold", holder) if holding and holder is not None else None
     freed = victim_test.success and (
         holder_test is None or not holder_test.success or _margin(victim_test) > _margin(holder_test)
     )

@@ -71,7 +71,8 @@ def stress_modifiers(state: SiliciumCombat, combatant: SiliciumCombatant) -> dic
 
 
 def calme_chance(combatant: SiliciumCombatant, modifiers: dict[str, Any]) -> int:
-    return max(STRESS_FLOOR, combatant["sheet"]["calme"] + sum(modifiers.values()))
+    found: int = max(STRESS_FLOOR, combatant["sheet"]["calme"] + sum(modifiers.values()))
+    return found
 
 
 def stress_tests(res: Res) -> None:

@@ -34,4 +34,5 @@ def usable_weapon(combatant: SiliciumCombatant, weapon_id: str | None, field: st
 
 
 def skill(combatant: SiliciumCombatant, name: str) -> int:
-    return combatant["sheet"]["skills"].get(name, 0)
+    found: int = combatant["sheet"]["skills"].get(name, 0)
+    return found

@@ -21,7 +21,8 @@ from .state import Res, SiliciumCombatant
 def protection(target: SiliciumCombatant, location: str, damage_type: str) -> int:
     armor = target["sheet"]["armor"]
     piece = armor.get(location) or armor.get("*") or {}
-    return piece.get(damage_type, 0)
+    found: int = piece.get(damage_type, 0)
+    return found
 
 
 def hit_location(res: Res, attacker_id: str, target: SiliciumCombatant, chosen: str | None) -> str:

@@ -33,6 +33,7 @@ def weapon_of(combatant: DarkEarthCombatant, weapon_id: str | None) -> dict[str,
     weapons = combatant["sheet"]["weapons"]
     if weapon_id is None:
         return weapons[0] if weapons else {"id": BARE_HANDS, **WEAPONS[BARE_HANDS]}
+    weapon: dict[str, Any]
     for weapon in weapons:
         if weapon["id"] == weapon_id:
             return weapon
@@ -45,7 +46,8 @@ def potential(combatant: DarkEarthCombatant, weapon: dict[str, Any]) -> int:
     """POT de combat (MEL + skill) or POT de Tir (TIR + skill)."""
     attribute = "MEL" if weapon["kind"] == "melee" else "TIR"
     skill = combatant["sheet"]["skills"].get(weapon["skill"], 0) if weapon["skill"] else 0
-    return combatant["sheet"]["attributes"][attribute] + skill
+    found: int = combatant["sheet"]["attributes"][attribute] + skill
+    return found
 
 
 def bare_hands_potential(combatant: DarkEarthCombatant) -> int:
@@ -54,12 +56,14 @@ def bare_hands_potential(combatant: DarkEarthCombatant) -> int:
 
 def _tir_in_contact(allocation: dict[str, Any]) -> bool:
     """The POT de Tir split in contact (a loaded mechanical weapon): +2 INIT, -2 DEF, shooting or not."""
-    return allocation["mode"] == CONTACT_SHOT or allocation.get("tir_in_contact", False)
+    found: bool = allocation["mode"] == CONTACT_SHOT or allocation.get("tir_in_contact", False)
+    return found
 
 
 def effective_init(allocation: dict[str, Any]) -> int:
     bonus = CONTACT_SHOT_INIT_BONUS if _tir_in_contact(allocation) else 0
-    return allocation["split"]["init"] + bonus
+    found: int = allocation["split"]["init"] + bonus
+    return found
 
 
 def effective_def(allocation: dict[str, Any] | None) -> int:
@@ -67,7 +71,8 @@ def effective_def(allocation: dict[str, Any] | None) -> int:
     if allocation is None or allocation["split"] is None:
         return 0
     malus = CONTACT_SHOT_DEF_MALUS if _tir_in_contact(allocation) else 0
-    return max(0, allocation["split"]["def"] - malus)
+    found: int = max(0, allocation["split"]["def"] - malus)
+    return found
 
 
 def allocate(res: Res, actor: DarkEarthCombatant, action: Action) -> dict[str, Any]:

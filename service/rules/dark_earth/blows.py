@@ -52,7 +52,8 @@ def _protection(res: Res, target: DarkEarthCombatant) -> int:
     if not armour:
         return 0
     if armour["coverage"] == "complete":
-        return armour["prot"]
+        found: int = armour["prot"]
+        return found
     pool = roll_pool(res, armour["prot"], f"armour {target['id']}", target)
     res.emit("armour_rolled", combatant=target["id"], **pool.as_params())
     note_fumble(res, target["id"], "PROT", pool)

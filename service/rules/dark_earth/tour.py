@@ -23,6 +23,7 @@ of the combatants in the combat.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from itertools import groupby
 
@@ -83,7 +84,13 @@ class Tour:
                 maneuver=allocation["maneuver"],
             )
 
-    def _phase(self, kind: str, order_code: str, rank, act) -> None:
+    def _phase(
+        self,
+        kind: str,
+        order_code: str,
+        rank: Callable[[DarkEarthCombatant], int],
+        act: Callable[[DarkEarthCombatant, DarkEarthCombatant, dict[str, Any], dict[str, Any]], None],
+    ) -> None:
         modes = (SHOT,) if kind == SHOT else (MELEE, CONTACT_SHOT)
         fighters = [c for c in self.state["combatants"] if self.allocations.get(c["id"], {}).get("mode") in modes]
         if not fighters:
@@ -175,7 +182,8 @@ class Tour:
         """A defensive pool, rolled at its first use in the tour and reused (option same_roll)."""
         if combatant["id"] in rolled and self.options["several_attackers_defense"] == "same_roll":
             self.res.emit(f"{kind}_reused", **{role: combatant["id"]}, successes=rolled[combatant["id"]])
-            return rolled[combatant["id"]]
+            found: int = rolled[combatant["id"]]
+            return found
         pool = roll_pool(self.res, count, f"{kind} {combatant['id']}", combatant)
         self.res.emit(f"{kind}_rolled", **{role: combatant["id"]}, pool=max(0, count), **pool.as_params())
         note_fumble(self.res, combatant["id"], roll, pool)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 import math
 
 from ..errors import ActionNotAllowed, InvalidAction
@@ -15,7 +15,7 @@ from .state import DuelCombatant
 
 
 def weapon_of(combatant: DuelCombatant, weapon_id: str, field: str = "weapon") -> dict[str, Any]:
-    weapon = next((w for w in combatant["sheet"]["weapons"] if w["id"] == weapon_id), None)
+    weapon: dict[str, Any] | None = next((w for w in combatant["sheet"]["weapons"] if w["id"] == weapon_id), None)
     if weapon is None and weapon_id in ALWAYS_CARRIED:
         weapon = {"id": weapon_id, **WEAPONS[weapon_id]}
     if weapon is None:
@@ -36,7 +36,7 @@ def band_of(distance: int) -> str:
     return next((band for band in BANDS[1:-1] if distance <= BAND_LIMITS[band]), BANDS[-1])
 
 
-def within_reach_of_a_blow(distance) -> bool:
+def within_reach_of_a_blow(distance: int | None) -> bool:
     """A melee blow reaches an opponent without a distance (melee) or at contact range."""
     return distance is None or band_of(distance) == "contact"
 
@@ -47,12 +47,13 @@ def shift_band(band: str, steps: int) -> str:
     return BANDS[index]
 
 
-def distance_malus(weapon: dict[str, Any], band: str):
+def distance_malus(weapon: dict[str, Any], band: str) -> int | str | None:
     """0..-10, "auto" at contact, or None when the weapon cannot reach."""
     max_band = weapon.get("max_band")
     if max_band and BANDS.index(band) > BANDS.index(max_band):
         return None
-    return DISTANCE_MALUS[weapon["handling"]][band]
+    found: int | str = DISTANCE_MALUS[weapon["handling"]][band]
+    return found
 
 
 def check_reach(weapon: dict[str, Any], band: str, field: str = "distance") -> None:
@@ -62,12 +63,13 @@ def check_reach(weapon: dict[str, Any], band: str, field: str = "distance") -> N
 
 
 def hit_value(spec: dict[str, Any], part: str | None, defender: DuelCombatant) -> int:
-    hit = spec["hit"]
+    hit: int | str = spec["hit"]  # a number, "-FOR" or "part" (tables.MELEE_ATTACKS)
     if hit == "-FOR":
-        return -defender["sheet"]["attributes"]["FOR"]
+        found: int = -defender["sheet"]["attributes"]["FOR"]
+        return found
     if hit == "part":
-        return HOLD_PARTS[part]
-    return hit
+        return HOLD_PARTS[cast(str, part)]  # a hold names its part
+    return cast(int, hit)
 
 
 def check_maneuver(combatant: DuelCombatant, maneuver: str, weapon: dict[str, Any], part: str | None, field: str) -> None:

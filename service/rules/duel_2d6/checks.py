@@ -72,7 +72,8 @@ def roll_test(res: Res, modifiers: dict[str, Any], purpose: str, roller: DuelCom
 
 
 def skill_level(combatant: DuelCombatant, skill: str | None) -> int:
-    return combatant["sheet"]["skills"].get(skill or BRAWL, 0)
+    found: int = combatant["sheet"]["skills"].get(skill or BRAWL, 0)
+    return found
 
 
 def skill_base(combatant: DuelCombatant, skill: str | None) -> dict[str, Any]:

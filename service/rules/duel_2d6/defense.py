@@ -17,7 +17,8 @@ LOCKED_DEFENSES = ("degagement", "jet_for", "aucune")
 def allowed(plan: dict[str, Any], index: int = 0) -> list[str]:
     if plan["kind"] == "ranged":
         return list(RANGED_DEFENSE_IDS)
-    return MELEE_ATTACKS[plan["blows"][index]["maneuver"]]["defenses"]
+    found: list[str] = MELEE_ATTACKS[plan["blows"][index]["maneuver"]]["defenses"]
+    return found
 
 
 def _refuse_unless_allowed(plan: dict[str, Any], index: int, defense: str, field: str) -> None:
@@ -29,7 +30,7 @@ def _refuse_unless_allowed(plan: dict[str, Any], index: int, defense: str, field
         )
 
 
-def check_counter(defender: DuelCombatant, attacker: DuelCombatant, counter: dict[str, Any], plan_distance, state: DuelCombat, prefix: str) -> None:
+def check_counter(defender: DuelCombatant, attacker: DuelCombatant, counter: dict[str, Any], plan_distance: int | None, state: DuelCombat, prefix: str) -> None:
     weapon = weapon_of(defender, counter["weapon"], field=f"{prefix}weapon")
     if is_ranged(weapon):
         distance = counter["distance"] if counter["distance"] is not None else plan_distance
@@ -102,7 +103,8 @@ def defense_modifiers(defender: DuelCombatant, defense: str, decl: dict[str, Any
 def _block_skill(defender: DuelCombatant, using: str | None) -> str | None:
     if using is None or using == defender["sheet"]["defensive_item"]:
         return None
-    return weapon_of(defender, using)["skill"]
+    found: str | None = weapon_of(defender, using)["skill"]
+    return found
 
 
 def absorption(defender: DuelCombatant, defense: str, using: str | None, dd: int) -> dict[str, Any]:

@@ -28,7 +28,8 @@ def by_id(state: DuelCombat, combatant_id: str) -> DuelCombatant:
 
 
 def other(duel: dict[str, Any], combatant_id: str) -> str:
-    return duel["b"] if duel["a"] == combatant_id else duel["a"]
+    found: str = duel["b"] if duel["a"] == combatant_id else duel["a"]
+    return found
 
 
 def duel_between(state: DuelCombat, first: str, second: str) -> dict[str, Any] | None:
@@ -41,7 +42,8 @@ def duels_of(state: DuelCombat, combatant_id: str) -> list[dict[str, Any]]:
 
 def max_opponents(combatant: DuelCombatant) -> int:
     # "pas plus d'adversaires que sa DEX"; everyone can face at least one (gap G11).
-    return max(1, combatant["sheet"]["attributes"]["DEX"])
+    found: int = max(1, combatant["sheet"]["attributes"]["DEX"])
+    return found
 
 
 def hold_on(state: DuelCombat, held_id: str) -> dict[str, Any] | None:

@@ -51,7 +51,7 @@ def disarm(res: Res, attacker: DuelCombatant, defender: DuelCombatant, critical:
         res.emit("weapon_taken", attacker=attacker["id"], target=defender["id"], weapon=taken_id)
 
 
-def land_blow(res: Res, attacker: DuelCombatant, defender: DuelCombatant, blow: dict[str, Any], *, dd: int, critical: bool, absorbed: int, steps: int, aim) -> None:
+def land_blow(res: Res, attacker: DuelCombatant, defender: DuelCombatant, blow: dict[str, Any], *, dd: int, critical: bool, absorbed: int, steps: int, aim: str | None) -> None:
     maneuver = blow["maneuver"]
     spec = MELEE_ATTACKS[maneuver]
     weapon = weapon_of(attacker, blow["weapon"])

@@ -10,7 +10,7 @@ the blow does (damage dice, hit location 2D6, CON roll for a stun).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
@@ -87,7 +87,8 @@ def declare_shot(res: Res, shooter: DuelCombatant, action: Action, weapon: dict[
 
 
 def duel_other(duel: dict[str, Any], combatant: DuelCombatant) -> str:
-    return duel["b"] if duel["a"] == combatant["id"] else duel["a"]
+    found: str = duel["b"] if duel["a"] == combatant["id"] else duel["a"]
+    return found
 
 
 def _forced_no_defense(res: Res, duel: dict[str, Any], attacker: DuelCombatant, defender: DuelCombatant) -> str | None:
@@ -118,7 +119,7 @@ def _declared(res: Res, duel: dict[str, Any], plan: dict[str, Any], inline: dict
 
 
 def defend(res: Res, defender: DuelCombatant, action: Action) -> None:
-    plan = res.state["pending"]
+    plan = cast(dict[str, Any], res.state["pending"])  # the exchange this defense answers (legality checked it)
     attacker = by_id(res.state, plan["attacker"])
     check_declaration(res.state, plan, action, defender, attacker)
     if action["face"] is not None:
@@ -137,7 +138,7 @@ def defend(res: Res, defender: DuelCombatant, action: Action) -> None:
 def resolve(res: Res, plan: dict[str, Any], decl: dict[str, Any], *, keeps: bool = False) -> None:
     state = res.state
     attacker, defender = by_id(state, plan["attacker"]), by_id(state, plan["defender"])
-    duel = duel_between(state, attacker["id"], defender["id"])
+    duel = cast(dict[str, Any], duel_between(state, attacker["id"], defender["id"]))  # the exchange's own duel
     duel["threat"] = None
     res.emit("exchange", attacker=attacker["id"], defender=defender["id"], defense=decl["defense"], blows=len(plan["blows"]))
     if decl["defense"] == "plongeon":
@@ -189,7 +190,8 @@ def _melee_blow(res: Res, plan: dict[str, Any], index: int, decl: dict[str, Any]
     return reasons
 
 
-def defend_against(res: Res, attacker: DuelCombatant, defender: DuelCombatant, decl: dict[str, Any], level: int, dd: int, extra: dict[str, Any] | None = None):
+def defend_against(res: Res, attacker: DuelCombatant, defender: DuelCombatant, decl: dict[str, Any], level: int, dd: int, extra: dict[str, Any] | None = None
+) -> tuple[list[str], dict[str, int] | None]:
     """Roll the declared defense against a blow that succeeded at ``level``.
 
     Returns the initiative reasons and, unless the blow is avoided, what lands: {dd, absorbed}.
@@ -201,7 +203,7 @@ def defend_against(res: Res, attacker: DuelCombatant, defender: DuelCombatant, d
     test = roll_test(res, {**defense_modifiers(defender, defense, decl), **(extra or {})}, "defense", defender)
     res.emit("defense_rolled", defender=defender["id"], defense=defense, **test.params())
     reasons = ["better_defense"] if test.success and test.level > level else []
-    landed = {"dd": dd, "absorbed": 0}
+    landed: dict[str, int] = {"dd": dd, "absorbed": 0}
     if not test.success:
         return reasons, landed
     kind = spec["kind"]
@@ -230,7 +232,7 @@ def defend_against(res: Res, attacker: DuelCombatant, defender: DuelCombatant, d
     return reasons, landed
 
 
-def counter_attack(res: Res, counterer: DuelCombatant, target: DuelCombatant, counter: dict[str, Any], distance) -> bool:
+def counter_attack(res: Res, counterer: DuelCombatant, target: DuelCombatant, counter: dict[str, Any], distance: int | None) -> bool:
     """A counter-attack: a normal attack at -3, and no defense against it if it succeeds."""
     weapon = weapon_of(counterer, counter["weapon"], field="counter.weapon")
     plan = {"kind": "ranged", "shot": "tir_simple", "modifier": counter["modifier"], "steps": 0, "aim": None,
@@ -293,7 +295,17 @@ def _resolve_shots(res: Res, plan: dict[str, Any], decl: dict[str, Any], shooter
     return [r for r in reasons if r != "critical_shot"]
 
 
-def _one_shot(res, plan, decl, shooter, defender, weapon, band, extra, cover_ip) -> list[str]:
+def _one_shot(
+    res: Res,
+    plan: dict[str, Any],
+    decl: dict[str, Any],
+    shooter: DuelCombatant,
+    defender: DuelCombatant,
+    weapon: dict[str, Any],
+    band: str,
+    extra: dict[str, Any],
+    cover_ip: int,
+) -> list[str]:
     malus = distance_malus(weapon, band)
     if malus is None:
         res.emit("out_of_range", attacker=shooter["id"], defender=defender["id"], band=band)
@@ -316,5 +328,6 @@ def _one_shot(res, plan, decl, shooter, defender, weapon, band, extra, cover_ip)
     reasons, landed = defend_against(res, shooter, defender, decl, level, dd)
     if landed is not None:
         land_shot(res, shooter, defender, weapon, plan, plan["band"], dd=landed["dd"], cover_ip=cover_ip)
-    return reasons + (["critical_shot"] if level == CRITICAL else [])
+    found: list[str] = reasons + (["critical_shot"] if level == CRITICAL else [])
+    return found
 

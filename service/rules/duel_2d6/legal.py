@@ -8,11 +8,11 @@ against an opponent already held stay for the client to compose.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 from collections.abc import Iterator
 from itertools import combinations
 
-from ..ruleset import AnyRuleset
+from ..ruleset import AnyRuleset, Choice
 from ..gm.legal import describe, field_spec, present
 from .arsenal import is_ranged, within_reach_of_a_blow
 from .conditions import is_out
@@ -67,7 +67,7 @@ def _blows(state: DuelCombat, actor: DuelCombatant, opponent: DuelCombatant) -> 
                 yield weapon, maneuver, part
 
 
-def _led(state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
+def _led(state: DuelCombat, actor: DuelCombatant) -> list[DuelCombatant]:
     """Opponents against whom the actor holds the initiative, has not had his exchange, and faces."""
     return [
         by_id(state, other(d, actor["id"])) for d in duels_of(state, actor["id"])
@@ -121,7 +121,7 @@ def _seconds(state: DuelCombat, actor: DuelCombatant, first: str, part: str | No
 
 
 def _shots(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
-    sets = []
+    sets: list[Choice] = []
     targets = [o["id"] for o in _led(state, actor)]
     if not targets:
         return sets
@@ -196,7 +196,7 @@ def _reloads(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> li
 # -- answers: the defense, the counter to a threat -------------------------------------------------
 
 
-def _counters(state: DuelCombat, actor: DuelCombatant, opponent: DuelCombatant, distance) -> list[dict[str, Any]]:
+def _counters(state: DuelCombat, actor: DuelCombatant, opponent: DuelCombatant, distance: int | None) -> list[dict[str, Any]]:
     """Counter-attacks the actor may make (defense.check_counter): a blow within contact, or shooting back."""
     found = []
     if within_reach_of_a_blow(distance):
@@ -207,7 +207,7 @@ def _counters(state: DuelCombat, actor: DuelCombatant, opponent: DuelCombatant, 
 
 
 def _defenses(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
-    plan = state["pending"]
+    plan = cast(dict[str, Any], state["pending"])  # listed only while an exchange awaits its defense
     attacker = by_id(state, plan["attacker"])
     permitted = [d for d in allowed(plan, 0) if not is_locked(state, actor["id"]) or d in LOCKED_DEFENSES]
     last = actor["last_dive_round"]
@@ -220,9 +220,9 @@ def _defenses(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> l
     # E-5: a fighter with several opponents may choose whom he faces as he declares his defense.
     face = {"choices": _face_sets(state, actor, including=attacker["id"])} if len(duels_of(state, actor["id"])) > 1 else None
     plain = [d for d in permitted if DEFENSES[d]["kind"] not in ("block", "counter", "cover")]
-    sets = []
+    sets: list[Choice] = []
 
-    def entry(defenses, **refined):
+    def entry(defenses: list[str], **refined: Any) -> None:
         if defenses:
             sets.append(describe(ruleset, state, actor["id"], "defend", defense={"required": True, "choices": defenses},
                                  **{"using": None, "counter": None, "cover_ip": None, "second_defense": second, "face": face, **refined}))

@@ -7,7 +7,7 @@ from typing import Any
 from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction
 from .arsenal import aim_limit, shot_modifiers
-from .checks import roll_test, situation, skill_base, skill_level
+from .checks import Test, roll_test, situation, skill_base, skill_level
 from .conditions import SUPPRESSED, add, condition, is_out, remove
 from .duels import by_id
 from .tables import CRITICAL, FUMBLE, LEVELS
@@ -26,7 +26,7 @@ def spend_ammo(res: Res, shooter: DuelCombatant, weapon: dict[str, Any], shots: 
     shooter["ammo"][weapon["id"]] = left - shots
 
 
-def after_shot(res: Res, shooter: DuelCombatant, weapon: dict[str, Any], test) -> None:
+def after_shot(res: Res, shooter: DuelCombatant, weapon: dict[str, Any], test: Test) -> None:
     """"S'enraye si Maladresse et Dd supérieur à niveau de compétence"."""
     if weapon.get("jams") and test.level == FUMBLE and test.dd > skill_level(shooter, weapon["skill"]):
         if weapon["id"] not in shooter["jammed"]:

@@ -32,7 +32,8 @@ def roll_damage(res: Res, attacker: DuelCombatant, weapon: dict[str, Any], *, bo
 
 def protection(target: DuelCombatant, *, fragments: bool, cover_ip: int = 0) -> int:
     worn = sum(p["ip"] for p in target["sheet"]["armour"] if fragments or not p["fragments_only"])
-    return worn + cover_ip
+    found: int = worn + cover_ip
+    return found
 
 
 def _location(res: Res, attacker: DuelCombatant, target: DuelCombatant, aim: str | None, shift_limit: int) -> str:

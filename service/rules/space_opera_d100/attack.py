@@ -65,7 +65,8 @@ def martial_arts_allowed(weapon: dict[str, Any], options: dict[str, Any]) -> boo
     """Seed 8: bare hands, or "une arme blanche" (a blade; option armed_martial_arts: any melee weapon)."""
     if weapon["ranged"]:
         return False
-    return weapon["class"] == "natural" or weapon["edged"] or options["armed_martial_arts"] == "any_melee"
+    found: bool = weapon["class"] == "natural" or weapon["edged"] or options["armed_martial_arts"] == "any_melee"
+    return found
 
 
 def mode_allowed(weapon: dict[str, Any], mode: str, options: dict[str, Any]) -> bool:
@@ -119,7 +120,8 @@ def _target_weapon(target: SpaceOperaCombatant, action: Action) -> str:
     check_usable(target, weapon, field="target_weapon")
     if weapon["class"] == "natural":
         raise InvalidAction("bare hands cannot be disarmed", field="target_weapon")
-    return weapon["id"]
+    found: str = weapon["id"]
+    return found
 
 
 def attack_target(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], pending: dict[str, Any]) -> tuple[int, dict[str, Any]]:

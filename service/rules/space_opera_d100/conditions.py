@@ -41,7 +41,8 @@ def is_droid(combatant: SpaceOperaCombatant) -> bool:
 
 def dex(combatant: SpaceOperaCombatant) -> int:
     base = combatant["sheet"]["attributes"]["DEX"]
-    return base - CONTRACTED_DEX_LOSS if has(combatant, CONTRACTED) else base
+    found: int = base - CONTRACTED_DEX_LOSS if has(combatant, CONTRACTED) else base
+    return found
 
 
 def test_penalties(combatant: SpaceOperaCombatant) -> dict[str, Any]:
@@ -64,7 +65,7 @@ def roll_duration(res: Res, dice: str, unit: str, purpose: str, roller: SpaceOpe
     return duration
 
 
-def add_timed(res: Res, combatant: SpaceOperaCombatant, code: str, dice: str, unit: str, purpose: str, **details) -> dict[str, Any]:
+def add_timed(res: Res, combatant: SpaceOperaCombatant, code: str, dice: str, unit: str, purpose: str, **details: Any) -> dict[str, Any]:
     """Roll the state's duration and put the state on (the longer one is kept)."""
     duration = roll_duration(res, dice, unit, purpose, combatant)
     rounds = duration.get("rounds")
@@ -80,11 +81,13 @@ def add_timed(res: Res, combatant: SpaceOperaCombatant, code: str, dice: str, un
         if _seconds(current["lasts"]) < _seconds(duration):
             current["lasts"] = duration
             current["ends"] = {"round": res.state["round"] + rounds} if rounds else None
-        return current["lasts"]
+        found: dict[str, Any] = current["lasts"]
+        return found
     add(res, combatant, code, rounds=rounds, lasts=duration, **details)
     return duration
 
 
 def _seconds(duration: dict[str, Any]) -> int:
-    return duration["value"] * SECONDS_PER[duration["unit"]]
+    found: int = duration["value"] * SECONDS_PER[duration["unit"]]
+    return found
 

@@ -8,6 +8,7 @@ moved by -(Chance - 40) / 2, truncated, and kept within 1-100. The option
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..conditions import add
@@ -36,47 +37,47 @@ def fumble(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_
     EFFECTS[result](res, attacker, weapon, use_vibro, result)
 
 
-def _off_balance(res, attacker, weapon, use_vibro, result):
+def _off_balance(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     # Until the attacker's next attack or defence roll (attack.py, reactions.py).
     add(res, attacker, OFF_BALANCE, until="next_test")
 
 
-def _loses_next_action(res, attacker, weapon, use_vibro, result):
+def _loses_next_action(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     add(res, attacker, LOSES_NEXT_ACTION, until="next_action")
 
 
-def _drops_weapon(res, attacker, weapon, use_vibro, result):
+def _drops_weapon(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     drop(res, attacker, weapon)
 
 
-def _weapon_damaged(res, attacker, weapon, use_vibro, result):
+def _weapon_damaged(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     damage_step(res, attacker, weapon)
 
 
-def _hits_ally(res, attacker, weapon, use_vibro, result):
+def _hits_ally(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     allies = [c for c in res.state["combatants"] if c["side"] == attacker["side"] and c is not attacker and not is_dead(c)]
     strike(res, attacker, allies[0] if allies else attacker, weapon, use_vibro)
 
 
-def _hits_self(res, attacker, weapon, use_vibro, result):
+def _hits_self(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     strike(res, attacker, attacker, weapon, use_vibro)
 
 
-def _no_jam(res, attacker, weapon, use_vibro, result):
+def _no_jam(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     pass
 
 
-def _jams(res, attacker, weapon, use_vibro, result):
+def _jams(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     jam(res, attacker, weapon, JAM_ACTIONS_TO_CLEAR[result])
 
 
-def _damaged_and_jammed(res, attacker, weapon, use_vibro, result):
+def _damaged_and_jammed(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     damage_step(res, attacker, weapon)
     if not state_of(attacker, weapon)["destroyed"]:
         jam(res, attacker, weapon, JAM_ACTIONS_TO_CLEAR["weapon_damaged_jam"])
 
 
-def _explodes(res, attacker, weapon, use_vibro, result):
+def _explodes(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     strike(res, attacker, attacker, weapon, use_vibro)
     item = state_of(attacker, weapon)
     item["steps"] = max(item["steps"], DESTROYED_AT_STEP.get(weapon["class"], item["steps"]))
@@ -94,7 +95,7 @@ def strike(res: Res, attacker: SpaceOperaCombatant, victim: SpaceOperaCombatant,
     take_damage(res, victim, lost)
 
 
-EFFECTS = {
+EFFECTS: dict[str, Callable[[Res, SpaceOperaCombatant, dict[str, Any], bool, str], None]] = {
     "off_balance": _off_balance,
     "loses_next_action": _loses_next_action,
     "drops_weapon": _drops_weapon,

@@ -18,10 +18,11 @@ JAMMED_FOR_THE_FIGHT = -1
 
 
 def find_weapon(combatant: SpaceOperaCombatant, weapon_id: str, field: str) -> dict[str, Any]:
+    weapon: dict[str, Any]
     for weapon in combatant["sheet"]["weapons"]:
         if weapon["id"] == weapon_id:
             return weapon
-    base = WEAPONS.get(weapon_id)
+    base: dict[str, Any] | None = WEAPONS.get(weapon_id)
     if base is None:
         raise InvalidAction(f"{combatant['id']} has no weapon {weapon_id!r} and the catalog has none", field=field)
     weapon = {"id": weapon_id, **WEAPON_DEFAULTS, **base}
@@ -31,6 +32,7 @@ def find_weapon(combatant: SpaceOperaCombatant, weapon_id: str, field: str) -> d
 
 def held_item(combatant: SpaceOperaCombatant, item_id: str, field: str) -> dict[str, Any]:
     """A weapon or shield of the combatant's sheet: what he does not carry cannot parry or be taken from him."""
+    weapon: dict[str, Any]
     for weapon in combatant["sheet"]["weapons"]:
         if weapon["id"] == item_id:
             return weapon
@@ -42,7 +44,8 @@ def state_of(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> dict[str
     items = combatant["items"]
     if weapon["id"] not in items:
         items[weapon["id"]] = {"steps": 0, "destroyed": False, "vibro": bool(weapon["vibro"]), "dropped": False, "jam": 0}
-    return items[weapon["id"]]
+    found: dict[str, Any] = items[weapon["id"]]
+    return found
 
 
 def check_usable(combatant: SpaceOperaCombatant, weapon: dict[str, Any], field: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Iterator
 
-from ..ruleset import AnyRuleset
+from ..ruleset import AnyRuleset, Choice
 from ..gm.legal import describe, field_spec, present
 from .attack import martial_arts_allowed, mode_allowed
 from .conditions import is_dead, is_droid
@@ -66,9 +66,9 @@ def _attacks(ruleset: AnyRuleset, state: SpaceOperaCombat, actor: SpaceOperaComb
     declared = list(range(1, actor["sheet"]["max_attacks"] + 1)) if turn["attacks"] is None else [turn["attacks"]]
     bounds = field_spec(ruleset, "attack", "attacks")
     declared = [n for n in declared if bounds["minimum"] <= n <= bounds["maximum"]]  # a GM adjustment may leave another
-    sets = []
+    sets: list[Choice] = []
 
-    def entry(weapon, mode, ids, martial_arts, **more):
+    def entry(weapon: dict[str, Any], mode: str, ids: list[str], martial_arts: list[bool], **more: Any) -> None:
         if ids:
             sets.append(describe(
                 ruleset, state, actor["id"], "attack", weapon={"required": True, "choices": [weapon["id"]]},

@@ -8,7 +8,7 @@ same die (its fumble, known before the attack roll, keeps its +10).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..conditions import remove
 from ..errors import ActionNotAllowed, InvalidAction
@@ -30,7 +30,8 @@ NO_REACTION = {"kind": "none", "item": None, "off_hand": False, "modifier": 0}
 
 
 def skill(combatant: SpaceOperaCombatant, name: str) -> int:
-    return combatant["sheet"]["skills"].get(name, 0)
+    found: int = combatant["sheet"]["skills"].get(name, 0)
+    return found
 
 
 def after_dodge_penalty(res: Res, combatant: SpaceOperaCombatant) -> dict[str, Any]:
@@ -65,7 +66,7 @@ def roll_reaction(res: Res, defender: SpaceOperaCombatant, reaction: dict[str, A
     if reaction["kind"] == "dodge":
         return _dodge(res, defender, reaction, attack_weapon)
     if reaction["kind"] == "parry":
-        return _parry(res, defender, reaction, item)
+        return _parry(res, defender, reaction, cast(dict[str, Any], item))  # check_reaction found it
     return {"kind": "none", "attack_modifier": 0}
 
 
@@ -120,7 +121,7 @@ def parry_against(res: Res, defender: SpaceOperaCombatant, parry: dict[str, Any]
     """The parry as it stands once the attack roll is known (None: no parry)."""
     if parry["kind"] != "parry":
         return None
-    check = parry["check"]
+    check: Check = parry["check"]
     if attack.critical:
         check = with_target(check, check.target + PARRY_CRITICAL_HIT_PENALTY, res.options["high_rolls_always_fumble"])
         res.emit("parry_against_critical", defender=defender["id"], penalty=PARRY_CRITICAL_HIT_PENALTY, **check.as_params())

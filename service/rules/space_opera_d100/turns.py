@@ -42,9 +42,9 @@ def roll_one(res: Res, combatant: SpaceOperaCombatant) -> None:
     res.emit("initiative_rolled", combatant=combatant["id"], die=die, dex=dex(combatant), total=total)
 
 
-def _sort_key(pair) -> tuple:
+def _sort_key(pair: tuple[int, SpaceOperaCombatant]) -> tuple[int, int, int]:
     index, combatant = pair
-    return (-combatant["round"]["initiative"], -dex(combatant), index)
+    return (-cast(int, combatant["round"]["initiative"]), -dex(combatant), index)  # rolled: an int
 
 
 def _ranked(state: SpaceOperaCombat) -> list[SpaceOperaCombatant]:
