@@ -10,6 +10,9 @@ the service runs on.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, cast
+
 import copy
 
 from .errors import CombatNotFound, ReservationLost, VersionConflict
@@ -17,27 +20,35 @@ from .idempotency import KeyedWrite
 from .keys import idempotency_key
 
 
+JSON = dict[str, Any]
+
+
+def _copied(value: Mapping[str, Any]) -> JSON:
+    """A deep copy, kept as the plain JSON object the store holds."""
+    return cast(JSON, copy.deepcopy(value))
+
+
 class MemoryCombats:
     def __init__(self, ttl_seconds: int = 3600):
         self.ttl_seconds = ttl_seconds
-        self.states: dict[str, list[dict]] = {}  # combat id -> its state at each version (index version - 1)
-        self.logs: dict[str, list[dict]] = {}
-        self.access: dict[str, dict[str, dict]] = {}
+        self.states: dict[str, list[JSON]] = {}  # combat id -> its state at each version (index version - 1)
+        self.logs: dict[str, list[JSON]] = {}
+        self.access: dict[str, dict[str, JSON]] = {}
         self.records: dict[str, dict[str, str]] = {}  # records key -> field -> record
 
     # -- Combats
-    def create(self, state: dict, entry: dict, grants: dict[str, dict] | None = None) -> None:
+    def create(self, state: Mapping[str, Any], entry: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         if state["id"] in self.states:
             raise VersionConflict(0)
-        self.states[state["id"]] = [copy.deepcopy(state)]
-        self.logs[state["id"]] = [copy.deepcopy(entry)]
-        self.access[state["id"]] = dict(grants or {})
+        self.states[state["id"]] = [_copied(state)]
+        self.logs[state["id"]] = [_copied(entry)]
+        self.access[state["id"]] = {digest: dict(grant) for digest, grant in (grants or {}).items()}
 
-    def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict, dict | None]:
+    def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         versions = self._versions(combat_id)
         return copy.deepcopy(versions[-1]), self.access[combat_id].get(digest or "-")
 
-    def commit(self, state: dict, entry: dict, expected_version: int, keyed: KeyedWrite | None = None) -> None:
+    def commit(self, state: Mapping[str, Any], entry: Mapping[str, Any], expected_version: int, keyed: KeyedWrite | None = None) -> None:
         versions = self._versions(state["id"])
         if versions[-1]["version"] != expected_version:
             raise VersionConflict(versions[-1]["version"])
@@ -46,15 +57,15 @@ class MemoryCombats:
             if records.get(keyed.field) != keyed.reserved:
                 raise ReservationLost()
             records[keyed.field] = keyed.answer
-        versions.append(copy.deepcopy(state))
-        self.logs[state["id"]].append(copy.deepcopy(entry))
+        versions.append(_copied(state))
+        self.logs[state["id"]].append(_copied(entry))
 
-    def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict], int]:
+    def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         self._versions(combat_id)
         entries = self.logs[combat_id]
         return copy.deepcopy(entries[after : after + limit]), len(entries)
 
-    def snapshot_before(self, combat_id: str, seq: int) -> tuple[dict, list[dict]]:
+    def snapshot_before(self, combat_id: str, seq: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """The state at version ``seq`` itself, with no entries to replay."""
         return copy.deepcopy(self._versions(combat_id)[seq - 1]), []
 
@@ -64,16 +75,16 @@ class MemoryCombats:
         self.records.pop(idempotency_key(combat_id), None)
         return self.states.pop(combat_id, None) is not None
 
-    def _versions(self, combat_id: str) -> list[dict]:
+    def _versions(self, combat_id: str) -> list[dict[str, Any]]:
         if combat_id not in self.states:
             raise CombatNotFound(combat_id)
         return self.states[combat_id]
 
     # -- Grants
-    def add_grant(self, combat_id: str, digest: str, grant: dict) -> None:
+    def add_grant(self, combat_id: str, digest: str, grant: Mapping[str, Any]) -> None:
         self.access.setdefault(combat_id, {})[digest] = dict(grant)
 
-    def grants(self, combat_id: str) -> dict[str, dict]:
+    def grants(self, combat_id: str) -> dict[str, dict[str, Any]]:
         return copy.deepcopy(self.access.get(combat_id, {}))
 
     def remove_grant(self, combat_id: str, digest: str) -> bool:

@@ -3,12 +3,14 @@ service/rules/odds/, run by the view under the process's CPU budget."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 from ..rules.registry import get_ruleset
 from .access import AccessDenied, Grant, authorize, require_actor
 from .ports import Combats
 
 
-def authorize_odds(combats: Combats, combat_id: str, token: str | None, action: dict) -> tuple[dict, Grant]:
+def authorize_odds(combats: Combats, combat_id: str, token: str | None, action: Mapping[str, Any]) -> tuple[dict[str, Any], Grant]:
     """The combat and the caller's grant, if the caller may ask for the odds of ``action``."""
     state, grant = authorize(combats, combat_id, token)
     require_actor(grant, action, get_ruleset(state["ruleset"]).gm_actions)

@@ -9,7 +9,8 @@ checks both against these protocols.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
 
 from ..store.idempotency import KeyedWrite
 
@@ -20,20 +21,20 @@ class Combats(Protocol):
 
     ttl_seconds: int
 
-    def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict, dict | None]:
+    def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The combat (CombatNotFound when gone) and the grant of the token with this digest, or None."""
         ...
 
-    def create(self, state: dict, entry: dict, grants: dict[str, dict] | None = None) -> None: ...
+    def create(self, state: Mapping[str, Any], entry: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]] | None = None) -> None: ...
 
-    def commit(self, state: dict, entry: dict, expected_version: int, keyed: KeyedWrite | None = None) -> None:
+    def commit(self, state: Mapping[str, Any], entry: Mapping[str, Any], expected_version: int, keyed: KeyedWrite | None = None) -> None:
         """Write ``state`` and append ``entry`` if the stored version is still
         ``expected_version`` (VersionConflict otherwise, with the current one)."""
         ...
 
-    def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict], int]: ...
+    def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]: ...
 
-    def snapshot_before(self, combat_id: str, seq: int) -> tuple[dict, list[dict]]:
+    def snapshot_before(self, combat_id: str, seq: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """A state at or before version ``seq`` and the entries after it up to ``seq`` (engine.replay)."""
         ...
 
@@ -44,9 +45,9 @@ class Combats(Protocol):
 class Grants(Protocol):
     """Token digest -> what its holder may do, per combat."""
 
-    def add_grant(self, combat_id: str, digest: str, grant: dict) -> None: ...
+    def add_grant(self, combat_id: str, digest: str, grant: Mapping[str, Any]) -> None: ...
 
-    def grants(self, combat_id: str) -> dict[str, dict]: ...
+    def grants(self, combat_id: str) -> dict[str, dict[str, Any]]: ...
 
     def remove_grant(self, combat_id: str, digest: str) -> bool: ...
 
@@ -68,17 +69,17 @@ class Jobs(Protocol):
 
     def progress(self, job_id: str, chunk: int, done: int) -> None: ...
 
-    def chunk_played(self, job_id: str, chunk: int, done: int, counts: dict) -> list[dict] | None:
+    def chunk_played(self, job_id: str, chunk: int, done: int, counts: Mapping[str, Any]) -> list[dict[str, Any]] | None:
         """Record a chunk's counts: every chunk's counts, in order, once all are in, else None."""
         ...
 
     def retried(self, job_id: str) -> None: ...
 
-    def finish(self, job_id: str, result: dict) -> None: ...
+    def finish(self, job_id: str, result: Mapping[str, Any]) -> None: ...
 
     def fail(self, job_id: str, message: str) -> None: ...
 
-    def get(self, job_id: str) -> dict | None: ...
+    def get(self, job_id: str) -> dict[str, Any] | None: ...
 
 
 class CombatStore(Combats, Grants, Protocol):
