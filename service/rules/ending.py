@@ -43,7 +43,7 @@ def end_if_decided(ruleset: Ruleset[Any, Any], res: AnyResolution) -> bool:
         return False
     res.state["status"] = "over"
     # A ruleset's pending exchange (an attack awaiting its defence...): not a key every combat has.
-    state = cast(dict[str, Any], res.state)
+    state = cast("dict[str, Any]", res.state)
     if state.get("pending") is not None:
         state["pending"] = None
     res.emit(AUTO_END_EVENT, reason=decided(sides))

@@ -36,7 +36,7 @@ def health_adjusted(
     the ``down`` condition (unconscious, coma...) ends, event ``recovered``.
     The dead stay dead: only the GM's ``condition`` action removes ``dead``.
     """
-    now: int = cast(Mapping[str, Any], target)[key]  # the ruleset names its health key
+    now: int = cast("Mapping[str, Any]", target)[key]  # the ruleset names its health key
     if has(target, dead) or now == before:
         return
     if now < before:

@@ -66,5 +66,5 @@ def choose_target(
     if not enemies:
         return None
     if tactic.target == "weakest":
-        return min(enemies, key=lambda c: cast(Mapping[str, int], c)[health])
+        return min(enemies, key=lambda c: cast("Mapping[str, int]", c)[health])
     return enemies[0]

@@ -147,7 +147,7 @@ def _write(
         record = keyed(new_state["version"]) if keyed else None
         combats.commit(new_state, entry, expected_version=state["version"], keyed=record)
         # The new state and entry, now stored: the answer serializes them as JSON.
-        return state, Applied(cast(Stored, new_state), cast(dict[str, Any], entry), grant)
+        return state, Applied(cast(Stored, new_state), cast("dict[str, Any]", entry), grant)
 
     return write_with_retries(load, write, expected_version)
 

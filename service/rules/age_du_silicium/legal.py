@@ -31,7 +31,7 @@ def choices(ruleset: AnyRuleset, state: SiliciumCombat, actor_id: str, action_ty
     if action_type == "attack":
         return _attacks(ruleset, state, actor, own)
     if action_type == "reason":
-        target = next((c for c in state["combatants"] if c["id"] == cast(dict[str, Any], own)["target"]), None)
+        target = next((c for c in state["combatants"] if c["id"] == cast("dict[str, Any]", own)["target"]), None)
         if target is None or not _may_reason(actor, target) or target["retested_round"] == state["round"]:
             return []
         return [describe(ruleset, state, actor_id, action_type, target={"required": True, "choices": [target["id"]]})]
@@ -161,7 +161,7 @@ def _reactions(ruleset: AnyRuleset, state: SiliciumCombat, actor: SiliciumCombat
     if not defences(state, actor):
         return sets
     sets.append(describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["dodge"]}, weapon=None))
-    if cast(dict[str, Any], state["pending"])["mode"] == "melee":
+    if cast("dict[str, Any]", state["pending"])["mode"] == "melee":
         parrying = [w["id"] for w in _weapons(actor) if w["kind"] == "melee"]
         if parrying:
             sets.append(describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["parry"]},

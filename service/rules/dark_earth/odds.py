@@ -39,7 +39,7 @@ class DarkEarthOdds(OddsProfile):
     def assumed_state(self, state: Combat[Any], viewer: Viewer) -> Combat[Any]:
         allocations = cast(DarkEarthCombat, state).get("allocations", {})
         known = {fighter: split for fighter, split in allocations.items() if viewer.sees_secrets_of(fighter)}
-        return cast(Combat[Any], {**state, "allocations": known})
+        return cast("Combat[Any]", {**state, "allocations": known})
 
 
 def default_allocations(state: DarkEarthCombat, fighter_id: str, opponent_id: str) -> list[dict[str, Any]]:

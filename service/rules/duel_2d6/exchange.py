@@ -119,7 +119,7 @@ def _declared(res: Res, duel: dict[str, Any], plan: dict[str, Any], inline: dict
 
 
 def defend(res: Res, defender: DuelCombatant, action: Action) -> None:
-    plan = cast(dict[str, Any], res.state["pending"])  # the exchange this defense answers (legality checked it)
+    plan = cast("dict[str, Any]", res.state["pending"])  # the exchange this defense answers (legality checked it)
     attacker = by_id(res.state, plan["attacker"])
     check_declaration(res.state, plan, action, defender, attacker)
     if action["face"] is not None:
@@ -138,7 +138,7 @@ def defend(res: Res, defender: DuelCombatant, action: Action) -> None:
 def resolve(res: Res, plan: dict[str, Any], decl: dict[str, Any], *, keeps: bool = False) -> None:
     state = res.state
     attacker, defender = by_id(state, plan["attacker"]), by_id(state, plan["defender"])
-    duel = cast(dict[str, Any], duel_between(state, attacker["id"], defender["id"]))  # the exchange's own duel
+    duel = cast("dict[str, Any]", duel_between(state, attacker["id"], defender["id"]))  # the exchange's own duel
     duel["threat"] = None
     res.emit("exchange", attacker=attacker["id"], defender=defender["id"], defense=decl["defense"], blows=len(plan["blows"]))
     if decl["defense"] == "plongeon":

@@ -207,7 +207,7 @@ def _counters(state: DuelCombat, actor: DuelCombatant, opponent: DuelCombatant, 
 
 
 def _defenses(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
-    plan = cast(dict[str, Any], state["pending"])  # listed only while an exchange awaits its defense
+    plan = cast("dict[str, Any]", state["pending"])  # listed only while an exchange awaits its defense
     attacker = by_id(state, plan["attacker"])
     permitted = [d for d in allowed(plan, 0) if not is_locked(state, actor["id"]) or d in LOCKED_DEFENSES]
     last = actor["last_dive_round"]

@@ -52,7 +52,7 @@ def _slot(combatant: Combatant, path: str, field: str) -> tuple[dict[str, Any], 
     if key not in combatant:
         known = ", ".join(sorted(k for k in combatant if k not in PROTECTED))
         raise InvalidAction(f"{combatant['name']} has no value {key!r}; one of: {known}", field=field)
-    values = cast(dict[str, Any], combatant)  # adjusted by name: any key of the ruleset's
+    values = cast("dict[str, Any]", combatant)  # adjusted by name: any key of the ruleset's
     if not sub:
         return values, key
     holder = values[key]

@@ -138,7 +138,7 @@ def odds(
     with _blamed(0):
         authority.check(ruleset, state, ruleset.load_action(action), viewer)
     profile = ruleset.odds
-    start = profile.assumed_state(cast(Combat[Any], dict(state)), viewer)
+    start = profile.assumed_state(cast("Combat[Any]", dict(state)), viewer)
     actions = [action, *answers]
     if method in (EXACT, AUTO):
         try:

@@ -66,7 +66,7 @@ def roll_reaction(res: Res, defender: SpaceOperaCombatant, reaction: dict[str, A
     if reaction["kind"] == "dodge":
         return _dodge(res, defender, reaction, attack_weapon)
     if reaction["kind"] == "parry":
-        return _parry(res, defender, reaction, cast(dict[str, Any], item))  # check_reaction found it
+        return _parry(res, defender, reaction, cast("dict[str, Any]", item))  # check_reaction found it
     return {"kind": "none", "attack_modifier": 0}
 
 
