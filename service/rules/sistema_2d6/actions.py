@@ -11,7 +11,7 @@ from .conditions import can_act, is_dead, is_dying
 from .tables import BURST_HITS, BURST_PENALTY, CATALOG, LOCATION_PENALTIES
 from .turns import acts_simultaneously, advance, waiting_in_turn
 from .wounds import damage_expression, damage_reduction, death_test, stabilise, take_damage
-from .state import Res, SistemaCombat, SistemaCombatant
+from .state import PendingAttack, Res, SistemaCombat, SistemaCombatant
 
 
 def resolve(res: Res, action: dict[str, Any]) -> None:
@@ -92,7 +92,7 @@ def _attack(res: Res, attacker: SistemaCombatant, action: dict[str, Any]) -> Non
         "modifier": action["modifier"],
     }
     check = roll_check(res, attacker, weapon["attribute"], weapon["skill"], extra, "attack")
-    pending = {
+    pending: PendingAttack = {
         "attacker": attacker["id"],
         "target": target["id"],
         "weapon": weapon,
@@ -131,7 +131,7 @@ def _defend(res: Res, defender: SistemaCombatant, action: dict[str, Any]) -> Non
     _conclude_opposed(res, pending, check, defender, action)
 
 
-def _conclude_opposed(res: Res, pending: dict[str, Any], attack: Check, defender: SistemaCombatant, defense: dict[str, Any]) -> None:
+def _conclude_opposed(res: Res, pending: PendingAttack, attack: Check, defender: SistemaCombatant, defense: dict[str, Any]) -> None:
     skill = defense.get("skill") or defender["sheet"].get("defense_skill")
     parry = roll_check(res, defender, defense["attribute"], skill, {"modifier": defense["modifier"]}, "defense")
     res.emit("defense_rolled", defender=defender["id"], **parry.as_params())
@@ -139,7 +139,7 @@ def _conclude_opposed(res: Res, pending: dict[str, Any], attack: Check, defender
     _conclude(res, pending, attack, hit)
 
 
-def _conclude(res: Res, pending: dict[str, Any], attack: Check, hit: bool) -> None:
+def _conclude(res: Res, pending: PendingAttack, attack: Check, hit: bool) -> None:
     attacker = res.combatant(pending["attacker"])
     target = res.combatant(pending["target"])
     critical = hit and res.options["critical_rolls"] and attack.level == 2
@@ -152,7 +152,7 @@ def _conclude(res: Res, pending: dict[str, Any], attack: Check, hit: bool) -> No
     advance(res, attacker["id"])
 
 
-def _deal_damage(res: Res, attacker: SistemaCombatant, target: SistemaCombatant, pending: dict[str, Any], critical: bool) -> None:
+def _deal_damage(res: Res, attacker: SistemaCombatant, target: SistemaCombatant, pending: PendingAttack, critical: bool) -> None:
     weapon = pending["weapon"]
     hits = 1
     if pending["burst"]:
