@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
@@ -19,7 +19,7 @@ from .effects import release
 from .ranged import after_shot, suppression, zone_test
 from .wounds import pv_adjusted
 from .tables import THREATEN
-from .state import DuelCombat, DuelCombatant, Res
+from .state import Duel, DuelCombat, DuelCombatant, Res
 
 # Actions that make a suppressed combatant move or act in the zone (E-2, Tir de suppression).
 ACTS_IN_ZONE = frozenset({"attack", "shoot", "threaten", "counter", "join", "reload", "break_free"})
@@ -118,7 +118,8 @@ def _counter(res: Res, actor: DuelCombatant, action: Action) -> None:
     duel = next(d for d in duels_of(res.state, actor["id"]) if d["threat"] and d["attacker"] != actor["id"] and not d["done"])
     threatener = by_id(res.state, duel["attacker"])
     spec = {key: action[key] for key in ("maneuver", "weapon", "part", "modifier", "distance")}
-    distance = duel["threat"].get("distance")  # a gun's threat is made from a distance; a blade's at contact
+    threat = cast("dict[str, Any]", duel["threat"])  # found above among the threatened duels
+    distance = threat.get("distance")  # a gun's threat is made from a distance; a blade's at contact
     check_counter(actor, threatener, spec, distance, res.state, "")
     if exchange.counter_attack(res, actor, threatener, spec, distance):
         duel["threat"] = None
@@ -150,7 +151,7 @@ def _face(res: Res, actor: DuelCombatant, action: Action) -> None:
     face_opponents(res, actor, action["opponents"], "opponents")
 
 
-def _open_duels_led_by(res: Res, actor: DuelCombatant, target_id: str | None) -> list[dict[str, Any]]:
+def _open_duels_led_by(res: Res, actor: DuelCombatant, target_id: str | None) -> list[Duel]:
     duels = [d for d in duels_of(res.state, actor["id"]) if d["attacker"] == actor["id"] and not d["done"]]
     if target_id is not None:
         duels = [d for d in duels if other(d, actor["id"]) == target_id]

@@ -17,7 +17,7 @@ from .arsenal import within_reach_of_a_blow
 from .checks import attribute_base, roll_test, skill_base
 from .tables import RANGED_KINDS
 from .conditions import PRONE, is_out, is_prone, is_stunned
-from .state import DuelCombat, DuelCombatant, Res
+from .state import Duel, DuelCombat, DuelCombatant, Hold, Pair, Res
 
 ATTACKER_ACTIONS = ["attack", "shoot", "threaten", "join", "face", "pass", "reload"]
 MAX_INITIATIVE_REROLLS = 20
@@ -27,16 +27,15 @@ def by_id(state: DuelCombat, combatant_id: str) -> DuelCombatant:
     return next(c for c in state["combatants"] if c["id"] == combatant_id)
 
 
-def other(duel: dict[str, Any], combatant_id: str) -> str:
-    found: str = duel["b"] if duel["a"] == combatant_id else duel["a"]
-    return found
+def other(duel: Pair, combatant_id: str) -> str:
+    return duel["b"] if duel["a"] == combatant_id else duel["a"]
 
 
-def duel_between(state: DuelCombat, first: str, second: str) -> dict[str, Any] | None:
+def duel_between(state: DuelCombat, first: str, second: str) -> Duel | None:
     return next((d for d in state["duels"] if {d["a"], d["b"]} == {first, second}), None)
 
 
-def duels_of(state: DuelCombat, combatant_id: str) -> list[dict[str, Any]]:
+def duels_of(state: DuelCombat, combatant_id: str) -> list[Duel]:
     return [d for d in state["duels"] if combatant_id in (d["a"], d["b"])]
 
 
@@ -46,7 +45,7 @@ def max_opponents(combatant: DuelCombatant) -> int:
     return found
 
 
-def hold_on(state: DuelCombat, held_id: str) -> dict[str, Any] | None:
+def hold_on(state: DuelCombat, held_id: str) -> Hold | None:
     return next((h for h in state["holds"] if h["held"] == held_id), None)
 
 
@@ -97,8 +96,8 @@ def roll_initiative(res: Res, first: DuelCombatant, second: DuelCombatant, *, in
     return first["id"]
 
 
-def open_duel(res: Res, first: DuelCombatant, second: DuelCombatant, attacker_id: str) -> dict[str, Any]:
-    duel = {"a": first["id"], "b": second["id"], "attacker": attacker_id, "done": False, "threat": None}
+def open_duel(res: Res, first: DuelCombatant, second: DuelCombatant, attacker_id: str) -> Duel:
+    duel: Duel = {"a": first["id"], "b": second["id"], "attacker": attacker_id, "done": False, "threat": None}
     res.state["duels"].append(duel)
     for combatant, opponent in ((first, second), (second, first)):
         if len(combatant["facing"]) < max_opponents(combatant):
@@ -136,7 +135,7 @@ def start_duels(res: Res) -> None:
 # -- changes of initiative ----------------------------------------------------------------
 
 
-def give_initiative(res: Res, duel: dict[str, Any], combatant_id: str, reason: str) -> None:
+def give_initiative(res: Res, duel: Duel, combatant_id: str, reason: str) -> None:
     """``combatant_id`` becomes the duel's attacker; regaining it means getting up."""
     if duel["attacker"] == combatant_id:
         return
@@ -158,7 +157,7 @@ def lose_initiative_everywhere(res: Res, combatant: DuelCombatant, reason: str) 
 # -- rounds ---------------------------------------------------------------------------------
 
 
-def close_exchange(res: Res, duel: dict[str, Any]) -> None:
+def close_exchange(res: Res, duel: Duel) -> None:
     if duel in res.state["duels"]:
         duel["done"] = True
     next_round_if_over(res)

@@ -23,13 +23,13 @@ from .effects import land_blow, release
 from .ranged import after_shot, land_shot, spend_ammo
 from .tables import CRITICAL, DEFENSES, FUMBLE, LEVELS, MELEE_ATTACKS, RANGED_SHOTS, SUCCESS
 from .wounds import roll_damage
-from .state import DuelCombatant, Res
+from .state import Duel, DuelCombatant, Res
 
 NO_DEFENSE = {"defense": "aucune", "using": None, "counter": None, "modifier": 0, "skill": None,
               "cover_ip": None, "blind_modifier": 0, "second_defense": None}
 
 
-def engaged(res: Res, actor: DuelCombatant, target_id: str) -> tuple[DuelCombatant, dict[str, Any]]:
+def engaged(res: Res, actor: DuelCombatant, target_id: str) -> tuple[DuelCombatant, Duel]:
     """The opponent and the duel in which ``actor`` holds the initiative and has not acted."""
     target = res.combatant(target_id, field="target")
     duel = duel_between(res.state, actor["id"], target_id)
@@ -74,7 +74,7 @@ def declare_attack(res: Res, attacker: DuelCombatant, action: Action) -> None:
     _declared(res, duel, plan, action["defense"])
 
 
-def declare_shot(res: Res, shooter: DuelCombatant, action: Action, weapon: dict[str, Any], duel: dict[str, Any]) -> None:
+def declare_shot(res: Res, shooter: DuelCombatant, action: Action, weapon: dict[str, Any], duel: Duel) -> None:
     _check_options(res, action)
     spec = RANGED_SHOTS[action["shot"]]
     shots = spec.get("shots", 1)
@@ -86,12 +86,11 @@ def declare_shot(res: Res, shooter: DuelCombatant, action: Action, weapon: dict[
     _declared(res, duel, plan, action["defense"])
 
 
-def duel_other(duel: dict[str, Any], combatant: DuelCombatant) -> str:
-    found: str = duel["b"] if duel["a"] == combatant["id"] else duel["a"]
-    return found
+def duel_other(duel: Duel, combatant: DuelCombatant) -> str:
+    return duel["b"] if duel["a"] == combatant["id"] else duel["a"]
 
 
-def _forced_no_defense(res: Res, duel: dict[str, Any], attacker: DuelCombatant, defender: DuelCombatant) -> str | None:
+def _forced_no_defense(res: Res, duel: Duel, attacker: DuelCombatant, defender: DuelCombatant) -> str | None:
     if attacker["id"] not in defender["facing"]:
         return "not_faced"
     if is_stunned(defender):
@@ -101,7 +100,7 @@ def _forced_no_defense(res: Res, duel: dict[str, Any], attacker: DuelCombatant, 
     return None
 
 
-def _declared(res: Res, duel: dict[str, Any], plan: dict[str, Any], inline: dict[str, Any] | None) -> None:
+def _declared(res: Res, duel: Duel, plan: dict[str, Any], inline: dict[str, Any] | None) -> None:
     attacker, defender = by_id(res.state, plan["attacker"]), by_id(res.state, plan["defender"])
     plan["under_threat"] = bool(duel["threat"] and duel["threat"]["ranged"] and plan["kind"] == "ranged")
     forced = _forced_no_defense(res, duel, attacker, defender)
@@ -138,7 +137,7 @@ def defend(res: Res, defender: DuelCombatant, action: Action) -> None:
 def resolve(res: Res, plan: dict[str, Any], decl: dict[str, Any], *, keeps: bool = False) -> None:
     state = res.state
     attacker, defender = by_id(state, plan["attacker"]), by_id(state, plan["defender"])
-    duel = cast("dict[str, Any]", duel_between(state, attacker["id"], defender["id"]))  # the exchange's own duel
+    duel = cast("Duel", duel_between(state, attacker["id"], defender["id"]))  # the exchange's own duel
     duel["threat"] = None
     res.emit("exchange", attacker=attacker["id"], defender=defender["id"], defense=decl["defense"], blows=len(plan["blows"]))
     if decl["defense"] == "plongeon":
@@ -159,7 +158,7 @@ def resolve(res: Res, plan: dict[str, Any], decl: dict[str, Any], *, keeps: bool
     finish(res, duel, defender, reasons, keeps)
 
 
-def finish(res: Res, duel: dict[str, Any], defender: DuelCombatant, reasons: list[str], keeps: bool) -> None:
+def finish(res: Res, duel: Duel, defender: DuelCombatant, reasons: list[str], keeps: bool) -> None:
     if reasons and not keeps and not is_out(defender) and not is_stunned(defender):
         give_initiative(res, duel, defender["id"], reasons[0])
     close_exchange(res, duel)

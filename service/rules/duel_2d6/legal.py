@@ -242,7 +242,8 @@ def _answers_to_threats(ruleset: AnyRuleset, state: DuelCombat, actor: DuelComba
         return []
     threatener = by_id(state, duel["attacker"])
     sets = []
-    blows = _blows(state, actor, threatener) if within_reach_of_a_blow(duel["threat"].get("distance")) else []
+    threat = cast("dict[str, Any]", duel["threat"])  # found above among the threatened duels
+    blows = _blows(state, actor, threatener) if within_reach_of_a_blow(threat.get("distance")) else []
     for weapon, maneuver, part in blows:
         sets.append(describe(ruleset, state, actor["id"], "counter", weapon={"required": True, "choices": [weapon["id"]]},
                              maneuver={"required": True, "choices": [maneuver]},

@@ -5,7 +5,7 @@ Types for mypy only: at run time these are the plain dicts the engine passes aro
 
 from __future__ import annotations
 
-from typing import Any, NotRequired
+from typing import Any, NotRequired, TypedDict
 
 from ..ruleset import Resolution
 from ..state import Combat, Combatant
@@ -23,9 +23,33 @@ class DuelCombatant(Combatant):
     dropped: list[str]  # weapon ids
 
 
+class Pair(TypedDict):
+    """Two fighters face to face (duels.other names the one who is not you)."""
+
+    a: str
+    b: str
+
+
+class Duel(Pair):
+    """Two engaged fighters (duels.py): who holds the initiative, whether their exchange is done."""
+
+    attacker: str  # the one holding the initiative
+    done: bool  # this round's exchange is over
+    threat: dict[str, Any] | None  # a threatened blow or shot awaiting its answer (actions.py)
+
+
+class Hold(TypedDict):
+    """A hold taken by a grappling blow (effects.py)."""
+
+    holder: str
+    held: str
+    part: str  # tete, corps or membre
+    locked: bool
+
+
 class DuelCombat(Combat[DuelCombatant]):
-    duels: list[dict[str, Any]]  # the engaged pairs (duels.py)
-    holds: list[dict[str, Any]]  # who holds whom (effects.py)
+    duels: list[Duel]
+    holds: list[Hold]
     pending: NotRequired[dict[str, Any] | None]  # an exchange awaiting its answer (exchange.py)
 
 
