@@ -13,7 +13,7 @@ caller then waits a little before the next poll).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import json
 
@@ -30,8 +30,9 @@ class EventStreams:
     # Set by CombatStore, which this mixin is part of.
     client: RedisClient
 
-    def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-        raise NotImplementedError  # CombatStore.log
+    if TYPE_CHECKING:  # CombatStore's, which this mixin is part of
+
+        def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]: ...
 
     def entries_after(self, combat_id: str, after: int, block_ms: int | None = None) -> list[dict[str, Any]]:
         """Entries with seq > ``after``, in order; waits up to ``block_ms`` for the first one ([] then; None: no wait)."""

@@ -21,7 +21,7 @@ from .rounds import available_reactions, current_slot, defences, finish_slot
 from .status import DISARMED, IMMOBILISED, is_standing
 from .weapons import skill, usable_weapon
 from .wounds import wound
-from .state import Res, SiliciumCombat, SiliciumCombatant
+from .state import PendingAttack, Res, SiliciumCombat, SiliciumCombatant
 
 
 def _spend_action(res: Res, attacker: SiliciumCombatant, action: Action) -> bool:
@@ -90,7 +90,7 @@ def attack(res: Res, attacker: SiliciumCombatant, action: Action) -> None:
         shots=shots,
         reaction=action["reaction"],
     )
-    pending = {
+    pending: PendingAttack = {
         "attacker": attacker["id"],
         "target": target["id"],
         "weapon": weapon,
@@ -125,7 +125,7 @@ def can_react(state: SiliciumCombat, target: SiliciumCombatant, critical: bool, 
     return bool(defences(state, target))
 
 
-def shoot(res: Res, pending: dict[str, Any]) -> None:
+def shoot(res: Res, pending: PendingAttack) -> None:
     """Roll the shots left; stop when a hit waits for the target's reaction."""
     target = res.combatant(pending["target"])
     while pending["shots_left"] > 0:
@@ -145,7 +145,7 @@ def shoot(res: Res, pending: dict[str, Any]) -> None:
         finish_slot(res.state)
 
 
-def land(res: Res, pending: dict[str, Any], target: SiliciumCombatant) -> None:
+def land(res: Res, pending: PendingAttack, target: SiliciumCombatant) -> None:
     """A hit neither dodged nor parried: a maneuver's effect, or a wound."""
     maneuver = pending["maneuver"]
     if maneuver == "immobilisation":

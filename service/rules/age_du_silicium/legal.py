@@ -12,7 +12,7 @@ from .rounds import current_slot, defences, plan
 from .status import CORNERED, DEAD, DISARMED, FRENZY, IMMOBILISED, condition, frenzy, is_standing, may_attack
 from .tables import DECLARED_KINDS, DEFENSIVE_KINDS, FULL_AUTO, MANEUVERS, MANEUVER_SKILL_LEVEL, MAX_AIM, SITUATION, UNARMED
 from .modifiers import mode
-from .state import SiliciumCombat, SiliciumCombatant
+from .state import PendingAttack, SiliciumCombat, SiliciumCombatant
 
 # What a melee attack never takes (modifiers._melee), and what a ranged one never takes (_ranged).
 RANGED_ONLY = ("burst", "extra_shots", "full_auto", "aim", "location", "cover", "secondary_targets", "in_vehicle", "relative_speed")
@@ -161,7 +161,7 @@ def _reactions(ruleset: AnyRuleset, state: SiliciumCombat, actor: SiliciumCombat
     if not defences(state, actor):
         return sets
     sets.append(describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["dodge"]}, weapon=None))
-    if cast("dict[str, Any]", state["pending"])["mode"] == "melee":
+    if cast("PendingAttack", state["pending"])["mode"] == "melee":  # reactions are listed only to a pending hit
         parrying = [w["id"] for w in _weapons(actor) if w["kind"] == "melee"]
         if parrying:
             sets.append(describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["parry"]},

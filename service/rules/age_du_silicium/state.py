@@ -5,7 +5,7 @@ Types for mypy only: at run time these are the plain dicts the engine passes aro
 
 from __future__ import annotations
 
-from typing import Any, NotRequired
+from typing import Any, NotRequired, TypedDict
 
 from ..ruleset import Resolution
 from ..state import Combat, Combatant
@@ -19,6 +19,22 @@ class SiliciumCombatant(Combatant):
     retested_round: int | None
 
 
+class PendingAttack(TypedDict):
+    """An attack being rolled, shot by shot; kept while a hit waits for the target's reaction (attacks.py)."""
+
+    attacker: str
+    target: str
+    weapon: dict[str, Any]  # the weapon as the attack used it (weapons.py)
+    mode: str  # melee or ranged
+    chance: int  # the to-hit chance, modifiers included
+    burst: bool
+    maneuver: str | None
+    double_die: bool  # aimed at the damage
+    location: str | None
+    shots_left: int
+    from_slot: bool  # a declared action of the round (not a reaction or a held action)
+
+
 class SiliciumCombat(Combat[SiliciumCombatant]):
     phase: NotRequired[str]  # "frenzy", "declaration" or "resolution" (rounds.py)
     declarers: NotRequired[list[str]]  # in declaration order
@@ -26,7 +42,7 @@ class SiliciumCombat(Combat[SiliciumCombatant]):
     slots: NotRequired[list[dict[str, Any]]]  # the declared actions, in resolution order
     slot: NotRequired[int]  # the index of the slot being resolved
     reactions: NotRequired[list[dict[str, Any]]]
-    pending: NotRequired[dict[str, Any] | None]  # an attack awaiting its defense (attacks.py)
+    pending: NotRequired[PendingAttack | None]
 
 
 Res = Resolution[SiliciumCombat, SiliciumCombatant]

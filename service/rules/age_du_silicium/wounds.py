@@ -8,14 +8,13 @@ location (unless aimed), d6, then for each 6: d100 re-roll, d6.
 
 from __future__ import annotations
 
-from typing import Any
 
 from ..conditions import add
 from ..health import health_adjusted
 from .checks import judge
 from .status import DEAD, OUT_OF_ACTION
 from .tables import BURST, HIT_LOCATION_D10, WOUND_DIE
-from .state import Res, SiliciumCombatant
+from .state import PendingAttack, Res, SiliciumCombatant
 
 
 def protection(target: SiliciumCombatant, location: str, damage_type: str) -> int:
@@ -35,7 +34,7 @@ def hit_location(res: Res, attacker_id: str, target: SiliciumCombatant, chosen: 
     return location
 
 
-def wound_dice(res: Res, attack: dict[str, Any]) -> list[int]:
+def wound_dice(res: Res, attack: PendingAttack) -> list[int]:
     """1d6, and another for each 6 while the re-rolled to-hit succeeds."""
     dice = [res.dice.roll(WOUND_DIE, "wound", attack["attacker"])]
     while dice[-1] == WOUND_DIE:
@@ -47,7 +46,7 @@ def wound_dice(res: Res, attack: dict[str, Any]) -> list[int]:
     return dice
 
 
-def wound(res: Res, attack: dict[str, Any], target: SiliciumCombatant) -> None:
+def wound(res: Res, attack: PendingAttack, target: SiliciumCombatant) -> None:
     weapon = attack["weapon"]
     location = hit_location(res, attack["attacker"], target, attack["location"])
     dice = wound_dice(res, attack)
