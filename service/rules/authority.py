@@ -16,7 +16,7 @@ every field keeps working, and a required field is always set.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from marshmallow import Schema, fields, missing
 

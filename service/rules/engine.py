@@ -15,7 +15,8 @@ from . import authority, conditions
 from .dice import DiceBox, DiceStream, ReplayDice, new_stream, upgrade_legacy
 from .ending import end_if_decided
 from .errors import ActionNotAllowed, CombatOver, InvalidAction
-from .gm import actions as gm_actions, summary
+from .gm import actions as gm_actions
+from .gm import summary
 from .registry import get_ruleset
 from .ruleset import AnyRuleset, GM, Resolution
 from .state import Action, Combat, Combatant, LogEntry, Roll

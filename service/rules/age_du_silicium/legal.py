@@ -10,7 +10,7 @@ from ..gm.legal import describe, field_spec, present
 from .declarations import reasoned_with
 from .rounds import current_slot, defences, plan
 from .status import CORNERED, DEAD, DISARMED, FRENZY, IMMOBILISED, condition, frenzy, is_standing, may_attack
-from .tables import DECLARED_KINDS, DEFENSIVE_KINDS, FULL_AUTO, MANEUVERS, MANEUVER_SKILL_LEVEL, MAX_AIM, SITUATION, UNARMED
+from .tables import DECLARED_KINDS, DEFENSIVE_KINDS, FULL_AUTO, MANEUVER_SKILL_LEVEL, MANEUVERS, MAX_AIM, SITUATION, UNARMED
 from .modifiers import mode
 from .state import PendingAttack, SiliciumCombat, SiliciumCombatant
 

@@ -8,11 +8,13 @@ from ..viewer import Viewer
 from ..ruleset import Choice, Ruleset
 from ..state import Action, Awaiting
 from . import actions, bouffons, legal, turns, visibility
-from .contacts import engage, leave_all
+from .contacts import engage
+from .contacts import leave_all
 from .health import COMA, DEAD, WOUND_CONDITIONS, clear_choc, is_standing, pv_adjusted
-from .tables import CATALOG, PAIN_DICE
+from .tables import PAIN_DICE
 from .messages import LABELS, MESSAGES
 from .schemas import ACTIONS, GM_ACTIONS, Options, Sheet
+from .tables import CATALOG
 from .odds import DarkEarthOdds
 from .tactic import TACTIC
 from .state import DarkEarthCombat, DarkEarthCombatant, Res

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ActionNotAllowed, InvalidAction
-from .arsenal import band_of, check_maneuver, check_reach, is_ranged, weapon_of, within_reach_of_a_blow
+from .arsenal import check_maneuver, check_reach, band_of, is_ranged, weapon_of, within_reach_of_a_blow
 from .checks import attribute_base, maneuver_base, situation, skill_base, skill_level, specialization
 from .duels import hold_on, is_locked
 from .tables import DEFENSES, DEFENSIVE_ITEMS, MELEE_ATTACKS, RANGED_DEFENSE_IDS

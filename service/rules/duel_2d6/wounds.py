@@ -13,7 +13,7 @@ from .checks import attribute_base, roll_test
 from ..health import health_adjusted
 from .conditions import DEAD, STUNNED, UNCONSCIOUS, add, remove
 from .duels import leave_fight, lose_initiative_everywhere
-from .tables import FOR_BONUS_KINDS, LIMBS, LOCATIONS, WOUNDS, WOUND_ORDER
+from .tables import FOR_BONUS_KINDS, LIMBS, LOCATIONS, WOUND_ORDER, WOUNDS
 from .state import DuelCombatant, Res
 
 
