@@ -104,7 +104,7 @@ class Ruleset(Generic[CombatT, CombatantT]):
     # How outcomes read in the odds, and who answers what by default (service/rules/odds/profile.py).
     odds: OddsProfile = OddsProfile()
     # What a simulated fighter does (service/rules/tactics.py).
-    tactic: DefaultTactic
+    tactic: DefaultTactic[CombatT, CombatantT]
 
     # Declarations without a default: the registry refuses a ruleset lacking one.
     REQUIRED = ("id", "name", "language", "seed", "summary", "sheet_schema", "options_schema", "action_schemas",

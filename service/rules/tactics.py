@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 from .state import Awaiting, Combat, Combatant
 
@@ -34,16 +34,20 @@ class Tactic:
     style: str = "balanced"
 
 
-# (state, the acting combatant, its entry of state["awaiting"], the options) -> candidate bodies
+# Any ruleset's candidates: (state, the acting combatant, its entry of state["awaiting"], the options) -> bodies.
 Candidates = Callable[[Any, Any, Awaiting, Tactic], Iterator[dict[str, Any]]]
+# The ruleset's combat and combatant types (its state.py).
+S = TypeVar("S", bound=Combat[Any])
+C = TypeVar("C", bound=Combatant)
 
 
 @dataclass(frozen=True)
-class DefaultTactic:
+class DefaultTactic(Generic[S, C]):
     """A ruleset's tactic: the bodies it tries, and what the simulator reads of a combatant."""
 
     health: str  # the combatant's key for the health points left
-    candidates: Candidates
+    # (state, the acting combatant, its entry of state["awaiting"], the options) -> candidate bodies
+    candidates: Callable[[S, C, Awaiting, Tactic], Iterator[dict[str, Any]]]
     description: str  # English, shown with every simulation result
 
 
@@ -53,9 +57,6 @@ def first_weapon(combatant: Combatant, default: str | None = None) -> str | None
         return default
     first: str = weapons[0]["id"]
     return first
-
-
-C = TypeVar("C", bound=Combatant)
 
 
 def choose_target(
