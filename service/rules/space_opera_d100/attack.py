@@ -12,7 +12,7 @@ damage bonus, 1D3 critical, parry points, item wear d100, stun d100 and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..state import Action
 from ..conditions import remove
@@ -26,7 +26,7 @@ from .reactions import NO_REACTION, after_dodge_penalty, check_reaction, parry_a
 from .special import disarm, paralyse
 from .tables import CALLED_SHOT_PENALTY, MULTI_ATTACK_PENALTY_PER_ATTACK, OFF_HAND_PENALTY, SNEAK_SKILL_FACTOR
 from .turns import spend_attack
-from .state import Res, SpaceOperaCombatant
+from .state import PendingAttack, Res, SpaceOperaCombatant
 
 
 def declare(res: Res, attacker: SpaceOperaCombatant, action: Action) -> None:
@@ -39,12 +39,18 @@ def declare(res: Res, attacker: SpaceOperaCombatant, action: Action) -> None:
     check_usable(attacker, weapon, field="weapon")
     _check_mode(res, attacker, target, weapon, action)
     attacks = _declare_attacks(attacker, action)
-    pending = {
+    pending: PendingAttack = {
         "attacker": attacker["id"],
         "target": target["id"],
         "weapon": weapon["id"],
         "attacks": attacks,
-        **{key: action[key] for key in ("mode", "location", "sneak", "off_hand", "martial_arts", "vibro", "modifier")},
+        "mode": action["mode"],
+        "location": action["location"],
+        "sneak": action["sneak"],
+        "off_hand": action["off_hand"],
+        "martial_arts": action["martial_arts"],
+        "vibro": action["vibro"],
+        "modifier": action["modifier"],
         "target_weapon": _target_weapon(target, action) if action["mode"] == "disarm" else None,
     }
     res.emit("attack_declared", attacker=attacker["id"], target=target["id"], weapon=weapon["id"], mode=action["mode"], attacks=attacks)
@@ -124,7 +130,7 @@ def _target_weapon(target: SpaceOperaCombatant, action: Action) -> str:
     return found
 
 
-def attack_target(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], pending: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+def attack_target(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], pending: PendingAttack) -> tuple[int, dict[str, Any]]:
     base = skill(attacker, weapon["skill"])
     if pending["sneak"]:
         base *= SNEAK_SKILL_FACTOR
@@ -142,7 +148,7 @@ def attack_target(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any
     return base, modifiers
 
 
-def resolve(res: Res, pending: dict[str, Any], reaction: dict[str, Any], item: dict[str, Any] | None) -> None:
+def resolve(res: Res, pending: PendingAttack, reaction: dict[str, Any], item: dict[str, Any] | None) -> None:
     attacker = res.combatant(pending["attacker"])
     target = res.combatant(pending["target"])
     weapon = find_weapon(attacker, pending["weapon"], field="weapon")
@@ -171,6 +177,7 @@ def resolve(res: Res, pending: dict[str, Any], reaction: dict[str, Any], item: d
     if pending["mode"] == "paralyse":
         paralyse(res, target)
     elif pending["mode"] == "disarm":
-        disarm(res, target, find_weapon(target, pending["target_weapon"], field="target_weapon"))
+        aimed_at = cast(str, pending["target_weapon"])  # a disarm names it (declare)
+        disarm(res, target, find_weapon(target, aimed_at, field="target_weapon"))
     else:
         deal_damage(res, attacker, target, weapon, pending, check, {**defence, "check": parry} if parry else None)

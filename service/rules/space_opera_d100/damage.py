@@ -26,7 +26,7 @@ from .tables import (
     STUN_PV_DIVISOR,
 )
 from .wounds import take_damage
-from .state import Res, SpaceOperaCombatant
+from .state import PendingAttack, Res, SpaceOperaCombatant
 
 
 def _points(res: Res, expression: str, purpose: str, roller: SpaceOperaCombatant, average: bool = False) -> int:
@@ -63,7 +63,7 @@ def _apply(total: int, operation: str, amount: int) -> int:
     return total + amount
 
 
-def deal_damage(res: Res, attacker: SpaceOperaCombatant, target: SpaceOperaCombatant, weapon: dict[str, Any], pending: dict[str, Any], attack: Check, parry: dict[str, Any] | None) -> None:
+def deal_damage(res: Res, attacker: SpaceOperaCombatant, target: SpaceOperaCombatant, weapon: dict[str, Any], pending: PendingAttack, attack: Check, parry: dict[str, Any] | None) -> None:
     """``parry``: {"check", "item"} of the target's parry, when it was declared."""
     operation = martial_arts(res, attacker, weapon) if pending["martial_arts"] else None
     parts = weapon_damage(res, attacker, weapon, pending["vibro"])

@@ -32,8 +32,25 @@ class SpaceOperaCombatant(Combatant):
     round: RoundState
 
 
+class PendingAttack(TypedDict):
+    """A declared attack; kept while it awaits the target's reaction (attack.py)."""
+
+    attacker: str
+    target: str
+    weapon: str  # the weapon's id
+    attacks: int  # declared for the turn
+    mode: str  # kill, stun, paralyse or disarm
+    location: str | None
+    sneak: bool
+    off_hand: bool
+    martial_arts: bool
+    vibro: bool
+    modifier: int
+    target_weapon: str | None  # what a disarm aims at
+
+
 class SpaceOperaCombat(Combat[SpaceOperaCombatant]):
-    pending: NotRequired[dict[str, Any] | None]  # an attack awaiting the target's reaction (attack.py)
+    pending: NotRequired[PendingAttack | None]
 
 
 Res = Resolution[SpaceOperaCombat, SpaceOperaCombatant]
