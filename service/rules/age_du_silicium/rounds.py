@@ -15,7 +15,7 @@ from ..state import Awaiting
 from ..conditions import has, next_round, remove
 from .status import IMMOBILISED, SURPRISED, by_id, condition, frenzy, is_standing, may_attack
 from .tables import ACTION_STEP, INTERACTIVE_KINDS, MAX_AIM
-from .state import Res, SiliciumCombat, SiliciumCombatant
+from .state import Reaction, Res, SiliciumCombat, SiliciumCombatant
 
 # A round holds at most MAX_COMBATANTS * MAX_ACTIONS slots; this only stops
 # a bug from looping forever.
@@ -100,7 +100,7 @@ def start_resolution(res: Res) -> None:
 
 
 def add_reaction(res: Res, slot: dict[str, Any], kind: str) -> None:
-    reaction = {"actor": slot["actor"], "kind": kind, "rank": slot["rank"], "forced": slot.get("forced", False), "used": False}
+    reaction: Reaction = {"actor": slot["actor"], "kind": kind, "rank": slot["rank"], "forced": slot.get("forced", False), "used": False}
     res.state["reactions"].append(reaction)
     res.emit("action_held" if kind == "held" else "defending", actor=slot["actor"], rank=slot["rank"])
 
@@ -116,11 +116,11 @@ def finish_slot(state: SiliciumCombat) -> None:
     state["slot"] += 1
 
 
-def available_reactions(state: SiliciumCombat, combatant_id: str, kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+def available_reactions(state: SiliciumCombat, combatant_id: str, kinds: tuple[str, ...]) -> list[Reaction]:
     return [r for r in state.get("reactions", []) if r["actor"] == combatant_id and not r["used"] and r["kind"] in kinds]
 
 
-def defences(state: SiliciumCombat, combatant: SiliciumCombatant) -> list[dict[str, Any]]:
+def defences(state: SiliciumCombat, combatant: SiliciumCombatant) -> list[Reaction]:
     """Reactions the combatant may spend on a dodge or parry, declared defences first.
 
     A berserker neglects its defence, except the compulsory defensive action

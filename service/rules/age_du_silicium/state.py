@@ -35,13 +35,23 @@ class PendingAttack(TypedDict):
     from_slot: bool  # a declared action of the round (not a reaction or a held action)
 
 
+class Reaction(TypedDict):
+    """A defence or a held action a combatant keeps for later in the round (rounds.add_reaction)."""
+
+    actor: str
+    kind: str  # defend or held
+    rank: int
+    forced: bool  # a defensive action the surprise imposed
+    used: bool
+
+
 class SiliciumCombat(Combat[SiliciumCombatant]):
     phase: NotRequired[str]  # "frenzy", "declaration" or "resolution" (rounds.py)
     declarers: NotRequired[list[str]]  # in declaration order
     declared: NotRequired[list[str]]
     slots: NotRequired[list[dict[str, Any]]]  # the declared actions, in resolution order
     slot: NotRequired[int]  # the index of the slot being resolved
-    reactions: NotRequired[list[dict[str, Any]]]
+    reactions: NotRequired[list[Reaction]]
     pending: NotRequired[PendingAttack | None]
 
 
