@@ -42,7 +42,7 @@ class MemoryCombats:
             raise VersionConflict(0)
         self.states[state["id"]] = [_copied(state)]
         self.logs[state["id"]] = [_copied(entry)]
-        self.access[state["id"]] = {digest: dict(grant) for digest, grant in (grants or {}).items()}
+        self.access[state["id"]] = cast("dict[str, JSON]", dict(grants or {}))
 
     def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         versions = self._versions(combat_id)
