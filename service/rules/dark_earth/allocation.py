@@ -13,7 +13,7 @@ POT (option reload_in_contact).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction
@@ -21,7 +21,7 @@ from . import bouffons
 from .contacts import in_contact
 from .health import is_standing
 from .tables import CONTACT_SHOT_DEF_MALUS, CONTACT_SHOT_INIT_BONUS, WEAPONS
-from .state import DarkEarthCombatant, Res
+from .state import Allocation, DarkEarthCombatant, Res, Split
 
 MELEE, SHOT, CONTACT_SHOT, NO_ATTACK = "melee", "shot", "contact_shot", "none"
 BARE_HANDS = "mains_nues"
@@ -54,28 +54,26 @@ def bare_hands_potential(combatant: DarkEarthCombatant) -> int:
     return potential(combatant, weapon_of(combatant, BARE_HANDS))
 
 
-def _tir_in_contact(allocation: dict[str, Any]) -> bool:
+def _tir_in_contact(allocation: Allocation) -> bool:
     """The POT de Tir split in contact (a loaded mechanical weapon): +2 INIT, -2 DEF, shooting or not."""
-    found: bool = allocation["mode"] == CONTACT_SHOT or allocation.get("tir_in_contact", False)
-    return found
+    return allocation["mode"] == CONTACT_SHOT or allocation.get("tir_in_contact", False)
 
 
-def effective_init(allocation: dict[str, Any]) -> int:
+def effective_init(allocation: Allocation) -> int:
     bonus = CONTACT_SHOT_INIT_BONUS if _tir_in_contact(allocation) else 0
-    found: int = allocation["split"]["init"] + bonus
-    return found
+    split = cast("Split", allocation["split"])  # in a melee phase: every allocation there split its POT
+    return split["init"] + bonus
 
 
-def effective_def(allocation: dict[str, Any] | None) -> int:
+def effective_def(allocation: Allocation | None) -> int:
     """DEF dice; a shooter who did not split has none to oppose a blow."""
     if allocation is None or allocation["split"] is None:
         return 0
     malus = CONTACT_SHOT_DEF_MALUS if _tir_in_contact(allocation) else 0
-    found: int = max(0, allocation["split"]["def"] - malus)
-    return found
+    return max(0, allocation["split"]["def"] - malus)
 
 
-def allocate(res: Res, actor: DarkEarthCombatant, action: Action) -> dict[str, Any]:
+def allocate(res: Res, actor: DarkEarthCombatant, action: Action) -> Allocation:
     """Check the allocation against the rules; return what the tour will use."""
     state = res.state
     if not is_standing(actor):
@@ -156,7 +154,7 @@ def _mode(actor: DarkEarthCombatant, weapon: dict[str, Any], target: DarkEarthCo
     return CONTACT_SHOT if contact else SHOT
 
 
-def _split(action: Action, weapon: dict[str, Any], contact: bool, pot: int) -> dict[str, Any] | None:
+def _split(action: Action, weapon: dict[str, Any], contact: bool, pot: int) -> Split | None:
     split = action["split"]
     if weapon["kind"] == "ranged" and not contact:
         if split is not None:
@@ -167,4 +165,4 @@ def _split(action: Action, weapon: dict[str, Any], contact: bool, pot: int) -> d
     total = split["init"] + split["att"] + split["def"]
     if total != pot:
         raise InvalidAction(f"init + att + def = {total}, but the POT is {pot} dice: they must add up to it", field="split")
-    return dict(split)
+    return cast("Split", dict(split))

@@ -22,7 +22,7 @@ from typing import Any
 from ..state import Action
 from ..conditions import add
 from ..errors import InvalidAction
-from .state import DarkEarthCombatant, Res
+from .state import Allocation, DarkEarthCombatant, Res
 
 ELIMINATED = "eliminated"
 BOUFFON_WEAPON = "bouffon"
@@ -44,7 +44,7 @@ def weapon(combatant: DarkEarthCombatant) -> dict[str, Any]:
             "damage": combatant["sheet"]["bouffon"]["damage"], "mechanical": False}
 
 
-def allocation(res: Res, actor: DarkEarthCombatant, action: Action, target: DarkEarthCombatant | None) -> dict[str, Any]:
+def allocation(res: Res, actor: DarkEarthCombatant, action: Action, target: DarkEarthCombatant | None) -> Allocation:
     """No split to choose: the DIFF is its INIT (or 0), its ATT and its DEF."""
     for field in REFUSED_FIELDS:
         if action[field] is not None:

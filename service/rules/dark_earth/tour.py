@@ -24,7 +24,7 @@ of the combatants in the combat.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 from itertools import groupby
 
 from .allocation import CONTACT_SHOT, MELEE, SHOT, effective_def, effective_init, weapon_of
@@ -40,7 +40,7 @@ from .tables import (
     TARGET_MOVEMENT_MODIFIERS,
     size_modifier,
 )
-from .state import DarkEarthCombatant, Res
+from .state import Allocation, DarkEarthCombatant, Res, Split
 
 
 class Tour:
@@ -68,7 +68,7 @@ class Tour:
             allocation = self.allocations.get(combatant["id"])
             if allocation is None:
                 continue
-            split = allocation["split"] or {}
+            split = allocation["split"]
             self.res.emit(
                 "allocation_revealed",
                 combatant=combatant["id"],
@@ -77,7 +77,7 @@ class Tour:
                 mode=allocation["mode"],
                 pot=allocation["pot"],
                 init=effective_init(allocation) if split else None,
-                att=split.get("att"),
+                att=split["att"] if split else None,
                 defense=effective_def(allocation) if split else None,
                 evade=allocation["evade"],
                 reload=allocation["reload"],
@@ -89,10 +89,10 @@ class Tour:
         kind: str,
         order_code: str,
         rank: Callable[[DarkEarthCombatant], int],
-        act: Callable[[DarkEarthCombatant, DarkEarthCombatant, dict[str, Any], dict[str, Any]], None],
+        act: Callable[[DarkEarthCombatant, DarkEarthCombatant, Allocation, dict[str, Any]], None],
     ) -> None:
         modes = (SHOT,) if kind == SHOT else (MELEE, CONTACT_SHOT)
-        fighters = [c for c in self.state["combatants"] if self.allocations.get(c["id"], {}).get("mode") in modes]
+        fighters = [c for c in self.state["combatants"] if c["id"] in self.allocations and self.allocations[c["id"]]["mode"] in modes]
         if not fighters:
             return
         ranked = sorted(fighters, key=lambda c: -rank(c))
@@ -104,7 +104,7 @@ class Tour:
             pools = {c["id"]: self._attack_pool(c) for c in ready}
             for combatant in group:
                 allocation = self.allocations[combatant["id"]]
-                target = self.by_id[allocation["target"]]
+                target = self.by_id[cast(str, allocation["target"])]  # a fighter in a phase attacks someone
                 if combatant["id"] not in standing:
                     self.res.emit("attack_lost", attacker=combatant["id"], target=target["id"])
                 elif target["id"] not in standing:
@@ -115,8 +115,8 @@ class Tour:
     def _attack_pool(self, combatant: DarkEarthCombatant) -> dict[str, Any]:
         """The ATT or TIR pool, fixed now: CHOC (or pain) is spent on this roll."""
         allocation = self.allocations[combatant["id"]]
-        base = allocation["pot"] if allocation["mode"] == SHOT else allocation["split"]["att"]
-        bonus = self.bonus.pop((combatant["id"], allocation["target"]), 0)
+        base = allocation["pot"] if allocation["mode"] == SHOT else cast("Split", allocation["split"])["att"]
+        bonus = self.bonus.pop((combatant["id"], cast(str, allocation["target"])), 0)
         self.pooled.add(combatant["id"])
         malus = attack_malus(combatant, self.options)
         if combatant["choc"]:
@@ -131,10 +131,11 @@ class Tour:
         }
 
     # -- shooting -------------------------------------------------------------------
-    def _shoot(self, shooter: DarkEarthCombatant, target: DarkEarthCombatant, allocation: dict[str, Any], pool: dict[str, Any]) -> None:
+    def _shoot(self, shooter: DarkEarthCombatant, target: DarkEarthCombatant, allocation: Allocation, pool: dict[str, Any]) -> None:
         weapon = weapon_of(shooter, allocation["weapon"])
-        modifiers = self._shot_modifiers(allocation["shot"], target)
-        evading = self.allocations.get(target["id"], {}).get("evade", False)
+        modifiers = self._shot_modifiers(cast("dict[str, Any]", allocation["shot"]), target)  # a shot's allocation has them
+        targets = self.allocations.get(target["id"])
+        evading = targets is not None and targets["evade"]
         base = self._evasion(target) if evading else SHOT_BASE_DIFFICULTY
         difficulty = max(0, base + sum(modifiers.values()))
         shot = roll_pool(self.res, pool["count"], f"shot {shooter['id']}", shooter)
@@ -196,7 +197,7 @@ class Tour:
             self.res.emit("weapon_unloaded", combatant=shooter["id"], weapon=weapon["id"])
 
     # -- melee (and shots in contact, which oppose ATT to DEF like a blow) -----------
-    def _strike(self, attacker: DarkEarthCombatant, defender: DarkEarthCombatant, allocation: dict[str, Any], pool: dict[str, Any]) -> None:
+    def _strike(self, attacker: DarkEarthCombatant, defender: DarkEarthCombatant, allocation: Allocation, pool: dict[str, Any]) -> None:
         weapon = weapon_of(attacker, allocation["weapon"])
         attack = roll_pool(self.res, pool["count"], f"attack {attacker['id']}", attacker)
         successes = attack.successes + pool["bonus_successes"]
@@ -222,9 +223,12 @@ class Tour:
             return
         # Notes 2.3 [HOUSE]: a tie is a failure with a bonus of 0.
         self.bonus[(defender["id"], attacker["id"])] = parry - successes
-        answer = self.allocations.get(defender["id"], {})
+        answer = self.allocations.get(defender["id"])
         # The bonus rides only a blow the defender has yet to strike at this attacker.
-        riposte_later = answer.get("target") == attacker["id"] and answer.get("mode") in (MELEE, CONTACT_SHOT) and defender["id"] not in self.pooled
+        riposte_later = (
+            answer is not None and answer["target"] == attacker["id"] and answer["mode"] in (MELEE, CONTACT_SHOT)
+            and defender["id"] not in self.pooled
+        )
         self.res.emit("attack_failed", attacker=attacker["id"], target=defender["id"], riposte_bonus=parry - successes, riposte_later=riposte_later)
 
     def _defense(self, defender: DarkEarthCombatant) -> int:
