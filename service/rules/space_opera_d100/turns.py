@@ -44,7 +44,7 @@ def roll_one(res: Res, combatant: SpaceOperaCombatant) -> None:
 
 def _sort_key(pair: tuple[int, SpaceOperaCombatant]) -> tuple[int, int, int]:
     index, combatant = pair
-    return (-cast(int, combatant["round"]["initiative"]), -dex(combatant), index)  # rolled: an int
+    return (-(combatant["round"]["initiative"] or 0), -dex(combatant), index)  # _ranked keeps those who rolled: an int
 
 
 def _ranked(state: SpaceOperaCombat) -> list[SpaceOperaCombatant]:
