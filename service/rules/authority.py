@@ -24,7 +24,7 @@ from .errors import NotYourDecision
 from .viewer import Viewer
 
 if TYPE_CHECKING:  # ruleset.py imports this module: only its type is needed here
-    from .ruleset import Ruleset
+    from .ruleset import AnyRuleset
 
 Field = fields.Field
 JSON = Mapping[str, Any]
@@ -63,7 +63,7 @@ def owners(schema: Schema, inherited: str = ACTOR, prefix: str = "") -> dict[str
     return found
 
 
-def published(ruleset: Ruleset) -> dict[str, dict[str, str]]:
+def published(ruleset: AnyRuleset) -> dict[str, dict[str, str]]:
     """Action type -> JSON path -> owner ("actor", "gm", or the field naming who answers), for GET /rulesets/{id}.
 
     Every field of a game-master action is the GM's."""
@@ -73,7 +73,7 @@ def published(ruleset: Ruleset) -> dict[str, dict[str, str]]:
     }
 
 
-def check(ruleset: Ruleset, state: JSON, action: JSON, caller: Viewer) -> None:
+def check(ruleset: AnyRuleset, state: JSON, action: JSON, caller: Viewer) -> None:
     """Refuse (NotYourDecision, 403) an action whose caller set a field that is not theirs.
 
     The GM decides everything; a player acts for the combatants their token
@@ -128,7 +128,7 @@ def allowed(owner: str, caller: Viewer, actor: str, answering: str | None) -> bo
     return controlled is not None and caller.controls(controlled)
 
 
-def offered(ruleset: Ruleset, listing: list[dict[str, Any]], caller: Viewer) -> list[dict[str, Any]]:
+def offered(ruleset: AnyRuleset, listing: list[dict[str, Any]], caller: Viewer) -> list[dict[str, Any]]:
     """The legal actions (``{"type", "params"}``) with only the parameters ``caller`` may set.
 
     A parameter the GM decides is left out; an inline answer stays only when

@@ -21,7 +21,13 @@ One representation for every ruleset, so clients show states the same way.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, TYPE_CHECKING
+
+from .state import Combatant, Condition
+
+if TYPE_CHECKING:  # ruleset.py is not imported at run time: only its types are needed
+    from .ruleset import AnyResolution
 
 NEXT_ROLL = "next_roll"
 RULES = "rules"
@@ -31,7 +37,7 @@ LEFT = "left"  # the combatant left the fight (flight, surrender, removed by the
 NARRATIVE = "narrative"
 
 
-def has(combatant: dict, code: str) -> bool:
+def has(combatant: Combatant, code: str) -> bool:
     # A plain loop: this is the rules' most frequent call (tens per action),
     # and twice as fast as any() over a generator on the usual short lists.
     for condition in combatant["conditions"]:
@@ -40,22 +46,22 @@ def has(combatant: dict, code: str) -> bool:
     return False
 
 
-def find(combatant: dict, code: str) -> dict | None:
+def find(combatant: Combatant, code: str) -> Condition | None:
     return next((c for c in combatant["conditions"] if c["code"] == code), None)
 
 
 def add(
-    res,
-    combatant: dict,
+    res: AnyResolution,
+    combatant: Combatant,
     code: str,
     *,
     source: str = RULES,
     rounds: int | None = None,
     until: str | None = None,
     moment: str | None = None,
-    modifiers: dict | None = None,
+    modifiers: dict[str, int] | None = None,
     stacks: bool = False,
-    **details,
+    **details: Any,
 ) -> bool:
     """Start a condition unless present (``stacks``: add it anyway); True when added.
 
@@ -65,9 +71,10 @@ def add(
     """
     if not stacks and has(combatant, code):
         return False
-    start = {"round": res.state["round"]}
+    start: dict[str, Any] = {"round": res.state["round"]}
     if moment is not None:
         start["moment"] = moment
+    ends: dict[str, Any] | None
     if rounds is not None:
         ends = {"round": res.state["round"] + rounds}
     elif until is not None:
@@ -80,13 +87,13 @@ def add(
     return True
 
 
-def remove(combatant: dict, code: str) -> bool:
+def remove(combatant: Combatant, code: str) -> bool:
     before = len(combatant["conditions"])
     combatant["conditions"] = [c for c in combatant["conditions"] if c["code"] != code]
     return len(combatant["conditions"]) != before
 
 
-def _expire(res, combatant: dict, due) -> list[dict]:
+def _expire(res: AnyResolution, combatant: Combatant, due: Callable[[Condition], Any]) -> list[Condition]:
     gone = [c for c in combatant["conditions"] if due(c)]
     if gone:
         combatant["conditions"] = [c for c in combatant["conditions"] if not due(c)]
@@ -96,7 +103,7 @@ def _expire(res, combatant: dict, due) -> list[dict]:
     return gone
 
 
-def next_round(res) -> None:
+def next_round(res: AnyResolution) -> None:
     """The next round begins: count it, say it, and expire what ends now."""
     state = res.state
     state["round"] += 1
@@ -105,21 +112,21 @@ def next_round(res) -> None:
         _expire(res, combatant, lambda c: c.get("ends") and c["ends"].get("round", state["round"] + 1) <= state["round"])
 
 
-def end_on_event(res, combatant: dict, event_code: str) -> list[dict]:
+def end_on_event(res: AnyResolution, combatant: Combatant, event_code: str) -> list[Condition]:
     """The rules say ``event_code`` happened to ``combatant``: end what lasted until then."""
     return _expire(res, combatant, lambda c: (c.get("ends") or {}).get("event") == event_code)
 
 
-def _active(combatant: dict, code: str) -> Iterator[dict]:
+def _active(combatant: Combatant, code: str) -> Iterator[Condition]:
     return (c for c in combatant["conditions"] if c["code"] == code)
 
 
-def roll_bonus(combatant: dict) -> int:
+def roll_bonus(combatant: Combatant) -> int:
     """The sum of the ``roll`` modifiers on ``combatant`` (GM modifiers and the like)."""
     return sum(c.get("modifiers", {}).get("roll", 0) for c in combatant["conditions"])
 
 
-def take_roll_adjustments(res, combatant: dict) -> tuple[int, str | None]:
+def take_roll_adjustments(res: AnyResolution, combatant: Combatant) -> tuple[int, str | None]:
     """Before ``combatant`` rolls: the roll bonus and any forced result ("success"/"failure").
 
     What lasts only for the next roll is used up here (and logged as expired).

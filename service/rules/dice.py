@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from .errors import DiceNotYours, DiceSyntaxError, DieOutOfRange, TooManyDice, UnusedDice
-from .state import DiceCommitment, Roll, RngPosition
+from .state import Combat, DiceCommitment, RngPosition, Roll
 from .viewer import GM_VIEWER, Viewer
 
 ALLOWED_SIDES = frozenset({3, 4, 6, 8, 10, 12, 20, 100})
@@ -136,14 +136,15 @@ def commitment(key: bytes) -> str:
     return hashlib.sha256(key).hexdigest()
 
 
-def new_stream(state: dict[str, Any], entropy: bytes) -> DiceCommitment:
+def new_stream(state: Combat[Any], entropy: bytes) -> DiceCommitment:
     """Open the next stream of ``state``'s server dice and publish its commitment.
 
     Its key comes from ``entropy`` (32 bytes), or from the combat's seed when it
     has one. Returns the commitment ``{"stream", "sha256"}``."""
     keys = state.setdefault("dice_keys", [])
     index = len(keys)
-    key = seeded_key(state["seed"], index) if state.get("seed") is not None else bytes(entropy)
+    seed = state.get("seed")
+    key = seeded_key(seed, index) if seed is not None else bytes(entropy)
     if len(key) != KEY_BYTES:
         raise ValueError(f"a dice key is {KEY_BYTES} bytes of entropy, not {len(key)}")
     keys.append(key.hex())
@@ -153,12 +154,12 @@ def new_stream(state: dict[str, Any], entropy: bytes) -> DiceCommitment:
     return published
 
 
-def upgrade_legacy(state: dict[str, Any]) -> None:
+def upgrade_legacy(state: Combat[Any]) -> None:
     """A combat stored before keyed streams kept a private SplitMix64 state in ``rng``:
     it keys its stream 0 from now on (never shown, so still unpredictable)."""
     if "dice_keys" in state:
         return
-    key = seeded_key(state["rng"] & ((1 << 64) - 1), 0)
+    key = seeded_key(cast(int, state["rng"]) & ((1 << 64) - 1), 0)
     state["dice_keys"] = [key.hex()]
     state["dice_commitments"] = [{"stream": 0, "sha256": commitment(key)}]
     state["rng"] = {"stream": 0, "draw": 0}
@@ -185,7 +186,7 @@ class DiceStream:
         self._keyed = _keyed(key if isinstance(key, str) else key.hex())
 
     @classmethod
-    def of(cls, state: dict[str, Any]) -> DiceStream:
+    def of(cls, state: Mapping[str, Any]) -> DiceStream:
         position = state["rng"]
         return cls(state["dice_keys"][position["stream"]], position["stream"], position["draw"])
 
@@ -205,7 +206,7 @@ class DiceStream:
         return {"stream": self.index, "draw": self.draw}
 
 
-def _whose(combatants: Sequence[dict[str, Any]], roller: str) -> str:
+def _whose(combatants: Sequence[Mapping[str, Any]], roller: str) -> str:
     if roller == "gm":
         return "the game master"
     return next((c["name"] for c in combatants if c["id"] == roller), roller)
@@ -228,7 +229,7 @@ class DiceBox:
         *,
         caller: Viewer = GM_VIEWER,
         policy: str = ANY,
-        combatants: Sequence[dict[str, Any]] = (),
+        combatants: Sequence[Mapping[str, Any]] = (),
     ):
         self._supplied = list(supplied)
         self._next_supplied = 0
@@ -245,7 +246,7 @@ class DiceBox:
         self.rolls: list[Roll] = []
 
     @classmethod
-    def for_state(cls, state: dict[str, Any], supplied: Sequence[int] = (), caller: Viewer = GM_VIEWER) -> DiceBox:
+    def for_state(cls, state: Mapping[str, Any], supplied: Sequence[int] = (), caller: Viewer = GM_VIEWER) -> DiceBox:
         """The box of an action on ``state``: its generator, its policy."""
         return cls(
             DiceStream.of(state), supplied, caller=caller, policy=state["options"].get("dice_policy", ANY),

@@ -12,10 +12,10 @@ after the action that decided it, with the one event ``combat_over``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING, cast
 
 if TYPE_CHECKING:  # ruleset.py is not imported at run time: only its types are needed
-    from .ruleset import Resolution, Ruleset
+    from .ruleset import AnyResolution, Ruleset
 
 ONE_SIDE, NOBODY = "one_side_standing", "nobody_standing"
 AUTO_END_EVENT = "combat_over"
@@ -28,22 +28,24 @@ def decided(sides: set[str]) -> str | None:
     return ONE_SIDE if sides else NOBODY
 
 
-def ends_now(res: Resolution, sides: set[str]) -> bool:
+def ends_now(res: AnyResolution, sides: set[str]) -> bool:
     """True when the engine will end this fight after the action (``auto_end`` on, fight decided).
 
     A ruleset asks this mid-action to begin no next round in a fight about to end.
     """
-    return res.state["status"] == "active" and res.options["auto_end"] and decided(sides) is not None
+    return res.state["status"] == "active" and bool(res.options["auto_end"]) and decided(sides) is not None
 
 
-def end_if_decided(ruleset: Ruleset, res: Resolution) -> bool:
+def end_if_decided(ruleset: Ruleset[Any, Any], res: AnyResolution) -> bool:
     """With ``auto_end``: end a decided fight (event ``combat_over``); True when it ended."""
     sides = ruleset.standing_sides(res.state)
     if not ends_now(res, sides):
         return False
     res.state["status"] = "over"
-    if res.state.get("pending") is not None:
-        res.state["pending"] = None
+    # A ruleset's pending exchange (an attack awaiting its defence...): not a key every combat has.
+    state = cast("dict[str, Any]", res.state)
+    if state.get("pending") is not None:
+        state["pending"] = None
     res.emit(AUTO_END_EVENT, reason=decided(sides))
     ruleset.on_combat_end(res)
     return True

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from . import authority, conditions
 from .dice import DiceBox, DiceStream, ReplayDice, new_stream, upgrade_legacy
@@ -18,16 +18,16 @@ from .errors import ActionNotAllowed, CombatOver, InvalidAction
 from .gm import actions as gm_actions
 from .gm import summary
 from .registry import get_ruleset
-from .ruleset import GM, Resolution, Ruleset
-from .state import LogEntry, Roll
+from .ruleset import AnyRuleset, GM, Resolution
+from .state import Action, Combat, Combatant, LogEntry, Roll
 from .viewer import GM_VIEWER, Viewer
 
-STATUS_ACTIVE = "active"
-STATUS_OVER = "over"
+STATUS_ACTIVE: Final = "active"
+STATUS_OVER: Final = "over"
 
 # A combat as the engine hands it around: the keys of state.Combat, plus the
-# ruleset's own (not typed yet, so the state is a plain dict to mypy).
-State = dict[str, Any]
+# ruleset's own (typed in the ruleset's package, Any here).
+State = Combat[Any]
 JSON = Mapping[str, Any]
 # Makes the dice box of an action: (state, supplied dice, caller) -> box.
 DiceBoxMaker = Callable[[State, Sequence[int], Viewer], DiceBox]
@@ -48,7 +48,7 @@ def create_combat(body: JSON, *, combat_id: str, entropy: bytes = b"", seed: int
 
 
 def create_loaded(
-    ruleset: Ruleset, data: JSON, *, combat_id: str, seed: int | None, entropy: bytes = b""
+    ruleset: AnyRuleset, data: JSON, *, combat_id: str, seed: int | None, entropy: bytes = b""
 ) -> tuple[State, LogEntry]:
     """:func:`create_combat` for a body ``ruleset.load_creation`` already loaded
     (the simulator starts thousands of fights from one template, each with a seed)."""
@@ -67,7 +67,7 @@ def create_loaded(
     }
     new_stream(state, entropy)
     # The creator is the game master: its dice go to any roll the policy lets anyone supply.
-    res = Resolution(state, DiceBox.for_state(state, data["dice"], GM_VIEWER))
+    res: Resolution[State, Combatant] = Resolution(state, DiceBox.for_state(state, data["dice"], GM_VIEWER))
     res.emit("combat_started", ruleset=ruleset.id)
     ruleset.start(res)
     return _commit(ruleset, res, {"type": "start", "actor": GM, "dice": data["dice"]})
@@ -91,9 +91,9 @@ def apply_action(
 
 
 def apply_loaded(
-    ruleset: Ruleset,
+    ruleset: AnyRuleset,
     state: JSON,
-    action: dict[str, Any],
+    action: Action,
     *,
     caller: Viewer = GM_VIEWER,
     in_place: bool = False,
@@ -113,7 +113,7 @@ def apply_loaded(
     authority.check(ruleset, state, action, caller)
     working = cast(State, state) if in_place else copy_state(state)
     upgrade_legacy(working)
-    res = Resolution(working, dice_box(working, action["dice"], caller))
+    res: Resolution[State, Combatant] = Resolution(working, dice_box(working, action["dice"], caller))
     if action["actor"] == GM and action["type"] in gm_actions.HANDLERS:
         gm_actions.resolve(ruleset, res, action)
     else:
@@ -138,7 +138,7 @@ def replay(state: JSON, entries: Sequence[JSON]) -> State:
             state, _ = redo(state, entry, entry["action"]["redoes"])
         else:
             state, _ = apply_action(state, entry["action"], dice_box=_replaying(entry["rolls"]))
-    return dict(state)
+    return cast(State, dict(state))
 
 
 def _replaying(rolls: Sequence[Roll]) -> DiceBoxMaker:
@@ -196,7 +196,7 @@ def redo_target(state: JSON) -> int | None:
     return stack[-1] if stack else None
 
 
-def undone_action(entry: JSON) -> dict[str, Any]:
+def undone_action(entry: JSON) -> Action:
     """The action of an entry, as it was first played (a redo entry wraps it)."""
     action = entry["action"]
     return dict(action["action"] if action["type"] == REDO else action)
@@ -225,7 +225,7 @@ def copy_state(state: JSON) -> State:
     return copied
 
 
-def _check_actor(ruleset: Ruleset, state: JSON, action: JSON) -> None:
+def _check_actor(ruleset: AnyRuleset, state: JSON, action: JSON) -> None:
     actor = action["actor"]
     if actor == GM and action["type"] in ruleset.gm_actions:
         return
@@ -238,7 +238,7 @@ def _check_actor(ruleset: Ruleset, state: JSON, action: JSON) -> None:
         raise ActionNotAllowed(f"{combatant['name']} has left the fight", field="actor")
 
 
-def _commit(ruleset: Ruleset, res: Resolution, action: JSON) -> tuple[State, LogEntry]:
+def _commit(ruleset: AnyRuleset, res: Resolution[State, Combatant], action: JSON) -> tuple[State, LogEntry]:
     res.dice.finish()
     state = res.state
     position = res.dice.position()

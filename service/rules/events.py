@@ -11,9 +11,12 @@ import re
 from collections.abc import Mapping
 from string import Formatter
 from functools import cache, lru_cache
+from typing import Any
 
 from babel import Locale
 from babel.lists import format_list
+
+from .state import Event
 
 COMBATANT_PARAMS = frozenset({"actor", "target", "attacker", "defender", "combatant", "healer"})
 # Params naming a weapon or an item of a sheet: shown by the name the sheet gives it.
@@ -64,7 +67,7 @@ COMMON_LABELS: dict[str, dict[str, str]] = {
 }
 
 
-def event(code: str, **params) -> dict:
+def event(code: str, **params: Any) -> Event:
     return {"code": code, "params": params}
 
 
@@ -102,19 +105,19 @@ class Count(int):
 class Items(str):
     """A list shown as words that can say its noun by its length: ``{ranks:rank #|ranks #}``."""
 
-    count = 0
+    length = 0
     lang = "en"
 
     def __format__(self, spec: str) -> str:
         if "|" not in spec:
             return str.__format__(self, spec)
         one, _, other = spec.partition("|")
-        return (one if _is_one(self.lang, self.count) else other).replace("#", str(self))
+        return (one if _is_one(self.lang, self.length) else other).replace("#", str(self))
 
 
 def _items(text: str, count: int, lang: str) -> Items:
     items = Items(text)
-    items.count, items.lang = count, lang
+    items.length, items.lang = count, lang
     return items
 
 
@@ -124,9 +127,9 @@ def _count(value: int, lang: str) -> Count:
     return number
 
 
-def narration_names(state: Mapping) -> dict[str, str]:
+def narration_names(state: Mapping[str, Any]) -> dict[str, str]:
     """What the sentences call things by: combatant ids and ``weapon:<id>`` of the sheets."""
-    names = {}
+    names: dict[str, str] = {}
     for combatant in state["combatants"]:
         sheet = combatant.get("sheet") if isinstance(combatant.get("sheet"), Mapping) else {}
         for weapon in sheet.get("weapons") or ():
@@ -137,7 +140,7 @@ def narration_names(state: Mapping) -> dict[str, str]:
     return names
 
 
-def _shown(key: str, value, names: Mapping[str, str], lang: str, counted: bool):
+def _shown(key: str, value: Any, names: Mapping[str, str], lang: str, counted: bool) -> Any:
     if key in COMBATANT_PARAMS and isinstance(value, str):
         return names.get(value, value)
     if key == "order" and isinstance(value, list):
@@ -156,7 +159,7 @@ def _shown(key: str, value, names: Mapping[str, str], lang: str, counted: bool):
     return value
 
 
-def _labelled(words: Mapping[str, str] | None, value, lang: str):
+def _labelled(words: Mapping[str, str] | None, value: Any, lang: str) -> str | None:
     """``value`` (an id, or a list of ids) in words; None when there are no words for it."""
     if not words:
         return None
@@ -169,7 +172,7 @@ def _labelled(words: Mapping[str, str] | None, value, lang: str):
     return None
 
 
-def _sum(parts: Mapping, words: Mapping[str, str]) -> str:
+def _sum(parts: Mapping[str, Any], words: Mapping[str, str]) -> str:
     """Named numbers as the terms of a sum: ``dice 2 + FOR 1 - malus 1``."""
     terms = []
     for key, number in parts.items():
@@ -183,16 +186,16 @@ def _sum(parts: Mapping, words: Mapping[str, str]) -> str:
 SEGMENT = re.compile(r"\[(!?)(\w+)\?([^\[\]]*)\]")
 
 
-def _segments(template: str, params: Mapping) -> str:
+def _segments(template: str, params: Mapping[str, Any]) -> str:
     if "[" not in template:
         return template
     return SEGMENT.sub(lambda m: m.group(3) if bool(params.get(m.group(2))) != bool(m.group(1)) else "", template)
 
 
-def _flags(params: Mapping) -> set[str]:
+def _flags(params: Mapping[str, Any]) -> set[str]:
     """What may pick a variant: ``<param>`` for a true flag, ``no_<param>`` for an
     absent value (None, empty list), ``<param>=<value>`` for a word."""
-    flags = set()
+    flags: set[str] = set()
     for key, value in params.items():
         if value is True:
             flags.add(key)
@@ -203,15 +206,15 @@ def _flags(params: Mapping) -> set[str]:
     return flags
 
 
-_variant_index: dict[int, tuple[Mapping, dict[str, list[tuple[frozenset, str]]]]] = {}
+_variant_index: dict[int, tuple[Mapping[str, str], dict[str, list[tuple[frozenset[str], str]]]]] = {}
 
 
-def _variants(english: Mapping[str, str]) -> dict[str, list[tuple[frozenset, str]]]:
+def _variants(english: Mapping[str, str]) -> dict[str, list[tuple[frozenset[str], str]]]:
     """code -> its variants (their flags, their key), the most specific first; built once per catalogue."""
     cached = _variant_index.get(id(english))
     if cached is not None and cached[0] is english:
         return cached[1]
-    index: dict[str, list[tuple[frozenset, str]]] = {}
+    index: dict[str, list[tuple[frozenset[str], str]]] = {}
     for key in english:
         code, *flags = key.split(".")
         if flags:
@@ -224,7 +227,7 @@ def _variants(english: Mapping[str, str]) -> dict[str, list[tuple[frozenset, str
     return index
 
 
-def variant(code: str, params: Mapping, english: Mapping[str, str]) -> str:
+def variant(code: str, params: Mapping[str, Any], english: Mapping[str, str]) -> str:
     """The template key for these params: the most specific variant of ``code``
     whose flags all hold, else ``code``. A variant's key is the code and its
     flags joined by dots (``modifier_applied.no_rounds``,
@@ -240,7 +243,7 @@ def variant(code: str, params: Mapping, english: Mapping[str, str]) -> str:
 
 
 def render(
-    entry: Mapping,
+    entry: Mapping[str, Any],
     lang: str,
     catalogues: Mapping[str, Mapping[str, str]],
     names: Mapping[str, str],
@@ -250,7 +253,8 @@ def render(
 
     ``labels`` (param -> value id -> words, in ``lang``) shows ids such as a
     result level or a maneuver as words."""
-    code, params = entry["code"], entry["params"]
+    code: str = entry["code"]
+    params = entry["params"]
     templates = catalogues.get(lang) or catalogues["en"]
     english = catalogues["en"]
     key = variant(code, params, english)
@@ -260,7 +264,7 @@ def render(
     labels = labels or {}
     template = _segments(template, params)
     used, counted = _fields(template)
-    shown = {}
+    shown: dict[str, Any] = {}
     for name in used:
         if name not in params:
             return code

@@ -8,19 +8,35 @@ consequences of damage, going back above 0 ends the state of being down.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any, TYPE_CHECKING, TypeVar, cast
 
 from .conditions import has, remove
+from .state import Combatant
+
+if TYPE_CHECKING:  # ruleset.py is not imported at run time: only its types are needed
+    from .ruleset import Resolution
+
+C = TypeVar("C", bound=Combatant)
 
 
-def health_adjusted(res, target: dict, key: str, before: int, *, dead: str, down: str, fall: Callable) -> None:
+def health_adjusted(
+    res: Resolution[Any, C],
+    target: C,
+    key: str,
+    before: int,
+    *,
+    dead: str,
+    down: str,
+    fall: Callable[[Resolution[Any, C], C], object],
+) -> None:
     """``target[key]`` (PV, Blessures) went from ``before`` to its value now by the GM's hand.
 
     Down: ``fall(res, target)``, the ruleset's consequences of damage. Up above 0:
     the ``down`` condition (unconscious, coma...) ends, event ``recovered``.
     The dead stay dead: only the GM's ``condition`` action removes ``dead``.
     """
-    now = target[key]
+    now: int = cast("Mapping[str, Any]", target)[key]  # the ruleset names its health key
     if has(target, dead) or now == before:
         return
     if now < before:

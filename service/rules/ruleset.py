@@ -11,6 +11,7 @@ import inspect
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 from . import authority
 from .dice import DiceBox
@@ -21,37 +22,55 @@ from .odds.profile import OddsProfile
 from .viewer import GM_VIEWER, Viewer
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, StrictInt
 from .shapes import Schema, fields, validate
+from .state import Action, Awaiting, Combat, Combatant, Event
 from .tactics import DefaultTactic
 
 MAX_COMBATANTS = 50
 GM = "gm"
 
+# The combat and combatant types of a ruleset (state.py; a ruleset's own state.py extends them).
+CombatT = TypeVar("CombatT", bound=Combat[Any])
+CombatantT = TypeVar("CombatantT", bound=Combatant)
+# Covariant: a ruleset's Resolution[ItsCombat, ItsCombatant] goes where shared code takes an AnyResolution.
+CombatT_co = TypeVar("CombatT_co", bound=Combat[Any], covariant=True)
+CombatantT_co = TypeVar("CombatantT_co", bound=Combatant, covariant=True)
+# A choice of an action type, or a parameter's description (gm/legal.py): JSON for /options.
+Choice = dict[str, Any]
 
-class Resolution:
-    """One action (or the start of a combat) being resolved."""
+
+class Resolution(Generic[CombatT_co, CombatantT_co]):
+    """One action (or the start of a combat) being resolved.
+
+    Generic for mypy only: a ruleset's code reads ``Resolution[ItsCombat,
+    ItsCombatant]``, the shared code an :data:`AnyResolution`."""
 
     __slots__ = ("state", "dice", "events")
 
-    def __init__(self, state: dict, dice: DiceBox):
+    def __init__(self, state: CombatT_co, dice: DiceBox):
         self.state = state
         self.dice = dice
-        self.events: list[dict] = []
+        self.events: list[Event] = []
 
     @property
-    def options(self) -> dict:
+    def options(self) -> dict[str, Any]:
         return self.state["options"]
 
-    def emit(self, code: str, **params) -> None:
+    def emit(self, code: str, **params: Any) -> None:
         self.events.append(event(code, **params))
 
-    def combatant(self, combatant_id: str, field: str = "target") -> dict:
+    def combatant(self, combatant_id: str, field: str = "target") -> CombatantT_co:
+        combatant: CombatantT_co
         for combatant in self.state["combatants"]:
             if combatant["id"] == combatant_id:
                 return combatant
         raise InvalidAction(f"there is no combatant {combatant_id!r} in this combat", field=field)
 
 
-class Ruleset:
+# What the code shared by every ruleset resolves against (the engine, gm/, conditions.py...).
+AnyResolution = Resolution[Combat[Any], Combatant]
+
+
+class Ruleset(Generic[CombatT, CombatantT]):
     """Base class: subclasses fill the declarations and the hooks that raise NotImplementedError.
 
     docs/rulesets.md is the contract for a ruleset package (built-in or a
@@ -66,7 +85,7 @@ class Ruleset:
     sheet_schema: type[Schema]
     options_schema: type[Schema]
     action_schemas: Mapping[str, type[Schema]]
-    catalog: Mapping
+    catalog: Mapping[str, Any]
     messages: Mapping[str, Mapping[str, str]]
     # Words for ids an event param carries (param -> id -> English), e.g. a result level.
     labels: Mapping[str, Mapping[str, str]] = {}
@@ -84,7 +103,7 @@ class Ruleset:
     # How outcomes read in the odds, and who answers what by default (service/rules/odds/profile.py).
     odds: OddsProfile = OddsProfile()
     # What a simulated fighter does (service/rules/tactics.py).
-    tactic: DefaultTactic
+    tactic: DefaultTactic[CombatT, CombatantT]
     # Optional: the shape of the fields new_combatant adds to every combatant's state besides id, name, side,
     # conditions and sheet (its health...), for the OpenAPI document's <Prefix>Combatant; None: only those five.
     # Describes, never loads: the state is the rules' own.
@@ -119,45 +138,47 @@ class Ruleset:
         return lacking
 
     # -- hooks a ruleset implements -------------------------------------------------
-    def new_combatant(self, sheet: dict, options: dict) -> dict:
+    def new_combatant(self, sheet: dict[str, Any], options: dict[str, Any]) -> CombatantT:
         """The combatant's state at the start of the fight."""
         raise NotImplementedError
 
-    def start(self, res: Resolution) -> None:
+    def start(self, res: Resolution[CombatT, CombatantT]) -> None:
         """Roll what the rules roll before the first action (initiative...)."""
         raise NotImplementedError
 
-    def resolve(self, res: Resolution, action: dict) -> None:
+    def resolve(self, res: Resolution[CombatT, CombatantT], action: Action) -> None:
         """Apply one loaded action to ``res.state``; raise a RulesError to refuse it."""
         raise NotImplementedError
 
-    def prompts(self, state: dict) -> list[dict]:
+    def prompts(self, state: CombatT) -> list[Awaiting]:
         """Whose turn it is by the turn structure, and the action types it may be asked for.
 
         Candidates only: :meth:`awaiting` keeps the types with a legal choice now.
         """
         raise NotImplementedError
 
-    def is_standing(self, combatant: dict) -> bool:
+    def is_standing(self, combatant: CombatantT) -> bool:
         """Still able to fight (not down, dead or gone): ending.py decides the fight on it."""
         raise NotImplementedError
 
-    def standing_sides(self, state: dict) -> set[str]:
+    def standing_sides(self, state: CombatT) -> set[str]:
         """The sides with a fighter still standing (ending.py: at most one decides the fight)."""
         return {c["side"] for c in state["combatants"] if self.is_standing(c)}
 
-    def example(self) -> dict:
+    def example(self) -> dict[str, Any]:
         """A complete creation body and a sequence of actions that plays."""
         raise NotImplementedError
 
-    def on_combat_end(self, res: Resolution) -> None:
+    def on_combat_end(self, res: Resolution[CombatT, CombatantT]) -> None:
         """Optional: undo what lasts only for the fight when the GM ends it (default: nothing)."""
 
     # -- hooks of the shared GM actions (gm/actions.py) ----------------------------------
-    def check_value(self, combatant: dict, path: str, value, field: str) -> None:
+    def check_value(self, combatant: CombatantT, path: str, value: Any, field: str) -> None:
         """Refuse (InvalidAction on ``field``) a value the rules cannot hold (default: any)."""
 
-    def adjusted(self, res: Resolution, target: dict, action: dict, changes: dict) -> bool:
+    def adjusted(
+        self, res: Resolution[CombatT, CombatantT], target: CombatantT, action: Action, changes: dict[str, Any]
+    ) -> bool:
         """After a GM adjustment: apply its consequences, and the ruleset's own adjust fields.
 
         ``changes``: each adjusted value's path and its value before. A change of
@@ -166,26 +187,26 @@ class Ruleset:
         """
         return False
 
-    def condition_changed(self, res: Resolution, target: dict, code: str, added: bool) -> None:
+    def condition_changed(self, res: Resolution[CombatT, CombatantT], target: CombatantT, code: str, added: bool) -> None:
         """After the GM added or removed a condition (default: nothing)."""
 
-    def on_join(self, res: Resolution, newcomer: dict) -> None:
+    def on_join(self, res: Resolution[CombatT, CombatantT], newcomer: CombatantT) -> None:
         """A combatant joined the running fight: the ruleset's rule for entering (initiative...)."""
         raise NotImplementedError
 
-    def on_leave(self, res: Resolution, leaver: dict) -> None:
+    def on_leave(self, res: Resolution[CombatT, CombatantT], leaver: CombatantT) -> None:
         """A combatant left the fight (condition ``left`` already added): drop it from turns and duels."""
 
-    def settle(self, res: Resolution) -> None:
+    def settle(self, res: Resolution[CombatT, CombatantT]) -> None:
         """After a GM action: move the turn on if whoever it waited for can no longer act (the end: ending.py)."""
 
-    def awaiting(self, state: dict) -> list[dict]:
+    def awaiting(self, state: CombatT) -> list[Awaiting]:
         """Who the engine waits for, and the action types each may send now (gm/legal.py)."""
         from .gm.legal import awaited
 
         return awaited(self, state)
 
-    def legal_actions(self, state: dict, actor_id: str, caller: Viewer = GM_VIEWER) -> list[dict]:
+    def legal_actions(self, state: CombatT, actor_id: str, caller: Viewer = GM_VIEWER) -> list[Choice]:
         """What ``actor_id`` may send now, with the parameters each choice takes (gm/legal.py).
 
         ``caller``: whose token asks; a player is offered only the parameters
@@ -194,11 +215,11 @@ class Ruleset:
 
         return authority.offered(self, default_legal_actions(self, state, actor_id), caller)
 
-    def refined_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+    def refined_choices(self, state: CombatT, actor_id: str, action_type: str) -> list[Choice] | None:
         """Optional: the ruleset's own listing of an action type's choices (None: the generic one)."""
         return None
 
-    def action_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict]:
+    def action_choices(self, state: CombatT, actor_id: str, action_type: str) -> list[Choice]:
         """The parameter sets ``actor_id`` may send ``action_type`` with (one dict each; none: not now)."""
         from .gm.legal import describe, gm_choices
 
@@ -209,12 +230,12 @@ class Ruleset:
             return gm_choices(self, state, action_type)
         return [describe(self, state, actor_id, action_type)]
 
-    def visible_state(self, state: dict, viewer: Viewer) -> dict:
+    def visible_state(self, state: CombatT, viewer: Viewer) -> Mapping[str, Any]:
         """The state as ``viewer`` may see it: hide what the rules keep secret."""
         return state
 
-    def visible_entry(self, state: dict, entry: dict, viewer: Viewer) -> dict:
-        """A log entry as ``viewer`` may see it, given the current state."""
+    def visible_entry(self, state: CombatT, entry: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+        """A log entry (as stored: plain JSON) as ``viewer`` may see it, given the current state."""
         return entry
 
     # -- shared machinery -----------------------------------------------------------
@@ -283,7 +304,7 @@ class Ruleset:
     def schema_prefix(self) -> str:
         return "".join(part.capitalize() for part in self.id.replace("_", "-").split("-"))
 
-    def load_creation(self, body: Mapping) -> dict:
+    def load_creation(self, body: Mapping[str, Any]) -> dict[str, Any]:
         data = self._creation_loader.load(body)
         seen: dict[str, int] = {}
         for index, combatant in enumerate(data["combatants"]):
@@ -297,7 +318,7 @@ class Ruleset:
                 raise InvalidInput({"hidden_sheets": {index: [f"there is no combatant {hidden!r}"]}})
         return data
 
-    def load_action(self, body: Mapping) -> dict:
+    def load_action(self, body: Mapping[str, Any]) -> Action:
         if not isinstance(body, Mapping):
             raise InvalidInput({"_schema": ["the action must be a JSON object"]})
         action_type = body.get("type")
@@ -306,3 +327,7 @@ class Ruleset:
             known = ", ".join(sorted(self.all_action_schemas))
             raise InvalidInput({"type": [f"unknown action type {action_type!r} for {self.id}; one of: {known}"]})
         return loader.load(body)
+
+
+# A ruleset whatever its state types: what the registry hands out and shared code takes.
+AnyRuleset = Ruleset[Any, Any]

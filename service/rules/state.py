@@ -4,14 +4,25 @@ die roll, an event and a log entry.
 TypedDicts, not classes: at run time they are the plain dicts the engine has
 always passed around (and stored as JSON), so typing them costs nothing on
 the hot path; mypy checks the keys. A ruleset adds its own keys to a combat
-and to its combatants (turn order, wounds, ammunition...): those are not
-typed here yet, so code that reads them types the state as
-``dict[str, Any]``.
+and to its combatants (turn order, wounds, ammunition...): its package's
+``state.py`` types them, as TypedDicts extending these
+(``SistemaCombatant(Combatant)``, ``SistemaCombat(Combat[SistemaCombatant])``).
+Code shared by every ruleset reads a ``Combat[Any]``: its combatants have at
+least the keys of :class:`Combatant`, and the ruleset's own keys are Any there.
+
+Left as plain dicts: a condition (its details vary with its code, see
+conditions.py), an action (its fields vary with its type and ruleset; the
+schemas load it) and an event's params.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Generic, Literal, NotRequired, TypeVar, TypedDict
+
+# A condition on a combatant (conditions.py): code, source, start, ends, modifiers, and details of its own.
+Condition = dict[str, Any]
+# A loaded action: type, actor, dice, and the fields of its type.
+Action = dict[str, Any]
 
 
 class RngPosition(TypedDict):
@@ -54,8 +65,11 @@ class Combatant(TypedDict):
     id: str
     name: str
     side: str
-    conditions: list[dict[str, Any]]
+    conditions: list[Condition]
     sheet: dict[str, Any]
+
+
+CombatantT = TypeVar("CombatantT", bound=Combatant)
 
 
 class Awaiting(TypedDict):
@@ -63,9 +77,27 @@ class Awaiting(TypedDict):
 
     actor: str
     actions: list[str]
+    reason: NotRequired[str | None]  # why: "turn", "declare_reaction", "nobody_can_act"...
 
 
-class Combat(TypedDict):
+class CombatantTally(TypedDict):
+    """One combatant's running totals (gm/summary.py)."""
+
+    damage_dealt: int
+    damage_taken: int
+    wounds: int
+    dead: bool
+
+
+class Tally(TypedDict):
+    """The fight's running totals, counted as each log entry is made (gm/summary.py)."""
+
+    rolls: int
+    actions: int
+    combatants: dict[str, CombatantTally]
+
+
+class Combat(TypedDict, Generic[CombatantT]):
     """The keys every combat has, whatever its ruleset (engine.py); each
     ruleset adds its own."""
 
@@ -78,14 +110,15 @@ class Combat(TypedDict):
     hidden_sheets: list[str]  # ids of the combatants whose sheets only the GM sees
     seed: int | None
     options: dict[str, Any]
-    combatants: list[dict[str, Any]]
+    combatants: list[CombatantT]
     dice_keys: NotRequired[list[str]]  # hex; secret until the combat ends
     dice_commitments: NotRequired[list[DiceCommitment]]
     # The position of the server's dice (a legacy combat stored a SplitMix64 state here, an int).
     rng: NotRequired[RngPosition | int]
     parent: NotRequired[int]  # the version the last action was applied to
     redo: NotRequired[list[int]]  # the seqs an undo took back, the last one first to redo
-    awaiting: NotRequired[list[dict[str, Any]]]
+    awaiting: NotRequired[list[Awaiting]]
+    tally: NotRequired[Tally]
     expires_at: NotRequired[str]  # ISO 8601, set by the API when it answers
 
 
@@ -93,7 +126,7 @@ class LogEntry(TypedDict):
     """One entry of a combat's log: the action, its dice and its events."""
 
     seq: int
-    action: dict[str, Any]
+    action: Action
     rolls: list[Roll]
-    events: list[dict[str, Any]]
-    restored_state: NotRequired[dict[str, Any]]  # an undo's: the state it restored
+    events: list[Event]
+    restored_state: NotRequired[Combat[Any]]  # an undo's: the state it restored

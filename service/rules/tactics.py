@@ -16,8 +16,11 @@ Options, shared by every ruleset (docs/simulations.md):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, cast
+
+from .state import Awaiting, Combat, Combatant
 
 TARGETS = ("first", "weakest")
 STYLES = ("balanced", "aggressive", "defensive")
@@ -31,31 +34,38 @@ class Tactic:
     style: str = "balanced"
 
 
-# (state, the acting combatant, its entry of state["awaiting"], the options) -> candidate bodies
-Candidates = Callable[[dict, dict, dict, Tactic], Iterator[dict]]
+# Any ruleset's candidates: (state, the acting combatant, its entry of state["awaiting"], the options) -> bodies.
+Candidates = Callable[[Any, Any, Awaiting, Tactic], Iterator[dict[str, Any]]]
+# The ruleset's combat and combatant types (its state.py).
+S = TypeVar("S", bound=Combat[Any])
+C = TypeVar("C", bound=Combatant)
 
 
 @dataclass(frozen=True)
-class DefaultTactic:
+class DefaultTactic(Generic[S, C]):
     """A ruleset's tactic: the bodies it tries, and what the simulator reads of a combatant."""
 
     health: str  # the combatant's key for the health points left
-    candidates: Candidates
+    # (state, the acting combatant, its entry of state["awaiting"], the options) -> candidate bodies
+    candidates: Callable[[S, C, Awaiting, Tactic], Iterator[dict[str, Any]]]
     description: str  # English, shown with every simulation result
 
 
-def first_weapon(combatant: dict, default: str | None = None) -> str | None:
+def first_weapon(combatant: Combatant, default: str | None = None) -> str | None:
     weapons = combatant["sheet"].get("weapons") or []
-    return weapons[0]["id"] if weapons else default
+    if not weapons:
+        return default
+    first: str = weapons[0]["id"]
+    return first
 
 
 def choose_target(
-    state: dict, actor: dict, standing: Callable[[dict], bool], health: str, tactic: Tactic
-) -> dict | None:
+    state: Combat[C], actor: Combatant, standing: Callable[[C], bool], health: str, tactic: Tactic
+) -> C | None:
     """The enemy ``tactic.target`` names among those ``standing`` (the ruleset's predicate) accepts."""
     enemies = [c for c in state["combatants"] if c["side"] != actor["side"] and standing(c)]
     if not enemies:
         return None
     if tactic.target == "weakest":
-        return min(enemies, key=lambda c: c[health])
+        return min(enemies, key=lambda c: cast("Mapping[str, int]", c)[health])
     return enemies[0]

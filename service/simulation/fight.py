@@ -12,10 +12,12 @@ from __future__ import annotations
 import json
 import pickle
 from dataclasses import dataclass
+from typing import Any
 
 from ..rules.engine import STATUS_ACTIVE, apply_loaded, copy_state, create_loaded
 from ..rules.errors import InvalidInput, RulesError
 from ..rules.ruleset import Ruleset
+from ..rules.state import Combat
 from .tactics import RulesetTactics, Tactic
 
 # A fight that has not ended after this many actions is counted undecided
@@ -46,7 +48,7 @@ class ActionLoader:
 
 @dataclass
 class Fight:
-    state: dict
+    state: Combat[Any]
     actions: int
     stalled: bool  # no candidate of the tactic was accepted, or too many actions
 

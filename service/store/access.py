@@ -5,21 +5,29 @@ Only digests are stored: a token is shown once, when it is minted.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import json
 
+from .cluster import RedisClient
 from .errors import CombatNotFound, retrying_read, unavailable_on_failure
 from .keys import access_key, dumps, state_key
 
 
-def grant_args(grants: dict[str, dict]) -> list[str]:
+def grant_args(grants: Mapping[str, Mapping[str, Any]]) -> list[str]:
     return [item for digest, grant in grants.items() for item in (digest, dumps(grant))]
 
 
 class AccessGrants:
-    def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict, dict | None]:
+    # Set by CombatStore, which this mixin is part of.
+    client: RedisClient
+    ttl_seconds: int
+
+    def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The combat and what the token with this digest may do (None: nothing)."""
 
-        def read():
+        def read() -> Any:  # the pipeline's replies
             pipe = self.client.pipeline(transaction=False)
             pipe.hget(state_key(combat_id), "json")
             pipe.hget(access_key(combat_id), digest or "-")
@@ -36,14 +44,14 @@ class AccessGrants:
         with unavailable_on_failure():
             return bool(retrying_read(lambda: self.client.hexists(access_key(combat_id), digest)))
 
-    def add_grant(self, combat_id: str, digest: str, grant: dict) -> None:
+    def add_grant(self, combat_id: str, digest: str, grant: Mapping[str, Any]) -> None:
         with unavailable_on_failure():
             pipe = self.client.pipeline(transaction=True)
             pipe.hset(access_key(combat_id), digest, dumps(grant))
             pipe.expire(access_key(combat_id), self.ttl_seconds)
             pipe.execute()
 
-    def grants(self, combat_id: str) -> dict[str, dict]:
+    def grants(self, combat_id: str) -> dict[str, dict[str, Any]]:
         with unavailable_on_failure():
             raw = retrying_read(lambda: self.client.hgetall(access_key(combat_id)))
         return {key.decode() if isinstance(key, bytes) else key: json.loads(value) for key, value in raw.items()}

@@ -15,12 +15,15 @@ the same version, and a write is never half done.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import json
 
-import redis
 
 from . import scripts
 from .access import AccessGrants, grant_args
+from .cluster import RedisClient
 from .errors import (
     ActionLimitReached,
     CombatNotFound,
@@ -41,7 +44,7 @@ DEFAULT_MAX_ACTIONS = 1000
 
 
 class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
-    def __init__(self, client: redis.Redis, ttl_seconds: int, max_actions: int = DEFAULT_MAX_ACTIONS):
+    def __init__(self, client: RedisClient, ttl_seconds: int, max_actions: int = DEFAULT_MAX_ACTIONS):
         self.client = client
         self.ttl_seconds = ttl_seconds
         self.max_actions = max_actions
@@ -57,9 +60,9 @@ class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
 
     def create(
         self,
-        state: dict,
-        entry: dict,
-        grants: dict[str, dict] | None = None,
+        state: Mapping[str, Any],
+        entry: Mapping[str, Any],
+        grants: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         """Store a new combat and its grants."""
         combat_id = state["id"]
@@ -71,14 +74,15 @@ class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
         if not created:
             raise VersionConflict(0)
 
-    def load(self, combat_id: str) -> dict:
+    def load(self, combat_id: str) -> dict[str, Any]:
         with unavailable_on_failure():
             raw = retrying_read(lambda: self.client.hget(state_key(combat_id), "json"))
         if raw is None:
             raise CombatNotFound(combat_id)
-        return json.loads(raw)
+        state: dict[str, Any] = json.loads(raw)
+        return state
 
-    def commit(self, state: dict, entry: dict, expected_version: int, keyed: KeyedWrite | None = None) -> None:
+    def commit(self, state: Mapping[str, Any], entry: Mapping[str, Any], expected_version: int, keyed: KeyedWrite | None = None) -> None:
         """Replace the state and append the entry if the version is still
         ``expected_version`` (and, under an Idempotency-Key, the request's
         reservation is still there: ``KeyedWrite``)."""
@@ -105,7 +109,7 @@ class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
         """The simulation jobs, kept in the same Redis."""
         return SimulationJobs(self.client)
 
-    def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict], int]:
+    def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """Entries with seq > ``after`` (at most ``limit``) and the newest seq."""
         return self.read_log(combat_id, after, limit)
 

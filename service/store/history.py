@@ -19,10 +19,16 @@ docs/performance.md has the measured bytes and times.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import json
 import logging
 import zlib
 
+from redis.commands.core import Script
+
+from .cluster import RedisClient
 from .errors import CombatNotFound, retrying_read, unavailable_on_failure
 from .keys import dumps, log_key, state_key
 
@@ -31,15 +37,15 @@ CHUNK = 100  # a multiple of SNAPSHOT_EVERY
 log = logging.getLogger(__name__)
 
 
-def pack(value) -> bytes:
+def pack(value: object) -> bytes:
     return zlib.compress(dumps(value).encode(), 6)
 
 
-def unpack(raw: bytes):
+def unpack(raw: bytes) -> Any:
     return json.loads(zlib.decompress(raw))
 
 
-def snapshot_arg(state: dict) -> bytes | str:
+def snapshot_arg(state: Mapping[str, Any]) -> bytes | str:
     """The commit script's snapshot argument: the packed state, or '' (none due)."""
     version = state["version"]
     return pack(state) if version == 1 or version % SNAPSHOT_EVERY == 0 else ""
@@ -50,6 +56,10 @@ def chunk_of(seq: int) -> int:
 
 
 class History:
+    # Set by CombatStore, which this mixin is part of.
+    client: RedisClient
+    _archive: Script
+
     def archive_due(self, combat_id: str, version: int) -> None:
         """After a commit: archive the chunk that just left the tail, if any.
 
@@ -74,12 +84,12 @@ class History:
         except Exception:
             log.warning("could not archive chunk %s of combat %s", chunk, combat_id, exc_info=True)
 
-    def read_log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict], int]:
+    def read_log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """Entries with seq > ``after`` (at most ``limit``), archived or not, and the newest seq."""
         chunks = list(range(chunk_of(after + 1), chunk_of(after + limit) + 1))
         fields = [f"log:{chunk}" for chunk in chunks]
 
-        def read():
+        def read() -> Any:  # the pipeline's replies
             pipe = self.client.pipeline(transaction=False)
             pipe.exists(state_key(combat_id))
             pipe.lrange(log_key(combat_id), after, after + limit - 1)
@@ -101,7 +111,7 @@ class History:
                 entries.append(archived[chunk][seq - 1 - chunk * CHUNK])
         return entries, int(length)
 
-    def snapshot_before(self, combat_id: str, seq: int) -> tuple[dict, list[dict]]:
+    def snapshot_before(self, combat_id: str, seq: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """The newest snapshot at or before version ``seq`` and the entries after it, up to ``seq``.
 
         ``engine.replay(snapshot, entries)`` is then the state at ``seq``.

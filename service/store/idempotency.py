@@ -12,6 +12,9 @@ from __future__ import annotations
 import secrets
 from typing import NamedTuple
 
+from redis.commands.core import Script
+
+from .cluster import RedisClient
 from .errors import unavailable_on_failure, write_outcome_unknown
 from .keys import SERVER_SECRET_KEY
 
@@ -27,11 +30,16 @@ class KeyedWrite(NamedTuple):
     ttl: int
 
 
-def keyed_args(keyed: KeyedWrite | None) -> list:
+def keyed_args(keyed: KeyedWrite | None) -> list[str | int]:
     return ["", "", "", 0] if keyed is None else list(keyed)
 
 
 class IdempotencyRecords:
+    # Set by CombatStore, which this mixin is part of.
+    client: RedisClient
+    _reserve: Script
+    _swap: Script
+
     def reserve(self, key: str, field: str, record: str, now: int, stale_after: int, ttl: int) -> str | None:
         """Write ``record`` (in flight) unless another record is there (and
         not a stale reservation): None when reserved, else the record found."""

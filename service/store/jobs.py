@@ -13,9 +13,13 @@ tell a thread-run job whose process died (docs/simulations.md).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import json
 import time
 
+from .cluster import RedisClient
 from .errors import retrying_read, unavailable_on_failure
 from .keys import dumps
 
@@ -27,17 +31,17 @@ def job_key(job_id: str) -> str:
 
 
 class SimulationJobs:
-    def __init__(self, client, ttl_seconds: int = JOB_TTL_SECONDS):
+    def __init__(self, client: RedisClient, ttl_seconds: int = JOB_TTL_SECONDS):
         self.client = client
         self.ttl_seconds = ttl_seconds
 
-    def _pipeline(self, job_id: str, **fields):
+    def _pipeline(self, job_id: str, **fields: Any) -> Any:  # a redis pipeline
         pipe = self.client.pipeline(transaction=True)
         pipe.hset(job_key(job_id), mapping={**fields, "updated_at": int(time.time())})
         pipe.expire(job_key(job_id), self.ttl_seconds)
         return pipe
 
-    def _write(self, job_id: str, **fields) -> None:
+    def _write(self, job_id: str, **fields: Any) -> None:
         with unavailable_on_failure():
             self._pipeline(job_id, **fields).execute()
 
@@ -47,7 +51,7 @@ class SimulationJobs:
     def progress(self, job_id: str, chunk: int, done: int) -> None:
         self._write(job_id, **{f"done:{chunk}": done})
 
-    def chunk_played(self, job_id: str, chunk: int, done: int, counts: dict) -> list[dict] | None:
+    def chunk_played(self, job_id: str, chunk: int, done: int, counts: Mapping[str, Any]) -> list[dict[str, Any]] | None:
         """Record a chunk's counts; every chunk's counts, in order, once all are in.
 
         Idempotent: a chunk played twice (its worker died after this write)
@@ -69,7 +73,7 @@ class SimulationJobs:
             pipe.hincrby(job_key(job_id), "retries", 1)
             pipe.execute()
 
-    def finish(self, job_id: str, result: dict) -> None:
+    def finish(self, job_id: str, result: Mapping[str, Any]) -> None:
         with unavailable_on_failure():
             pipe = self._pipeline(job_id, result=dumps(result))
             # The chunks' counts are in the result now.
@@ -82,7 +86,7 @@ class SimulationJobs:
     def _chunks(self, job_id: str) -> int:
         return int(self.client.hget(job_key(job_id), "chunks") or 0)
 
-    def get(self, job_id: str) -> dict | None:
+    def get(self, job_id: str) -> dict[str, Any] | None:
         """The job as readers see it: status, done and total fights, result or error."""
         with unavailable_on_failure():
             raw = retrying_read(lambda: self.client.hgetall(job_key(job_id)))
@@ -106,5 +110,5 @@ class SimulationJobs:
         return job
 
 
-def _decoded(raw: dict) -> dict:
+def _decoded(raw: Mapping[Any, Any]) -> dict[str, Any]:
     return {(k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v) for k, v in raw.items()}

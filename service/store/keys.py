@@ -45,5 +45,5 @@ def combat_keys(combat_id: str) -> list[str]:
     ]
 
 
-def dumps(value) -> str:
+def dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

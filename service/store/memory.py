@@ -12,35 +12,43 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from .errors import CombatNotFound, ReservationLost, VersionConflict
 from .idempotency import KeyedWrite
 from .keys import idempotency_key
 
 
+JSON = dict[str, Any]
+
+
+def _copied(value: Mapping[str, Any]) -> JSON:
+    """A deep copy, kept as the plain JSON object the store holds."""
+    return cast(JSON, copy.deepcopy(value))
+
+
 class MemoryCombats:
     def __init__(self, ttl_seconds: int = 3600):
         self.ttl_seconds = ttl_seconds
-        self.states: dict[str, list[dict[str, Any]]] = {}  # combat id -> its state at each version (index version - 1)
-        self.logs: dict[str, list[dict[str, Any]]] = {}
-        self.access: dict[str, dict[str, dict[str, Any]]] = {}
+        self.states: dict[str, list[JSON]] = {}  # combat id -> its state at each version (index version - 1)
+        self.logs: dict[str, list[JSON]] = {}
+        self.access: dict[str, dict[str, JSON]] = {}
         self.records: dict[str, dict[str, str]] = {}  # records key -> field -> record
 
     # -- Combats
-    def create(self, state: dict[str, Any], entry: dict[str, Any], grants: dict[str, dict[str, Any]] | None = None) -> None:
+    def create(self, state: Mapping[str, Any], entry: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         if state["id"] in self.states:
             raise VersionConflict(0)
-        self.states[state["id"]] = [copy.deepcopy(state)]
-        self.logs[state["id"]] = [copy.deepcopy(entry)]
-        self.access[state["id"]] = dict(grants or {})
+        self.states[state["id"]] = [_copied(state)]
+        self.logs[state["id"]] = [_copied(entry)]
+        self.access[state["id"]] = cast("dict[str, JSON]", dict(grants or {}))
 
     def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         versions = self._versions(combat_id)
         return copy.deepcopy(versions[-1]), self.access[combat_id].get(digest or "-")
 
-    def commit(self, state: dict[str, Any], entry: dict[str, Any], expected_version: int, keyed: KeyedWrite | None = None) -> None:
+    def commit(self, state: Mapping[str, Any], entry: Mapping[str, Any], expected_version: int, keyed: KeyedWrite | None = None) -> None:
         versions = self._versions(state["id"])
         if versions[-1]["version"] != expected_version:
             raise VersionConflict(versions[-1]["version"])
@@ -49,8 +57,8 @@ class MemoryCombats:
             if records.get(keyed.field) != keyed.reserved:
                 raise ReservationLost()
             records[keyed.field] = keyed.answer
-        versions.append(copy.deepcopy(state))
-        self.logs[state["id"]].append(copy.deepcopy(entry))
+        versions.append(_copied(state))
+        self.logs[state["id"]].append(_copied(entry))
 
     def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         self._versions(combat_id)
@@ -73,7 +81,7 @@ class MemoryCombats:
         return self.states[combat_id]
 
     # -- Grants
-    def add_grant(self, combat_id: str, digest: str, grant: dict[str, Any]) -> None:
+    def add_grant(self, combat_id: str, digest: str, grant: Mapping[str, Any]) -> None:
         self.access.setdefault(combat_id, {})[digest] = dict(grant)
 
     def grants(self, combat_id: str) -> dict[str, dict[str, Any]]:

@@ -13,10 +13,13 @@ caller then waits a little before the next poll).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import json
 
 from redis.cluster import RedisCluster
 
+from .cluster import RedisClient
 from .errors import CombatNotFound, retrying_read, unavailable_on_failure
 from .keys import access_key, state_key, stream_key
 
@@ -24,7 +27,14 @@ MAX_ENTRIES_PER_READ = 100
 
 
 class EventStreams:
-    def entries_after(self, combat_id: str, after: int, block_ms: int | None = None) -> list[dict]:
+    # Set by CombatStore, which this mixin is part of.
+    client: RedisClient
+
+    if TYPE_CHECKING:  # CombatStore's, which this mixin is part of
+
+        def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]: ...
+
+    def entries_after(self, combat_id: str, after: int, block_ms: int | None = None) -> list[dict[str, Any]]:
         """Entries with seq > ``after``, in order; waits up to ``block_ms`` for the first one ([] then; None: no wait)."""
         with unavailable_on_failure():
             found = self.client.xread({stream_key(combat_id): f"{after}-0"}, count=MAX_ENTRIES_PER_READ, block=block_ms)
@@ -41,7 +51,7 @@ class EventStreams:
         """True on Redis Cluster: ``read_streams`` does not block, its caller must pause between reads."""
         return isinstance(self.client, RedisCluster)
 
-    def read_streams(self, positions: dict[str, int], block_ms: int) -> dict[str, list[dict]]:
+    def read_streams(self, positions: dict[str, int], block_ms: int) -> dict[str, list[dict[str, Any]]]:
         """For each combat ``{id: after}``, its entries with seq > after (combats with none left out).
 
         On a single Redis, waits up to ``block_ms`` for the first entry of any of them.
@@ -72,10 +82,10 @@ class EventStreams:
                 pipe.exists(stream_key(combat_id))
             return {combat_id for combat_id, exists in zip(combat_ids, pipe.execute()) if not exists}
 
-    def load_with_grants(self, combat_ids: list[str]) -> dict[str, tuple[dict, dict[str, dict]]]:
+    def load_with_grants(self, combat_ids: list[str]) -> dict[str, tuple[dict[str, Any], dict[str, dict[str, Any]]]]:
         """Each combat and every grant of it (token digest -> grant), in one round trip; gone combats left out."""
 
-        def read():
+        def read() -> Any:  # the pipeline's replies
             pipe = self.client.pipeline(transaction=False)
             for combat_id in combat_ids:
                 pipe.hget(state_key(combat_id), "json")
@@ -93,7 +103,7 @@ class EventStreams:
                 }
         return loaded
 
-    def _contiguous(self, combat_id: str, after: int, items: list) -> list[dict]:
+    def _contiguous(self, combat_id: str, after: int, items: list[Any]) -> list[dict[str, Any]]:
         entries = [json.loads(fields[b"entry"]) for _, fields in items]
         if entries and entries[0]["seq"] != after + 1:
             # Trimmed past ``after``: the log list has every entry.

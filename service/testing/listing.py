@@ -9,6 +9,7 @@ what is not is refused, and that the GM is awaited once the fight is decided
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 from hypothesis import strategies as st
@@ -84,7 +85,7 @@ def draw_action(data, ruleset_id: str, state: dict, actor: str, option: dict) ->
     return action
 
 
-def _unlisted_is_refused(data, ruleset, state: dict, actor: str, listed: set[str], caller: Viewer) -> None:
+def _unlisted_is_refused(data, ruleset, state: Any, actor: str, listed: set[str], caller: Viewer) -> None:
     candidates = sorted(set(ruleset.all_action_schemas) - listed - ruleset.gm_only_actions)
     if not candidates:
         return
@@ -103,7 +104,7 @@ def _unlisted_is_refused(data, ruleset, state: dict, actor: str, listed: set[str
         assert refused.value.messages
 
 
-def _accepted(state: dict, action: dict, caller=GM_VIEWER) -> dict:
+def _accepted(state: dict, action: dict, caller=GM_VIEWER) -> Any:  # a Combat (rules/state.py)
     try:
         return apply_action(state, action, caller=caller)[0]
     except RulesError as error:

@@ -10,6 +10,8 @@ GM's token; every read is filtered for the caller.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 import hashlib
 import secrets
 from dataclasses import dataclass
@@ -44,7 +46,7 @@ class Grant:
     def viewer(self) -> Viewer:
         return GM_VIEWER if self.is_gm else Viewer(combatant=self.combatant)
 
-    def as_record(self) -> dict:
+    def as_record(self) -> dict[str, Any]:
         return {"role": self.role, "combatant": self.combatant}
 
 
@@ -61,7 +63,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-def mint_creation_tokens(combatant_ids: list[str]) -> tuple[dict, dict[str, dict]]:
+def mint_creation_tokens(combatant_ids: list[str]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The tokens to show once, and the grants to store (by digest)."""
     gm = new_token()
     players = {cid: new_token() for cid in combatant_ids}
@@ -70,7 +72,7 @@ def mint_creation_tokens(combatant_ids: list[str]) -> tuple[dict, dict[str, dict
     return {"gm": gm, "combatants": players}, grants
 
 
-def authorize(combats: Combats, combat_id: str, token: str | None) -> tuple[dict, Grant]:
+def authorize(combats: Combats, combat_id: str, token: str | None) -> tuple[dict[str, Any], Grant]:
     """The combat and the caller's grant; AccessDenied without a valid token."""
     state, record = combats.load_with_grant(combat_id, digest(token) if token else None)
     if token is None:
@@ -85,7 +87,7 @@ def require_gm(grant: Grant, what: str) -> None:
         raise AccessDenied(403, f"{what} needs the game master's token")
 
 
-def require_actor(grant: Grant, action: dict, gm_actions: frozenset[str]) -> None:
+def require_actor(grant: Grant, action: Mapping[str, Any], gm_actions: frozenset[str]) -> None:
     """A player's token acts only for its own combatant, never as the GM."""
     if grant.is_gm:
         return

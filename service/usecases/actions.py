@@ -11,11 +11,12 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from typing import Any, cast
 
 from ..rules.dice import KEY_BYTES
 from ..rules.engine import apply_action, redo, redo_target, replay, undo, undo_target
 from ..rules.registry import get_ruleset
-from ..rules.state import LogEntry
+from ..rules.state import Combat, LogEntry
 from ..store import CombatNotFound
 from ..store.idempotency import KeyedWrite
 from .access import PLAYER_ROLE, Grant, authorize, digest, new_token, require_actor, require_gm
@@ -24,7 +25,10 @@ from .ports import CombatStore, Grants
 
 # The record an Idempotency-Key leaves once its action is applied as log entry seq.
 KeyedRecord = Callable[[int], KeyedWrite]
-Step = Callable[[dict], tuple[dict, dict]]
+# A combat as the store holds it (plain JSON): what a use case loads, commits and answers with.
+Stored = dict[str, Any]
+# Computes the new state and its log entry from the stored state and the caller's grant.
+Step = Callable[[Stored, Grant], tuple[Combat[Any], LogEntry]]
 
 
 @dataclass(frozen=True)
@@ -32,8 +36,8 @@ class Applied:
     """A committed write: the state after it, its log entry, the caller's grant,
     and the tokens minted for combatants who joined (id -> token, shown once)."""
 
-    state: dict
-    entry: dict
+    state: Stored
+    entry: dict[str, Any]  # the log entry, as stored
     grant: Grant
     new_tokens: dict[str, str] = field(default_factory=dict)
 
@@ -47,7 +51,7 @@ class NothingToTakeBack(Exception):
         self.detail = detail
 
 
-def stamp_expiry(state: dict, ttl_seconds: int) -> None:
+def stamp_expiry(state: Combat[Any] | Stored, ttl_seconds: int) -> None:
     expires = datetime.now(timezone.utc) + timedelta(seconds=ttl_seconds)
     state["expires_at"] = expires.isoformat(timespec="seconds").replace("+00:00", "Z")
 
@@ -55,7 +59,7 @@ def stamp_expiry(state: dict, ttl_seconds: int) -> None:
 def act(
     combats: CombatStore,
     combat_id: str,
-    action: dict,
+    action: dict[str, Any],
     token: str | None,
     *,
     expected_version: int | None = None,
@@ -63,12 +67,12 @@ def act(
 ) -> Applied:
     """Apply ``action`` for the holder of ``token``; a join mints its newcomers' tokens."""
 
-    def authorized() -> tuple[dict, Grant]:
+    def authorized() -> tuple[Stored, Grant]:
         state, grant = authorize(combats, combat_id, token)
         require_actor(grant, action, get_ruleset(state["ruleset"]).gm_only_actions)
         return state, grant
 
-    def step(state: dict, grant: Grant) -> tuple[dict, LogEntry]:
+    def step(state: Stored, grant: Grant) -> tuple[Combat[Any], LogEntry]:
         return apply_action(state, action, caller=grant.viewer)
 
     before, applied = _write(combats, authorized, step, expected_version, keyed)
@@ -78,7 +82,7 @@ def act(
 def take_back(combats: CombatStore, combat_id: str, token: str | None, *, expected_version: int | None = None) -> Applied:
     """The GM's undo: the combat returns to the state before the last action."""
 
-    def step(state: dict, grant: Grant) -> tuple[dict, LogEntry]:
+    def step(state: Stored, grant: Grant) -> tuple[Combat[Any], LogEntry]:
         target = undo_target(state)
         if target is None:
             raise NothingToTakeBack("Nothing to undo", "no action has been played since the combat began")
@@ -90,7 +94,7 @@ def take_back(combats: CombatStore, combat_id: str, token: str | None, *, expect
 def play_again(combats: CombatStore, combat_id: str, token: str | None, *, expected_version: int | None = None) -> Applied:
     """The GM's redo: the last undone action again, with its dice."""
 
-    def step(state: dict, grant: Grant) -> tuple[dict, LogEntry]:
+    def step(state: Stored, grant: Grant) -> tuple[Combat[Any], LogEntry]:
         seq = redo_target(state)
         if seq is None:
             raise NothingToTakeBack("Nothing to redo", "nothing was undone since the last action")
@@ -113,8 +117,8 @@ def replayed_action(combats: CombatStore, combat_id: str, seq: int, token: str |
     return Applied(after, entry, grant)
 
 
-def _as_gm(combats: CombatStore, combat_id: str, token: str | None) -> Callable[[], tuple[dict, Grant]]:
-    def authorized() -> tuple[dict, Grant]:
+def _as_gm(combats: CombatStore, combat_id: str, token: str | None) -> Callable[[], tuple[Stored, Grant]]:
+    def authorized() -> tuple[Stored, Grant]:
         state, grant = authorize(combats, combat_id, token)
         require_gm(grant, "undo and redo")
         return state, grant
@@ -124,35 +128,36 @@ def _as_gm(combats: CombatStore, combat_id: str, token: str | None) -> Callable[
 
 def _write(
     combats: CombatStore,
-    authorized: Callable[[], tuple[dict, Grant]],
-    step: Callable[[dict, Grant], tuple[dict, LogEntry]],
+    authorized: Callable[[], tuple[Stored, Grant]],
+    step: Step,
     expected_version: int | None,
     keyed: KeyedRecord | None = None,
-) -> tuple[dict, Applied]:
+) -> tuple[Stored, Applied]:
     """Load and authorize, compute with ``step``, compare-and-set: the state
     before and what was committed."""
 
-    def load() -> tuple[int, tuple[dict, Grant]]:
+    def load() -> tuple[int, tuple[Stored, Grant]]:
         state, grant = authorized()
         return state["version"], (state, grant)
 
-    def write(loaded: tuple[dict, Grant]) -> tuple[dict, Applied]:
+    def write(loaded: tuple[Stored, Grant]) -> tuple[Stored, Applied]:
         state, grant = loaded
         new_state, entry = step(state, grant)
         stamp_expiry(new_state, combats.ttl_seconds)
         record = keyed(new_state["version"]) if keyed else None
         combats.commit(new_state, entry, expected_version=state["version"], keyed=record)
-        return state, Applied(new_state, entry, grant)
+        # The new state and entry, now stored: the answer serializes them as JSON.
+        return state, Applied(cast(Stored, new_state), cast("dict[str, Any]", entry), grant)
 
     return write_with_retries(load, write, expected_version)
 
 
-def _mint_for_newcomers(grants: Grants, combat_id: str, before: dict, after: dict) -> dict[str, str]:
+def _mint_for_newcomers(grants: Grants, combat_id: str, before: Stored, after: Stored) -> dict[str, str]:
     """A combatant who joined (the GM's ``join``) gets a player token, shown
     once in the answer; a replayed join does not show it again (the GM mints
     another with POST /combats/{id}/tokens)."""
     known = {c["id"] for c in before["combatants"]}
-    tokens = {}
+    tokens: dict[str, str] = {}
     for combatant_id in (c["id"] for c in after["combatants"] if c["id"] not in known):
         token = new_token()
         grants.add_grant(combat_id, digest(token), Grant(PLAYER_ROLE, combatant_id).as_record())

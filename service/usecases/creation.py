@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +33,7 @@ class Created:
     """The combat as created (version 1) and its tokens: ``{"gm": ..., "combatants": {id: token}}``.
     ``replayed``: shown again for a retry under the same Idempotency-Key."""
 
-    state: dict[str, Any]
+    state: Mapping[str, Any]
     tokens: dict[str, Any]
     replayed: bool = False
 

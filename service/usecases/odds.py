@@ -4,6 +4,7 @@ computation (service/rules/odds/) run under the caller's CPU budget
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,7 @@ class OddsAsked:
     max_leaves: int = 10_000
 
 
-def authorize_odds(combats: Combats, combat_id: str, token: str | None, action: dict[str, Any]) -> tuple[dict[str, Any], Grant]:
+def authorize_odds(combats: Combats, combat_id: str, token: str | None, action: Mapping[str, Any]) -> tuple[dict[str, Any], Grant]:
     """The combat and the caller's grant, if the caller may ask for the odds of ``action``."""
     state, grant = authorize(combats, combat_id, token)
     require_actor(grant, action, get_ruleset(state["ruleset"]).gm_actions)

@@ -16,7 +16,7 @@ service/api/budget.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -33,9 +33,9 @@ class Combats(Protocol):
         """The combat (CombatNotFound when gone) and the grant of the token with this digest, or None."""
         ...
 
-    def create(self, state: dict[str, Any], entry: dict[str, Any], grants: dict[str, dict[str, Any]] | None = None) -> None: ...
+    def create(self, state: Mapping[str, Any], entry: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]] | None = None) -> None: ...
 
-    def commit(self, state: dict[str, Any], entry: dict[str, Any], expected_version: int, keyed: KeyedWrite | None = None) -> None:
+    def commit(self, state: Mapping[str, Any], entry: Mapping[str, Any], expected_version: int, keyed: KeyedWrite | None = None) -> None:
         """Write ``state`` and append ``entry`` if the stored version is still
         ``expected_version`` (VersionConflict otherwise, with the current one)."""
         ...
@@ -53,7 +53,7 @@ class Combats(Protocol):
 class Grants(Protocol):
     """Token digest -> what its holder may do, per combat."""
 
-    def add_grant(self, combat_id: str, digest: str, grant: dict[str, Any]) -> None: ...
+    def add_grant(self, combat_id: str, digest: str, grant: Mapping[str, Any]) -> None: ...
 
     def grants(self, combat_id: str) -> dict[str, dict[str, Any]]: ...
 
@@ -77,13 +77,13 @@ class Jobs(Protocol):
 
     def progress(self, job_id: str, chunk: int, done: int) -> None: ...
 
-    def chunk_played(self, job_id: str, chunk: int, done: int, counts: dict[str, Any]) -> list[dict[str, Any]] | None:
+    def chunk_played(self, job_id: str, chunk: int, done: int, counts: Mapping[str, Any]) -> list[dict[str, Any]] | None:
         """Record a chunk's counts: every chunk's counts, in order, once all are in, else None."""
         ...
 
     def retried(self, job_id: str) -> None: ...
 
-    def finish(self, job_id: str, result: dict[str, Any]) -> None: ...
+    def finish(self, job_id: str, result: Mapping[str, Any]) -> None: ...
 
     def fail(self, job_id: str, message: str) -> None: ...
 

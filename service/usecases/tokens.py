@@ -7,6 +7,7 @@ combat it returned.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .access import GM_ROLE, Grant, authorize, digest, new_token, require_gm, token_id
@@ -36,7 +37,7 @@ def as_game_master(combats: CombatStore, combat_id: str, token: str | None) -> d
     return state
 
 
-def described(token_digest: str, record: dict[str, Any]) -> dict[str, Any]:
+def described(token_digest: str, record: Mapping[str, Any]) -> dict[str, Any]:
     return {"id": token_id(token_digest), "role": record["role"], "combatant": record.get("combatant")}
 
 
@@ -44,7 +45,7 @@ def list_tokens(combats: CombatStore, combat_id: str) -> list[dict[str, Any]]:
     return [described(d, record) for d, record in sorted(combats.grants(combat_id).items())]
 
 
-def mint(combats: CombatStore, combat: dict[str, Any], role: str, combatant: str | None) -> dict[str, Any]:
+def mint(combats: CombatStore, combat: Mapping[str, Any], role: str, combatant: str | None) -> dict[str, Any]:
     """A new token for the GM or a combatant's player: its description and the token, shown once."""
     if role == GM_ROLE:
         combatant = None

@@ -1,6 +1,9 @@
 """L'Âge du Silicium (seed 003, French): surprise, declared actions, stress, d100 attacks."""
 
-from ..ruleset import Resolution, Ruleset
+from typing import Any
+
+from ..ruleset import Choice, Ruleset
+from ..state import Action, Awaiting
 from . import actions, legal, opening, rounds
 from .status import CORNERED, DEAD, DISARMED, IMMOBILISED, OUT_OF_ACTION, PRONE, is_standing
 from .messages import LABELS, MESSAGES
@@ -9,9 +12,10 @@ from .tables import CATALOG
 from .example import EXAMPLE
 from .odds import AgeDuSiliciumOdds
 from .tactic import TACTIC
+from .state import Res, SiliciumCombat, SiliciumCombatant
 
 
-class AgeDuSilicium(Ruleset):
+class AgeDuSilicium(Ruleset[SiliciumCombat, SiliciumCombatant]):
     id = "age-du-silicium"
     name = "L'Âge du Silicium"
     language = "fr"
@@ -34,7 +38,7 @@ class AgeDuSilicium(Ruleset):
     odds = AgeDuSiliciumOdds()
     tactic = TACTIC
 
-    def new_combatant(self, sheet: dict, options: dict) -> dict:
+    def new_combatant(self, sheet: dict[str, Any], options: dict[str, Any]) -> SiliciumCombatant:
         return {
             "id": sheet["id"],
             "name": sheet["name"],
@@ -48,26 +52,26 @@ class AgeDuSilicium(Ruleset):
             "sheet": {key: value for key, value in sheet.items() if key not in ("id", "name", "side")},
         }
 
-    def start(self, res: Resolution) -> None:
+    def start(self, res: Res) -> None:
         opening.surprise_tests(res)
         if res.options["stress_test"]:
             opening.stress_tests(res)
         rounds.begin_round(res)
         rounds.run(res)
 
-    def resolve(self, res: Resolution, action: dict) -> None:
+    def resolve(self, res: Res, action: Action) -> None:
         actions.resolve(res, action)
 
-    def prompts(self, state: dict) -> list[dict]:
+    def prompts(self, state: SiliciumCombat) -> list[Awaiting]:
         return rounds.awaiting(state)
 
-    def is_standing(self, combatant: dict) -> bool:
+    def is_standing(self, combatant: SiliciumCombatant) -> bool:
         return is_standing(combatant)
 
-    def adjusted(self, res: Resolution, target: dict, action: dict, changes: dict) -> bool:
+    def adjusted(self, res: Res, target: SiliciumCombatant, action: Action, changes: dict[str, Any]) -> bool:
         return actions.adjusted(res, target, action, changes)
 
-    def on_join(self, res: Resolution, newcomer: dict) -> None:
+    def on_join(self, res: Res, newcomer: SiliciumCombatant) -> None:
         """The newcomer's Initiative is on his sheet: he declares from the next round on (seed, "Initiative").
 
         Seed, "Stress": everyone in the first round of a fight tests Calme, a
@@ -76,13 +80,13 @@ class AgeDuSilicium(Ruleset):
         if res.state["round"] == 1 and res.options["stress_test"]:
             opening.stress_test(res, newcomer)
 
-    def settle(self, res: Resolution) -> None:
+    def settle(self, res: Res) -> None:
         actions.settle(res)
 
-    def refined_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+    def refined_choices(self, state: SiliciumCombat, actor_id: str, action_type: str) -> list[Choice] | None:
         return legal.choices(self, state, actor_id, action_type)
 
-    def example(self) -> dict:
+    def example(self) -> dict[str, Any]:
         return EXAMPLE
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..state import Action
 from ..conditions import add, has, remove
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..ending import ends_now
-from ..ruleset import GM, Resolution
+from ..ruleset import GM
 from .attacks import attack
-from .checks import roll_test
+from .checks import Test, roll_test
 from .declarations import check_reason_target, choose_frenzy, declare, standing_check
 from .opening import calme_chance, numbers_modifier
 from .reactions import react
@@ -16,9 +19,10 @@ from .status import FRENZY, IMMOBILISED, condition, enemies, frenzy, is_standing
 from .tables import BREAK_FREE_SKILL, EXPERIENCE
 from .weapons import skill
 from .wounds import blessures_adjusted
+from .state import Res, SiliciumCombatant
 
 
-def resolve(res: Resolution, action: dict) -> None:
+def resolve(res: Res, action: Action) -> None:
     kind = action["type"]
     actor = res.combatant(action["actor"], field="actor")
     pending = res.state.get("pending")
@@ -30,14 +34,14 @@ def resolve(res: Resolution, action: dict) -> None:
     settle(res)
 
 
-def settle(res: Resolution) -> None:
+def settle(res: Res) -> None:
     """After any action (the GM's too): the frenzied calm down, the round goes on unless the fight ends now."""
     _calm_without_enemies(res)
     if not ends_now(res, standing_sides(res.state)):
         run(res)
 
 
-def _own_slot(res: Resolution, actor: dict, kind: str | None = None) -> dict:
+def _own_slot(res: Res, actor: SiliciumCombatant, kind: str | None = None) -> dict[str, Any]:
     slot = current_slot(res.state)
     if slot is None or slot["actor"] != actor["id"]:
         who = slot["actor"] if slot else "nobody"
@@ -47,7 +51,7 @@ def _own_slot(res: Resolution, actor: dict, kind: str | None = None) -> dict:
     return slot
 
 
-def reason(res: Resolution, actor: dict, action: dict) -> None:
+def reason(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     """Seed: an ally talks a frenzied combatant down; one Calme retest a round, at least 10 %."""
     slot = _own_slot(res, actor, "reason")
     target = res.combatant(action["target"], field="target")
@@ -73,11 +77,12 @@ def reason(res: Resolution, actor: dict, action: dict) -> None:
     finish_slot(res.state)
 
 
-def _margin(test) -> int:
-    return test.chance - test.roll
+def _margin(test: Test) -> int:
+    found: int = test.chance - test.roll
+    return found
 
 
-def break_free(res: Resolution, actor: dict, action: dict) -> None:
+def break_free(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     """Source: the victim may only try to break free, opposed Bagarre (ties keep the hold; docs, gap G7).
 
     A victim grabbed before his rank breaks free with whatever action he had
@@ -90,7 +95,7 @@ def break_free(res: Resolution, actor: dict, action: dict) -> None:
     holder = next((c for c in res.state["combatants"] if c["id"] == holder_id), None)
     victim_test = roll_test(res, skill(actor, BREAK_FREE_SKILL) + action["modifier"], "break free", actor)
     holding = holder is not None and is_standing(holder)
-    holder_test = roll_test(res, skill(holder, BREAK_FREE_SKILL), "keep the hold", holder) if holding else None
+    holder_test = roll_test(res, skill(holder, BREAK_FREE_SKILL), "keep the hold", holder) if holding and holder is not None else None
     freed = victim_test.success and (
         holder_test is None or not holder_test.success or _margin(victim_test) > _margin(holder_test)
     )
@@ -109,7 +114,7 @@ def break_free(res: Resolution, actor: dict, action: dict) -> None:
     finish_slot(res.state)
 
 
-def hold(res: Resolution, actor: dict, action: dict) -> None:
+def hold(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     """Seed: one may always give up the initiative and hold the action."""
     slot = _own_slot(res, actor)
     # Held down, he may only break free; freed before his rank, he may hold the break_free he declared.
@@ -119,7 +124,7 @@ def hold(res: Resolution, actor: dict, action: dict) -> None:
     finish_slot(res.state)
 
 
-def forgo(res: Resolution, actor: dict, action: dict) -> None:
+def forgo(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     """Give up the declared action at its rank, or, with none due, the action held."""
     slot = current_slot(res.state)
     held = available_reactions(res.state, actor["id"], ("held",))
@@ -132,7 +137,7 @@ def forgo(res: Resolution, actor: dict, action: dict) -> None:
     finish_slot(res.state)
 
 
-def adjusted(res: Resolution, target: dict, action: dict, changes: dict) -> bool:
+def adjusted(res: Res, target: SiliciumCombatant, action: Action, changes: dict[str, Any]) -> bool:
     """The GM's adjust: what Blessures mean, and this ruleset's older fields (add/remove conditions, set Blessures)."""
     before = changes.get("blessures", target["blessures"])
     if not (action["add"] or action["remove"] or action["blessures"] is not None):
@@ -158,7 +163,7 @@ def adjusted(res: Resolution, target: dict, action: dict, changes: dict) -> bool
     return True
 
 
-def _calm_without_enemies(res: Resolution) -> None:
+def _calm_without_enemies(res: Res) -> None:
     """Seed: once the fight is gone (no enemy standing), the frenzied calm down."""
     for combatant in res.state["combatants"]:
         if frenzy(combatant) and not any(is_standing(e) for e in enemies(res.state, combatant)):

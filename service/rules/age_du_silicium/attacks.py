@@ -9,9 +9,11 @@ dice (see wounds.py). The ``react`` action's own d100 comes first in it.
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..state import Action
 from ..conditions import add, has
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
-from ..ruleset import Resolution
 from .checks import roll_test
 from .declarations import check_attack_target, check_kind
 from .modifiers import attack_modifiers, mode
@@ -19,9 +21,10 @@ from .rounds import available_reactions, current_slot, defences, finish_slot
 from .status import DISARMED, IMMOBILISED, is_standing
 from .weapons import skill, usable_weapon
 from .wounds import wound
+from .state import PendingAttack, Res, SiliciumCombat, SiliciumCombatant
 
 
-def _spend_action(res: Resolution, attacker: dict, action: dict) -> bool:
+def _spend_action(res: Res, attacker: SiliciumCombatant, action: Action) -> bool:
     """Check the attacker may attack now; True when it is its declared slot."""
     state = res.state
     if action["reaction"]:
@@ -39,13 +42,13 @@ def _spend_action(res: Resolution, attacker: dict, action: dict) -> bool:
     return True
 
 
-def _declared_target(res: Resolution, slot: dict | None, target: dict) -> None:
+def _declared_target(res: Res, slot: dict[str, Any] | None, target: SiliciumCombatant) -> None:
     declared = slot and slot.get("target")
     if declared and declared != target["id"] and is_standing(res.combatant(declared)):
         raise ActionNotAllowed(f"the attack was declared against {declared}, who is still standing", field="target")
 
 
-def _check_aim(attacker: dict, action: dict) -> None:
+def _check_aim(attacker: SiliciumCombatant, action: Action) -> None:
     aim = action["aim"]
     if len(aim) > attacker["aim"]:
         raise ActionNotAllowed(f"{attacker['id']} has aimed {attacker['aim']} action(s), not {len(aim)}", field="aim")
@@ -55,7 +58,7 @@ def _check_aim(attacker: dict, action: dict) -> None:
         raise InvalidAction("choosing the location takes an aim spent on 'location' and a location", field="location")
 
 
-def attack(res: Resolution, attacker: dict, action: dict) -> None:
+def attack(res: Res, attacker: SiliciumCombatant, action: Action) -> None:
     target = res.combatant(action["target"], field="target")
     if target is attacker:
         raise InvalidAction("a combatant cannot attack itself", field="target")
@@ -87,7 +90,7 @@ def attack(res: Resolution, attacker: dict, action: dict) -> None:
         shots=shots,
         reaction=action["reaction"],
     )
-    pending = {
+    pending: PendingAttack = {
         "attacker": attacker["id"],
         "target": target["id"],
         "weapon": weapon,
@@ -103,7 +106,7 @@ def attack(res: Resolution, attacker: dict, action: dict) -> None:
     shoot(res, pending)
 
 
-def full_auto(res: Resolution, weapon: dict, action: dict) -> dict:
+def full_auto(res: Res, weapon: dict[str, Any], action: Action) -> dict[str, Any]:
     """The house reading of Tir automatique (docs, gap G12): n bursts, as a burst with n - 1 extra shots."""
     if res.options["full_auto"] == "off":
         raise ActionNotAllowed("full automatic fire is not played in this combat (option full_auto)", field="full_auto")
@@ -114,7 +117,7 @@ def full_auto(res: Resolution, weapon: dict, action: dict) -> dict:
     return {**action, "burst": True, "extra_shots": action["full_auto"] - 1}
 
 
-def can_react(state: dict, target: dict, critical: bool, options: dict) -> bool:
+def can_react(state: SiliciumCombat, target: SiliciumCombatant, critical: bool, options: dict[str, Any]) -> bool:
     if critical and options["critical_hit"] == "no_reaction":
         return False
     if not is_standing(target) or has(target, IMMOBILISED):
@@ -122,7 +125,7 @@ def can_react(state: dict, target: dict, critical: bool, options: dict) -> bool:
     return bool(defences(state, target))
 
 
-def shoot(res: Resolution, pending: dict) -> None:
+def shoot(res: Res, pending: PendingAttack) -> None:
     """Roll the shots left; stop when a hit waits for the target's reaction."""
     target = res.combatant(pending["target"])
     while pending["shots_left"] > 0:
@@ -142,7 +145,7 @@ def shoot(res: Resolution, pending: dict) -> None:
         finish_slot(res.state)
 
 
-def land(res: Resolution, pending: dict, target: dict) -> None:
+def land(res: Res, pending: PendingAttack, target: SiliciumCombatant) -> None:
     """A hit neither dodged nor parried: a maneuver's effect, or a wound."""
     maneuver = pending["maneuver"]
     if maneuver == "immobilisation":

@@ -6,11 +6,12 @@ Source: "d100 <= skill". House (rules-notes 4.3): 01-05 always succeeds and
 
 from __future__ import annotations
 
+from typing import Any
 from dataclasses import dataclass, replace
 
 from ..conditions import take_roll_adjustments
-from ..ruleset import Resolution
 from .tables import CRITICAL_MAX, FUMBLE_MIN
+from .state import Res, SiliciumCombatant
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,18 +22,18 @@ class Test:
     critical: bool
     fumble: bool
 
-    def as_params(self) -> dict:
+    def as_params(self) -> dict[str, Any]:
         return {"roll": self.roll, "chance": self.chance, "success": self.success, "critical": self.critical, "fumble": self.fumble}
 
 
-def judge(roll: int, chance: int, options: dict) -> Test:
+def judge(roll: int, chance: int, options: dict[str, Any]) -> Test:
     critical = options["criticals"] and roll <= CRITICAL_MAX
     fumble = options["fumbles"] and roll >= FUMBLE_MIN
     success = (roll <= chance or critical) and not fumble
     return Test(roll, chance, success, critical and success, fumble)
 
 
-def roll_test(res: Resolution, chance: int, purpose: str, roller: dict) -> Test:
+def roll_test(res: Res, chance: int, purpose: str, roller: SiliciumCombatant) -> Test:
     """``roller`` rolls d100 under ``chance`` plus the GM's modifiers; the GM's override decides."""
     bonus, forced = take_roll_adjustments(res, roller)
     test = judge(res.dice.roll(100, purpose, roller["id"]), chance + bonus, res.options)

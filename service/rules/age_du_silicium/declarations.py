@@ -8,16 +8,17 @@ marks it ``cornered``). Source: an immobilised victim may only break free.
 
 from __future__ import annotations
 
+from ..state import Action
 from ..conditions import has
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
-from ..ruleset import Resolution
 from .rounds import next_declarer, plan, spend_surprise
 from .status import CORNERED, FRENZY, IMMOBILISED, condition, frenzy, is_standing
 from .tables import DEFENSIVE_KINDS, MAX_AIM
 from .weapons import find_weapon
+from .state import Res, SiliciumCombat, SiliciumCombatant
 
 
-def check_kind(combatant: dict, kind: str, field: str, forced_defence: bool = False) -> None:
+def check_kind(combatant: SiliciumCombatant, kind: str, field: str, forced_defence: bool = False) -> None:
     """Refuse a kind of action the combatant's state forbids."""
     behaviour = frenzy(combatant)
     immobilised = has(combatant, IMMOBILISED)
@@ -42,7 +43,7 @@ def check_kind(combatant: dict, kind: str, field: str, forced_defence: bool = Fa
         raise ActionNotAllowed(f"{combatant['id']} is fleeing and {what} only when cornered", field=field)
 
 
-def check_target(state: dict, actor: dict, kind: str, target_id: str | None, field: str) -> None:
+def check_target(state: SiliciumCombat, actor: SiliciumCombatant, kind: str, target_id: str | None, field: str) -> None:
     if kind not in ("attack", "reason"):
         return
     if target_id is None:
@@ -58,26 +59,26 @@ def check_target(state: dict, actor: dict, kind: str, target_id: str | None, fie
         check_reason_target(actor, target, field)
 
 
-def check_attack_target(attacker: dict, target: dict, field: str) -> None:
+def check_attack_target(attacker: SiliciumCombatant, target: SiliciumCombatant, field: str) -> None:
     if has(target, "dead"):
         raise ActionNotAllowed(f"{target['id']} is dead", field=field)
     if frenzy(attacker) == "berserker" and target["side"] == attacker["side"]:
         raise ActionNotAllowed(f"{attacker['id']} is a berserker and attacks only enemies", field=field)
 
 
-def check_reason_target(actor: dict, target: dict, field: str) -> None:
+def check_reason_target(actor: SiliciumCombatant, target: SiliciumCombatant, field: str) -> None:
     if target["side"] != actor["side"]:
         raise ActionNotAllowed(f"only an ally can talk {target['id']} out of its frenzy", field=field)
     if condition(target, FRENZY) is None:
         raise ActionNotAllowed(f"{target['id']} is not in a frenzy", field=field)
 
 
-def reasoned_with(state: dict) -> set[str]:
+def reasoned_with(state: SiliciumCombat) -> set[str]:
     """Who someone has already declared to reason with this round (one retest a round, seed)."""
     return {s["target"] for s in state.get("slots", []) if s["kind"] == "reason"}
 
 
-def declare(res: Resolution, actor: dict, action: dict) -> None:
+def declare(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     state = res.state
     if state.get("phase") != "declaration":
         raise ActionNotAllowed(f"declarations are not open now (phase: {state.get('phase')})", field="type")
@@ -120,7 +121,7 @@ def declare(res: Resolution, actor: dict, action: dict) -> None:
     res.emit("declared", actor=actor["id"], kinds=[e["kind"] for e in declared], ranks=[s["rank"] for s in open_slots])
 
 
-def choose_frenzy(res: Resolution, actor: dict, action: dict) -> None:
+def choose_frenzy(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     found = condition(actor, FRENZY)
     if found is None or found.get("behaviour"):
         raise ActionNotAllowed(f"{actor['id']} has no frenzy behaviour to choose", field="type")
@@ -128,6 +129,6 @@ def choose_frenzy(res: Resolution, actor: dict, action: dict) -> None:
     res.emit("frenzy_chosen", combatant=actor["id"], behaviour=action["behaviour"])
 
 
-def standing_check(actor: dict) -> None:
+def standing_check(actor: SiliciumCombatant) -> None:
     if not is_standing(actor):
         raise ActionNotAllowed(f"{actor['id']} is out of action", field="actor")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
+from ..ruleset import AnyRuleset
 from ..conditions import has
 from ..gm.legal import describe, field_spec, present
 from .declarations import reasoned_with
@@ -9,13 +12,14 @@ from .rounds import current_slot, defences, plan
 from .status import CORNERED, DEAD, DISARMED, FRENZY, IMMOBILISED, condition, frenzy, is_standing, may_attack
 from .tables import DECLARED_KINDS, DEFENSIVE_KINDS, FULL_AUTO, MANEUVER_SKILL_LEVEL, MANEUVERS, MAX_AIM, SITUATION, UNARMED
 from .modifiers import mode
+from .state import PendingAttack, SiliciumCombat, SiliciumCombatant
 
 # What a melee attack never takes (modifiers._melee), and what a ranged one never takes (_ranged).
 RANGED_ONLY = ("burst", "extra_shots", "full_auto", "aim", "location", "cover", "secondary_targets", "in_vehicle", "relative_speed")
 MELEE_ONLY = ("maneuver", "restricted_space")
 
 
-def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+def choices(ruleset: AnyRuleset, state: SiliciumCombat, actor_id: str, action_type: str) -> list[dict[str, Any]] | None:
     """Refined parameter sets, or None for the default description."""
     if actor_id == "gm":
         return None
@@ -27,7 +31,7 @@ def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict]
     if action_type == "attack":
         return _attacks(ruleset, state, actor, own)
     if action_type == "reason":
-        target = next((c for c in state["combatants"] if c["id"] == own["target"]), None)
+        target = next((c for c in state["combatants"] if c["id"] == cast("dict[str, Any]", own)["target"]), None)
         if target is None or not _may_reason(actor, target) or target["retested_round"] == state["round"]:
             return []
         return [describe(ruleset, state, actor_id, action_type, target={"required": True, "choices": [target["id"]]})]
@@ -38,7 +42,7 @@ def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict]
     return None
 
 
-def _allowed_kinds(actor: dict, forced_defence: bool) -> list[str]:
+def _allowed_kinds(actor: SiliciumCombatant, forced_defence: bool) -> list[str]:
     """declarations.check_kind, as a list."""
     if has(actor, IMMOBILISED):
         return ["break_free"]
@@ -52,16 +56,16 @@ def _allowed_kinds(actor: dict, forced_defence: bool) -> list[str]:
     return kinds
 
 
-def _attack_targets(state: dict, actor: dict) -> list[str]:
+def _attack_targets(state: SiliciumCombat, actor: SiliciumCombatant) -> list[str]:
     return [c["id"] for c in present(state) if c["id"] != actor["id"] and not has(c, DEAD)
             and not (frenzy(actor) == "berserker" and c["side"] == actor["side"])]
 
 
-def _may_reason(actor: dict, target: dict) -> bool:
+def _may_reason(actor: SiliciumCombatant, target: SiliciumCombatant) -> bool:
     return target["id"] != actor["id"] and target["side"] == actor["side"] and condition(target, FRENZY) is not None
 
 
-def _slots(state: dict, actor: dict) -> list[dict]:
+def _slots(state: SiliciumCombat, actor: SiliciumCombatant) -> list[dict[str, Any]]:
     """One listed spec per action to declare: each a choice of whole entries (kind, target, weapon)."""
     weapons = [None, *(w["id"] for w in actor["sheet"]["weapons"])]
     items = []
@@ -79,13 +83,13 @@ def _slots(state: dict, actor: dict) -> list[dict]:
     return items
 
 
-def _weapons(actor: dict) -> list[dict]:
+def _weapons(actor: SiliciumCombatant) -> list[dict[str, Any]]:
     """The weapons the actor may strike with now (weapons.usable_weapon)."""
     weapons = [*actor["sheet"]["weapons"], UNARMED]
     return [w for w in weapons if w["unarmed"]] if has(actor, DISARMED) else weapons
 
 
-def _attacks(ruleset, state: dict, actor: dict, own: dict | None) -> list[dict]:
+def _attacks(ruleset: AnyRuleset, state: SiliciumCombat, actor: SiliciumCombatant, own: dict[str, Any] | None) -> list[dict[str, Any]]:
     if not may_attack(actor):
         return []
     targets = _attack_targets(state, actor)
@@ -104,7 +108,7 @@ def _attacks(ruleset, state: dict, actor: dict, own: dict | None) -> list[dict]:
     return sets
 
 
-def find_by_id(state: dict, combatant_id: str) -> dict:
+def find_by_id(state: SiliciumCombat, combatant_id: str) -> SiliciumCombatant:
     return next(c for c in state["combatants"] if c["id"] == combatant_id)
 
 
@@ -112,7 +116,7 @@ def _situations(kind: str) -> list[list[str]]:
     return [[]] + [[key] for key, entry in SITUATION.items() if entry["mode"] == kind and key != "after_projection"]
 
 
-def _attack_sets(ruleset, state: dict, actor: dict, weapon: dict, reaction: bool, targets: list[str]) -> list[dict]:
+def _attack_sets(ruleset: AnyRuleset, state: SiliciumCombat, actor: SiliciumCombatant, weapon: dict[str, Any], reaction: bool, targets: list[str]) -> list[dict[str, Any]]:
     kind = mode(weapon)
     common = {
         "target": {"required": True, "choices": targets},
@@ -151,13 +155,13 @@ def _aims(aimed: int, location: bool = False) -> list[list[str]]:
     return found
 
 
-def _reactions(ruleset, state: dict, actor: dict) -> list[dict]:
+def _reactions(ruleset: AnyRuleset, state: SiliciumCombat, actor: SiliciumCombatant) -> list[dict[str, Any]]:
     """Nothing; a dodge or a parry when a defence or held action is left (a parry against a melee hit only)."""
     sets = [describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["none"]}, weapon=None, modifier=None)]
     if not defences(state, actor):
         return sets
     sets.append(describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["dodge"]}, weapon=None))
-    if state["pending"]["mode"] == "melee":
+    if cast("PendingAttack", state["pending"])["mode"] == "melee":  # reactions are listed only to a pending hit
         parrying = [w["id"] for w in _weapons(actor) if w["kind"] == "melee"]
         if parrying:
             sets.append(describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["parry"]},

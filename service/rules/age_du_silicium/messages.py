@@ -2,10 +2,12 @@
 gettext catalogues in service/i18n/locales (French, Portuguese).
 """
 
+from typing import Any
+
 # The seed's "points de Blessure" are wound points in English; Calme,
 # Vigilance and Endurance keep the seed's names.
 _CHANCE = "{roll} against {chance}"
-ENGLISH = {
+ENGLISH: dict[str, Any] = {
     "surprise_test": "{combatant} tests Vigilance against surprise: difficulty {difficulty}, reduced to {effective} "
     "(6th sense {sixth_sense}, on guard {on_guard}); " + _CHANCE + ", a failure.",
     "surprise_test.success": "{combatant} tests Vigilance against surprise: difficulty {difficulty}, reduced to {effective} "
@@ -72,7 +74,7 @@ _CONDITIONS = {
     "surprised": "surprised", "frenzy": "in a frenzy", "cornered": "cornered", "prone": "on the ground",
     "immobilised": "immobilised", "disarmed": "disarmed", "out_of_action": "out of action", "dead": "dead",
 }
-LABELS = {
+LABELS: dict[str, Any] = {
     "location": {
         "head": "head",
         "torso": "torso",

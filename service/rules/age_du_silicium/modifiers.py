@@ -6,6 +6,9 @@ table can check the arithmetic.
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction
 from .tables import (
     AIM_CHOICES,
@@ -23,14 +26,15 @@ from .tables import (
     WEAPON_AIDS,
     WEAPON_KINDS,
 )
+from .state import SiliciumCombatant
 
 
-def mode(weapon: dict) -> str:
+def mode(weapon: dict[str, Any]) -> str:
     """'melee' or 'ranged': which modifier table applies."""
     return WEAPON_KINDS[weapon["kind"]]
 
 
-def attack_modifiers(attacker: dict, weapon: dict, action: dict) -> dict:
+def attack_modifiers(attacker: SiliciumCombatant, weapon: dict[str, Any], action: Action) -> dict[str, Any]:
     kind = mode(weapon)
     modifiers = {"visibility": VISIBILITY[action["visibility"]][attacker["sheet"]["vision"]]}
     for key in action["situation"]:
@@ -42,7 +46,7 @@ def attack_modifiers(attacker: dict, weapon: dict, action: dict) -> dict:
     return {key: value for key, value in modifiers.items() if value}
 
 
-def _melee(attacker: dict, weapon: dict, action: dict) -> dict:
+def _melee(attacker: SiliciumCombatant, weapon: dict[str, Any], action: Action) -> dict[str, Any]:
     for field in ("burst", "extra_shots", "aim", "cover", "secondary_targets", "in_vehicle"):
         if action[field]:
             raise InvalidAction(f"{field} applies to ranged attacks only", field=field)
@@ -61,7 +65,7 @@ def _melee(attacker: dict, weapon: dict, action: dict) -> dict:
     }
 
 
-def _ranged(weapon: dict, action: dict) -> dict:
+def _ranged(weapon: dict[str, Any], action: Action) -> dict[str, Any]:
     if action["maneuver"] is not None:
         raise InvalidAction("special maneuvers are melee attacks", field="maneuver")
     if action["restricted_space"]:

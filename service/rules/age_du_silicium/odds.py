@@ -1,5 +1,6 @@
 """How age-du-silicium outcomes read in the odds: wounds count down ``blessures``; the default reaction."""
 
+from ..state import Event
 from ..odds.profile import OddsProfile
 
 
@@ -8,7 +9,7 @@ class AgeDuSiliciumOdds(OddsProfile):
     # The target spends its reaction on a dodge; when it cannot, it does not react.
     default_answers = {"react": ({"reaction": "dodge"}, {"reaction": "none"})}
 
-    def label(self, event: dict) -> str | None:
+    def label(self, event: Event) -> str | None:
         if event["code"] == "critical_wound":
             return "critical wound"
         return super().label(event)

@@ -10,14 +10,16 @@ one d100 per combatant for Calme (sheet order).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..conditions import add, has
-from ..ruleset import Resolution
 from .checks import roll_test
 from .status import FRENZY, SURPRISED, allies, enemies, is_standing
 from .tables import EXPERIENCE, OUTNUMBER_RATIO, STRESS_FLOOR, STRESS_SITUATION
+from .state import Res, SiliciumCombat, SiliciumCombatant
 
 
-def surprise_difficulty(combatant: dict, options: dict) -> dict | None:
+def surprise_difficulty(combatant: SiliciumCombatant, options: dict[str, Any]) -> dict[str, Any] | None:
     """The difficulty and what lowers it; None when the combatant is not tested."""
     sheet = combatant["sheet"]
     base = sheet["surprise_difficulty"] if sheet["surprise_difficulty"] is not None else options["surprise_difficulty"]
@@ -29,7 +31,7 @@ def surprise_difficulty(combatant: dict, options: dict) -> dict | None:
     return {"difficulty": base, "sixth_sense": sixth_sense, "on_guard": sheet["on_guard"], "effective": effective}
 
 
-def surprise_tests(res: Resolution) -> None:
+def surprise_tests(res: Res) -> None:
     for combatant in res.state["combatants"]:
         difficulty = surprise_difficulty(combatant, res.options)
         if difficulty is None:
@@ -44,7 +46,7 @@ def surprise_tests(res: Resolution) -> None:
             res.emit("surprised", combatant=combatant["id"])
 
 
-def numbers_modifier(state: dict, combatant: dict) -> dict:
+def numbers_modifier(state: SiliciumCombat, combatant: SiliciumCombatant) -> dict[str, Any]:
     """Plus / moins nombreux, counting who is still standing."""
     friends = sum(1 for c in allies(state, combatant) if is_standing(c))
     foes = sum(1 for c in enemies(state, combatant) if is_standing(c))
@@ -55,7 +57,7 @@ def numbers_modifier(state: dict, combatant: dict) -> dict:
     return {}
 
 
-def stress_modifiers(state: dict, combatant: dict) -> dict:
+def stress_modifiers(state: SiliciumCombat, combatant: SiliciumCombatant) -> dict[str, Any]:
     sheet = combatant["sheet"]
     modifiers = {sheet["experience"]: EXPERIENCE[sheet["experience"]]["modifier"]}
     if has(combatant, SURPRISED):
@@ -68,16 +70,17 @@ def stress_modifiers(state: dict, combatant: dict) -> dict:
     return modifiers
 
 
-def calme_chance(combatant: dict, modifiers: dict) -> int:
-    return max(STRESS_FLOOR, combatant["sheet"]["calme"] + sum(modifiers.values()))
+def calme_chance(combatant: SiliciumCombatant, modifiers: dict[str, Any]) -> int:
+    found: int = max(STRESS_FLOOR, combatant["sheet"]["calme"] + sum(modifiers.values()))
+    return found
 
 
-def stress_tests(res: Resolution) -> None:
+def stress_tests(res: Res) -> None:
     for combatant in res.state["combatants"]:
         stress_test(res, combatant)
 
 
-def stress_test(res: Resolution, combatant: dict) -> None:
+def stress_test(res: Res, combatant: SiliciumCombatant) -> None:
     """Seed: "chaque personnage doit, lors du premier tour d'un combat, réussir un test de Calme"."""
     modifiers = stress_modifiers(res.state, combatant)
     chance = calme_chance(combatant, modifiers)

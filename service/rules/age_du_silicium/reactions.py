@@ -8,17 +8,20 @@ hit lands, then the attack's remaining shots.
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..state import Action
 from ..errors import ActionNotAllowed, NotYourTurn
-from ..ruleset import Resolution
 from .attacks import land, shoot
 from .checks import roll_test
 from .rounds import defences
 from .weapons import skill, usable_weapon
+from .state import Res, SiliciumCombatant
 
 DODGE_SKILL = "Esquive"
 
 
-def _parry_weapon(defender: dict, weapon_id: str | None) -> dict:
+def _parry_weapon(defender: SiliciumCombatant, weapon_id: str | None) -> dict[str, Any]:
     if weapon_id is None:
         melee = [w for w in defender["sheet"]["weapons"] if w["kind"] == "melee"]
         weapon_id = melee[0]["id"] if melee else "unarmed"
@@ -28,7 +31,7 @@ def _parry_weapon(defender: dict, weapon_id: str | None) -> dict:
     return weapon
 
 
-def react(res: Resolution, defender: dict, action: dict) -> None:
+def react(res: Res, defender: SiliciumCombatant, action: Action) -> None:
     pending = res.state.get("pending")
     if not pending:
         raise ActionNotAllowed("no hit is waiting for a reaction", field="type")

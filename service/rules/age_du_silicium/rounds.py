@@ -9,21 +9,24 @@ their own, and :func:`run` walks the round until someone must decide.
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..state import Awaiting
 from ..conditions import has, next_round, remove
-from ..ruleset import Resolution
 from .status import IMMOBILISED, SURPRISED, by_id, condition, frenzy, is_standing, may_attack
 from .tables import ACTION_STEP, INTERACTIVE_KINDS, MAX_AIM
+from .state import Reaction, Res, SiliciumCombat, SiliciumCombatant
 
 # A round holds at most MAX_COMBATANTS * MAX_ACTIONS slots; this only stops
 # a bug from looping forever.
 MAX_STEPS = 2000
 
 
-def effective_initiative(combatant: dict) -> int:
+def effective_initiative(combatant: SiliciumCombatant) -> int:
     return combatant["initiative"]
 
 
-def plan(combatant: dict) -> list[dict]:
+def plan(combatant: SiliciumCombatant) -> list[dict[str, Any]]:
     """This round's actions: number, rank and what surprise leaves of each."""
     surprise = condition(combatant, SURPRISED) or {}
     lose, defend = surprise.get("lose", 0), surprise.get("defend", 0)
@@ -41,7 +44,7 @@ def plan(combatant: dict) -> list[dict]:
     return slots
 
 
-def spend_surprise(res: Resolution, combatant: dict, planned: list[dict]) -> None:
+def spend_surprise(res: Res, combatant: SiliciumCombatant, planned: list[dict[str, Any]]) -> None:
     """Use up what surprise took from this round's actions."""
     surprise = condition(combatant, SURPRISED)
     if surprise is None:
@@ -56,7 +59,7 @@ def spend_surprise(res: Resolution, combatant: dict, planned: list[dict]) -> Non
         remove(combatant, SURPRISED)
 
 
-def begin_round(res: Resolution) -> None:
+def begin_round(res: Res) -> None:
     state = res.state
     index = {c["id"]: i for i, c in enumerate(state["combatants"])}
     standing = [c for c in state["combatants"] if is_standing(c)]
@@ -70,7 +73,7 @@ def begin_round(res: Resolution) -> None:
     res.emit("declaration_order", order=[[c["id"]] for c in ordered])
 
 
-def next_declarer(state: dict) -> dict | None:
+def next_declarer(state: SiliciumCombat) -> SiliciumCombatant | None:
     combatants = by_id(state)
     for combatant_id in state["declarers"]:
         if combatant_id not in state["declared"] and is_standing(combatants[combatant_id]):
@@ -78,7 +81,7 @@ def next_declarer(state: dict) -> dict | None:
     return None
 
 
-def start_resolution(res: Resolution) -> None:
+def start_resolution(res: Res) -> None:
     state = res.state
     combatants = by_id(state)
     index = {c["id"]: i for i, c in enumerate(state["combatants"])}
@@ -96,28 +99,28 @@ def start_resolution(res: Resolution) -> None:
     res.emit("resolution_order", order=[[s["actor"]] for s in state["slots"]], ranks=[s["rank"] for s in state["slots"]])
 
 
-def add_reaction(res: Resolution, slot: dict, kind: str) -> None:
-    reaction = {"actor": slot["actor"], "kind": kind, "rank": slot["rank"], "forced": slot.get("forced", False), "used": False}
+def add_reaction(res: Res, slot: dict[str, Any], kind: str) -> None:
+    reaction: Reaction = {"actor": slot["actor"], "kind": kind, "rank": slot["rank"], "forced": slot.get("forced", False), "used": False}
     res.state["reactions"].append(reaction)
     res.emit("action_held" if kind == "held" else "defending", actor=slot["actor"], rank=slot["rank"])
 
 
-def current_slot(state: dict) -> dict | None:
+def current_slot(state: SiliciumCombat) -> dict[str, Any] | None:
     if state.get("phase") != "resolution" or state["slot"] >= len(state["slots"]):
         return None
     return state["slots"][state["slot"]]
 
 
-def finish_slot(state: dict) -> None:
+def finish_slot(state: SiliciumCombat) -> None:
     state["slots"][state["slot"]]["done"] = True
     state["slot"] += 1
 
 
-def available_reactions(state: dict, combatant_id: str, kinds: tuple[str, ...]) -> list[dict]:
+def available_reactions(state: SiliciumCombat, combatant_id: str, kinds: tuple[str, ...]) -> list[Reaction]:
     return [r for r in state.get("reactions", []) if r["actor"] == combatant_id and not r["used"] and r["kind"] in kinds]
 
 
-def defences(state: dict, combatant: dict) -> list[dict]:
+def defences(state: SiliciumCombat, combatant: SiliciumCombatant) -> list[Reaction]:
     """Reactions the combatant may spend on a dodge or parry, declared defences first.
 
     A berserker neglects its defence, except the compulsory defensive action
@@ -129,7 +132,7 @@ def defences(state: dict, combatant: dict) -> list[dict]:
     return sorted(found, key=lambda r: r["kind"] != "defend")
 
 
-def _resolve_alone(res: Resolution, slot: dict, actor: dict) -> None:
+def _resolve_alone(res: Res, slot: dict[str, Any], actor: SiliciumCombatant) -> None:
     kind = slot["kind"]
     if kind == "hold":
         add_reaction(res, slot, "held")
@@ -144,7 +147,7 @@ def _resolve_alone(res: Resolution, slot: dict, actor: dict) -> None:
         res.emit("other_action", actor=actor["id"], description=slot["description"])
 
 
-def open_holders(state: dict) -> list[str]:
+def open_holders(state: SiliciumCombat) -> list[str]:
     """Who holds an unused action they may still attack with (seed: "retenir son action jusqu'au moment opportun").
 
     A held action that can no longer attack (a fugitive not cornered, a
@@ -161,7 +164,7 @@ def open_holders(state: dict) -> list[str]:
     return holders
 
 
-def _end_round(res: Resolution) -> None:
+def _end_round(res: Res) -> None:
     state = res.state
     for reaction in state["reactions"]:
         if not reaction["used"]:
@@ -170,7 +173,7 @@ def _end_round(res: Resolution) -> None:
     begin_round(res)
 
 
-def run(res: Resolution) -> None:
+def run(res: Res) -> None:
     """Resolve everything that needs no decision, up to the next one."""
     state = res.state
     for _ in range(MAX_STEPS):
@@ -214,7 +217,7 @@ def run(res: Resolution) -> None:
     raise RuntimeError("the round did not settle")  # pragma: no cover - a bug, never a rule
 
 
-def awaiting(state: dict) -> list[dict]:
+def awaiting(state: SiliciumCombat) -> list[Awaiting]:
     pending = state.get("pending")
     if pending:
         return [{"actor": pending["target"], "actions": ["react"], "reason": "reaction"}]
@@ -228,7 +231,7 @@ def awaiting(state: dict) -> list[dict]:
     if phase == "declaration":
         declarer = next_declarer(state)
         return _with_frenzy_choices(state, [{"actor": declarer["id"], "actions": ["declare"], "reason": "declaration"}] if declarer else [])
-    waiting = []
+    waiting: list[Awaiting] = []
     slot = current_slot(state)
     # run() leaves a fallen actor's slot current when nobody stands any more: it awaits no one then.
     if slot is not None and is_standing(by_id(state)[slot["actor"]]):
@@ -248,7 +251,7 @@ def awaiting(state: dict) -> list[dict]:
     return _with_frenzy_choices(state, waiting)
 
 
-def _with_frenzy_choices(state: dict, waiting: list[dict]) -> list[dict]:
+def _with_frenzy_choices(state: SiliciumCombat, waiting: list[Awaiting]) -> list[Awaiting]:
     """A frenzy still undecided after the frenzy phase (one who was down then) is chosen at any time, pending hits aside."""
     for combatant in state["combatants"]:
         if is_standing(combatant) and frenzy(combatant) == "undecided":

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..conditions import LEFT, has
+from .state import SiliciumCombat, SiliciumCombatant
 
 SURPRISED, FRENZY, CORNERED, PRONE = "surprised", "frenzy", "cornered", "prone"
 IMMOBILISED, DISARMED, OUT_OF_ACTION, DEAD = "immobilised", "disarmed", "out_of_action", "dead"
 
 
-def condition(combatant: dict, code: str) -> dict | None:
+def condition(combatant: SiliciumCombatant, code: str) -> dict[str, Any] | None:
     return next((c for c in combatant["conditions"] if c["code"] == code), None)
 
 
-def is_standing(combatant: dict) -> bool:
+def is_standing(combatant: SiliciumCombatant) -> bool:
     return not has(combatant, OUT_OF_ACTION) and not has(combatant, DEAD) and not has(combatant, LEFT)
 
 
-def frenzy(combatant: dict) -> str | None:
+def frenzy(combatant: SiliciumCombatant) -> str | None:
     """'berserker', 'flight', 'undecided' or None."""
     found = condition(combatant, FRENZY)
     if found is None:
@@ -24,23 +27,23 @@ def frenzy(combatant: dict) -> str | None:
     return found.get("behaviour") or "undecided"
 
 
-def may_attack(combatant: dict) -> bool:
+def may_attack(combatant: SiliciumCombatant) -> bool:
     """Not held down, and not fleeing unless cornered (declarations.check_kind)."""
     return not has(combatant, IMMOBILISED) and (frenzy(combatant) != "flight" or has(combatant, CORNERED))
 
 
-def enemies(state: dict, combatant: dict) -> list[dict]:
+def enemies(state: SiliciumCombat, combatant: SiliciumCombatant) -> list[SiliciumCombatant]:
     return [c for c in state["combatants"] if c["side"] != combatant["side"]]
 
 
-def allies(state: dict, combatant: dict) -> list[dict]:
+def allies(state: SiliciumCombat, combatant: SiliciumCombatant) -> list[SiliciumCombatant]:
     """The combatant's side, the combatant included."""
     return [c for c in state["combatants"] if c["side"] == combatant["side"]]
 
 
-def standing_sides(state: dict) -> set[str]:
+def standing_sides(state: SiliciumCombat) -> set[str]:
     return {c["side"] for c in state["combatants"] if is_standing(c)}
 
 
-def by_id(state: dict) -> dict[str, dict]:
+def by_id(state: SiliciumCombat) -> dict[str, SiliciumCombatant]:
     return {c["id"]: c for c in state["combatants"]}

@@ -4,26 +4,28 @@ API values are English snake_case keys; every entry of the catalog carries
 the source's French label so a client can show the table as printed.
 """
 
+from typing import Any
+
 # -- d100 tests (rules-notes 4.3, house reading) ------------------------------------
 CRITICAL_MAX = 5  # 01-05 always succeeds (option ``criticals``)
 FUMBLE_MIN = 96  # 96-00 always fails (option ``fumbles``); a d100 showing 100 is "00"
 
 # -- seed, "Stress": Calme test in the first round, at least 10 % -------------------
 STRESS_FLOOR = 10
-EXPERIENCE = {
+EXPERIENCE: dict[str, Any] = {
     "baptism_of_fire": {"fr": "Baptême du feu", "modifier": -20},
     "experienced": {"fr": "Expérimenté", "modifier": 0},
     "hardened": {"fr": "Endurci", "modifier": 20},
     "veteran": {"fr": "Vétéran", "modifier": 40},
 }
-STRESS_SITUATION = {
+STRESS_SITUATION: dict[str, Any] = {
     "surprised": {"fr": "Surpris", "modifier": -10},
     "successful_ambush": {"fr": "Embuscade réussie", "modifier": 30},
     "outnumbering": {"fr": "Plus nombreux (2 vs. 1 ou +)", "modifier": 10},
     "outnumbered": {"fr": "Moins nombreux (1 vs. 2 ou -)", "modifier": -10},
 }
 OUTNUMBER_RATIO = 2  # "2 vs. 1 ou +": twice as many or more
-FRENZY_BEHAVIOURS = {
+FRENZY_BEHAVIOURS: dict[str, Any] = {
     "berserker": {"fr": "Berserker : attaque sans se défendre, cherche l'ennemi suivant"},
     "flight": {"fr": "Fuite : évite tout combat sauf pour sauver sa vie"},
 }
@@ -40,7 +42,7 @@ DECLARED_KINDS = ("attack", "aim", "hold", "defend", "flee", "reason", "break_fr
 
 # -- source, combats-5 (melee) and combats-6 (ranged) --------------------------------
 VISION = ("normal", "night", "thermal")
-VISIBILITY = {
+VISIBILITY: dict[str, Any] = {
     "total_darkness": {"fr": "Obscurité totale ou aveuglé", "normal": -50, "night": -50, "thermal": -20},
     "dim": {"fr": "Pénombre", "normal": -30, "night": 0, "thermal": -10},
     "partial": {"fr": "Lumière partielle", "normal": -10, "night": 0, "thermal": -5},
@@ -53,7 +55,7 @@ VISIBILITY = {
 
 # Yes/no circumstances the attacker names in ``situation``; ``mode`` says
 # which kind of attack each belongs to.
-SITUATION = {
+SITUATION: dict[str, Any] = {
     "target_immobile": {"fr": "Cible immobile", "modifier": 10, "mode": "melee"},
     "target_prone": {"fr": "Cible à terre", "modifier": 10, "mode": "melee"},
     "target_fast": {"fr": "Cible rapide", "modifier": -10, "mode": "melee"},
@@ -67,7 +69,7 @@ SITUATION = {
 }
 RESTRICTED_SPACE = (-30, -5)  # "Espace restreint -5 à -30", the GM's value
 
-MANEUVERS = {
+MANEUVERS: dict[str, Any] = {
     "immobilisation": {"fr": "Immobilisation", "modifier": 0, "effect": "no wound; the victim may only break free (opposed Bagarre)"},
     "projection": {"fr": "Projection", "modifier": 0, "effect": "wounds halved after the soak"},
     "disarm": {"fr": "Désarmement", "modifier": -10, "effect": "no wound; the victim drops its weapon"},
@@ -75,7 +77,7 @@ MANEUVERS = {
 MANEUVER_SKILL_LEVEL = 1
 BREAK_FREE_SKILL = "Bagarre"
 
-TARGET_PACE = {
+TARGET_PACE: dict[str, Any] = {
     "normal": {"fr": "Allure normale", "modifier": 0},
     "immobile": {"fr": "Cible immobile", "modifier": 10},
     "careful": {"fr": "Allure prudente", "modifier": 5},
@@ -84,26 +86,26 @@ TARGET_PACE = {
 }
 COVER = (10, 50)  # "Cible protégée -10 à -50", the GM's value
 SECONDARY_TARGET = -10
-RANGE_BANDS = {
+RANGE_BANDS: dict[str, Any] = {
     "point_blank": {"fr": "Bout portant", "modifier": 30},
     "short": {"fr": "Courte", "modifier": 10},
     "medium": {"fr": "Moyenne", "modifier": 0},
     "long": {"fr": "Longue", "modifier": -20},
 }
-WEAPON_AIDS = {
+WEAPON_AIDS: dict[str, Any] = {
     "interface": {"fr": "Interface arme", "modifier": 10},
     "laser_sight": {"fr": "Visée laser", "modifier": 5},
     "goggles": {"fr": "Lunettes couplées", "modifier": 5},
 }
 RECOIL_PER_EXTRA_SHOT = -5
 MAX_EXTRA_SHOTS = 5
-SHOOTER_PACE = {
+SHOOTER_PACE: dict[str, Any] = {
     "immobile": {"fr": "Immobile", "on_foot": 5, "vehicle": 5},
     "careful": {"fr": "Allure prudente", "on_foot": 0, "vehicle": 0},
     "medium": {"fr": "Allure moyenne", "on_foot": -10, "vehicle": -5},
     "fast": {"fr": "Allure rapide", "on_foot": -20, "vehicle": -10},
 }
-RELATIVE_SPEED = {
+RELATIVE_SPEED: dict[str, Any] = {
     "slower_101_plus": {"fr": "Plus lent de 101 % ou plus", "modifier": -20},
     "slower_51_100": {"fr": "Plus lent de 51 à 100 %", "modifier": -10},
     "within_50": {"fr": "Vitesse comparable (±50 %)", "modifier": 0},
@@ -111,7 +113,7 @@ RELATIVE_SPEED = {
     "faster_101_200": {"fr": "Plus rapide de 101 à 200 %", "modifier": 0},
     "faster_201_plus": {"fr": "Plus rapide de plus de 201 %", "modifier": -10},
 }
-AIM_CHOICES = {
+AIM_CHOICES: dict[str, Any] = {
     "accuracy": {"fr": "+10 pour toucher", "modifier": 10},
     "location": {"fr": "Choisir la localisation"},
     "damage": {"fr": "Doubler le dé de dommages"},
@@ -120,17 +122,17 @@ MAX_AIM = 3
 BURST = {"fr": "Tir en rafale (TR)", "to_hit": -10, "damage": 2, "rounds": 3}
 # House reading (the source's TA text is cut off; docs, gap G12): full automatic
 # fire is several bursts in one action, each a TR with the recoil of an extra shot.
-FULL_AUTO = {"fr": "Tir automatique (TA)", "bursts": {"min": 2, "max": 5},
+FULL_AUTO: dict[str, Any] = {"fr": "Tir automatique (TA)", "bursts": {"min": 2, "max": 5},
              "reading": "each burst: to hit as a TR (-10) with the recoil of the extra shots (-5 per burst after the "
              "first), +2 damage on a hit; 3 rounds per burst"}
 
 # -- source, combats-9 (wounds) -------------------------------------------------------
-DAMAGE_TYPES = {
+DAMAGE_TYPES: dict[str, Any] = {
     "energy": {"fr": "Énergie", "covers": "armes à rayon, grenades au phosphore"},
     "ballistic": {"fr": "Balistique", "covers": "armes à feu, projectiles, grenades offensives et défensives"},
     "impact": {"fr": "Impact", "covers": "armes de contact et de jet"},
 }
-DEFAULT_DAMAGE_TYPE = {"melee": "impact", "thrown": "impact", "ranged": "ballistic"}
+DEFAULT_DAMAGE_TYPE: dict[str, Any] = {"melee": "impact", "thrown": "impact", "ranged": "ballistic"}
 WEAPON_KINDS = {"melee": "melee", "thrown": "ranged", "ranged": "ranged"}  # kind -> modifier table
 WOUND_DIE = 6
 LOCATIONS = {
@@ -149,14 +151,14 @@ HIT_LOCATION_D10 = {
 
 # House: bare hands, always at hand. The source's unarmed damage was not
 # recovered; 0 leaves the wound to the d6 against Endurance.
-UNARMED = {"id": "unarmed", "name": "Mains nues", "kind": "melee", "skill": "Bagarre", "damage": 0,
+UNARMED: dict[str, Any] = {"id": "unarmed", "name": "Mains nues", "kind": "melee", "skill": "Bagarre", "damage": 0,
            "damage_type": "impact", "burst": False, "full_auto": False, "interface": False, "laser_sight": False,
            "goggles": False, "unarmed": True}
 
 CONDITIONS = ("surprised", "frenzy", "cornered", "prone", "immobilised", "disarmed", "out_of_action", "dead")
 GM_CONDITIONS = ("cornered", "prone", "immobilised", "disarmed", "out_of_action", "dead", "frenzy", "surprised")
 
-CATALOG = {
+CATALOG: dict[str, Any] = {
     "weapons": {"unarmed": UNARMED},
     "d100": {"critical": f"01-{CRITICAL_MAX:02d}", "fumble": f"{FUMBLE_MIN}-00"},
     "experience": EXPERIENCE,

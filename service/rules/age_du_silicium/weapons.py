@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..conditions import has
 from ..errors import ActionNotAllowed, InvalidAction
 from .status import DISARMED
 from .tables import UNARMED
+from .state import SiliciumCombatant
 
 
-def find_weapon(combatant: dict, weapon_id: str | None, field: str = "weapon") -> dict:
+def find_weapon(combatant: SiliciumCombatant, weapon_id: str | None, field: str = "weapon") -> dict[str, Any]:
     """The named weapon; by default the first one, else bare hands."""
     weapons = combatant["sheet"]["weapons"]
     if weapon_id is None:
@@ -22,7 +25,7 @@ def find_weapon(combatant: dict, weapon_id: str | None, field: str = "weapon") -
     return weapon
 
 
-def usable_weapon(combatant: dict, weapon_id: str | None, field: str = "weapon") -> dict:
+def usable_weapon(combatant: SiliciumCombatant, weapon_id: str | None, field: str = "weapon") -> dict[str, Any]:
     disarmed = has(combatant, DISARMED)
     weapon = find_weapon(combatant, UNARMED["id"] if disarmed and weapon_id is None else weapon_id, field)
     if disarmed and not weapon["unarmed"]:
@@ -30,5 +33,6 @@ def usable_weapon(combatant: dict, weapon_id: str | None, field: str = "weapon")
     return weapon
 
 
-def skill(combatant: dict, name: str) -> int:
-    return combatant["sheet"]["skills"].get(name, 0)
+def skill(combatant: SiliciumCombatant, name: str) -> int:
+    found: int = combatant["sheet"]["skills"].get(name, 0)
+    return found

@@ -8,21 +8,23 @@ location (unless aimed), d6, then for each 6: d100 re-roll, d6.
 
 from __future__ import annotations
 
+
 from ..conditions import add
 from ..health import health_adjusted
-from ..ruleset import Resolution
 from .checks import judge
 from .status import DEAD, OUT_OF_ACTION
 from .tables import BURST, HIT_LOCATION_D10, WOUND_DIE
+from .state import PendingAttack, Res, SiliciumCombatant
 
 
-def protection(target: dict, location: str, damage_type: str) -> int:
+def protection(target: SiliciumCombatant, location: str, damage_type: str) -> int:
     armor = target["sheet"]["armor"]
     piece = armor.get(location) or armor.get("*") or {}
-    return piece.get(damage_type, 0)
+    found: int = piece.get(damage_type, 0)
+    return found
 
 
-def hit_location(res: Resolution, attacker_id: str, target: dict, chosen: str | None) -> str:
+def hit_location(res: Res, attacker_id: str, target: SiliciumCombatant, chosen: str | None) -> str:
     if chosen:
         res.emit("hit_location", target=target["id"], location=chosen, roll=None, aimed=True)
         return chosen
@@ -32,7 +34,7 @@ def hit_location(res: Resolution, attacker_id: str, target: dict, chosen: str | 
     return location
 
 
-def wound_dice(res: Resolution, attack: dict) -> list[int]:
+def wound_dice(res: Res, attack: PendingAttack) -> list[int]:
     """1d6, and another for each 6 while the re-rolled to-hit succeeds."""
     dice = [res.dice.roll(WOUND_DIE, "wound", attack["attacker"])]
     while dice[-1] == WOUND_DIE:
@@ -44,7 +46,7 @@ def wound_dice(res: Resolution, attack: dict) -> list[int]:
     return dice
 
 
-def wound(res: Resolution, attack: dict, target: dict) -> None:
+def wound(res: Res, attack: PendingAttack, target: SiliciumCombatant) -> None:
     weapon = attack["weapon"]
     location = hit_location(res, attack["attacker"], target, attack["location"])
     dice = wound_dice(res, attack)
@@ -74,10 +76,10 @@ def wound(res: Resolution, attack: dict, target: dict) -> None:
     take_wounds(res, target, wounds)
 
 
-def blessures_adjusted(res: Resolution, target: dict, before: int) -> None:
+def blessures_adjusted(res: Res, target: SiliciumCombatant, before: int) -> None:
     """The GM moved Blessures: below 0, the excess is a Blessure critique as after a hit; up above 0, back in."""
 
-    def fall(res: Resolution, target: dict) -> None:
+    def fall(res: Res, target: SiliciumCombatant) -> None:
         if target["blessures"] < 0:
             lost = before - target["blessures"]
             target["blessures"] = before
@@ -86,7 +88,7 @@ def blessures_adjusted(res: Resolution, target: dict, before: int) -> None:
     health_adjusted(res, target, "blessures", before, dead=DEAD, down=OUT_OF_ACTION, fall=fall)
 
 
-def take_wounds(res: Resolution, target: dict, wounds: int) -> None:
+def take_wounds(res: Res, target: SiliciumCombatant, wounds: int) -> None:
     if wounds <= 0:
         return
     if wounds <= target["blessures"]:

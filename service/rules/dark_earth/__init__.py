@@ -1,9 +1,12 @@
 """Dark Earth rules in Agone (dK-Gone, seed 001, French): dice pools, secret split of the POT."""
 
+from typing import Any
+
 from ..conditions import add, remove
 from ..errors import InvalidAction
 from ..viewer import Viewer
-from ..ruleset import Resolution, Ruleset
+from ..ruleset import Choice, Ruleset
+from ..state import Action, Awaiting
 from . import actions, bouffons, legal, turns, visibility
 from .contacts import engage
 from .contacts import leave_all
@@ -14,9 +17,10 @@ from .schemas import ACTIONS, CombatantState, GM_ACTIONS, Options, Sheet
 from .tables import CATALOG
 from .odds import DarkEarthOdds
 from .tactic import TACTIC
+from .state import DarkEarthCombat, DarkEarthCombatant, Res
 
 
-class DarkEarth(Ruleset):
+class DarkEarth(Ruleset[DarkEarthCombat, DarkEarthCombatant]):
     id = "dark-earth"
     name = "Dark Earth (dK-Gone)"
     language = "fr"
@@ -42,7 +46,7 @@ class DarkEarth(Ruleset):
     odds = DarkEarthOdds()
     tactic = TACTIC
 
-    def new_combatant(self, sheet: dict, options: dict) -> dict:
+    def new_combatant(self, sheet: dict[str, Any], options: dict[str, Any]) -> DarkEarthCombatant:
         return {
             "id": sheet["id"],
             "name": sheet["name"],
@@ -57,7 +61,7 @@ class DarkEarth(Ruleset):
             "sheet": {key: value for key, value in sheet.items() if key not in ("id", "name", "side", "pv")},
         }
 
-    def start(self, res: Resolution) -> None:
+    def start(self, res: Res) -> None:
         res.state["allocations"] = {}
         res.state["contacts"] = []
         ids = {c["id"] for c in res.state["combatants"]}
@@ -74,15 +78,15 @@ class DarkEarth(Ruleset):
         res.emit("round_started", round=res.state["round"])
 
     @staticmethod
-    def _contacts(res: Resolution) -> list[list[str]]:
+    def _contacts(res: Res) -> list[list[str]]:
         # Contacts live in the state's "contacts" from now on, not in the sheet.
         return [c["sheet"].pop("contact_with", []) for c in res.state["combatants"]]
 
-    def check_value(self, combatant: dict, path: str, value, field: str) -> None:
+    def check_value(self, combatant: DarkEarthCombatant, path: str, value: Any, field: str) -> None:
         if path == "wound_level" and value not in (None, *WOUND_CONDITIONS):
             raise InvalidAction(f"wound levels are: null, {', '.join(WOUND_CONDITIONS)}", field=field)
 
-    def adjusted(self, res: Resolution, target: dict, action: dict, changes: dict) -> bool:
+    def adjusted(self, res: Res, target: DarkEarthCombatant, action: Action, changes: dict[str, Any]) -> bool:
         if "wound_level" in changes:
             # The wound's condition (and its pain) follows the level the GM set.
             for code in WOUND_CONDITIONS.values():
@@ -93,7 +97,7 @@ class DarkEarth(Ruleset):
             pv_adjusted(res, target, changes["pv"])
         return False
 
-    def on_join(self, res: Resolution, newcomer: dict) -> None:
+    def on_join(self, res: Res, newcomer: DarkEarthCombatant) -> None:
         """No initiative roll here: INIT is part of the POT the newcomer splits, from this tour on."""
         bouffons.check_enabled(res.options, newcomer, field="combatant.bouffon")
         for other in newcomer["sheet"].pop("contact_with", []):
@@ -101,40 +105,40 @@ class DarkEarth(Ruleset):
                 raise InvalidAction(f"{newcomer['name']} cannot be in contact with {other!r}", field="combatant.contact_with")
             engage(res, newcomer["id"], other)
 
-    def on_leave(self, res: Resolution, leaver: dict) -> None:
+    def on_leave(self, res: Res, leaver: DarkEarthCombatant) -> None:
         leave_all(res, leaver["id"])
         res.state["allocations"].pop(leaver["id"], None)
 
-    def settle(self, res: Resolution) -> None:
+    def settle(self, res: Res) -> None:
         for combatant in res.state["combatants"]:
             if not is_standing(combatant):
                 leave_all(res, combatant["id"])
         if res.state["allocations"] and not turns.waiting_for(res.state):
             turns.after_allocation(res)  # the tour waited only for who is gone
 
-    def refined_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+    def refined_choices(self, state: DarkEarthCombat, actor_id: str, action_type: str) -> list[Choice] | None:
         return legal.choices(self, state, actor_id, action_type)
 
-    def resolve(self, res: Resolution, action: dict) -> None:
+    def resolve(self, res: Res, action: Action) -> None:
         actions.resolve(res, action)
 
-    def prompts(self, state: dict) -> list[dict]:
+    def prompts(self, state: DarkEarthCombat) -> list[Awaiting]:
         return turns.awaiting(state)
 
-    def is_standing(self, combatant: dict) -> bool:
+    def is_standing(self, combatant: DarkEarthCombatant) -> bool:
         return is_standing(combatant)
 
-    def on_combat_end(self, res: Resolution) -> None:
+    def on_combat_end(self, res: Res) -> None:
         res.state["allocations"] = {}
         clear_choc(res)
 
-    def visible_state(self, state: dict, viewer: Viewer) -> dict:
+    def visible_state(self, state: DarkEarthCombat, viewer: Viewer) -> dict[str, Any]:
         return visibility.visible_state(state, viewer)
 
-    def visible_entry(self, state: dict, entry: dict, viewer: Viewer) -> dict:
+    def visible_entry(self, state: DarkEarthCombat, entry: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         return visibility.visible_entry(state, entry, viewer)
 
-    def example(self) -> dict:
+    def example(self) -> dict[str, Any]:
         return {
             "combat": {
                 "ruleset": self.id,

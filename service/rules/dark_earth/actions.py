@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction
-from ..ruleset import Resolution
 from .allocation import allocate
 from .contacts import disengage, engage, in_contact, leave_all
 from .health import is_standing, lose_pv
 from .turns import after_allocation
+from .state import Res
 
 
-def resolve(res: Resolution, action: dict) -> None:
+def resolve(res: Res, action: Action) -> None:
     HANDLERS[action["type"]](res, action)
 
 
-def _allocate(res: Resolution, action: dict) -> None:
+def _allocate(res: Res, action: Action) -> None:
     actor = res.combatant(action["actor"], field="actor")
     res.state["allocations"][actor["id"]] = allocate(res, actor, action)
     waiting = [c["id"] for c in res.state["combatants"] if is_standing(c) and c["id"] not in res.state["allocations"]]
@@ -22,12 +23,12 @@ def _allocate(res: Resolution, action: dict) -> None:
     after_allocation(res)
 
 
-def _between_tours(res: Resolution, what: str) -> None:
+def _between_tours(res: Res, what: str) -> None:
     if res.state["allocations"]:
         raise ActionNotAllowed(f"{what} only between tours, before the first allocation", field="type")
 
 
-def _contact(res: Resolution, action: dict) -> None:
+def _contact(res: Res, action: Action) -> None:
     _between_tours(res, "contacts change")
     first = res.combatant(action["combatant"], field="combatant")
     second = res.combatant(action["target"], field="target")
@@ -45,7 +46,7 @@ def _contact(res: Resolution, action: dict) -> None:
         disengage(res, first["id"], second["id"])
 
 
-def _worsen_wound(res: Resolution, action: dict) -> None:
+def _worsen_wound(res: Res, action: Action) -> None:
     _between_tours(res, "wounds worsen")
     target = res.combatant(action["target"], field="target")
     if not target["wound_level"]:

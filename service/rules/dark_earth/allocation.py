@@ -13,23 +13,27 @@ POT (option reload_in_contact).
 
 from __future__ import annotations
 
+from typing import Any, cast
+
+from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction
-from ..ruleset import Resolution
 from . import bouffons
 from .contacts import in_contact
 from .health import is_standing
 from .tables import CONTACT_SHOT_DEF_MALUS, CONTACT_SHOT_INIT_BONUS, WEAPONS
+from .state import Allocation, DarkEarthCombatant, Res, Split
 
 MELEE, SHOT, CONTACT_SHOT, NO_ATTACK = "melee", "shot", "contact_shot", "none"
 BARE_HANDS = "mains_nues"
 
 
-def weapon_of(combatant: dict, weapon_id: str | None) -> dict:
+def weapon_of(combatant: DarkEarthCombatant, weapon_id: str | None) -> dict[str, Any]:
     if bouffons.is_bouffon(combatant):
         return bouffons.weapon(combatant)
     weapons = combatant["sheet"]["weapons"]
     if weapon_id is None:
         return weapons[0] if weapons else {"id": BARE_HANDS, **WEAPONS[BARE_HANDS]}
+    weapon: dict[str, Any]
     for weapon in weapons:
         if weapon["id"] == weapon_id:
             return weapon
@@ -38,28 +42,30 @@ def weapon_of(combatant: dict, weapon_id: str | None) -> dict:
     raise InvalidAction(f"{combatant['name']} has no weapon {weapon_id!r} and the catalog has none", field="weapon")
 
 
-def potential(combatant: dict, weapon: dict) -> int:
+def potential(combatant: DarkEarthCombatant, weapon: dict[str, Any]) -> int:
     """POT de combat (MEL + skill) or POT de Tir (TIR + skill)."""
     attribute = "MEL" if weapon["kind"] == "melee" else "TIR"
     skill = combatant["sheet"]["skills"].get(weapon["skill"], 0) if weapon["skill"] else 0
-    return combatant["sheet"]["attributes"][attribute] + skill
+    found: int = combatant["sheet"]["attributes"][attribute] + skill
+    return found
 
 
-def bare_hands_potential(combatant: dict) -> int:
+def bare_hands_potential(combatant: DarkEarthCombatant) -> int:
     return potential(combatant, weapon_of(combatant, BARE_HANDS))
 
 
-def _tir_in_contact(allocation: dict) -> bool:
+def _tir_in_contact(allocation: Allocation) -> bool:
     """The POT de Tir split in contact (a loaded mechanical weapon): +2 INIT, -2 DEF, shooting or not."""
     return allocation["mode"] == CONTACT_SHOT or allocation.get("tir_in_contact", False)
 
 
-def effective_init(allocation: dict) -> int:
+def effective_init(allocation: Allocation) -> int:
     bonus = CONTACT_SHOT_INIT_BONUS if _tir_in_contact(allocation) else 0
-    return allocation["split"]["init"] + bonus
+    split = cast("Split", allocation["split"])  # in a melee phase: every allocation there split its POT
+    return split["init"] + bonus
 
 
-def effective_def(allocation: dict | None) -> int:
+def effective_def(allocation: Allocation | None) -> int:
     """DEF dice; a shooter who did not split has none to oppose a blow."""
     if allocation is None or allocation["split"] is None:
         return 0
@@ -67,7 +73,7 @@ def effective_def(allocation: dict | None) -> int:
     return max(0, allocation["split"]["def"] - malus)
 
 
-def allocate(res: Resolution, actor: dict, action: dict) -> dict:
+def allocate(res: Res, actor: DarkEarthCombatant, action: Action) -> Allocation:
     """Check the allocation against the rules; return what the tour will use."""
     state = res.state
     if not is_standing(actor):
@@ -105,11 +111,11 @@ def allocate(res: Resolution, actor: dict, action: dict) -> dict:
     }
 
 
-def _default_shot() -> dict:
+def _default_shot() -> dict[str, Any]:
     return {"range": "moyenne", "cover": "none", "target_movement": "normal", "shooter_pace": "still", "modifier": 0}
 
 
-def _target(res: Resolution, actor: dict, action: dict) -> dict | None:
+def _target(res: Res, actor: DarkEarthCombatant, action: Action) -> DarkEarthCombatant | None:
     if action["target"] is None:
         return None
     if action["reload"]:
@@ -122,7 +128,7 @@ def _target(res: Resolution, actor: dict, action: dict) -> dict | None:
     return target
 
 
-def _check_reload(res: Resolution, actor: dict, weapon: dict, contact: bool) -> None:
+def _check_reload(res: Res, actor: DarkEarthCombatant, weapon: dict[str, Any], contact: bool) -> None:
     if weapon["kind"] != "ranged" or not weapon["mechanical"]:
         raise InvalidAction(f"{weapon['name']} is not a mechanical ranged weapon; there is nothing to reload", field="reload")
     if actor["loaded"].get(weapon["id"], True):
@@ -131,7 +137,7 @@ def _check_reload(res: Resolution, actor: dict, weapon: dict, contact: bool) -> 
         raise ActionNotAllowed(f"{actor['name']} is in contact: in this combat nobody reloads in contact", field="reload")
 
 
-def _mode(actor: dict, weapon: dict, target: dict | None, contact: bool, reloading: bool) -> str:
+def _mode(actor: DarkEarthCombatant, weapon: dict[str, Any], target: DarkEarthCombatant | None, contact: bool, reloading: bool) -> str:
     loaded = actor["loaded"].get(weapon["id"], True)
     if contact and weapon["kind"] == "ranged" and not reloading and not (weapon["mechanical"] and loaded):
         raise ActionNotAllowed(
@@ -148,7 +154,7 @@ def _mode(actor: dict, weapon: dict, target: dict | None, contact: bool, reloadi
     return CONTACT_SHOT if contact else SHOT
 
 
-def _split(action: dict, weapon: dict, contact: bool, pot: int) -> dict | None:
+def _split(action: Action, weapon: dict[str, Any], contact: bool, pot: int) -> Split | None:
     split = action["split"]
     if weapon["kind"] == "ranged" and not contact:
         if split is not None:
@@ -159,4 +165,4 @@ def _split(action: dict, weapon: dict, contact: bool, pot: int) -> dict | None:
     total = split["init"] + split["att"] + split["def"]
     if total != pot:
         raise InvalidAction(f"init + att + def = {total}, but the POT is {pot} dice: they must add up to it", field="split")
-    return dict(split)
+    return cast("Split", dict(split))

@@ -10,13 +10,15 @@ Dice, in order: the armour's PROT dice if it is partial, then the RES dice.
 
 from __future__ import annotations
 
-from ..ruleset import Resolution
+from typing import Any
+
 from . import bouffons
 from .health import take_wound
 from .pools import note_fumble, roll_pool
+from .state import DarkEarthCombatant, Res
 
 
-def land_blow(res: Resolution, attacker: dict, target: dict, weapon: dict, deg: int) -> None:
+def land_blow(res: Res, attacker: DarkEarthCombatant, target: DarkEarthCombatant, weapon: dict[str, Any], deg: int) -> None:
     strength = attacker["sheet"]["attributes"]["FOR"]
     if weapon["kind"] == "ranged" and not res.options["strength_on_ranged"]:
         strength = 0
@@ -45,12 +47,13 @@ def land_blow(res: Resolution, attacker: dict, target: dict, weapon: dict, deg: 
         res.emit("blow_absorbed", target=target["id"], score=score)
 
 
-def _protection(res: Resolution, target: dict) -> int:
+def _protection(res: Res, target: DarkEarthCombatant) -> int:
     armour = target["sheet"]["armour"]
     if not armour:
         return 0
     if armour["coverage"] == "complete":
-        return armour["prot"]
+        found: int = armour["prot"]
+        return found
     pool = roll_pool(res, armour["prot"], f"armour {target['id']}", target)
     res.emit("armour_rolled", combatant=target["id"], **pool.as_params())
     note_fumble(res, target["id"], "PROT", pool)

@@ -17,31 +17,34 @@ a fight against bouffons was not recovered, so the rest is [HOUSE]
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..state import Action
 from ..conditions import add
 from ..errors import InvalidAction
-from ..ruleset import Resolution
+from .state import Allocation, DarkEarthCombatant, Res
 
 ELIMINATED = "eliminated"
 BOUFFON_WEAPON = "bouffon"
 REFUSED_FIELDS = ("weapon", "split", "shot")  # a bouffon only names its target
 
 
-def is_bouffon(combatant: dict) -> bool:
+def is_bouffon(combatant: DarkEarthCombatant) -> bool:
     return combatant["sheet"].get("bouffon") is not None
 
 
-def check_enabled(options: dict, combatant: dict, field: str) -> None:
+def check_enabled(options: dict[str, Any], combatant: DarkEarthCombatant, field: str) -> None:
     if is_bouffon(combatant) and not options["bouffons"]:
         raise InvalidAction("bouffons are an optional rule: turn on the combat option bouffons first", field=field)
 
 
-def weapon(combatant: dict) -> dict:
+def weapon(combatant: DarkEarthCombatant) -> dict[str, Any]:
     """Its blows: DOM = +Dom; the FOR is in it (the sheet's FOR is 0)."""
     return {"id": BOUFFON_WEAPON, "name": combatant["name"], "kind": "melee", "skill": None,
             "damage": combatant["sheet"]["bouffon"]["damage"], "mechanical": False}
 
 
-def allocation(res: Resolution, actor: dict, action: dict, target: dict | None) -> dict:
+def allocation(res: Res, actor: DarkEarthCombatant, action: Action, target: DarkEarthCombatant | None) -> Allocation:
     """No split to choose: the DIFF is its INIT (or 0), its ATT and its DEF."""
     for field in REFUSED_FIELDS:
         if action[field] is not None:
@@ -66,7 +69,7 @@ def allocation(res: Resolution, actor: dict, action: dict, target: dict | None) 
     }
 
 
-def strike(res: Resolution, attacker: dict, target: dict, blow_weapon: dict, deg: int, strength: int) -> None:
+def strike(res: Res, attacker: DarkEarthCombatant, target: DarkEarthCombatant, blow_weapon: dict[str, Any], deg: int, strength: int) -> None:
     """A blow on a bouffon: DEG + DOM + FOR - Défense; positive, it is out of the fight."""
     defense = target["sheet"]["bouffon"]["defense"]
     score = deg + blow_weapon["damage"] + strength - defense

@@ -7,19 +7,19 @@ together between tours (the seed leaves movement to the table).
 
 from __future__ import annotations
 
-from ..ruleset import Resolution
+from .state import DarkEarthCombat, Res
 
 
 def _pair(a: str, b: str) -> list[str]:
     return sorted((a, b))
 
 
-def in_contact(state: dict, combatant_id: str) -> list[str]:
+def in_contact(state: DarkEarthCombat, combatant_id: str) -> list[str]:
     """The ids of the fighters in contact with ``combatant_id``."""
     return [a if b == combatant_id else b for a, b in state["contacts"] if combatant_id in (a, b)]
 
 
-def engage(res: Resolution, a: str, b: str) -> None:
+def engage(res: Res, a: str, b: str) -> None:
     pair = _pair(a, b)
     if pair not in res.state["contacts"]:
         res.state["contacts"].append(pair)
@@ -27,13 +27,13 @@ def engage(res: Resolution, a: str, b: str) -> None:
         res.emit("contact_made", combatant=pair[0], target=pair[1])
 
 
-def disengage(res: Resolution, a: str, b: str) -> None:
+def disengage(res: Res, a: str, b: str) -> None:
     pair = _pair(a, b)
     if pair in res.state["contacts"]:
         res.state["contacts"].remove(pair)
         res.emit("contact_broken", combatant=pair[0], target=pair[1])
 
 
-def leave_all(res: Resolution, combatant_id: str) -> None:
+def leave_all(res: Res, combatant_id: str) -> None:
     for other in in_contact(res.state, combatant_id):
         disengage(res, combatant_id, other)

@@ -8,31 +8,33 @@ do not add up (the larger applies).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..conditions import LEFT, add, has, remove
 from ..health import health_adjusted
-from ..ruleset import Resolution
 from .bouffons import ELIMINATED
 from .tables import PAIN_DICE, WOUND_LEVELS
+from .state import DarkEarthCombatant, Res
 
 COMA, DEAD = "coma", "dead"
 WOUND_CONDITIONS = {"grave": "grave_wound", "critique": "critical_wound"}
 
 
-def is_standing(combatant: dict) -> bool:
+def is_standing(combatant: DarkEarthCombatant) -> bool:
     return not (has(combatant, COMA) or has(combatant, DEAD) or has(combatant, LEFT) or has(combatant, ELIMINATED))
 
 
-def pain_dice(combatant: dict, options: dict) -> int:
+def pain_dice(combatant: DarkEarthCombatant, options: dict[str, Any]) -> int:
     level = combatant["wound_level"]
     return PAIN_DICE[level] if level and options["pain_malus"] else 0
 
 
-def attack_malus(combatant: dict, options: dict) -> int:
+def attack_malus(combatant: DarkEarthCombatant, options: dict[str, Any]) -> int:
     """Dice off the next ATT or TIR roll: CHOC or pain, whichever is larger."""
     return max(combatant["choc"], pain_dice(combatant, options))
 
 
-def severity(amount: int, resistance: int, options: dict) -> str | None:
+def severity(amount: int, resistance: int, options: dict[str, Any]) -> str | None:
     """[HOUSE] rules-notes 2.5: one hit of RES or more is grave, 2 x RES critique."""
     if amount >= options["critical_wound_res_multiple"] * resistance:
         return "critique"
@@ -41,7 +43,7 @@ def severity(amount: int, resistance: int, options: dict) -> str | None:
     return None
 
 
-def lose_pv(res: Resolution, target: dict, amount: int, *, choc: bool) -> None:
+def lose_pv(res: Res, target: DarkEarthCombatant, amount: int, *, choc: bool) -> None:
     """Add ``amount`` to the wound counter and take it off the PV."""
     target["wounds"] += amount
     target["pv"] -= amount
@@ -51,7 +53,7 @@ def lose_pv(res: Resolution, target: dict, amount: int, *, choc: bool) -> None:
     check_thresholds(res, target)
 
 
-def take_wound(res: Resolution, target: dict, amount: int) -> None:
+def take_wound(res: Res, target: DarkEarthCombatant, amount: int) -> None:
     """A blow's positive score: PV loss, CHOC, and the wound's severity."""
     lose_pv(res, target, amount, choc=True)
     level = severity(amount, target["sheet"]["attributes"]["RES"], res.options)
@@ -67,7 +69,7 @@ def _worse(level: str, current: str | None) -> bool:
     return current is None or WOUND_LEVELS.index(level) > WOUND_LEVELS.index(current)
 
 
-def check_thresholds(res: Resolution, target: dict) -> None:
+def check_thresholds(res: Res, target: DarkEarthCombatant) -> None:
     if has(target, DEAD):
         return
     resistance = target["sheet"]["attributes"]["RES"]
@@ -79,12 +81,12 @@ def check_thresholds(res: Resolution, target: dict) -> None:
         res.emit("fell_into_coma", target=target["id"], pv=target["pv"])
 
 
-def pv_adjusted(res: Resolution, target: dict, before: int) -> None:
+def pv_adjusted(res: Res, target: DarkEarthCombatant, before: int) -> None:
     """The GM moved PV: down, coma or death as after a blow; up above 0, out of the coma."""
     health_adjusted(res, target, "pv", before, dead=DEAD, down=COMA, fall=check_thresholds)
 
 
-def clear_choc(res: Resolution) -> None:
+def clear_choc(res: Res) -> None:
     """Seed: "A la fin du combat, tous les malus de CHOC encore actifs sont annulés"."""
     for combatant in res.state["combatants"]:
         if combatant["choc"]:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..ruleset import AnyRuleset
 from ..gm.legal import describe, present
 from .allocation import BARE_HANDS, bare_hands_potential, potential, weapon_of
 from .bouffons import is_bouffon
 from .contacts import in_contact
 from .health import is_standing
+from .state import DarkEarthCombat, DarkEarthCombatant
 
 SPLIT_KEYS = ["init", "att", "def"]
 
 
-def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+def choices(ruleset: AnyRuleset, state: DarkEarthCombat, actor_id: str, action_type: str) -> list[dict[str, Any]] | None:
     """Refined parameter sets, or None for the default description."""
     if action_type == "allocate" and actor_id != "gm":
         return _allocations(ruleset, state, next(c for c in state["combatants"] if c["id"] == actor_id))
@@ -25,7 +29,7 @@ def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict]
     return None
 
 
-def _weapons(actor: dict) -> list[dict]:
+def _weapons(actor: DarkEarthCombatant) -> list[dict[str, Any]]:
     """The sheet's weapons, and bare hands (the catalog's mains_nues), which anyone may fight with."""
     weapons = list(actor["sheet"]["weapons"])
     if all(w["id"] != BARE_HANDS for w in weapons):
@@ -33,7 +37,7 @@ def _weapons(actor: dict) -> list[dict]:
     return weapons
 
 
-def _allocations(ruleset, state: dict, actor: dict) -> list[dict]:
+def _allocations(ruleset: AnyRuleset, state: DarkEarthCombat, actor: DarkEarthCombatant) -> list[dict[str, Any]]:
     """One entry per weapon and per choice of attacking or not (allocation.allocate's rules).
 
     In contact a ranged weapon serves only loaded and mechanical (its POT de Tir split); an unloaded one
@@ -78,7 +82,7 @@ def _allocations(ruleset, state: dict, actor: dict) -> list[dict]:
     return sets
 
 
-def _contacts(ruleset, state: dict) -> list[dict]:
+def _contacts(ruleset: AnyRuleset, state: DarkEarthCombat) -> list[dict[str, Any]]:
     """Between tours only: standing fighters come into contact, fighters in contact break off."""
     if state["allocations"]:
         return []

@@ -2,10 +2,12 @@
 gettext catalogues in service/i18n/locales (French, Portuguese).
 """
 
+from typing import Any
+
 # The seed's terms stay (POT, INIT, ATT, DEF, DEG, DOM, FOR, PROT, RES, CHOC,
 # AGI, DIFF); its PV (points de vie) are hit points, "HP" in English, and its
 # "tour" is a round.
-ENGLISH = {
+ENGLISH: dict[str, Any] = {
     "allocation_received": "{combatant} has allocated in secret (round {round}; [waiting?{waiting} still to allocate][!waiting?everyone has allocated]).",
     "allocation_revealed": (
         "{combatant} reveals: [weapon?{weapon}, ]{mode}, POT {pot}[att?: INIT {init} / ATT {att} / DEF {defense}]"
@@ -67,7 +69,7 @@ MESSAGES = {"en": ENGLISH}
 
 # Words for the ids events carry (translated in service/i18n/locales).
 _WOUND_LEVELS = {"grave": "serious wound", "critique": "critical wound"}
-LABELS = {
+LABELS: dict[str, Any] = {
     "weapon": {"mains_nues": "bare hands"},
     "level": _WOUND_LEVELS,
     "old": _WOUND_LEVELS,

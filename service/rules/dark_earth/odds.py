@@ -9,9 +9,13 @@ allocation: the fighter's whole POT with its first weapon, split evenly
 
 from __future__ import annotations
 
+from typing import Any, cast
+
+from ..state import Action, Combat, Event
 from ..odds.profile import OddsProfile
 from ..viewer import Viewer
 from .allocation import potential, weapon_of
+from .state import DarkEarthCombat
 
 
 class DarkEarthOdds(OddsProfile):
@@ -21,24 +25,24 @@ class DarkEarthOdds(OddsProfile):
         "fell_into_coma": "coma",
     }
 
-    def label(self, event: dict) -> str | None:
+    def label(self, event: Event) -> str | None:
         if event["code"] == "wound_severity":
             return f"wound {event['params']['level']}"
         return super().label(event)
 
-    def answers(self, state: dict, proposed: dict) -> list[dict]:
+    def answers(self, state: Combat[Any], proposed: Action) -> list[Action]:
         for waiting in state.get("awaiting", ()):
             if "allocate" in waiting["actions"]:
-                return default_allocations(state, waiting["actor"], proposed["actor"])
+                return default_allocations(cast(DarkEarthCombat, state), waiting["actor"], proposed["actor"])
         return []
 
-    def assumed_state(self, state: dict, viewer: Viewer) -> dict:
-        allocations = state.get("allocations", {})
+    def assumed_state(self, state: Combat[Any], viewer: Viewer) -> Combat[Any]:
+        allocations = cast(DarkEarthCombat, state).get("allocations", {})
         known = {fighter: split for fighter, split in allocations.items() if viewer.sees_secrets_of(fighter)}
-        return {**state, "allocations": known}
+        return cast("Combat[Any]", {**state, "allocations": known})
 
 
-def default_allocations(state: dict, fighter_id: str, opponent_id: str) -> list[dict]:
+def default_allocations(state: DarkEarthCombat, fighter_id: str, opponent_id: str) -> list[dict[str, Any]]:
     """An even split against the opponent; else no target; else (a shooter out of contact) no split."""
     fighter = next(c for c in state["combatants"] if c["id"] == fighter_id)
     pot = potential(fighter, weapon_of(fighter, None))

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
 from dataclasses import dataclass
 
 from ..conditions import take_roll_adjustments
-from ..ruleset import Resolution
 from .tables import SUCCESSES_BY_FACE
+from .state import DarkEarthCombatant, Res
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,11 +23,11 @@ class Pool:
         # An empty pool is no roll at all, so it cannot fumble (rules-notes 2.2).
         return bool(self.dice) and all(face == 1 for face in self.dice)
 
-    def as_params(self) -> dict:
+    def as_params(self) -> dict[str, Any]:
         return {"dice": list(self.dice), "successes": self.successes, "fumble": self.fumble}
 
 
-def roll_pool(res: Resolution, count: int, purpose: str, roller: dict) -> Pool:
+def roll_pool(res: Res, count: int, purpose: str, roller: DarkEarthCombatant) -> Pool:
     """``roller`` rolls ``count`` d6 plus the GM's modifier in dice (none when a malus ate the whole pool).
 
     Opposed pools have no success of their own, so the GM's override is refused
@@ -36,7 +37,7 @@ def roll_pool(res: Resolution, count: int, purpose: str, roller: dict) -> Pool:
     return Pool(res.dice.roll_many(max(0, count + bonus), 6, purpose, roller["id"]))
 
 
-def note_fumble(res: Resolution, combatant_id: str, roll: str, pool: Pool) -> None:
+def note_fumble(res: Res, combatant_id: str, roll: str, pool: Pool) -> None:
     """All ones: a maladresse, whose consequences the GM decides (rules-notes 2.2)."""
     if pool.fumble:
         res.emit("fumbled", combatant=combatant_id, roll=roll)

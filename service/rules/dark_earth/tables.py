@@ -1,5 +1,7 @@
 """Dark Earth / dK-Gone tables, as data (seed 001 and rules-notes section 2)."""
 
+from typing import Any
+
 # Dark Earth dice (rules-notes 2.2): each d6 gives 0, 1 or 2 successes.
 SUCCESSES_BY_FACE = {1: 0, 2: 0, 3: 0, 4: 1, 5: 1, 6: 2}
 
@@ -44,18 +46,18 @@ WOUND_LEVELS = ("grave", "critique")  # from least to most severe
 # Armour (rules-notes 2.5): the source's examples. "complete" subtracts PROT,
 # "partial" rolls PROT as dice and subtracts the successes; the AGI malus
 # lowers AGI-based rolls (the evasion roll) by that many dice.
-ARMOURS = {
+ARMOURS: dict[str, Any] = {
     "cuir_complete": {"name": "Cuir (complète)", "prot": 2, "coverage": "complete", "agi_malus": 1},
     "vetements_lourds": {"name": "Vêtements lourds", "prot": 1, "coverage": "complete", "agi_malus": 0},
 }
 
 # The seed and its source give no weapon table; the catalog holds only the
 # bare hands (DOM 0), every other weapon is described on the sheet.
-WEAPONS = {
+WEAPONS: dict[str, Any] = {
     "mains_nues": {"name": "Mains nues", "kind": "melee", "skill": "Bagarre", "damage": 0, "mechanical": False},
 }
 
-CATALOG = {
+CATALOG: dict[str, Any] = {
     "successes_by_face": {str(face): n for face, n in SUCCESSES_BY_FACE.items()},
     "difficulty_scale": DIFFICULTY_SCALE,
     "shot_base_difficulty": SHOT_BASE_DIFFICULTY,

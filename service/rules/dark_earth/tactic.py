@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
 from collections.abc import Iterator
 
+from ..state import Awaiting
 from ..tactics import DefaultTactic, Tactic, choose_target, first_weapon
 from .allocation import BARE_HANDS, bare_hands_potential, potential, weapon_of
 from .health import is_standing
+from .state import DarkEarthCombat, DarkEarthCombatant
 
 
-def _split(pot: int, style: str) -> dict:
+def _split(pot: int, style: str) -> dict[str, Any]:
     if style == "aggressive":
         init = min(1, pot)
         defence = min(1, pot - init)
@@ -22,7 +25,7 @@ def _split(pot: int, style: str) -> dict:
     return {"init": init, "att": pot - init - defence, "def": defence}
 
 
-def candidates(state: dict, actor: dict, waiting: dict, tactic: Tactic) -> Iterator[dict]:
+def candidates(state: DarkEarthCombat, actor: DarkEarthCombatant, waiting: Awaiting, tactic: Tactic) -> Iterator[dict[str, Any]]:
     me = actor["id"]
     if "allocate" not in waiting["actions"]:
         return

@@ -23,9 +23,10 @@ of the combatants in the combat.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
 from itertools import groupby
 
-from ..ruleset import Resolution
 from .allocation import CONTACT_SHOT, MELEE, SHOT, effective_def, effective_init, weapon_of
 from .blows import land_blow
 from .contacts import engage, leave_all
@@ -39,10 +40,11 @@ from .tables import (
     TARGET_MOVEMENT_MODIFIERS,
     size_modifier,
 )
+from .state import Allocation, DarkEarthCombatant, Res, Split
 
 
 class Tour:
-    def __init__(self, res: Resolution):
+    def __init__(self, res: Res):
         self.res = res
         self.state = res.state
         self.options = res.options
@@ -66,7 +68,7 @@ class Tour:
             allocation = self.allocations.get(combatant["id"])
             if allocation is None:
                 continue
-            split = allocation["split"] or {}
+            split = allocation["split"]
             self.res.emit(
                 "allocation_revealed",
                 combatant=combatant["id"],
@@ -75,16 +77,22 @@ class Tour:
                 mode=allocation["mode"],
                 pot=allocation["pot"],
                 init=effective_init(allocation) if split else None,
-                att=split.get("att"),
+                att=split["att"] if split else None,
                 defense=effective_def(allocation) if split else None,
                 evade=allocation["evade"],
                 reload=allocation["reload"],
                 maneuver=allocation["maneuver"],
             )
 
-    def _phase(self, kind: str, order_code: str, rank, act) -> None:
+    def _phase(
+        self,
+        kind: str,
+        order_code: str,
+        rank: Callable[[DarkEarthCombatant], int],
+        act: Callable[[DarkEarthCombatant, DarkEarthCombatant, Allocation, dict[str, Any]], None],
+    ) -> None:
         modes = (SHOT,) if kind == SHOT else (MELEE, CONTACT_SHOT)
-        fighters = [c for c in self.state["combatants"] if self.allocations.get(c["id"], {}).get("mode") in modes]
+        fighters = [c for c in self.state["combatants"] if c["id"] in self.allocations and self.allocations[c["id"]]["mode"] in modes]
         if not fighters:
             return
         ranked = sorted(fighters, key=lambda c: -rank(c))
@@ -96,7 +104,7 @@ class Tour:
             pools = {c["id"]: self._attack_pool(c) for c in ready}
             for combatant in group:
                 allocation = self.allocations[combatant["id"]]
-                target = self.by_id[allocation["target"]]
+                target = self.by_id[cast(str, allocation["target"])]  # a fighter in a phase attacks someone
                 if combatant["id"] not in standing:
                     self.res.emit("attack_lost", attacker=combatant["id"], target=target["id"])
                 elif target["id"] not in standing:
@@ -104,11 +112,11 @@ class Tour:
                 else:
                     act(combatant, target, allocation, pools[combatant["id"]])
 
-    def _attack_pool(self, combatant: dict) -> dict:
+    def _attack_pool(self, combatant: DarkEarthCombatant) -> dict[str, Any]:
         """The ATT or TIR pool, fixed now: CHOC (or pain) is spent on this roll."""
         allocation = self.allocations[combatant["id"]]
-        base = allocation["pot"] if allocation["mode"] == SHOT else allocation["split"]["att"]
-        bonus = self.bonus.pop((combatant["id"], allocation["target"]), 0)
+        base = allocation["pot"] if allocation["mode"] == SHOT else cast("Split", allocation["split"])["att"]
+        bonus = self.bonus.pop((combatant["id"], cast(str, allocation["target"])), 0)
         self.pooled.add(combatant["id"])
         malus = attack_malus(combatant, self.options)
         if combatant["choc"]:
@@ -123,10 +131,11 @@ class Tour:
         }
 
     # -- shooting -------------------------------------------------------------------
-    def _shoot(self, shooter: dict, target: dict, allocation: dict, pool: dict) -> None:
+    def _shoot(self, shooter: DarkEarthCombatant, target: DarkEarthCombatant, allocation: Allocation, pool: dict[str, Any]) -> None:
         weapon = weapon_of(shooter, allocation["weapon"])
-        modifiers = self._shot_modifiers(allocation["shot"], target)
-        evading = self.allocations.get(target["id"], {}).get("evade", False)
+        modifiers = self._shot_modifiers(cast("dict[str, Any]", allocation["shot"]), target)  # a shot's allocation has them
+        targets = self.allocations.get(target["id"])
+        evading = targets is not None and targets["evade"]
         base = self._evasion(target) if evading else SHOT_BASE_DIFFICULTY
         difficulty = max(0, base + sum(modifiers.values()))
         shot = roll_pool(self.res, pool["count"], f"shot {shooter['id']}", shooter)
@@ -153,7 +162,7 @@ class Tour:
         self.res.emit("shot_hit", attacker=shooter["id"], target=target["id"], deg=deg)
         land_blow(self.res, shooter, target, weapon, deg)
 
-    def _shot_modifiers(self, shot: dict, target: dict) -> dict:
+    def _shot_modifiers(self, shot: dict[str, Any], target: DarkEarthCombatant) -> dict[str, Any]:
         return {
             "range": RANGE_MODIFIERS[shot["range"]],
             "cover": COVER_MODIFIERS[shot["cover"]],
@@ -163,31 +172,32 @@ class Tour:
             "gm": shot["modifier"],
         }
 
-    def _evasion(self, target: dict) -> int:
+    def _evasion(self, target: DarkEarthCombatant) -> int:
         """Seed: the DIFF becomes the target's AGI + Esquive roll."""
         sheet = target["sheet"]
         armour = sheet["armour"]["agi_malus"] if sheet["armour"] else 0
         count = sheet["attributes"]["AGI"] + sheet["skills"].get(sheet["dodge_skill"], 0) - armour - pain_dice(target, self.options)
         return self._roll_once(self.evasion, target, count, "evasion", "AGI", "combatant")
 
-    def _roll_once(self, rolled: dict, combatant: dict, count: int, kind: str, roll: str, role: str) -> int:
+    def _roll_once(self, rolled: dict[str, Any], combatant: DarkEarthCombatant, count: int, kind: str, roll: str, role: str) -> int:
         """A defensive pool, rolled at its first use in the tour and reused (option same_roll)."""
         if combatant["id"] in rolled and self.options["several_attackers_defense"] == "same_roll":
             self.res.emit(f"{kind}_reused", **{role: combatant["id"]}, successes=rolled[combatant["id"]])
-            return rolled[combatant["id"]]
+            found: int = rolled[combatant["id"]]
+            return found
         pool = roll_pool(self.res, count, f"{kind} {combatant['id']}", combatant)
         self.res.emit(f"{kind}_rolled", **{role: combatant["id"]}, pool=max(0, count), **pool.as_params())
         note_fumble(self.res, combatant["id"], roll, pool)
         rolled[combatant["id"]] = pool.successes
         return pool.successes
 
-    def _unload(self, shooter: dict, weapon: dict) -> None:
+    def _unload(self, shooter: DarkEarthCombatant, weapon: dict[str, Any]) -> None:
         if weapon["mechanical"]:
             shooter["loaded"][weapon["id"]] = False
             self.res.emit("weapon_unloaded", combatant=shooter["id"], weapon=weapon["id"])
 
     # -- melee (and shots in contact, which oppose ATT to DEF like a blow) -----------
-    def _strike(self, attacker: dict, defender: dict, allocation: dict, pool: dict) -> None:
+    def _strike(self, attacker: DarkEarthCombatant, defender: DarkEarthCombatant, allocation: Allocation, pool: dict[str, Any]) -> None:
         weapon = weapon_of(attacker, allocation["weapon"])
         attack = roll_pool(self.res, pool["count"], f"attack {attacker['id']}", attacker)
         successes = attack.successes + pool["bonus_successes"]
@@ -213,12 +223,15 @@ class Tour:
             return
         # Notes 2.3 [HOUSE]: a tie is a failure with a bonus of 0.
         self.bonus[(defender["id"], attacker["id"])] = parry - successes
-        answer = self.allocations.get(defender["id"], {})
+        answer = self.allocations.get(defender["id"])
         # The bonus rides only a blow the defender has yet to strike at this attacker.
-        riposte_later = answer.get("target") == attacker["id"] and answer.get("mode") in (MELEE, CONTACT_SHOT) and defender["id"] not in self.pooled
+        riposte_later = (
+            answer is not None and answer["target"] == attacker["id"] and answer["mode"] in (MELEE, CONTACT_SHOT)
+            and defender["id"] not in self.pooled
+        )
         self.res.emit("attack_failed", attacker=attacker["id"], target=defender["id"], riposte_bonus=parry - successes, riposte_later=riposte_later)
 
-    def _defense(self, defender: dict) -> int:
+    def _defense(self, defender: DarkEarthCombatant) -> int:
         count = effective_def(self.allocations.get(defender["id"])) - pain_dice(defender, self.options)
         return self._roll_once(self.defense, defender, count, "defense", "DEF", "defender")
 

@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
+from .state import DarkEarthCombat, DarkEarthCombatant, Res
+from ..state import Awaiting
 from ..conditions import next_round
 from ..ending import ends_now
-from ..ruleset import Resolution
 from .health import is_standing
 from .tour import Tour
 
 
-def standing(state: dict) -> list[dict]:
+def standing(state: DarkEarthCombat) -> list[DarkEarthCombatant]:
     return [c for c in state["combatants"] if is_standing(c)]
 
 
-def waiting_for(state: dict) -> list[dict]:
+def waiting_for(state: DarkEarthCombat) -> list[DarkEarthCombatant]:
     return [c for c in standing(state) if c["id"] not in state["allocations"]]
 
 
-def after_allocation(res: Resolution) -> None:
+def after_allocation(res: Res) -> None:
     """The tour resolves by itself once every fighter standing has allocated."""
     if waiting_for(res.state):
         return
@@ -28,5 +29,5 @@ def after_allocation(res: Resolution) -> None:
         next_round(res)
 
 
-def awaiting(state: dict) -> list[dict]:
+def awaiting(state: DarkEarthCombat) -> list[Awaiting]:
     return [{"actor": c["id"], "actions": ["allocate"], "reason": "allocation"} for c in waiting_for(state)]

@@ -8,12 +8,15 @@ an allocation's type and actor to everyone else until its tour has resolved
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..viewer import Viewer
+from .state import DarkEarthCombat
 
 
-def visible_state(state: dict, viewer: Viewer) -> dict:
+def visible_state(state: DarkEarthCombat, viewer: Viewer) -> dict[str, Any]:
     allocations = state.get("allocations", {})
-    visible = {key: value for key, value in state.items() if key != "allocations"}
+    visible: dict[str, Any] = {key: value for key, value in state.items() if key != "allocations"}
     visible["allocated"] = sorted(allocations)
     own = {fighter: split for fighter, split in allocations.items() if viewer.sees_secrets_of(fighter)}
     if own:
@@ -21,7 +24,7 @@ def visible_state(state: dict, viewer: Viewer) -> dict:
     return visible
 
 
-def visible_entry(state: dict, entry: dict, viewer: Viewer) -> dict:
+def visible_entry(state: DarkEarthCombat, entry: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     action = entry["action"]
     if action.get("type") != "allocate" or state["status"] != "active" or viewer.sees_secrets_of(action["actor"]):
         return entry

@@ -1,7 +1,10 @@
 """Duel 2D6 (seed 000, French): 2D6 roll-under duels where the attacker keeps the initiative."""
 
+from typing import Any
+
 from ..errors import InvalidAction
-from ..ruleset import GM, Resolution, Ruleset
+from ..ruleset import Choice, GM, Ruleset
+from ..state import Action, Awaiting
 from . import actions, duels, legal
 from .conditions import DEAD, PRONE, STUNNED, UNCONSCIOUS, is_out
 from .messages import LABELS, MESSAGES
@@ -9,9 +12,10 @@ from .schemas import ACTIONS, CombatantState, Options, Sheet
 from .tables import CATALOG, WOUNDS
 from .odds import DuelOdds
 from .tactic import TACTIC
+from .state import DuelCombat, DuelCombatant, Res
 
 
-class Duel2d6(Ruleset):
+class Duel2d6(Ruleset[DuelCombat, DuelCombatant]):
     id = "duel-2d6"
     name = "Duel 2D6"
     language = "fr"
@@ -36,7 +40,7 @@ class Duel2d6(Ruleset):
     odds = DuelOdds()
     tactic = TACTIC
 
-    def new_combatant(self, sheet: dict, options: dict) -> dict:
+    def new_combatant(self, sheet: dict[str, Any], options: dict[str, Any]) -> DuelCombatant:
         return {
             "id": sheet["id"],
             "name": sheet["name"],
@@ -54,43 +58,43 @@ class Duel2d6(Ruleset):
             "sheet": {key: value for key, value in sheet.items() if key not in ("id", "name", "side", "pv")},
         }
 
-    def start(self, res: Resolution) -> None:
+    def start(self, res: Res) -> None:
         duels.start_duels(res)
 
-    def resolve(self, res: Resolution, action: dict) -> None:
+    def resolve(self, res: Res, action: Action) -> None:
         actions.resolve(res, action)
 
-    def prompts(self, state: dict) -> list[dict]:
+    def prompts(self, state: DuelCombat) -> list[Awaiting]:
         return duels.awaiting(state)
 
-    def is_standing(self, combatant: dict) -> bool:
+    def is_standing(self, combatant: DuelCombatant) -> bool:
         return not is_out(combatant)
 
-    def adjusted(self, res: Resolution, target: dict, action: dict, changes: dict) -> bool:
+    def adjusted(self, res: Res, target: DuelCombatant, action: Action, changes: dict[str, Any]) -> bool:
         return actions.adjusted(res, target, action, changes)
 
-    def check_value(self, combatant: dict, path: str, value, field: str) -> None:
+    def check_value(self, combatant: DuelCombatant, path: str, value: Any, field: str) -> None:
         if path == "wound" and value not in WOUNDS:
             raise InvalidAction(f"wound levels are: {', '.join(WOUNDS)}", field=field)
 
-    def condition_changed(self, res: Resolution, target: dict, code: str, added: bool) -> None:
+    def condition_changed(self, res: Res, target: DuelCombatant, code: str, added: bool) -> None:
         # A fighter stunned or thrown down by the GM loses the initiative, as by the rules.
         if added and code in (STUNNED, PRONE) and not is_out(target):
             duels.lose_initiative_everywhere(res, target, code)
 
-    def on_join(self, res: Resolution, newcomer: dict) -> None:
+    def on_join(self, res: Res, newcomer: DuelCombatant) -> None:
         """A newcomer is a free fighter: his player's `join` makes the interruption roll (E-5)."""
 
-    def on_leave(self, res: Resolution, leaver: dict) -> None:
+    def on_leave(self, res: Res, leaver: DuelCombatant) -> None:
         duels.leave_fight(res, leaver)
 
-    def settle(self, res: Resolution) -> None:
+    def settle(self, res: Res) -> None:
         actions.settle(res)
 
-    def refined_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+    def refined_choices(self, state: DuelCombat, actor_id: str, action_type: str) -> list[Choice] | None:
         return legal.choices(self, state, actor_id, action_type)
 
-    def example(self) -> dict:
+    def example(self) -> dict[str, Any]:
         thug = {
             "id": "truand", "name": "Le truand", "side": "truands", "pv": 4,
             "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0},

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
+from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
-from ..ruleset import Resolution
 from . import exchange
 from .arsenal import band_of, check_reach, is_ranged, shot_modifiers, weapon_of
 from .checks import attribute_base, maneuver_base, roll_test, situation, skill_base, specialization
@@ -17,12 +19,13 @@ from .effects import release
 from .ranged import after_shot, suppression, zone_test
 from .wounds import pv_adjusted
 from .tables import THREATEN
+from .state import Duel, DuelCombat, DuelCombatant, Res
 
 # Actions that make a suppressed combatant move or act in the zone (E-2, Tir de suppression).
 ACTS_IN_ZONE = frozenset({"attack", "shoot", "threaten", "counter", "join", "reload", "break_free"})
 
 
-def resolve(res: Resolution, action: dict) -> None:
+def resolve(res: Res, action: Action) -> None:
     kind = action["type"]
     actor = res.combatant(action["actor"], field="actor")
     _check_turn(res.state, actor, kind)
@@ -37,7 +40,7 @@ def resolve(res: Resolution, action: dict) -> None:
     HANDLERS[kind](res, actor, action)
 
 
-def _check_turn(state: dict, actor: dict, kind: str) -> None:
+def _check_turn(state: DuelCombat, actor: DuelCombatant, kind: str) -> None:
     entries = awaiting(state)
     entry = next((e for e in entries if e["actor"] == actor["id"]), None)
     if entry is None:
@@ -50,11 +53,11 @@ def _check_turn(state: dict, actor: dict, kind: str) -> None:
 # -- exchanges ---------------------------------------------------------------------------------
 
 
-def _attack(res: Resolution, actor: dict, action: dict) -> None:
+def _attack(res: Res, actor: DuelCombatant, action: Action) -> None:
     exchange.declare_attack(res, actor, action)
 
 
-def _shoot(res: Resolution, shooter: dict, action: dict) -> None:
+def _shoot(res: Res, shooter: DuelCombatant, action: Action) -> None:
     defender, duel = exchange.engaged(res, shooter, action["target"])
     weapon = weapon_of(shooter, action["weapon"])
     if not is_ranged(weapon):
@@ -80,11 +83,11 @@ def _shoot(res: Resolution, shooter: dict, action: dict) -> None:
     exchange.declare_shot(res, shooter, action, weapon, duel)
 
 
-def _defend(res: Resolution, defender: dict, action: dict) -> None:
+def _defend(res: Res, defender: DuelCombatant, action: Action) -> None:
     exchange.defend(res, defender, action)
 
 
-def _threaten(res: Resolution, actor: dict, action: dict) -> None:
+def _threaten(res: Res, actor: DuelCombatant, action: Action) -> None:
     """Menacer: a normal attack roll, no damage; the defender must counter-attack to get out."""
     defender, duel = exchange.engaged(res, actor, action["target"])
     weapon = weapon_of(actor, action["weapon"])
@@ -111,11 +114,12 @@ def _threaten(res: Resolution, actor: dict, action: dict) -> None:
         exchange.finish(res, duel, defender, ["attack_failed"], keeps=actor["id"] not in defender["facing"])
 
 
-def _counter(res: Resolution, actor: dict, action: dict) -> None:
+def _counter(res: Res, actor: DuelCombatant, action: Action) -> None:
     duel = next(d for d in duels_of(res.state, actor["id"]) if d["threat"] and d["attacker"] != actor["id"] and not d["done"])
     threatener = by_id(res.state, duel["attacker"])
     spec = {key: action[key] for key in ("maneuver", "weapon", "part", "modifier", "distance")}
-    distance = duel["threat"].get("distance")  # a gun's threat is made from a distance; a blade's at contact
+    threat = cast("dict[str, Any]", duel["threat"])  # found above among the threatened duels
+    distance = threat.get("distance")  # a gun's threat is made from a distance; a blade's at contact
     check_counter(actor, threatener, spec, distance, res.state, "")
     if exchange.counter_attack(res, actor, threatener, spec, distance):
         duel["threat"] = None
@@ -128,7 +132,7 @@ def _counter(res: Resolution, actor: dict, action: dict) -> None:
 # -- engagement -----------------------------------------------------------------------------
 
 
-def _join(res: Resolution, actor: dict, action: dict) -> None:
+def _join(res: Res, actor: DuelCombatant, action: Action) -> None:
     """A newcomer intervenes: an interruption roll decides who holds the initiative."""
     target = res.combatant(action["target"], field="target")
     if target["side"] == actor["side"] or is_out(target):
@@ -143,11 +147,11 @@ def _join(res: Resolution, actor: dict, action: dict) -> None:
     open_duel(res, actor, target, winner)
 
 
-def _face(res: Resolution, actor: dict, action: dict) -> None:
+def _face(res: Res, actor: DuelCombatant, action: Action) -> None:
     face_opponents(res, actor, action["opponents"], "opponents")
 
 
-def _open_duels_led_by(res: Resolution, actor: dict, target_id: str | None) -> list[dict]:
+def _open_duels_led_by(res: Res, actor: DuelCombatant, target_id: str | None) -> list[Duel]:
     duels = [d for d in duels_of(res.state, actor["id"]) if d["attacker"] == actor["id"] and not d["done"]]
     if target_id is not None:
         duels = [d for d in duels if other(d, actor["id"]) == target_id]
@@ -156,13 +160,13 @@ def _open_duels_led_by(res: Resolution, actor: dict, target_id: str | None) -> l
     return duels
 
 
-def _pass(res: Resolution, actor: dict, action: dict) -> None:
+def _pass(res: Res, actor: DuelCombatant, action: Action) -> None:
     res.emit("passed", actor=actor["id"], description=action["description"])
     for duel in _open_duels_led_by(res, actor, action["target"]):
         close_exchange(res, duel)
 
 
-def _reload(res: Resolution, actor: dict, action: dict) -> None:
+def _reload(res: Res, actor: DuelCombatant, action: Action) -> None:
     weapon = weapon_of(actor, action["weapon"])
     if not is_ranged(weapon):
         raise InvalidAction(f"{weapon['name']} is not a ranged weapon", field="weapon")
@@ -175,7 +179,7 @@ def _reload(res: Resolution, actor: dict, action: dict) -> None:
         close_exchange(res, duel)
 
 
-def _break_free(res: Resolution, actor: dict, action: dict) -> None:
+def _break_free(res: Res, actor: DuelCombatant, action: Action) -> None:
     hold = hold_on(res.state, actor["id"])
     if hold is None:
         raise ActionNotAllowed(f"{actor['name']} is not held", field="type")
@@ -195,7 +199,7 @@ def _break_free(res: Resolution, actor: dict, action: dict) -> None:
             close_exchange(res, duel)
 
 
-def adjusted(res: Resolution, target: dict, action: dict, changes: dict) -> bool:
+def adjusted(res: Res, target: DuelCombatant, action: Action, changes: dict[str, Any]) -> bool:
     """After the GM's adjust: this ruleset's own fields (care, narrative falls, a new attacker), and what PV mean."""
     before = changes.get("pv", target["pv"])
     if action["pv"] is not None:
@@ -213,7 +217,7 @@ def adjusted(res: Resolution, target: dict, action: dict, changes: dict) -> bool
     return action["pv"] is not None or bool(action["remove"]) or action["initiative_against"] is not None
 
 
-def settle(res: Resolution) -> None:
+def settle(res: Res) -> None:
     """After a GM action: whoever is out leaves his duels; the round turns if every exchange is done."""
     for combatant in res.state["combatants"]:
         if is_out(combatant) and (combatant["facing"] or any(combatant["id"] in (d["a"], d["b"]) for d in res.state["duels"])):

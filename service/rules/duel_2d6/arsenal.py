@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
 import math
 
 from ..errors import ActionNotAllowed, InvalidAction
@@ -10,10 +11,11 @@ from .tables import (
     ALWAYS_CARRIED, BAND_LIMITS, BANDS, COUNTER_MALUS, DISTANCE_MALUS, DOUBLE_MANEUVER_MALUS, HOLD_PARTS,
     MELEE_ATTACKS, RANGED_KINDS, RANGED_SHOTS, WEAPONS,
 )
+from .state import DuelCombatant
 
 
-def weapon_of(combatant: dict, weapon_id: str, field: str = "weapon") -> dict:
-    weapon = next((w for w in combatant["sheet"]["weapons"] if w["id"] == weapon_id), None)
+def weapon_of(combatant: DuelCombatant, weapon_id: str, field: str = "weapon") -> dict[str, Any]:
+    weapon: dict[str, Any] | None = next((w for w in combatant["sheet"]["weapons"] if w["id"] == weapon_id), None)
     if weapon is None and weapon_id in ALWAYS_CARRIED:
         weapon = {"id": weapon_id, **WEAPONS[weapon_id]}
     if weapon is None:
@@ -24,7 +26,7 @@ def weapon_of(combatant: dict, weapon_id: str, field: str = "weapon") -> dict:
     return weapon
 
 
-def is_ranged(weapon: dict) -> bool:
+def is_ranged(weapon: dict[str, Any]) -> bool:
     return weapon["kind"] in RANGED_KINDS
 
 
@@ -34,7 +36,7 @@ def band_of(distance: int) -> str:
     return next((band for band in BANDS[1:-1] if distance <= BAND_LIMITS[band]), BANDS[-1])
 
 
-def within_reach_of_a_blow(distance) -> bool:
+def within_reach_of_a_blow(distance: int | None) -> bool:
     """A melee blow reaches an opponent without a distance (melee) or at contact range."""
     return distance is None or band_of(distance) == "contact"
 
@@ -45,30 +47,32 @@ def shift_band(band: str, steps: int) -> str:
     return BANDS[index]
 
 
-def distance_malus(weapon: dict, band: str):
+def distance_malus(weapon: dict[str, Any], band: str) -> int | str | None:
     """0..-10, "auto" at contact, or None when the weapon cannot reach."""
     max_band = weapon.get("max_band")
     if max_band and BANDS.index(band) > BANDS.index(max_band):
         return None
-    return DISTANCE_MALUS[weapon["handling"]][band]
+    found: int | str = DISTANCE_MALUS[weapon["handling"]][band]
+    return found
 
 
-def check_reach(weapon: dict, band: str, field: str = "distance") -> None:
+def check_reach(weapon: dict[str, Any], band: str, field: str = "distance") -> None:
     if distance_malus(weapon, band) is None:
         reach = weapon.get("max_band") or "extreme"
         raise ActionNotAllowed(f"{weapon['name']} cannot shoot that far ({band}); its range ends at {reach}", field=field)
 
 
-def hit_value(spec: dict, part: str | None, defender: dict) -> int:
-    hit = spec["hit"]
+def hit_value(spec: dict[str, Any], part: str | None, defender: DuelCombatant) -> int:
+    hit: int | str = spec["hit"]  # a number, "-FOR" or "part" (tables.MELEE_ATTACKS)
     if hit == "-FOR":
-        return -defender["sheet"]["attributes"]["FOR"]
+        found: int = -defender["sheet"]["attributes"]["FOR"]
+        return found
     if hit == "part":
-        return HOLD_PARTS[part]
-    return hit
+        return HOLD_PARTS[cast(str, part)]  # a hold names its part
+    return cast(int, hit)
 
 
-def check_maneuver(combatant: dict, maneuver: str, weapon: dict, part: str | None, field: str) -> None:
+def check_maneuver(combatant: DuelCombatant, maneuver: str, weapon: dict[str, Any], part: str | None, field: str) -> None:
     spec = MELEE_ATTACKS[maneuver]
     if is_ranged(weapon):
         raise InvalidAction(f"{weapon['name']} is a ranged weapon: use a shoot action", field=field)
@@ -80,7 +84,7 @@ def check_maneuver(combatant: dict, maneuver: str, weapon: dict, part: str | Non
         raise InvalidAction("a Prise needs a part: tete, corps or membre", field="part")
 
 
-def blow_modifiers(attacker: dict, defender: dict, blows: list[dict], index: int, *, gm: int, steps: int, counter: bool) -> dict:
+def blow_modifiers(attacker: DuelCombatant, defender: DuelCombatant, blows: list[dict[str, Any]], index: int, *, gm: int, steps: int, counter: bool) -> dict[str, Any]:
     """Target of one melee blow: base, maneuver, weapon, specialisation and situation."""
     blow = blows[index]
     spec = MELEE_ATTACKS[blow["maneuver"]]
@@ -107,7 +111,7 @@ def blow_modifiers(attacker: dict, defender: dict, blows: list[dict], index: int
     }
 
 
-def shot_modifiers(shooter: dict, weapon: dict, plan: dict, band: str, *, counter: bool = False) -> dict:
+def shot_modifiers(shooter: DuelCombatant, weapon: dict[str, Any], plan: dict[str, Any], band: str, *, counter: bool = False) -> dict[str, Any]:
     spec = RANGED_SHOTS[plan.get("shot", "tir_simple")]
     malus = distance_malus(weapon, band)
     mods = {**skill_base(shooter, weapon["skill"]), "distance": 0 if malus == "auto" else malus}
@@ -128,5 +132,5 @@ def shot_modifiers(shooter: dict, weapon: dict, plan: dict, band: str, *, counte
     }
 
 
-def aim_limit(combatant: dict, weapon: dict) -> int:
+def aim_limit(combatant: DuelCombatant, weapon: dict[str, Any]) -> int:
     return max(0, skill_level(combatant, weapon["skill"]))

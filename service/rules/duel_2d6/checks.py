@@ -8,22 +8,23 @@ doubled die's face.
 
 from __future__ import annotations
 
+from typing import Any
 from dataclasses import dataclass
 
 from ..conditions import take_roll_adjustments
-from ..ruleset import Resolution
 from .tables import (
     ATTRIBUTE_BASE, BRAWL, CRITICAL, ENCUMBRANCE_MALUS, FAILURE, FUMBLE, LEVELS, PRONE_MALUS, SKILL_BASE,
     SPECIALIZATION_BONUS, SUCCESS, UNTRAINED_MA_BASE,
 )
 from .conditions import is_prone
+from .state import DuelCombatant, Res
 
 
 @dataclass(frozen=True, slots=True)
 class Test:
     dice: tuple[int, int]
     target: int
-    modifiers: dict
+    modifiers: dict[str, Any]
     forced: str | None = None  # the GM's override: "success" or "failure"
 
     @property
@@ -50,7 +51,7 @@ class Test:
     def dd(self) -> int:
         return self.dice[0] if self.double else 0
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         return {
             "dice": list(self.dice),
             "total": self.total,
@@ -61,7 +62,7 @@ class Test:
         }
 
 
-def roll_test(res: Resolution, modifiers: dict, purpose: str, roller: dict) -> Test:
+def roll_test(res: Res, modifiers: dict[str, Any], purpose: str, roller: DuelCombatant) -> Test:
     """``roller`` rolls 2D6 under the sum of ``modifiers`` (which include the base) and the GM's."""
     bonus, forced = take_roll_adjustments(res, roller)
     modifiers = {**modifiers, "gm_modifier": bonus}
@@ -70,19 +71,20 @@ def roll_test(res: Resolution, modifiers: dict, purpose: str, roller: dict) -> T
     return Test((dice[0], dice[1]), sum(modifiers.values()), shown, forced)
 
 
-def skill_level(combatant: dict, skill: str | None) -> int:
-    return combatant["sheet"]["skills"].get(skill or BRAWL, 0)
+def skill_level(combatant: DuelCombatant, skill: str | None) -> int:
+    found: int = combatant["sheet"]["skills"].get(skill or BRAWL, 0)
+    return found
 
 
-def skill_base(combatant: dict, skill: str | None) -> dict:
+def skill_base(combatant: DuelCombatant, skill: str | None) -> dict[str, Any]:
     return {"base": SKILL_BASE, "skill": skill_level(combatant, skill)}
 
 
-def attribute_base(combatant: dict, attribute: str) -> dict:
+def attribute_base(combatant: DuelCombatant, attribute: str) -> dict[str, Any]:
     return {"base": ATTRIBUTE_BASE, attribute: combatant["sheet"]["attributes"][attribute]}
 
 
-def maneuver_base(combatant: dict, needs_martial_art: bool, skill: str | None) -> dict:
+def maneuver_base(combatant: DuelCombatant, needs_martial_art: bool, skill: str | None) -> dict[str, Any]:
     """7 + skill, or for a * maneuver 7 + martial art, else 2 + Bagarre."""
     if not needs_martial_art:
         return skill_base(combatant, skill)
@@ -92,16 +94,16 @@ def maneuver_base(combatant: dict, needs_martial_art: bool, skill: str | None) -
     return {"base": UNTRAINED_MA_BASE, "skill": skill_level(combatant, BRAWL)}
 
 
-def specialization(combatant: dict, maneuver: str) -> int:
+def specialization(combatant: DuelCombatant, maneuver: str) -> int:
     return SPECIALIZATION_BONUS if maneuver in combatant["sheet"]["specializations"] else 0
 
 
-def encumbering_armour(combatant: dict) -> list[dict]:
+def encumbering_armour(combatant: DuelCombatant) -> list[dict[str, Any]]:
     """The pieces whose IP counts for encumbrance: all but a fragments-only helmet, unless its sheet says so."""
     return [piece for piece in combatant["sheet"]["armour"] if piece.get("encumbers", not piece["fragments_only"])]
 
 
-def situation(combatant: dict, *, physical: bool = True, maneuver: bool = True) -> dict:
+def situation(combatant: DuelCombatant, *, physical: bool = True, maneuver: bool = True) -> dict[str, Any]:
     """The maluses a combatant carries into every roll (wounds, ground, armour, opponents)."""
     mods = {"wound": combatant["malus"]}
     if maneuver and is_prone(combatant):

@@ -1,28 +1,31 @@
 """The states Duel 2D6 gives a combatant: prone, stunned, out of the fight, dead..."""
 
+from typing import Any
+
 from ..conditions import LEFT, add, has, remove
+from .state import DuelCombatant
 
 PRONE, STUNNED, UNCONSCIOUS, DEAD = "prone", "stunned", "unconscious", "dead"
 SUPPRESSED, FIRING_FROM_COVER = "suppressed", "firing_from_cover"
 
 
-def condition(combatant: dict, code: str) -> dict | None:
+def condition(combatant: DuelCombatant, code: str) -> dict[str, Any] | None:
     return next((c for c in combatant["conditions"] if c["code"] == code), None)
 
 
-def is_prone(combatant: dict) -> bool:
+def is_prone(combatant: DuelCombatant) -> bool:
     return has(combatant, PRONE)
 
 
-def is_stunned(combatant: dict) -> bool:
+def is_stunned(combatant: DuelCombatant) -> bool:
     return has(combatant, STUNNED)
 
 
-def is_out(combatant: dict) -> bool:
+def is_out(combatant: DuelCombatant) -> bool:
     return has(combatant, UNCONSCIOUS) or has(combatant, DEAD) or has(combatant, LEFT)
 
 
-def is_dead(combatant: dict) -> bool:
+def is_dead(combatant: DuelCombatant) -> bool:
     return has(combatant, DEAD)
 
 

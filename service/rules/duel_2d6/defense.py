@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import ActionNotAllowed, InvalidAction
 from .arsenal import check_maneuver, check_reach, band_of, is_ranged, weapon_of, within_reach_of_a_blow
 from .checks import attribute_base, maneuver_base, situation, skill_base, skill_level, specialization
 from .duels import hold_on, is_locked
 from .tables import DEFENSES, DEFENSIVE_ITEMS, MELEE_ATTACKS, RANGED_DEFENSE_IDS
+from .state import DuelCombat, DuelCombatant
 
 LOCKED_DEFENSES = ("degagement", "jet_for", "aucune")
 
 
-def allowed(plan: dict, index: int = 0) -> list[str]:
+def allowed(plan: dict[str, Any], index: int = 0) -> list[str]:
     if plan["kind"] == "ranged":
         return list(RANGED_DEFENSE_IDS)
-    return MELEE_ATTACKS[plan["blows"][index]["maneuver"]]["defenses"]
+    found: list[str] = MELEE_ATTACKS[plan["blows"][index]["maneuver"]]["defenses"]
+    return found
 
 
-def _refuse_unless_allowed(plan: dict, index: int, defense: str, field: str) -> None:
+def _refuse_unless_allowed(plan: dict[str, Any], index: int, defense: str, field: str) -> None:
     permitted = allowed(plan, index)
     if defense not in permitted:
         against = plan["blows"][index].get("maneuver") or plan["shot"]
@@ -26,7 +30,7 @@ def _refuse_unless_allowed(plan: dict, index: int, defense: str, field: str) -> 
         )
 
 
-def check_counter(defender: dict, attacker: dict, counter: dict, plan_distance, state: dict, prefix: str) -> None:
+def check_counter(defender: DuelCombatant, attacker: DuelCombatant, counter: dict[str, Any], plan_distance: int | None, state: DuelCombat, prefix: str) -> None:
     weapon = weapon_of(defender, counter["weapon"], field=f"{prefix}weapon")
     if is_ranged(weapon):
         distance = counter["distance"] if counter["distance"] is not None else plan_distance
@@ -47,7 +51,7 @@ def check_counter(defender: dict, attacker: dict, counter: dict, plan_distance, 
         raise ActionNotAllowed(f"{counter['maneuver']} needs a Prise ({' or '.join(needs)}) on the opponent first", field=f"{prefix}maneuver")
 
 
-def check_declaration(state: dict, plan: dict, decl: dict, defender: dict, attacker: dict, prefix: str = "") -> None:
+def check_declaration(state: DuelCombat, plan: dict[str, Any], decl: dict[str, Any], defender: DuelCombatant, attacker: DuelCombatant, prefix: str = "") -> None:
     """Refuse a defense the rules do not allow here, before any die is rolled."""
     defense = decl["defense"]
     _refuse_unless_allowed(plan, 0, defense, f"{prefix}defense")
@@ -77,7 +81,7 @@ def check_declaration(state: dict, plan: dict, decl: dict, defender: dict, attac
         _refuse_unless_allowed(plan, 1, second, f"{prefix}second_defense")
 
 
-def defense_modifiers(defender: dict, defense: str, decl: dict) -> dict:
+def defense_modifiers(defender: DuelCombatant, defense: str, decl: dict[str, Any]) -> dict[str, Any]:
     spec = DEFENSES[defense]
     if spec.get("attribute"):
         base = attribute_base(defender, spec["attribute"])
@@ -96,13 +100,14 @@ def defense_modifiers(defender: dict, defense: str, decl: dict) -> dict:
     }
 
 
-def _block_skill(defender: dict, using: str | None) -> str | None:
+def _block_skill(defender: DuelCombatant, using: str | None) -> str | None:
     if using is None or using == defender["sheet"]["defensive_item"]:
         return None
-    return weapon_of(defender, using)["skill"]
+    found: str | None = weapon_of(defender, using)["skill"]
+    return found
 
 
-def absorption(defender: dict, defense: str, using: str | None, dd: int) -> dict:
+def absorption(defender: DuelCombatant, defense: str, using: str | None, dd: int) -> dict[str, Any]:
     """"Absorbe FOR dmg (+Dd si critique)", + the item's Défense or the weapon skill level (D-6)."""
     parts = {"FOR": defender["sheet"]["attributes"]["FOR"], "maneuver": DEFENSES[defense]["absorb"], "Dd": dd}
     if using is not None and using == defender["sheet"]["defensive_item"]:

@@ -8,49 +8,53 @@ applied by :func:`give_initiative`.
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..state import Awaiting
 from ..conditions import next_round, remove
 from ..errors import ActionNotAllowed, InvalidAction
-from ..ruleset import Resolution
 from .arsenal import within_reach_of_a_blow
 from .checks import attribute_base, roll_test, skill_base
 from .tables import RANGED_KINDS
 from .conditions import PRONE, is_out, is_prone, is_stunned
+from .state import Duel, DuelCombat, DuelCombatant, Hold, Pair, Res
 
 ATTACKER_ACTIONS = ["attack", "shoot", "threaten", "join", "face", "pass", "reload"]
 MAX_INITIATIVE_REROLLS = 20
 
 
-def by_id(state: dict, combatant_id: str) -> dict:
+def by_id(state: DuelCombat, combatant_id: str) -> DuelCombatant:
     return next(c for c in state["combatants"] if c["id"] == combatant_id)
 
 
-def other(duel: dict, combatant_id: str) -> str:
+def other(duel: Pair, combatant_id: str) -> str:
     return duel["b"] if duel["a"] == combatant_id else duel["a"]
 
 
-def duel_between(state: dict, first: str, second: str) -> dict | None:
+def duel_between(state: DuelCombat, first: str, second: str) -> Duel | None:
     return next((d for d in state["duels"] if {d["a"], d["b"]} == {first, second}), None)
 
 
-def duels_of(state: dict, combatant_id: str) -> list[dict]:
+def duels_of(state: DuelCombat, combatant_id: str) -> list[Duel]:
     return [d for d in state["duels"] if combatant_id in (d["a"], d["b"])]
 
 
-def max_opponents(combatant: dict) -> int:
+def max_opponents(combatant: DuelCombatant) -> int:
     # "pas plus d'adversaires que sa DEX"; everyone can face at least one (gap G11).
-    return max(1, combatant["sheet"]["attributes"]["DEX"])
+    found: int = max(1, combatant["sheet"]["attributes"]["DEX"])
+    return found
 
 
-def hold_on(state: dict, held_id: str) -> dict | None:
+def hold_on(state: DuelCombat, held_id: str) -> Hold | None:
     return next((h for h in state["holds"] if h["held"] == held_id), None)
 
 
-def is_locked(state: dict, combatant_id: str) -> bool:
+def is_locked(state: DuelCombat, combatant_id: str) -> bool:
     hold = hold_on(state, combatant_id)
     return bool(hold and hold["locked"])
 
 
-def face_opponents(res: Resolution, actor: dict, opponents: list[str], field: str) -> None:
+def face_opponents(res: Res, actor: DuelCombatant, opponents: list[str], field: str) -> None:
     """"Le personnage peut ne choisir que certains adversaires, tant en attaque qu'en défense" (E-5), at most DEX.
 
     Chosen on the fighter's turn (``face``) or with a defense (``defend.face``): the seed sets no moment.
@@ -69,7 +73,7 @@ def face_opponents(res: Resolution, actor: dict, opponents: list[str], field: st
 # -- initiative ---------------------------------------------------------------------
 
 
-def _initiative_base(res: Resolution, combatant: dict) -> dict:
+def _initiative_base(res: Res, combatant: DuelCombatant) -> dict[str, Any]:
     mode = combatant["sheet"]["initiative"] or res.options["initiative_roll"]
     if mode == "weapon":
         weapons = combatant["sheet"]["weapons"]
@@ -77,7 +81,7 @@ def _initiative_base(res: Resolution, combatant: dict) -> dict:
     return attribute_base(combatant, mode)
 
 
-def roll_initiative(res: Resolution, first: dict, second: dict, *, interruption: bool = False) -> str:
+def roll_initiative(res: Res, first: DuelCombatant, second: DuelCombatant, *, interruption: bool = False) -> str:
     """Both roll; the better level wins, then the larger margin, else both roll again."""
     code = "interruption_rolled" if interruption else "initiative_rolled"
     for _ in range(MAX_INITIATIVE_REROLLS):
@@ -92,8 +96,8 @@ def roll_initiative(res: Resolution, first: dict, second: dict, *, interruption:
     return first["id"]
 
 
-def open_duel(res: Resolution, first: dict, second: dict, attacker_id: str) -> dict:
-    duel = {"a": first["id"], "b": second["id"], "attacker": attacker_id, "done": False, "threat": None}
+def open_duel(res: Res, first: DuelCombatant, second: DuelCombatant, attacker_id: str) -> Duel:
+    duel: Duel = {"a": first["id"], "b": second["id"], "attacker": attacker_id, "done": False, "threat": None}
     res.state["duels"].append(duel)
     for combatant, opponent in ((first, second), (second, first)):
         if len(combatant["facing"]) < max_opponents(combatant):
@@ -104,7 +108,7 @@ def open_duel(res: Resolution, first: dict, second: dict, attacker_id: str) -> d
     return duel
 
 
-def start_duels(res: Resolution) -> None:
+def start_duels(res: Res) -> None:
     """Pair the fighters: each with the first free fighter of another side (seed, intro note)."""
     state = res.state
     state.update({"duels": [], "holds": [], "pending": None})
@@ -131,7 +135,7 @@ def start_duels(res: Resolution) -> None:
 # -- changes of initiative ----------------------------------------------------------------
 
 
-def give_initiative(res: Resolution, duel: dict, combatant_id: str, reason: str) -> None:
+def give_initiative(res: Res, duel: Duel, combatant_id: str, reason: str) -> None:
     """``combatant_id`` becomes the duel's attacker; regaining it means getting up."""
     if duel["attacker"] == combatant_id:
         return
@@ -144,7 +148,7 @@ def give_initiative(res: Resolution, duel: dict, combatant_id: str, reason: str)
         res.emit("stands_up", combatant=combatant_id)
 
 
-def lose_initiative_everywhere(res: Resolution, combatant: dict, reason: str) -> None:
+def lose_initiative_everywhere(res: Res, combatant: DuelCombatant, reason: str) -> None:
     for duel in duels_of(res.state, combatant["id"]):
         if duel["attacker"] == combatant["id"]:
             give_initiative(res, duel, other(duel, combatant["id"]), reason)
@@ -153,13 +157,13 @@ def lose_initiative_everywhere(res: Resolution, combatant: dict, reason: str) ->
 # -- rounds ---------------------------------------------------------------------------------
 
 
-def close_exchange(res: Resolution, duel: dict) -> None:
+def close_exchange(res: Res, duel: Duel) -> None:
     if duel in res.state["duels"]:
         duel["done"] = True
     next_round_if_over(res)
 
 
-def next_round_if_over(res: Resolution) -> None:
+def next_round_if_over(res: Res) -> None:
     state = res.state
     if state["status"] != "active" or state["pending"] or not state["duels"]:
         return
@@ -171,7 +175,7 @@ def next_round_if_over(res: Resolution) -> None:
     next_round(res)
 
 
-def leave_fight(res: Resolution, combatant: dict) -> None:
+def leave_fight(res: Res, combatant: DuelCombatant) -> None:
     """A combatant out of the fight leaves its duels, holds and everyone's facing list."""
     state = res.state
     state["duels"] = [d for d in state["duels"] if combatant["id"] not in (d["a"], d["b"])]
@@ -185,7 +189,7 @@ def leave_fight(res: Resolution, combatant: dict) -> None:
 # -- who may act -------------------------------------------------------------------------------
 
 
-def _attacker_actions(state: dict, combatant: dict) -> list[str]:
+def _attacker_actions(state: DuelCombat, combatant: DuelCombatant) -> list[str]:
     if is_stunned(combatant):
         return ["pass"]
     if is_locked(state, combatant["id"]):
@@ -195,14 +199,14 @@ def _attacker_actions(state: dict, combatant: dict) -> list[str]:
     return [a for a in ATTACKER_ACTIONS if shoots or a not in ("shoot", "reload")] + held
 
 
-def _can_counter(combatant: dict, threat: dict) -> bool:
+def _can_counter(combatant: DuelCombatant, threat: dict[str, Any]) -> bool:
     """A blow answers a threat within contact; from further only a ranged weapon in hand can."""
     if within_reach_of_a_blow(threat.get("distance")):
         return True
     return any(w["kind"] in RANGED_KINDS and w["id"] not in combatant["dropped"] for w in combatant["sheet"]["weapons"])
 
 
-def free_fighters(state: dict) -> list[dict]:
+def free_fighters(state: DuelCombat) -> list[DuelCombatant]:
     engaged = {i for d in state["duels"] for i in (d["a"], d["b"])}
     standing = [c for c in state["combatants"] if not is_out(c)]
     return [
@@ -211,11 +215,11 @@ def free_fighters(state: dict) -> list[dict]:
     ]
 
 
-def awaiting(state: dict) -> list[dict]:
+def awaiting(state: DuelCombat) -> list[Awaiting]:
     pending = state.get("pending")
     if pending:
         return [{"actor": pending["defender"], "actions": ["defend"], "reason": "defense"}]
-    entries: dict[str, dict] = {}
+    entries: dict[str, Awaiting] = {}
 
     def offer(actor: str, actions: list[str], reason: str) -> None:
         entry = entries.setdefault(actor, {"actor": actor, "actions": [], "reason": reason})

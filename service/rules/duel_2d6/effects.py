@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from ..ruleset import Resolution
+from typing import Any
+
 from .arsenal import aim_limit, weapon_of
 from .conditions import PRONE, add
 from .duels import lose_initiative_everywhere
 from .tables import MELEE_ATTACKS
 from .wounds import roll_damage, stun_check, wound
+from .state import DuelCombatant, Res
 
 
-def fall(res: Resolution, combatant: dict) -> None:
+def fall(res: Res, combatant: DuelCombatant) -> None:
     """"Personnage au sol : perd automatiquement l'initiative s'il l'avait"."""
     # On the ground until the initiative comes back to him (give_initiative: stands_up).
     if add(res, combatant, PRONE, until="stands_up"):
@@ -18,14 +20,14 @@ def fall(res: Resolution, combatant: dict) -> None:
     lose_initiative_everywhere(res, combatant, "fell")
 
 
-def release(res: Resolution, holder_id: str, held_id: str) -> None:
+def release(res: Res, holder_id: str, held_id: str) -> None:
     before = len(res.state["holds"])
     res.state["holds"] = [h for h in res.state["holds"] if not (h["holder"] == holder_id and h["held"] == held_id)]
     if len(res.state["holds"]) != before:
         res.emit("hold_released", attacker=holder_id, defender=held_id)
 
 
-def _drop_weapons(res: Resolution, combatant: dict) -> list[str]:
+def _drop_weapons(res: Res, combatant: DuelCombatant) -> list[str]:
     dropped = [w["id"] for w in combatant["sheet"]["weapons"] if w["kind"] != "natural" and w["id"] not in combatant["dropped"]]
     combatant["dropped"] += dropped
     for weapon_id in dropped:
@@ -33,7 +35,7 @@ def _drop_weapons(res: Resolution, combatant: dict) -> list[str]:
     return dropped
 
 
-def disarm(res: Resolution, attacker: dict, defender: dict, critical: bool) -> None:
+def disarm(res: Res, attacker: DuelCombatant, defender: DuelCombatant, critical: bool) -> None:
     """"Adversaire lâche arme si rate défense; attaquant s'empare de l'arme si critique"."""
     weapon = next((w for w in defender["sheet"]["weapons"] if w["kind"] != "natural" and w["id"] not in defender["dropped"]), None)
     if weapon is None:
@@ -49,7 +51,7 @@ def disarm(res: Resolution, attacker: dict, defender: dict, critical: bool) -> N
         res.emit("weapon_taken", attacker=attacker["id"], target=defender["id"], weapon=taken_id)
 
 
-def land_blow(res: Resolution, attacker: dict, defender: dict, blow: dict, *, dd: int, critical: bool, absorbed: int, steps: int, aim) -> None:
+def land_blow(res: Res, attacker: DuelCombatant, defender: DuelCombatant, blow: dict[str, Any], *, dd: int, critical: bool, absorbed: int, steps: int, aim: str | None) -> None:
     maneuver = blow["maneuver"]
     spec = MELEE_ATTACKS[maneuver]
     weapon = weapon_of(attacker, blow["weapon"])

@@ -10,8 +10,10 @@ the blow does (damage dice, hit location 2D6, CON roll for a stun).
 
 from __future__ import annotations
 
+from typing import Any, cast
+
+from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
-from ..ruleset import Resolution
 from .arsenal import band_of, blow_modifiers, check_maneuver, check_reach, distance_malus, shift_band, shot_modifiers, weapon_of
 from .checks import attribute_base, roll_test
 from .conditions import is_out, is_stunned
@@ -21,12 +23,13 @@ from .effects import land_blow, release
 from .ranged import after_shot, land_shot, spend_ammo
 from .tables import CRITICAL, DEFENSES, FUMBLE, LEVELS, MELEE_ATTACKS, RANGED_SHOTS, SUCCESS
 from .wounds import roll_damage
+from .state import Duel, DuelCombatant, Res
 
 NO_DEFENSE = {"defense": "aucune", "using": None, "counter": None, "modifier": 0, "skill": None,
               "cover_ip": None, "blind_modifier": 0, "second_defense": None}
 
 
-def engaged(res: Resolution, actor: dict, target_id: str) -> tuple[dict, dict]:
+def engaged(res: Res, actor: DuelCombatant, target_id: str) -> tuple[DuelCombatant, Duel]:
     """The opponent and the duel in which ``actor`` holds the initiative and has not acted."""
     target = res.combatant(target_id, field="target")
     duel = duel_between(res.state, actor["id"], target_id)
@@ -41,14 +44,14 @@ def engaged(res: Resolution, actor: dict, target_id: str) -> tuple[dict, dict]:
     return target, duel
 
 
-def _check_options(res: Resolution, action: dict) -> None:
+def _check_options(res: Res, action: Action) -> None:
     if action["coup_mortel_steps"] and not res.options["coup_mortel_rule"]:
         raise ActionNotAllowed("the optional Coup mortel rule (C-6) is off in this combat", field="coup_mortel_steps")
     if action["aim"] and not res.options["hit_location"]:
         raise ActionNotAllowed("the optional hit-location rule (C-5) is off in this combat", field="aim")
 
 
-def declare_attack(res: Resolution, attacker: dict, action: dict) -> None:
+def declare_attack(res: Res, attacker: DuelCombatant, action: Action) -> None:
     defender, duel = engaged(res, attacker, action["target"])
     _check_options(res, action)
     blows = [{"maneuver": action["maneuver"], "weapon": action["weapon"], "part": action["part"]}]
@@ -71,7 +74,7 @@ def declare_attack(res: Resolution, attacker: dict, action: dict) -> None:
     _declared(res, duel, plan, action["defense"])
 
 
-def declare_shot(res: Resolution, shooter: dict, action: dict, weapon: dict, duel: dict) -> None:
+def declare_shot(res: Res, shooter: DuelCombatant, action: Action, weapon: dict[str, Any], duel: Duel) -> None:
     _check_options(res, action)
     spec = RANGED_SHOTS[action["shot"]]
     shots = spec.get("shots", 1)
@@ -83,11 +86,11 @@ def declare_shot(res: Resolution, shooter: dict, action: dict, weapon: dict, due
     _declared(res, duel, plan, action["defense"])
 
 
-def duel_other(duel: dict, combatant: dict) -> str:
+def duel_other(duel: Duel, combatant: DuelCombatant) -> str:
     return duel["b"] if duel["a"] == combatant["id"] else duel["a"]
 
 
-def _forced_no_defense(res: Resolution, duel: dict, attacker: dict, defender: dict) -> str | None:
+def _forced_no_defense(res: Res, duel: Duel, attacker: DuelCombatant, defender: DuelCombatant) -> str | None:
     if attacker["id"] not in defender["facing"]:
         return "not_faced"
     if is_stunned(defender):
@@ -97,7 +100,7 @@ def _forced_no_defense(res: Resolution, duel: dict, attacker: dict, defender: di
     return None
 
 
-def _declared(res: Resolution, duel: dict, plan: dict, inline: dict | None) -> None:
+def _declared(res: Res, duel: Duel, plan: dict[str, Any], inline: dict[str, Any] | None) -> None:
     attacker, defender = by_id(res.state, plan["attacker"]), by_id(res.state, plan["defender"])
     plan["under_threat"] = bool(duel["threat"] and duel["threat"]["ranged"] and plan["kind"] == "ranged")
     forced = _forced_no_defense(res, duel, attacker, defender)
@@ -114,8 +117,8 @@ def _declared(res: Resolution, duel: dict, plan: dict, inline: dict | None) -> N
         res.emit("awaiting_defense", attacker=attacker["id"], defender=defender["id"])
 
 
-def defend(res: Resolution, defender: dict, action: dict) -> None:
-    plan = res.state["pending"]
+def defend(res: Res, defender: DuelCombatant, action: Action) -> None:
+    plan = cast("dict[str, Any]", res.state["pending"])  # the exchange this defense answers (legality checked it)
     attacker = by_id(res.state, plan["attacker"])
     check_declaration(res.state, plan, action, defender, attacker)
     if action["face"] is not None:
@@ -131,10 +134,10 @@ def defend(res: Resolution, defender: dict, action: dict) -> None:
 # -- resolution -----------------------------------------------------------------------------
 
 
-def resolve(res: Resolution, plan: dict, decl: dict, *, keeps: bool = False) -> None:
+def resolve(res: Res, plan: dict[str, Any], decl: dict[str, Any], *, keeps: bool = False) -> None:
     state = res.state
     attacker, defender = by_id(state, plan["attacker"]), by_id(state, plan["defender"])
-    duel = duel_between(state, attacker["id"], defender["id"])
+    duel = cast("Duel", duel_between(state, attacker["id"], defender["id"]))  # the exchange's own duel
     duel["threat"] = None
     res.emit("exchange", attacker=attacker["id"], defender=defender["id"], defense=decl["defense"], blows=len(plan["blows"]))
     if decl["defense"] == "plongeon":
@@ -155,13 +158,13 @@ def resolve(res: Resolution, plan: dict, decl: dict, *, keeps: bool = False) -> 
     finish(res, duel, defender, reasons, keeps)
 
 
-def finish(res: Resolution, duel: dict, defender: dict, reasons: list[str], keeps: bool) -> None:
+def finish(res: Res, duel: Duel, defender: DuelCombatant, reasons: list[str], keeps: bool) -> None:
     if reasons and not keeps and not is_out(defender) and not is_stunned(defender):
         give_initiative(res, duel, defender["id"], reasons[0])
     close_exchange(res, duel)
 
 
-def _melee_blow(res: Resolution, plan: dict, index: int, decl: dict, attacker: dict, defender: dict) -> list[str]:
+def _melee_blow(res: Res, plan: dict[str, Any], index: int, decl: dict[str, Any], attacker: DuelCombatant, defender: DuelCombatant) -> list[str]:
     blow = plan["blows"][index]
     spec = MELEE_ATTACKS[blow["maneuver"]]
     needs = spec.get("needs_hold")
@@ -186,7 +189,8 @@ def _melee_blow(res: Resolution, plan: dict, index: int, decl: dict, attacker: d
     return reasons
 
 
-def defend_against(res: Resolution, attacker: dict, defender: dict, decl: dict, level: int, dd: int, extra: dict | None = None):
+def defend_against(res: Res, attacker: DuelCombatant, defender: DuelCombatant, decl: dict[str, Any], level: int, dd: int, extra: dict[str, Any] | None = None
+) -> tuple[list[str], dict[str, int] | None]:
     """Roll the declared defense against a blow that succeeded at ``level``.
 
     Returns the initiative reasons and, unless the blow is avoided, what lands: {dd, absorbed}.
@@ -198,7 +202,7 @@ def defend_against(res: Resolution, attacker: dict, defender: dict, decl: dict, 
     test = roll_test(res, {**defense_modifiers(defender, defense, decl), **(extra or {})}, "defense", defender)
     res.emit("defense_rolled", defender=defender["id"], defense=defense, **test.params())
     reasons = ["better_defense"] if test.success and test.level > level else []
-    landed = {"dd": dd, "absorbed": 0}
+    landed: dict[str, int] = {"dd": dd, "absorbed": 0}
     if not test.success:
         return reasons, landed
     kind = spec["kind"]
@@ -227,7 +231,7 @@ def defend_against(res: Resolution, attacker: dict, defender: dict, decl: dict, 
     return reasons, landed
 
 
-def counter_attack(res: Resolution, counterer: dict, target: dict, counter: dict, distance) -> bool:
+def counter_attack(res: Res, counterer: DuelCombatant, target: DuelCombatant, counter: dict[str, Any], distance: int | None) -> bool:
     """A counter-attack: a normal attack at -3, and no defense against it if it succeeds."""
     weapon = weapon_of(counterer, counter["weapon"], field="counter.weapon")
     plan = {"kind": "ranged", "shot": "tir_simple", "modifier": counter["modifier"], "steps": 0, "aim": None,
@@ -259,7 +263,7 @@ def counter_attack(res: Resolution, counterer: dict, target: dict, counter: dict
     return True
 
 
-def _resolve_shots(res: Resolution, plan: dict, decl: dict, shooter: dict, defender: dict) -> list[str]:
+def _resolve_shots(res: Res, plan: dict[str, Any], decl: dict[str, Any], shooter: DuelCombatant, defender: DuelCombatant) -> list[str]:
     weapon = weapon_of(shooter, plan["weapon"])
     spec = RANGED_SHOTS[plan["shot"]]
     band = shift_band(plan["band"], -1) if spec.get("band_shift") else plan["band"]
@@ -290,7 +294,17 @@ def _resolve_shots(res: Resolution, plan: dict, decl: dict, shooter: dict, defen
     return [r for r in reasons if r != "critical_shot"]
 
 
-def _one_shot(res, plan, decl, shooter, defender, weapon, band, extra, cover_ip) -> list[str]:
+def _one_shot(
+    res: Res,
+    plan: dict[str, Any],
+    decl: dict[str, Any],
+    shooter: DuelCombatant,
+    defender: DuelCombatant,
+    weapon: dict[str, Any],
+    band: str,
+    extra: dict[str, Any],
+    cover_ip: int,
+) -> list[str]:
     malus = distance_malus(weapon, band)
     if malus is None:
         res.emit("out_of_range", attacker=shooter["id"], defender=defender["id"], band=band)
@@ -313,5 +327,6 @@ def _one_shot(res, plan, decl, shooter, defender, weapon, band, extra, cover_ip)
     reasons, landed = defend_against(res, shooter, defender, decl, level, dd)
     if landed is not None:
         land_shot(res, shooter, defender, weapon, plan, plan["band"], dd=landed["dd"], cover_ip=cover_ip)
-    return reasons + (["critical_shot"] if level == CRITICAL else [])
+    found: list[str] = reasons + (["critical_shot"] if level == CRITICAL else [])
+    return found
 

@@ -8,20 +8,23 @@ against an opponent already held stay for the client to compose.
 
 from __future__ import annotations
 
+from typing import Any, cast
 from collections.abc import Iterator
 from itertools import combinations
 
+from ..ruleset import AnyRuleset, Choice
 from ..gm.legal import describe, field_spec, present
 from .arsenal import is_ranged, within_reach_of_a_blow
 from .conditions import is_out
 from .defense import LOCKED_DEFENSES, allowed
 from .duels import by_id, duel_between, duels_of, hold_on, is_locked, max_opponents, other
 from .tables import ALWAYS_CARRIED, BAND_LIMITS, DEFENSES, HOLD_PARTS, LOCATION_NAMES, MELEE_ATTACKS, RANGED_SHOTS, WEAPONS
+from .state import DuelCombat, DuelCombatant
 
 MAX_FACE_SETS = 64
 
 
-def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+def choices(ruleset: AnyRuleset, state: DuelCombat, actor_id: str, action_type: str) -> list[dict[str, Any]] | None:
     """Refined parameter sets, or None for the default description."""
     if actor_id == "gm":
         return None
@@ -33,20 +36,20 @@ def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict]
 # -- what a fighter holds -------------------------------------------------------------------------
 
 
-def _weapons(actor: dict) -> list[dict]:
+def _weapons(actor: DuelCombatant) -> list[dict[str, Any]]:
     """The sheet's weapons and the fist and foot, less what was lost (Désarmer)."""
     weapons = list(actor["sheet"]["weapons"])  # arsenal.weapon_of: the sheet's first
     weapons += [{"id": w, **WEAPONS[w]} for w in ALWAYS_CARRIED if all(x["id"] != w for x in weapons)]
     return [w for w in weapons if w["id"] not in actor["dropped"]]
 
 
-def _reach(weapon: dict) -> dict:
+def _reach(weapon: dict[str, Any]) -> dict[str, Any]:
     """The distances a weapon reaches, in metres."""
     band = weapon.get("max_band")
     return {"type": "integer", "minimum": 0, "maximum": BAND_LIMITS[band] if band in BAND_LIMITS else 100000}
 
 
-def _blows(state: dict, actor: dict, opponent: dict) -> Iterator[tuple[dict, str, str | None]]:
+def _blows(state: DuelCombat, actor: DuelCombatant, opponent: DuelCombatant) -> Iterator[tuple[dict[str, Any], str, str | None]]:
     """(weapon, maneuver, part) the actor may strike ``opponent`` with (check_maneuver and the holds), one at a time."""
     hold = hold_on(state, opponent["id"])
     held_part = hold["part"] if hold and hold["holder"] == actor["id"] else None
@@ -64,7 +67,7 @@ def _blows(state: dict, actor: dict, opponent: dict) -> Iterator[tuple[dict, str
                 yield weapon, maneuver, part
 
 
-def _led(state: dict, actor: dict) -> list[dict]:
+def _led(state: DuelCombat, actor: DuelCombatant) -> list[DuelCombatant]:
     """Opponents against whom the actor holds the initiative, has not had his exchange, and faces."""
     return [
         by_id(state, other(d, actor["id"])) for d in duels_of(state, actor["id"])
@@ -72,7 +75,7 @@ def _led(state: dict, actor: dict) -> list[dict]:
     ]
 
 
-def _optional_rules(state: dict) -> dict:
+def _optional_rules(state: DuelCombat) -> dict[str, Any]:
     options = state["options"]
     return {
         "coup_mortel_steps": {"type": "integer", "minimum": 0, "maximum": 5} if options["coup_mortel_rule"] else None,
@@ -83,7 +86,7 @@ def _optional_rules(state: dict) -> dict:
 # -- the attacker's actions -------------------------------------------------------------------------
 
 
-def _attacks(ruleset, state: dict, actor: dict) -> list[dict]:
+def _attacks(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
     sets = []
     for opponent in _led(state, actor):
         for weapon, maneuver, part in _blows(state, actor, opponent):
@@ -99,7 +102,7 @@ def _attacks(ruleset, state: dict, actor: dict) -> list[dict]:
     return sets
 
 
-def _seconds(state: dict, actor: dict, first: str, part: str | None) -> list[dict]:
+def _seconds(state: DuelCombat, actor: DuelCombatant, first: str, part: str | None) -> list[dict[str, Any]]:
     """Double Manoeuvre: second blows needing no hold, or the hold the first blow (a Prise) sets up."""
     found = []
     for weapon in _weapons(actor):
@@ -117,8 +120,8 @@ def _seconds(state: dict, actor: dict, first: str, part: str | None) -> list[dic
     return found
 
 
-def _shots(ruleset, state: dict, actor: dict) -> list[dict]:
-    sets = []
+def _shots(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
+    sets: list[Choice] = []
     targets = [o["id"] for o in _led(state, actor)]
     if not targets:
         return sets
@@ -145,7 +148,7 @@ def _shots(ruleset, state: dict, actor: dict) -> list[dict]:
     return sets
 
 
-def _threats(ruleset, state: dict, actor: dict) -> list[dict]:
+def _threats(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
     targets = [o["id"] for o in _led(state, actor)]
     if not targets:
         return []
@@ -157,7 +160,7 @@ def _threats(ruleset, state: dict, actor: dict) -> list[dict]:
     ]
 
 
-def _joins(ruleset, state: dict, actor: dict) -> list[dict]:
+def _joins(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
     """A free fighter (or an attacker with room under his DEX) engages a standing opponent he does not fight yet."""
     if len(actor["facing"]) >= max_opponents(actor):
         return []
@@ -166,7 +169,7 @@ def _joins(ruleset, state: dict, actor: dict) -> list[dict]:
     return [describe(ruleset, state, actor["id"], "join", target={"required": True, "choices": foes}, combatant=None, reason=None)] if foes else []
 
 
-def _face_sets(state: dict, actor: dict, including: str | None = None) -> list[list[str]]:
+def _face_sets(state: DuelCombat, actor: DuelCombatant, including: str | None = None) -> list[list[str]]:
     """The sets of engaged opponents the actor may face (at most DEX), each with ``including`` if given."""
     engaged = [other(d, actor["id"]) for d in duels_of(state, actor["id"])]
     sets: list[list[str]] = []
@@ -175,17 +178,17 @@ def _face_sets(state: dict, actor: dict, including: str | None = None) -> list[l
     return sets[:MAX_FACE_SETS]
 
 
-def _faces(ruleset, state: dict, actor: dict) -> list[dict]:
+def _faces(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
     sets = _face_sets(state, actor)
     return [describe(ruleset, state, actor["id"], "face", opponents={"required": True, "choices": sets})] if sets else []
 
 
-def _passes(ruleset, state: dict, actor: dict) -> list[dict]:
+def _passes(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
     led = [other(d, actor["id"]) for d in duels_of(state, actor["id"]) if d["attacker"] == actor["id"] and not d["done"]]
     return [describe(ruleset, state, actor["id"], "pass", target={"choices": led} if led else None)]
 
 
-def _reloads(ruleset, state: dict, actor: dict) -> list[dict]:
+def _reloads(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
     ranged = [w["id"] for w in _weapons(actor) if is_ranged(w)]
     return [describe(ruleset, state, actor["id"], "reload", weapon={"required": True, "choices": ranged})] if ranged else []
 
@@ -193,7 +196,7 @@ def _reloads(ruleset, state: dict, actor: dict) -> list[dict]:
 # -- answers: the defense, the counter to a threat -------------------------------------------------
 
 
-def _counters(state: dict, actor: dict, opponent: dict, distance) -> list[dict]:
+def _counters(state: DuelCombat, actor: DuelCombatant, opponent: DuelCombatant, distance: int | None) -> list[dict[str, Any]]:
     """Counter-attacks the actor may make (defense.check_counter): a blow within contact, or shooting back."""
     found = []
     if within_reach_of_a_blow(distance):
@@ -203,8 +206,8 @@ def _counters(state: dict, actor: dict, opponent: dict, distance) -> list[dict]:
     return found
 
 
-def _defenses(ruleset, state: dict, actor: dict) -> list[dict]:
-    plan = state["pending"]
+def _defenses(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
+    plan = cast("dict[str, Any]", state["pending"])  # listed only while an exchange awaits its defense
     attacker = by_id(state, plan["attacker"])
     permitted = [d for d in allowed(plan, 0) if not is_locked(state, actor["id"]) or d in LOCKED_DEFENSES]
     last = actor["last_dive_round"]
@@ -217,9 +220,9 @@ def _defenses(ruleset, state: dict, actor: dict) -> list[dict]:
     # E-5: a fighter with several opponents may choose whom he faces as he declares his defense.
     face = {"choices": _face_sets(state, actor, including=attacker["id"])} if len(duels_of(state, actor["id"])) > 1 else None
     plain = [d for d in permitted if DEFENSES[d]["kind"] not in ("block", "counter", "cover")]
-    sets = []
+    sets: list[Choice] = []
 
-    def entry(defenses, **refined):
+    def entry(defenses: list[str], **refined: Any) -> None:
         if defenses:
             sets.append(describe(ruleset, state, actor["id"], "defend", defense={"required": True, "choices": defenses},
                                  **{"using": None, "counter": None, "cover_ip": None, "second_defense": second, "face": face, **refined}))
@@ -233,13 +236,14 @@ def _defenses(ruleset, state: dict, actor: dict) -> list[dict]:
     return sets
 
 
-def _answers_to_threats(ruleset, state: dict, actor: dict) -> list[dict]:
+def _answers_to_threats(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
     duel = next((d for d in duels_of(state, actor["id"]) if d["threat"] and d["attacker"] != actor["id"] and not d["done"]), None)
     if duel is None:
         return []
     threatener = by_id(state, duel["attacker"])
     sets = []
-    blows = _blows(state, actor, threatener) if within_reach_of_a_blow(duel["threat"].get("distance")) else []
+    threat = cast("dict[str, Any]", duel["threat"])  # found above among the threatened duels
+    blows = _blows(state, actor, threatener) if within_reach_of_a_blow(threat.get("distance")) else []
     for weapon, maneuver, part in blows:
         sets.append(describe(ruleset, state, actor["id"], "counter", weapon={"required": True, "choices": [weapon["id"]]},
                              maneuver={"required": True, "choices": [maneuver]},

@@ -2,13 +2,15 @@
 gettext catalogues in service/i18n/locales (French, Portuguese).
 """
 
+from typing import Any
+
 from . import tables
 
 _ROLL_EN = "{dice} = {total} against {target}: {level}"
 
 # The seed's PV (points de vie) are hit points, "HP" in English; its terms
 # FOR, DEX, CON, SEN, IP (protection) and Dd (damage dice) stay.
-ENGLISH = {
+ENGLISH: dict[str, Any] = {
     "initiative_rolled": "{combatant} rolls initiative: " + _ROLL_EN + ".",
     "interruption_rolled": "{combatant} rolls to interrupt: " + _ROLL_EN + ".",
     "initiative_tied": "{attacker} and {defender} tie for the initiative and roll again.",
@@ -73,14 +75,14 @@ ENGLISH = {
 MESSAGES = {"en": ENGLISH}
 
 
-def _names(table: dict) -> dict[str, str]:
+def _names(table: dict[str, Any]) -> dict[str, str]:
     return {key: row["name"] for key, row in table.items()}
 
 
 # Words for the ids events carry. Maneuvers, defenses, shots, weapons and
 # distance bands keep the seed's French names: they are the game's terms.
 _WOUNDS = {"aucune": "no wound", "egratignure": "scratch", "legere": "light wound", "grave": "serious wound"}
-LABELS = {
+LABELS: dict[str, Any] = {
     "level": {
         "maladresse": "critical failure (Maladresse)",
         "echec_simple": "simple failure",

@@ -1,16 +1,17 @@
 """How duel-2d6 outcomes read in the odds: roll levels and wound levels; the default defense."""
 
+from ..state import Event
 from ..odds.profile import OddsProfile
 from .tables import CRITICAL, FUMBLE, LEVELS
 
-ROLLED = {LEVELS[CRITICAL]: "critical", LEVELS[FUMBLE]: "fumble"}
+ROLLED: dict[str | None, str] = {LEVELS[CRITICAL]: "critical", LEVELS[FUMBLE]: "fumble"}
 
 
 class DuelOdds(OddsProfile):
     # The defender dodges (Esquiver), the defense every fighter has.
     default_answers = {"defend": ({"defense": "esquiver"},)}
 
-    def label(self, event: dict) -> str | None:
+    def label(self, event: Event) -> str | None:
         params = event["params"]
         if event["code"] in ("attack_rolled", "shot_rolled"):
             return ROLLED.get(params.get("level"))

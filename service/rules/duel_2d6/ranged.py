@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
 
+from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction
-from ..ruleset import Resolution
 from .arsenal import aim_limit, shot_modifiers
-from .checks import roll_test, situation, skill_base, skill_level
+from .checks import Test, roll_test, situation, skill_base, skill_level
 from .conditions import SUPPRESSED, add, condition, is_out, remove
 from .duels import by_id
 from .tables import CRITICAL, FUMBLE, LEVELS
 from .wounds import roll_damage, wound
+from .state import DuelCombatant, Res
 
 
-def spend_ammo(res: Resolution, shooter: dict, weapon: dict, shots: int) -> None:
+def spend_ammo(res: Res, shooter: DuelCombatant, weapon: dict[str, Any], shots: int) -> None:
     if weapon["id"] in shooter["jammed"]:
         raise ActionNotAllowed(f"{weapon['name']} is jammed: reload it first", field="weapon")
     if not weapon.get("ammo"):
@@ -24,7 +26,7 @@ def spend_ammo(res: Resolution, shooter: dict, weapon: dict, shots: int) -> None
     shooter["ammo"][weapon["id"]] = left - shots
 
 
-def after_shot(res: Resolution, shooter: dict, weapon: dict, test) -> None:
+def after_shot(res: Res, shooter: DuelCombatant, weapon: dict[str, Any], test: Test) -> None:
     """"S'enraye si Maladresse et Dd supérieur à niveau de compétence"."""
     if weapon.get("jams") and test.level == FUMBLE and test.dd > skill_level(shooter, weapon["skill"]):
         if weapon["id"] not in shooter["jammed"]:
@@ -32,13 +34,13 @@ def after_shot(res: Resolution, shooter: dict, weapon: dict, test) -> None:
         res.emit("weapon_jammed", attacker=shooter["id"], weapon=weapon["id"], dd=test.dd)
 
 
-def land_shot(res: Resolution, shooter: dict, target: dict, weapon: dict, plan: dict, band: str, *, dd: int, cover_ip: int = 0) -> None:
+def land_shot(res: Res, shooter: DuelCombatant, target: DuelCombatant, weapon: dict[str, Any], plan: dict[str, Any], band: str, *, dd: int, cover_ip: int = 0) -> None:
     raw = roll_damage(res, shooter, weapon, bonus={"Dd": dd, "coup_mortel": plan.get("steps", 0)}, band=band)
     wound(res, target, raw, by=shooter, fragments=plan.get("fragments", False), cover_ip=cover_ip,
           aim=plan.get("aim"), shift_limit=aim_limit(shooter, weapon))
 
 
-def suppression(res: Resolution, shooter: dict, defender: dict, weapon: dict, action: dict, band: str) -> list[str]:
+def suppression(res: Res, shooter: DuelCombatant, defender: DuelCombatant, weapon: dict[str, Any], action: Action, band: str) -> list[str]:
     """Tir de suppression: no defense; a critical hits the whole zone by ricochet."""
     if not weapon.get("automatic"):
         raise ActionNotAllowed(f"{weapon['name']} cannot fire the long burst a suppression needs", field="weapon")
@@ -71,7 +73,7 @@ def suppression(res: Resolution, shooter: dict, defender: dict, weapon: dict, ac
     return []
 
 
-def zone_test(res: Resolution, combatant: dict) -> None:
+def zone_test(res: Res, combatant: DuelCombatant) -> None:
     """Acting in a suppressed zone: a dodge roll at -1 per burst, at least the shot's level, or be hit."""
     fire = condition(combatant, SUPPRESSED)
     if fire is None:

@@ -3,6 +3,7 @@
 Ids are stable ASCII slugs; ``name`` keeps the seed's French wording.
 """
 
+from typing import Any
 # -- result levels (rules-notes 1.1) ----------------------------------------------
 FUMBLE, FAILURE, SUCCESS, CRITICAL = 0, 1, 2, 3
 LEVELS = ("maladresse", "echec_simple", "reussite_simple", "reussite_critique")
@@ -35,7 +36,7 @@ BAND_NAMES = {
     "au_dela": "Au delà (>500m)",
 }
 HANDLINGS = ("une_main", "deux_mains", "epaule")
-DISTANCE_MALUS = {
+DISTANCE_MALUS: dict[str, Any] = {
     "une_main": {"contact": "auto", "court": 0, "moyen": -1, "long": -5, "extreme": -10, "au_dela": None},
     "deux_mains": {"contact": "auto", "court": 0, "moyen": 0, "long": -3, "extreme": -5, "au_dela": -10},
     "epaule": {"contact": "auto", "court": 0, "moyen": 0, "long": -1, "extreme": -3, "au_dela": -5},
@@ -53,7 +54,7 @@ LOCATION_NAMES = {
 LIMBS = frozenset({"bras_g", "bras_d", "jambe_g", "jambe_d"})
 
 # -- C-2: wound levels (body missing; rules-notes 1.5, HOUSE fixed by example F) ----
-WOUNDS = {
+WOUNDS: dict[str, dict[str, Any]] = {
     "aucune": {"name": "aucune", "malus": 0},
     "egratignure": {"name": "égratignure", "malus": 0},
     "legere": {"name": "blessure légère", "malus": -1},
@@ -62,7 +63,7 @@ WOUNDS = {
 WOUND_ORDER = ("aucune", "egratignure", "legere", "grave")
 
 
-def _w(name, damage, kind, hit=0, **extra):
+def _w(name: str, damage: str, kind: str, hit: int = 0, **extra: Any) -> dict[str, Any]:
     return {"name": name, "damage": damage, "kind": kind, "hit": hit, **extra}
 
 
@@ -93,7 +94,7 @@ MELEE = {
     # D-6: "Attaque comme Dague avec -1 au jet de touche".
     "main_gauche": _w("Main Gauche", "1d6", "melee", -1, defense=2),
 }
-FIREARMS = {
+FIREARMS: dict[str, Any] = {
     "pistolet_9mm": _w("Pistolet automatique 9mm", "1d6+2", "firearm", handling="une_main", ammo=15, jams=True),
     "revolver_357": _w("Revolver 357M", "1d6+2", "firearm", 1, handling="une_main", ammo=6, jams=False),
     "revolver_38": _w("Revolver 38Special", "1d6+1", "firearm", handling="une_main"),
@@ -124,22 +125,22 @@ THROWN = {  # D-5: "Armes à 1 Main avec une distance maximum de Moyenne"
     "couteau_de_lancer": _w("Couteau", "1d3+1", "thrown", -1, handling="une_main", max_band="moyen"),
     "javelot": _w("Javelot", "1d6", "thrown", handling="une_main", max_band="moyen"),
 }
-DEFAULT_SKILLS = {"natural": BRAWL, "melee": "Armes blanches", "firearm": "Armes à feu", "bow": "Arcs", "thrown": "Armes de jet"}
+DEFAULT_SKILLS: dict[str, Any] = {"natural": BRAWL, "melee": "Armes blanches", "firearm": "Armes à feu", "bow": "Arcs", "thrown": "Armes de jet"}
 FOR_BONUS_KINDS = frozenset({"natural", "melee"})
 RANGED_KINDS = frozenset({"firearm", "bow", "thrown"})
 ALWAYS_CARRIED = ("poing", "pied")
 
-WEAPONS = {}
+WEAPONS: dict[str, dict[str, Any]] = {}
 for _group in (NATURAL, MELEE, FIREARMS, BOWS, THROWN):
     for _id, _weapon in _group.items():
         WEAPONS[_id] = {"skill": DEFAULT_SKILLS[_weapon["kind"]], **_weapon}
 
-DEFENSIVE_ITEMS = {
+DEFENSIVE_ITEMS: dict[str, Any] = {
     "main_gauche": {"name": "Main Gauche", "defense": 2},
     "bouclier_petit": {"name": "Bouclier (petit)", "defense": 3},
     "bouclier_grand": {"name": "Bouclier (grand)", "defense": 5},
 }
-ARMOURS = {
+ARMOURS: dict[str, Any] = {
     "cuir_epais": {"name": "Cuir épais", "ip": 1, "fragments_only": False},
     "cotte_de_mailles": {"name": "Cote de mailles / Kevlar léger", "ip": 3, "fragments_only": False},
     "gilet_pare_balles": {"name": "Gilet pare-balles", "ip": 4, "fragments_only": False},
@@ -153,7 +154,7 @@ ANY_TIME = ("contre_attaque", "aucune")
 HOLD_PARTS = {"tete": -3, "corps": -2, "membre": -1}
 
 
-def _a(name, hit, damage, defenses, ma=True, **extra):
+def _a(name: str, hit: int | str, damage: int, defenses: tuple[str, ...], ma: bool = True, **extra: Any) -> dict[str, Any]:
     return {"name": name, "hit": hit, "damage": damage, "defenses": list(defenses) + list(ANY_TIME), "ma": ma, **extra}
 
 
@@ -174,7 +175,7 @@ MELEE_ATTACKS = {
 THREATEN = {"name": "Menacer", "hit": 0, "damage": 0}
 
 # -- E-2: ranged attacks --------------------------------------------------------------
-RANGED_SHOTS = {
+RANGED_SHOTS: dict[str, Any] = {
     "tir_simple": {"name": "Tir simple", "hit": 0, "movement": "libre"},
     "tir_stabilise": {"name": "Tir stabilisé", "hit": 0, "band_shift": -1, "loses_initiative": True, "movement": "aucun"},
     "tir_vise": {"name": "Tir visé", "hit": 1, "loses_initiative": True, "movement": "lent"},
@@ -185,7 +186,7 @@ RANGED_SHOTS = {
 RANGED_DEFENSE_IDS = ("couvert", "mouvement_a_couvert", "plongeon", "zigzag", "contre_attaque", "aucune")
 
 # -- E-3 and E-4: defenses. kind drives the resolution ---------------------------------
-DEFENSES = {
+DEFENSES: dict[str, Any] = {
     "esquiver": {"name": "Esquiver", "modifier": 0, "kind": "dodge", "ma": False},
     "bloquer": {"name": "Bloquer", "modifier": 0, "kind": "block", "ma": False, "absorb": 0},
     "contre_attaque": {"name": "Contre-attaque", "modifier": -3, "kind": "counter", "ma": False},

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
 from collections.abc import Iterator
 
+from ..state import Awaiting
 from ..tactics import DefaultTactic, Tactic, choose_target, first_weapon
 from .conditions import is_out
+from .state import DuelCombat, DuelCombatant
 
 _DEFENSE = {"balanced": "esquiver", "defensive": "bloquer", "aggressive": "esquiver"}
 
 
-def _standing(combatant: dict) -> bool:
+def _standing(combatant: DuelCombatant) -> bool:
     return not is_out(combatant)
 
 
-def candidates(state: dict, actor: dict, waiting: dict, tactic: Tactic) -> Iterator[dict]:
+def candidates(state: DuelCombat, actor: DuelCombatant, waiting: Awaiting, tactic: Tactic) -> Iterator[dict[str, Any]]:
     actions, me = waiting["actions"], actor["id"]
     defense = _DEFENSE[tactic.style]
     if "defend" in actions:

@@ -7,15 +7,17 @@ E > PV a blessure grave (-3) whose overflow E - PV is taken off the PV.
 
 from __future__ import annotations
 
-from ..ruleset import Resolution
+from typing import Any
+
 from .checks import attribute_base, roll_test
 from ..health import health_adjusted
 from .conditions import DEAD, STUNNED, UNCONSCIOUS, add, remove
 from .duels import leave_fight, lose_initiative_everywhere
 from .tables import FOR_BONUS_KINDS, LIMBS, LOCATIONS, WOUND_ORDER, WOUNDS
+from .state import DuelCombatant, Res
 
 
-def roll_damage(res: Resolution, attacker: dict, weapon: dict, *, bonus: dict, band: str | None = None) -> int:
+def roll_damage(res: Res, attacker: DuelCombatant, weapon: dict[str, Any], *, bonus: dict[str, Any], band: str | None = None) -> int:
     """Weapon dice, + FOR for natural and melee weapons, + the named bonuses (maneuver, Dd...)."""
     expression = weapon.get("damage_by_band", {}).get(band, weapon["damage"]) if band else weapon["damage"]
     rolled = res.dice.roll_expression(expression, "damage", attacker["id"])
@@ -28,12 +30,13 @@ def roll_damage(res: Resolution, attacker: dict, weapon: dict, *, bonus: dict, b
     return total
 
 
-def protection(target: dict, *, fragments: bool, cover_ip: int = 0) -> int:
+def protection(target: DuelCombatant, *, fragments: bool, cover_ip: int = 0) -> int:
     worn = sum(p["ip"] for p in target["sheet"]["armour"] if fragments or not p["fragments_only"])
-    return worn + cover_ip
+    found: int = worn + cover_ip
+    return found
 
 
-def _location(res: Resolution, attacker: dict, target: dict, aim: str | None, shift_limit: int) -> str:
+def _location(res: Res, attacker: DuelCombatant, target: DuelCombatant, aim: str | None, shift_limit: int) -> str:
     roll = sum(res.dice.roll_many(2, 6, "hit location", attacker["id"]))
     shift = 0
     if aim:
@@ -46,11 +49,11 @@ def _location(res: Resolution, attacker: dict, target: dict, aim: str | None, sh
 
 
 def wound(
-    res: Resolution,
-    target: dict,
+    res: Res,
+    target: DuelCombatant,
     raw: int,
     *,
-    by: dict,
+    by: DuelCombatant,
     absorbed: int = 0,
     fragments: bool = False,
     cover_ip: int = 0,
@@ -91,7 +94,7 @@ def wound(
     return effective
 
 
-def _check_out(res: Resolution, target: dict) -> None:
+def _check_out(res: Res, target: DuelCombatant) -> None:
     """Dead below 0 PV (option ``death``: at 0 already), else out of the fight at 0; each said once."""
     dead_at = 0 if res.options["death"] == "zero" else -1
     if target["pv"] <= dead_at:
@@ -108,12 +111,12 @@ def _check_out(res: Resolution, target: dict) -> None:
     leave_fight(res, target)
 
 
-def pv_adjusted(res: Resolution, target: dict, before: int) -> None:
+def pv_adjusted(res: Res, target: DuelCombatant, before: int) -> None:
     """The GM moved PV: down, the consequences of a wound (out, dead); up above 0, back in the fight."""
     health_adjusted(res, target, "pv", before, dead=DEAD, down=UNCONSCIOUS, fall=_check_out)
 
 
-def stun_check(res: Resolution, target: dict, damage: int) -> None:
+def stun_check(res: Res, target: DuelCombatant, damage: int) -> None:
     """"Adversaire étourdi si rate jet CON avec malus=dmg": 2 + CON - damage."""
     test = roll_test(res, {**attribute_base(target, "CON"), "damage": -damage, "wound": target["malus"]}, "stun CON", target)
     res.emit("stun_check", combatant=target["id"], **test.params())

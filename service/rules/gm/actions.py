@@ -8,25 +8,32 @@ in order afterwards (someone left, someone is out).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Final, TYPE_CHECKING, cast
+
 from .. import conditions
 from ..errors import ActionNotAllowed, InvalidAction, InvalidInput
-from ..ruleset import GM, Resolution
+from ..ruleset import AnyResolution, GM
+from ..state import Action, Combatant
 from .schemas import MAX_VALUE
 
-STATUS_OVER = "over"
+if TYPE_CHECKING:
+    from ..ruleset import AnyRuleset
+
+STATUS_OVER: Final = "over"
 # Values a GM adjustment never touches: identity, the sheet, and conditions
 # (those go through the `condition` action, with their durations).
 PROTECTED = frozenset({"id", "name", "side", "sheet", "conditions"})
 LEFT = conditions.LEFT
 
 
-def resolve(ruleset, res: Resolution, action: dict) -> None:
+def resolve(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
     HANDLERS[action["type"]](ruleset, res, action)
     if action["type"] != "end_combat" and res.state["status"] != STATUS_OVER:
         ruleset.settle(res)
 
 
-def end_combat(ruleset, res: Resolution, action: dict) -> None:
+def end_combat(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
     res.state["status"] = STATUS_OVER
     res.emit("combat_ended", reason=action.get("reason"))
     ruleset.on_combat_end(res)
@@ -35,7 +42,7 @@ def end_combat(ruleset, res: Resolution, action: dict) -> None:
 # -- adjust ------------------------------------------------------------------------------------
 
 
-def _slot(combatant: dict, path: str, field: str) -> tuple[dict, str]:
+def _slot(combatant: Combatant, path: str, field: str) -> tuple[dict[str, Any], str]:
     """The dict holding ``path``'s value and its key there."""
     key, _, sub = path.partition(".")
     if key in PROTECTED:
@@ -43,16 +50,17 @@ def _slot(combatant: dict, path: str, field: str) -> tuple[dict, str]:
     if key not in combatant:
         known = ", ".join(sorted(k for k in combatant if k not in PROTECTED))
         raise InvalidAction(f"{combatant['name']} has no value {key!r}; one of: {known}", field=field)
+    values = cast("dict[str, Any]", combatant)  # adjusted by name: any key of the ruleset's
     if not sub:
-        return combatant, key
-    holder = combatant[key]
+        return values, key
+    holder = values[key]
     if not isinstance(holder, dict) or sub not in holder:
         known = ", ".join(sorted(holder)) if isinstance(holder, dict) else "none"
         raise InvalidAction(f"{key!r} has no entry {sub!r}; one of: {known}", field=field)
     return holder, sub
 
 
-def _same_kind(old, new) -> bool:
+def _same_kind(old: object, new: object) -> bool:
     if old is None or new is None:
         return True
     if isinstance(old, bool) or isinstance(new, bool):
@@ -62,7 +70,7 @@ def _same_kind(old, new) -> bool:
     return type(old) is type(new)
 
 
-def adjust(ruleset, res: Resolution, action: dict) -> None:
+def adjust(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
     # age-du-silicium's adjust still takes the older name 'combatant'; refusals name what was sent.
     target = res.combatant(action["target"], field="combatant" if action.get("combatant") else "target")
     changes: dict[str, object] = {}  # path -> its value before this action
@@ -91,14 +99,14 @@ def adjust(ruleset, res: Resolution, action: dict) -> None:
 # -- modifiers, overrides, conditions ------------------------------------------------------------
 
 
-def modify(ruleset, res: Resolution, action: dict) -> None:
+def modify(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
     target = _present(res, action)
     lasting = {"rounds": action["rounds"]} if action["rounds"] else {"until": conditions.NEXT_ROLL}
     conditions.add(res, target, conditions.MODIFIER, source=GM, modifiers={"roll": action["value"]}, stacks=True, reason=action["reason"], **lasting)
     res.emit("modifier_applied", target=target["id"], value=action["value"], rounds=action["rounds"], author=GM, reason=action["reason"])
 
 
-def override(ruleset, res: Resolution, action: dict) -> None:
+def override(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
     if not ruleset.supports_override:
         raise ActionNotAllowed(f"{ruleset.id} rolls have no success or failure to override; use modify or adjust", field="type")
     target = _present(res, action)
@@ -106,7 +114,7 @@ def override(ruleset, res: Resolution, action: dict) -> None:
     res.emit("result_overridden", target=target["id"], result=action["result"], author=GM, reason=action["reason"])
 
 
-def condition(ruleset, res: Resolution, action: dict) -> None:
+def condition(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
     target = res.combatant(action["target"])
     if action["label"] is not None:
         _narrative(res, target, action)
@@ -132,7 +140,7 @@ def condition(ruleset, res: Resolution, action: dict) -> None:
     ruleset.condition_changed(res, target, code, added=True)
 
 
-def _narrative(res: Resolution, target: dict, action: dict) -> None:
+def _narrative(res: AnyResolution, target: Combatant, action: Action) -> None:
     """A narrative condition: code ``narrative`` (no rule ever reads it), the GM's ``label``."""
     label = action["label"]
     mine = [c for c in target["conditions"] if c["code"] == conditions.NARRATIVE and c["label"] == label]
@@ -148,7 +156,7 @@ def _narrative(res: Resolution, target: dict, action: dict) -> None:
     res.emit("narrative_condition_added", target=target["id"], label=label, rounds=action["rounds"], author=GM, reason=action["reason"])
 
 
-def _present(res: Resolution, action: dict) -> dict:
+def _present(res: AnyResolution, action: Action) -> Combatant:
     target = res.combatant(action["target"])
     if conditions.has(target, LEFT):
         raise ActionNotAllowed(f"{target['name']} has left the fight", field="target")
@@ -158,7 +166,7 @@ def _present(res: Resolution, action: dict) -> dict:
 # -- joining and leaving -------------------------------------------------------------------------
 
 
-def join(ruleset, res: Resolution, action: dict) -> None:
+def join(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
     try:
         sheet = ruleset.sheet_schema().load(action["combatant"])
     except InvalidInput as error:
@@ -171,14 +179,14 @@ def join(ruleset, res: Resolution, action: dict) -> None:
     ruleset.on_join(res, newcomer)
 
 
-def leave(ruleset, res: Resolution, action: dict) -> None:
+def leave(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
     target = _present(res, action)
     conditions.add(res, target, LEFT, source=GM, how=action["how"])
     res.emit("left_fight", target=target["id"], how=action["how"], author=GM, reason=action["reason"])
     ruleset.on_leave(res, target)
 
 
-HANDLERS = {
+HANDLERS: dict[str, Callable[[AnyRuleset, AnyResolution, Action], None]] = {
     "end_combat": end_combat,
     "adjust": adjust,
     "modify": modify,

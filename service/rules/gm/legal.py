@@ -18,24 +18,30 @@ with hypothesis.
 from __future__ import annotations
 
 from contextvars import ContextVar
+from typing import Any, TYPE_CHECKING, TypeVar
 
 from ..shapes import fields, validate
 
 from .. import conditions
 from ..ending import decided
+from ..state import Awaiting, Combat, Combatant
 from .actions import LEFT, PROTECTED
+
+if TYPE_CHECKING:  # ruleset.py imports this module: only its types are needed here
+    from ..ruleset import AnyRuleset, Choice
 
 GM = "gm"
 COMMON_FIELDS = frozenset({"type", "actor", "dice"})
 TARGET_FIELDS = frozenset({"target", "defender", "opponent"})
 DYNAMIC_FIELDS = TARGET_FIELDS | {"weapon"}
+C = TypeVar("C", bound=Combatant)
 
 
-def present(state: dict) -> list[dict]:
+def present(state: Combat[C]) -> list[C]:
     return [c for c in state["combatants"] if not conditions.has(c, LEFT)]
 
 
-def awaited(ruleset, state: dict) -> list[dict]:
+def awaited(ruleset: AnyRuleset, state: Combat[Any]) -> list[Awaiting]:
     """The prompts: who the engine waits for, with the action types that have a legal choice now.
 
     Once the fight is decided (at most one side standing) the game master is
@@ -48,7 +54,8 @@ def awaited(ruleset, state: dict) -> list[dict]:
     reason = decided(ruleset.standing_sides(state))
     # The engine refuses every action of a combatant who left (engine._check_actor).
     gone = {c["id"] for c in state["combatants"] if conditions.has(c, LEFT)}
-    entries, gm = [], None
+    entries: list[Awaiting] = []
+    gm: Awaiting | None = None
     for entry in ruleset.prompts(state):
         if entry["actor"] == GM:
             gm = entry
@@ -60,8 +67,8 @@ def awaited(ruleset, state: dict) -> list[dict]:
             entries.append({**entry, "actions": types})
     if reason or gm or not entries:
         # The ruleset's own call on the GM (space-opera-d100's clear_condition when stuck) stays, after end_combat.
-        more = [t for t in (gm or {}).get("actions", []) if t != "end_combat"]
-        entries.append({"actor": GM, "actions": ["end_combat", *more], "reason": reason or (gm or {}).get("reason") or "nobody_can_act"})
+        more = [t for t in gm["actions"] if t != "end_combat"] if gm else []
+        entries.append({"actor": GM, "actions": ["end_combat", *more], "reason": reason or (gm.get("reason") if gm else None) or "nobody_can_act"})
     return entries
 
 
@@ -72,7 +79,7 @@ class _ChoiceFound(Exception):
 _probing: ContextVar[bool] = ContextVar("probing_legal_choices", default=False)
 
 
-def possible(ruleset, state: dict, actor_id: str, action_type: str) -> bool:
+def possible(ruleset: AnyRuleset, state: Combat[Any], actor_id: str, action_type: str) -> bool:
     """``actor_id`` has at least one legal choice of ``action_type`` (a type the ruleset does not refine always has one).
 
     The same listing as ``/options``, stopped at its first choice: the prompts
@@ -89,7 +96,7 @@ def possible(ruleset, state: dict, actor_id: str, action_type: str) -> bool:
     return refined is None or bool(refined)
 
 
-def default_legal_actions(ruleset, state: dict, actor_id: str) -> list[dict]:
+def default_legal_actions(ruleset: AnyRuleset, state: Combat[Any], actor_id: str) -> list[Choice]:
     if state["status"] != "active":
         return []
     if actor_id == GM:
@@ -104,7 +111,7 @@ def default_legal_actions(ruleset, state: dict, actor_id: str) -> list[dict]:
     ]
 
 
-def describe(ruleset, state: dict, actor_id: str, action_type: str, **refined) -> dict:
+def describe(ruleset: AnyRuleset, state: Combat[Any], actor_id: str, action_type: str, **refined: Any) -> Choice:
     """Every field of the type's schema, described; ``refined`` replaces some: one legal choice.
 
     Call it only for a choice the listing returns (a field's own description is
@@ -112,7 +119,7 @@ def describe(ruleset, state: dict, actor_id: str, action_type: str, **refined) -
     """
     if _probing.get():
         raise _ChoiceFound
-    described = {}
+    described: Choice = {}
     for name, (field, static) in _fields(ruleset, action_type).items():
         # Only targets and weapons depend on the fight; the rest is described once per type.
         described[name] = dict(static) if static is not None else {"required": field.required, **_dynamic_field(state, actor_id, name, field)}
@@ -124,10 +131,10 @@ def describe(ruleset, state: dict, actor_id: str, action_type: str, **refined) -
     return described
 
 
-_FIELDS: dict[tuple[str, str], dict] = {}
+_FIELDS: dict[tuple[str, str], dict[str, tuple[fields.Field, dict[str, Any] | None]]] = {}
 
 
-def _fields(ruleset, action_type: str) -> dict:
+def _fields(ruleset: AnyRuleset, action_type: str) -> dict[str, tuple[fields.Field, dict[str, Any] | None]]:
     """name -> (field, its description when it does not depend on the fight, else None), built once per type.
 
     ``/options`` describes the same schema fields for every choice it lists: once is enough.
@@ -142,13 +149,14 @@ def _fields(ruleset, action_type: str) -> dict:
     return found
 
 
-def field_spec(ruleset, action_type: str, name: str) -> dict:
+def field_spec(ruleset: AnyRuleset, action_type: str, name: str) -> dict[str, Any]:
     """The schema's own description of one field of ``action_type`` (not a target or a weapon), to refine."""
     field, static = _fields(ruleset, action_type)[name]
+    assert static is not None, f"{name} depends on the fight: it has no static description"
     return dict(static)
 
 
-def _dynamic_field(state: dict, actor_id: str, name: str, field) -> dict:
+def _dynamic_field(state: Combat[Any], actor_id: str, name: str, field: fields.Field) -> dict[str, Any]:
     if name in TARGET_FIELDS:
         return {"choices": [c["id"] for c in present(state) if c["id"] != actor_id]}
     if actor_id == GM:
@@ -157,7 +165,7 @@ def _dynamic_field(state: dict, actor_id: str, name: str, field) -> dict:
     return {"choices": [w["id"] for w in actor["sheet"].get("weapons", [])]}
 
 
-def _describe_field(field) -> dict:
+def _describe_field(field: fields.Field) -> dict[str, Any]:
     one_of = next((v for v in field.validators if isinstance(v, validate.OneOf)), None)
     if one_of is not None:
         return {"choices": list(one_of.choices)}
@@ -176,9 +184,9 @@ def _describe_field(field) -> dict:
     return {"type": "string"}
 
 
-def _numbers(combatant: dict) -> list[str]:
+def _numbers(combatant: Combatant) -> list[str]:
     """The numeric current values of a combatant, as adjustable value names."""
-    names = []
+    names: list[str] = []
     for key, value in combatant.items():
         if key in PROTECTED:
             continue
@@ -189,9 +197,9 @@ def _numbers(combatant: dict) -> list[str]:
     return names
 
 
-def _conditions(ruleset, state: dict) -> list[dict]:
+def _conditions(ruleset: AnyRuleset, state: Combat[Any]) -> list[Choice]:
     """Add a rules condition the target lacks, or a narrative one; remove a present one (by code, or by label)."""
-    choices = []
+    choices: list[Choice] = []
     for c in present(state):
         target = {"required": True, "choices": [c["id"]]}
         # Narrative conditions are named and removed by their label, never by their code.
@@ -210,7 +218,7 @@ def _conditions(ruleset, state: dict) -> list[dict]:
     return choices
 
 
-def gm_choices(ruleset, state: dict, action_type: str) -> list[dict]:
+def gm_choices(ruleset: AnyRuleset, state: Combat[Any], action_type: str) -> list[Choice]:
     """The parameters of the shared GM actions."""
     ids = [c["id"] for c in present(state)]
     if action_type in ("adjust", "modify", "override", "leave") and not ids:

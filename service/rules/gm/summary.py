@@ -8,21 +8,27 @@ log entry is made (``state["tally"]``) rather than read back from the log;
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any, TYPE_CHECKING
+
+from ..state import Combat, CombatantTally, LogEntry, Tally
+
+if TYPE_CHECKING:  # ruleset.py imports gm/: only its types are needed here
+    from ..ruleset import AnyRuleset
 
 DEAD = "dead"  # the condition every ruleset calls death
 # Event params that name who is acting, most specific first.
 AUTHOR_PARAMS = ("attacker", "actor")
 
 
-def new_tally(state: Mapping) -> dict:
+def new_tally(state: Mapping[str, Any]) -> Tally:
     return {"rolls": 0, "actions": 0, "combatants": {c["id"]: _blank() for c in state["combatants"]}}
 
 
-def _blank() -> dict:
+def _blank() -> CombatantTally:
     return {"damage_dealt": 0, "damage_taken": 0, "wounds": 0, "dead": False}
 
 
-def count(ruleset, state: dict, entry: Mapping) -> None:
+def count(ruleset: AnyRuleset, state: Combat[Any], entry: LogEntry) -> None:
     """Add one log entry to the totals."""
     tally = state.setdefault("tally", new_tally(state))
     people = tally["combatants"]
@@ -52,7 +58,7 @@ def count(ruleset, state: dict, entry: Mapping) -> None:
             people[target]["dead"] = code == "condition_added"
 
 
-def summary(state: Mapping) -> dict:
+def summary(state: Combat[Any]) -> dict[str, Any]:
     tally = state["tally"]
     return {
         "rounds": state["round"],

@@ -18,15 +18,17 @@ from __future__ import annotations
 import math
 from contextlib import contextmanager
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, Protocol, cast
 
 from .. import authority
 from ..dice import DiceBox, seeded_key, splitmix64
 from ..engine import apply_action
 from ..errors import InvalidInput, RulesError
 from ..registry import get_ruleset
+from ..state import Action, Combat, Event
 from ..viewer import Viewer
 from .profile import OddsProfile
 from .tree import DicePath, TooManyLeaves, leaves
@@ -39,7 +41,17 @@ MAX_DEFAULT_ANSWERS = 8
 class Leaf:
     outcome: str
     damage: dict[str, int]
-    assumed: list[dict]  # the default answers this branch assumed
+    assumed: list[Action]  # the default answers this branch assumed
+
+
+class DiceSource(Protocol):
+    """Where a branch's dice come from: a :class:`DicePath` (exact) or a :class:`SeededSource`."""
+
+    def box(self, state: Mapping[str, Any], supplied: Sequence[int], caller: Viewer, /) -> DiceBox: ...
+
+    def mark(self) -> int: ...
+
+    def rewind(self, mark: int) -> None: ...
 
 
 class SeededSource:
@@ -54,10 +66,12 @@ class SeededSource:
         """Nothing to undo: a refused action left the state (and its rng) untouched."""
 
 
-def _play(state: dict, actions: Sequence[dict], profile: OddsProfile, source) -> Leaf:
+def _play(state: Combat[Any], actions: Sequence[Action], profile: OddsProfile, source: DiceSource) -> Leaf:
     """Resolve the proposed action, the given answers, then default answers, on one branch of the dice."""
     proposed = actions[0]
-    current, events, assumed = state, [], []
+    current = state
+    events: list[Event] = []
+    assumed: list[Action] = []
     for index, action in enumerate(actions):
         with _blamed(index):
             current, entry = apply_action(current, action, dice_box=source.box)
@@ -85,7 +99,7 @@ def _play(state: dict, actions: Sequence[dict], profile: OddsProfile, source) ->
 
 
 @contextmanager
-def _blamed(index: int):
+def _blamed(index: int) -> Iterator[None]:
     """Point errors at ``action`` (index 0) or ``answers.<i>`` of the odds request."""
     where = "action" if index == 0 else f"answers.{index - 1}"
     try:
@@ -93,7 +107,7 @@ def _blamed(index: int):
     except TooManyLeaves:
         raise
     except InvalidInput as error:
-        messages = {where: error.messages}
+        messages: dict[str, Any] = {where: error.messages}
         if index:
             messages = {"answers": {index - 1: error.messages}}
         raise InvalidInput(messages) from error
@@ -103,16 +117,16 @@ def _blamed(index: int):
 
 
 def odds(
-    state: Mapping,
-    action: dict,
+    state: Mapping[str, Any],
+    action: Action,
     viewer: Viewer,
     *,
-    answers: Sequence[dict] = (),
+    answers: Sequence[Action] = (),
     method: str = AUTO,
     runs: int = 10_000,
     seed: int = 0,
     max_leaves: int = 10_000,
-) -> dict:
+) -> dict[str, Any]:
     """The odds of ``action`` on ``state`` as ``viewer`` may compute them.
 
     The proposed action must be one ``viewer`` may post (authority.py): a
@@ -122,7 +136,7 @@ def odds(
     with _blamed(0):
         authority.check(ruleset, state, ruleset.load_action(action), viewer)
     profile = ruleset.odds
-    start = profile.assumed_state(dict(state), viewer)
+    start = profile.assumed_state(cast("Combat[Any]", dict(state)), viewer)
     actions = [action, *answers]
     if method in (EXACT, AUTO):
         try:
@@ -133,10 +147,10 @@ def odds(
     return _monte_carlo(start, actions, profile, runs, seed)
 
 
-def _exact(state: dict, actions: list[dict], profile: OddsProfile, max_leaves: int) -> dict:
+def _exact(state: Combat[Any], actions: list[Action], profile: OddsProfile, max_leaves: int) -> dict[str, Any]:
     probabilities: dict[str, Fraction] = defaultdict(Fraction)
     damage: dict[str, Fraction] = defaultdict(Fraction)
-    assumed: list[dict] | None = None
+    assumed: list[Action] | None = None
     count = 0
 
     def run(path: DicePath) -> Leaf:
@@ -160,25 +174,26 @@ def _exact(state: dict, actions: list[dict], profile: OddsProfile, max_leaves: i
     }
 
 
-def _monte_carlo(state: dict, actions: list[dict], profile: OddsProfile, runs: int, seed: int) -> dict:
+def _monte_carlo(state: Combat[Any], actions: list[Action], profile: OddsProfile, runs: int, seed: int) -> dict[str, Any]:
     counts: Counter[str] = Counter()
     sums: dict[str, float] = defaultdict(float)
     squares: dict[str, float] = defaultdict(float)
-    source, generator, assumed = SeededSource(), seed, None
+    source, generator = SeededSource(), seed
+    assumed: list[Action] | None = None
     for _ in range(runs):
         generator, run_seed = splitmix64(generator)
-        run_state = {**state, "dice_keys": [seeded_key(run_seed, 0).hex()], "rng": {"stream": 0, "draw": 0}}
+        run_state: Combat[Any] = {**state, "dice_keys": [seeded_key(run_seed, 0).hex()], "rng": {"stream": 0, "draw": 0}}
         leaf = _play(run_state, actions, profile, source)
         assumed = leaf.assumed if assumed is None else assumed
         counts[leaf.outcome] += 1
         for combatant, lost in leaf.damage.items():
             sums[combatant] += lost
             squares[combatant] += lost * lost
-    outcomes = []
+    outcomes: list[dict[str, Any]] = []
     for name, count in counts.items():
         p = count / runs
         outcomes.append({"outcome": name, "probability": p, "standard_error": math.sqrt(p * (1 - p) / runs)})
-    expected = []
+    expected: list[dict[str, Any]] = []
     for combatant, total in sums.items():
         mean = total / runs
         variance = max(0.0, squares[combatant] / runs - mean * mean) * runs / max(1, runs - 1)
@@ -193,5 +208,5 @@ def _monte_carlo(state: dict, actions: list[dict], profile: OddsProfile, runs: i
     }
 
 
-def _sorted(outcomes) -> list[dict]:
+def _sorted(outcomes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(outcomes, key=lambda o: (-o["probability"], o["outcome"]))

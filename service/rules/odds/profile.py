@@ -10,7 +10,9 @@ proposed action waits for that answer (a defense, a reaction).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
+from ..state import Action, Combat, Event
 from ..viewer import Viewer
 
 # Event codes shared by the rulesets that name an outcome, and how it reads.
@@ -44,16 +46,16 @@ class OddsProfile:
     health = "pv"
     # Action type -> the fields of the default answers, in order of preference:
     # the first one the rules accept is assumed.
-    default_answers: Mapping[str, tuple[dict, ...]] = {}
+    default_answers: Mapping[str, tuple[dict[str, Any], ...]] = {}
 
-    def label(self, event: dict) -> str | None:
+    def label(self, event: Event) -> str | None:
         """How one event reads as (part of) an outcome; None when it is not one."""
         label = self.labels.get(event["code"])
         if label == "hit" and event["params"].get("critical"):
             return "critical hit"
         return label
 
-    def concerns(self, event: dict, action: dict) -> bool:
+    def concerns(self, event: Event, action: Action) -> bool:
         """Whether an event is part of the outcome of the proposed action.
 
         An action may resolve more than itself (a dark-earth tour resolves
@@ -63,13 +65,13 @@ class OddsProfile:
         params = event["params"]
         attacker = next((params[p] for p in ATTACKER_PARAMS if p in params), None)
         if attacker is not None:
-            return attacker == action["actor"]
+            return bool(attacker == action["actor"])
         target = action.get("target")
         if target is None:
             return True
         return any(params.get(p) == target for p in TARGET_PARAMS)
 
-    def outcome(self, events: list[dict], action: dict) -> str:
+    def outcome(self, events: list[Event], action: Action) -> str:
         """The outcome class of one leaf: its labels, in the order they happened."""
         seen: list[str] = []
         for event in events:
@@ -80,16 +82,16 @@ class OddsProfile:
                 seen.append(label)
         return ", ".join(seen) or NOTHING
 
-    def damage(self, before: dict, after: dict) -> dict[str, int]:
+    def damage(self, before: Combat[Any], after: Combat[Any]) -> dict[str, int]:
         """Health lost by each combatant (gains count as negative)."""
-        lost = {}
+        lost: dict[str, int] = {}
         for old, new in zip(before["combatants"], after["combatants"]):
             old_health, new_health = old.get(self.health), new.get(self.health)
             if isinstance(old_health, int) and isinstance(new_health, int) and old_health != new_health:
                 lost[old["id"]] = old_health - new_health
         return lost
 
-    def answers(self, state: dict, proposed: dict) -> list[dict]:
+    def answers(self, state: Combat[Any], proposed: Action) -> list[Action]:
         """Default answers to what ``state`` waits for, in order of preference (none: stop)."""
         for waiting in state.get("awaiting", ()):
             for action_type in waiting["actions"]:
@@ -100,6 +102,6 @@ class OddsProfile:
                     ]
         return []
 
-    def assumed_state(self, state: dict, viewer: Viewer) -> dict:
+    def assumed_state(self, state: Combat[Any], viewer: Viewer) -> Combat[Any]:
         """The state the odds start from: what ``viewer`` may not know is replaced by defaults."""
         return state

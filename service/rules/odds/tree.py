@@ -18,12 +18,14 @@ run, stops an exploding die before the rules' own cap on dice per action.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
+from typing import Any, TypeVar
 
 from ..dice import ANY, DiceBox
 from ..errors import InvalidAction
 from ..state import Roll
+from ..viewer import Viewer
 
 
 class TooManyLeaves(InvalidAction):
@@ -66,7 +68,7 @@ class DicePath:
         del self.faces[mark:]
         self.depth = mark
 
-    def box(self, state: dict, supplied, caller) -> DiceBox:
+    def box(self, state: Mapping[str, Any], supplied: Sequence[int], caller: Viewer) -> DiceBox:
         return PathDice(state, supplied, caller, self)
 
     def probability(self) -> Fraction:
@@ -92,7 +94,7 @@ class PathDice(DiceBox):
 
     __slots__ = ("path",)
 
-    def __init__(self, state: dict, supplied, caller, path: DicePath):
+    def __init__(self, state: Mapping[str, Any], supplied: Sequence[int], caller: Viewer, path: DicePath):
         # No stream: the combat's own generator is never drawn from (nor moved) by the odds.
         super().__init__(
             None, supplied, caller=caller, policy=state["options"].get("dice_policy", ANY), combatants=state["combatants"]
@@ -103,7 +105,10 @@ class PathDice(DiceBox):
         return {"sides": sides, "value": self.path.draw(sides), "purpose": purpose, "roller": roller, "source": "server"}
 
 
-def leaves(run: Callable[[DicePath], object], max_leaves: int) -> Iterator[tuple[Fraction, object]]:
+T = TypeVar("T")
+
+
+def leaves(run: Callable[[DicePath], T], max_leaves: int) -> Iterator[tuple[Fraction, T]]:
     """``(probability, run(path))`` for every leaf; TooManyLeaves past ``max_leaves``."""
     path = DicePath(max_leaves)
     count = 0

@@ -1,6 +1,9 @@
 """Sistema +2d6 (seed 004, Portuguese): attribute + skill + 2d6, death tests."""
 
-from ..ruleset import Resolution, Ruleset
+from typing import Any
+
+from ..ruleset import Choice, Ruleset
+from ..state import Action, Awaiting
 from . import actions, legal, turns, wounds
 from ..conditions import LEFT, has
 from .conditions import DEAD, DYING, STABLE, UNCONSCIOUS, is_standing
@@ -9,9 +12,10 @@ from .schemas import ACTIONS, CombatantState, Options, Sheet
 from .tables import CATALOG, EXTRA_PV_BY_CON
 from .odds import SistemaOdds
 from .tactic import TACTIC
+from .state import Res, SistemaCombat, SistemaCombatant
 
 
-class Sistema2d6(Ruleset):
+class Sistema2d6(Ruleset[SistemaCombat, SistemaCombatant]):
     id = "sistema-2d6"
     name = "Sistema +2d6"
     language = "pt"
@@ -31,7 +35,7 @@ class Sistema2d6(Ruleset):
     odds = SistemaOdds()
     tactic = TACTIC
 
-    def new_combatant(self, sheet: dict, options: dict) -> dict:
+    def new_combatant(self, sheet: dict[str, Any], options: dict[str, Any]) -> SistemaCombatant:
         attributes = sheet["attributes"]
         pv_max = sheet["pv"]
         if pv_max is None:
@@ -50,27 +54,27 @@ class Sistema2d6(Ruleset):
             "sheet": {key: value for key, value in sheet.items() if key not in ("id", "name", "side", "pv")},
         }
 
-    def start(self, res: Resolution) -> None:
+    def start(self, res: Res) -> None:
         turns.roll_initiative(res)
 
-    def resolve(self, res: Resolution, action: dict) -> None:
+    def resolve(self, res: Res, action: Action) -> None:
         actions.resolve(res, action)
 
-    def prompts(self, state: dict) -> list[dict]:
+    def prompts(self, state: SistemaCombat) -> list[Awaiting]:
         return turns.awaiting(state)
 
-    def is_standing(self, combatant: dict) -> bool:
+    def is_standing(self, combatant: SistemaCombatant) -> bool:
         return is_standing(combatant)
 
-    def adjusted(self, res: Resolution, target: dict, action: dict, changes: dict) -> bool:
+    def adjusted(self, res: Res, target: SistemaCombatant, action: Action, changes: dict[str, Any]) -> bool:
         if "pv" in changes:
             wounds.pv_adjusted(res, target, changes["pv"])
         return False
 
-    def on_join(self, res: Resolution, newcomer: dict) -> None:
+    def on_join(self, res: Res, newcomer: SistemaCombatant) -> None:
         turns.enter(res, newcomer)
 
-    def settle(self, res: Resolution) -> None:
+    def settle(self, res: Res) -> None:
         pending = res.state.get("pending")
         if pending and any(has(res.combatant(i), LEFT) for i in (pending["attacker"], pending["target"])):
             # An attack between someone who left and someone else is void; the attacker's action is spent.
@@ -79,10 +83,10 @@ class Sistema2d6(Ruleset):
         else:
             turns.move_on(res)
 
-    def refined_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+    def refined_choices(self, state: SistemaCombat, actor_id: str, action_type: str) -> list[Choice] | None:
         return legal.choices(self, state, actor_id, action_type)
 
-    def example(self) -> dict:
+    def example(self) -> dict[str, Any]:
         return {
             "combat": {
                 "ruleset": self.id,

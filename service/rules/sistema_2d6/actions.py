@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..conditions import add
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
-from ..ruleset import Resolution
 from .checks import Check, beats_difficulty, roll_check, wins_opposed
 from .conditions import can_act, is_dead, is_dying
 from .tables import BURST_HITS, BURST_PENALTY, CATALOG, LOCATION_PENALTIES
 from .turns import acts_simultaneously, advance, waiting_in_turn
 from .wounds import damage_expression, damage_reduction, death_test, stabilise, take_damage
+from .state import PendingAttack, Res, SistemaCombat, SistemaCombatant
 
 
-def resolve(res: Resolution, action: dict) -> None:
+def resolve(res: Res, action: dict[str, Any]) -> None:
     actor = res.combatant(action["actor"], field="actor")
     kind = action["type"]
     if kind == "defend":
@@ -22,7 +24,7 @@ def resolve(res: Resolution, action: dict) -> None:
         HANDLERS[kind](res, actor, action)
 
 
-def _check_turn(state: dict, actor: dict, kind: str) -> None:
+def _check_turn(state: SistemaCombat, actor: SistemaCombatant, kind: str) -> None:
     simultaneous = acts_simultaneously(state, actor["id"])
     if not simultaneous and not can_act(actor) and not is_dying(actor):
         # Dead, or unconscious and not dying (stable, knocked out): no turn at all, so say why.
@@ -50,7 +52,8 @@ def _check_turn(state: dict, actor: dict, kind: str) -> None:
 # -- attack -----------------------------------------------------------------------
 
 
-def _weapon(actor: dict, weapon_id: str) -> dict:
+def _weapon(actor: SistemaCombatant, weapon_id: str) -> dict[str, Any]:
+    weapon: dict[str, Any]
     for weapon in actor["sheet"]["weapons"]:
         if weapon["id"] == weapon_id:
             return weapon
@@ -60,7 +63,7 @@ def _weapon(actor: dict, weapon_id: str) -> dict:
     return {"id": weapon_id, "attribute": "DES", "precision": 0, "lethal": True, "automatic": False, **base}
 
 
-def _attack(res: Resolution, attacker: dict, action: dict) -> None:
+def _attack(res: Res, attacker: SistemaCombatant, action: dict[str, Any]) -> None:
     target = res.combatant(action["target"], field="target")
     if target is attacker:
         raise InvalidAction("a combatant cannot attack itself", field="target")
@@ -89,7 +92,7 @@ def _attack(res: Resolution, attacker: dict, action: dict) -> None:
         "modifier": action["modifier"],
     }
     check = roll_check(res, attacker, weapon["attribute"], weapon["skill"], extra, "attack")
-    pending = {
+    pending: PendingAttack = {
         "attacker": attacker["id"],
         "target": target["id"],
         "weapon": weapon,
@@ -111,7 +114,7 @@ def _attack(res: Resolution, attacker: dict, action: dict) -> None:
         res.emit("awaiting_defense", target=target["id"], attacker=attacker["id"])
 
 
-def _defend(res: Resolution, defender: dict, action: dict) -> None:
+def _defend(res: Res, defender: SistemaCombatant, action: dict[str, Any]) -> None:
     pending = res.state.get("pending")
     if not pending:
         raise ActionNotAllowed("no attack is waiting for a defense", field="type")
@@ -128,7 +131,7 @@ def _defend(res: Resolution, defender: dict, action: dict) -> None:
     _conclude_opposed(res, pending, check, defender, action)
 
 
-def _conclude_opposed(res: Resolution, pending: dict, attack: Check, defender: dict, defense: dict) -> None:
+def _conclude_opposed(res: Res, pending: PendingAttack, attack: Check, defender: SistemaCombatant, defense: dict[str, Any]) -> None:
     skill = defense.get("skill") or defender["sheet"].get("defense_skill")
     parry = roll_check(res, defender, defense["attribute"], skill, {"modifier": defense["modifier"]}, "defense")
     res.emit("defense_rolled", defender=defender["id"], **parry.as_params())
@@ -136,7 +139,7 @@ def _conclude_opposed(res: Resolution, pending: dict, attack: Check, defender: d
     _conclude(res, pending, attack, hit)
 
 
-def _conclude(res: Resolution, pending: dict, attack: Check, hit: bool) -> None:
+def _conclude(res: Res, pending: PendingAttack, attack: Check, hit: bool) -> None:
     attacker = res.combatant(pending["attacker"])
     target = res.combatant(pending["target"])
     critical = hit and res.options["critical_rolls"] and attack.level == 2
@@ -149,7 +152,7 @@ def _conclude(res: Resolution, pending: dict, attack: Check, hit: bool) -> None:
     advance(res, attacker["id"])
 
 
-def _deal_damage(res: Resolution, attacker: dict, target: dict, pending: dict, critical: bool) -> None:
+def _deal_damage(res: Res, attacker: SistemaCombatant, target: SistemaCombatant, pending: PendingAttack, critical: bool) -> None:
     weapon = pending["weapon"]
     hits = 1
     if pending["burst"]:
@@ -182,12 +185,12 @@ def _deal_damage(res: Resolution, attacker: dict, target: dict, pending: dict, c
 # -- other actions ----------------------------------------------------------------
 
 
-def _death_test(res: Resolution, actor: dict, action: dict) -> None:
+def _death_test(res: Res, actor: SistemaCombatant, action: dict[str, Any]) -> None:
     death_test(res, actor)
     advance(res, actor["id"])
 
 
-def _stabilize(res: Resolution, healer: dict, action: dict) -> None:
+def _stabilize(res: Res, healer: SistemaCombatant, action: dict[str, Any]) -> None:
     patient = res.combatant(action["target"], field="target")
     if patient is healer:
         # "Caso outro personagem seja bem sucedido em um teste de cura": another character.
@@ -202,14 +205,14 @@ def _stabilize(res: Resolution, healer: dict, action: dict) -> None:
     advance(res, healer["id"])
 
 
-def _skill_test(res: Resolution, actor: dict, action: dict) -> None:
+def _skill_test(res: Res, actor: SistemaCombatant, action: dict[str, Any]) -> None:
     check = roll_check(res, actor, action["attribute"], action["skill"], {"modifier": action["modifier"]}, "test")
     success = beats_difficulty(check, action["difficulty"], res.options["critical_rolls"])
     res.emit("test_rolled", actor=actor["id"], difficulty=action["difficulty"], success=success, description=action["description"], **check.as_params())
     advance(res, actor["id"])
 
 
-def _pass(res: Resolution, actor: dict, action: dict) -> None:
+def _pass(res: Res, actor: SistemaCombatant, action: dict[str, Any]) -> None:
     res.emit("passed", actor=actor["id"], description=action["description"])
     advance(res, actor["id"])
 

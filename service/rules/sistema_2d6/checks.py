@@ -8,20 +8,21 @@ opposed test are at the same level, the totals decide (docs, gap G2).
 
 from __future__ import annotations
 
+from typing import Any
 from dataclasses import dataclass
 
 from ..conditions import take_roll_adjustments
-from ..ruleset import Resolution
 from .tables import BONUS_CAP
+from .state import Res, SistemaCombatant
 
 CRITICAL_FAILURE, NORMAL, CRITICAL_SUCCESS = 0, 1, 2
 
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    dice: tuple[int, int]
+    dice: tuple[int, ...]  # 2d6
     total: int
-    breakdown: dict
+    breakdown: dict[str, Any]
     forced: str | None = None  # the GM's override: "success" or "failure"
 
     @property
@@ -32,11 +33,11 @@ class Check:
             return CRITICAL_FAILURE
         return NORMAL
 
-    def as_params(self) -> dict:
+    def as_params(self) -> dict[str, Any]:
         return {"dice": list(self.dice), "total": self.total, "modifiers": self.breakdown}
 
 
-def roll_check(res: Resolution, combatant: dict, attribute: str, skill: str | None, extra: dict, purpose: str) -> Check:
+def roll_check(res: Res, combatant: SistemaCombatant, attribute: str, skill: str | None, extra: dict[str, Any], purpose: str) -> Check:
     """Roll 2d6 + attribute + skill + the named extra modifiers."""
     sheet = combatant["sheet"]
     breakdown = {attribute: sheet["attributes"].get(attribute, 0)}

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from ..gm.legal import describe, field_spec, present
+from ..ruleset import AnyRuleset, Choice
 from .conditions import can_act, is_dead, is_dying
 from .tables import CATALOG
+from .state import SistemaCombat, SistemaCombatant
 
 
-def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+def choices(ruleset: AnyRuleset, state: SistemaCombat, actor_id: str, action_type: str) -> list[Choice] | None:
     """Refined parameter sets, or None for the default description."""
     if actor_id == "gm":
         return None
@@ -23,12 +25,12 @@ def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict]
         difficulty = {**field_spec(ruleset, "defend", "difficulty"), "required": True}
         return [describe(ruleset, state, actor_id, "defend", difficulty=difficulty, skill=None, attribute=None, modifier=None)]
     if action_type == "test":
-        attributes = sorted(actor["sheet"]["attributes"])
+        attributes: list[str] = sorted(actor["sheet"]["attributes"])
         return [describe(ruleset, state, actor_id, "test", attribute={"required": True, "choices": attributes})]
     return None
 
 
-def _attacks(ruleset, state: dict, actor: dict) -> list[dict]:
+def _attacks(ruleset: AnyRuleset, state: SistemaCombat, actor: SistemaCombatant) -> list[Choice]:
     targets = [c for c in present(state) if c["id"] != actor["id"] and not is_dead(c)]
     able = [c["id"] for c in targets if can_act(c)]
     helpless = [c["id"] for c in targets if not can_act(c)]

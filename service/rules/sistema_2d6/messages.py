@@ -2,8 +2,10 @@
 gettext catalogues in service/i18n/locales (French, Portuguese).
 """
 
+from typing import Any
+
 # The seed's PV (pontos de vida) are hit points: "HP" in English.
-ENGLISH = {
+ENGLISH: dict[str, Any] = {
     "initiative_rolled": "{combatant} rolls initiative: DES {des} + bonus {bonus} + {dice} = {total}.",
     "attack_rolled": "{attacker} attacks {target} with {weapon_name}: {dice} → {total}.",
     "awaiting_defense": "{target} must defend against {attacker}.",
@@ -37,7 +39,7 @@ ENGLISH = {
 MESSAGES = {"en": ENGLISH}
 
 # Words for the ids events carry.
-LABELS = {
+LABELS: dict[str, Any] = {
     "location": {
         "eye": "eye", "ear": "ear", "finger": "finger", "head": "head", "neck": "neck",
         "ankle": "ankle", "shoulder": "shoulder", "leg": "leg", "arm": "arm",

@@ -1,5 +1,7 @@
 """Sistema +2d6 tables, as data (seed 004 and its source, nerun/sistema2d6)."""
 
+from typing import Any
+
 from ..dice import DiceExpression
 
 # Seed: "DES 3 - bônus de iniciativa +1, DES 4 - +2, DES 5 - +3, etc."; the
@@ -60,7 +62,7 @@ DAMAGE_TYPES = ("contundente", "corte", "perfuracao", "balistico", "explosao", "
 
 # Seed, "Exemplos de dano" and "Exemplos de Redução de Dano". "FOR+N" means
 # the FOR damage table plus N (the seed's punch and kick; rules-notes 5.2).
-CATALOG = {
+CATALOG: dict[str, Any] = {
     "weapons": {
         "soco": {"name": "Soco", "damage": "FOR+0", "damage_type": "contundente", "skill": "Briga"},
         "chute": {"name": "Chute", "damage": "FOR+1", "damage_type": "contundente", "skill": "Briga"},

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
+from ..state import Awaiting
 from ..tactics import DefaultTactic, Tactic, choose_target, first_weapon
 from .conditions import is_standing
+from .state import SistemaCombat, SistemaCombatant
 
 
-def candidates(state: dict, actor: dict, waiting: dict, tactic: Tactic) -> Iterator[dict]:
+def candidates(state: SistemaCombat, actor: SistemaCombatant, waiting: Awaiting, tactic: Tactic) -> Iterator[dict[str, Any]]:
     actions, me = waiting["actions"], actor["id"]
     if "death_test" in actions:
         yield {"type": "death_test", "actor": me}

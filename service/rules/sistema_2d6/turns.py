@@ -9,17 +9,19 @@ a member knocked out by another member of its group still gets its action
 
 from __future__ import annotations
 
+from typing import cast
 from itertools import groupby
 
 from ..conditions import LEFT, has, next_round
-from ..ruleset import Resolution
 from .conditions import can_act, is_dying, is_standing
 from .tables import INITIATIVE_BONUS
+from ..state import Awaiting
+from .state import Res, SistemaCombat, SistemaCombatant
 
 TURN_ACTIONS = ["attack", "stabilize", "test", "pass"]
 
 
-def _roll_one(res: Resolution, combatant: dict) -> None:
+def _roll_one(res: Res, combatant: SistemaCombatant) -> None:
     des = combatant["sheet"]["attributes"]["DES"]
     bonus = INITIATIVE_BONUS.get(min(des, 10), 0)
     dice = res.dice.roll_many(2, 6, f"initiative {combatant['id']}", combatant["id"])
@@ -27,14 +29,14 @@ def _roll_one(res: Resolution, combatant: dict) -> None:
     res.emit("initiative_rolled", combatant=combatant["id"], dice=list(dice), des=des, bonus=bonus, total=combatant["initiative"])
 
 
-def roll_initiative(res: Resolution) -> None:
+def roll_initiative(res: Res) -> None:
     totals = []
     for combatant in res.state["combatants"]:
         if has(combatant, LEFT):
             continue
         _roll_one(res, combatant)
         totals.append(combatant)
-    ranked = sorted(totals, key=lambda c: -c["initiative"])
+    ranked = sorted(totals, key=lambda c: -(c["initiative"] or 0))  # all rolled just above
     res.state["order"] = [[c["id"] for c in group] for _, group in groupby(ranked, key=lambda c: c["initiative"])]
     res.state["turn"] = 0
     res.state["acted"] = []
@@ -42,26 +44,26 @@ def roll_initiative(res: Resolution) -> None:
     res.emit("turn_order", order=res.state["order"])
 
 
-def _open_turn(state: dict) -> None:
+def _open_turn(state: SistemaCombat) -> None:
     """Remember who could act when this group's turn began (simultaneity)."""
     combatants = _by_id(state)
     state["simultaneous"] = [i for i in state["order"][state["turn"]] if can_act(combatants[i])]
 
 
-def acts_simultaneously(state: dict, combatant_id: str) -> bool:
+def acts_simultaneously(state: SistemaCombat, combatant_id: str) -> bool:
     """Still owed a full action although a member of its own group put it down."""
     return combatant_id in state.get("simultaneous", ()) and combatant_id not in state["acted"]
 
 
-def _needs_turn(combatant: dict) -> bool:
+def _needs_turn(combatant: SistemaCombatant) -> bool:
     return (can_act(combatant) or is_dying(combatant)) and not has(combatant, LEFT)
 
 
-def _by_id(state: dict) -> dict[str, dict]:
+def _by_id(state: SistemaCombat) -> dict[str, SistemaCombatant]:
     return {c["id"]: c for c in state["combatants"]}
 
 
-def waiting_in_turn(state: dict) -> list[dict]:
+def waiting_in_turn(state: SistemaCombat) -> list[SistemaCombatant]:
     """Combatants of the current group who still owe their action."""
     if not state["order"]:
         return []
@@ -74,7 +76,7 @@ def waiting_in_turn(state: dict) -> list[dict]:
     ]
 
 
-def advance(res: Resolution, actor_id: str) -> None:
+def advance(res: Res, actor_id: str) -> None:
     """Mark ``actor_id`` as having acted and move to whoever acts next."""
     state = res.state
     if actor_id not in state["acted"]:
@@ -82,7 +84,7 @@ def advance(res: Resolution, actor_id: str) -> None:
     move_on(res)
 
 
-def move_on(res: Resolution) -> None:
+def move_on(res: Res) -> None:
     """Move to the next group with someone who still owes an action (rounds as needed)."""
     state = res.state
     if not any(_needs_turn(c) for c in state["combatants"]):
@@ -98,7 +100,7 @@ def move_on(res: Resolution) -> None:
         _open_turn(state)
 
 
-def enter(res: Resolution, newcomer: dict) -> None:
+def enter(res: Res, newcomer: SistemaCombatant) -> None:
     """A newcomer rolls initiative and takes its place in the order (seed, "Iniciativa").
 
     A total equal to a group's joins that group (simultaneous); a place already
@@ -107,8 +109,9 @@ def enter(res: Resolution, newcomer: dict) -> None:
     _roll_one(res, newcomer)
     state = res.state
     combatants = _by_id(state)
-    totals = [combatants[group[0]]["initiative"] for group in state["order"]]
-    mine = newcomer["initiative"]
+    # Every combatant in the order has rolled its initiative (an int now).
+    totals = [cast(int, combatants[group[0]]["initiative"]) for group in state["order"]]
+    mine = cast(int, newcomer["initiative"])
     if mine in totals:
         state["order"][totals.index(mine)].append(newcomer["id"])
     else:
@@ -119,7 +122,7 @@ def enter(res: Resolution, newcomer: dict) -> None:
     res.emit("turn_order", order=state["order"])
 
 
-def awaiting(state: dict) -> list[dict]:
+def awaiting(state: SistemaCombat) -> list[Awaiting]:
     pending = state.get("pending")
     if pending:
         target = next(c for c in state["combatants"] if c["id"] == pending["target"])
@@ -127,7 +130,7 @@ def awaiting(state: dict) -> list[dict]:
         # ("o Mestre determina a dificuldade"), sending `defend` for him with the GM's token.
         reason = "defense" if can_act(target) else "difficulty"
         return [{"actor": pending["target"], "actions": ["defend"], "reason": reason}]
-    waiting = []
+    waiting: list[Awaiting] = []
     for combatant in waiting_in_turn(state):
         if is_dying(combatant) and not acts_simultaneously(state, combatant["id"]):
             waiting.append({"actor": combatant["id"], "actions": ["death_test"], "reason": "death_test"})
@@ -136,5 +139,5 @@ def awaiting(state: dict) -> list[dict]:
     return waiting
 
 
-def standing_sides(state: dict) -> set[str]:
+def standing_sides(state: SistemaCombat) -> set[str]:
     return {c["side"] for c in state["combatants"] if is_standing(c)}

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..conditions import RULES, add, has, remove, take_roll_adjustments
 from ..dice import DiceExpression
-from ..ruleset import Resolution
 from .conditions import DEAD, DYING, STABLE, UNCONSCIOUS, is_dead, is_dying
 from .schemas import FOR_DAMAGE_PATTERN
 from .tables import DEATH_TEST_FAILURES_TO_DIE, DEATH_TEST_STABILISES, DEATH_TEST_TARGET, FOR_DAMAGE, SEED_FOR_DAMAGE_SHIFT
+from .state import Res, SistemaCombatant
 
 
-def damage_expression(weapon: dict, wielder: dict, reading: str) -> DiceExpression:
+def damage_expression(weapon: dict[str, Any], wielder: SistemaCombatant, reading: str) -> DiceExpression:
     """The weapon's dice; ``FOR+N`` reads the FOR damage table (the seed's or the source's, option ``for_damage``), plus N."""
     match = FOR_DAMAGE_PATTERN.match(weapon["damage"])
     if not match:
@@ -22,22 +24,22 @@ def damage_expression(weapon: dict, wielder: dict, reading: str) -> DiceExpressi
     return FOR_DAMAGE[strength].plus(bonus)
 
 
-def damage_reduction(target: dict, damage_type: str) -> int:
+def damage_reduction(target: SistemaCombatant, damage_type: str) -> int:
     armor = target["sheet"].get("armor")
     if not armor:
         return 0
-    rd = armor["rd"]
+    rd: dict[str, int] = armor["rd"]
     return max(rd.get(damage_type, 0), rd.get("*", 0))
 
 
-def death_limit(combatant: dict, threshold: str) -> int:
+def death_limit(combatant: SistemaCombatant, threshold: str) -> int:
     """PV at or below which the character dies at once."""
     attributes = combatant["sheet"]["attributes"]
-    limit = attributes["CON"] + attributes["FOR"] + (10 if threshold == "heroic" else 0)
+    limit: int = attributes["CON"] + attributes["FOR"] + (10 if threshold == "heroic" else 0)
     return -limit
 
 
-def take_damage(res: Resolution, target: dict, amount: int, lethal: bool) -> None:
+def take_damage(res: Res, target: SistemaCombatant, amount: int, lethal: bool) -> None:
     """Lower PV and apply unconsciousness, dying and instant death."""
     if amount <= 0:
         return
@@ -55,12 +57,12 @@ def take_damage(res: Resolution, target: dict, amount: int, lethal: bool) -> Non
     _fall(res, target, cause="damage")
 
 
-def _dying_floor(res: Resolution) -> int:
+def _dying_floor(res: Res) -> int:
     """PV at or below which a character is dying (seed: below 0; option: at 0 already)."""
     return 0 if res.options["death_tests_at_zero"] else -1
 
 
-def _fall(res: Resolution, target: dict, cause: str) -> None:
+def _fall(res: Res, target: SistemaCombatant, cause: str) -> None:
     """PV went down: instant death, dying, or unconscious, by the PV now."""
     if target["pv"] <= death_limit(target, res.options["death_threshold"]):
         _die(res, target, cause=cause)
@@ -74,7 +76,7 @@ def _fall(res: Resolution, target: dict, cause: str) -> None:
         res.emit("knocked_out", target=target["id"])
 
 
-def pv_adjusted(res: Resolution, target: dict, before: int) -> None:
+def pv_adjusted(res: Res, target: SistemaCombatant, before: int) -> None:
     """The GM moved PV: down, the consequences of damage; up, of healing (no longer dying, awake above 0).
 
     The dead stay dead: only the GM's ``condition`` action removes ``dead``.
@@ -95,7 +97,7 @@ def pv_adjusted(res: Resolution, target: dict, before: int) -> None:
         res.emit("recovered", target=target["id"])
 
 
-def _die(res: Resolution, target: dict, cause: str) -> None:
+def _die(res: Res, target: SistemaCombatant, cause: str) -> None:
     remove(target, DYING)
     remove(target, STABLE)
     add(res, target, UNCONSCIOUS)
@@ -103,7 +105,7 @@ def _die(res: Resolution, target: dict, cause: str) -> None:
     res.emit("died", target=target["id"], cause=cause)
 
 
-def death_test(res: Resolution, combatant: dict) -> None:
+def death_test(res: Res, combatant: SistemaCombatant) -> None:
     """Seed, "Testes de Morte": 2d6 >= 6 holds on, 12 on the dice stabilises, 3 failures kill.
 
     The GM's modifier adds to the total and his override decides success or failure, as on
@@ -135,7 +137,7 @@ def death_test(res: Resolution, combatant: dict) -> None:
         _die(res, combatant, cause="death_tests")
 
 
-def stabilise(res: Resolution, combatant: dict, by: str | None) -> None:
+def stabilise(res: Res, combatant: SistemaCombatant, by: str | None) -> None:
     if is_dead(combatant) or not is_dying(combatant):
         return
     remove(combatant, DYING)

@@ -1,6 +1,9 @@
 """Space opera d100 (seed 002, French): d100 roll-under, stun, paralysis, vibro, droids."""
 
-from ..ruleset import Resolution, Ruleset
+from typing import Any
+
+from ..ruleset import Choice, Ruleset
+from ..state import Action, Awaiting
 from . import actions, legal, turns, wounds
 from .conditions import CONTRACTED, DEAD, KNOCKED_OUT, LOSES_NEXT_ACTION, OFF_BALANCE, PARALYSED, UNCONSCIOUS, can_act
 from .messages import LABELS, MESSAGES
@@ -8,11 +11,12 @@ from .schemas import ACTIONS, CombatantState, Options, Sheet
 from .tables import CATALOG
 from .odds import SpaceOperaOdds
 from .tactic import TACTIC
+from .state import Res, SpaceOperaCombat, SpaceOperaCombatant
 
 OWN_KEYS = ("id", "name", "side", "pv", "san", "kind")
 
 
-class SpaceOperaD100(Ruleset):
+class SpaceOperaD100(Ruleset[SpaceOperaCombat, SpaceOperaCombatant]):
     id = "space-opera-d100"
     name = "Space opera d100"
     language = "fr"
@@ -34,7 +38,7 @@ class SpaceOperaD100(Ruleset):
     odds = SpaceOperaOdds()
     tactic = TACTIC
 
-    def new_combatant(self, sheet: dict, options: dict) -> dict:
+    def new_combatant(self, sheet: dict[str, Any], options: dict[str, Any]) -> SpaceOperaCombatant:
         return {
             "id": sheet["id"],
             "name": sheet["name"],
@@ -50,40 +54,40 @@ class SpaceOperaD100(Ruleset):
             "sheet": {key: value for key, value in sheet.items() if key not in OWN_KEYS},
         }
 
-    def start(self, res: Resolution) -> None:
+    def start(self, res: Res) -> None:
         turns.roll_initiative(res)
 
-    def resolve(self, res: Resolution, action: dict) -> None:
+    def resolve(self, res: Res, action: Action) -> None:
         actions.resolve(res, action)
 
-    def prompts(self, state: dict) -> list[dict]:
+    def prompts(self, state: SpaceOperaCombat) -> list[Awaiting]:
         return turns.awaiting(state)
 
-    def is_standing(self, combatant: dict) -> bool:
+    def is_standing(self, combatant: SpaceOperaCombatant) -> bool:
         return can_act(combatant)
 
-    def adjusted(self, res: Resolution, target: dict, action: dict, changes: dict) -> bool:
+    def adjusted(self, res: Res, target: SpaceOperaCombatant, action: Action, changes: dict[str, Any]) -> bool:
         if "pv" in changes:
             wounds.pv_adjusted(res, target, changes["pv"])
         return False
 
-    def on_join(self, res: Resolution, newcomer: dict) -> None:
+    def on_join(self, res: Res, newcomer: SpaceOperaCombatant) -> None:
         turns.roll_one(res, newcomer)
 
-    def on_leave(self, res: Resolution, leaver: dict) -> None:
+    def on_leave(self, res: Res, leaver: SpaceOperaCombatant) -> None:
         pending = res.state.get("pending")
         if pending and leaver["id"] in (pending["attacker"], pending["target"]):
             # The declared attack is void; the attacker's attack is spent.
             del res.state["pending"]
             turns.spend_attack(res, res.combatant(pending["attacker"]))
 
-    def settle(self, res: Resolution) -> None:
+    def settle(self, res: Res) -> None:
         turns.settle(res)
 
-    def refined_choices(self, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+    def refined_choices(self, state: SpaceOperaCombat, actor_id: str, action_type: str) -> list[Choice] | None:
         return legal.choices(self, state, actor_id, action_type)
 
-    def example(self) -> dict:
+    def example(self) -> dict[str, Any]:
         return {
             "combat": {
                 "ruleset": self.id,

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from ..state import Action
 from ..conditions import remove
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
-from ..ruleset import GM, Resolution
+from ..ruleset import GM
 from . import attack
 from .conditions import is_dead
 from .items import find_weapon, recover
 from .reactions import check_reaction
 from .turns import current_actor, end_turn, settle, spend_attack
+from .state import Res, SpaceOperaCombat, SpaceOperaCombatant
 
 
-def resolve(res: Resolution, action: dict) -> None:
+def resolve(res: Res, action: Action) -> None:
     kind = action["type"]
     if kind == "clear_condition":
         _clear_condition(res, action)
@@ -25,7 +27,7 @@ def resolve(res: Resolution, action: dict) -> None:
     settle(res)
 
 
-def _check_turn(state: dict, actor: dict) -> None:
+def _check_turn(state: SpaceOperaCombat, actor: SpaceOperaCombatant) -> None:
     pending = state.get("pending")
     if pending:
         raise NotYourTurn(f"waiting for {pending['target']} to declare a dodge, a parry or nothing against {pending['attacker']}'s attack", field="actor")
@@ -37,7 +39,7 @@ def _check_turn(state: dict, actor: dict) -> None:
         raise NotYourTurn(f"it is not {actor['id']}'s turn; waiting for {who}", field="actor")
 
 
-def _react(res: Resolution, defender: dict, action: dict) -> None:
+def _react(res: Res, defender: SpaceOperaCombatant, action: Action) -> None:
     pending = res.state.get("pending")
     if not pending:
         raise ActionNotAllowed(
@@ -53,17 +55,17 @@ def _react(res: Resolution, defender: dict, action: dict) -> None:
     attack.resolve(res, pending, action, item)
 
 
-def _pass(res: Resolution, actor: dict, action: dict) -> None:
+def _pass(res: Res, actor: SpaceOperaCombatant, action: Action) -> None:
     res.emit("passed", actor=actor["id"], description=action["description"])
     end_turn(actor)
 
 
-def _recover(res: Resolution, actor: dict, action: dict) -> None:
+def _recover(res: Res, actor: SpaceOperaCombatant, action: Action) -> None:
     recover(res, actor, find_weapon(actor, action["weapon"], field="weapon"))
     spend_attack(res, actor)
 
 
-def _clear_condition(res: Resolution, action: dict) -> None:
+def _clear_condition(res: Res, action: Action) -> None:
     target = res.combatant(action["target"], field="target")
     if not remove(target, action["condition"]):
         present = ", ".join(c["code"] for c in target["conditions"]) or "none"

@@ -12,9 +12,11 @@ damage bonus, 1D3 critical, parry points, item wear d100, stun d100 and
 
 from __future__ import annotations
 
+from typing import Any, cast
+
+from ..state import Action
 from ..conditions import remove
 from ..errors import ActionNotAllowed, InvalidAction
-from ..ruleset import Resolution
 from .checks import roll_test
 from .conditions import OFF_BALANCE, can_act, is_dead, is_droid, test_penalties
 from .damage import deal_damage
@@ -24,9 +26,10 @@ from .reactions import NO_REACTION, after_dodge_penalty, check_reaction, parry_a
 from .special import disarm, paralyse
 from .tables import CALLED_SHOT_PENALTY, MULTI_ATTACK_PENALTY_PER_ATTACK, OFF_HAND_PENALTY, SNEAK_SKILL_FACTOR
 from .turns import spend_attack
+from .state import PendingAttack, Res, SpaceOperaCombatant
 
 
-def declare(res: Resolution, attacker: dict, action: dict) -> None:
+def declare(res: Res, attacker: SpaceOperaCombatant, action: Action) -> None:
     target = res.combatant(action["target"], field="target")
     if target is attacker:
         raise InvalidAction("a combatant cannot attack itself", field="target")
@@ -36,12 +39,18 @@ def declare(res: Resolution, attacker: dict, action: dict) -> None:
     check_usable(attacker, weapon, field="weapon")
     _check_mode(res, attacker, target, weapon, action)
     attacks = _declare_attacks(attacker, action)
-    pending = {
+    pending: PendingAttack = {
         "attacker": attacker["id"],
         "target": target["id"],
         "weapon": weapon["id"],
         "attacks": attacks,
-        **{key: action[key] for key in ("mode", "location", "sneak", "off_hand", "martial_arts", "vibro", "modifier")},
+        "mode": action["mode"],
+        "location": action["location"],
+        "sneak": action["sneak"],
+        "off_hand": action["off_hand"],
+        "martial_arts": action["martial_arts"],
+        "vibro": action["vibro"],
+        "modifier": action["modifier"],
         "target_weapon": _target_weapon(target, action) if action["mode"] == "disarm" else None,
     }
     res.emit("attack_declared", attacker=attacker["id"], target=target["id"], weapon=weapon["id"], mode=action["mode"], attacks=attacks)
@@ -58,19 +67,20 @@ def declare(res: Resolution, attacker: dict, action: dict) -> None:
         resolve(res, pending, NO_REACTION, None)
 
 
-def martial_arts_allowed(weapon: dict, options: dict) -> bool:
+def martial_arts_allowed(weapon: dict[str, Any], options: dict[str, Any]) -> bool:
     """Seed 8: bare hands, or "une arme blanche" (a blade; option armed_martial_arts: any melee weapon)."""
     if weapon["ranged"]:
         return False
-    return weapon["class"] == "natural" or weapon["edged"] or options["armed_martial_arts"] == "any_melee"
+    found: bool = weapon["class"] == "natural" or weapon["edged"] or options["armed_martial_arts"] == "any_melee"
+    return found
 
 
-def mode_allowed(weapon: dict, mode: str, options: dict) -> bool:
+def mode_allowed(weapon: dict[str, Any], mode: str, options: dict[str, Any]) -> bool:
     """Stun and disarm are the melee page's; a shot does them only with the option ranged_stun_and_disarm."""
     return not (weapon["ranged"] and mode in ("stun", "disarm") and not options["ranged_stun_and_disarm"])
 
 
-def _check_mode(res: Resolution, attacker: dict, target: dict, weapon: dict, action: dict) -> None:
+def _check_mode(res: Res, attacker: SpaceOperaCombatant, target: SpaceOperaCombatant, weapon: dict[str, Any], action: Action) -> None:
     mode = action["mode"]
     if not mode_allowed(weapon, mode, res.options):
         raise InvalidAction(f"{weapon['name']} is a ranged weapon: in this combat only melee blows {mode}", field="mode")
@@ -91,7 +101,7 @@ def _check_mode(res: Resolution, attacker: dict, target: dict, weapon: dict, act
         raise InvalidAction(f"martial arts need bare hands or {needed}, not {weapon['name']}", field="martial_arts")
 
 
-def _declare_attacks(attacker: dict, action: dict) -> int:
+def _declare_attacks(attacker: SpaceOperaCombatant, action: Action) -> int:
     turn = attacker["round"]
     if turn["attacks"] is None:
         attacks = action["attacks"] or 1
@@ -104,7 +114,7 @@ def _declare_attacks(attacker: dict, action: dict) -> int:
     return turn["attacks"]
 
 
-def _target_weapon(target: dict, action: dict) -> str:
+def _target_weapon(target: SpaceOperaCombatant, action: Action) -> str:
     """The weapon named, else the one the target last used, else its first: always one of its sheet."""
     wanted = action["target_weapon"]
     if wanted is None:
@@ -116,10 +126,11 @@ def _target_weapon(target: dict, action: dict) -> str:
     check_usable(target, weapon, field="target_weapon")
     if weapon["class"] == "natural":
         raise InvalidAction("bare hands cannot be disarmed", field="target_weapon")
-    return weapon["id"]
+    found: str = weapon["id"]
+    return found
 
 
-def attack_target(res: Resolution, attacker: dict, weapon: dict, pending: dict) -> tuple[int, dict]:
+def attack_target(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], pending: PendingAttack) -> tuple[int, dict[str, Any]]:
     base = skill(attacker, weapon["skill"])
     if pending["sneak"]:
         base *= SNEAK_SKILL_FACTOR
@@ -137,7 +148,7 @@ def attack_target(res: Resolution, attacker: dict, weapon: dict, pending: dict) 
     return base, modifiers
 
 
-def resolve(res: Resolution, pending: dict, reaction: dict, item: dict | None) -> None:
+def resolve(res: Res, pending: PendingAttack, reaction: dict[str, Any], item: dict[str, Any] | None) -> None:
     attacker = res.combatant(pending["attacker"])
     target = res.combatant(pending["target"])
     weapon = find_weapon(attacker, pending["weapon"], field="weapon")
@@ -166,6 +177,7 @@ def resolve(res: Resolution, pending: dict, reaction: dict, item: dict | None) -
     if pending["mode"] == "paralyse":
         paralyse(res, target)
     elif pending["mode"] == "disarm":
-        disarm(res, target, find_weapon(target, pending["target_weapon"], field="target_weapon"))
+        aimed_at = cast(str, pending["target_weapon"])  # a disarm names it (declare)
+        disarm(res, target, find_weapon(target, aimed_at, field="target_weapon"))
     else:
         deal_damage(res, attacker, target, weapon, pending, check, {**defence, "check": parry} if parry else None)

@@ -11,11 +11,12 @@ whatever the skill).
 
 from __future__ import annotations
 
+from typing import Any
 from dataclasses import dataclass, replace
 
 from ..conditions import take_roll_adjustments
-from ..ruleset import Resolution
 from .tables import CRITICAL_SINGLE, FUMBLE_FROM
+from .state import Res, SpaceOperaCombatant
 
 
 def is_double(roll: int) -> bool:
@@ -43,7 +44,7 @@ class Check:
             return "fumble"
         return "success" if self.success else "failure"
 
-    def as_params(self) -> dict:
+    def as_params(self) -> dict[str, Any]:
         return {"roll": self.roll, "needed": self.target, "level": self.level}
 
 
@@ -55,7 +56,7 @@ def classify(roll: int, target: int, high_rolls_always_fumble: bool = False) -> 
     return Check(roll, target, success, critical, fumble)
 
 
-def roll_test(res: Resolution, target: int, purpose: str, roller: dict) -> Check:
+def roll_test(res: Res, target: int, purpose: str, roller: SpaceOperaCombatant) -> Check:
     """``roller`` rolls d100 under ``target`` plus the GM's modifiers; the GM's override decides."""
     bonus, forced = take_roll_adjustments(res, roller)
     check = classify(res.dice.roll(100, purpose, roller["id"]), target + bonus, res.options["high_rolls_always_fumble"])

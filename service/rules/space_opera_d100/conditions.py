@@ -9,11 +9,12 @@ lifts it (``clear_condition``, or the shared ``condition`` action).
 
 from __future__ import annotations
 
+from typing import Any
 import math
 
 from ..conditions import LEFT, add, find, has
-from ..ruleset import Resolution
 from .tables import CONTRACTED_DEX_LOSS, CONTRACTED_TEST_PENALTY, OFF_BALANCE_PENALTY, SECONDS_PER
+from .state import Res, SpaceOperaCombatant
 
 DEAD = "dead"
 UNCONSCIOUS = "unconscious"
@@ -26,24 +27,25 @@ WOUND = "wound"
 HELPLESS = (DEAD, UNCONSCIOUS, KNOCKED_OUT, PARALYSED)
 
 
-def is_dead(combatant: dict) -> bool:
+def is_dead(combatant: SpaceOperaCombatant) -> bool:
     return has(combatant, DEAD)
 
 
-def can_act(combatant: dict) -> bool:
+def can_act(combatant: SpaceOperaCombatant) -> bool:
     return not any(has(combatant, code) for code in HELPLESS) and not has(combatant, LEFT)
 
 
-def is_droid(combatant: dict) -> bool:
+def is_droid(combatant: SpaceOperaCombatant) -> bool:
     return combatant["kind"] == "droid"
 
 
-def dex(combatant: dict) -> int:
+def dex(combatant: SpaceOperaCombatant) -> int:
     base = combatant["sheet"]["attributes"]["DEX"]
-    return base - CONTRACTED_DEX_LOSS if has(combatant, CONTRACTED) else base
+    found: int = base - CONTRACTED_DEX_LOSS if has(combatant, CONTRACTED) else base
+    return found
 
 
-def test_penalties(combatant: dict) -> dict:
+def test_penalties(combatant: SpaceOperaCombatant) -> dict[str, Any]:
     """Standing penalties on shooting, attack, dodge and parry tests."""
     penalties = {}
     if has(combatant, CONTRACTED):
@@ -53,7 +55,7 @@ def test_penalties(combatant: dict) -> dict:
     return penalties
 
 
-def roll_duration(res: Resolution, dice: str, unit: str, purpose: str, roller: dict) -> dict:
+def roll_duration(res: Res, dice: str, unit: str, purpose: str, roller: SpaceOperaCombatant) -> dict[str, Any]:
     """The duration of a state ``roller`` is put in: ``roller`` rolls it."""
     value = res.dice.roll_expression(dice, purpose, roller["id"]).total
     duration = {"dice": dice, "value": value, "unit": unit}
@@ -63,7 +65,7 @@ def roll_duration(res: Resolution, dice: str, unit: str, purpose: str, roller: d
     return duration
 
 
-def add_timed(res: Resolution, combatant: dict, code: str, dice: str, unit: str, purpose: str, **details) -> dict:
+def add_timed(res: Res, combatant: SpaceOperaCombatant, code: str, dice: str, unit: str, purpose: str, **details: Any) -> dict[str, Any]:
     """Roll the state's duration and put the state on (the longer one is kept)."""
     duration = roll_duration(res, dice, unit, purpose, combatant)
     rounds = duration.get("rounds")
@@ -79,11 +81,13 @@ def add_timed(res: Resolution, combatant: dict, code: str, dice: str, unit: str,
         if _seconds(current["lasts"]) < _seconds(duration):
             current["lasts"] = duration
             current["ends"] = {"round": res.state["round"] + rounds} if rounds else None
-        return current["lasts"]
+        found: dict[str, Any] = current["lasts"]
+        return found
     add(res, combatant, code, rounds=rounds, lasts=duration, **details)
     return duration
 
 
-def _seconds(duration: dict) -> int:
-    return duration["value"] * SECONDS_PER[duration["unit"]]
+def _seconds(duration: dict[str, Any]) -> int:
+    found: int = duration["value"] * SECONDS_PER[duration["unit"]]
+    return found
 

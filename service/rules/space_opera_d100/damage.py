@@ -9,8 +9,9 @@ it; a quarter of it when stunning.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..dice import DiceExpression
-from ..ruleset import Resolution
 from .checks import Check, roll_test
 from .conditions import KNOCKED_OUT, add_timed, is_dead
 from .items import damage_penalty, damage_step, vibro_works
@@ -25,16 +26,17 @@ from .tables import (
     STUN_PV_DIVISOR,
 )
 from .wounds import take_damage
+from .state import PendingAttack, Res, SpaceOperaCombatant
 
 
-def _points(res: Resolution, expression: str, purpose: str, roller: dict, average: bool = False) -> int:
+def _points(res: Res, expression: str, purpose: str, roller: SpaceOperaCombatant, average: bool = False) -> int:
     parsed = DiceExpression.parse(expression)
     if average:
         return (parsed.count * (parsed.sides + 1)) // 2 + parsed.modifier
     return res.dice.roll_expression(parsed, purpose, roller["id"]).total
 
 
-def weapon_damage(res: Resolution, wielder: dict, weapon: dict, use_vibro: bool) -> dict:
+def weapon_damage(res: Res, wielder: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool) -> dict[str, Any]:
     """Roll the blow: weapon dice, vibro dice, damage bonus (melee only)."""
     parts = {"weapon": _points(res, weapon["damage"], "damage", wielder), "item_steps": damage_penalty(wielder, weapon)}
     if use_vibro and vibro_works(wielder, weapon):
@@ -44,7 +46,7 @@ def weapon_damage(res: Resolution, wielder: dict, weapon: dict, use_vibro: bool)
     return parts
 
 
-def martial_arts(res: Resolution, attacker: dict, weapon: dict) -> tuple[str, int]:
+def martial_arts(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any]) -> tuple[str, int]:
     skill = attacker["sheet"]["skills"].get(SKILL_MARTIAL_ARTS, 0)
     check = roll_test(res, skill, "martial arts", attacker)
     kind = "unarmed" if weapon["class"] == "natural" else "armed"
@@ -61,7 +63,7 @@ def _apply(total: int, operation: str, amount: int) -> int:
     return total + amount
 
 
-def deal_damage(res: Resolution, attacker: dict, target: dict, weapon: dict, pending: dict, attack: Check, parry: dict | None) -> None:
+def deal_damage(res: Res, attacker: SpaceOperaCombatant, target: SpaceOperaCombatant, weapon: dict[str, Any], pending: PendingAttack, attack: Check, parry: dict[str, Any] | None) -> None:
     """``parry``: {"check", "item"} of the target's parry, when it was declared."""
     operation = martial_arts(res, attacker, weapon) if pending["martial_arts"] else None
     parts = weapon_damage(res, attacker, weapon, pending["vibro"])
@@ -100,7 +102,7 @@ def deal_damage(res: Resolution, attacker: dict, target: dict, weapon: dict, pen
     take_damage(res, target, lost)
 
 
-def _parry_points(res: Resolution, defender: dict, weapon: dict, rolled: int, parry: dict | None) -> tuple[int, int, bool]:
+def _parry_points(res: Res, defender: SpaceOperaCombatant, weapon: dict[str, Any], rolled: int, parry: dict[str, Any] | None) -> tuple[int, int, bool]:
     """Seed 6: points = item damage + damage bonus (no vibro); +2 if critical.
 
     Returns the damage parried, the armour-piercing points left for the
@@ -125,7 +127,7 @@ def _parry_points(res: Resolution, defender: dict, weapon: dict, rolled: int, pa
     return parried, piercing - pierced, item["class"] == "shield"
 
 
-def _item_wear(res: Resolution, defender: dict, item: dict, parried: int) -> None:
+def _item_wear(res: Res, defender: SpaceOperaCombatant, item: dict[str, Any], parried: int) -> None:
     """Seed 7: the item is damaged with a chance equal to the damage parried."""
     roll = res.dice.roll(100, "parrying item wear", defender["id"])
     damaged = roll <= parried
@@ -134,7 +136,7 @@ def _item_wear(res: Resolution, defender: dict, item: dict, parried: int) -> Non
         damage_step(res, defender, item)
 
 
-def _stun(res: Resolution, attacker: dict, target: dict, weapon: dict, damage: int, shield: bool) -> None:
+def _stun(res: Res, attacker: SpaceOperaCombatant, target: SpaceOperaCombatant, weapon: dict[str, Any], damage: int, shield: bool) -> None:
     """Seed 2: damage x 5 + the weapon's stun bonus = % chance, 3D10 minutes."""
     if shield:
         res.emit("stun_blocked", target=target["id"])

@@ -8,20 +8,23 @@ moved by -(Chance - 40) / 2, truncated, and kept within 1-100. The option
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ..conditions import add
-from ..ruleset import Resolution
 from .conditions import LOSES_NEXT_ACTION, OFF_BALANCE, is_dead
 from .damage import weapon_damage
 from .items import damage_step, drop, jam, state_of
 from .tables import CHANCE_DIVISOR, CHANCE_PIVOT, DESTROYED_AT_STEP, FUMBLE_TABLES, JAM_ACTIONS_TO_CLEAR, band
 from .wounds import take_damage
+from .state import Res, SpaceOperaCombatant
 
 
-def chance_adjustment(combatant: dict) -> int:
+def chance_adjustment(combatant: SpaceOperaCombatant) -> int:
     return -int((combatant["sheet"]["chance"] - CHANCE_PIVOT) / CHANCE_DIVISOR)
 
 
-def fumble(res: Resolution, attacker: dict, weapon: dict, use_vibro: bool) -> None:
+def fumble(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool) -> None:
     table = res.options["ranged_fumble_table" if weapon["ranged"] else "melee_fumble_table"]
     if table == "none":
         res.emit("fumble_for_gm", attacker=attacker["id"], item=weapon["id"])
@@ -34,47 +37,47 @@ def fumble(res: Resolution, attacker: dict, weapon: dict, use_vibro: bool) -> No
     EFFECTS[result](res, attacker, weapon, use_vibro, result)
 
 
-def _off_balance(res, attacker, weapon, use_vibro, result):
+def _off_balance(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     # Until the attacker's next attack or defence roll (attack.py, reactions.py).
     add(res, attacker, OFF_BALANCE, until="next_test")
 
 
-def _loses_next_action(res, attacker, weapon, use_vibro, result):
+def _loses_next_action(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     add(res, attacker, LOSES_NEXT_ACTION, until="next_action")
 
 
-def _drops_weapon(res, attacker, weapon, use_vibro, result):
+def _drops_weapon(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     drop(res, attacker, weapon)
 
 
-def _weapon_damaged(res, attacker, weapon, use_vibro, result):
+def _weapon_damaged(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     damage_step(res, attacker, weapon)
 
 
-def _hits_ally(res, attacker, weapon, use_vibro, result):
+def _hits_ally(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     allies = [c for c in res.state["combatants"] if c["side"] == attacker["side"] and c is not attacker and not is_dead(c)]
     strike(res, attacker, allies[0] if allies else attacker, weapon, use_vibro)
 
 
-def _hits_self(res, attacker, weapon, use_vibro, result):
+def _hits_self(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     strike(res, attacker, attacker, weapon, use_vibro)
 
 
-def _no_jam(res, attacker, weapon, use_vibro, result):
+def _no_jam(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     pass
 
 
-def _jams(res, attacker, weapon, use_vibro, result):
+def _jams(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     jam(res, attacker, weapon, JAM_ACTIONS_TO_CLEAR[result])
 
 
-def _damaged_and_jammed(res, attacker, weapon, use_vibro, result):
+def _damaged_and_jammed(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     damage_step(res, attacker, weapon)
     if not state_of(attacker, weapon)["destroyed"]:
         jam(res, attacker, weapon, JAM_ACTIONS_TO_CLEAR["weapon_damaged_jam"])
 
 
-def _explodes(res, attacker, weapon, use_vibro, result):
+def _explodes(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
     strike(res, attacker, attacker, weapon, use_vibro)
     item = state_of(attacker, weapon)
     item["steps"] = max(item["steps"], DESTROYED_AT_STEP.get(weapon["class"], item["steps"]))
@@ -82,7 +85,7 @@ def _explodes(res, attacker, weapon, use_vibro, result):
     res.emit("item_damaged", combatant=attacker["id"], item=weapon["id"], steps=item["steps"], vibro_lost=False, destroyed=True)
 
 
-def strike(res: Resolution, attacker: dict, victim: dict, weapon: dict, use_vibro: bool) -> None:
+def strike(res: Res, attacker: SpaceOperaCombatant, victim: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool) -> None:
     """A fumbled blow that lands on someone: the weapon's damage, armour applies."""
     parts = weapon_damage(res, attacker, weapon, use_vibro)
     rolled = max(0, sum(parts.values()))
@@ -92,7 +95,7 @@ def strike(res: Resolution, attacker: dict, victim: dict, weapon: dict, use_vibr
     take_damage(res, victim, lost)
 
 
-EFFECTS = {
+EFFECTS: dict[str, Callable[[Res, SpaceOperaCombatant, dict[str, Any], bool, str], None]] = {
     "off_balance": _off_balance,
     "loses_next_action": _loses_next_action,
     "drops_weapon": _drops_weapon,

@@ -7,19 +7,22 @@ first one stops the vibro mode; the item breaks at the step of its class.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import ActionNotAllowed, InvalidAction
-from ..ruleset import Resolution
 from .schemas import WEAPON_DEFAULTS
 from .tables import DESTROYED_AT_STEP, ITEM_STEP_DAMAGE, ITEM_STEP_SKILL, WEAPONS
+from .state import Res, SpaceOperaCombatant
 
 JAMMED_FOR_THE_FIGHT = -1
 
 
-def find_weapon(combatant: dict, weapon_id: str, field: str) -> dict:
+def find_weapon(combatant: SpaceOperaCombatant, weapon_id: str, field: str) -> dict[str, Any]:
+    weapon: dict[str, Any]
     for weapon in combatant["sheet"]["weapons"]:
         if weapon["id"] == weapon_id:
             return weapon
-    base = WEAPONS.get(weapon_id)
+    base: dict[str, Any] | None = WEAPONS.get(weapon_id)
     if base is None:
         raise InvalidAction(f"{combatant['id']} has no weapon {weapon_id!r} and the catalog has none", field=field)
     weapon = {"id": weapon_id, **WEAPON_DEFAULTS, **base}
@@ -27,8 +30,9 @@ def find_weapon(combatant: dict, weapon_id: str, field: str) -> dict:
     return weapon
 
 
-def held_item(combatant: dict, item_id: str, field: str) -> dict:
+def held_item(combatant: SpaceOperaCombatant, item_id: str, field: str) -> dict[str, Any]:
     """A weapon or shield of the combatant's sheet: what he does not carry cannot parry or be taken from him."""
+    weapon: dict[str, Any]
     for weapon in combatant["sheet"]["weapons"]:
         if weapon["id"] == item_id:
             return weapon
@@ -36,14 +40,15 @@ def held_item(combatant: dict, item_id: str, field: str) -> dict:
     raise InvalidAction(f"{combatant['id']} does not carry {item_id!r} (the sheet holds: {held})", field=field)
 
 
-def state_of(combatant: dict, weapon: dict) -> dict:
+def state_of(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> dict[str, Any]:
     items = combatant["items"]
     if weapon["id"] not in items:
         items[weapon["id"]] = {"steps": 0, "destroyed": False, "vibro": bool(weapon["vibro"]), "dropped": False, "jam": 0}
-    return items[weapon["id"]]
+    found: dict[str, Any] = items[weapon["id"]]
+    return found
 
 
-def check_usable(combatant: dict, weapon: dict, field: str) -> None:
+def check_usable(combatant: SpaceOperaCombatant, weapon: dict[str, Any], field: str) -> None:
     item = combatant["items"].get(weapon["id"])
     if item is None:
         return
@@ -55,27 +60,27 @@ def check_usable(combatant: dict, weapon: dict, field: str) -> None:
         raise ActionNotAllowed(f"{weapon['name']} is jammed; clear it first (recover)", field=field)
 
 
-def steps(combatant: dict, weapon: dict) -> int:
+def steps(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> int:
     item = combatant["items"].get(weapon["id"])
     return item["steps"] if item else 0
 
 
-def skill_penalty(combatant: dict, weapon: dict) -> int:
+def skill_penalty(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> int:
     return ITEM_STEP_SKILL * steps(combatant, weapon)
 
 
-def damage_penalty(combatant: dict, weapon: dict) -> int:
+def damage_penalty(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> int:
     return ITEM_STEP_DAMAGE * steps(combatant, weapon)
 
 
-def vibro_works(combatant: dict, weapon: dict) -> bool:
+def vibro_works(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> bool:
     if not weapon["vibro"]:
         return False
     item = combatant["items"].get(weapon["id"])
     return item["vibro"] if item else True
 
 
-def damage_step(res: Resolution, combatant: dict, weapon: dict) -> None:
+def damage_step(res: Res, combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> None:
     """The item takes one damage step (seed 7); natural weapons never break."""
     if weapon["class"] == "natural":
         return
@@ -94,19 +99,19 @@ def damage_step(res: Resolution, combatant: dict, weapon: dict) -> None:
     )
 
 
-def drop(res: Resolution, combatant: dict, weapon: dict) -> None:
+def drop(res: Res, combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> None:
     if weapon["class"] == "natural":
         return
     state_of(combatant, weapon)["dropped"] = True
     res.emit("weapon_dropped", combatant=combatant["id"], item=weapon["id"])
 
 
-def jam(res: Resolution, combatant: dict, weapon: dict, actions: int | None) -> None:
+def jam(res: Res, combatant: SpaceOperaCombatant, weapon: dict[str, Any], actions: int | None) -> None:
     state_of(combatant, weapon)["jam"] = JAMMED_FOR_THE_FIGHT if actions is None else actions
     res.emit("weapon_jammed", combatant=combatant["id"], item=weapon["id"], actions=actions)
 
 
-def recover(res: Resolution, combatant: dict, weapon: dict) -> None:
+def recover(res: Res, combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> None:
     """One action to pick a weapon up, or one action of work on a jam."""
     item = combatant["items"].get(weapon["id"])
     if item is None or not (item["dropped"] or item["jam"]) or item["destroyed"]:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
 from collections.abc import Iterator
 
+from ..ruleset import AnyRuleset, Choice
 from ..gm.legal import describe, field_spec, present
 from .attack import martial_arts_allowed, mode_allowed
 from .conditions import is_dead, is_droid
 from .items import JAMMED_FOR_THE_FIGHT, find_weapon
 from .tables import WEAPONS
+from .state import SpaceOperaCombat, SpaceOperaCombatant
 
 
-def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict] | None:
+def choices(ruleset: AnyRuleset, state: SpaceOperaCombat, actor_id: str, action_type: str) -> list[dict[str, Any]] | None:
     """Refined parameter sets, or None for the default description."""
     if action_type == "clear_condition":
         return [
@@ -33,12 +36,12 @@ def choices(ruleset, state: dict, actor_id: str, action_type: str) -> list[dict]
     return None
 
 
-def usable(combatant: dict, weapon: dict) -> bool:
+def usable(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> bool:
     item = combatant["items"].get(weapon["id"])
     return item is None or not (item["destroyed"] or item["dropped"] or item["jam"])
 
 
-def _arsenal(combatant: dict) -> Iterator[dict]:
+def _arsenal(combatant: SpaceOperaCombatant) -> Iterator[dict[str, Any]]:
     """The sheet's weapons, then the catalog's (bare hands among them), which items.find_weapon accepts too; one at a time."""
     carried = combatant["sheet"]["weapons"]
     for weapon in carried:
@@ -51,11 +54,11 @@ def _arsenal(combatant: dict) -> Iterator[dict]:
                 yield weapon
 
 
-def _disarmable(target: dict) -> list[str]:
+def _disarmable(target: SpaceOperaCombatant) -> list[str]:
     return [w["id"] for w in target["sheet"]["weapons"] if w["class"] != "natural" and usable(target, w)]
 
 
-def _attacks(ruleset, state: dict, actor: dict) -> list[dict]:
+def _attacks(ruleset: AnyRuleset, state: SpaceOperaCombat, actor: SpaceOperaCombatant) -> list[dict[str, Any]]:
     """One entry per weapon and mode (attack._check_mode), disarms per target (the weapon to take)."""
     targets = [c for c in present(state) if c["id"] != actor["id"] and not is_dead(c)]
     turn = actor["round"]
@@ -63,9 +66,9 @@ def _attacks(ruleset, state: dict, actor: dict) -> list[dict]:
     declared = list(range(1, actor["sheet"]["max_attacks"] + 1)) if turn["attacks"] is None else [turn["attacks"]]
     bounds = field_spec(ruleset, "attack", "attacks")
     declared = [n for n in declared if bounds["minimum"] <= n <= bounds["maximum"]]  # a GM adjustment may leave another
-    sets = []
+    sets: list[Choice] = []
 
-    def entry(weapon, mode, ids, martial_arts, **more):
+    def entry(weapon: dict[str, Any], mode: str, ids: list[str], martial_arts: list[bool], **more: Any) -> None:
         if ids:
             sets.append(describe(
                 ruleset, state, actor["id"], "attack", weapon={"required": True, "choices": [weapon["id"]]},
@@ -89,9 +92,10 @@ def _attacks(ruleset, state: dict, actor: dict) -> list[dict]:
     return sets
 
 
-def _reactions(ruleset, state: dict, actor: dict) -> list[dict]:
+def _reactions(ruleset: AnyRuleset, state: SpaceOperaCombat, actor: SpaceOperaCombatant) -> list[dict[str, Any]]:
     """Dodge or nothing; a parry with a melee weapon or shield (a shield, or nothing, against a shot: option)."""
     pending = state["pending"]
+    assert pending is not None, "reactions are listed only while an attack is pending"
     attacker = next(c for c in state["combatants"] if c["id"] == pending["attacker"])
     shot = find_weapon(attacker, pending["weapon"], field="weapon")["ranged"]
     allowed = state["options"]["parry_ranged_with"]

@@ -2,9 +2,11 @@
 gettext catalogues in service/i18n/locales (French, Portuguese).
 """
 
+from typing import Any
+
 # The seed's PV (points de vie) are hit points, "HP" in English; CON, DEX and
 # SAN keep the seed's names.
-ENGLISH = {
+ENGLISH: dict[str, Any] = {
     "initiative_rolled": "{combatant} rolls initiative: D12 {die} + DEX {dex} = {total}.",
     "attack_declared": "{attacker} attacks {target} with {weapon}, {mode} ({attacks:# attack|# attacks} this round).",
     "awaiting_reaction": "{target} must declare a dodge, a parry or nothing against {attacker} before the roll.",

@@ -8,9 +8,10 @@ same die (its fumble, known before the attack roll, keeps its +10).
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from ..conditions import remove
 from ..errors import ActionNotAllowed, InvalidAction
-from ..ruleset import Resolution
 from .checks import Check, roll_test, with_target
 from .conditions import OFF_BALANCE, test_penalties
 from .items import check_usable, held_item, skill_penalty
@@ -23,15 +24,17 @@ from .tables import (
     SKILL_BLOCK,
     SKILL_DODGE,
 )
+from .state import Res, SpaceOperaCombatant
 
 NO_REACTION = {"kind": "none", "item": None, "off_hand": False, "modifier": 0}
 
 
-def skill(combatant: dict, name: str) -> int:
-    return combatant["sheet"]["skills"].get(name, 0)
+def skill(combatant: SpaceOperaCombatant, name: str) -> int:
+    found: int = combatant["sheet"]["skills"].get(name, 0)
+    return found
 
 
-def after_dodge_penalty(res: Resolution, combatant: dict) -> dict:
+def after_dodge_penalty(res: Res, combatant: SpaceOperaCombatant) -> dict[str, Any]:
     dodges = combatant["round"]["dodges"]
     if not dodges:
         return {}
@@ -39,7 +42,7 @@ def after_dodge_penalty(res: Resolution, combatant: dict) -> dict:
     return {"after_dodge": EXTRA_DODGE_PENALTY * times}
 
 
-def check_reaction(res: Resolution, defender: dict, reaction: dict, attack_weapon: dict, prefix: str = "") -> dict | None:
+def check_reaction(res: Res, defender: SpaceOperaCombatant, reaction: dict[str, Any], attack_weapon: dict[str, Any], prefix: str = "") -> dict[str, Any] | None:
     """Refuse an impossible declaration; return the parrying item, if any."""
     if reaction["kind"] != "parry":
         if reaction["item"] is not None:
@@ -58,16 +61,16 @@ def check_reaction(res: Resolution, defender: dict, reaction: dict, attack_weapo
     return item
 
 
-def roll_reaction(res: Resolution, defender: dict, reaction: dict, item: dict | None, attack_weapon: dict) -> dict:
+def roll_reaction(res: Res, defender: SpaceOperaCombatant, reaction: dict[str, Any], item: dict[str, Any] | None, attack_weapon: dict[str, Any]) -> dict[str, Any]:
     """Roll the declared dodge or parry; return what it does to the attack."""
     if reaction["kind"] == "dodge":
         return _dodge(res, defender, reaction, attack_weapon)
     if reaction["kind"] == "parry":
-        return _parry(res, defender, reaction, item)
+        return _parry(res, defender, reaction, cast("dict[str, Any]", item))  # check_reaction found it
     return {"kind": "none", "attack_modifier": 0}
 
 
-def _dodge(res: Resolution, defender: dict, reaction: dict, attack_weapon: dict) -> dict:
+def _dodge(res: Res, defender: SpaceOperaCombatant, reaction: dict[str, Any], attack_weapon: dict[str, Any]) -> dict[str, Any]:
     modifiers = {
         "extra_dodges": EXTRA_DODGE_PENALTY * defender["round"]["dodges"],
         **test_penalties(defender),
@@ -87,7 +90,7 @@ def _dodge(res: Resolution, defender: dict, reaction: dict, attack_weapon: dict)
     return {"kind": "dodge", "attack_modifier": effect, "check": check}
 
 
-def parry_target(defender: dict, item: dict) -> tuple[int, dict]:
+def parry_target(defender: SpaceOperaCombatant, item: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """Shield: Bloquer. Weapon: (Bloquer + weapon skill) / 2 + weapon bonus."""
     block = skill(defender, SKILL_BLOCK)
     if item["class"] == "shield":
@@ -95,7 +98,7 @@ def parry_target(defender: dict, item: dict) -> tuple[int, dict]:
     return (block + skill(defender, item["skill"])) // 2, {"weapon_bonus": item["bonus"]}
 
 
-def _parry(res: Resolution, defender: dict, reaction: dict, item: dict) -> dict:
+def _parry(res: Res, defender: SpaceOperaCombatant, reaction: dict[str, Any], item: dict[str, Any]) -> dict[str, Any]:
     base, modifiers = parry_target(defender, item)
     modifiers.update(
         {
@@ -114,16 +117,16 @@ def _parry(res: Resolution, defender: dict, reaction: dict, item: dict) -> dict:
     return {"kind": "parry", "attack_modifier": effect, "check": check, "item": item}
 
 
-def parry_against(res: Resolution, defender: dict, parry: dict, attack: Check) -> Check | None:
+def parry_against(res: Res, defender: SpaceOperaCombatant, parry: dict[str, Any], attack: Check) -> Check | None:
     """The parry as it stands once the attack roll is known (None: no parry)."""
     if parry["kind"] != "parry":
         return None
-    check = parry["check"]
+    check: Check = parry["check"]
     if attack.critical:
         check = with_target(check, check.target + PARRY_CRITICAL_HIT_PENALTY, res.options["high_rolls_always_fumble"])
         res.emit("parry_against_critical", defender=defender["id"], penalty=PARRY_CRITICAL_HIT_PENALTY, **check.as_params())
     return check
 
 
-def _shown(modifiers: dict) -> dict:
+def _shown(modifiers: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in modifiers.items() if value}

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..conditions import add
-from ..ruleset import Resolution
 from .checks import roll_test
 from .conditions import CONTRACTED, PARALYSED, add_timed, dex
 from .items import drop
 from .tables import DISARM_DEX_FACTOR, PARALYSIS_CON_FACTOR, PARALYSIS_DURATION
+from .state import Res, SpaceOperaCombatant
 
 
-def paralyse(res: Resolution, target: dict) -> None:
+def paralyse(res: Res, target: SpaceOperaCombatant) -> None:
     """CON x 1D4: failure, paralysed 5D6 minutes; success, contracted muscles."""
     con = target["sheet"]["attributes"]["CON"]
     factor = res.dice.roll_expression(PARALYSIS_CON_FACTOR, "paralysis CON factor", target["id"]).total
@@ -24,7 +26,7 @@ def paralyse(res: Resolution, target: dict) -> None:
     res.emit("paralysed", target=target["id"], minutes=duration["value"])
 
 
-def disarm(res: Resolution, target: dict, weapon: dict) -> None:
+def disarm(res: Res, target: SpaceOperaCombatant, weapon: dict[str, Any]) -> None:
     """Both attack rolls hit: DEX x 2 or the weapon falls."""
     check = roll_test(res, dex(target) * DISARM_DEX_FACTOR, "disarm DEX test", target)
     res.emit("disarm_test", target=target["id"], item=weapon["id"], dex=dex(target), **check.as_params())

@@ -5,6 +5,8 @@ armour of the catalog are examples for clients building menus: the seed
 names kinds of weapons but gives no statistics (docs, gap G14).
 """
 
+from collections.abc import Sequence
+from typing import Any, TypeVar
 # -- d100 tests (seed 8, "Les coups Critiques") -----------------------------------
 CRITICAL_SINGLE = 1  # "ou un 01"
 FUMBLE_FROM = 96  # "de 96 à 00"
@@ -29,7 +31,7 @@ OFF_BALANCE_PENALTY = -10
 
 # Seed 5: a successful dodge gives the attacker -40, a critical one or a
 # margin above 40 gives -60. The site's ranged page uses -30 / -50 (notes 3.1).
-DODGE_EFFECTS = {
+DODGE_EFFECTS: dict[str, Any] = {
     "seed": {"success": -40, "great": -60, "great_margin": 40},
     "ranged_page": {"success": -30, "great": -50, "great_margin": 40},
 }
@@ -43,7 +45,7 @@ PARALYSIS_DURATION = "5d6"  # minutes
 CRITICAL_NO_ARMOUR_BONUS = "1d3"
 HEAD_FACTOR = 2
 DISARM_DEX_FACTOR = 2
-MARTIAL_ARTS = {"unarmed": {"success": ("times", 2), "failure": ("divide", 2)}, "armed": {"success": ("plus", 2), "failure": ("plus", -2)}}
+MARTIAL_ARTS: dict[str, Any] = {"unarmed": {"success": ("times", 2), "failure": ("divide", 2)}, "armed": {"success": ("plus", 2), "failure": ("plus", -2)}}
 
 # -- item damage (seed 7) ---------------------------------------------------------------
 ITEM_STEP_DAMAGE = -1
@@ -54,7 +56,7 @@ ITEM_CLASSES = ("natural", "light", "simple", "heavy", "shield")
 # -- wounds (notes 3.2, "Perte de PV et table des morts violentes") -----------------------
 CONSCIOUSNESS_LOW_PV = 3  # "moins de 3 PV"
 CONSCIOUSNESS_CON_FACTOR = 5
-CONSCIOUSNESS_DURATION = {"dice": "1d10", "unit": "hours"}
+CONSCIOUSNESS_DURATION: dict[str, Any] = {"dice": "1d10", "unit": "hours"}
 DEATH_TABLE_COLUMNS = (0, -1, -2, -3)  # PV 0 / -1 / -2 / -3 and below
 DEATH_TABLE = (
     (1, 10, ("very_light", "light", "serious", "very_serious")),
@@ -64,7 +66,7 @@ DEATH_TABLE = (
     (91, 100, ("dead", "dead", "dead", "dead")),
 )
 # "Grave" and "très grave" are cut off in the source: notes 3.2 [HOUSE].
-WOUND_EFFECTS = {
+WOUND_EFFECTS: dict[str, Any] = {
     "very_light": {"san": -2, "skill": -1, "unconscious": None, "limb_lost": False},
     "light": {"san": -5, "skill": -2, "unconscious": {"dice": "3d4", "unit": "minutes"}, "limb_lost": False},
     "serious": {"san": -10, "skill": -5, "unconscious": {"dice": "1d6", "unit": "hours"}, "limb_lost": False},
@@ -94,7 +96,7 @@ JAM_TABLE = (
     (91, 95, "weapon_damaged_jam"),
     (96, 100, "weapon_explodes"),
 )
-JAM_ACTIONS_TO_CLEAR = {"jam_1": 1, "jam_2": 2, "weapon_damaged_jam": 1, "jam_fight": None}
+JAM_ACTIONS_TO_CLEAR: dict[str, Any] = {"jam_1": 1, "jam_2": 2, "weapon_damaged_jam": 1, "jam_fight": None}
 FUMBLE_TABLES = {"melee_house": MELEE_FUMBLES_HOUSE, "jam": JAM_TABLE}
 
 UNARMED = "unarmed"
@@ -103,7 +105,7 @@ SKILL_BLOCK = "Bloquer"
 SKILL_MARTIAL_ARTS = "Arts martiaux"
 LOCATIONS = ("head", "chest", "abdomen", "left_arm", "right_arm", "left_leg", "right_leg")
 
-WEAPONS = {
+WEAPONS: dict[str, dict[str, Any]] = {
     UNARMED: {"name": "Mains nues", "skill": "Corps à corps", "damage": "1d3", "class": "natural"},
     "couteau": {"name": "Couteau", "skill": "Armes blanches", "damage": "1d4", "class": "light", "edged": True},
     "vibro_couteau": {"name": "Vibro-couteau", "skill": "Armes blanches", "damage": "1d4", "class": "light", "edged": True, "vibro": "1d4"},
@@ -120,7 +122,7 @@ WEAPONS = {
     "fusil_perforant": {"name": "Fusil perforant", "skill": "Blasters", "damage": "3d6", "class": "simple", "ranged": True, "armour_piercing": 3},
 }
 
-ARMOUR = {
+ARMOUR: dict[str, Any] = {
     "none": {"name": "Aucune", "points": 0},
     "combinaison": {"name": "Combinaison renforcée", "points": 2},
     "armure_legere": {"name": "Armure légère", "points": 4},
@@ -140,14 +142,17 @@ WEAPON_TRAITS = {
 }
 
 
-def band(table, value: int):
+T = TypeVar("T")
+
+
+def band(table: Sequence[tuple[int, int, T]], value: int) -> T:
     for low, high, result in table:
         if low <= value <= high:
             return result
     raise ValueError(f"{value} is outside the table")
 
 
-def _bands(table) -> list[dict]:
+def _bands(table: Sequence[tuple[int, int, Any]]) -> list[dict[str, Any]]:
     return [{"from": low, "to": high, "result": result} for low, high, result in table]
 
 

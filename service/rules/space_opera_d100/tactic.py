@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
 from collections.abc import Iterator
 
+from ..state import Awaiting
 from ..tactics import DefaultTactic, Tactic, choose_target
 from .conditions import can_act
+from .state import SpaceOperaCombat, SpaceOperaCombatant
 
 
-def _reaction(actor: dict, style: str) -> dict:
+def _reaction(actor: SpaceOperaCombatant, style: str) -> dict[str, Any]:
     if style == "aggressive":
         return {"kind": "none"}
     if style == "defensive":
@@ -18,7 +21,7 @@ def _reaction(actor: dict, style: str) -> dict:
     return {"kind": "dodge"}
 
 
-def candidates(state: dict, actor: dict, waiting: dict, tactic: Tactic) -> Iterator[dict]:
+def candidates(state: SpaceOperaCombat, actor: SpaceOperaCombatant, waiting: Awaiting, tactic: Tactic) -> Iterator[dict[str, Any]]:
     actions, me = waiting["actions"], actor["id"]
     if "react" in actions:
         yield {"type": "react", "actor": me, **_reaction(actor, tactic.style)}

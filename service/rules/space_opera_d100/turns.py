@@ -8,8 +8,11 @@ two attacks. Equal scores: the higher DEX, then the first listed (gap G1).
 
 from __future__ import annotations
 
+from typing import cast
+
+from .state import Res, RoundState, SpaceOperaCombat, SpaceOperaCombatant
+from ..state import Awaiting
 from ..conditions import has, next_round, remove
-from ..ruleset import Resolution
 from .conditions import LOSES_NEXT_ACTION, can_act, dex
 from .tables import INITIATIVE_DIE, INITIATIVE_LOSS_PER_ATTACK
 
@@ -18,11 +21,11 @@ GM_WHEN_STUCK = ["end_combat", "clear_condition"]
 MAX_SKIPS = 1000
 
 
-def fresh_round() -> dict:
+def fresh_round() -> RoundState:
     return {"initiative": None, "attacks": None, "attacks_left": None, "done": False, "dodges": 0, "damage": 0}
 
 
-def roll_initiative(res: Resolution) -> None:
+def roll_initiative(res: Res) -> None:
     for combatant in res.state["combatants"]:
         combatant["round"] = fresh_round()
         if can_act(combatant):
@@ -30,7 +33,7 @@ def roll_initiative(res: Resolution) -> None:
     res.emit("turn_order", order=[[c["id"]] for c in _ranked(res.state)])
 
 
-def roll_one(res: Resolution, combatant: dict) -> None:
+def roll_one(res: Res, combatant: SpaceOperaCombatant) -> None:
     """D12 + DEX; a newcomer rolls on entering and takes his place in this round's order."""
     combatant["round"] = fresh_round()
     die = res.dice.roll(INITIATIVE_DIE, f"initiative {combatant['id']}", combatant["id"])
@@ -39,12 +42,12 @@ def roll_one(res: Resolution, combatant: dict) -> None:
     res.emit("initiative_rolled", combatant=combatant["id"], die=die, dex=dex(combatant), total=total)
 
 
-def _sort_key(pair) -> tuple:
+def _sort_key(pair: tuple[int, SpaceOperaCombatant]) -> tuple[int, int, int]:
     index, combatant = pair
-    return (-combatant["round"]["initiative"], -dex(combatant), index)
+    return (-(combatant["round"]["initiative"] or 0), -dex(combatant), index)  # _ranked keeps those who rolled: an int
 
 
-def _ranked(state: dict) -> list[dict]:
+def _ranked(state: SpaceOperaCombat) -> list[SpaceOperaCombatant]:
     owed = [
         (i, c)
         for i, c in enumerate(state["combatants"])
@@ -53,25 +56,25 @@ def _ranked(state: dict) -> list[dict]:
     return [c for _, c in sorted(owed, key=_sort_key)]
 
 
-def current_actor(state: dict) -> dict | None:
+def current_actor(state: SpaceOperaCombat) -> SpaceOperaCombatant | None:
     ranked = _ranked(state)
     return ranked[0] if ranked else None
 
 
-def spend_attack(res: Resolution, combatant: dict) -> None:
+def spend_attack(res: Res, combatant: SpaceOperaCombatant) -> None:
     """One attack of the turn is used: -3 initiative, and the turn ends with the last."""
     turn = combatant["round"]
-    turn["attacks_left"] = (turn["attacks_left"] or 1) - 1
-    turn["initiative"] -= INITIATIVE_LOSS_PER_ATTACK
-    if turn["attacks_left"] <= 0:
+    left = turn["attacks_left"] = (turn["attacks_left"] or 1) - 1
+    turn["initiative"] = cast(int, turn["initiative"]) - INITIATIVE_LOSS_PER_ATTACK  # rolled at the round's start
+    if left <= 0:
         turn["done"] = True
 
 
-def end_turn(combatant: dict) -> None:
+def end_turn(combatant: SpaceOperaCombatant) -> None:
     combatant["round"]["done"] = True
 
 
-def settle(res: Resolution) -> None:
+def settle(res: Res) -> None:
     """Move on to whoever acts next: skip lost actions, start new rounds."""
     for _ in range(MAX_SKIPS):
         if res.state["status"] != "active" or res.state.get("pending"):
@@ -92,12 +95,12 @@ def settle(res: Resolution) -> None:
             end_turn(actor)
 
 
-def _new_round(res: Resolution) -> None:
+def _new_round(res: Res) -> None:
     next_round(res)  # the timed states whose rounds are up end here
     roll_initiative(res)
 
 
-def awaiting(state: dict) -> list[dict]:
+def awaiting(state: SpaceOperaCombat) -> list[Awaiting]:
     pending = state.get("pending")
     if pending:
         return [{"actor": pending["target"], "actions": ["react"], "reason": "declare_reaction"}]
@@ -108,5 +111,5 @@ def awaiting(state: dict) -> list[dict]:
     return [{"actor": actor["id"], "actions": list(TURN_ACTIONS), "reason": reason}]
 
 
-def standing_sides(state: dict) -> set[str]:
+def standing_sides(state: SpaceOperaCombat) -> set[str]:
     return {c["side"] for c in state["combatants"] if can_act(c)}

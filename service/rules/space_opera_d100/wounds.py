@@ -10,7 +10,6 @@ hours unconscious. Droids make no CON x 5 test (gap G6).
 from __future__ import annotations
 
 from ..conditions import add, has
-from ..ruleset import Resolution
 from .checks import roll_test
 from .conditions import DEAD, KNOCKED_OUT, UNCONSCIOUS, WOUND, add_timed, is_dead, is_droid
 from .tables import (
@@ -22,9 +21,10 @@ from .tables import (
     WOUND_EFFECTS,
     band,
 )
+from .state import Res, SpaceOperaCombatant
 
 
-def take_damage(res: Resolution, target: dict, amount: int) -> None:
+def take_damage(res: Res, target: SpaceOperaCombatant, amount: int) -> None:
     if amount <= 0 or is_dead(target):
         return
     target["pv"] -= amount
@@ -33,14 +33,14 @@ def take_damage(res: Resolution, target: dict, amount: int) -> None:
     _after_loss(res, target)
 
 
-def _after_loss(res: Resolution, target: dict) -> None:
+def _after_loss(res: Res, target: SpaceOperaCombatant) -> None:
     if target["pv"] <= 0:
         death_table(res, target)
     elif _must_test_consciousness(target):
         consciousness_test(res, target)
 
 
-def pv_adjusted(res: Resolution, target: dict, before: int) -> None:
+def pv_adjusted(res: Res, target: SpaceOperaCombatant, before: int) -> None:
     """The GM lowered PV: the consequences of a hit (the death table at 0 or below, else maybe a CON x 5 test).
 
     Raising PV undoes nothing: no state of these rules ends with PV (wounds and
@@ -50,13 +50,13 @@ def pv_adjusted(res: Resolution, target: dict, before: int) -> None:
         _after_loss(res, target)
 
 
-def _must_test_consciousness(target: dict) -> bool:
+def _must_test_consciousness(target: SpaceOperaCombatant) -> bool:
     if is_droid(target) or has(target, UNCONSCIOUS) or has(target, KNOCKED_OUT):
         return False
     return target["pv"] < CONSCIOUSNESS_LOW_PV or 2 * target["round"]["damage"] >= target["pv_max"]
 
 
-def consciousness_test(res: Resolution, target: dict) -> None:
+def consciousness_test(res: Res, target: SpaceOperaCombatant) -> None:
     con = target["sheet"]["attributes"]["CON"]
     check = roll_test(res, con * CONSCIOUSNESS_CON_FACTOR, "consciousness CON x 5", target)
     res.emit("consciousness_test", target=target["id"], con=con, **check.as_params())
@@ -67,7 +67,7 @@ def consciousness_test(res: Resolution, target: dict) -> None:
         res.emit("fell_unconscious", target=target["id"], amount=duration["value"], unit=duration["unit"])
 
 
-def death_table(res: Resolution, target: dict) -> None:
+def death_table(res: Res, target: SpaceOperaCombatant) -> None:
     column = min(-target["pv"], len(DEATH_TABLE_COLUMNS) - 1)
     roll = res.dice.roll(100, "death table", target["id"])
     result = band(DEATH_TABLE, roll)[column]
