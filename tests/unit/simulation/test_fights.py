@@ -46,6 +46,8 @@ def test_a_simulated_fight_ends_exactly_as_the_same_actions_through_apply_action
         fight = play(ruleset, RULESET_TACTICS[ruleset_id], data, seed, tactic, load)
         reference = play_through_the_api_path(template(ruleset_id), seed, tactic)
         assert fight.state["status"] == "over"
+        # The simulator keeps no running tally (the end summary of a live combat's log).
+        reference.pop("tally")
         assert {**fight.state, "options": None} == {**reference, "options": None, "seed": seed}
 
 
