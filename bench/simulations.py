@@ -1,32 +1,130 @@
-"""Simulation throughput per ruleset, on one core: .venv/bin/python -m bench.simulations [--fights 10000]
+"""Simulation cost per ruleset: .venv/bin/python -m bench.simulations [--fights 10000] [--processes 2] [--before DIR]
 
-Each ruleset's example combat (its dice removed), the default tactic, seed 1;
-prints the seconds for the run and the microseconds per fight and per action.
+Each ruleset's example combat (its dice removed), the default tactic, seed 1.
+
+- Default: one process; prints the process CPU time of the run and the
+  microseconds of CPU per fight and per action.
+- ``--processes N``: the run played by N child processes (service/simulation/pool.py);
+  prints the wall-clock time, the CPU time of this process and its children,
+  and the load average (the wall clock means something only on idle cores).
+- ``--before DIR``: the same one-process measurement, alternately with the
+  code of another checkout (e.g. ``git archive <commit> | tar -x -C DIR``)
+  and with this one, ``--repeat`` times each, each in a fresh interpreter;
+  prints the median CPU microseconds per action of both and their ratio.
+  Alternating keeps a change in the machine's load on both sides alike.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
+
+# Runs in a fresh interpreter, with the code of the checkout it is started in:
+# only what every version of the simulator has (simulate, the registry).
+MEASURE = """
+import json, sys, time
 from service.rules.registry import RULESETS
 from service.simulation import simulate
+ruleset_id, fights = sys.argv[1], int(sys.argv[2])
+template = {k: v for k, v in RULESETS[ruleset_id].example()["combat"].items() if k != "dice"}
+simulate(template, 3, seed=1)  # imports and caches, not part of the run
+start = time.process_time()
+result = simulate(template, fights, seed=1)
+seconds = time.process_time() - start
+print(json.dumps({"seconds": seconds, "actions": result["actions"]["mean"], "undecided": result["undecided"]}))
+"""
+
+
+def _template(ruleset_id: str) -> dict:
+    from service.rules.registry import RULESETS
+
+    return {k: v for k, v in RULESETS[ruleset_id].example()["combat"].items() if k != "dice"}
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def one_process(rulesets: list[str], fights: int) -> None:
+    from service.simulation import simulate
+
+    print("| ruleset | fights | CPU seconds | µs per fight | actions per fight | µs per action | undecided |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for ruleset_id in rulesets:
+        template = _template(ruleset_id)
+        simulate(template, 3, seed=1)
+        start = time.process_time()
+        result = simulate(template, fights, seed=1)
+        seconds = time.process_time() - start
+        actions = result["actions"]["mean"]
+        print(f"| {ruleset_id} | {fights} | {seconds:.2f} | {seconds / fights * 1e6:.0f} | {actions:.1f} | "
+              f"{seconds / fights / actions * 1e6:.0f} | {result['undecided']} |", flush=True)
+
+
+def processes_run(rulesets: list[str], fights: int, processes: int) -> None:
+    from service.simulation import simulate
+
+    print("| ruleset | fights | processes | wall seconds | CPU seconds (this process and its children) | load average before |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for ruleset_id in rulesets:
+        template = _template(ruleset_id)
+        load = os.getloadavg()[0]
+        cpu, children, wall = time.process_time(), _children_cpu(), time.monotonic()
+        simulate(template, fights, seed=1, processes=processes)
+        wall = time.monotonic() - wall
+        cpu = time.process_time() - cpu + _children_cpu() - children
+        print(f"| {ruleset_id} | {fights} | {processes} | {wall:.2f} | {cpu:.2f} | {load:.2f} |", flush=True)
+
+
+def _measure(cwd: Path, ruleset_id: str, fights: int) -> dict:
+    out = subprocess.run([sys.executable, "-c", MEASURE, ruleset_id, str(fights)], cwd=cwd, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def before_after(rulesets: list[str], fights: int, before: Path, repeat: int) -> None:
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print("| ruleset | fights | µs per action before (median) | after (median) | after / before | actions per fight before, after |")
+    print("|---|---:|---:|---:|---:|---|")
+    for ruleset_id in rulesets:
+        runs: dict[str, list[float]] = {"before": [], "after": []}
+        actions: dict[str, float] = {}
+        for _ in range(repeat):
+            for side, cwd in (("before", before), ("after", ROOT)):
+                measured = _measure(cwd, ruleset_id, fights)
+                runs[side].append(measured["seconds"] / fights / measured["actions"] * 1e6)
+                actions[side] = measured["actions"]
+        b, a = statistics.median(runs["before"]), statistics.median(runs["after"])
+        print(f"| {ruleset_id} | {fights} | {b:.1f} | {a:.1f} | {a / b:.2f} | {actions['before']:.2f}, {actions['after']:.2f} |", flush=True)
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--fights", type=int, default=10_000)
+    parser.add_argument("--rulesets", nargs="+", help="default: every ruleset")
+    parser.add_argument("--processes", type=int, default=1, help="play each run with this many child processes (wall clock)")
+    parser.add_argument("--before", type=Path, help="a checkout of the code to compare with (CPU per action)")
+    parser.add_argument("--repeat", type=int, default=3, help="with --before: runs per side and ruleset")
     args = parser.parse_args()
-    print("| ruleset | fights | seconds | us per fight | actions per fight | us per action | undecided |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for ruleset_id in sorted(RULESETS):
-        template = {k: v for k, v in RULESETS[ruleset_id].example()["combat"].items() if k != "dice"}
-        start = time.process_time()
-        result = simulate(template, args.fights, seed=1)
-        seconds = time.process_time() - start
-        actions = result["actions"]["mean"]
-        print(f"| {ruleset_id} | {args.fights} | {seconds:.2f} | {seconds / args.fights * 1e6:.0f} | {actions:.1f} | "
-              f"{seconds / args.fights / actions * 1e6:.0f} | {result['undecided']} |")
+    from service.rules.registry import RULESETS
+
+    rulesets = args.rulesets or sorted(RULESETS)
+    if args.before:
+        before_after(rulesets, args.fights, args.before.resolve(), args.repeat)
+    elif args.processes > 1:
+        processes_run(rulesets, args.fights, args.processes)
+    else:
+        one_process(rulesets, args.fights)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,56 @@
+"""A run played by child processes answers the single-process run, byte for byte."""
+
+from __future__ import annotations
+
+import json
+
+import fakeredis
+import pytest
+
+from service.jobs.chunk import request, run_chunks
+from service.rules.registry import RULESETS
+from service.simulation import Tactic, runner, simulate
+from service.simulation.pool import ChildFailed, play_chunks
+from service.store.jobs import SimulationJobs
+
+
+def template(ruleset_id: str) -> dict:
+    return {key: value for key, value in RULESETS[ruleset_id].example()["combat"].items() if key != "dice"}
+
+
+@pytest.mark.parametrize(("ruleset_id", "tactic"), [("sistema-2d6", Tactic()), ("dark-earth", Tactic("weakest", "aggressive"))])
+def test_one_or_two_processes_give_the_single_process_answer(monkeypatch, ruleset_id, tactic):
+    monkeypatch.setattr(runner, "CHUNK_FIGHTS", 15)  # 50 fights: 4 chunks (15, 15, 15, 5)
+    body = template(ruleset_id)
+    single = json.dumps(simulate(body, 50, 9, tactic))
+    seen: list[int] = []
+    assert json.dumps(simulate(body, 50, 9, tactic, processes=2, progress=seen.append, every=10)) == single
+    assert seen[-1] == 50 and seen == sorted(seen)
+    # One child playing every chunk in turn: the same again.
+    parts = play_chunks(body, 9, tactic, 50, 1)
+    assert len(parts) == 4
+    assert json.dumps(runner.report(body, 9, tactic, runner.Summary.merged(body, parts))) == single
+
+
+def test_a_job_played_by_child_processes_records_each_chunk_and_the_merged_result(monkeypatch):
+    monkeypatch.setattr(runner, "CHUNK_FIGHTS", 20)  # 50 fights: 3 chunks
+    jobs = SimulationJobs(fakeredis.FakeRedis(server=fakeredis.FakeServer()))
+    asked = request(template("sistema-2d6"), 50, 3, Tactic())
+    jobs.create("j", 50, 3, runner="thread")
+    run_chunks(jobs, "j", asked, processes=2)
+    job = jobs.get("j")
+    assert (job["status"], job["done"]) == ("done", 50)
+    assert json.dumps(job["result"]) == json.dumps(simulate(asked["template"], 50, 3, Tactic()))
+
+
+def test_a_failed_job_starts_no_child():
+    jobs = SimulationJobs(fakeredis.FakeRedis(server=fakeredis.FakeServer()))
+    jobs.create("j", 10, 1, runner="thread")
+    jobs.fail("j", "stopped")
+    run_chunks(jobs, "j", request(template("sistema-2d6"), 10, 3, Tactic()), processes=2)
+    assert jobs.get("j")["done"] == 0
+
+
+def test_a_child_that_fails_raises_with_its_error():
+    with pytest.raises(ChildFailed, match="ValidationError"):
+        play_chunks({"ruleset": "chess"}, 1, Tactic(), 10, 2)
