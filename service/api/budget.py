@@ -19,7 +19,7 @@ import math
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 from flask import Flask, abort, current_app
 from limits import parse_many
@@ -99,6 +99,20 @@ def init_app(app: Flask, settings) -> None:
     if settings.compute_limit:
         app.extensions["melee.compute_budget"] = ComputeBudget(settings.compute_limit, settings.redis_url)
     app.extensions["melee.compute_slots"] = Slots(settings.costly_requests_per_worker)
+
+
+class RequestCompute:
+    """The use cases' ``Compute`` port for one request: ``costly(cost)`` around
+    the computation, ``offload`` to run it."""
+
+    def __init__(self, cost: int):
+        self.cost = cost
+
+    def limited(self) -> AbstractContextManager[None]:
+        return costly(self.cost)
+
+    def run(self, function, *args, **kwargs):
+        return offload(function, *args, **kwargs)
 
 
 @contextmanager

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import secrets
-import uuid
-
 from flask import current_app, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..rules.dice import KEY_BYTES
-from ..rules.engine import create_combat
 from ..rules.viewer import GM_VIEWER
 from ..store import ReservationLost
-from ..usecases import actions
+from ..usecases import actions, creation, reads
+from ..usecases.idempotency import KeyReused, ReplayUnavailable, RequestInFlight
 from . import schemas, sealing
-from .access import bearer_token, check_api_key, load_authorized, mint_creation_tokens
-from .idempotency import Idempotency, in_flight, replay_unavailable
-from .requests import if_match, json_body, stamp_expiry, store
+from .access import bearer_token, check_api_key, load_authorized
+from .idempotency import Idempotency, creation_fence, in_flight, refused, replayed_response
+from .requests import if_match, json_body, store
 from .stream import long_poll
 from .views import applied_answer, combat_view, entry_view, etag
 
@@ -66,39 +62,17 @@ class Combats(MethodView):
     def post(self):
         check_api_key(current_app.extensions["melee.settings"].api_keys)
         body = json_body()
-        # A random id, never derived from the request: a public id reveals nothing.
-        combat_id = uuid.uuid4().hex
         key = Idempotency.header()
-        if key is None:
-            return _create(body, combat_id, None)
-        if (invalid := Idempotency.invalid_key(key)) is not None:
+        if key is not None and (invalid := Idempotency.invalid_key(key)) is not None:
             return invalid
-        creation = Idempotency.for_creation(store(), key, body)
-        return _exactly_once(creation, _create, body, combat_id, replay=lambda fields: _replayed_creation(key, *fields))
-
-
-def _create(body: dict, combat_id: str, idempotency: Idempotency | None):
-    state, entry = create_combat(body, combat_id=combat_id, entropy=secrets.token_bytes(KEY_BYTES))
-    stamp_expiry(state)
-    tokens, grants = mint_creation_tokens([c["id"] for c in state["combatants"]])
-    store().create(state, entry, grants)
-    if idempotency and not idempotency.creation_done(combat_id, sealing.seal(idempotency.key, combat_id, tokens)):
-        store().delete(combat_id)  # its reservation was taken over: the other request creates the combat
-        raise ReservationLost()
-    return {**combat_view(state, GM_VIEWER), "tokens": tokens}, 201, _creation_headers(state)
-
-
-def _creation_headers(state: dict) -> dict:
-    return {"Location": url_for("combats.Combat", combat_id=state["id"]), "ETag": etag(state)}
-
-
-def _replayed_creation(key: str, combat_id: str, sealed_tokens: str):
-    """The first answer: the combat as created (its first snapshot) and its tokens."""
-    tokens = sealing.unseal(key, combat_id, sealed_tokens)
-    if tokens is None:
-        return replay_unavailable("created a combat under a server secret that has changed since")
-    created, _ = store().snapshot_before(combat_id, 1)
-    return {**combat_view(created, GM_VIEWER), "tokens": tokens}, 201, _creation_headers(created)
+        fence = creation_fence(key, body) if key is not None else None
+        try:
+            created = creation.create(store(), body, fence=fence, sealer=sealing)
+        except (RequestInFlight, KeyReused, ReplayUnavailable) as error:
+            return refused(error)
+        headers = {"Location": url_for("combats.Combat", combat_id=created.state["id"]), "ETag": etag(created.state)}
+        answer = {**combat_view(created.state, GM_VIEWER), "tokens": created.tokens}
+        return replayed_response(answer, 201, headers) if created.replayed else (answer, 201, headers)
 
 
 @blp.route("/<combat_id>")
@@ -115,11 +89,11 @@ class Combat(MethodView):
     @blp.response(200, schemas.Combat, headers=ETAG_HEADER)
     @blp.alt_response(304, description="Not modified (If-None-Match)")
     def get(self, combat_id):
-        state, grant = load_authorized(store(), combat_id)
-        tag = etag(state)
+        seen = reads.read_combat(store(), combat_id, bearer_token())
+        tag = etag(seen.state)
         if request.if_none_match.contains(tag.strip('"')):
             return "", 304, {"ETag": tag, "Vary": "Authorization"}
-        return combat_view(state, grant.viewer), 200, {"ETag": tag, "Vary": "Authorization"}
+        return combat_view(seen.state, seen.grant.viewer), 200, {"ETag": tag, "Vary": "Authorization"}
 
     @blp.doc(
         operationId="deleteCombat",
@@ -189,11 +163,8 @@ class Events(MethodView):
     @blp.arguments(schemas.EventsQuery, location="query")
     @blp.response(200, schemas.LogPage)
     def get(self, query, combat_id):
-        state, grant = load_authorized(store(), combat_id)
-        entries, last = store().log(combat_id, query["after"], query["limit"])
-        if not entries and query["wait"] and long_poll(combat_id, query["after"], query["wait"]):
-            state, grant = load_authorized(store(), combat_id)
-            entries, last = store().log(combat_id, query["after"], query["limit"])
-        items = [entry_view(state, entry, grant.viewer) for entry in entries]
-        next_after = items[-1]["seq"] if items and items[-1]["seq"] < last else None
-        return {"items": items, "next_after": next_after, "last_seq": last}
+        page = reads.read_events(
+            store(), combat_id, bearer_token(), after=query["after"], limit=query["limit"], wait_seconds=query["wait"], wait=long_poll
+        )
+        items = [entry_view(page.state, entry, page.grant.viewer) for entry in page.entries]
+        return {"items": items, "next_after": page.next_after, "last_seq": page.last_seq}

@@ -13,7 +13,7 @@ from .requests import if_match, store
 from .views import applied_answer
 
 blp = Blueprint("history", __name__, url_prefix="/combats", description="Undo and redo (game master).")
-BEARER = [{"bearer": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 ETAG_HEADER = {"ETag": {"description": "The combat's version, for If-Match.", "schema": {"type": "string"}}}
 IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"}}
 

@@ -13,11 +13,11 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from ..rules.odds.compute import AUTO, EXACT, MONTE_CARLO, odds
-from ..usecases.odds import authorize_odds
+from ..rules.odds.compute import AUTO, EXACT, MONTE_CARLO
+from ..usecases.odds import OddsAsked, odds_of
 from . import schemas
 from .access import bearer_token
-from .budget import costly, offload
+from .budget import RequestCompute
 from .contract import TYPED_AS
 from .requests import store
 
@@ -70,17 +70,12 @@ class Odds(MethodView):
     @blp.arguments(OddsRequest)
     @blp.response(200, schemas.Odds)
     def post(self, request_body, combat_id):
-        action = request_body["action"]
-        state, grant = authorize_odds(store(), combat_id, bearer_token(), action)
-        with costly(compute_cost(request_body)):
-            return offload(
-                odds,
-                state,
-                action,
-                grant.viewer,
-                answers=request_body["answers"],
-                method=request_body["method"],
-                runs=request_body["runs"],
-                seed=request_body["seed"],
-                max_leaves=request_body["max_leaves"],
-            )
+        asked = OddsAsked(
+            request_body["action"],
+            request_body["answers"],
+            request_body["method"],
+            request_body["runs"],
+            request_body["seed"],
+            request_body["max_leaves"],
+        )
+        return odds_of(store(), combat_id, bearer_token(), asked, RequestCompute(compute_cost(request_body)))

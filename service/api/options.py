@@ -1,9 +1,10 @@
 """/combats/<id>/options: what a combatant (or the GM) may send now.
 
-The rules core lists the legal actions (``Ruleset.legal_actions``); this layer
-only checks who asks: a player's token sees its own combatant's options, the
-GM's token anyone's and its own (``actor=gm``). A player is offered only the
-parameters that are theirs to set (service/rules/authority.py).
+The rules core lists the legal actions (``Ruleset.legal_actions``); the use
+case (service/usecases/reads.py ``legal_actions``) checks who asks: a player's
+token sees its own combatant's options, the GM's token anyone's and its own
+(``actor=gm``). A player is offered only the parameters that are theirs to set
+(service/rules/authority.py).
 """
 
 from __future__ import annotations
@@ -12,14 +13,13 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
-from ..rules.registry import get_ruleset
-from ..rules.ruleset import GM
-from .access import AccessDenied, load_authorized
+from ..usecases import reads
+from .access import bearer_token
 from .problems import problem
 from .requests import store
 
 blp = Blueprint("options", __name__, url_prefix="/combats", description="The legal actions of a combatant, to build a client's menus.")
-BEARER = [{"bearer": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
 
 class OptionsQuery(Schema):
@@ -54,14 +54,9 @@ class CombatOptions(MethodView):
     @blp.arguments(OptionsQuery, location="query")
     @blp.response(200, Options)
     def get(self, query, combat_id):
-        state, grant = load_authorized(store(), combat_id)
-        actor = query["actor"]
-        if actor == GM and not grant.is_gm:
-            raise AccessDenied(403, "the game master's options need the GM's token")
-        if actor != GM and not grant.is_gm and actor != grant.combatant:
-            raise AccessDenied(403, f"this token sees the options of {grant.combatant!r} only, not of {actor!r}")
-        if actor != GM and all(c["id"] != actor for c in state["combatants"]):
-            detail = f"there is no combatant {actor!r} in this combat"
+        try:
+            options = reads.legal_actions(store(), combat_id, bearer_token(), query["actor"])
+        except reads.UnknownActor as unknown:
+            detail = str(unknown)
             return problem(422, "invalid-request", "Invalid request", f"/actor: {detail}", errors=[{"pointer": "/actor", "detail": detail}])
-        actions = get_ruleset(state["ruleset"]).legal_actions(state, actor, grant.viewer)
-        return {"actor": actor, "version": state["version"], "actions": actions}
+        return {"actor": options.actor, "version": options.version, "actions": options.actions}

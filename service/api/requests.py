@@ -6,7 +6,6 @@ from flask import abort, current_app, request
 from marshmallow import ValidationError
 
 from ..store import CombatStore
-from ..usecases import actions
 from .bodies import UnusableJson, parse, unusable
 
 
@@ -27,10 +26,6 @@ def json_body() -> dict:
     if not isinstance(body, dict):
         raise ValidationError({"_schema": ["the request body must be a JSON object"]})
     return body
-
-
-def stamp_expiry(state: dict) -> None:
-    actions.stamp_expiry(state, store().ttl_seconds)
 
 
 def if_match() -> int | None:

@@ -18,21 +18,29 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 
 from ..jobs.chunk import run_chunks
 from ..simulation.pool import default_processes
 from ..simulation.runner import chunks
 from ..store.jobs import SimulationJobs
+from ..usecases.ports import RunnerBusy
+from ..usecases.simulations import LOST_AFTER_SECONDS, public_status  # noqa: F401  (re-exported)
 
 log = logging.getLogger(__name__)
 
-LOST_AFTER_SECONDS = 120
 _slot = threading.Semaphore(1)
 
+Busy = RunnerBusy  # this process already runs a simulation job
 
-class Busy(Exception):
-    """This process already runs a simulation job."""
+
+class ThreadRunner:
+    """The ``JobRunner`` without a queue: ``start`` in this process."""
+
+    def __init__(self, jobs: SimulationJobs):
+        self.jobs = jobs
+
+    def submit(self, job_id: str, asked: dict) -> None:
+        start(self.jobs, job_id, asked)
 
 
 def start(jobs: SimulationJobs, job_id: str, asked: dict) -> None:
@@ -58,10 +66,3 @@ def _run(jobs: SimulationJobs, job_id: str, asked: dict) -> None:
     finally:
         _slot.release()
 
-
-def public_status(job: dict, now: float | None = None) -> str:
-    """The stored status, or ``lost`` when an unfinished thread-run job stopped reporting."""
-    now = time.time() if now is None else now
-    if job["runner"] == "thread" and job["status"] in ("queued", "running") and now - job["updated_at"] > LOST_AFTER_SECONDS:
-        return "lost"
-    return job["status"]

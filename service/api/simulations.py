@@ -2,29 +2,25 @@
 
 from __future__ import annotations
 
-import secrets
-import uuid
+from typing import Any
 
 from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from ..jobs.queue import QueueRunner
 from ..rules.schemas import StrictInt
-from ..simulation import MAX_FIGHTS, STYLES, TARGETS, Tactic, simulate
-from ..jobs import chunk, queue
-from ..simulation.runner import load_template
+from ..simulation import MAX_FIGHTS, STYLES, TARGETS, Tactic
 from ..store.cluster import is_cluster_url
-from ..store.jobs import SimulationJobs
-from . import simulation_jobs
+from ..usecases import simulations
+from ..usecases.ports import JobRunner, RunnerBusy
+from ..usecases.simulations import INLINE_MAX_FIGHTS
 from .access import check_api_key
-from .budget import FIGHT_UNITS, costly, offload
+from .budget import FIGHT_UNITS, RequestCompute
 from .problems import problem
 from .requests import store
-
-# Runs up to this many fights answer inline; longer ones run as a job. At
-# most ~2 s of a request thread (duel-2d6, the slowest ruleset: 8 ms a fight).
-INLINE_MAX_FIGHTS = 250
+from .simulation_jobs import ThreadRunner
 
 
 def compute_cost(fights: int) -> int:
@@ -69,14 +65,25 @@ class SimulationJob(Schema):
     error = fields.String()
 
 
-def _jobs() -> SimulationJobs:
-    return store().simulation_jobs()
+def _runner() -> JobRunner:
+    """The worker processes' queue with REDIS_URL on a single Redis; else a
+    thread of this process (RQ cannot use a cluster; the embedded store has no workers)."""
+    settings = current_app.extensions["melee.settings"]
+    jobs = store().simulation_jobs()
+    if settings.redis_url and not is_cluster_url(settings.redis_url):
+        return QueueRunner(jobs, settings.simulation_queue)
+    return ThreadRunner(jobs)
 
 
-def _queued() -> bool:
-    """Whether jobs go to the worker processes' queue: REDIS_URL on a single Redis (RQ cannot use a cluster)."""
-    redis_url = current_app.extensions["melee.settings"].redis_url
-    return bool(redis_url) and not is_cluster_url(redis_url)
+def _job_body(job: simulations.Job) -> dict:
+    body: dict[str, Any] = {"id": job.id, "status": job.status, "progress": {"done": job.done, "total": job.total}}
+    if job.result is not None:
+        body["result"] = job.result
+    if job.error is not None:
+        body["error"] = job.error
+    if job.retries:
+        body["retries"] = job.retries
+    return body
 
 
 @blp.route("")
@@ -97,36 +104,26 @@ class Simulations(MethodView):
     @blp.alt_response(202, schema=SimulationJob, description="Accepted as a job; poll Location.")
     def post(self, request_body):
         check_api_key(current_app.extensions["melee.settings"].api_keys)
-        template, fights = request_body["template"], request_body["fights"]
-        load_template(template)  # 422 now, not in the job
-        seed = request_body["seed"] if request_body["seed"] is not None else secrets.randbits(63)
-        tactic = Tactic(**request_body["tactic"])
-        background = request_body["background"]
-        with costly(compute_cost(fights)):
-            if not (background or (background is None and fights > INLINE_MAX_FIGHTS)):
-                return offload(simulate, template, fights, seed, tactic), 200
-            return _start_job(template, fights, seed, tactic)
-
-
-def _start_job(template: dict, fights: int, seed: int, tactic: Tactic):
-    job_id = uuid.uuid4().hex
-    asked = chunk.request(template, fights, seed, tactic)
-    try:
-        if _queued():
-            queue.enqueue(_jobs(), current_app.extensions["melee.settings"].simulation_queue, job_id, asked)
-        else:
-            simulation_jobs.start(_jobs(), job_id, asked)
-    except simulation_jobs.Busy:
-        return problem(
-            503,
-            "simulation-busy",
-            "Simulation worker busy",
-            "this process already runs a simulation job; retry later",
-            headers={"Retry-After": str(current_app.extensions["melee.settings"].retry_after_seconds)},
+        asked = simulations.Asked(
+            request_body["template"],
+            request_body["fights"],
+            request_body["seed"],
+            Tactic(**request_body["tactic"]),
+            request_body["background"],
         )
-    location = url_for("simulations.Simulation", job_id=job_id)
-    body = {"id": job_id, "status": "queued", "progress": {"done": 0, "total": fights}}
-    return body, 202, {"Location": location}
+        try:
+            outcome = simulations.simulate(asked, runner=_runner(), compute=RequestCompute(compute_cost(asked.fights)))
+        except RunnerBusy:
+            return problem(
+                503,
+                "simulation-busy",
+                "Simulation worker busy",
+                "this process already runs a simulation job; retry later",
+                headers={"Retry-After": str(current_app.extensions["melee.settings"].retry_after_seconds)},
+            )
+        if isinstance(outcome, simulations.Ran):
+            return outcome.result, 200
+        return _job_body(outcome), 202, {"Location": url_for("simulations.Simulation", job_id=outcome.id)}
 
 
 @blp.route("/<job_id>")
@@ -138,14 +135,7 @@ class Simulation(MethodView):
     )
     @blp.response(200, SimulationJob)
     def get(self, job_id):
-        job = _jobs().get(job_id)
-        if job is None:
+        try:
+            return _job_body(simulations.read_job(store().simulation_jobs(), job_id))
+        except simulations.JobNotFound:
             return problem(404, "not-found", "Simulation not found", f"no simulation job {job_id}: it never existed or expired")
-        body = {"id": job_id, "status": simulation_jobs.public_status(job), "progress": {"done": job["done"], "total": job["total"]}}
-        if "result" in job:
-            body["result"] = job["result"]
-        if "error" in job:
-            body["error"] = job["error"]
-        if job["retries"]:
-            body["retries"] = job["retries"]
-        return body

@@ -13,7 +13,7 @@ from .problems import problem
 from .requests import store
 
 blp = Blueprint("tokens", __name__, url_prefix="/combats", description="Access tokens of a combat (game master).")
-BEARER = [{"bearer": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
 
 @blp.before_request

@@ -59,6 +59,17 @@ def enqueue(jobs: SimulationJobs, queue_name: str, job_id: str, asked: dict) -> 
         )
 
 
+class QueueRunner:
+    """The ``JobRunner`` of the worker processes: ``enqueue`` on the RQ queue ``queue_name``."""
+
+    def __init__(self, jobs: SimulationJobs, queue_name: str):
+        self.jobs = jobs
+        self.queue_name = queue_name
+
+    def submit(self, job_id: str, asked: dict) -> None:
+        enqueue(self.jobs, self.queue_name, job_id, asked)
+
+
 def play_chunk(job_id: str, index: int, asked: dict) -> None:
     """The RQ job: runs in a worker's work horse."""
     run_chunk(SimulationJobs(get_current_job().connection), job_id, index, asked)

@@ -3,7 +3,7 @@
 A combat's records are fields of its ``combat:{id}:idempotency`` hash; a
 creation's record is the one field of ``creation:{digest}`` (a combat id is
 random, so a retried creation cannot find its combat's keys by itself). The
-record formats belong to ``service/api/idempotency.py``; the store only
+record formats belong to ``service/usecases/idempotency.py``; the store only
 reserves, swaps and reads them atomically (scripts.py).
 """
 

@@ -5,12 +5,15 @@ ports of ``service/usecases/ports.py``): compare-and-set commits fenced by
 an Idempotency-Key reservation, the log, the state at any version, grants,
 records with stale reservations taken over. It keeps no TTLs, no streams
 and no action cap: the Redis store (fakeredis in the API tests) is the one
-the service runs on.
+the service runs on. ``MemoryJobs`` does the same for the simulation jobs.
 """
 
 from __future__ import annotations
 
 import copy
+import time
+from collections.abc import Callable
+from typing import Any
 
 from .errors import CombatNotFound, ReservationLost, VersionConflict
 from .idempotency import KeyedWrite
@@ -20,24 +23,24 @@ from .keys import idempotency_key
 class MemoryCombats:
     def __init__(self, ttl_seconds: int = 3600):
         self.ttl_seconds = ttl_seconds
-        self.states: dict[str, list[dict]] = {}  # combat id -> its state at each version (index version - 1)
-        self.logs: dict[str, list[dict]] = {}
-        self.access: dict[str, dict[str, dict]] = {}
+        self.states: dict[str, list[dict[str, Any]]] = {}  # combat id -> its state at each version (index version - 1)
+        self.logs: dict[str, list[dict[str, Any]]] = {}
+        self.access: dict[str, dict[str, dict[str, Any]]] = {}
         self.records: dict[str, dict[str, str]] = {}  # records key -> field -> record
 
     # -- Combats
-    def create(self, state: dict, entry: dict, grants: dict[str, dict] | None = None) -> None:
+    def create(self, state: dict[str, Any], entry: dict[str, Any], grants: dict[str, dict[str, Any]] | None = None) -> None:
         if state["id"] in self.states:
             raise VersionConflict(0)
         self.states[state["id"]] = [copy.deepcopy(state)]
         self.logs[state["id"]] = [copy.deepcopy(entry)]
         self.access[state["id"]] = dict(grants or {})
 
-    def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict, dict | None]:
+    def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         versions = self._versions(combat_id)
         return copy.deepcopy(versions[-1]), self.access[combat_id].get(digest or "-")
 
-    def commit(self, state: dict, entry: dict, expected_version: int, keyed: KeyedWrite | None = None) -> None:
+    def commit(self, state: dict[str, Any], entry: dict[str, Any], expected_version: int, keyed: KeyedWrite | None = None) -> None:
         versions = self._versions(state["id"])
         if versions[-1]["version"] != expected_version:
             raise VersionConflict(versions[-1]["version"])
@@ -49,12 +52,12 @@ class MemoryCombats:
         versions.append(copy.deepcopy(state))
         self.logs[state["id"]].append(copy.deepcopy(entry))
 
-    def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict], int]:
+    def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         self._versions(combat_id)
         entries = self.logs[combat_id]
         return copy.deepcopy(entries[after : after + limit]), len(entries)
 
-    def snapshot_before(self, combat_id: str, seq: int) -> tuple[dict, list[dict]]:
+    def snapshot_before(self, combat_id: str, seq: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """The state at version ``seq`` itself, with no entries to replay."""
         return copy.deepcopy(self._versions(combat_id)[seq - 1]), []
 
@@ -64,16 +67,16 @@ class MemoryCombats:
         self.records.pop(idempotency_key(combat_id), None)
         return self.states.pop(combat_id, None) is not None
 
-    def _versions(self, combat_id: str) -> list[dict]:
+    def _versions(self, combat_id: str) -> list[dict[str, Any]]:
         if combat_id not in self.states:
             raise CombatNotFound(combat_id)
         return self.states[combat_id]
 
     # -- Grants
-    def add_grant(self, combat_id: str, digest: str, grant: dict) -> None:
+    def add_grant(self, combat_id: str, digest: str, grant: dict[str, Any]) -> None:
         self.access.setdefault(combat_id, {})[digest] = dict(grant)
 
-    def grants(self, combat_id: str) -> dict[str, dict]:
+    def grants(self, combat_id: str) -> dict[str, dict[str, Any]]:
         return copy.deepcopy(self.access.get(combat_id, {}))
 
     def remove_grant(self, combat_id: str, digest: str) -> bool:
@@ -97,3 +100,59 @@ class MemoryCombats:
         else:
             del records[field]
         return True
+
+
+class MemoryJobs:
+    """The ``Jobs`` port in plain Python: the fields of service/store/jobs.py's
+    hash in a dict[str, Any] per job, read back the same way (no TTL)."""
+
+    def __init__(self, clock: Callable[[], float] = time.time):
+        self.clock = clock
+        self.hashes: dict[str, dict[str, Any]] = {}
+
+    def _write(self, job_id: str, **fields: Any) -> None:
+        self.hashes.setdefault(job_id, {}).update(fields, updated_at=int(self.clock()))
+
+    def create(self, job_id: str, total: int, chunks: int, runner: str) -> None:
+        self._write(job_id, total=total, chunks=chunks, runner=runner, created_at=int(self.clock()))
+
+    def progress(self, job_id: str, chunk: int, done: int) -> None:
+        self._write(job_id, **{f"done:{chunk}": done})
+
+    def chunk_played(self, job_id: str, chunk: int, done: int, counts: dict[str, Any]) -> list[dict[str, Any]] | None:
+        self._write(job_id, **{f"done:{chunk}": done, f"part:{chunk}": copy.deepcopy(counts)})
+        fields = self.hashes[job_id]
+        parts = {int(name[5:]): value for name, value in fields.items() if name.startswith("part:")}
+        if len(parts) < fields["chunks"]:
+            return None
+        return [copy.deepcopy(parts[index]) for index in sorted(parts)]
+
+    def retried(self, job_id: str) -> None:
+        self._write(job_id, retries=self.hashes.get(job_id, {}).get("retries", 0) + 1)
+
+    def finish(self, job_id: str, result: dict[str, Any]) -> None:
+        self._write(job_id, result=copy.deepcopy(result))
+        for name in [name for name in self.hashes[job_id] if name.startswith("part:")]:
+            del self.hashes[job_id][name]
+
+    def fail(self, job_id: str, message: str) -> None:
+        self._write(job_id, error=message)
+
+    def get(self, job_id: str) -> dict[str, Any] | None:
+        fields = self.hashes.get(job_id)
+        if not fields:
+            return None
+        progress = [value for name, value in fields.items() if name.startswith("done:")]
+        job = {
+            "status": "failed" if "error" in fields else "done" if "result" in fields else "running" if progress else "queued",
+            "done": sum(progress),
+            "runner": fields.get("runner"),
+        }
+        for name in ("total", "chunks", "retries", "created_at", "updated_at"):
+            job[name] = fields.get(name)
+        if "result" in fields:
+            job["result"] = copy.deepcopy(fields["result"])
+            job["done"] = job["total"]
+        if "error" in fields:
+            job["error"] = fields["error"]
+        return job

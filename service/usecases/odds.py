@@ -1,14 +1,32 @@
-"""Who may ask for the odds of an action: the computation itself is
-service/rules/odds/, run by the view under the process's CPU budget."""
+"""The odds of an action before it is rolled: who may ask, and the
+computation (service/rules/odds/) run under the caller's CPU budget
+(``Compute``). Nothing is written: the combat, its log and its dice are only read."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules.odds.compute import AUTO, odds
 from ..rules.registry import get_ruleset
 from .access import AccessDenied, Grant, authorize, require_actor
-from .ports import Combats
+from .ports import Combats, Compute
 
 
-def authorize_odds(combats: Combats, combat_id: str, token: str | None, action: dict) -> tuple[dict, Grant]:
+@dataclass(frozen=True)
+class OddsAsked:
+    """The action and the answers to assume after it; how to compute (``method``,
+    Monte Carlo ``runs`` and ``seed``, the largest dice tree ``max_leaves``)."""
+
+    action: dict[str, Any]
+    answers: list[dict[str, Any]] = field(default_factory=list)
+    method: str = AUTO
+    runs: int = 5_000
+    seed: int = 0
+    max_leaves: int = 10_000
+
+
+def authorize_odds(combats: Combats, combat_id: str, token: str | None, action: dict[str, Any]) -> tuple[dict[str, Any], Grant]:
     """The combat and the caller's grant, if the caller may ask for the odds of ``action``."""
     state, grant = authorize(combats, combat_id, token)
     require_actor(grant, action, get_ruleset(state["ruleset"]).gm_actions)
@@ -18,3 +36,21 @@ def authorize_odds(combats: Combats, combat_id: str, token: str | None, action: 
         # the GM hides (docs/security.md).
         raise AccessDenied(403, f"the game master hides the sheets of {', '.join(sorted(hidden))}: only the GM may ask for odds here")
     return state, grant
+
+
+def odds_of(combats: Combats, combat_id: str, token: str | None, asked: OddsAsked, compute: Compute) -> dict[str, Any]:
+    """The odds of ``asked.action`` as the caller may compute them (authorized
+    first: a refused caller is charged nothing)."""
+    state, grant = authorize_odds(combats, combat_id, token, asked.action)
+    with compute.limited():
+        return compute.run(
+            odds,
+            state,
+            asked.action,
+            grant.viewer,
+            answers=asked.answers,
+            method=asked.method,
+            runs=asked.runs,
+            seed=asked.seed,
+            max_leaves=asked.max_leaves,
+        )

@@ -1,15 +1,24 @@
-"""What the use cases need of the store, as protocols (structural types).
+"""What the use cases need of the world outside the rules, as protocols (structural types).
 
-``service.store.CombatStore`` (Redis or Redis Cluster, fakeredis when
-embedded) satisfies all but ``Jobs``, which ``service.store.jobs.SimulationJobs``
-does (``CombatStore.simulation_jobs()``); ``service.store.memory.MemoryCombats``
-is a plain-Python stand-in for the use cases' unit tests. tests/unit/usecases/
-checks both against these protocols.
+The store: ``service.store.CombatStore`` (Redis or Redis Cluster, fakeredis
+when embedded) satisfies ``Combats``, ``Grants`` and ``IdempotencyRecords``;
+``service.store.jobs.SimulationJobs`` satisfies ``Jobs``
+(``CombatStore.simulation_jobs()``); ``service.store.memory`` has a
+plain-Python stand-in for each, for the use cases' unit tests.
+tests/unit/usecases/ checks them against these protocols.
+
+The rest the HTTP layer hands in: ``Sealer`` (service/api/sealing.py),
+``EntryWait`` (the long poll of service/api/stream.py), ``JobRunner`` (the
+worker processes' queue, service/jobs/queue.py, or a thread of the serving
+process, service/api/simulation_jobs.py) and ``Compute`` (the CPU budget of
+service/api/budget.py).
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..store.idempotency import KeyedWrite
 
@@ -20,20 +29,20 @@ class Combats(Protocol):
 
     ttl_seconds: int
 
-    def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict, dict | None]:
+    def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The combat (CombatNotFound when gone) and the grant of the token with this digest, or None."""
         ...
 
-    def create(self, state: dict, entry: dict, grants: dict[str, dict] | None = None) -> None: ...
+    def create(self, state: dict[str, Any], entry: dict[str, Any], grants: dict[str, dict[str, Any]] | None = None) -> None: ...
 
-    def commit(self, state: dict, entry: dict, expected_version: int, keyed: KeyedWrite | None = None) -> None:
+    def commit(self, state: dict[str, Any], entry: dict[str, Any], expected_version: int, keyed: KeyedWrite | None = None) -> None:
         """Write ``state`` and append ``entry`` if the stored version is still
         ``expected_version`` (VersionConflict otherwise, with the current one)."""
         ...
 
-    def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict], int]: ...
+    def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]: ...
 
-    def snapshot_before(self, combat_id: str, seq: int) -> tuple[dict, list[dict]]:
+    def snapshot_before(self, combat_id: str, seq: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """A state at or before version ``seq`` and the entries after it up to ``seq`` (engine.replay)."""
         ...
 
@@ -44,9 +53,9 @@ class Combats(Protocol):
 class Grants(Protocol):
     """Token digest -> what its holder may do, per combat."""
 
-    def add_grant(self, combat_id: str, digest: str, grant: dict) -> None: ...
+    def add_grant(self, combat_id: str, digest: str, grant: dict[str, Any]) -> None: ...
 
-    def grants(self, combat_id: str) -> dict[str, dict]: ...
+    def grants(self, combat_id: str) -> dict[str, dict[str, Any]]: ...
 
     def remove_grant(self, combat_id: str, digest: str) -> bool: ...
 
@@ -68,18 +77,59 @@ class Jobs(Protocol):
 
     def progress(self, job_id: str, chunk: int, done: int) -> None: ...
 
-    def chunk_played(self, job_id: str, chunk: int, done: int, counts: dict) -> list[dict] | None:
+    def chunk_played(self, job_id: str, chunk: int, done: int, counts: dict[str, Any]) -> list[dict[str, Any]] | None:
         """Record a chunk's counts: every chunk's counts, in order, once all are in, else None."""
         ...
 
     def retried(self, job_id: str) -> None: ...
 
-    def finish(self, job_id: str, result: dict) -> None: ...
+    def finish(self, job_id: str, result: dict[str, Any]) -> None: ...
 
     def fail(self, job_id: str, message: str) -> None: ...
 
-    def get(self, job_id: str) -> dict | None: ...
+    def get(self, job_id: str) -> dict[str, Any] | None: ...
 
 
 class CombatStore(Combats, Grants, Protocol):
     """What an action needs: the combat and, for a join, new grants."""
+
+
+class CreationStore(Combats, IdempotencyRecords, Protocol):
+    """What a creation needs: the combat, and the records of its Idempotency-Key."""
+
+
+class Sealer(Protocol):
+    """Seals the tokens a retried creation shows again (AES-GCM under the server
+    secret and the client's key): None when a sealed record no longer opens."""
+
+    def seal(self, idempotency_key: str, combat_id: str, tokens: dict[str, Any]) -> str: ...
+
+    def unseal(self, idempotency_key: str, combat_id: str, sealed: str) -> dict[str, Any] | None: ...
+
+
+class EntryWait(Protocol):
+    """Waits up to ``seconds`` for a log entry after ``after``; False when it could not wait at all."""
+
+    def __call__(self, combat_id: str, after: int, seconds: float) -> bool: ...
+
+
+class RunnerBusy(Exception):
+    """The job runner takes no more jobs now (503, Retry-After)."""
+
+
+class JobRunner(Protocol):
+    """Plays a simulation job's chunks somewhere, writing to ``Jobs``; RunnerBusy when it cannot take it."""
+
+    def submit(self, job_id: str, asked: dict[str, Any]) -> None: ...
+
+
+Result = TypeVar("Result")
+
+
+class Compute(Protocol):
+    """Where a costly computation runs: ``limited()`` around it (refuses when
+    the process or the client has no budget left), ``run`` to play it."""
+
+    def limited(self) -> AbstractContextManager[None]: ...
+
+    def run(self, function: Callable[..., Result], *args: Any, **kwargs: Any) -> Result: ...

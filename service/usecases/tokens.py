@@ -7,6 +7,8 @@ combat it returned.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .access import GM_ROLE, Grant, authorize, digest, new_token, require_gm, token_id
 from .ports import CombatStore
 
@@ -27,22 +29,22 @@ class LastGameMasterToken(Exception):
     """Revoking it would leave the combat without a game master (409)."""
 
 
-def as_game_master(combats: CombatStore, combat_id: str, token: str | None) -> dict:
+def as_game_master(combats: CombatStore, combat_id: str, token: str | None) -> dict[str, Any]:
     """The combat, for its GM only (AccessDenied otherwise)."""
     state, grant = authorize(combats, combat_id, token)
     require_gm(grant, "managing tokens")
     return state
 
 
-def described(token_digest: str, record: dict) -> dict:
+def described(token_digest: str, record: dict[str, Any]) -> dict[str, Any]:
     return {"id": token_id(token_digest), "role": record["role"], "combatant": record.get("combatant")}
 
 
-def list_tokens(combats: CombatStore, combat_id: str) -> list[dict]:
+def list_tokens(combats: CombatStore, combat_id: str) -> list[dict[str, Any]]:
     return [described(d, record) for d, record in sorted(combats.grants(combat_id).items())]
 
 
-def mint(combats: CombatStore, combat: dict, role: str, combatant: str | None) -> dict:
+def mint(combats: CombatStore, combat: dict[str, Any], role: str, combatant: str | None) -> dict[str, Any]:
     """A new token for the GM or a combatant's player: its description and the token, shown once."""
     if role == GM_ROLE:
         combatant = None

@@ -142,7 +142,7 @@ def test_redis_down_is_503_with_retry_after():
 
 def test_an_unexpected_error_is_a_500_problem_without_internals(store, monkeypatch):
     app = create_app(Settings(), store=store)
-    monkeypatch.setattr("service.api.combats.create_combat", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr("service.usecases.creation.create_combat", lambda *a, **k: 1 / 0)
     body = app.test_client().get("/rulesets/sistema-2d6").get_json()["example"]["combat"]
     problem = assert_problem(app.test_client().post("/combats", json=body), 500, kind="internal-error")
     assert "ZeroDivision" not in str(problem)

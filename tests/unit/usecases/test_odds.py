@@ -1,11 +1,13 @@
-"""Who may ask for the odds of an action (the odds themselves: tests/unit/odds/)."""
+"""Who may ask for the odds of an action, and under which budget (the odds themselves: tests/unit/odds/)."""
 
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 import pytest
 
 from service.usecases.access import AccessDenied
-from service.usecases.odds import authorize_odds
+from service.usecases.odds import OddsAsked, authorize_odds, odds_of
 
 from .conftest import COMBAT_ID
 
@@ -26,3 +28,40 @@ def test_while_the_gm_hides_sheets_only_the_gm_asks(combats, shown):
     with pytest.raises(AccessDenied, match="hides the sheets of capanga"):
         authorize_odds(combats, COMBAT_ID, shown["combatants"]["ana"], PASS)
     assert authorize_odds(combats, COMBAT_ID, shown["gm"], PASS)[1].is_gm
+
+
+class Compute:
+    """Counts the budget taken; runs the computation here."""
+
+    def __init__(self):
+        self.charged = 0
+
+    @contextmanager
+    def limited(self):
+        self.charged += 1
+        yield
+
+    def run(self, function, *args, **kwargs):
+        return function(*args, **kwargs)
+
+
+ATTACK = {"type": "attack", "actor": "ana", "target": "capanga", "weapon": "pistola"}
+
+
+def test_the_odds_are_computed_under_the_budget_and_change_nothing(combats, shown):
+    compute = Compute()
+    before = combats.load_with_grant(COMBAT_ID, None)[0]
+    answer = odds_of(combats, COMBAT_ID, shown["combatants"]["ana"], OddsAsked(ATTACK, method="exact"), compute)
+    assert compute.charged == 1 and answer["method"] == "exact"
+    # Exact fractions of the dice tree (tests/unit/odds/ checks the enumeration itself).
+    assert {o["outcome"]: o["fraction"] for o in answer["outcomes"]} == {
+        "hit": "115/144", "miss": "25/144", "critical hit": "1/54", "critical hit, dying": "1/108",
+    }
+    assert combats.load_with_grant(COMBAT_ID, None)[0] == before and len(combats.logs[COMBAT_ID]) == 1
+
+
+def test_a_refused_caller_is_charged_nothing(combats, shown):
+    compute = Compute()
+    with pytest.raises(AccessDenied):
+        odds_of(combats, COMBAT_ID, shown["combatants"]["ana"], OddsAsked({**ATTACK, "actor": "capanga"}), compute)
+    assert compute.charged == 0

@@ -1,4 +1,4 @@
-"""The store adapters (and the observing one around Redis) satisfy the ports the use cases are written against."""
+"""The adapters (the stores, the observing one around Redis, and what the HTTP layer hands in) satisfy the ports the use cases are written against."""
 
 from __future__ import annotations
 
@@ -8,9 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from service.api import sealing
+from service.api.budget import RequestCompute
+from service.api.simulation_jobs import ThreadRunner
+from service.api.stream import long_poll
+from service.jobs.queue import QueueRunner
 from service.observability.store import observed
 from service.store import connect
-from service.store.memory import MemoryCombats
+from service.store.memory import MemoryCombats, MemoryJobs
 from service.usecases import ports
 
 PORTS = [ports.Combats, ports.Grants, ports.IdempotencyRecords]
@@ -31,11 +36,30 @@ def test_each_adapter_satisfies_each_port(store, port):
         assert list(inspect.signature(getattr(store, name)).parameters) == list(inspect.signature(declared).parameters)[1:]
 
 
-def test_the_simulation_jobs_satisfy_the_jobs_port():
-    jobs = connect(None, 60).simulation_jobs()
+@pytest.mark.parametrize("jobs", [connect(None, 60).simulation_jobs(), MemoryJobs()], ids=["redis", "memory"])
+def test_the_simulation_jobs_satisfy_the_jobs_port(jobs):
     assert isinstance(jobs, ports.Jobs)
     for name, declared in members(ports.Jobs).items():
         assert list(inspect.signature(getattr(jobs, name)).parameters) == list(inspect.signature(declared).parameters)[1:]
+
+
+@pytest.mark.parametrize(
+    "adapter, port",
+    [
+        (QueueRunner(connect(None, 60).simulation_jobs(), "q"), ports.JobRunner),
+        (ThreadRunner(connect(None, 60).simulation_jobs()), ports.JobRunner),
+        (sealing, ports.Sealer),
+        (RequestCompute(1), ports.Compute),
+    ],
+    ids=["queue runner", "thread runner", "sealer", "compute"],
+)
+def test_the_http_layers_adapters_satisfy_their_ports(adapter, port):
+    for name, declared in members(port).items():
+        assert list(inspect.signature(getattr(adapter, name)).parameters) == list(inspect.signature(declared).parameters)[1:]
+
+
+def test_the_long_poll_is_an_entry_wait():
+    assert list(inspect.signature(long_poll).parameters) == ["combat_id", "after", "seconds"]
 
 
 def test_the_use_cases_never_import_flask_nor_the_api():

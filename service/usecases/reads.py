@@ -1,0 +1,96 @@
+"""Reading a combat: its state, its log (a page, or a long poll for the next
+entry) and the legal actions of one of its combatants, for the holder of a
+token. What the caller may see of them (the rules' secrets, the sheets the
+GM hides, the narration's language) is the serializer's: service/api/views.py
+filters by the ``grant`` these return.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules.registry import get_ruleset
+from ..rules.ruleset import GM
+from .access import AccessDenied, Grant, authorize
+from .ports import Combats, EntryWait
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The combat as stored, and the grant of the token that reads it."""
+
+    state: dict[str, Any]
+    grant: Grant
+
+
+@dataclass(frozen=True)
+class EventsPage:
+    """Log entries with seq > ``after`` (at most ``limit``), the newest seq, and
+    where the next page starts (None when this one reaches the newest entry)."""
+
+    state: dict[str, Any]
+    grant: Grant
+    entries: list[dict[str, Any]]
+    last_seq: int
+
+    @property
+    def next_after(self) -> int | None:
+        if self.entries and self.entries[-1]["seq"] < self.last_seq:
+            return int(self.entries[-1]["seq"])
+        return None
+
+
+@dataclass(frozen=True)
+class LegalActions:
+    actor: str
+    version: int
+    actions: list[dict[str, Any]]
+
+
+class UnknownActor(Exception):
+    """The options of a combatant the combat does not have (422, on ``actor``)."""
+
+    def __init__(self, actor: str):
+        super().__init__(f"there is no combatant {actor!r} in this combat")
+        self.actor = actor
+
+
+def read_combat(combats: Combats, combat_id: str, token: str | None) -> Seen:
+    """The combat, for any holder of one of its tokens."""
+    return Seen(*authorize(combats, combat_id, token))
+
+
+def read_events(
+    combats: Combats,
+    combat_id: str,
+    token: str | None,
+    *,
+    after: int,
+    limit: int,
+    wait_seconds: float = 0,
+    wait: EntryWait | None = None,
+) -> EventsPage:
+    """A page of the log; with ``wait_seconds`` (and ``wait``), when there is no
+    entry after ``after`` yet, waits for one, then reads again (the combat,
+    and the token's grant, as they are then)."""
+    state, grant = authorize(combats, combat_id, token)
+    entries, last = combats.log(combat_id, after, limit)
+    if not entries and wait_seconds and wait is not None and wait(combat_id, after, wait_seconds):
+        state, grant = authorize(combats, combat_id, token)
+        entries, last = combats.log(combat_id, after, limit)
+    return EventsPage(state, grant, entries, last)
+
+
+def legal_actions(combats: Combats, combat_id: str, token: str | None, actor: str) -> LegalActions:
+    """What ``actor`` (a combatant's id, or ``gm``) may send now. A player's
+    token sees its own combatant's options only; the GM's anyone's and its own."""
+    state, grant = authorize(combats, combat_id, token)
+    if actor == GM and not grant.is_gm:
+        raise AccessDenied(403, "the game master's options need the GM's token")
+    if actor != GM and not grant.is_gm and actor != grant.combatant:
+        raise AccessDenied(403, f"this token sees the options of {grant.combatant!r} only, not of {actor!r}")
+    if actor != GM and all(c["id"] != actor for c in state["combatants"]):
+        raise UnknownActor(actor)
+    actions = get_ruleset(state["ruleset"]).legal_actions(state, actor, grant.viewer)
+    return LegalActions(actor, state["version"], actions)
