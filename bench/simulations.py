@@ -58,16 +58,17 @@ def _children_cpu() -> float:
 def one_process(rulesets: list[str], fights: int) -> None:
     from service.simulation import simulate
 
-    print("| ruleset | fights | CPU seconds | µs per fight | actions per fight | µs per action | undecided |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print("| ruleset | fights | CPU seconds | wall seconds | µs per fight | actions per fight | µs per action | undecided |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for ruleset_id in rulesets:
         template = _template(ruleset_id)
         simulate(template, 3, seed=1)
-        start = time.process_time()
+        start, wall = time.process_time(), time.monotonic()
         result = simulate(template, fights, seed=1)
-        seconds = time.process_time() - start
+        seconds, wall = time.process_time() - start, time.monotonic() - wall
         actions = result["actions"]["mean"]
-        print(f"| {ruleset_id} | {fights} | {seconds:.2f} | {seconds / fights * 1e6:.0f} | {actions:.1f} | "
+        print(f"| {ruleset_id} | {fights} | {seconds:.2f} | {wall:.2f} | {seconds / fights * 1e6:.0f} | {actions:.1f} | "
               f"{seconds / fights / actions * 1e6:.0f} | {result['undecided']} |", flush=True)
 
 

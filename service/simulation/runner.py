@@ -129,14 +129,19 @@ def simulate(
     """The answer of a run of ``fights`` fights.
 
     ``processes`` 1: every fight in this process, in order, the reference a
-    chunked run must equal. More: the run's chunks (those of a job) played by
-    that many child processes (pool.py) and merged as a job's are: the same
-    answer, byte for byte.
+    chunked run must equal. More: the run's chunks played by that many child
+    processes (pool.py) and merged as a job's are: the same answer, byte for
+    byte.
     """
-    if processes > 1 and len(chunks(fights)) > 1:
+    if processes > 1 and fights > 1:
         from .pool import play_chunks
 
-        ranges, done = chunks(fights), {}
+        # The job's chunks, smaller when there would be fewer than four per
+        # process, so that the children finish together (a job's 2,000-fight
+        # chunks would leave one child playing a third chunk of 10,000 fights
+        # while the other waits). The boundaries change nothing in the answer.
+        size = max(1, min(CHUNK_FIGHTS, -(-fights // (4 * processes))))
+        ranges, done = chunks(fights, size), {}
 
         def chunk_progress(index: int, count: int) -> None:
             done[index] = count
@@ -147,7 +152,9 @@ def simulate(
             start, stop = ranges[index]
             chunk_progress(index, stop - start)
 
-        parts = play_chunks(template, seed, tactic, fights, processes, progress=chunk_progress, played=chunk_played, every=every)
+        parts = play_chunks(
+            template, seed, tactic, fights, processes, progress=chunk_progress, played=chunk_played, every=every, size=size
+        )
         return report(template, seed, tactic, Summary.merged(template, parts))
     return report(template, seed, tactic, play_range(template, seed, tactic, 0, fights, progress, every))
 
