@@ -11,9 +11,12 @@ dice. What the simulator saves is only work around the rules:
 - the engine keeps none of what only readers of a stored combat use
   (``readers=False``: the prompts of every awaited combatant, the running
   tally, the end summary event); the simulator derives the one prompt it
-  plays, the first, with the same code (``gm/legal.awaiting_entries``), and
-  the whole ``awaiting`` once the fight stops, so the final state is the one
-  ``apply_action`` would leave, but for the ``tally``.
+  plays, the first, with the same code (``gm/legal.awaiting_entries``),
+  probing the legality of only the action types its tactic asks about
+  (``ProbedTypes``), and the whole ``awaiting`` once the fight stops, so the
+  final state is the one ``apply_action`` would leave, but for the ``tally``;
+- the tactic's bodies are made one at a time, not all before the first is
+  tried.
 """
 
 from __future__ import annotations
