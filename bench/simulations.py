@@ -7,6 +7,9 @@ Each ruleset's example combat (its dice removed), the default tactic, seed 1.
 - ``--processes N``: the run played by N child processes (service/simulation/pool.py);
   prints the wall-clock time, the CPU time of this process and its children,
   and the load average (the wall clock means something only on idle cores).
+- ``--profile``: where one process's time goes, under cProfile (process CPU
+  clock): the shares of the run spent in the rules, the prompts, the
+  tactic, the state's serialisation... (shares overlap where nested).
 - ``--before DIR``: the same one-process measurement, alternately with the
   code of another checkout (e.g. ``git archive <commit> | tar -x -C DIR``)
   and with this one, ``--repeat`` times each, each in a fresh interpreter;
@@ -87,6 +90,48 @@ def processes_run(rulesets: list[str], fights: int, processes: int) -> None:
         print(f"| {ruleset_id} | {fights} | {processes} | {wall:.2f} | {cpu:.2f} | {load:.2f} |", flush=True)
 
 
+# label -> (file name ends with, function name); "~" for built-ins. Cumulative times.
+PROFILE_GROUPS = {
+    "fight start (create_loaded)": [("engine.py", "create_loaded")],
+    "apply_loaded": [("engine.py", "apply_loaded")],
+    "  the ruleset's resolve": [("ruleset.py", "resolve"), ("__init__.py", "resolve")],
+    "  end_if_decided": [("ending.py", "end_if_decided")],
+    "  prompts and tally (a fight's last prompts)": [("ruleset.py", "awaiting"), ("summary.py", "count")],
+    "first awaited entry (simulator)": [("legal.py", "awaiting_entries")],
+    "  its legality probes": [("legal.py", "possible")],
+    "  ruleset.prompts": [("__init__.py", "prompts")],
+    "state serialised before an action": [("~", "<built-in method _pickle.dumps>")],
+    "state restored after a refusal": [("~", "<built-in method _pickle.loads>")],
+    "tactic (candidate bodies)": [("tactic.py", "candidates")],
+    "ActionLoader": [("fight.py", "__call__")],
+    "Summary.add": [("runner.py", "add")],
+}
+
+
+def profile(rulesets: list[str], fights: int) -> None:
+    import cProfile
+    import pstats
+
+    from service.simulation import simulate
+
+    for ruleset_id in rulesets:
+        template = _template(ruleset_id)
+        simulate(template, 3, seed=1)
+        profiler = cProfile.Profile(time.process_time)
+        profiler.enable()
+        simulate(template, fights, seed=1)
+        profiler.disable()
+        stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+        total = max(ct for (_, _, name), (_, _, _, ct, _) in stats.items() if name == "simulate")
+        print(f"{ruleset_id}, {fights} fights, share of the run under cProfile:")
+        for label, keys in PROFILE_GROUPS.items():
+            spent = sum(
+                ct for (path, _, name), (_, _, _, ct, _) in stats.items()
+                for end, function in keys if name == function and (end == "~" or path.endswith(end))
+            )
+            print(f"  {label:42s} {100 * spent / total:5.1f} %")
+
+
 def _measure(cwd: Path, ruleset_id: str, fights: int) -> dict:
     out = subprocess.run([sys.executable, "-c", MEASURE, ruleset_id, str(fights)], cwd=cwd, check=True, capture_output=True, text=True)
     return json.loads(out.stdout)
@@ -114,13 +159,16 @@ def main() -> None:
     parser.add_argument("--fights", type=int, default=10_000)
     parser.add_argument("--rulesets", nargs="+", help="default: every ruleset")
     parser.add_argument("--processes", type=int, default=1, help="play each run with this many child processes (wall clock)")
+    parser.add_argument("--profile", action="store_true", help="where the time goes, under cProfile")
     parser.add_argument("--before", type=Path, help="a checkout of the code to compare with (CPU per action)")
     parser.add_argument("--repeat", type=int, default=3, help="with --before: runs per side and ruleset")
     args = parser.parse_args()
     from service.rules.registry import RULESETS
 
     rulesets = args.rulesets or sorted(RULESETS)
-    if args.before:
+    if args.profile:
+        profile(rulesets, args.fights)
+    elif args.before:
         before_after(rulesets, args.fights, args.before.resolve(), args.repeat)
     elif args.processes > 1:
         processes_run(rulesets, args.fights, args.processes)

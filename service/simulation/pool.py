@@ -33,12 +33,15 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
+import traceback
 from collections import deque
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TextIO
 
 from .runner import chunks, play_range
 from .tactics import Tactic
@@ -63,6 +66,70 @@ def default_processes() -> int:
         return os.cpu_count() or 1
 
 
+def can_fork() -> bool:
+    """True where a child may be forked without exec: no gevent, no other thread.
+
+    A command-line run (the benches, ``simulate(processes=N)`` from a script)
+    forks its children, saving each the import of the service (about 0.25 s
+    of CPU); a web process, under gevent or with threads, execs them.
+    """
+    monkey = sys.modules.get("gevent.monkey")
+    patched = monkey is not None and monkey.is_module_patched("os")
+    return hasattr(os, "fork") and not patched and threading.active_count() == 1
+
+
+class _Forked:
+    """A child forked from this single-threaded process, serving chunks on pipes (the ``Popen`` parts used here)."""
+
+    def __init__(self, others: list[_Forked]) -> None:
+        asked_read, asked_write = os.pipe()  # parent -> child: chunk requests
+        answers_read, answers_write = os.pipe()  # child -> parent: progress and counts
+        errors_read, errors_write = os.pipe()  # child -> parent: why it failed
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: never returns
+            code = 0
+            try:
+                # Only its own ends: a sibling's stdin held open here would never see its end.
+                siblings = [stream.fileno() for other in others for stream in (other.stdin, other.stdout, other.stderr)]
+                for fd in (asked_write, answers_read, errors_read, *siblings):
+                    os.close(fd)
+                with open(asked_read) as asked, open(answers_write, "w") as out:
+                    _serve(asked, out)
+            except BaseException:
+                code = 1
+                with open(errors_write, "w") as err:
+                    err.write(traceback.format_exc())
+            finally:
+                os._exit(code)
+        for fd in (asked_read, answers_write, errors_write):
+            os.close(fd)
+        self.stdin: TextIO = open(asked_write, "w")
+        self.stdout: TextIO = open(answers_read)
+        self.stderr: TextIO = open(errors_read)
+
+    def kill(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    def wait(self) -> int:
+        return os.waitpid(self.pid, 0)[1]
+
+
+def _executed() -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "service.simulation.pool"],
+        cwd=_ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def play_chunks(
     template: Mapping,
     seed: int,
@@ -74,11 +141,13 @@ def play_chunks(
     played: ChunkCounts | None = None,
     every: int = 500,
     size: int | None = None,
+    fork: bool | None = None,
 ) -> list[dict]:
     """Every chunk's counts, in chunk order, played by up to ``processes`` children.
 
     ``progress`` and ``played`` are called from the caller's process, one
-    call at a time (a lock), as the children report.
+    call at a time (a lock), as the children report. ``fork``: fork the
+    children rather than exec them (default: where :func:`can_fork`).
     """
     ranges = chunks(fights, size)
     pending = deque(enumerate(ranges))
@@ -86,16 +155,13 @@ def play_chunks(
     errors: list[BaseException] = []
     lock = threading.Lock()
     tactic_json = {"target": tactic.target, "style": tactic.style}
+    count = max(1, min(processes, len(ranges)))
+    # Every child is started before the first thread: nothing is forked from a threaded process.
+    children: list = []
+    for _ in range(count):
+        children.append(_Forked(children) if (can_fork() if fork is None else fork) else _executed())
 
-    def feed() -> None:
-        child = subprocess.Popen(
-            [sys.executable, "-m", "service.simulation.pool"],
-            cwd=_ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+    def feed(child) -> None:
         assert child.stdin is not None and child.stdout is not None
         try:
             while not errors:
@@ -126,16 +192,18 @@ def play_chunks(
             with lock:
                 errors.append(error)
         finally:
-            child.stdin.close()
+            try:
+                child.stdin.close()
+            except OSError:
+                pass
             if errors:
                 child.kill()
             child.wait()
-            if child.stdout:
-                child.stdout.close()
-            if child.stderr:
-                child.stderr.close()
+            for stream in (child.stdout, child.stderr):
+                if stream:
+                    stream.close()
 
-    threads = [threading.Thread(target=feed, name=f"simulation-child-{n}", daemon=True) for n in range(max(1, min(processes, len(ranges))))]
+    threads = [threading.Thread(target=feed, args=(child,), name=f"simulation-child-{n}", daemon=True) for n, child in enumerate(children)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -145,21 +213,19 @@ def play_chunks(
     return [counts for counts in results if counts is not None]
 
 
-def _serve() -> None:
-    """The child: play each chunk asked on stdin, answer on stdout."""
-    out = sys.stdout
-    for line in sys.stdin:
+def _serve(asked_lines: TextIO, out: TextIO) -> None:
+    """The child: play each chunk asked, one JSON line each, and answer on ``out``."""
+    for line in asked_lines:
         asked = json.loads(line)
-        every = asked["every"]
 
         def tell(done: int) -> None:
             out.write(json.dumps({"done": done}) + "\n")
             out.flush()
 
-        summary = play_range(asked["template"], asked["seed"], Tactic(**asked["tactic"]), asked["start"], asked["stop"], tell, every)
+        summary = play_range(asked["template"], asked["seed"], Tactic(**asked["tactic"]), asked["start"], asked["stop"], tell, asked["every"])
         out.write(json.dumps({"counts": summary.to_counts()}) + "\n")
         out.flush()
 
 
 if __name__ == "__main__":
-    _serve()
+    _serve(sys.stdin, sys.stdout)

@@ -51,6 +51,16 @@ def test_a_failed_job_starts_no_child():
     assert jobs.get("j")["done"] == 0
 
 
-def test_a_child_that_fails_raises_with_its_error():
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_forked_and_executed_children_answer_alike(fork):
+    body, tactic = template("age-du-silicium"), Tactic()
+    parts = play_chunks(body, 4, tactic, 30, 2, size=8, fork=fork)
+    assert json.dumps(runner.report(body, 4, tactic, runner.Summary.merged(body, parts))) == json.dumps(simulate(body, 30, 4, tactic))
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_a_failing_child_raises_with_its_error_forked_or_executed(fork):
     with pytest.raises(ChildFailed, match="ValidationError"):
-        play_chunks({"ruleset": "chess"}, 1, Tactic(), 10, 2)
+        play_chunks({"ruleset": "chess"}, 1, Tactic(), 10, 2, fork=fork)
