@@ -64,3 +64,39 @@ def test_forked_and_executed_children_answer_alike(fork):
 def test_a_failing_child_raises_with_its_error_forked_or_executed(fork):
     with pytest.raises(ChildFailed, match="ValidationError"):
         play_chunks({"ruleset": "chess"}, 1, Tactic(), 10, 2, fork=fork)
+
+
+GEVENT_RUN = """
+from gevent import monkey; monkey.patch_all()
+import json, sys
+import gevent
+from service.rules.registry import RULESETS
+from service.simulation import Tactic, runner, simulate
+from service.simulation.pool import can_fork, play_chunks
+body = {k: v for k, v in RULESETS["sistema-2d6"].example()["combat"].items() if k != "dice"}
+ticks = []
+def tick():
+    while True:
+        ticks.append(1)
+        gevent.sleep(0.005)
+ticker = gevent.spawn(tick)
+gevent.sleep(0)
+parts = play_chunks(body, 1, Tactic(), 400, 2, size=100)
+ticker.kill()
+merged = runner.report(body, 1, Tactic(), runner.Summary.merged(body, parts))
+print(json.dumps({"can_fork": can_fork(), "same": json.dumps(merged) == json.dumps(simulate(body, 400, 1)), "ticks": len(ticks)}))
+"""
+
+
+def test_under_gevent_the_children_are_executed_and_the_loop_keeps_running():
+    """The web process's case: monkey-patched, no fork; waiting on the children lets other greenlets run."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    out = subprocess.run([sys.executable, "-c", GEVENT_RUN], cwd=Path(__file__).resolve().parents[3], capture_output=True, text=True, check=True)
+    answer = json.loads(out.stdout.strip().splitlines()[-1])
+    assert answer["can_fork"] is False
+    assert answer["same"] is True
+    # Blocked for the whole run, the ticker would have run once, at its start.
+    assert answer["ticks"] > 2
