@@ -2,15 +2,14 @@
 
 With a queue (REDIS_URL on a single Redis) the chunks of a job go to the
 worker processes (service/jobs/queue.py). Without one (the embedded store,
-or a Redis Cluster, which RQ cannot use), a job's chunks are played one
-after the other by a background thread of the gunicorn worker that
-accepted it, which writes progress and result to the same hash, so any
-worker answers ``GET /simulations/<id>``. Limits, documented in
-docs/simulations.md:
+or a Redis Cluster, which RQ cannot use), a background thread of the
+gunicorn worker that accepted it hands the job's chunks to child processes,
+one per core (service/simulation/pool.py), and writes progress and result
+to the same hash, so any worker answers ``GET /simulations/<id>``. Limits,
+documented in docs/simulations.md:
 - one job at a time per process (a busy process answers 503 and Retry-After;
   the load balancer's next attempt may reach an idle one);
-- the job shares its process's CPU (and the GIL) with that worker's live
-  requests;
+- the job's children share the machine's cores with the serving processes;
 - a job dies with its process (deploy, crash): its progress stops moving and
   readers see it as ``lost`` after ``LOST_AFTER_SECONDS``; post it again.
 """
@@ -20,7 +19,8 @@ from __future__ import annotations
 import logging
 import threading
 
-from ..jobs.chunk import run_chunk
+from ..jobs.chunk import run_chunks
+from ..simulation.pool import default_processes
 from ..simulation.runner import chunks
 from ..store.jobs import SimulationJobs
 from ..usecases.ports import RunnerBusy
@@ -56,8 +56,7 @@ def start(jobs: SimulationJobs, job_id: str, asked: dict) -> None:
 
 def _run(jobs: SimulationJobs, job_id: str, asked: dict) -> None:
     try:
-        for index in range(len(chunks(asked["fights"]))):
-            run_chunk(jobs, job_id, index, asked)
+        run_chunks(jobs, job_id, asked, default_processes())
     except Exception:  # the job's reader must learn it failed
         log.exception("simulation job %s failed", job_id)
         try:

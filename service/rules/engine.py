@@ -48,10 +48,11 @@ def create_combat(body: JSON, *, combat_id: str, entropy: bytes = b"", seed: int
 
 
 def create_loaded(
-    ruleset: AnyRuleset, data: JSON, *, combat_id: str, seed: int | None, entropy: bytes = b""
+    ruleset: AnyRuleset, data: JSON, *, combat_id: str, seed: int | None, entropy: bytes = b"", readers: bool = True
 ) -> tuple[State, LogEntry]:
     """:func:`create_combat` for a body ``ruleset.load_creation`` already loaded
-    (the simulator starts thousands of fights from one template, each with a seed)."""
+    (the simulator starts thousands of fights from one template, each with a seed;
+    ``readers``: as for :func:`apply_loaded`)."""
     options = data["options"]
     state: State = {
         "id": combat_id,
@@ -70,7 +71,7 @@ def create_loaded(
     res: Resolution[State, Combatant] = Resolution(state, DiceBox.for_state(state, data["dice"], GM_VIEWER))
     res.emit("combat_started", ruleset=ruleset.id)
     ruleset.start(res)
-    return _commit(ruleset, res, {"type": "start", "actor": GM, "dice": data["dice"]})
+    return _commit(ruleset, res, {"type": "start", "actor": GM, "dice": data["dice"]}, readers)
 
 
 def apply_action(
@@ -98,6 +99,7 @@ def apply_loaded(
     caller: Viewer = GM_VIEWER,
     in_place: bool = False,
     dice_box: DiceBoxMaker = DiceBox.for_state,
+    readers: bool = True,
 ) -> tuple[State, LogEntry]:
     """:func:`apply_action` for an action ``ruleset.load_action`` already loaded.
 
@@ -119,7 +121,7 @@ def apply_loaded(
     else:
         ruleset.resolve(res, action)
     end_if_decided(ruleset, res)
-    return _commit(ruleset, res, action)
+    return _commit(ruleset, res, action, readers)
 
 
 def replay(state: JSON, entries: Sequence[JSON]) -> State:
@@ -238,7 +240,7 @@ def _check_actor(ruleset: AnyRuleset, state: JSON, action: JSON) -> None:
         raise ActionNotAllowed(f"{combatant['name']} has left the fight", field="actor")
 
 
-def _commit(ruleset: AnyRuleset, res: Resolution[State, Combatant], action: JSON) -> tuple[State, LogEntry]:
+def _commit(ruleset: AnyRuleset, res: Resolution[State, Combatant], action: JSON, readers: bool = True) -> tuple[State, LogEntry]:
     res.dice.finish()
     state = res.state
     position = res.dice.position()
@@ -247,13 +249,16 @@ def _commit(ruleset: AnyRuleset, res: Resolution[State, Combatant], action: JSON
     state["parent"] = state["version"]
     state.pop("redo", None)  # a new action branches: what was undone stays undone
     state["version"] += 1
-    state["awaiting"] = ruleset.awaiting(state) if state["status"] == STATUS_ACTIVE else []
     entry: LogEntry = {
         "seq": state["version"],
         "action": dict(action),
         "rolls": res.dice.rolls,
         "events": res.events,
     }
+    if not readers:
+        state.pop("awaiting", None)
+        return state, entry
+    state["awaiting"] = ruleset.awaiting(state) if state["status"] == STATUS_ACTIVE else []
     summary.count(ruleset, state, entry)
     if state["status"] == STATUS_OVER:
         # The last event of a fight sums it up, however it ended (GM or rules).

@@ -14,6 +14,7 @@ byte.
 from __future__ import annotations
 
 import hashlib
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -79,14 +80,28 @@ def play_range(
     tactics = RULESET_TACTICS[ruleset.id]
     load = ActionLoader(ruleset)
     summary = Summary(data["combatants"], tactics.health)
+    pause = _greenlet_pause()
     for played, one_seed in enumerate(fight_seeds(seed, stop, start), start=1):
         summary.add(play(ruleset, tactics, data, one_seed, tactic, load), tactics)
-        # Between fights, let other greenlets run: under gunicorn's gevent workers a
-        # simulation played in the web process would otherwise hold the event loop.
-        time.sleep(0)
+        if pause:
+            pause()
         if progress and played % every == 0:
             progress(played)
     return summary
+
+
+def _greenlet_pause() -> Callable[[], None] | None:
+    """``time.sleep(0)`` under gevent's monkey-patching (None elsewhere).
+
+    Between fights, let other greenlets run: under gunicorn's gevent workers a
+    simulation played in the web process would otherwise hold the event loop.
+    Elsewhere a real ``sleep(0)`` is a system call that only gives the core
+    away to other processes.
+    """
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("time"):
+        return lambda: time.sleep(0)
+    return None
 
 
 def report(template: Mapping, seed: int, tactic: Tactic, summary: Summary) -> dict:
@@ -102,9 +117,44 @@ def report(template: Mapping, seed: int, tactic: Tactic, summary: Summary) -> di
 
 
 def simulate(
-    template: Mapping, fights: int, seed: int, tactic: Tactic = Tactic(), progress: Progress | None = None, every: int = 500
+    template: Mapping,
+    fights: int,
+    seed: int,
+    tactic: Tactic = Tactic(),
+    progress: Progress | None = None,
+    every: int = 500,
+    processes: int = 1,
 ) -> dict:
-    """Every fight in this process, in order: the reference a chunked run must equal."""
+    """The answer of a run of ``fights`` fights.
+
+    ``processes`` 1: every fight in this process, in order, the reference a
+    chunked run must equal. More: the run's chunks played by that many child
+    processes (pool.py) and merged as a job's are: the same answer, byte for
+    byte.
+    """
+    if processes > 1 and fights > 1:
+        from .pool import play_chunks
+
+        # The job's chunks, smaller when there would be fewer than four per
+        # process, so that the children finish together (a job's 2,000-fight
+        # chunks would leave one child playing a third chunk of 10,000 fights
+        # while the other waits). The boundaries change nothing in the answer.
+        size = max(1, min(CHUNK_FIGHTS, -(-fights // (4 * processes))))
+        ranges, done = chunks(fights, size), {}
+
+        def chunk_progress(index: int, count: int) -> None:
+            done[index] = count
+            if progress:
+                progress(sum(done.values()))
+
+        def chunk_played(index: int, counts: dict) -> None:
+            start, stop = ranges[index]
+            chunk_progress(index, stop - start)
+
+        parts = play_chunks(
+            template, seed, tactic, fights, processes, progress=chunk_progress, played=chunk_played, every=every, size=size
+        )
+        return report(template, seed, tactic, Summary.merged(template, parts))
     return report(template, seed, tactic, play_range(template, seed, tactic, 0, fights, progress, every))
 
 

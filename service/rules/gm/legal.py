@@ -17,6 +17,7 @@ with hypothesis.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from typing import Any, TYPE_CHECKING, TypeVar
 
@@ -49,27 +50,44 @@ def awaited(ruleset: AnyRuleset, state: Combat[Any]) -> list[Awaiting]:
     listed before (a survivor stabilises the dying, sistema-2d6's dying roll
     their death tests), since the engine accepts it.
     """
+    return list(awaiting_entries(ruleset, state))
+
+
+def legal_types(ruleset: AnyRuleset, state: Combat[Any], actor_id: str, types: Sequence[str]) -> Sequence[str]:
+    """The ``types`` that have a legal choice for ``actor_id`` now."""
+    return [t for t in types if possible(ruleset, state, actor_id, t)]
+
+
+def awaiting_entries(
+    ruleset: AnyRuleset, state: Combat[Any], keep: Callable[..., Sequence[str]] = legal_types
+) -> Iterator[Awaiting]:
+    """:func:`awaited`, one entry at a time: the simulator, which plays the first, derives no other.
+
+    ``keep(ruleset, state, actor_id, types)``: an entry's types with a legal
+    choice (:func:`legal_types`; the simulator's probes only the types its
+    tactic asks about); an entry without any is skipped.
+    """
     if state["status"] != "active":
-        return []
-    reason = decided(ruleset.standing_sides(state))
+        return
     # The engine refuses every action of a combatant who left (engine._check_actor).
     gone = {c["id"] for c in state["combatants"] if conditions.has(c, LEFT)}
-    entries: list[Awaiting] = []
     gm: Awaiting | None = None
+    any_entry = False
     for entry in ruleset.prompts(state):
         if entry["actor"] == GM:
             gm = entry
             continue
         if entry["actor"] in gone:
             continue
-        types = [t for t in entry["actions"] if possible(ruleset, state, entry["actor"], t)]
+        types = keep(ruleset, state, entry["actor"], entry["actions"])
         if types:
-            entries.append({**entry, "actions": types})
-    if reason or gm or not entries:
+            any_entry = True
+            yield {**entry, "actions": list(types)}
+    reason = decided(ruleset.standing_sides(state))
+    if reason or gm or not any_entry:
         # The ruleset's own call on the GM (space-opera-d100's clear_condition when stuck) stays, after end_combat.
         more = [t for t in gm["actions"] if t != "end_combat"] if gm else []
-        entries.append({"actor": GM, "actions": ["end_combat", *more], "reason": reason or (gm.get("reason") if gm else None) or "nobody_can_act"})
-    return entries
+        yield {"actor": GM, "actions": ["end_combat", *more], "reason": reason or (gm.get("reason") if gm else None) or "nobody_can_act"}
 
 
 class _ChoiceFound(Exception):

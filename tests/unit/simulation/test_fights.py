@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from service.rules.errors import InvalidInput
 
@@ -46,6 +48,8 @@ def test_a_simulated_fight_ends_exactly_as_the_same_actions_through_apply_action
         fight = play(ruleset, RULESET_TACTICS[ruleset_id], data, seed, tactic, load)
         reference = play_through_the_api_path(template(ruleset_id), seed, tactic)
         assert fight.state["status"] == "over"
+        # The simulator keeps no running tally (the end summary of a live combat's log).
+        reference.pop("tally")
         assert {**fight.state, "options": None} == {**reference, "options": None, "seed": seed}
 
 
@@ -104,3 +108,26 @@ def test_a_template_with_dice_or_errors_is_refused_with_pointers():
     with pytest.raises(InvalidInput) as error:
         load_template({"ruleset": "chess"})
     assert "ruleset" in error.value.messages["template"]
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
+def test_without_readers_the_engine_leaves_the_same_state_but_the_prompts_and_the_tally(ruleset_id):
+    from service.rules.engine import apply_loaded, create_loaded
+
+    ruleset = RULESETS[ruleset_id]
+    example = ruleset.example()
+    seed = example["combat"]["seed"]  # the example's actions are played with its dice
+    full, _ = create_loaded(ruleset, ruleset.load_creation(example["combat"]), combat_id="c", seed=seed)
+    lean, entry = create_loaded(ruleset, ruleset.load_creation(example["combat"]), combat_id="c", seed=seed, readers=False)
+    assert "awaiting" not in lean and "tally" not in lean
+    for body in example["actions"]:
+        try:
+            full, full_entry = apply_loaded(ruleset, full, ruleset.load_action(body))
+        except RulesError as refusal:  # both ways alike
+            with pytest.raises(type(refusal), match=re.escape(str(refusal))):
+                apply_loaded(ruleset, lean, ruleset.load_action(body), readers=False)
+            continue
+        lean, entry = apply_loaded(ruleset, lean, ruleset.load_action(body), readers=False)
+        assert "awaiting" not in lean and "tally" not in lean
+        assert entry["events"] == [e for e in full_entry["events"] if e["code"] != "combat_summary"]
+        assert lean == {k: v for k, v in full.items() if k not in ("awaiting", "tally")}

@@ -1,0 +1,81 @@
+"""Fights pinned before the simulator was made faster (2026-11-30): the same
+seed must keep giving the same fights, byte for byte.
+
+The digests are the first 16 hex digits of the SHA-256 of
+``json.dumps(result, sort_keys=True)`` (for ``test_one_fight_ends_as_pinned``:
+of the fight's final state but its ``tally``, the running totals of a live
+combat that the simulator does not keep), recorded from the simulator as it
+was before any of its speed-ups; the readable figures beside them say what a
+change broke when a digest no longer matches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from service.rules.registry import RULESETS
+from service.simulation import Tactic, simulate
+from service.simulation.fight import ActionLoader, play
+from service.simulation.runner import fight_seed, load_template
+from service.simulation.tactics import RULESET_TACTICS
+
+
+def template(ruleset_id: str) -> dict:
+    return {key: value for key, value in RULESETS[ruleset_id].example()["combat"].items() if key != "dice"}
+
+
+def digest(data: dict) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+# ruleset, tactic: wins per side, undecided, mean actions, mean rounds, digest of the answer (40 fights, seed 2026)
+RUNS = [
+    ("age-du-silicium", Tactic(), {"runners": 29, "corpo": 11}, 0, 18.6, 4.625, "d60e076bec75f215"),
+    ("age-du-silicium", Tactic("weakest", "aggressive"), {"runners": 29, "corpo": 11}, 0, 18.6, 4.625, "3446353980e8736b"),
+    ("dark-earth", Tactic(), {"stallites": 39, "ombres": 1}, 0, 7.05, 3.525, "f5dd1a41257cde8b"),
+    ("dark-earth", Tactic("weakest", "aggressive"), {"stallites": 35, "ombres": 2}, 3, 154.5, 77.325, "e6d73cd6233d91cc"),
+    ("dark-earth", Tactic("first", "defensive"), {"stallites": 40, "ombres": 0}, 0, 7.9, 3.95, "7da98c859ee83af4"),
+    ("duel-2d6", Tactic(), {"truands": 11, "heros": 29}, 0, 95.075, 95.075, "dda9544aa772cdb8"),
+    ("duel-2d6", Tactic("first", "defensive"), {"truands": 9, "heros": 31}, 0, 99.45, 99.45, "8c4f1c9fa9fbed26"),
+    ("sistema-2d6", Tactic(), {"heroes": 25, "villains": 15}, 0, 4.825, 3.3, "03602bd237c03043"),
+    ("sistema-2d6", Tactic("first", "defensive"), {"heroes": 25, "villains": 15}, 0, 4.825, 3.3, "4e6dc835b9332ddf"),
+    ("space-opera-d100", Tactic(), {"rebelles": 17, "empire": 23}, 0, 35.825, 19.475, "9c494fa2a624f375"),
+    ("space-opera-d100", Tactic("weakest", "aggressive"), {"rebelles": 9, "empire": 31}, 0, 17.025, 9.725, "8641484828bd21f6"),
+    ("space-opera-d100", Tactic("first", "defensive"), {"rebelles": 10, "empire": 30}, 0, 28.825, 15.7, "d4e23b60d99813c5"),
+]
+
+
+@pytest.mark.parametrize(("ruleset_id", "tactic", "wins", "undecided", "actions", "rounds", "expected"), RUNS)
+def test_a_run_answers_as_pinned(ruleset_id, tactic, wins, undecided, actions, rounds, expected):
+    result = simulate(template(ruleset_id), 40, seed=2026, tactic=tactic)
+    assert {side: counts["wins"] for side, counts in result["sides"].items()} == wins
+    assert result["undecided"] == undecided
+    assert result["actions"]["mean"] == actions
+    assert result["rounds"]["mean"] == rounds
+    assert digest(result) == expected
+
+
+# ruleset: actions, final round, final version, health left per combatant, digest of the final state but its tally
+# (fight 3 of a run seeded 2026, default tactic)
+FIGHTS = [
+    ("age-du-silicium", 18, 4, 19, {"ana": 0, "krieg": 3}, "74a4b2711a355496"),
+    ("dark-earth", 8, 4, 9, {"kael": 11, "goule": -4}, "b8b1b22b8f270e9a"),
+    ("duel-2d6", 121, 121, 122, {"truand": 0, "philip": 5}, "e5afa85a9e0b15f9"),
+    ("sistema-2d6", 3, 2, 4, {"ana": 14, "capanga": -1}, "35039d1740342fa5"),
+    ("space-opera-d100", 30, 16, 31, {"kira": 1, "garde": 2}, "df65e432c218fb28"),
+]
+
+
+@pytest.mark.parametrize(("ruleset_id", "actions", "round_", "version", "health", "expected"), FIGHTS)
+def test_one_fight_ends_as_pinned(ruleset_id, actions, round_, version, health, expected):
+    ruleset, data = load_template(template(ruleset_id))
+    tactics = RULESET_TACTICS[ruleset_id]
+    fight = play(ruleset, tactics, data, fight_seed(2026, 3), Tactic(), ActionLoader(ruleset))
+    state = fight.state
+    assert (fight.actions, state["round"], state["version"], state["status"]) == (actions, round_, version, "over")
+    assert {c["id"]: c[tactics.health] for c in state["combatants"]} == health
+    assert "tally" not in state
+    assert digest(state) == expected
