@@ -15,10 +15,9 @@ the same version, and a write is never half done.
 
 from __future__ import annotations
 
-import json
-
 import redis
 
+from .. import codec
 from . import scripts
 from .access import AccessGrants, grant_args
 from .errors import (
@@ -76,7 +75,7 @@ class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
             raw = retrying_read(lambda: self.client.hget(state_key(combat_id), "json"))
         if raw is None:
             raise CombatNotFound(combat_id)
-        return json.loads(raw)
+        return codec.loads(raw)
 
     def commit(self, state: dict, entry: dict, expected_version: int, keyed: KeyedWrite | None = None) -> None:
         """Replace the state and append the entry if the version is still

@@ -21,7 +21,8 @@ class Combats(Protocol):
     ttl_seconds: int
 
     def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict, dict | None]:
-        """The combat (CombatNotFound when gone) and the grant of the token with this digest, or None."""
+        """The combat (CombatNotFound when gone), a copy of its own that the
+        caller may change, and the grant of the token with this digest, or None."""
         ...
 
     def create(self, state: dict, entry: dict, grants: dict[str, dict] | None = None) -> None: ...
