@@ -35,7 +35,7 @@ def dumps_text(value: Any, default: Callable[[Any], Any] | None = None, option: 
     return dumps(value, default, option).decode()
 
 
-def loads(data: bytes | bytearray | memoryview | str) -> Any:
+def loads(data: bytes | bytearray | str) -> Any:
     """The document in ``data``; ``json.JSONDecodeError`` (a ``ValueError``) when it is not JSON."""
     try:
         return orjson.loads(data)
