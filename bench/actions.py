@@ -56,13 +56,14 @@ COMPONENTS = [
     ("babel/", "views and i18n"),
     ("marshmallow", "body loading (marshmallow)"),
     ("service/observability/logs.py", "request log"),
-    ("/logging/", "request log"),
     ("prometheus_client/", "metrics"),
     ("service/observability/metrics.py", "metrics"),
     ("/redis/", "Redis client"),
     ("hiredis", "Redis client"),
     ("gevent/", "gevent (sockets, hub)"),
     ("/json/", "JSON codec"),
+    ("service/codec.py", "JSON codec"),
+    ("orjson", "JSON codec"),
     ("service/store/", "store adapter"),
     ("service/observability/store.py", "store adapter"),
     ("service/usecases/", "use cases"),
@@ -136,7 +137,8 @@ class Driver:
 
 def fights_for(ruleset_id: str, count: int, seed_base: int) -> list[tuple[dict, list[bytes]]]:
     """Fights of the default tactic, at least ``count`` actions: (creation body, action bodies)."""
-    body, fights, total = bench_body(ruleset_id), [], 0
+    body, total = bench_body(ruleset_id), 0
+    fights: list[tuple[dict, list[bytes]]] = []
     while total < count:
         seed = seed_base + len(fights)
         actions = fight_actions(body, seed)[:999]  # MAX_ACTIONS_PER_COMBAT
@@ -212,44 +214,102 @@ class Sampler:
         signal.signal(signal.SIGPROF, signal.SIG_DFL)
 
 
+def floor_driver() -> Driver:
+    from . import floor
+
+    return Driver(floor.create_app())
+
+
+def floor_cpu(driver: Driver, count: int) -> float:
+    """CPU µs per request of the floor (bench/floor.py: a JSON read-modify-write of one Redis key) through the same driver."""
+    key, body = os.urandom(4).hex(), json.dumps({"type": "attack", "actor": "ana"}).encode()
+    started = time.process_time()
+    for _ in range(count):
+        status, _, data = driver.call("POST", f"/floor/{key}", body)
+        assert status == 200, data
+    return (time.process_time() - started) / count * 1e6
+
+
+class Turns:
+    """Strict alternation with another run (``--take-turns FILE:ME:OTHER``):
+    each timed round waits until FILE names this run, then names the other.
+    Two trees measured this way, round after round, see the same machine load."""
+
+    def __init__(self, spec: str | None):
+        self.path, self.me, self.other = spec.split(":") if spec else ("", "", "")
+
+    def __enter__(self):
+        while self.path:
+            try:
+                with open(self.path) as turn:
+                    if turn.read().strip() == self.me:
+                        break
+            except FileNotFoundError:
+                pass
+            time.sleep(0.005)  # sleeping: no CPU taken from the other run
+        return self
+
+    def __exit__(self, *exc):
+        if self.path:
+            with open(self.path + ".tmp", "w") as turn:
+                turn.write(self.other)
+            os.replace(self.path + ".tmp", self.path)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--actions", type=int, default=2000, help="per ruleset and round (default 2000)")
     parser.add_argument("--rounds", type=int, default=3, help="timed rounds per ruleset (default 3)")
     parser.add_argument("--profile", action="store_true", help="also profile one more round of each ruleset")
-    parser.add_argument("--top", type=int, default=0, help="with --profile: print the N functions of most cumulative time")
+    parser.add_argument("--top", type=int, default=0, help="with --profile: print the N functions of most time")
     parser.add_argument("--rulesets", nargs="*", default=sorted(RULESETS))
+    parser.add_argument("--take-turns", metavar="FILE:ME:OTHER", help="alternate each timed round with another run")
+    parser.add_argument("--json", type=argparse.FileType("w"), help="also write every round's figure there")
     args = parser.parse_args()
     devnull = open(os.devnull, "w")
     real_stderr, sys.stderr = sys.stderr, devnull  # the JSON request log lines
+    turns = Turns(args.take_turns)
     try:
         app = create_app()
         driver = Driver(app)
-        rows, sampler = {}, Sampler()
-        for index, ruleset_id in enumerate(args.rulesets):
-            seeds = 1_000_000 * (index + 1)
-            rounds = [fights_for(ruleset_id, args.actions, seeds + 10_000 * r) for r in range(args.rounds)]
-            play(driver, opened(driver, fights_for(ruleset_id, 200, seeds + 90_000))[:200])  # warm up (caches, connections)
-            per_action = []
-            for fights in rounds:
-                requests = opened(driver, fights)
-                per_action.append(play(driver, requests) / len(requests) * 1e6)
-            rows[ruleset_id] = statistics.median(per_action)
-            if args.profile:
-                extra = opened(driver, fights_for(ruleset_id, args.actions, seeds + 80_000))
+        sampler = Sampler()
+        seeds = {ruleset_id: 1_000_000 * (index + 1) for index, ruleset_id in enumerate(args.rulesets)}
+        fights = {
+            ruleset_id: [fights_for(ruleset_id, args.actions, seeds[ruleset_id] + 10_000 * r) for r in range(args.rounds)]
+            for ruleset_id in args.rulesets
+        }
+        for ruleset_id in args.rulesets:  # warm up (caches, connections)
+            play(driver, opened(driver, fights_for(ruleset_id, 200, seeds[ruleset_id] + 90_000))[:200])
+        floor = floor_driver()
+        floor_cpu(floor, 200)
+        rounds: dict[str, list[float]] = {ruleset_id: [] for ruleset_id in [*args.rulesets, "floor"]}
+        for r in range(args.rounds):
+            for ruleset_id in args.rulesets:
+                with turns:
+                    requests = opened(driver, fights[ruleset_id][r])
+                    rounds[ruleset_id].append(play(driver, requests) / len(requests) * 1e6)
+            with turns:
+                rounds["floor"].append(floor_cpu(floor, args.actions))
+        profiled = 0
+        if args.profile:
+            for ruleset_id in args.rulesets:
+                extra = opened(driver, fights_for(ruleset_id, args.actions, seeds[ruleset_id] + 80_000))
                 with sampler:
                     play(driver, extra)
-                rows[ruleset_id, "profiled"] = len(extra)
+                profiled += len(extra)
     finally:
         sys.stderr = real_stderr
+    rows = {ruleset_id: statistics.median(values) for ruleset_id, values in rounds.items()}
     print(f"CPU µs per action (process_time, median of {args.rounds} rounds of ≥{args.actions} actions):")
     for ruleset_id in args.rulesets:
         print(f"  {ruleset_id:18} {rows[ruleset_id]:7.0f}")
     mean = statistics.mean(rows[r] for r in args.rulesets)
     print(f"  {'mean':18} {mean:7.0f}")
+    print(f"  {'floor (reference)':18} {rows['floor']:7.0f}")
+    if args.json:
+        json.dump(rounds, args.json)
     if args.profile:
         total = sum(sampler.components.values())
-        profiled = sum(rows[r, "profiled"] for r in args.rulesets)
         print(f"\nSplit ({total} CPU samples over {profiled} actions of all rulesets, scaled to the unprofiled mean of {mean:.0f} µs):")
         print("| component | share | CPU µs per action |\n|---|---:|---:|")
         for component, count in sorted(sampler.components.items(), key=lambda item: -item[1]):

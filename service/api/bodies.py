@@ -111,17 +111,18 @@ def is_json(mimetype: str) -> bool:
 
 def check_body():
     """Before every endpoint: None to go on, or the problem that answers instead."""
-    if request.method not in BODY_METHODS:
+    req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+    if req.method not in BODY_METHODS:
         return None
-    data = request.get_data(cache=True)  # a Content-Length over MAX_BODY_BYTES: 413
-    if request.content_length is None and len(data) >= (request.max_content_length or math.inf):
+    data = req.get_data(cache=True)  # a Content-Length over MAX_BODY_BYTES: 413
+    if req.content_length is None and len(data) >= (req.max_content_length or math.inf):
         # A chunked body is read up to the limit and silently cut there:
         # one that reaches it is taken as too large.
         raise RequestEntityTooLarge()
     if not data:
         return None
-    if not is_json(request.mimetype):
-        sent = request.mimetype or "no Content-Type"
+    if not is_json(req.mimetype):
+        sent = req.mimetype or "no Content-Type"
         return problem(
             415,
             "unsupported-media-type",

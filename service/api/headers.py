@@ -55,9 +55,10 @@ def _is_page(path: str) -> bool:
 
 
 def secure(response):
+    req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
     headers = response.headers
     headers["X-Content-Type-Options"] = "nosniff"
-    path = request.path
+    path = req.path
     if path.startswith("/combats"):
         if "Vary" in headers:
             for name in VARY_COMBATS:
@@ -65,7 +66,7 @@ def secure(response):
         else:  # what the two adds above write, without parsing the header twice
             headers["Vary"] = ", ".join(VARY_COMBATS)
         if "Cache-Control" not in headers:
-            writes_or_log = request.method != "GET" or path.endswith("/events")
+            writes_or_log = req.method != "GET" or path.endswith("/events")
             headers["Cache-Control"] = NO_STORE if writes_or_log else PRIVATE
     elif _is_page(path) and response.mimetype == "text/html":
         # /play is a static file (streamed: not read here) with no inline script.

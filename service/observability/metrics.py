@@ -32,7 +32,7 @@ from prometheus_client import (
     multiprocess,
 )
 
-from .logs import route
+from .logs import UNMATCHED
 
 HTTP_REQUESTS = Counter(
     "melee_http_requests_total", "HTTP requests answered, by method, route (URL rule) and status.",
@@ -108,8 +108,10 @@ def init_app(app: Flask, multiproc_dir: str | None, token: str = "", public: boo
     @app.after_request
     def count_request(response):
         started = g.get("melee_started")
-        method = request.method if request.method in _METHODS else "OTHER"
-        key = (method, route(), str(response.status_code))
+        req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+        method = req.method if req.method in _METHODS else "OTHER"
+        rule = req.url_rule
+        key = (method, rule.rule if rule is not None else UNMATCHED, str(response.status_code))
         meters = _request_meters.get(key)
         if meters is None:
             labels = dict(zip(("method", "route", "status"), key))
