@@ -93,16 +93,18 @@ def _clip(value, limit: int = 64):
 def init_app(app: Flask) -> None:
     @app.before_request
     def start_request():
-        g.melee_started = time.perf_counter()
+        context = g._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+        context.melee_started = time.perf_counter()
         incoming = request.headers.get(REQUEST_ID_HEADER, "")
-        g.melee_request_id = incoming if _SAFE_REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        context.melee_request_id = incoming if _SAFE_REQUEST_ID.match(incoming) else uuid.uuid4().hex
 
     @app.after_request
     def log_request(response: Response) -> Response:
         req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
-        rid = g.get("melee_request_id") or uuid.uuid4().hex
+        context = g._get_current_object()  # type: ignore[attr-defined]
+        rid = context.get("melee_request_id") or uuid.uuid4().hex
         response.headers[REQUEST_ID_HEADER] = rid
-        started = g.get("melee_started")
+        started = context.get("melee_started")
         latency_ms = round((time.perf_counter() - started) * 1000, 2) if started is not None else None
         method, rule = req.method, req.url_rule
         fields = {
@@ -117,13 +119,13 @@ def init_app(app: Flask) -> None:
         view_args = req.view_args or {}
         if "combat_id" in view_args:
             fields["combat_id"] = _clip(view_args["combat_id"])
-        fields.update({k: _clip(v) for k, v in g.get("melee_log", {}).items()})
+        fields.update({k: _clip(v) for k, v in context.get("melee_log", {}).items()})
         if "action_type" not in fields and "ruleset" in fields and method == "POST":
             kind = _refused_action_type(fields["ruleset"])
             if kind is not None:
                 fields["action_type"] = kind
         request_log.info("%s %s %s", method, fields["route"], response.status_code, extra=fields)
-        g.melee_latency = latency_ms
+        context.melee_latency = latency_ms
         return response
 
 
