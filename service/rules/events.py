@@ -138,6 +138,12 @@ def narration_names(state: Mapping) -> dict[str, str]:
 
 
 def _shown(key: str, value, names: Mapping[str, str], lang: str, counted: bool):
+    # The most common values first, by exact type: what the general case below does with them.
+    kind = type(value)
+    if kind is int:
+        return _count(value, lang) if counted else value
+    if kind is str and key not in COMBATANT_PARAMS:
+        return value
     if key in COMBATANT_PARAMS and isinstance(value, str):
         return names.get(value, value)
     if key == "order" and isinstance(value, list):
