@@ -92,7 +92,9 @@ class Driver:
     def __init__(self, app):
         self.app = app
 
-    def call(self, method: str, path: str, body: bytes | None = None, token: str | None = None) -> tuple[int, dict, bytes]:
+    def call(
+        self, method: str, path: str, body: bytes | None = None, token: str | None = None
+    ) -> tuple[int, dict, bytes]:
         environ = {
             "REQUEST_METHOD": method,
             "SCRIPT_NAME": "",
@@ -142,7 +144,9 @@ def fights_for(ruleset_id: str, count: int, seed_base: int) -> list[tuple[dict, 
     while total < count:
         seed = seed_base + len(fights)
         actions = fight_actions(body, seed)[:999]  # MAX_ACTIONS_PER_COMBAT
-        fights.append(({**body, "seed": seed}, [json.dumps(action, separators=(",", ":")).encode() for action in actions]))
+        fights.append(
+            ({**body, "seed": seed}, [json.dumps(action, separators=(",", ":")).encode() for action in actions])
+        )
         total += len(actions)
     return fights
 
@@ -275,7 +279,9 @@ def main() -> None:
         sampler = Sampler()
         seeds = {ruleset_id: 1_000_000 * (index + 1) for index, ruleset_id in enumerate(args.rulesets)}
         fights = {
-            ruleset_id: [fights_for(ruleset_id, args.actions, seeds[ruleset_id] + 10_000 * r) for r in range(args.rounds)]
+            ruleset_id: [
+                fights_for(ruleset_id, args.actions, seeds[ruleset_id] + 10_000 * r) for r in range(args.rounds)
+            ]
             for ruleset_id in args.rulesets
         }
         for ruleset_id in args.rulesets:  # warm up (caches, connections)
@@ -310,7 +316,9 @@ def main() -> None:
         json.dump(rounds, args.json)
     if args.profile:
         total = sum(sampler.components.values())
-        print(f"\nSplit ({total} CPU samples over {profiled} actions of all rulesets, scaled to the unprofiled mean of {mean:.0f} µs):")
+        print(
+            f"\nSplit ({total} CPU samples over {profiled} actions of all rulesets, scaled to the unprofiled mean of {mean:.0f} µs):"
+        )
         print("| component | share | CPU µs per action |\n|---|---:|---:|")
         for component, count in sorted(sampler.components.items(), key=lambda item: -item[1]):
             print(f"| {component} | {count / total:.0%} | {count / total * mean:.0f} |")
