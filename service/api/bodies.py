@@ -130,7 +130,7 @@ def check_body():
             f"the body must be JSON sent as 'Content-Type: application/json', not {sent}",
         )
     try:
-        g.melee_body = parse(data)
+        g.melee_body = (data, parse(data))
     except UnusableJson as error:
         return unusable(str(error))
     return None
@@ -139,7 +139,9 @@ def check_body():
 def parsed_body(data: bytes):
     """The request's document (``data``, its body), parsed by ``check_body`` before the view, or now."""
     parsed = g.pop("melee_body", None)
-    return parse(data) if parsed is None else parsed
+    if parsed is not None and parsed[0] is data:  # the very bytes check_body read (request.get_data caches them)
+        return parsed[1]
+    return parse(data)
 
 
 def unusable(detail: str):
