@@ -2,22 +2,22 @@
 
 The real app (``service.app:create_app()``) on a real Redis (``REDIS_URL``,
 default the local one; nothing is flushed: the combats are new ones with a
-60-second TTL), with the benchmark's settings (JSON request logs on, to
+10-minute TTL), with the benchmark's settings (JSON request logs on, to
 /dev/null here; Prometheus metrics in multiprocess mode; RATE_LIMIT off),
 under gevent's monkey-patching as in a gunicorn gevent worker. Each action
 goes through the WSGI app as gunicorn hands it over (an environ, a body
 stream), from the fights of ``bench.http`` (the simulator's default tactic,
 precomputed from the seeds the server is given): every request is legal and
-is one real resolution.
+is one real resolution. The floor (bench/floor.py) is timed through the same
+driver, for reference.
 
-Measured: CPU time of this process (``time.process_time``, user + system:
-insensitive to other work on the machine, unlike wall-clock throughput; the
-Redis server's own CPU is not in it, the client's is). Per ruleset, the
-median over rounds of the mean CPU µs per action. With ``--profile``, a
-cProfile of every ruleset's actions, each function's own time assigned to a
-component by its module (a builtin or a standard-library function to the
-components of its callers, pro rata), scaled to the unprofiled CPU per action.
-"""
+Measured: CPU time of this process (``time.process_time``, user + system;
+the Redis server's own CPU is not in it, the client's is). Per ruleset, the
+median over rounds of the mean CPU µs per action. On a loaded machine CPU
+time still moves from round to round: ``--take-turns FILE:ME:OTHER`` makes
+two runs (two trees) alternate round by round, so both see the same load.
+With ``--profile``, a statistical profile of CPU time (``Sampler``), split by
+component and scaled to the unprofiled CPU per action (docs/performance.md)."""
 
 from __future__ import annotations
 
