@@ -4,7 +4,7 @@ Encoding and decoding the combat's state, its log entry and the answer were
 the largest single cost of an action in Python's ``json`` (docs/performance.md);
 orjson does the same work in a fraction of the time. What it writes is what
 ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)`` writes, as
-UTF-8 bytes: compact, keys in order, non-ASCII text as is; the one
+UTF-8 bytes: compact, keys in order, non-ASCII text as is; the only
 differences: the spelling of some floats (``1e-05`` comes out as ``0.00001``,
 the same number) and NaN or an infinity, which come out as ``null`` (the
 standard library writes ``NaN``, which is not JSON). What orjson cannot

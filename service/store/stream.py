@@ -13,9 +13,10 @@ caller then waits a little before the next poll).
 
 from __future__ import annotations
 
+import json
+
 from redis.cluster import RedisCluster
 
-from .. import codec
 from .errors import CombatNotFound, retrying_read, unavailable_on_failure
 from .keys import access_key, state_key, stream_key
 
@@ -86,14 +87,14 @@ class EventStreams:
         loaded = {}
         for combat_id, raw, grants in zip(combat_ids, answers[::2], answers[1::2]):
             if raw is not None:
-                loaded[combat_id] = codec.loads(raw), {
-                    (digest.decode() if isinstance(digest, bytes) else digest): codec.loads(grant)
+                loaded[combat_id] = json.loads(raw), {
+                    (digest.decode() if isinstance(digest, bytes) else digest): json.loads(grant)
                     for digest, grant in grants.items()
                 }
         return loaded
 
     def _contiguous(self, combat_id: str, after: int, items: list) -> list[dict]:
-        entries = [codec.loads(fields[b"entry"]) for _, fields in items]
+        entries = [json.loads(fields[b"entry"]) for _, fields in items]
         if entries and entries[0]["seq"] != after + 1:
             # Trimmed past ``after``: the log list has every entry.
             entries, _ = self.log(combat_id, after, MAX_ENTRIES_PER_READ)
