@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Flask
+from inspect import iscoroutinefunction
+from typing import Any
+
+import orjson
+from flask import Flask, Response
+from flask.json.provider import DefaultJSONProvider
 from flask_cors import CORS
 
-from . import api, web
+from . import api, codec, web
 from .api import bodies, budget, headers, limits, stream
 from .settings import Settings
 from .store import CombatStore, connect
@@ -13,10 +18,46 @@ from .observability import init_app as init_observability, logs as observability
 from .observability.store import observed
 
 
+class JsonProvider(DefaultJSONProvider):
+    """Flask's JSON answers (``jsonify``, flask-smorest's responses) encoded by
+    orjson (codec.py) when they are compact, unsorted UTF-8, as here; anything
+    else, and ``dumps``, as Flask does. Dates, dataclasses and the like still
+    go through Flask's ``default``."""
+
+    OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        if self.sort_keys or self.ensure_ascii or self.compact is False or (self.compact is None and self._app.debug):
+            return super().response(*args, **kwargs)
+        body = codec.dumps(self._prepare_response_obj(args, kwargs), default=self.default, option=self.OPTIONS)
+        return self._app.response_class(body + b"\n", mimetype=self.mimetype)
+
+
+class MeleeFlask(Flask):
+    """Flask, remembering which views and hooks are coroutines: Flask asks
+    ``inspect.iscoroutinefunction`` of every one of them on every request
+    (about ten for an action), and the answer never changes."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._coroutines: dict[Any, bool] = {}
+
+    def ensure_sync(self, func: Any) -> Any:
+        key = getattr(func, "__func__", func)  # a view class's method is bound anew for each request
+        try:
+            is_coroutine = self._coroutines[key]
+        except KeyError:
+            is_coroutine = self._coroutines[key] = iscoroutinefunction(func)
+        except TypeError:  # unhashable: ask as Flask does
+            is_coroutine = iscoroutinefunction(func)
+        return super().ensure_sync(func) if is_coroutine else func
+
+
 def create_app(settings: Settings | None = None, store: CombatStore | None = None) -> Flask:
     settings = settings or Settings.from_env()
     observability_logs.configure(settings.log_level)  # JSON lines on stderr
-    app = Flask("melee")
+    app = MeleeFlask("melee")
+    app.json = JsonProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.json.sort_keys = False
     app.json.ensure_ascii = False

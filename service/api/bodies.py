@@ -8,7 +8,8 @@ Then it must be JSON every later step can handle: nested at most
 can encode (a lone surrogate such as ``\\ud800`` cannot be stored), finite
 numbers (``NaN``, ``1e400``) and integers that fit 64 bits. Each breach is a
 400 problem saying which; the schemas then bound every value to what the
-rules mean (docs/security.md).
+rules mean (docs/security.md). The document is parsed once: the view reads
+it back with ``parsed_body``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from __future__ import annotations
 import json
 import math
 
-from flask import Flask, request
+import orjson
+from flask import Flask, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .problems import problem
@@ -34,8 +36,15 @@ def _refuse_constant(name: str):
     raise UnusableJson(f"{name} is not a number JSON allows")
 
 
-def _check_tree(document) -> None:
-    """Depth, strings, numbers: iteratively, so no depth makes this recurse."""
+class _Inexact(Exception):
+    """orjson read a number as a float: it may be an integer beyond 64 bits it rounded."""
+
+
+def _check_tree(document, exact_numbers: bool = True) -> None:
+    """Depth, strings, numbers: iteratively, so no depth makes this recurse.
+
+    ``exact_numbers``: False when the parser may have read a large integer as
+    a float (orjson): a float then raises _Inexact."""
     pending = [(document, 1)]
     while pending:
         node, depth = pending.pop()
@@ -53,8 +62,11 @@ def _check_tree(document) -> None:
             continue
         elif isinstance(node, int) and abs(node) > MAX_INTEGER:
             raise UnusableJson(f"an integer in the body is beyond ±{MAX_INTEGER} (2^63 - 1)")
-        elif isinstance(node, float) and not math.isfinite(node):
-            raise UnusableJson("a number in the body is too large to be finite")
+        elif isinstance(node, float):
+            if not exact_numbers:
+                raise _Inexact()
+            if not math.isfinite(node):
+                raise UnusableJson("a number in the body is too large to be finite")
 
 
 def _check_string(text: str) -> None:
@@ -65,7 +77,17 @@ def _check_string(text: str) -> None:
 
 
 def parse(data: bytes):
-    """The JSON document in ``data``; UnusableJson when the service could not handle it."""
+    """The JSON document in ``data``; UnusableJson when the service could not handle it.
+
+    orjson reads it, unless it holds a float (orjson reads an integer beyond
+    64 bits as one) or is no JSON orjson reads: then the standard library,
+    whose errors name the line and column."""
+    try:
+        document = orjson.loads(data)
+        _check_tree(document, exact_numbers=False)
+        return document
+    except (orjson.JSONDecodeError, _Inexact):
+        pass
     try:
         document = json.loads(data, parse_constant=_refuse_constant)
     except UnusableJson:
@@ -89,17 +111,18 @@ def is_json(mimetype: str) -> bool:
 
 def check_body():
     """Before every endpoint: None to go on, or the problem that answers instead."""
-    if request.method not in BODY_METHODS:
+    req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+    if req.method not in BODY_METHODS:
         return None
-    data = request.get_data(cache=True)  # a Content-Length over MAX_BODY_BYTES: 413
-    if request.content_length is None and len(data) >= (request.max_content_length or math.inf):
+    data = req.get_data(cache=True)  # a Content-Length over MAX_BODY_BYTES: 413
+    if req.content_length is None and len(data) >= (req.max_content_length or math.inf):
         # A chunked body is read up to the limit and silently cut there:
         # one that reaches it is taken as too large.
         raise RequestEntityTooLarge()
     if not data:
         return None
-    if not is_json(request.mimetype):
-        sent = request.mimetype or "no Content-Type"
+    if not is_json(req.mimetype):
+        sent = req.mimetype or "no Content-Type"
         return problem(
             415,
             "unsupported-media-type",
@@ -107,10 +130,18 @@ def check_body():
             f"the body must be JSON sent as 'Content-Type: application/json', not {sent}",
         )
     try:
-        parse(data)
+        g.melee_body = (data, parse(data))
     except UnusableJson as error:
         return unusable(str(error))
     return None
+
+
+def parsed_body(data: bytes):
+    """The request's document (``data``, its body), parsed by ``check_body`` before the view, or now."""
+    parsed = g.pop("melee_body", None)
+    if parsed is not None and parsed[0] is data:  # the very bytes check_body read (request.get_data caches them)
+        return parsed[1]
+    return parse(data)
 
 
 def unusable(detail: str):

@@ -22,6 +22,7 @@ import re
 from flask import Flask, request
 
 NO_STORE, PRIVATE = "no-store", "private, no-cache"
+VARY_COMBATS = ("Authorization", "Accept-Language")
 PAGES = ("/play", "/docs")
 _INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.DOTALL)
 
@@ -54,14 +55,19 @@ def _is_page(path: str) -> bool:
 
 
 def secure(response):
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    path = request.path
+    req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+    headers = response.headers
+    headers["X-Content-Type-Options"] = "nosniff"
+    path = req.path
     if path.startswith("/combats"):
-        response.vary.add("Authorization")
-        response.vary.add("Accept-Language")
-        if "Cache-Control" not in response.headers:
-            writes_or_log = request.method != "GET" or path.endswith("/events")
-            response.headers["Cache-Control"] = NO_STORE if writes_or_log else PRIVATE
+        if "Vary" in headers:
+            for name in VARY_COMBATS:
+                response.vary.add(name)
+        else:  # what the two adds above write, without parsing the header twice
+            headers["Vary"] = ", ".join(VARY_COMBATS)
+        if "Cache-Control" not in headers:
+            writes_or_log = req.method != "GET" or path.endswith("/events")
+            headers["Cache-Control"] = NO_STORE if writes_or_log else PRIVATE
     elif _is_page(path) and response.mimetype == "text/html":
         # /play is a static file (streamed: not read here) with no inline script.
         docs = path.startswith("/docs")

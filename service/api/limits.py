@@ -5,12 +5,20 @@ key from ``API_KEYS``, or a token of the combat the request is about. Any
 other ``Authorization`` or ``X-API-Key`` value is ignored, so making one up
 per request gains nothing. One limit (``RATE_LIMIT``) covers all endpoints
 together; the costly ones also draw on ``COMPUTE_LIMIT`` (see ``cost``).
+
+A combat token found to open its combat is remembered by the worker for
+``VERIFIED_SECONDS``: the limiter asks before every request, and one Redis
+round trip per request only to name the client doubled what an action
+spends talking to Redis. A token revoked meanwhile is still counted under
+its own name that long; what the request may do is decided by the view,
+which checks the token in Redis every time.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import time
 
 from flask import Flask, current_app, g, request
 from flask_limiter import HeaderNames, Limiter
@@ -20,6 +28,8 @@ from ..store import StoreUnavailable
 from .access import bearer_token, digest
 
 UNLIMITED_PREFIXES = ("/healthz", "/readyz", "/docs", "/openapi.json", "/problems/", "/metrics")
+VERIFIED_SECONDS = 30
+MAX_REMEMBERED = 10_000  # (combat, token digest) pairs per worker; then forgotten at once
 
 
 def _verified_credential() -> str | None:
@@ -34,12 +44,26 @@ def _verified_credential() -> str | None:
     token = bearer_token()
     if combat_id and token:
         token_digest = digest(token)
-        try:
-            if current_app.extensions["melee.store"].holds_grant(combat_id, token_digest):
-                return "token:" + token_digest[:32]
-        except StoreUnavailable:
-            return None  # counted by address; the request itself answers 503
+        if _holds_grant(combat_id, token_digest):
+            return "token:" + token_digest[:32]
     return None
+
+
+def _holds_grant(combat_id: str, token_digest: str) -> bool:
+    """Whether the token opens the combat: remembered for VERIFIED_SECONDS once it did."""
+    remembered: dict[tuple[str, str], float] = current_app.extensions.setdefault("melee.verified_tokens", {})
+    now = time.monotonic()
+    if remembered.get((combat_id, token_digest), 0.0) > now:
+        return True
+    try:
+        held = current_app.extensions["melee.store"].holds_grant(combat_id, token_digest)
+    except StoreUnavailable:
+        return False  # counted by address; the request itself answers 503
+    if held:
+        if len(remembered) >= MAX_REMEMBERED:
+            remembered.clear()
+        remembered[combat_id, token_digest] = now + VERIFIED_SECONDS
+    return held
 
 
 def client_key() -> str:

@@ -6,7 +6,7 @@ from flask import abort, current_app, request
 from marshmallow import ValidationError
 
 from ..store import CombatStore
-from .bodies import UnusableJson, parse, unusable
+from .bodies import UnusableJson, parsed_body, unusable
 
 
 def store() -> CombatStore:
@@ -20,7 +20,7 @@ def json_body() -> dict:
         # A body that is there was checked before the view (bodies.check_body); a missing one is no JSON either.
         abort(unusable("the body is empty: send a JSON object"))
     try:
-        body = parse(data)
+        body = parsed_body(data)
     except UnusableJson as error:
         abort(unusable(str(error)))
     if not isinstance(body, dict):

@@ -4,12 +4,12 @@ One line per request (logger ``melee.request``) carries the request id,
 method, route (the URL rule, never the raw path or query string), status,
 latency and, when known, the combat id, ruleset and action type. Request
 headers, bodies and query strings are never logged, so tokens and
-Authorization headers cannot leak.
+Authorization headers cannot leak. Each line is compact JSON, written by
+orjson (service/codec.py).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -18,11 +18,14 @@ import time
 import uuid
 from datetime import datetime, timezone
 
+import orjson
 from flask import Flask, Response, g, request
 
+from .. import codec
 from ..rules.registry import RULESETS
 
 REQUEST_ID_HEADER = "X-Request-ID"
+UNMATCHED = "<unmatched>"  # the route of a request no URL rule matched
 # A client's request id is kept when it looks like an id; anything else
 # (too long, spaces, quotes...) is replaced by a fresh one.
 _SAFE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
@@ -31,6 +34,8 @@ request_log = logging.getLogger("melee.request")
 
 # Fields of a LogRecord that are not the caller's.
 _RESERVED = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+# What JSON has no type for is written as str() writes it, dates and dataclasses too.
+_AS_STR = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
 class JsonFormatter(logging.Formatter):
@@ -46,7 +51,7 @@ class JsonFormatter(logging.Formatter):
                 entry[key] = value
         if record.exc_info:
             entry["exc_info"] = self.formatException(record.exc_info)
-        return json.dumps(entry, ensure_ascii=False, default=str)
+        return codec.dumps_text(entry, default=str, option=_AS_STR)
 
 
 class _StderrHandler(logging.StreamHandler):
@@ -88,35 +93,39 @@ def _clip(value, limit: int = 64):
 def init_app(app: Flask) -> None:
     @app.before_request
     def start_request():
-        g.melee_started = time.perf_counter()
+        context = g._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+        context.melee_started = time.perf_counter()
         incoming = request.headers.get(REQUEST_ID_HEADER, "")
-        g.melee_request_id = incoming if _SAFE_REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        context.melee_request_id = incoming if _SAFE_REQUEST_ID.match(incoming) else uuid.uuid4().hex
 
     @app.after_request
     def log_request(response: Response) -> Response:
-        rid = g.get("melee_request_id") or uuid.uuid4().hex
+        req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+        context = g._get_current_object()  # type: ignore[attr-defined]
+        rid = context.get("melee_request_id") or uuid.uuid4().hex
         response.headers[REQUEST_ID_HEADER] = rid
-        started = g.get("melee_started")
+        started = context.get("melee_started")
         latency_ms = round((time.perf_counter() - started) * 1000, 2) if started is not None else None
+        method, rule = req.method, req.url_rule
         fields = {
             "request_id": rid,
-            "method": request.method,
-            "route": route(),
+            "method": method,
+            "route": rule.rule if rule is not None else UNMATCHED,
             "status": response.status_code,
             "latency_ms": latency_ms,
-            "client": request.remote_addr,
+            "client": req.remote_addr,
             "pid": os.getpid(),
         }
-        view_args = request.view_args or {}
+        view_args = req.view_args or {}
         if "combat_id" in view_args:
             fields["combat_id"] = _clip(view_args["combat_id"])
-        fields.update({k: _clip(v) for k, v in g.get("melee_log", {}).items()})
-        if "action_type" not in fields and "ruleset" in fields and request.method == "POST":
+        fields.update({k: _clip(v) for k, v in context.get("melee_log", {}).items()})
+        if "action_type" not in fields and "ruleset" in fields and method == "POST":
             kind = _refused_action_type(fields["ruleset"])
             if kind is not None:
                 fields["action_type"] = kind
-        request_log.info("%s %s %s", request.method, fields["route"], response.status_code, extra=fields)
-        g.melee_latency = latency_ms
+        request_log.info("%s %s %s", method, fields["route"], response.status_code, extra=fields)
+        context.melee_latency = latency_ms
         return response
 
 
@@ -141,4 +150,4 @@ def _refused_action_type(ruleset_id: str) -> str | None:
 def route() -> str:
     """The URL rule that matched ("/combats/<combat_id>"), or a fixed label."""
     rule = request.url_rule
-    return rule.rule if rule is not None else "<unmatched>"
+    return rule.rule if rule is not None else UNMATCHED

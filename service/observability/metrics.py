@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hmac
 import time
+from typing import Any
 
 from flask import Flask, Response, abort, g, request
 from prometheus_client import (
@@ -31,7 +32,7 @@ from prometheus_client import (
     multiprocess,
 )
 
-from .logs import route
+from .logs import UNMATCHED
 
 HTTP_REQUESTS = Counter(
     "melee_http_requests_total", "HTTP requests answered, by method, route (URL rule) and status.",
@@ -68,8 +69,18 @@ STORE_OPERATIONS = (
 )
 
 
+# Each series' child, once looked up: prometheus_client's labels() checks and
+# locks on every call, a dict lookup does not (the label values are bounded:
+# fixed methods, URL rules, status codes, rulesets and their action types).
+_action_counters: dict[tuple[str, str], Any] = {}
+_request_meters: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+
+
 def action_applied(ruleset: str, action_type: str) -> None:
-    ACTIONS.labels(ruleset=ruleset, type=action_type).inc()
+    counter = _action_counters.get((ruleset, action_type))
+    if counter is None:
+        counter = _action_counters[ruleset, action_type] = ACTIONS.labels(ruleset=ruleset, type=action_type)
+    counter.inc()
 
 
 def render(multiproc_dir: str | None) -> bytes:
@@ -97,11 +108,17 @@ def init_app(app: Flask, multiproc_dir: str | None, token: str = "", public: boo
     @app.after_request
     def count_request(response):
         started = g.get("melee_started")
-        method = request.method if request.method in _METHODS else "OTHER"
-        labels = {"method": method, "route": route(), "status": str(response.status_code)}
-        HTTP_REQUESTS.labels(**labels).inc()
+        req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+        method = req.method if req.method in _METHODS else "OTHER"
+        rule = req.url_rule
+        key = (method, rule.rule if rule is not None else UNMATCHED, str(response.status_code))
+        meters = _request_meters.get(key)
+        if meters is None:
+            labels = dict(zip(("method", "route", "status"), key))
+            meters = _request_meters[key] = (HTTP_REQUESTS.labels(**labels), HTTP_LATENCY.labels(**labels))
+        meters[0].inc()
         if started is not None:
-            HTTP_LATENCY.labels(**labels).observe(time.perf_counter() - started)
+            meters[1].observe(time.perf_counter() - started)
         return response
 
     @app.get("/metrics")

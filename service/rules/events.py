@@ -141,6 +141,12 @@ def narration_names(state: Mapping[str, Any]) -> dict[str, str]:
 
 
 def _shown(key: str, value: Any, names: Mapping[str, str], lang: str, counted: bool) -> Any:
+    # The most common values first, by exact type: what the general case below does with them.
+    kind = type(value)
+    if kind is int:
+        return _count(value, lang) if counted else value
+    if kind is str and key not in COMBATANT_PARAMS:
+        return value
     if key in COMBATANT_PARAMS and isinstance(value, str):
         return names.get(value, value)
     if key == "order" and isinstance(value, list):

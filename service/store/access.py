@@ -8,14 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import json
-
+from .. import codec
 from .cluster import RedisClient
 from .errors import CombatNotFound, retrying_read, unavailable_on_failure
 from .keys import access_key, dumps, state_key
 
 
-def grant_args(grants: Mapping[str, Mapping[str, Any]]) -> list[str]:
+def grant_args(grants: Mapping[str, Mapping[str, Any]]) -> list[str | bytes]:
     return [item for digest, grant in grants.items() for item in (digest, dumps(grant))]
 
 
@@ -37,7 +36,7 @@ class AccessGrants:
             raw, grant = retrying_read(read)
         if raw is None:
             raise CombatNotFound(combat_id)
-        return json.loads(raw), json.loads(grant) if grant else None
+        return codec.loads(raw), codec.loads(grant) if grant else None
 
     def holds_grant(self, combat_id: str, digest: str) -> bool:
         """Whether a token with this digest opens this combat (one HEXISTS)."""
@@ -54,7 +53,7 @@ class AccessGrants:
     def grants(self, combat_id: str) -> dict[str, dict[str, Any]]:
         with unavailable_on_failure():
             raw = retrying_read(lambda: self.client.hgetall(access_key(combat_id)))
-        return {key.decode() if isinstance(key, bytes) else key: json.loads(value) for key, value in raw.items()}
+        return {key.decode() if isinstance(key, bytes) else key: codec.loads(value) for key, value in raw.items()}
 
     def remove_grant(self, combat_id: str, digest: str) -> bool:
         with unavailable_on_failure():

@@ -18,9 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import json
 
-
+from .. import codec
 from . import scripts
 from .access import AccessGrants, grant_args
 from .cluster import RedisClient
@@ -79,7 +78,7 @@ class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
             raw = retrying_read(lambda: self.client.hget(state_key(combat_id), "json"))
         if raw is None:
             raise CombatNotFound(combat_id)
-        state: dict[str, Any] = json.loads(raw)
+        state: dict[str, Any] = codec.loads(raw)
         return state
 
     def commit(self, state: Mapping[str, Any], entry: Mapping[str, Any], expected_version: int, keyed: KeyedWrite | None = None) -> None:

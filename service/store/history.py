@@ -22,12 +22,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import json
 import logging
 import zlib
 
 from redis.commands.core import Script
 
+from .. import codec
 from .cluster import RedisClient
 from .errors import CombatNotFound, retrying_read, unavailable_on_failure
 from .keys import dumps, log_key, state_key
@@ -38,11 +38,11 @@ log = logging.getLogger(__name__)
 
 
 def pack(value: object) -> bytes:
-    return zlib.compress(dumps(value).encode(), 6)
+    return zlib.compress(dumps(value), 6)
 
 
 def unpack(raw: bytes) -> Any:
-    return json.loads(zlib.decompress(raw))
+    return codec.loads(zlib.decompress(raw))
 
 
 def snapshot_arg(state: Mapping[str, Any]) -> bytes | str:
@@ -77,7 +77,7 @@ class History:
                 raw = self.client.lrange(log_key(combat_id), first, last)
                 if len(raw) != CHUNK or not all(raw):
                     return
-                entries = [json.loads(item) for item in raw]
+                entries = [codec.loads(item) for item in raw]
                 self._archive(
                     keys=[state_key(combat_id), log_key(combat_id)], args=[first, last, f"log:{chunk}", pack(entries), *dropped]
                 )
@@ -105,7 +105,7 @@ class History:
         entries = []
         for seq, raw in enumerate(raw_entries, start=after + 1):
             if raw:
-                entries.append(json.loads(raw))
+                entries.append(codec.loads(raw))
             else:
                 chunk = chunk_of(seq)
                 entries.append(archived[chunk][seq - 1 - chunk * CHUNK])

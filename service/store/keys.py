@@ -1,7 +1,7 @@
 """Key names. Every key of a combat carries the hash tag ``{<id>}``, so all
 of them live in one Redis Cluster slot and one script can touch them all."""
 
-import json
+from .. import codec
 
 
 def state_key(combat_id: str) -> str:
@@ -45,5 +45,6 @@ def combat_keys(combat_id: str) -> list[str]:
     ]
 
 
-def dumps(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+def dumps(value: object) -> bytes:
+    """What the store keeps: compact JSON, UTF-8 (codec.py)."""
+    return codec.dumps(value)

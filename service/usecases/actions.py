@@ -8,13 +8,15 @@ engine and commits it under the one conflict policy of ``conflicts.py``.
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 from typing import Any, cast
 
 from ..rules.dice import KEY_BYTES
-from ..rules.engine import apply_action, redo, redo_target, replay, undo, undo_target
+from ..rules.engine import apply_loaded, redo, redo_target, replay, undo, undo_target
 from ..rules.registry import get_ruleset
 from ..rules.state import Combat, LogEntry
 from ..store import CombatNotFound
@@ -52,8 +54,14 @@ class NothingToTakeBack(Exception):
 
 
 def stamp_expiry(state: Combat[Any] | Stored, ttl_seconds: int) -> None:
-    expires = datetime.now(timezone.utc) + timedelta(seconds=ttl_seconds)
-    state["expires_at"] = expires.isoformat(timespec="seconds").replace("+00:00", "Z")
+    state["expires_at"] = _expiry(int(time.time()), ttl_seconds)
+
+
+@lru_cache(maxsize=4)
+def _expiry(now: int, ttl_seconds: int) -> str:
+    """When a combat written in second ``now`` expires (the same text for every write of that second)."""
+    expires = datetime.fromtimestamp(now, timezone.utc) + timedelta(seconds=ttl_seconds)
+    return expires.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def act(
@@ -73,10 +81,14 @@ def act(
         return state, grant
 
     def step(state: Stored, grant: Grant) -> tuple[Combat[Any], LogEntry]:
-        return apply_action(state, action, caller=grant.viewer)
+        # The state was loaded for this attempt alone (a lost compare-and-set
+        # loads it again), so the rules may change it in place rather than
+        # copy it; a refused action leaves it half-changed, and unstored.
+        ruleset = get_ruleset(state["ruleset"])
+        return apply_loaded(ruleset, cast("Combat[Any]", state), ruleset.load_action(action), caller=grant.viewer, in_place=True)
 
-    before, applied = _write(combats, authorized, step, expected_version, keyed)
-    return Applied(applied.state, applied.entry, applied.grant, _mint_for_newcomers(combats, combat_id, before, applied.state))
+    known, applied = _write(combats, authorized, step, expected_version, keyed)
+    return Applied(applied.state, applied.entry, applied.grant, _mint_for_newcomers(combats, combat_id, known, applied.state))
 
 
 def take_back(combats: CombatStore, combat_id: str, token: str | None, *, expected_version: int | None = None) -> Applied:
@@ -132,31 +144,32 @@ def _write(
     step: Step,
     expected_version: int | None,
     keyed: KeyedRecord | None = None,
-) -> tuple[Stored, Applied]:
-    """Load and authorize, compute with ``step``, compare-and-set: the state
-    before and what was committed."""
+) -> tuple[set[str], Applied]:
+    """Load and authorize, compute with ``step`` (which may change the loaded
+    state in place), compare-and-set: the ids of the combatants before and
+    what was committed."""
 
     def load() -> tuple[int, tuple[Stored, Grant]]:
         state, grant = authorized()
         return state["version"], (state, grant)
 
-    def write(loaded: tuple[Stored, Grant]) -> tuple[Stored, Applied]:
+    def write(loaded: tuple[Stored, Grant]) -> tuple[set[str], Applied]:
         state, grant = loaded
+        version, known = state["version"], {c["id"] for c in state["combatants"]}
         new_state, entry = step(state, grant)
         stamp_expiry(new_state, combats.ttl_seconds)
         record = keyed(new_state["version"]) if keyed else None
-        combats.commit(new_state, entry, expected_version=state["version"], keyed=record)
+        combats.commit(new_state, entry, expected_version=version, keyed=record)
         # The new state and entry, now stored: the answer serializes them as JSON.
-        return state, Applied(cast(Stored, new_state), cast("dict[str, Any]", entry), grant)
+        return known, Applied(cast(Stored, new_state), cast("dict[str, Any]", entry), grant)
 
     return write_with_retries(load, write, expected_version)
 
 
-def _mint_for_newcomers(grants: Grants, combat_id: str, before: Stored, after: Stored) -> dict[str, str]:
+def _mint_for_newcomers(grants: Grants, combat_id: str, known: set[str], after: Stored) -> dict[str, str]:
     """A combatant who joined (the GM's ``join``) gets a player token, shown
     once in the answer; a replayed join does not show it again (the GM mints
     another with POST /combats/{id}/tokens)."""
-    known = {c["id"] for c in before["combatants"]}
     tokens: dict[str, str] = {}
     for combatant_id in (c["id"] for c in after["combatants"] if c["id"] not in known):
         token = new_token()

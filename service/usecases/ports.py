@@ -30,7 +30,8 @@ class Combats(Protocol):
     ttl_seconds: int
 
     def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
-        """The combat (CombatNotFound when gone) and the grant of the token with this digest, or None."""
+        """The combat (CombatNotFound when gone), a copy of its own that the
+        caller may change, and the grant of the token with this digest, or None."""
         ...
 
     def create(self, state: Mapping[str, Any], entry: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]] | None = None) -> None: ...

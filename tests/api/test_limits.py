@@ -61,6 +61,19 @@ def test_each_verified_combat_token_has_its_own_count(store):
         assert [client.get(location, headers=headers).status_code for _ in range(4)] == [200, 200, 200, 429]
 
 
+def test_a_verified_token_is_looked_up_once_then_remembered(store, monkeypatch):
+    client = limited_client(store, "4 per minute")
+    body = client.get("/rulesets/sistema-2d6").get_json()["example"]["combat"]
+    created = client.post("/combats", json=body)
+    location, headers = created.headers["Location"], {"Authorization": f"Bearer {created.get_json()['tokens']['gm']}"}
+    lookups = []
+    real = type(store).holds_grant
+    monkeypatch.setattr(type(store), "holds_grant", lambda self, *args: lookups.append(args) or real(self, *args))
+    statuses = [client.get(location, headers=headers).status_code for _ in range(5)]
+    # Counted under the token (4 of them; the address had 2 left), looked up in Redis once.
+    assert statuses == [200, 200, 200, 200, 429] and len(lookups) == 1
+
+
 def test_one_limit_covers_every_endpoint_together(store):
     client = limited_client(store, "3 per minute")
     assert client.get("/rulesets").status_code == 200
