@@ -4,7 +4,7 @@ Event streams and waiting long polls do not each read Redis: they follow a
 combat through the process's :class:`Hub`, whose one thread (a greenlet
 under gunicorn's gevent workers) reads the streams of every followed combat
 in one XREAD (service/store/stream.py), loads each combat that moved once,
-with its grants, and puts the new entries in every follower's queue. A
+with the digests of the tokens that open it, and puts the new entries in every follower's queue. A
 thousand listeners on two hundred combats cost one Redis connection and one
 state load per combat and batch, not one of each per listener.
 
@@ -42,14 +42,15 @@ EXISTS_CHECK_SECONDS = 1.0
 
 @dataclass(frozen=True)
 class Batch:
-    """New entries of a combat, with the combat as it is after them and its grants (token digest -> grant)."""
+    """New entries of a combat, with the combat as it is after them and the digests of the tokens that open it."""
 
     entries: list[dict]
     state: dict
-    grants: dict[str, dict]
-    # Each entry as sent to one kind of viewer, {(viewer, seq): text}: rendered
-    # once for all the followers who see it alike, not once per follower.
-    shown: dict = field(default_factory=dict, compare=False, repr=False)
+    readers: frozenset[str]
+    # The entries as sent to each kind of viewer, {(viewer, language): (each entry's
+    # SSE frame, all of them joined)}: rendered and encoded once for all the
+    # followers who see them alike, who then write the same bytes (stream.Listener).
+    frames: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 GONE = "gone"  # the combat was deleted or has expired
@@ -143,16 +144,16 @@ class Hub:
                     time.sleep(GATHER_SECONDS)
 
     def _deliver(self, found: dict[str, list[dict]]) -> None:
-        loaded = self.store.load_with_grants(list(found)) if found else {}
+        loaded = self.store.load_with_readers(list(found)) if found else {}
         for combat_id, entries in found.items():
             if combat_id not in loaded:
                 self._notify(combat_id, GONE)
                 continue
-            state, grants = loaded[combat_id]
+            state, readers = loaded[combat_id]
             with self._lock:
                 if combat_id in self._positions:
                     self._positions[combat_id] = max(self._positions[combat_id], entries[-1]["seq"])
-            self._notify(combat_id, Batch(entries, state, grants))
+            self._notify(combat_id, Batch(entries, state, readers))
 
     def _notify(self, combat_id: str, item) -> None:
         with self._lock:

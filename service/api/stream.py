@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 from flask import Flask, Response, current_app, request
 from flask.views import MethodView
@@ -75,9 +75,14 @@ def hub() -> Hub:
     return current_app.extensions["melee.stream_hub"]
 
 
-def sse(event: str, data: dict, event_id: int | None = None) -> str:
+# One encoder for every frame (json.dumps with options builds a new one per call).
+_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
+def sse(event: str, data: dict, event_id: int | None = None) -> bytes:
+    """One SSE event, as the bytes written to the socket."""
     head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'), ensure_ascii=False)}\n\n"
+    return f"{head}event: {event}\ndata: {_JSON.encode(data)}\n\n".encode()
 
 
 def long_poll(combat_id: str, after: int, seconds: float) -> bool:
@@ -152,11 +157,32 @@ class Stream(MethodView):
             return _refusal(refused)
         listener = Listener(store(), hub(), combat_id, holder[0], grant.viewer, after, state["version"], request.environ,
                             request.accept_languages)
-        response = Response(listener.events(), mimetype="text/event-stream")
+        # Passed through as is: each write is the listener's own bytes, with no
+        # wrapper iterator (encoding, closing) between it and the server.
+        response = Response(_Body(listener.events(), lambda: held.give_back(*holder)), mimetype="text/event-stream",
+                            direct_passthrough=True)
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
-        response.call_on_close(lambda: held.give_back(*holder))
         return response
+
+
+class _Body:
+    """The stream's WSGI body: iterating it iterates the listener's generator itself; ``close()``
+    (the server calls it, iterated or not) ends the generator and gives the slot back, once."""
+
+    def __init__(self, events: Generator[bytes, None, None], on_close):
+        self._events, self._on_close = events, on_close
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self._events
+
+    def close(self) -> None:
+        try:
+            self._events.close()
+        finally:
+            on_close, self._on_close = self._on_close, None
+            if on_close is not None:
+                on_close()
 
 
 def _refusal(bound: str) -> Response:
@@ -198,14 +224,15 @@ class Listener:
         self.store, self.hub, self.combat_id, self.token_digest = combat_store, combat_hub, combat_id, token_digest
         self.viewer, self.after, self.version, self.environ = viewer, after, version, environ
         self.accept = accept  # the Accept-Language the stream was opened with: it narrates as the other reads do
+        self._languages: dict[str, str] = {}  # the combat's language -> the one this listener reads
 
-    def events(self) -> Iterator[str]:
+    def events(self) -> Iterator[bytes]:
         ACTIVE_STREAMS.inc()
         subscription = self.hub.follow(self.combat_id, self.version)
         unregister = shutdown.on_shutdown(lambda: subscription.put(STOP))
         stop_watching = watch(self.environ, lambda: subscription.put(LEFT))
         try:
-            yield f"retry: {RETRY_MILLISECONDS}\n: connected\n\n"
+            yield f"retry: {RETRY_MILLISECONDS}\n: connected\n\n".encode()
             yield from self._follow(subscription, KEEPALIVE_SECONDS if stop_watching else HEARTBEAT_SECONDS)
         except _End as end:
             yield end.event
@@ -220,13 +247,27 @@ class Listener:
             self.hub.leave(subscription)
             ACTIVE_STREAMS.dec()
 
-    def _follow(self, subscription: Subscription, heartbeat_seconds: float) -> Iterator[str]:
+    def _follow(self, subscription: Subscription, heartbeat_seconds: float) -> Iterator[bytes]:
         yield from self._catch_up()
         checked = time.monotonic()
         while True:
-            if shutdown.STOPPING.is_set():
-                raise _reconnect("this server is stopping")
             item = subscription.get(heartbeat_seconds)
+            if isinstance(item, Batch):
+                # The usual case first: every check below is one comparison or one dict lookup.
+                if self.token_digest not in item.readers:
+                    raise _End("revoked", "this token no longer opens this combat")
+                if subscription.dropped or item.entries[0]["seq"] > self.after + 1:
+                    # A gap: this queue overflowed, or the hub read from further on.
+                    subscription.dropped = False
+                    yield from self._catch_up()
+                if shutdown.STOPPING.is_set():
+                    raise _reconnect("this server is stopping")
+                if data := self._frames(item.state, item.entries, item.frames):
+                    yield data
+                checked = time.monotonic()
+                continue
+            if shutdown.STOPPING.is_set() or item == STOP:
+                raise _reconnect("this server is stopping")
             if subscription.dropped:
                 subscription.dropped = False
                 yield from self._catch_up()
@@ -234,43 +275,47 @@ class Listener:
                 if time.monotonic() - checked >= GRANT_CHECK_SECONDS:
                     checked = time.monotonic()
                     self._check_grant(self.store.load_with_grant(self.combat_id, self.token_digest)[1])
-                yield ":\n\n"
-            elif item == STOP:
-                raise _reconnect("this server is stopping")
+                yield b":\n\n"
             elif item == LEFT:
                 return
             elif item == GONE:
                 raise CombatNotFound(self.combat_id)
             elif item == UNAVAILABLE:
                 raise StoreUnavailable()
-            else:
-                self._check_grant(item.grants.get(self.token_digest))
-                checked = time.monotonic()
-                if item.entries[0]["seq"] > self.after + 1:
-                    yield from self._catch_up()  # a gap: this queue overflowed, or the hub read from further on
-                yield from self._send(item.state, item.entries, item.shown)
 
-    def _catch_up(self) -> Iterator[str]:
+    def _catch_up(self) -> Iterator[bytes]:
         """Send, from the store, every entry after the last one sent."""
         while entries := self.store.entries_after(self.combat_id, self.after):
             state, grant = self.store.load_with_grant(self.combat_id, self.token_digest)
             self._check_grant(grant)
-            yield from self._send(state, entries)
+            if data := self._frames(state, entries, {}):
+                yield data
             if len(entries) < MAX_ENTRIES_PER_READ:
                 return
 
-    def _send(self, state: dict, entries: list[dict], shown: dict | None = None) -> Iterator[str]:
-        """The entries not sent yet, in one write; ``shown``: those already rendered for other followers (Batch.shown)."""
-        shown, texts = {} if shown is None else shown, []
-        for entry in entries:
-            if entry["seq"] > self.after:
-                key = (self.viewer, narration_language(state, self.accept), entry["seq"])
-                if key not in shown:
-                    shown[key] = sse("entry", entry_view(state, entry, self.viewer, self.accept), entry["seq"])
-                texts.append(shown[key])
-                self.after = entry["seq"]
-        if texts:
-            yield "".join(texts)
+    def _frames(self, state: dict, entries: list[dict], frames: dict) -> bytes:
+        """The entries not sent yet, as the bytes of one write.
+
+        ``frames`` (``Batch.frames``): the batch as each kind of viewer (role, language) sees it, rendered and
+        encoded by the first follower of that kind; the others write the very same bytes.
+        """
+        if entries[-1]["seq"] <= self.after:
+            return b""
+        language = self._languages.get(state["lang"])
+        if language is None:
+            language = self._languages[state["lang"]] = narration_language(state, self.accept)
+        kind = (self.viewer, language)
+        seen = frames.get(kind)
+        if seen is None:
+            each = [sse("entry", entry_view(state, entry, self.viewer, self.accept), entry["seq"]) for entry in entries]
+            seen = frames[kind] = (each, b"".join(each))
+        each, whole = seen
+        if entries[0]["seq"] > self.after:  # the usual case: the whole batch is new
+            self.after = entries[-1]["seq"]
+            return whole
+        start = next(index for index, entry in enumerate(entries) if entry["seq"] > self.after)
+        self.after = entries[-1]["seq"]
+        return b"".join(each[start:])
 
     @staticmethod
     def _check_grant(grant: dict | None) -> None:
