@@ -224,7 +224,8 @@ class Listener:
         self.store, self.hub, self.combat_id, self.token_digest = combat_store, combat_hub, combat_id, token_digest
         self.viewer, self.after, self.version, self.environ = viewer, after, version, environ
         self.accept = accept  # the Accept-Language the stream was opened with: it narrates as the other reads do
-        self._languages: dict[str, str] = {}  # the combat's language -> the one this listener reads
+        # The combat's language -> (viewer, the language this listener reads): the key of Batch.frames.
+        self._kinds: dict[str, tuple] = {}
 
     def events(self) -> Iterator[bytes]:
         ACTIVE_STREAMS.inc()
@@ -301,10 +302,9 @@ class Listener:
         """
         if entries[-1]["seq"] <= self.after:
             return b""
-        language = self._languages.get(state["lang"])
-        if language is None:
-            language = self._languages[state["lang"]] = narration_language(state, self.accept)
-        kind = (self.viewer, language)
+        kind = self._kinds.get(state["lang"])
+        if kind is None:
+            kind = self._kinds[state["lang"]] = (self.viewer, narration_language(state, self.accept))
         seen = frames.get(kind)
         if seen is None:
             each = [sse("entry", entry_view(state, entry, self.viewer, self.accept), entry["seq"]) for entry in entries]

@@ -340,3 +340,33 @@ def test_a_long_poll_after_a_huge_seq_does_not_break_the_streams(app):
     act(client, location, PLAY[0])
     assert stream.next_event()["id"] == "2"
     stream.close()
+
+
+def test_the_reader_gets_only_what_each_followed_combat_lacks(client, store):
+    """One XREAD over many followed combats (packed by the store itself): each combat's entries after its own position."""
+    locations = [create(client, SISTEMA["combat"])[0] for _ in range(3)]
+    ids = [location.rsplit("/", 1)[1] for location in locations]
+    for action in PLAY[:2]:
+        act(client, locations[0], action)  # entries 2 and 3
+    act(client, locations[2], PLAY[0])  # entry 2
+    found = store.read_streams({ids[0]: 1, ids[1]: 1, ids[2]: 2}, 10)
+    # The first combat lacks 2 and 3; the second has nothing after 1; the third nothing after 2.
+    assert {combat_id: [entry["seq"] for entry in entries] for combat_id, entries in found.items()} == {ids[0]: [2, 3]}
+    assert [entry["action"]["type"] for entry in found[ids[0]]] == ["attack", "defend"]
+    # Positions move on: the same combats again, the first from 2.
+    assert {combat_id: [e["seq"] for e in entries] for combat_id, entries in store.read_streams({ids[0]: 2, ids[2]: 0}, 10).items()} \
+        == {ids[0]: [3], ids[2]: [1, 2]}
+
+
+def test_the_reader_loads_each_moved_combat_with_the_tokens_that_open_it(client, store):
+    location, combat = create(client, SISTEMA["combat"])
+    gone, _ = create(client, SISTEMA["combat"])
+    tokens = client.tokens[combat["id"]]
+    assert client.delete(gone).status_code == 204
+    assert client.delete(f"{location}/tokens/{token_id(digest(tokens['combatants']['ana']))}").status_code == 204
+    loaded = store.load_with_readers([combat["id"], gone.rsplit("/", 1)[1]])
+    assert list(loaded) == [combat["id"]]  # the deleted combat left out
+    state, readers = loaded[combat["id"]]
+    assert state["id"] == combat["id"] and state["version"] == 1
+    # The GM and Capanga still open it; Ana's token was revoked.
+    assert readers == {digest(tokens["gm"]), digest(tokens["combatants"]["capanga"])}
