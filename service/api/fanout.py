@@ -38,6 +38,10 @@ GATHER_SECONDS = 0.05
 # How often the hub checks that the followed combats still exist (an idle
 # XREAD cannot tell a deleted combat from a quiet one).
 EXISTS_CHECK_SECONDS = 1.0
+# How often the hub tells each follower that got nothing meanwhile (``TICK``):
+# its idle stream's clock (heartbeats, grant checks), instead of a timer
+# started and cancelled around every wait of every follower.
+TICK_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -57,10 +61,11 @@ GONE = "gone"  # the combat was deleted or has expired
 UNAVAILABLE = "unavailable"  # the store did not answer
 STOP = "stop"  # this worker is shutting down
 LEFT = "left"  # the client closed the connection (disconnect.py)
+TICK = "tick"  # about TICK_SECONDS have passed with nothing for this follower
 
 
 class Subscription:
-    """A follower's queue of batches and notices (``GONE``, ``UNAVAILABLE``, ``STOP``, ``LEFT``)."""
+    """A follower's queue of batches and notices (``GONE``, ``UNAVAILABLE``, ``STOP``, ``LEFT``, ``TICK``)."""
 
     def __init__(self, combat_id: str):
         self.combat_id = combat_id
@@ -68,8 +73,10 @@ class Subscription:
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         # Set when a batch was dropped: the follower must read what it lacks from the store.
         self.dropped = False
+        self.idle = True  # nothing was put since the hub's last round of ticks
 
     def put(self, item) -> None:
+        self.idle = False
         if isinstance(item, Batch) and self._queue.qsize() >= QUEUE_SIZE:
             # This follower is far behind: drop the batch, it reads the entries from
             # the store instead. Notices always get through.
@@ -77,8 +84,14 @@ class Subscription:
         else:
             self._queue.put(item)
 
-    def get(self, timeout: float):
-        """The next batch or notice, or None after ``timeout`` seconds."""
+    def tick(self) -> None:
+        """A ``TICK`` if nothing came since the last one and nothing waits (a stuck follower gets no pile of them)."""
+        if self.idle and not self._queue.qsize():
+            self._queue.put(TICK)
+        self.idle = True
+
+    def get(self, timeout: float | None = None):
+        """The next batch or notice, or None after ``timeout`` seconds (None: until one comes)."""
         try:
             return self._queue.get(timeout=timeout)
         except queue.Empty:
@@ -116,7 +129,7 @@ class Hub:
                     del self._positions[subscription.combat_id]
 
     def _run(self) -> None:
-        checked = time.monotonic()
+        checked = ticked = time.monotonic()
         while True:
             with self._lock:
                 if not self._followers:
@@ -138,6 +151,12 @@ class Hub:
                 log.exception("the stream hub failed to read; retrying")
                 time.sleep(self.block_seconds)
             else:
+                if time.monotonic() - ticked >= TICK_SECONDS:
+                    ticked = time.monotonic()
+                    with self._lock:
+                        followers = [subscription for group in self._followers.values() for subscription in group]
+                    for subscription in followers:
+                        subscription.tick()
                 if self.store.polls_streams:
                     time.sleep(self.block_seconds / 4)
                 elif found:

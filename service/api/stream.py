@@ -37,7 +37,7 @@ from . import schemas
 from ..store.stream import MAX_ENTRIES_PER_READ
 from .access import bearer_token, digest, load_authorized
 from .disconnect import watch
-from .fanout import GONE, LEFT, STOP, UNAVAILABLE, Batch, Hub, Subscription
+from .fanout import GONE, LEFT, STOP, TICK, TICK_SECONDS, UNAVAILABLE, Batch, Hub, Subscription
 from .problems import problem
 from .requests import store
 from .stream_slots import WORKER, Slots
@@ -250,9 +250,10 @@ class Listener:
 
     def _follow(self, subscription: Subscription, heartbeat_seconds: float) -> Iterator[bytes]:
         yield from self._catch_up()
-        checked = time.monotonic()
+        checked = written = time.monotonic()
         while True:
-            item = subscription.get(heartbeat_seconds)
+            # No timer per wait: an idle stream's clock is the hub's TICK, about every TICK_SECONDS.
+            item = subscription.get()
             if isinstance(item, Batch):
                 # The usual case first: every check below is one comparison or one dict lookup.
                 if self.token_digest not in item.readers:
@@ -265,18 +266,21 @@ class Listener:
                     raise _reconnect("this server is stopping")
                 if data := self._frames(item.state, item.entries, item.frames):
                     yield data
-                checked = time.monotonic()
+                checked = written = time.monotonic()
                 continue
             if shutdown.STOPPING.is_set() or item == STOP:
                 raise _reconnect("this server is stopping")
             if subscription.dropped:
                 subscription.dropped = False
                 yield from self._catch_up()
-            if item is None:
-                if time.monotonic() - checked >= GRANT_CHECK_SECONDS:
-                    checked = time.monotonic()
+            if item == TICK:
+                now = time.monotonic()
+                if now - checked >= GRANT_CHECK_SECONDS:
+                    checked = now
                     self._check_grant(self.store.load_with_grant(self.combat_id, self.token_digest)[1])
-                yield b":\n\n"
+                if heartbeat_seconds <= TICK_SECONDS or now - written >= heartbeat_seconds:
+                    written = now
+                    yield b":\n\n"
             elif item == LEFT:
                 return
             elif item == GONE:
