@@ -23,7 +23,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..store import CombatStore, StoreUnavailable
+from ..store import StoreUnavailable
+from ..usecases.stream import EventStreams
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +100,7 @@ class Subscription:
 
 
 class Hub:
-    def __init__(self, store: CombatStore, block_seconds: float):
+    def __init__(self, store: EventStreams, block_seconds: float):
         self.store = store
         self.block_seconds = block_seconds
         self._lock = threading.Lock()

@@ -5,16 +5,18 @@ Every committed log entry is also in the combat's Redis Stream (the commit
 script adds it, see service/store/scripts.py), with its seq as the stream
 id. The process's one reader (fanout.Hub) reads the streams of every
 followed combat and hands each listener the new entries; each is sent as
-one SSE event (``id`` = its seq), filtered for the caller like every read.
+one SSE event (``id`` = its seq), filtered for the caller like every read,
+and a batch of them is rendered and encoded once per kind of viewer
+(``Listener._frames``): every listener of that kind writes the same bytes.
 A client that reconnects with ``Last-Event-ID`` (browsers do it by
 themselves) or ``?after=<seq>`` gets every entry it missed, from the stream
 or, further back, from the log.
 
 A client that leaves frees its slot at once under gunicorn's gevent
 workers, which let disconnect.py watch its socket; elsewhere an idle stream
-sends a one-line comment every ``HEARTBEAT_SECONDS``, the next write or the
-one after fails once the client has gone, and the slot is free within about
-two seconds. Listeners cost no thread of their own under gevent
+sends a one-line comment at the hub's every tick (``HEARTBEAT_SECONDS``,
+about a second), the next write or the one after fails once the client has
+gone, and the slot is free within two or three seconds. Listeners cost no thread of their own under gevent
 (deploy/gunicorn.conf.py); stream_slots bounds how many a worker, a token
 and an address hold.
 """
@@ -32,9 +34,10 @@ from marshmallow import Schema, fields
 
 from ..observability import shutdown
 from ..observability.metrics import ACTIVE_STREAMS
-from ..store import CombatNotFound, CombatStore, StoreUnavailable
+from ..store import CombatNotFound, StoreUnavailable
 from . import schemas
 from ..store.stream import MAX_ENTRIES_PER_READ
+from ..usecases.stream import EventStreams, Revoked, catch_up, still_opens
 from .access import bearer_token, digest, load_authorized
 from .disconnect import watch
 from .fanout import GONE, LEFT, STOP, TICK, TICK_SECONDS, UNAVAILABLE, Batch, Hub, Subscription
@@ -45,9 +48,9 @@ from .views import entry_view, narration_language
 
 blp = Blueprint("stream", __name__, url_prefix="/combats", description="Live updates of a combat.")
 
-# A comment line on an idle stream: every second when only a failed write
-# can tell that the client has left, else every 15 s (proxies close
-# connections that stay silent too long).
+# A comment line on an idle stream: at every tick of the hub (about every
+# second) when only a failed write can tell that the client has left, else
+# every 15 s (proxies close connections that stay silent too long).
 HEARTBEAT_SECONDS = 1.0
 KEEPALIVE_SECONDS = 15.0
 # How often an idle stream checks that its token still opens the combat
@@ -219,7 +222,7 @@ def _reconnect(reason: str) -> _End:
 class Listener:
     """One open stream: sends what the client lacks, then what the hub brings, until told to stop."""
 
-    def __init__(self, combat_store: CombatStore, combat_hub: Hub, combat_id: str, token_digest: str, viewer,
+    def __init__(self, combat_store: EventStreams, combat_hub: Hub, combat_id: str, token_digest: str, viewer,
                  after: int, version: int, environ: dict, accept=None):
         self.store, self.hub, self.combat_id, self.token_digest = combat_store, combat_hub, combat_id, token_digest
         self.viewer, self.after, self.version, self.environ = viewer, after, version, environ
@@ -237,6 +240,8 @@ class Listener:
             yield from self._follow(subscription, KEEPALIVE_SECONDS if stop_watching else HEARTBEAT_SECONDS)
         except _End as end:
             yield end.event
+        except Revoked:
+            yield sse("revoked", {"reason": "this token no longer opens this combat"})
         except CombatNotFound:
             yield sse("gone", {"reason": "the combat was deleted or has expired"})
         except StoreUnavailable:
@@ -257,7 +262,7 @@ class Listener:
             if isinstance(item, Batch):
                 # The usual case first: every check below is one comparison or one dict lookup.
                 if self.token_digest not in item.readers:
-                    raise _End("revoked", "this token no longer opens this combat")
+                    raise Revoked(self.combat_id)
                 if subscription.dropped or item.entries[0]["seq"] > self.after + 1:
                     # A gap: this queue overflowed, or the hub read from further on.
                     subscription.dropped = False
@@ -277,7 +282,7 @@ class Listener:
                 now = time.monotonic()
                 if now - checked >= GRANT_CHECK_SECONDS:
                     checked = now
-                    self._check_grant(self.store.load_with_grant(self.combat_id, self.token_digest)[1])
+                    still_opens(self.store, self.combat_id, self.token_digest)
                 if heartbeat_seconds <= TICK_SECONDS or now - written >= heartbeat_seconds:
                     written = now
                     yield b":\n\n"
@@ -290,13 +295,9 @@ class Listener:
 
     def _catch_up(self) -> Iterator[bytes]:
         """Send, from the store, every entry after the last one sent."""
-        while entries := self.store.entries_after(self.combat_id, self.after):
-            state, grant = self.store.load_with_grant(self.combat_id, self.token_digest)
-            self._check_grant(grant)
+        for state, entries in catch_up(self.store, self.combat_id, self.token_digest, self.after, MAX_ENTRIES_PER_READ):
             if data := self._frames(state, entries, {}):
                 yield data
-            if len(entries) < MAX_ENTRIES_PER_READ:
-                return
 
     def _frames(self, state: dict, entries: list[dict], frames: dict) -> bytes:
         """The entries not sent yet, as the bytes of one write.
@@ -320,8 +321,3 @@ class Listener:
         start = next(index for index, entry in enumerate(entries) if entry["seq"] > self.after)
         self.after = entries[-1]["seq"]
         return b"".join(each[start:])
-
-    @staticmethod
-    def _check_grant(grant: dict | None) -> None:
-        if grant is None:
-            raise _End("revoked", "this token no longer opens this combat")

@@ -11,11 +11,13 @@ import pytest
 from service.api import fanout
 from service.api import stream as stream_api
 from service.api.access import digest, token_id
+from service.observability.store import observed
 from service.app import create_app
 from service.observability import shutdown
 from service.observability.metrics import ACTIVE_STREAMS
 from service.rules.registry import get_ruleset
 from service.settings import Settings
+from service.usecases.stream import EventStreams, Revoked, catch_up
 from tests.conftest import TTL, GameMasterClient
 from tests.helpers import act, create
 
@@ -370,3 +372,23 @@ def test_the_reader_loads_each_moved_combat_with_the_tokens_that_open_it(client,
     assert state["id"] == combat["id"] and state["version"] == 1
     # The GM and Capanga still open it; Ana's token was revoked.
     assert readers == {digest(tokens["gm"]), digest(tokens["combatants"]["capanga"])}
+
+
+def test_the_store_and_its_observer_are_what_the_stream_use_case_reads(store):
+    assert isinstance(store, EventStreams) and isinstance(observed(store), EventStreams)
+
+
+def test_catching_up_reads_page_after_page_and_stops_at_a_revoked_token(client, store):
+    location, combat = create(client, SISTEMA["combat"])
+    for action in PLAY:
+        act(client, location, action)
+    gm, ana = (digest(token) for token in (client.tokens[combat["id"]]["gm"], client.tokens[combat["id"]]["combatants"]["ana"]))
+    # Entries 2, 3, 4 after 1, in pages of at most 2: the store gives up to 100 at once, so one page of 3 (a full
+    # page of 2 would be followed by another read from its last seq).
+    pages = list(catch_up(store, combat["id"], gm, 1, 2))
+    assert [[entry["seq"] for entry in entries] for _, entries in pages] == [[2, 3, 4]]
+    assert pages[0][0]["version"] == 4  # shown by the state after them
+    assert list(catch_up(store, combat["id"], gm, 4, 2)) == []  # nothing after the last
+    assert client.delete(f"{location}/tokens/{token_id(ana)}").status_code == 204
+    with pytest.raises(Revoked):
+        next(catch_up(store, combat["id"], ana, 1, 2))
