@@ -39,9 +39,9 @@ GATHER_SECONDS = 0.05
 # How often the hub checks that the followed combats still exist (an idle
 # XREAD cannot tell a deleted combat from a quiet one).
 EXISTS_CHECK_SECONDS = 1.0
-# How often the hub tells each follower that got nothing meanwhile (``TICK``):
-# its idle stream's clock (heartbeats, grant checks), instead of a timer
-# started and cancelled around every wait of every follower.
+# How often the hub looks for followers to tick: each gets a ``TICK`` once it
+# has had nothing for its ``tick_seconds`` (its idle stream's clock: heartbeats,
+# grant checks), instead of a timer started and cancelled around every wait.
 TICK_SECONDS = 1.0
 
 
@@ -52,7 +52,7 @@ class Batch:
     entries: list[dict]
     state: dict
     readers: frozenset[str]
-    # The entries as sent to each kind of viewer, {(viewer, language): (each entry's
+    # The entries as sent to each kind of viewer, {(its role, its language): (each entry's
     # SSE frame, all of them joined)}: rendered and encoded once for all the
     # followers who see them alike, who then write the same bytes (stream.Listener).
     frames: dict = field(default_factory=dict, compare=False, repr=False)
@@ -62,22 +62,23 @@ GONE = "gone"  # the combat was deleted or has expired
 UNAVAILABLE = "unavailable"  # the store did not answer
 STOP = "stop"  # this worker is shutting down
 LEFT = "left"  # the client closed the connection (disconnect.py)
-TICK = "tick"  # about TICK_SECONDS have passed with nothing for this follower
+TICK = "tick"  # the follower has had nothing for its tick_seconds
 
 
 class Subscription:
     """A follower's queue of batches and notices (``GONE``, ``UNAVAILABLE``, ``STOP``, ``LEFT``, ``TICK``)."""
 
-    def __init__(self, combat_id: str):
+    def __init__(self, combat_id: str, tick_seconds: float = TICK_SECONDS):
         self.combat_id = combat_id
         # SimpleQueue: the lightest queue, gevent's own once monkey-patched.
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         # Set when a batch was dropped: the follower must read what it lacks from the store.
         self.dropped = False
-        self.idle = True  # nothing was put since the hub's last round of ticks
+        self.tick_seconds = tick_seconds
+        self._quiet_since = time.monotonic()  # the last put or tick
 
     def put(self, item) -> None:
-        self.idle = False
+        self._quiet_since = time.monotonic()
         if isinstance(item, Batch) and self._queue.qsize() >= QUEUE_SIZE:
             # This follower is far behind: drop the batch, it reads the entries from
             # the store instead. Notices always get through.
@@ -85,11 +86,11 @@ class Subscription:
         else:
             self._queue.put(item)
 
-    def tick(self) -> None:
-        """A ``TICK`` if nothing came since the last one and nothing waits (a stuck follower gets no pile of them)."""
-        if self.idle and not self._queue.qsize():
+    def tick(self, now: float) -> None:
+        """A ``TICK`` if nothing came for ``tick_seconds`` and nothing waits (a stuck follower gets no pile of them)."""
+        if now - self._quiet_since >= self.tick_seconds and not self._queue.qsize():
+            self._quiet_since = now
             self._queue.put(TICK)
-        self.idle = True
 
     def get(self, timeout: float | None = None):
         """The next batch or notice, or None after ``timeout`` seconds (None: until one comes)."""
@@ -109,9 +110,10 @@ class Hub:
         self._positions: dict[str, int] = {}
         self._thread: threading.Thread | None = None
 
-    def follow(self, combat_id: str, after: int) -> Subscription:
-        """Get the entries of ``combat_id`` committed from now on (the hub may also send some seq <= after)."""
-        subscription = Subscription(combat_id)
+    def follow(self, combat_id: str, after: int, tick_seconds: float = TICK_SECONDS) -> Subscription:
+        """Get the entries of ``combat_id`` committed from now on (the hub may also send some seq <= after),
+        and a ``TICK`` whenever nothing came for ``tick_seconds``."""
+        subscription = Subscription(combat_id, tick_seconds)
         with self._lock:
             self._followers.setdefault(combat_id, set()).add(subscription)
             self._positions[combat_id] = min(self._positions.get(combat_id, after), after)
@@ -152,12 +154,12 @@ class Hub:
                 log.exception("the stream hub failed to read; retrying")
                 time.sleep(self.block_seconds)
             else:
-                if time.monotonic() - ticked >= TICK_SECONDS:
-                    ticked = time.monotonic()
+                if (now := time.monotonic()) - ticked >= TICK_SECONDS:
+                    ticked = now
                     with self._lock:
                         followers = [subscription for group in self._followers.values() for subscription in group]
                     for subscription in followers:
-                        subscription.tick()
+                        subscription.tick(now)
                 if self.store.polls_streams:
                     time.sleep(self.block_seconds / 4)
                 elif found:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Generator, Iterator
+from dataclasses import astuple
 
 from flask import Flask, Response, current_app, request
 from flask.views import MethodView
@@ -235,9 +236,11 @@ class Listener:
         subscription = self.hub.follow(self.combat_id, self.version)
         unregister = shutdown.on_shutdown(lambda: subscription.put(STOP))
         stop_watching = watch(self.environ, lambda: subscription.put(LEFT))
+        # The hub's TICK is this stream's heartbeat: every 15 s when its socket is watched, else every second.
+        subscription.tick_seconds = KEEPALIVE_SECONDS if stop_watching else HEARTBEAT_SECONDS
         try:
             yield f"retry: {RETRY_MILLISECONDS}\n: connected\n\n".encode()
-            yield from self._follow(subscription, KEEPALIVE_SECONDS if stop_watching else HEARTBEAT_SECONDS)
+            yield from self._follow(subscription)
         except _End as end:
             yield end.event
         except Revoked:
@@ -253,11 +256,11 @@ class Listener:
             self.hub.leave(subscription)
             ACTIVE_STREAMS.dec()
 
-    def _follow(self, subscription: Subscription, heartbeat_seconds: float) -> Iterator[bytes]:
+    def _follow(self, subscription: Subscription) -> Iterator[bytes]:
         yield from self._catch_up()
-        checked = written = time.monotonic()
+        checked = time.monotonic()
         while True:
-            # No timer per wait: an idle stream's clock is the hub's TICK, about every TICK_SECONDS.
+            # No timer per wait: an idle stream's clock is the hub's TICK.
             item = subscription.get()
             if isinstance(item, Batch):
                 # The usual case first: every check below is one comparison or one dict lookup.
@@ -271,7 +274,7 @@ class Listener:
                     raise _reconnect("this server is stopping")
                 if data := self._frames(item.state, item.entries, item.frames):
                     yield data
-                checked = written = time.monotonic()
+                checked = time.monotonic()
                 continue
             if shutdown.STOPPING.is_set() or item == STOP:
                 raise _reconnect("this server is stopping")
@@ -279,13 +282,11 @@ class Listener:
                 subscription.dropped = False
                 yield from self._catch_up()
             if item == TICK:
-                now = time.monotonic()
-                if now - checked >= GRANT_CHECK_SECONDS:
-                    checked = now
+                # A little early rather than a tick late: ticks come up to a second after they are due.
+                if time.monotonic() - checked >= GRANT_CHECK_SECONDS - TICK_SECONDS:
+                    checked = time.monotonic()
                     still_opens(self.store, self.combat_id, self.token_digest)
-                if heartbeat_seconds <= TICK_SECONDS or now - written >= heartbeat_seconds:
-                    written = now
-                    yield b":\n\n"
+                yield b":\n\n"
             elif item == LEFT:
                 return
             elif item == GONE:
@@ -309,7 +310,8 @@ class Listener:
             return b""
         kind = self._kinds.get(state["lang"])
         if kind is None:
-            kind = self._kinds[state["lang"]] = (self.viewer, narration_language(state, self.accept))
+            # The viewer's fields (its role) as plain values: hashed in C at every lookup, not by a dataclass method.
+            kind = self._kinds[state["lang"]] = (*astuple(self.viewer), narration_language(state, self.accept))
         seen = frames.get(kind)
         if seen is None:
             each = [sse("entry", entry_view(state, entry, self.viewer, self.accept), entry["seq"]) for entry in entries]
