@@ -53,8 +53,9 @@ class Batch:
     state: dict
     readers: frozenset[str]
     # The entries as sent to each kind of viewer, {(its role, its language): (each entry's
-    # SSE frame, all of them joined)}: rendered and encoded once for all the
-    # followers who see them alike, who then write the same bytes (stream.Listener).
+    # SSE frame, all of them joined)}, the role left out when the ruleset shows every
+    # viewer the same entries: rendered and encoded once for all the followers who see
+    # them alike, who then write the same bytes (stream.Listener).
     frames: dict = field(default_factory=dict, compare=False, repr=False)
 
 

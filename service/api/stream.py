@@ -38,6 +38,8 @@ from ..observability.metrics import ACTIVE_STREAMS
 from ..store import CombatNotFound, StoreUnavailable
 from . import schemas
 from ..store.stream import MAX_ENTRIES_PER_READ
+from ..rules.registry import get_ruleset
+from ..rules.ruleset import Ruleset
 from ..usecases.stream import EventStreams, Revoked, catch_up, still_opens
 from .access import bearer_token, digest, load_authorized
 from .disconnect import watch
@@ -208,6 +210,12 @@ def _resume_point(after: int | None, version: int) -> int | None:
     return version if after is None else after
 
 
+def _shown_alike(ruleset_id: str) -> bool:
+    """Whether the ruleset shows every viewer its log entries alike: it keeps the base class's ``visible_entry``,
+    and the rest of ``views.entry_view`` does not depend on the viewer."""
+    return type(get_ruleset(ruleset_id)).visible_entry is Ruleset.visible_entry
+
+
 class _End(Exception):
     """The stream ends with this last event."""
 
@@ -310,8 +318,11 @@ class Listener:
             return b""
         kind = self._kinds.get(state["lang"])
         if kind is None:
-            # The viewer's fields (its role) as plain values: hashed in C at every lookup, not by a dataclass method.
-            kind = self._kinds[state["lang"]] = (*astuple(self.viewer), narration_language(state, self.accept))
+            language = narration_language(state, self.accept)
+            # A ruleset that hides nothing in its log shows every viewer the same entries: one kind per language.
+            # Else the viewer's fields (its role), as plain values: hashed in C at every lookup.
+            role = () if _shown_alike(state["ruleset"]) else astuple(self.viewer)
+            kind = self._kinds[state["lang"]] = (*role, language)
         seen = frames.get(kind)
         if seen is None:
             each = [sse("entry", entry_view(state, entry, self.viewer, self.accept), entry["seq"]) for entry in entries]

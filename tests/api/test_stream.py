@@ -15,7 +15,7 @@ from service.observability.store import observed
 from service.app import create_app
 from service.observability import shutdown
 from service.observability.metrics import ACTIVE_STREAMS
-from service.rules.registry import get_ruleset
+from service.rules.registry import RULESETS, get_ruleset
 from service.settings import Settings
 from service.usecases.stream import EventStreams, Revoked, catch_up
 from tests.conftest import TTL, GameMasterClient
@@ -392,3 +392,26 @@ def test_catching_up_reads_page_after_page_and_stops_at_a_revoked_token(client, 
     assert client.delete(f"{location}/tokens/{token_id(ana)}").status_code == 204
     with pytest.raises(Revoked):
         next(catch_up(store, combat["id"], ana, 1, 2))
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(rid for rid in RULESETS if stream_api._shown_alike(rid)))
+def test_a_ruleset_that_hides_nothing_in_its_log_shows_every_role_the_same_entries(client, ruleset_id):
+    """The stream renders such a ruleset's entries once per language, not once per role: that holds only while
+    every role reads the same log (GET /events shows entries as the stream does)."""
+    example = get_ruleset(ruleset_id).example()
+    location, combat = create(client, example["combat"])
+    played = 0
+    for action in example["actions"]:  # some examples list alternatives: play them while the rules take them
+        if client.post(f"{location}/actions", json=action).status_code != 200:
+            break
+        played += 1
+    assert played >= 1
+    tokens = client.tokens[combat["id"]]
+    pages = [client.get(f"{location}/events?after=0", headers=_bearer(token)).get_json()
+             for token in (tokens["gm"], *tokens["combatants"].values())]
+    assert len(pages) == 1 + len(example["combat"]["combatants"]) and len(pages[0]["items"]) == 1 + played
+    assert all(page == pages[0] for page in pages)
+
+
+def test_dark_earth_hides_an_allocation_from_the_other_roles_so_it_is_rendered_per_role():
+    assert not stream_api._shown_alike("dark-earth")
