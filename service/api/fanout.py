@@ -4,9 +4,10 @@ Event streams and waiting long polls do not each read Redis: they follow a
 combat through the process's :class:`Hub`, whose one thread (a greenlet
 under gunicorn's gevent workers) reads the streams of every followed combat
 in one XREAD (service/store/stream.py), loads each combat that moved once,
-with the digests of the tokens that open it, and puts the new entries in every follower's queue. A
-thousand listeners on two hundred combats cost one Redis connection and one
-state load per combat and batch, not one of each per listener.
+with the digests of the tokens that open it, and puts the new entries in
+every follower's queue. A thousand listeners on two hundred combats cost
+one Redis connection and one state load per combat and batch, not one of
+each per listener. It is also the idle followers' clock (``TICK``).
 
 A follower may miss nothing: each new one reads what it lacks from the
 store itself, after it has joined (``Listener`` in stream.py does), and
@@ -111,10 +112,10 @@ class Hub:
         self._positions: dict[str, int] = {}
         self._thread: threading.Thread | None = None
 
-    def follow(self, combat_id: str, after: int, tick_seconds: float = TICK_SECONDS) -> Subscription:
+    def follow(self, combat_id: str, after: int) -> Subscription:
         """Get the entries of ``combat_id`` committed from now on (the hub may also send some seq <= after),
-        and a ``TICK`` whenever nothing came for ``tick_seconds``."""
-        subscription = Subscription(combat_id, tick_seconds)
+        and a ``TICK`` whenever nothing came for the subscription's ``tick_seconds``."""
+        subscription = Subscription(combat_id)
         with self._lock:
             self._followers.setdefault(combat_id, set()).add(subscription)
             self._positions[combat_id] = min(self._positions.get(combat_id, after), after)
@@ -140,6 +141,11 @@ class Hub:
                     self._thread = None
                     return
                 positions = dict(self._positions)
+                if (now := time.monotonic()) - ticked >= TICK_SECONDS:
+                    ticked = now
+                    followers = [subscription for group in self._followers.values() for subscription in group]
+                    for subscription in followers:
+                        subscription.tick(now)
             try:
                 found = self.store.read_streams(positions, int(self.block_seconds * 1000))
                 self._deliver(found)
@@ -155,12 +161,6 @@ class Hub:
                 log.exception("the stream hub failed to read; retrying")
                 time.sleep(self.block_seconds)
             else:
-                if (now := time.monotonic()) - ticked >= TICK_SECONDS:
-                    ticked = now
-                    with self._lock:
-                        followers = [subscription for group in self._followers.values() for subscription in group]
-                    for subscription in followers:
-                        subscription.tick(now)
                 if self.store.polls_streams:
                     time.sleep(self.block_seconds / 4)
                 elif found:

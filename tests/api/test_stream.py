@@ -415,3 +415,21 @@ def test_a_ruleset_that_hides_nothing_in_its_log_shows_every_role_the_same_entri
 
 def test_dark_earth_hides_an_allocation_from_the_other_roles_so_it_is_rendered_per_role():
     assert not stream_api._shown_alike("dark-earth")
+
+
+def test_a_follower_is_ticked_only_once_its_heartbeat_is_due_and_never_twice_unread(monkeypatch):
+    clock = [1000.0]
+    monkeypatch.setattr(fanout.time, "monotonic", lambda: clock[0])
+    subscription = fanout.Subscription("c", tick_seconds=15)
+    subscription.tick(1014.0)  # 14 s quiet: not yet
+    assert subscription.get(0) is None
+    subscription.tick(1015.0)
+    subscription.tick(1031.0)  # due again, but the first TICK is still unread: no second one
+    assert subscription.get(0) == fanout.TICK and subscription.get(0) is None
+    clock[0] = 1040.0
+    subscription.put(fanout.Batch([{"seq": 2}], {}, frozenset()))  # something came: quiet again from 1040
+    subscription.get(0)
+    subscription.tick(1054.0)
+    assert subscription.get(0) is None
+    subscription.tick(1055.0)
+    assert subscription.get(0) == fanout.TICK
