@@ -106,6 +106,14 @@ def post_worker_init(worker):
         stop(sig, frame)
 
     signal.signal(signal.SIGTERM, handle_exit)
+    # The app's own objects (modules, schemas, catalogues: about 90,000) live as
+    # long as the worker: frozen, the collector's full passes no longer walk
+    # them, only what requests and event streams create (measured with 200
+    # open streams: a full pass 80 ms before, 16 ms after; docs/performance.md).
+    import gc
+
+    gc.collect()
+    gc.freeze()
 
 
 def child_exit(server, worker):

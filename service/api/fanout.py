@@ -4,9 +4,10 @@ Event streams and waiting long polls do not each read Redis: they follow a
 combat through the process's :class:`Hub`, whose one thread (a greenlet
 under gunicorn's gevent workers) reads the streams of every followed combat
 in one XREAD (service/store/stream.py), loads each combat that moved once,
-with its grants, and puts the new entries in every follower's queue. A
-thousand listeners on two hundred combats cost one Redis connection and one
-state load per combat and batch, not one of each per listener.
+with the digests of the tokens that open it, and puts the new entries in
+every follower's queue. A thousand listeners on two hundred combats cost
+one Redis connection and one state load per combat and batch, not one of
+each per listener. It is also the idle followers' clock (``TICK``).
 
 A follower may miss nothing: each new one reads what it lacks from the
 store itself, after it has joined (``Listener`` in stream.py does), and
@@ -23,7 +24,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..store import CombatStore, StoreUnavailable
+from ..store import StoreUnavailable
+from ..usecases.stream import EventStreams
 
 log = logging.getLogger(__name__)
 
@@ -38,37 +40,47 @@ GATHER_SECONDS = 0.05
 # How often the hub checks that the followed combats still exist (an idle
 # XREAD cannot tell a deleted combat from a quiet one).
 EXISTS_CHECK_SECONDS = 1.0
+# How often the hub looks for followers to tick: each gets a ``TICK`` once it
+# has had nothing for its ``tick_seconds`` (its idle stream's clock: heartbeats,
+# grant checks), instead of a timer started and cancelled around every wait.
+TICK_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
 class Batch:
-    """New entries of a combat, with the combat as it is after them and its grants (token digest -> grant)."""
+    """New entries of a combat, with the combat as it is after them and the digests of the tokens that open it."""
 
     entries: list[dict]
     state: dict
-    grants: dict[str, dict]
-    # Each entry as sent to one kind of viewer, {(viewer, seq): text}: rendered
-    # once for all the followers who see it alike, not once per follower.
-    shown: dict = field(default_factory=dict, compare=False, repr=False)
+    readers: frozenset[str]
+    # The entries as sent to each kind of viewer, {(its role, its language): (each entry's
+    # SSE frame, all of them joined)}, the role left out when the ruleset shows every
+    # viewer the same entries: rendered and encoded once for all the followers who see
+    # them alike, who then write the same bytes (stream.Listener).
+    frames: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 GONE = "gone"  # the combat was deleted or has expired
 UNAVAILABLE = "unavailable"  # the store did not answer
 STOP = "stop"  # this worker is shutting down
 LEFT = "left"  # the client closed the connection (disconnect.py)
+TICK = "tick"  # the follower has had nothing for its tick_seconds
 
 
 class Subscription:
-    """A follower's queue of batches and notices (``GONE``, ``UNAVAILABLE``, ``STOP``, ``LEFT``)."""
+    """A follower's queue of batches and notices (``GONE``, ``UNAVAILABLE``, ``STOP``, ``LEFT``, ``TICK``)."""
 
-    def __init__(self, combat_id: str):
+    def __init__(self, combat_id: str, tick_seconds: float = TICK_SECONDS):
         self.combat_id = combat_id
         # SimpleQueue: the lightest queue, gevent's own once monkey-patched.
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         # Set when a batch was dropped: the follower must read what it lacks from the store.
         self.dropped = False
+        self.tick_seconds = tick_seconds
+        self._quiet_since = time.monotonic()  # the last put or tick
 
     def put(self, item) -> None:
+        self._quiet_since = time.monotonic()
         if isinstance(item, Batch) and self._queue.qsize() >= QUEUE_SIZE:
             # This follower is far behind: drop the batch, it reads the entries from
             # the store instead. Notices always get through.
@@ -76,8 +88,14 @@ class Subscription:
         else:
             self._queue.put(item)
 
-    def get(self, timeout: float):
-        """The next batch or notice, or None after ``timeout`` seconds."""
+    def tick(self, now: float) -> None:
+        """A ``TICK`` if nothing came for ``tick_seconds`` and nothing waits (a stuck follower gets no pile of them)."""
+        if now - self._quiet_since >= self.tick_seconds and not self._queue.qsize():
+            self._quiet_since = now
+            self._queue.put(TICK)
+
+    def get(self, timeout: float | None = None):
+        """The next batch or notice, or None after ``timeout`` seconds (None: until one comes)."""
         try:
             return self._queue.get(timeout=timeout)
         except queue.Empty:
@@ -85,7 +103,7 @@ class Subscription:
 
 
 class Hub:
-    def __init__(self, store: CombatStore, block_seconds: float):
+    def __init__(self, store: EventStreams, block_seconds: float):
         self.store = store
         self.block_seconds = block_seconds
         self._lock = threading.Lock()
@@ -95,7 +113,8 @@ class Hub:
         self._thread: threading.Thread | None = None
 
     def follow(self, combat_id: str, after: int) -> Subscription:
-        """Get the entries of ``combat_id`` committed from now on (the hub may also send some seq <= after)."""
+        """Get the entries of ``combat_id`` committed from now on (the hub may also send some seq <= after),
+        and a ``TICK`` whenever nothing came for the subscription's ``tick_seconds``."""
         subscription = Subscription(combat_id)
         with self._lock:
             self._followers.setdefault(combat_id, set()).add(subscription)
@@ -115,13 +134,18 @@ class Hub:
                     del self._positions[subscription.combat_id]
 
     def _run(self) -> None:
-        checked = time.monotonic()
+        checked = ticked = time.monotonic()
         while True:
             with self._lock:
                 if not self._followers:
                     self._thread = None
                     return
                 positions = dict(self._positions)
+                if (now := time.monotonic()) - ticked >= TICK_SECONDS:
+                    ticked = now
+                    followers = [subscription for group in self._followers.values() for subscription in group]
+                    for subscription in followers:
+                        subscription.tick(now)
             try:
                 found = self.store.read_streams(positions, int(self.block_seconds * 1000))
                 self._deliver(found)
@@ -143,16 +167,16 @@ class Hub:
                     time.sleep(GATHER_SECONDS)
 
     def _deliver(self, found: dict[str, list[dict]]) -> None:
-        loaded = self.store.load_with_grants(list(found)) if found else {}
+        loaded = self.store.load_with_readers(list(found)) if found else {}
         for combat_id, entries in found.items():
             if combat_id not in loaded:
                 self._notify(combat_id, GONE)
                 continue
-            state, grants = loaded[combat_id]
+            state, readers = loaded[combat_id]
             with self._lock:
                 if combat_id in self._positions:
                     self._positions[combat_id] = max(self._positions[combat_id], entries[-1]["seq"])
-            self._notify(combat_id, Batch(entries, state, grants))
+            self._notify(combat_id, Batch(entries, state, readers))
 
     def _notify(self, combat_id: str, item) -> None:
         with self._lock:

@@ -5,16 +5,18 @@ Every committed log entry is also in the combat's Redis Stream (the commit
 script adds it, see service/store/scripts.py), with its seq as the stream
 id. The process's one reader (fanout.Hub) reads the streams of every
 followed combat and hands each listener the new entries; each is sent as
-one SSE event (``id`` = its seq), filtered for the caller like every read.
+one SSE event (``id`` = its seq), filtered for the caller like every read,
+and a batch of them is rendered and encoded once per kind of viewer
+(``Listener._frames``): every listener of that kind writes the same bytes.
 A client that reconnects with ``Last-Event-ID`` (browsers do it by
 themselves) or ``?after=<seq>`` gets every entry it missed, from the stream
 or, further back, from the log.
 
 A client that leaves frees its slot at once under gunicorn's gevent
 workers, which let disconnect.py watch its socket; elsewhere an idle stream
-sends a one-line comment every ``HEARTBEAT_SECONDS``, the next write or the
-one after fails once the client has gone, and the slot is free within about
-two seconds. Listeners cost no thread of their own under gevent
+sends a one-line comment at the hub's every tick (``HEARTBEAT_SECONDS``,
+about a second), the next write or the one after fails once the client has
+gone, and the slot is free within two or three seconds. Listeners cost no thread of their own under gevent
 (deploy/gunicorn.conf.py); stream_slots bounds how many a worker, a token
 and an address hold.
 """
@@ -23,7 +25,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from dataclasses import astuple
 
 from flask import Flask, Response, current_app, request
 from flask.views import MethodView
@@ -32,12 +35,15 @@ from marshmallow import Schema, fields
 
 from ..observability import shutdown
 from ..observability.metrics import ACTIVE_STREAMS
-from ..store import CombatNotFound, CombatStore, StoreUnavailable
+from ..store import CombatNotFound, StoreUnavailable
 from . import schemas
 from ..store.stream import MAX_ENTRIES_PER_READ
+from ..rules.registry import get_ruleset
+from ..rules.ruleset import Ruleset
+from ..usecases.stream import EventStreams, Revoked, catch_up, still_opens
 from .access import bearer_token, digest, load_authorized
 from .disconnect import watch
-from .fanout import GONE, LEFT, STOP, UNAVAILABLE, Batch, Hub, Subscription
+from .fanout import GONE, LEFT, STOP, TICK, TICK_SECONDS, UNAVAILABLE, Batch, Hub, Subscription
 from .problems import problem
 from .requests import store
 from .stream_slots import WORKER, Slots
@@ -45,9 +51,9 @@ from .views import entry_view, narration_language
 
 blp = Blueprint("stream", __name__, url_prefix="/combats", description="Live updates of a combat.")
 
-# A comment line on an idle stream: every second when only a failed write
-# can tell that the client has left, else every 15 s (proxies close
-# connections that stay silent too long).
+# A comment line on an idle stream: at every tick of the hub (about every
+# second) when only a failed write can tell that the client has left, else
+# every 15 s (proxies close connections that stay silent too long).
 HEARTBEAT_SECONDS = 1.0
 KEEPALIVE_SECONDS = 15.0
 # How often an idle stream checks that its token still opens the combat
@@ -75,9 +81,14 @@ def hub() -> Hub:
     return current_app.extensions["melee.stream_hub"]
 
 
-def sse(event: str, data: dict, event_id: int | None = None) -> str:
+# One encoder for every frame (json.dumps with options builds a new one per call).
+_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
+def sse(event: str, data: dict, event_id: int | None = None) -> bytes:
+    """One SSE event, as the bytes written to the socket."""
     head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'), ensure_ascii=False)}\n\n"
+    return f"{head}event: {event}\ndata: {_JSON.encode(data)}\n\n".encode()
 
 
 def long_poll(combat_id: str, after: int, seconds: float) -> bool:
@@ -152,11 +163,32 @@ class Stream(MethodView):
             return _refusal(refused)
         listener = Listener(store(), hub(), combat_id, holder[0], grant.viewer, after, state["version"], request.environ,
                             request.accept_languages)
-        response = Response(listener.events(), mimetype="text/event-stream")
+        # Passed through as is: each write is the listener's own bytes, with no
+        # wrapper iterator (encoding, closing) between it and the server.
+        response = Response(_Body(listener.events(), lambda: held.give_back(*holder)), mimetype="text/event-stream",
+                            direct_passthrough=True)
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
-        response.call_on_close(lambda: held.give_back(*holder))
         return response
+
+
+class _Body:
+    """The stream's WSGI body: iterating it iterates the listener's generator itself; ``close()``
+    (the server calls it, iterated or not) ends the generator and gives the slot back, once."""
+
+    def __init__(self, events: Generator[bytes, None, None], on_close):
+        self._events, self._on_close = events, on_close
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self._events
+
+    def close(self) -> None:
+        try:
+            self._events.close()
+        finally:
+            on_close, self._on_close = self._on_close, None
+            if on_close is not None:
+                on_close()
 
 
 def _refusal(bound: str) -> Response:
@@ -178,6 +210,12 @@ def _resume_point(after: int | None, version: int) -> int | None:
     return version if after is None else after
 
 
+def _shown_alike(ruleset_id: str) -> bool:
+    """Whether the ruleset shows every viewer its log entries alike: it keeps the base class's ``visible_entry``,
+    and the rest of ``views.entry_view`` does not depend on the viewer."""
+    return type(get_ruleset(ruleset_id)).visible_entry is Ruleset.visible_entry
+
+
 class _End(Exception):
     """The stream ends with this last event."""
 
@@ -193,22 +231,28 @@ def _reconnect(reason: str) -> _End:
 class Listener:
     """One open stream: sends what the client lacks, then what the hub brings, until told to stop."""
 
-    def __init__(self, combat_store: CombatStore, combat_hub: Hub, combat_id: str, token_digest: str, viewer,
+    def __init__(self, combat_store: EventStreams, combat_hub: Hub, combat_id: str, token_digest: str, viewer,
                  after: int, version: int, environ: dict, accept=None):
         self.store, self.hub, self.combat_id, self.token_digest = combat_store, combat_hub, combat_id, token_digest
         self.viewer, self.after, self.version, self.environ = viewer, after, version, environ
         self.accept = accept  # the Accept-Language the stream was opened with: it narrates as the other reads do
+        # The combat's language -> (viewer, the language this listener reads): the key of Batch.frames.
+        self._kinds: dict[str, tuple] = {}
 
-    def events(self) -> Iterator[str]:
+    def events(self) -> Iterator[bytes]:
         ACTIVE_STREAMS.inc()
         subscription = self.hub.follow(self.combat_id, self.version)
         unregister = shutdown.on_shutdown(lambda: subscription.put(STOP))
         stop_watching = watch(self.environ, lambda: subscription.put(LEFT))
+        # The hub's TICK is this stream's heartbeat: every 15 s when its socket is watched, else every second.
+        subscription.tick_seconds = KEEPALIVE_SECONDS if stop_watching else HEARTBEAT_SECONDS
         try:
-            yield f"retry: {RETRY_MILLISECONDS}\n: connected\n\n"
-            yield from self._follow(subscription, KEEPALIVE_SECONDS if stop_watching else HEARTBEAT_SECONDS)
+            yield f"retry: {RETRY_MILLISECONDS}\n: connected\n\n".encode()
+            yield from self._follow(subscription)
         except _End as end:
             yield end.event
+        except Revoked:
+            yield sse("revoked", {"reason": "this token no longer opens this combat"})
         except CombatNotFound:
             yield sse("gone", {"reason": "the combat was deleted or has expired"})
         except StoreUnavailable:
@@ -220,59 +264,73 @@ class Listener:
             self.hub.leave(subscription)
             ACTIVE_STREAMS.dec()
 
-    def _follow(self, subscription: Subscription, heartbeat_seconds: float) -> Iterator[str]:
+    def _follow(self, subscription: Subscription) -> Iterator[bytes]:
         yield from self._catch_up()
         checked = time.monotonic()
         while True:
-            if shutdown.STOPPING.is_set():
+            # No timer per wait: an idle stream's clock is the hub's TICK.
+            item = subscription.get()
+            if isinstance(item, Batch):
+                # The usual case first: every check below is one comparison or one dict lookup.
+                if self.token_digest not in item.readers:
+                    raise Revoked(self.combat_id)
+                if subscription.dropped or item.entries[0]["seq"] > self.after + 1:
+                    # A gap: this queue overflowed, or the hub read from further on.
+                    subscription.dropped = False
+                    yield from self._catch_up()
+                if shutdown.STOPPING.is_set():
+                    raise _reconnect("this server is stopping")
+                if data := self._frames(item.state, item.entries, item.frames):
+                    yield data
+                checked = time.monotonic()
+                continue
+            if shutdown.STOPPING.is_set() or item == STOP:
                 raise _reconnect("this server is stopping")
-            item = subscription.get(heartbeat_seconds)
             if subscription.dropped:
                 subscription.dropped = False
                 yield from self._catch_up()
-            if item is None:
-                if time.monotonic() - checked >= GRANT_CHECK_SECONDS:
+            if item == TICK:
+                # A little early rather than a tick late: ticks come up to a second after they are due.
+                if time.monotonic() - checked >= GRANT_CHECK_SECONDS - TICK_SECONDS:
                     checked = time.monotonic()
-                    self._check_grant(self.store.load_with_grant(self.combat_id, self.token_digest)[1])
-                yield ":\n\n"
-            elif item == STOP:
-                raise _reconnect("this server is stopping")
+                    still_opens(self.store, self.combat_id, self.token_digest)
+                yield b":\n\n"
             elif item == LEFT:
                 return
             elif item == GONE:
                 raise CombatNotFound(self.combat_id)
             elif item == UNAVAILABLE:
                 raise StoreUnavailable()
-            else:
-                self._check_grant(item.grants.get(self.token_digest))
-                checked = time.monotonic()
-                if item.entries[0]["seq"] > self.after + 1:
-                    yield from self._catch_up()  # a gap: this queue overflowed, or the hub read from further on
-                yield from self._send(item.state, item.entries, item.shown)
 
-    def _catch_up(self) -> Iterator[str]:
+    def _catch_up(self) -> Iterator[bytes]:
         """Send, from the store, every entry after the last one sent."""
-        while entries := self.store.entries_after(self.combat_id, self.after):
-            state, grant = self.store.load_with_grant(self.combat_id, self.token_digest)
-            self._check_grant(grant)
-            yield from self._send(state, entries)
-            if len(entries) < MAX_ENTRIES_PER_READ:
-                return
+        for state, entries in catch_up(self.store, self.combat_id, self.token_digest, self.after, MAX_ENTRIES_PER_READ):
+            if data := self._frames(state, entries, {}):
+                yield data
 
-    def _send(self, state: dict, entries: list[dict], shown: dict | None = None) -> Iterator[str]:
-        """The entries not sent yet, in one write; ``shown``: those already rendered for other followers (Batch.shown)."""
-        shown, texts = {} if shown is None else shown, []
-        for entry in entries:
-            if entry["seq"] > self.after:
-                key = (self.viewer, narration_language(state, self.accept), entry["seq"])
-                if key not in shown:
-                    shown[key] = sse("entry", entry_view(state, entry, self.viewer, self.accept), entry["seq"])
-                texts.append(shown[key])
-                self.after = entry["seq"]
-        if texts:
-            yield "".join(texts)
+    def _frames(self, state: dict, entries: list[dict], frames: dict) -> bytes:
+        """The entries not sent yet, as the bytes of one write.
 
-    @staticmethod
-    def _check_grant(grant: dict | None) -> None:
-        if grant is None:
-            raise _End("revoked", "this token no longer opens this combat")
+        ``frames`` (``Batch.frames``): the batch as each kind of viewer (role, language) sees it, rendered and
+        encoded by the first follower of that kind; the others write the very same bytes.
+        """
+        if entries[-1]["seq"] <= self.after:
+            return b""
+        kind = self._kinds.get(state["lang"])
+        if kind is None:
+            language = narration_language(state, self.accept)
+            # A ruleset that hides nothing in its log shows every viewer the same entries: one kind per language.
+            # Else the viewer's fields (its role), as plain values: hashed in C at every lookup.
+            role = () if _shown_alike(state["ruleset"]) else astuple(self.viewer)
+            kind = self._kinds[state["lang"]] = (*role, language)
+        seen = frames.get(kind)
+        if seen is None:
+            each = [sse("entry", entry_view(state, entry, self.viewer, self.accept), entry["seq"]) for entry in entries]
+            seen = frames[kind] = (each, b"".join(each))
+        each, whole = seen
+        if entries[0]["seq"] > self.after:  # the usual case: the whole batch is new
+            self.after = entries[-1]["seq"]
+            return whole
+        start = next(index for index, entry in enumerate(entries) if entry["seq"] > self.after)
+        self.after = entries[-1]["seq"]
+        return b"".join(each[start:])

@@ -11,11 +11,13 @@ import pytest
 from service.api import fanout
 from service.api import stream as stream_api
 from service.api.access import digest, token_id
+from service.observability.store import observed
 from service.app import create_app
 from service.observability import shutdown
 from service.observability.metrics import ACTIVE_STREAMS
-from service.rules.registry import get_ruleset
+from service.rules.registry import RULESETS, get_ruleset
 from service.settings import Settings
+from service.usecases.stream import EventStreams, Revoked, catch_up
 from tests.conftest import TTL, GameMasterClient
 from tests.helpers import act, create
 
@@ -340,3 +342,94 @@ def test_a_long_poll_after_a_huge_seq_does_not_break_the_streams(app):
     act(client, location, PLAY[0])
     assert stream.next_event()["id"] == "2"
     stream.close()
+
+
+def test_the_reader_gets_only_what_each_followed_combat_lacks(client, store):
+    """One XREAD over many followed combats (packed by the store itself): each combat's entries after its own position."""
+    locations = [create(client, SISTEMA["combat"])[0] for _ in range(3)]
+    ids = [location.rsplit("/", 1)[1] for location in locations]
+    for action in PLAY[:2]:
+        act(client, locations[0], action)  # entries 2 and 3
+    act(client, locations[2], PLAY[0])  # entry 2
+    found = store.read_streams({ids[0]: 1, ids[1]: 1, ids[2]: 2}, 10)
+    # The first combat lacks 2 and 3; the second has nothing after 1; the third nothing after 2.
+    assert {combat_id: [entry["seq"] for entry in entries] for combat_id, entries in found.items()} == {ids[0]: [2, 3]}
+    assert [entry["action"]["type"] for entry in found[ids[0]]] == ["attack", "defend"]
+    # Positions move on: the same combats again, the first from 2.
+    assert {combat_id: [e["seq"] for e in entries] for combat_id, entries in store.read_streams({ids[0]: 2, ids[2]: 0}, 10).items()} \
+        == {ids[0]: [3], ids[2]: [1, 2]}
+
+
+def test_the_reader_loads_each_moved_combat_with_the_tokens_that_open_it(client, store):
+    location, combat = create(client, SISTEMA["combat"])
+    gone, _ = create(client, SISTEMA["combat"])
+    tokens = client.tokens[combat["id"]]
+    assert client.delete(gone).status_code == 204
+    assert client.delete(f"{location}/tokens/{token_id(digest(tokens['combatants']['ana']))}").status_code == 204
+    loaded = store.load_with_readers([combat["id"], gone.rsplit("/", 1)[1]])
+    assert list(loaded) == [combat["id"]]  # the deleted combat left out
+    state, readers = loaded[combat["id"]]
+    assert state["id"] == combat["id"] and state["version"] == 1
+    # The GM and Capanga still open it; Ana's token was revoked.
+    assert readers == {digest(tokens["gm"]), digest(tokens["combatants"]["capanga"])}
+
+
+def test_the_store_and_its_observer_are_what_the_stream_use_case_reads(store):
+    assert isinstance(store, EventStreams) and isinstance(observed(store), EventStreams)
+
+
+def test_catching_up_reads_page_after_page_and_stops_at_a_revoked_token(client, store):
+    location, combat = create(client, SISTEMA["combat"])
+    for action in PLAY:
+        act(client, location, action)
+    gm, ana = (digest(token) for token in (client.tokens[combat["id"]]["gm"], client.tokens[combat["id"]]["combatants"]["ana"]))
+    # Entries 2, 3, 4 after 1, in pages of at most 2: the store gives up to 100 at once, so one page of 3 (a full
+    # page of 2 would be followed by another read from its last seq).
+    pages = list(catch_up(store, combat["id"], gm, 1, 2))
+    assert [[entry["seq"] for entry in entries] for _, entries in pages] == [[2, 3, 4]]
+    assert pages[0][0]["version"] == 4  # shown by the state after them
+    assert list(catch_up(store, combat["id"], gm, 4, 2)) == []  # nothing after the last
+    assert client.delete(f"{location}/tokens/{token_id(ana)}").status_code == 204
+    with pytest.raises(Revoked):
+        next(catch_up(store, combat["id"], ana, 1, 2))
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(rid for rid in RULESETS if stream_api._shown_alike(rid)))
+def test_a_ruleset_that_hides_nothing_in_its_log_shows_every_role_the_same_entries(client, ruleset_id):
+    """The stream renders such a ruleset's entries once per language, not once per role: that holds only while
+    every role reads the same log (GET /events shows entries as the stream does)."""
+    example = get_ruleset(ruleset_id).example()
+    location, combat = create(client, example["combat"])
+    played = 0
+    for action in example["actions"]:  # some examples list alternatives: play them while the rules take them
+        if client.post(f"{location}/actions", json=action).status_code != 200:
+            break
+        played += 1
+    assert played >= 1
+    tokens = client.tokens[combat["id"]]
+    pages = [client.get(f"{location}/events?after=0", headers=_bearer(token)).get_json()
+             for token in (tokens["gm"], *tokens["combatants"].values())]
+    assert len(pages) == 1 + len(example["combat"]["combatants"]) and len(pages[0]["items"]) == 1 + played
+    assert all(page == pages[0] for page in pages)
+
+
+def test_dark_earth_hides_an_allocation_from_the_other_roles_so_it_is_rendered_per_role():
+    assert not stream_api._shown_alike("dark-earth")
+
+
+def test_a_follower_is_ticked_only_once_its_heartbeat_is_due_and_never_twice_unread(monkeypatch):
+    clock = [1000.0]
+    monkeypatch.setattr(fanout.time, "monotonic", lambda: clock[0])
+    subscription = fanout.Subscription("c", tick_seconds=15)
+    subscription.tick(1014.0)  # 14 s quiet: not yet
+    assert subscription.get(0) is None
+    subscription.tick(1015.0)
+    subscription.tick(1031.0)  # due again, but the first TICK is still unread: no second one
+    assert subscription.get(0) == fanout.TICK and subscription.get(0) is None
+    clock[0] = 1040.0
+    subscription.put(fanout.Batch([{"seq": 2}], {}, frozenset()))  # something came: quiet again from 1040
+    subscription.get(0)
+    subscription.tick(1054.0)
+    assert subscription.get(0) is None
+    subscription.tick(1055.0)
+    assert subscription.get(0) == fanout.TICK
