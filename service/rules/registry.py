@@ -13,14 +13,15 @@ takes an id already taken stops the service at start-up with a
 from __future__ import annotations
 
 from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 from .errors import InvalidInput
-from .ruleset import Ruleset
+from .ruleset import AnyRuleset, Ruleset
 
 GROUP = "melee.rulesets"
 
 # Filled in place (importers keep this very dict), by load_rulesets().
-RULESETS: dict[str, Ruleset] = {}
+RULESETS: dict[str, AnyRuleset] = {}
 
 
 class RulesetPluginError(RuntimeError):
@@ -33,7 +34,7 @@ def _origin(entry: EntryPoint) -> str:
     return f"{entry.name} = {entry.value!r} (group {GROUP}, from {where})"
 
 
-def _load(entry: EntryPoint) -> Ruleset:
+def _load(entry: EntryPoint) -> AnyRuleset:
     try:
         ruleset = entry.load()
     except Exception as error:
@@ -46,25 +47,31 @@ def _load(entry: EntryPoint) -> Ruleset:
     if missing:
         raise RulesetPluginError(f"the ruleset plugin {_origin(entry)} lacks: {', '.join(missing)} (docs/rulesets.md)")
     if ruleset.id != entry.name:
-        raise RulesetPluginError(f"the ruleset plugin {_origin(entry)} has the id {ruleset.id!r}: the entry point's name must be its id")
+        raise RulesetPluginError(
+            f"the ruleset plugin {_origin(entry)} has the id {ruleset.id!r}: the entry point's name must be its id"
+        )
     return ruleset
 
 
-def discover() -> dict[str, Ruleset]:
+def discover() -> dict[str, AnyRuleset]:
     """Every ruleset installed, by id, in a stable order (by id)."""
-    found: dict[str, tuple[Ruleset, EntryPoint]] = {}
+    found: dict[str, tuple[AnyRuleset, EntryPoint]] = {}
     for entry in entry_points(group=GROUP):
         ruleset = _load(entry)
         if ruleset.id in found:
             _, first = found[ruleset.id]
-            raise RulesetPluginError(f"two ruleset plugins take the id {ruleset.id!r}: {_origin(first)} and {_origin(entry)}")
+            raise RulesetPluginError(
+                f"two ruleset plugins take the id {ruleset.id!r}: {_origin(first)} and {_origin(entry)}"
+            )
         found[ruleset.id] = (ruleset, entry)
     if not found:
-        raise RulesetPluginError(f"no ruleset is installed (entry-point group {GROUP}): install Melee itself, e.g. pip install -e .")
+        raise RulesetPluginError(
+            f"no ruleset is installed (entry-point group {GROUP}): install Melee itself, e.g. pip install -e ."
+        )
     return {ruleset_id: found[ruleset_id][0] for ruleset_id in sorted(found)}
 
 
-def load_rulesets() -> dict[str, Ruleset]:
+def load_rulesets() -> dict[str, AnyRuleset]:
     """(Re)read the installed rulesets into RULESETS, e.g. after installing a plugin in a running test."""
     found = discover()
     RULESETS.clear()
@@ -72,7 +79,7 @@ def load_rulesets() -> dict[str, Ruleset]:
     return RULESETS
 
 
-def ruleset_of_module(module: str) -> Ruleset | None:
+def ruleset_of_module(module: str) -> AnyRuleset | None:
     """The ruleset whose package holds ``module`` (its schemas' components take its prefix)."""
     for ruleset in RULESETS.values():
         package = type(ruleset).__module__
@@ -81,7 +88,7 @@ def ruleset_of_module(module: str) -> Ruleset | None:
     return None
 
 
-def get_ruleset(ruleset_id) -> Ruleset:
+def get_ruleset(ruleset_id: Any) -> AnyRuleset:
     try:
         return RULESETS[ruleset_id]
     except (KeyError, TypeError):

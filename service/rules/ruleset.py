@@ -19,11 +19,11 @@ from .errors import InvalidAction, InvalidInput
 from .events import event
 from .gm.schemas import GM_ACTIONS
 from .odds.profile import OddsProfile
-from .viewer import GM_VIEWER, Viewer
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, StrictInt
 from .shapes import Schema, fields, validate
 from .state import Action, Awaiting, Combat, Combatant, Event
 from .tactics import DefaultTactic
+from .viewer import GM_VIEWER, Viewer
 
 MAX_COMBATANTS = 50
 GM = "gm"
@@ -110,8 +110,19 @@ class Ruleset(Generic[CombatT, CombatantT]):
     combatant_state: type[Schema] | None = None
 
     # Declarations without a default: the registry refuses a ruleset lacking one.
-    REQUIRED = ("id", "name", "language", "seed", "summary", "sheet_schema", "options_schema", "action_schemas",
-                "catalog", "messages", "tactic")
+    REQUIRED = (
+        "id",
+        "name",
+        "language",
+        "seed",
+        "summary",
+        "sheet_schema",
+        "options_schema",
+        "action_schemas",
+        "catalog",
+        "messages",
+        "tactic",
+    )
     HOOKS = ("new_combatant", "start", "resolve", "prompts", "is_standing", "example", "on_join")
 
     @property
@@ -127,11 +138,16 @@ class Ruleset(Generic[CombatT, CombatantT]):
             lacking.append("messages['en']")
         # Schemas are the core's shapes (a marshmallow schema, say, would fail at the first request instead).
         declared = {name: getattr(self, name) for name in ("sheet_schema", "options_schema") if hasattr(self, name)}
-        declared.update({f"action_schemas[{kind!r}]": schema for kind, schema in getattr(self, "action_schemas", {}).items()})
+        declared.update(
+            {f"action_schemas[{kind!r}]": schema for kind, schema in getattr(self, "action_schemas", {}).items()}
+        )
         if self.combatant_state is not None:
             declared["combatant_state"] = self.combatant_state
-        lacking += [f"{name} as a shape (a service.rules.shapes.Schema subclass)" for name, schema in declared.items()
-                    if not (isinstance(schema, type) and issubclass(schema, Schema))]
+        lacking += [
+            f"{name} as a shape (a service.rules.shapes.Schema subclass)"
+            for name, schema in declared.items()
+            if not (isinstance(schema, type) and issubclass(schema, Schema))
+        ]
         options = declared.get("options_schema")
         if isinstance(options, type) and issubclass(options, Schema) and "auto_end" not in options().fields:
             lacking.append("the option auto_end (schemas.auto_end(), read by ending.py)")
@@ -187,7 +203,9 @@ class Ruleset(Generic[CombatT, CombatantT]):
         """
         return False
 
-    def condition_changed(self, res: Resolution[CombatT, CombatantT], target: CombatantT, code: str, added: bool) -> None:
+    def condition_changed(
+        self, res: Resolution[CombatT, CombatantT], target: CombatantT, code: str, added: bool
+    ) -> None:
         """After the GM added or removed a condition (default: nothing)."""
 
     def on_join(self, res: Resolution[CombatT, CombatantT], newcomer: CombatantT) -> None:
@@ -310,13 +328,18 @@ class Ruleset(Generic[CombatT, CombatantT]):
         for index, combatant in enumerate(data["combatants"]):
             if combatant["id"] in seen or combatant["id"] == GM:
                 raise InvalidInput(
-                    {"combatants": {index: {"id": [f"{combatant['id']!r} is already used; ids must be unique and not 'gm'"]}}}
+                    {
+                        "combatants": {
+                            index: {"id": [f"{combatant['id']!r} is already used; ids must be unique and not 'gm'"]}
+                        }
+                    }
                 )
             seen[combatant["id"]] = index
         for index, hidden in enumerate(data["hidden_sheets"]):
             if hidden not in seen:
                 raise InvalidInput({"hidden_sheets": {index: [f"there is no combatant {hidden!r}"]}})
-        return data
+        loaded: dict[str, Any] = data
+        return loaded
 
     def load_action(self, body: Mapping[str, Any]) -> Action:
         if not isinstance(body, Mapping):
@@ -326,7 +349,8 @@ class Ruleset(Generic[CombatT, CombatantT]):
         if loader is None:
             known = ", ".join(sorted(self.all_action_schemas))
             raise InvalidInput({"type": [f"unknown action type {action_type!r} for {self.id}; one of: {known}"]})
-        return loader.load(body)
+        action: Action = loader.load(body)
+        return action
 
 
 # A ruleset whatever its state types: what the registry hands out and shared code takes.

@@ -13,9 +13,8 @@ caller then waits a little before the next poll).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import json
+from typing import TYPE_CHECKING, Any
 
 from redis.cluster import RedisCluster
 
@@ -82,7 +81,8 @@ class EventStreams:
         packed = self.__dict__.get("_packed_positions", {})
         # combat id -> (its stream's key, after, both as command arguments); only the combats followed now.
         packed = self._packed_positions = {
-            combat_id: known if (known := packed.get(combat_id)) is not None and known[1] == after
+            combat_id: known
+            if (known := packed.get(combat_id)) is not None and known[1] == after
             else (stream_key(combat_id), after, _bulk(stream_key(combat_id).encode()), _bulk(b"%d-0" % after))
             for combat_id, after in positions.items()
         }
@@ -154,8 +154,10 @@ class EventStreams:
         return entries
 
 
-_XREAD_HEAD = b"$5\r\nXREAD\r\n$5\r\nCOUNT\r\n" + b"$%d\r\n%d\r\n" % (len(str(MAX_ENTRIES_PER_READ)), MAX_ENTRIES_PER_READ) + (
-    b"$5\r\nBLOCK\r\n$%d\r\n%d\r\n$7\r\nSTREAMS\r\n"
+_XREAD_HEAD = (
+    b"$5\r\nXREAD\r\n$5\r\nCOUNT\r\n"
+    + b"$%d\r\n%d\r\n" % (len(str(MAX_ENTRIES_PER_READ)), MAX_ENTRIES_PER_READ)
+    + (b"$5\r\nBLOCK\r\n$%d\r\n%d\r\n$7\r\nSTREAMS\r\n")
 )
 
 

@@ -11,7 +11,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any, cast
 
@@ -60,7 +60,7 @@ def stamp_expiry(state: Combat[Any] | Stored, ttl_seconds: int) -> None:
 @lru_cache(maxsize=4)
 def _expiry(now: int, ttl_seconds: int) -> str:
     """When a combat written in second ``now`` expires (the same text for every write of that second)."""
-    expires = datetime.fromtimestamp(now, timezone.utc) + timedelta(seconds=ttl_seconds)
+    expires = datetime.fromtimestamp(now, UTC) + timedelta(seconds=ttl_seconds)
     return expires.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
@@ -85,13 +85,19 @@ def act(
         # loads it again), so the rules may change it in place rather than
         # copy it; a refused action leaves it half-changed, and unstored.
         ruleset = get_ruleset(state["ruleset"])
-        return apply_loaded(ruleset, cast("Combat[Any]", state), ruleset.load_action(action), caller=grant.viewer, in_place=True)
+        return apply_loaded(
+            ruleset, cast("Combat[Any]", state), ruleset.load_action(action), caller=grant.viewer, in_place=True
+        )
 
     known, applied = _write(combats, authorized, step, expected_version, keyed)
-    return Applied(applied.state, applied.entry, applied.grant, _mint_for_newcomers(combats, combat_id, known, applied.state))
+    return Applied(
+        applied.state, applied.entry, applied.grant, _mint_for_newcomers(combats, combat_id, known, applied.state)
+    )
 
 
-def take_back(combats: CombatStore, combat_id: str, token: str | None, *, expected_version: int | None = None) -> Applied:
+def take_back(
+    combats: CombatStore, combat_id: str, token: str | None, *, expected_version: int | None = None
+) -> Applied:
     """The GM's undo: the combat returns to the state before the last action."""
 
     def step(state: Stored, grant: Grant) -> tuple[Combat[Any], LogEntry]:
@@ -103,7 +109,9 @@ def take_back(combats: CombatStore, combat_id: str, token: str | None, *, expect
     return _write(combats, _as_gm(combats, combat_id, token), step, expected_version)[1]
 
 
-def play_again(combats: CombatStore, combat_id: str, token: str | None, *, expected_version: int | None = None) -> Applied:
+def play_again(
+    combats: CombatStore, combat_id: str, token: str | None, *, expected_version: int | None = None
+) -> Applied:
     """The GM's redo: the last undone action again, with its dice."""
 
     def step(state: Stored, grant: Grant) -> tuple[Combat[Any], LogEntry]:

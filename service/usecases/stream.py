@@ -12,7 +12,7 @@ stream is an ordinary read's authorization (``access.authorize``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 
 @runtime_checkable
@@ -24,17 +24,17 @@ class EventStreams(Protocol):
         """True when ``read_streams`` cannot wait (Redis Cluster): its caller pauses between reads."""
         ...
 
-    def entries_after(self, combat_id: str, after: int, block_ms: int | None = None) -> list[dict]:
+    def entries_after(self, combat_id: str, after: int, block_ms: int | None = None) -> list[dict[str, Any]]:
         """A page of the entries with seq > ``after``, in order (CombatNotFound when the combat is gone)."""
         ...
 
-    def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict, dict | None]: ...
+    def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict[str, Any], dict[str, Any] | None]: ...
 
-    def read_streams(self, positions: dict[str, int], block_ms: int) -> dict[str, list[dict]]:
+    def read_streams(self, positions: dict[str, int], block_ms: int) -> dict[str, list[dict[str, Any]]]:
         """For each combat ``{id: after}``, its entries with seq > after; combats with none left out."""
         ...
 
-    def load_with_readers(self, combat_ids: list[str]) -> dict[str, tuple[dict, frozenset[str]]]:
+    def load_with_readers(self, combat_ids: list[str]) -> dict[str, tuple[dict[str, Any], frozenset[str]]]:
         """Each combat and the digests of the tokens that open it; gone combats left out."""
         ...
 
@@ -51,7 +51,9 @@ def still_opens(store: EventStreams, combat_id: str, token_digest: str) -> None:
         raise Revoked(combat_id)
 
 
-def catch_up(store: EventStreams, combat_id: str, token_digest: str, after: int, page: int) -> Iterator[tuple[dict, list[dict]]]:
+def catch_up(
+    store: EventStreams, combat_id: str, token_digest: str, after: int, page: int
+) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
     """Every entry after ``after``, from the store: (state to show them by, entries) per page of at most ``page``.
 
     Revoked before a page its token may no longer read. The caller notes

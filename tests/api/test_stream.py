@@ -11,10 +11,10 @@ import pytest
 from service.api import fanout
 from service.api import stream as stream_api
 from service.api.access import digest, token_id
-from service.observability.store import observed
 from service.app import create_app
 from service.observability import shutdown
 from service.observability.metrics import ACTIVE_STREAMS
+from service.observability.store import observed
 from service.rules.registry import RULESETS, get_ruleset
 from service.settings import Settings
 from service.usecases.stream import EventStreams, Revoked, catch_up
@@ -80,11 +80,14 @@ def test_entries_arrive_in_order_with_their_seq_as_id(client):
     stream.close()
 
 
-@pytest.mark.parametrize(("accept", "text"), [
-    (None, "Ana ataca Capanga com Pistola: 5, 4 → 15."),  # the combat's language
-    ("*", "Ana ataca Capanga com Pistola: 5, 4 → 15."),
-    ("fr-FR,fr;q=0.9", "Ana attaque Capanga avec Pistola : 5, 4 → 15."),
-])
+@pytest.mark.parametrize(
+    ("accept", "text"),
+    [
+        (None, "Ana ataca Capanga com Pistola: 5, 4 → 15."),  # the combat's language
+        ("*", "Ana ataca Capanga com Pistola: 5, 4 → 15."),
+        ("fr-FR,fr;q=0.9", "Ana attaque Capanga avec Pistola : 5, 4 → 15."),
+    ],
+)
 def test_the_stream_speaks_the_language_the_other_reads_speak(client, accept, text):
     location, _ = create(client, SISTEMA["combat"])
     stream = open_stream(client, location, headers={"Accept-Language": accept} if accept else {})
@@ -120,7 +123,10 @@ def test_the_token_may_come_as_a_query_parameter_and_is_never_logged(client, cap
         stream = open_stream(client, location, f"?after=0&access_token={token}", headers={"Authorization": ""})
         assert stream.next_event()["id"] == "1"
         stream.close()
-    assert caplog.records and all(token not in record.getMessage() and token not in json.dumps(record.__dict__, default=str) for record in caplog.records)
+    assert caplog.records and all(
+        token not in record.getMessage() and token not in json.dumps(record.__dict__, default=str)
+        for record in caplog.records
+    )
     refused = client.get(f"{location}/stream?access_token=nope", headers={"Authorization": ""})
     assert refused.status_code == 401
 
@@ -203,7 +209,12 @@ def test_listeners_receive_an_undo_and_a_redo_as_entries(client):
     assert client.post(f"{location}/redo").status_code == 200
     attack, undo, redo = (stream.next_event()["data"] for _ in range(3))
     assert attack["action"]["type"] == "attack"
-    assert undo["action"] == {"type": "undo", "actor": "gm", "undoes": 2, "dice_commitment": undo["action"]["dice_commitment"]}
+    assert undo["action"] == {
+        "type": "undo",
+        "actor": "gm",
+        "undoes": 2,
+        "dice_commitment": undo["action"]["dice_commitment"],
+    }
     assert undo["action"]["dice_commitment"]["stream"] == 1 and len(undo["action"]["dice_commitment"]["sha256"]) == 64
     assert undo["events"][0]["code"] == "action_undone" and "restored_state" not in undo
     assert redo["action"]["type"] == "redo" and redo["events"][0]["code"] == "action_redone"
@@ -254,8 +265,12 @@ def test_one_address_holds_at_most_its_streams(store):
     held = [open_stream(client, location), open_stream(client, location, headers=_bearer(tokens["combatants"]["ana"]))]
     refused = client.get(f"{location}/stream", headers=_bearer(tokens["combatants"]["capanga"]))
     assert refused.status_code == 429 and "this address" in refused.get_json()["detail"]
-    other_address = client.get(f"{location}/stream", buffered=False, environ_base={"REMOTE_ADDR": "192.0.2.7"},
-                               headers=_bearer(tokens["combatants"]["capanga"]))
+    other_address = client.get(
+        f"{location}/stream",
+        buffered=False,
+        environ_base={"REMOTE_ADDR": "192.0.2.7"},
+        headers=_bearer(tokens["combatants"]["capanga"]),
+    )
     assert other_address.status_code == 200
     other_address.close()
     for stream in held:
@@ -356,8 +371,10 @@ def test_the_reader_gets_only_what_each_followed_combat_lacks(client, store):
     assert {combat_id: [entry["seq"] for entry in entries] for combat_id, entries in found.items()} == {ids[0]: [2, 3]}
     assert [entry["action"]["type"] for entry in found[ids[0]]] == ["attack", "defend"]
     # Positions move on: the same combats again, the first from 2.
-    assert {combat_id: [e["seq"] for e in entries] for combat_id, entries in store.read_streams({ids[0]: 2, ids[2]: 0}, 10).items()} \
-        == {ids[0]: [3], ids[2]: [1, 2]}
+    assert {
+        combat_id: [e["seq"] for e in entries]
+        for combat_id, entries in store.read_streams({ids[0]: 2, ids[2]: 0}, 10).items()
+    } == {ids[0]: [3], ids[2]: [1, 2]}
 
 
 def test_the_reader_loads_each_moved_combat_with_the_tokens_that_open_it(client, store):
@@ -382,7 +399,9 @@ def test_catching_up_reads_page_after_page_and_stops_at_a_revoked_token(client, 
     location, combat = create(client, SISTEMA["combat"])
     for action in PLAY:
         act(client, location, action)
-    gm, ana = (digest(token) for token in (client.tokens[combat["id"]]["gm"], client.tokens[combat["id"]]["combatants"]["ana"]))
+    gm, ana = (
+        digest(token) for token in (client.tokens[combat["id"]]["gm"], client.tokens[combat["id"]]["combatants"]["ana"])
+    )
     # Entries 2, 3, 4 after 1, in pages of at most 2: the store gives up to 100 at once, so one page of 3 (a full
     # page of 2 would be followed by another read from its last seq).
     pages = list(catch_up(store, combat["id"], gm, 1, 2))
@@ -407,8 +426,10 @@ def test_a_ruleset_that_hides_nothing_in_its_log_shows_every_role_the_same_entri
         played += 1
     assert played >= 1
     tokens = client.tokens[combat["id"]]
-    pages = [client.get(f"{location}/events?after=0", headers=_bearer(token)).get_json()
-             for token in (tokens["gm"], *tokens["combatants"].values())]
+    pages = [
+        client.get(f"{location}/events?after=0", headers=_bearer(token)).get_json()
+        for token in (tokens["gm"], *tokens["combatants"].values())
+    ]
     assert len(pages) == 1 + len(example["combat"]["combatants"]) and len(pages[0]["items"]) == 1 + played
     assert all(page == pages[0] for page in pages)
 
