@@ -46,6 +46,14 @@ def has(combatant: Combatant, code: str) -> bool:
     return False
 
 
+def has_any(combatant: Combatant, codes: frozenset[str]) -> bool:
+    """``has`` for any of ``codes``, in one pass over the conditions."""
+    for condition in combatant["conditions"]:
+        if condition["code"] in codes:
+            return True
+    return False
+
+
 def find(combatant: Combatant, code: str) -> Condition | None:
     return next((c for c in combatant["conditions"] if c["code"] == code), None)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -169,6 +170,11 @@ def upgrade_legacy(state: Combat[Any]) -> None:
 _LIMITS = {sides: (1 << 64) - ((1 << 64) % sides) for sides in ALLOWED_SIDES}
 
 
+# A draw's counter as 8 big-endian bytes, and a digest's 8 bytes as that integer (struct: cheaper than int.to_bytes).
+_COUNTER = struct.Struct(">Q").pack
+_BITS = struct.Struct(">Q").unpack
+
+
 @lru_cache(maxsize=1024)
 def _keyed(key_hex: str) -> Any:  # hashlib's blake2b type is private
     """The BLAKE2b state keyed with a stream's key, copied for each draw (keying it again costs more)."""
@@ -193,14 +199,16 @@ class DiceStream:
     def roll(self, sides: int) -> tuple[int, int]:
         """(face, the draw that gave it)."""
         limit = _LIMITS[sides]
+        keyed = self._keyed
+        draw = self.draw
         while True:
-            draw = self.draw
-            self.draw = draw + 1
-            hashed = self._keyed.copy()
-            hashed.update(draw.to_bytes(8, "big"))
-            bits = int.from_bytes(hashed.digest(), "big")
+            hashed = keyed.copy()
+            hashed.update(_COUNTER(draw))
+            bits: int = _BITS(hashed.digest())[0]
             if bits < limit:
+                self.draw = draw + 1
                 return bits % sides + 1, draw
+            draw += 1
 
     def position(self) -> RngPosition:
         return {"stream": self.index, "draw": self.draw}
@@ -256,7 +264,8 @@ class DiceBox:
     def roll(self, sides: int, purpose: str, roller: str) -> int:
         if sides not in ALLOWED_SIDES:
             raise DiceSyntaxError(f"d{sides} is not a die Melee rolls", field=None)
-        if len(self.rolls) >= MAX_DICE_PER_ACTION:
+        rolls = self.rolls
+        if len(rolls) >= MAX_DICE_PER_ACTION:
             raise TooManyDice(f"an action may roll at most {MAX_DICE_PER_ACTION} dice")
         index = self._next_supplied
         if index < len(self._supplied):
@@ -269,17 +278,18 @@ class DiceBox:
                     )
                 self._next_supplied += 1
                 roll: Roll = {"sides": sides, "value": value, "purpose": purpose, "roller": roller, "source": self._source}
-                self.rolls.append(roll)
+                rolls.append(roll)
                 return value
             self._foreign.append((index, roller, purpose))
         roll = self._server_roll(sides, purpose, roller)
-        self.rolls.append(roll)
+        rolls.append(roll)
         return roll["value"]
 
     def roll_many(self, count: int, sides: int, purpose: str, roller: str) -> tuple[int, ...]:
         if count > MAX_DICE_PER_EXPRESSION:
             raise TooManyDice(f"{count} dice in one roll; at most {MAX_DICE_PER_EXPRESSION}")
-        return tuple(self.roll(sides, purpose, roller) for _ in range(count))
+        roll = self.roll
+        return tuple([roll(sides, purpose, roller) for _ in range(count)])
 
     def roll_expression(self, expression: DiceExpression | str, purpose: str, roller: str) -> RollResult:
         if isinstance(expression, str):
@@ -317,10 +327,11 @@ class DiceBox:
         """A server die, recorded with where it comes from (its stream and draw) for the audit."""
         if self.stream is None:
             raise RuntimeError("this dice box has no stream: it hands out supplied or logged dice only")
-        value, draw = self.stream.roll(sides)
+        stream = self.stream
+        value, draw = stream.roll(sides)
         return {
             "sides": sides, "value": value, "purpose": purpose, "roller": roller, "source": SERVER,
-            "stream": self.stream.index, "draw": draw,
+            "stream": stream.index, "draw": draw,
         }
 
 

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from ..conditions import LEFT, add, has, remove
+from ..conditions import LEFT, add, has, has_any, remove
 from .state import DuelCombatant
 
 PRONE, STUNNED, UNCONSCIOUS, DEAD = "prone", "stunned", "unconscious", "dead"
@@ -21,8 +21,11 @@ def is_stunned(combatant: DuelCombatant) -> bool:
     return has(combatant, STUNNED)
 
 
+_OUT = frozenset({UNCONSCIOUS, DEAD, LEFT})
+
+
 def is_out(combatant: DuelCombatant) -> bool:
-    return has(combatant, UNCONSCIOUS) or has(combatant, DEAD) or has(combatant, LEFT)
+    return has_any(combatant, _OUT)
 
 
 def is_dead(combatant: DuelCombatant) -> bool:

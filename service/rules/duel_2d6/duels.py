@@ -24,7 +24,10 @@ MAX_INITIATIVE_REROLLS = 20
 
 
 def by_id(state: DuelCombat, combatant_id: str) -> DuelCombatant:
-    return next(c for c in state["combatants"] if c["id"] == combatant_id)
+    for c in state["combatants"]:  # a plain loop: the rules' most frequent lookup here
+        if c["id"] == combatant_id:
+            return c
+    raise StopIteration  # as next() over an empty search did
 
 
 def other(duel: Pair, combatant_id: str) -> str:

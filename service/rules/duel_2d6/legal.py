@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from ..ruleset import AnyRuleset, Choice
-from ..gm.legal import describe, field_spec, present
+from ..gm.legal import choice_found, describe, field_spec, present
 from .arsenal import is_ranged, within_reach_of_a_blow
 from .conditions import is_out
 from .defense import LOCKED_DEFENSES, allowed
@@ -90,6 +90,7 @@ def _attacks(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> li
     sets = []
     for opponent in _led(state, actor):
         for weapon, maneuver, part in _blows(state, actor, opponent):
+            choice_found()  # a probe stops here, before the seconds
             sets.append(describe(
                 ruleset, state, actor["id"], "attack", **_optional_rules(state),
                 target={"required": True, "choices": [opponent["id"]]},
