@@ -75,6 +75,12 @@ class DiceExpression:
     def parse(cls, text: str) -> DiceExpression:
         if not isinstance(text, str):
             raise DiceSyntaxError(f"a dice expression must be a string, not {text!r}", field=None)
+        if cls is DiceExpression:
+            return _parsed(text)  # the rules parse the same few expressions (a weapon's damage) on every blow
+        return cls._parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> DiceExpression:
         if len(text) > MAX_EXPRESSION_LENGTH:
             # Before int(): Python refuses (ValueError) numbers of more than 4,300 digits.
             raise DiceSyntaxError(f"a dice expression has at most {MAX_EXPRESSION_LENGTH} characters, such as 2d6+3", field=None)
@@ -112,6 +118,12 @@ class DiceExpression:
             return str(self.modifier)
         sign = f"{self.modifier:+d}" if self.modifier else ""
         return f"{self.count}d{self.sides}{sign}"
+
+
+@lru_cache(maxsize=4096)
+def _parsed(text: str) -> DiceExpression:
+    """An expression's parse, once per text: a frozen value; a refusal is raised again each time (never cached)."""
+    return DiceExpression._parse(text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,7 +49,10 @@ def max_opponents(combatant: DuelCombatant) -> int:
 
 
 def hold_on(state: DuelCombat, held_id: str) -> Hold | None:
-    return next((h for h in state["holds"] if h["held"] == held_id), None)
+    for hold in state["holds"]:
+        if hold["held"] == held_id:
+            return hold
+    return None
 
 
 def is_locked(state: DuelCombat, combatant_id: str) -> bool:
@@ -195,9 +198,10 @@ def leave_fight(res: Res, combatant: DuelCombatant) -> None:
 def _attacker_actions(state: DuelCombat, combatant: DuelCombatant) -> list[str]:
     if is_stunned(combatant):
         return ["pass"]
-    if is_locked(state, combatant["id"]):
+    hold = hold_on(state, combatant["id"])
+    if hold and hold["locked"]:  # is_locked
         return ["break_free", "pass"]
-    held = ["break_free"] if hold_on(state, combatant["id"]) else []
+    held = ["break_free"] if hold else []
     shoots = any(w["kind"] in RANGED_KINDS for w in combatant["sheet"]["weapons"])
     return [a for a in ATTACKER_ACTIONS if shoots or a not in ("shoot", "reload")] + held
 

@@ -39,8 +39,10 @@ def choices(ruleset: AnyRuleset, state: DuelCombat, actor_id: str, action_type: 
 def _weapons(actor: DuelCombatant) -> list[dict[str, Any]]:
     """The sheet's weapons and the fist and foot, less what was lost (Désarmer)."""
     weapons = list(actor["sheet"]["weapons"])  # arsenal.weapon_of: the sheet's first
-    weapons += [{"id": w, **WEAPONS[w]} for w in ALWAYS_CARRIED if all(x["id"] != w for x in weapons)]
-    return [w for w in weapons if w["id"] not in actor["dropped"]]
+    held = {x["id"] for x in weapons}
+    weapons += [{"id": w, **WEAPONS[w]} for w in ALWAYS_CARRIED if w not in held]
+    dropped = actor["dropped"]
+    return [w for w in weapons if w["id"] not in dropped] if dropped else weapons
 
 
 def _reach(weapon: dict[str, Any]) -> dict[str, Any]:
