@@ -6,7 +6,7 @@ from typing import Any, cast
 
 from ..ruleset import AnyRuleset
 from ..conditions import has
-from ..gm.legal import describe, field_spec, present
+from ..gm.legal import choice_found, describe, field_spec, present
 from .declarations import reasoned_with
 from .rounds import current_slot, defences, plan
 from .status import CORNERED, DEAD, DISARMED, FRENZY, IMMOBILISED, condition, frenzy, is_standing, may_attack
@@ -27,6 +27,7 @@ def choices(ruleset: AnyRuleset, state: SiliciumCombat, actor_id: str, action_ty
     slot = current_slot(state)
     own = slot if slot is not None and slot["actor"] == actor_id else None
     if action_type == "declare":
+        choice_found()  # one choice, whatever its slots: a probe stops before building them
         return [describe(ruleset, state, actor_id, action_type, actions={"required": True, "type": "array", "items": _slots(state, actor)})]
     if action_type == "attack":
         return _attacks(ruleset, state, actor, own)
@@ -117,6 +118,7 @@ def _situations(kind: str) -> list[list[str]]:
 
 
 def _attack_sets(ruleset: AnyRuleset, state: SiliciumCombat, actor: SiliciumCombatant, weapon: dict[str, Any], reaction: bool, targets: list[str]) -> list[dict[str, Any]]:
+    choice_found()  # every weapon has at least one set below: a probe stops before building it
     kind = mode(weapon)
     common = {
         "target": {"required": True, "choices": targets},
