@@ -17,9 +17,9 @@ import uuid
 
 import redis
 
+from service.api.idempotency import key_digest
 from service.app import create_app
 from service.settings import Settings
-from service.api.idempotency import key_digest
 from service.store.keys import combat_keys, creation_key
 
 from .http import bench_body, fight_actions
@@ -50,7 +50,9 @@ def one_combat(app, client: redis.Redis, body: dict, max_actions: int) -> dict:
     at_creation = usage(client, keys)
     gm = {"Authorization": f"Bearer {combat['tokens']['gm']}"}
     for action in actions:
-        response = http.post(f"/combats/{combat['id']}/actions", json=action, headers={**gm, "Idempotency-Key": str(uuid.uuid4())})
+        response = http.post(
+            f"/combats/{combat['id']}/actions", json=action, headers={**gm, "Idempotency-Key": str(uuid.uuid4())}
+        )
         assert response.status_code == 200, response.get_json()
     after = usage(client, keys)
     http.delete(f"/combats/{combat['id']}", headers=gm)
@@ -72,9 +74,21 @@ def main() -> None:
             created, after, n = row["at_creation"], row["after"], row["actions"]
             per_action = {k: (after[k] - created[k]) / n for k in after}
             print(f"{count} combatants, {n} actions")
-            print("  at creation: " + ", ".join(f"{k} {v} B" for k, v in created.items()) + f"; total {sum(created.values())} B")
-            print(f"  after {n} actions: " + ", ".join(f"{k} {v} B" for k, v in after.items()) + f"; total {sum(after.values())} B")
-            print("  per action: " + ", ".join(f"{k} {v:.0f} B" for k, v in per_action.items()) + f"; total {sum(per_action.values()):.0f} B")
+            print(
+                "  at creation: "
+                + ", ".join(f"{k} {v} B" for k, v in created.items())
+                + f"; total {sum(created.values())} B"
+            )
+            print(
+                f"  after {n} actions: "
+                + ", ".join(f"{k} {v} B" for k, v in after.items())
+                + f"; total {sum(after.values())} B"
+            )
+            print(
+                "  per action: "
+                + ", ".join(f"{k} {v:.0f} B" for k, v in per_action.items())
+                + f"; total {sum(per_action.values()):.0f} B"
+            )
             print(f"  creation record (gone after CREATION_REPLAY_SECONDS): {row['creation_record']} B")
 
 

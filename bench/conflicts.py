@@ -48,8 +48,10 @@ def main() -> None:
         [t.join() for t in threads]
         server.call("DELETE", headers["Location"], token=token)
     total = sum(statuses.values())
-    print(f"{options.writers} writers × {options.actions} actions: {dict(sorted(statuses.items()))}, "
-          f"409: {100 * statuses[409] / total:.1f} %")
+    print(
+        f"{options.writers} writers × {options.actions} actions: {dict(sorted(statuses.items()))}, "
+        f"409: {100 * statuses[409] / total:.1f} %"
+    )
 
 
 if __name__ == "__main__":

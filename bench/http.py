@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import http.client
 import json
 import os
 import platform
@@ -29,8 +30,7 @@ import sys
 import tempfile
 import threading
 import time
-import http.client
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timezone
 from pathlib import Path
 
 from service.rules.engine import apply_action, create_combat
@@ -77,7 +77,10 @@ class Server:
     def __enter__(self):
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--config", "deploy/gunicorn.conf.py", self.app],
-            cwd=ROOT, env={**os.environ, **self.env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            cwd=ROOT,
+            env={**os.environ, **self.env},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         for _ in range(200):
             with contextlib.suppress(OSError):
@@ -104,7 +107,9 @@ class Server:
 
 
 def request_line(method: str, path: str, token: str | None, body=None) -> str:
-    return f"{method} {path} {token or '-'} {json.dumps(body, separators=(',', ':')) if body is not None else ''}".rstrip()
+    return (
+        f"{method} {path} {token or '-'} {json.dumps(body, separators=(',', ':')) if body is not None else ''}".rstrip()
+    )
 
 
 def attack_lists(server: Server, ruleset_id: str, connections: int, per_connection: int) -> list[list[str]]:
@@ -139,17 +144,38 @@ def get_lists(server: Server, connections: int, count: int) -> list[list[str]]:
 
 def floor_lists(connections: int, count: int) -> list[list[str]]:
     run = os.urandom(4).hex()
-    return [[request_line("POST", f"/floor/{run}-{c}", None, {"type": "attack", "actor": "ana"})] * count for c in range(connections)]
+    return [
+        [request_line("POST", f"/floor/{run}-{c}", None, {"type": "attack", "actor": "ana"})] * count
+        for c in range(connections)
+    ]
 
 
 def run_wrk(port: int, lists: list[list[str]], seconds: int, directory: Path) -> dict:
     for index, lines in enumerate(lists):
-        (directory / f"requests-{index}.txt").write_text("\n".join(lines + [request_line("GET", "/healthz", None)]) + "\n")
+        (directory / f"requests-{index}.txt").write_text(
+            "\n".join(lines + [request_line("GET", "/healthz", None)]) + "\n"
+        )
     n = len(lists)
     out = subprocess.run(
-        ["wrk", "-t", str(n), "-c", str(n), "-d", f"{seconds}s", "--timeout", "10s", "-s", str(ROOT / "bench" / "wrk.lua"),
-         f"http://127.0.0.1:{port}", "--", str(directory)],
-        capture_output=True, text=True, check=True,
+        [
+            "wrk",
+            "-t",
+            str(n),
+            "-c",
+            str(n),
+            "-d",
+            f"{seconds}s",
+            "--timeout",
+            "10s",
+            "-s",
+            str(ROOT / "bench" / "wrk.lua"),
+            f"http://127.0.0.1:{port}",
+            "--",
+            str(directory),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     result = json.loads(out.split("RESULT ", 1)[1].splitlines()[0])
     result["rps"] = result["requests"] / result["seconds"]
@@ -191,9 +217,14 @@ def run_python(port: int, lists: list[list[str]], seconds: int, directory: Path)
     elapsed = time.monotonic() - started
     ordered = sorted(latencies)
     return {
-        "requests": len(ordered), "seconds": elapsed, "rps": len(ordered) / elapsed,
-        "p50_ms": statistics.median(ordered) * 1000, "p99_ms": ordered[int(0.99 * (len(ordered) - 1))] * 1000,
-        "non_2xx": errors[0], "socket_errors": 0, "exhausted": 0,
+        "requests": len(ordered),
+        "seconds": elapsed,
+        "rps": len(ordered) / elapsed,
+        "p50_ms": statistics.median(ordered) * 1000,
+        "p99_ms": ordered[int(0.99 * (len(ordered) - 1))] * 1000,
+        "non_2xx": errors[0],
+        "socket_errors": 0,
+        "exhausted": 0,
     }
 
 
@@ -234,28 +265,44 @@ def main() -> None:
         (tmp / "metrics").mkdir()
         common = {"REDIS_URL": url, "RATE_LIMIT": "", "PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics")}
         with Server("bench.floor:create_app()", common) as floor:
-            rows.append(("floor: JSON read-modify-write + CAS", run(floor.port, floor_lists(args.connections, cheap), args.seconds, tmp)))
+            rows.append(
+                (
+                    "floor: JSON read-modify-write + CAS",
+                    run(floor.port, floor_lists(args.connections, cheap), args.seconds, tmp),
+                )
+            )
         service_env = {**common, "COMBAT_TTL_SECONDS": "60", "SECRET_KEY": os.urandom(16).hex()}
         with Server("service.app:create_app()", service_env) as melee:
-            rows.append(("POST /combats (sistema-2d6)", run(melee.port, create_lists(args.connections, cheap), args.seconds, tmp)))
+            rows.append(
+                (
+                    "POST /combats (sistema-2d6)",
+                    run(melee.port, create_lists(args.connections, cheap), args.seconds, tmp),
+                )
+            )
             for ruleset_id in sorted(RULESETS):
                 lists = attack_lists(melee, ruleset_id, args.connections, actions)
                 rows.append((f"attack: {ruleset_id}", run(melee.port, lists, args.seconds, tmp)))
-            rows.append(("GET /combats/{id}", run(melee.port, get_lists(melee, args.connections, cheap), args.seconds, tmp)))
+            rows.append(
+                ("GET /combats/{id}", run(melee.port, get_lists(melee, args.connections, cheap), args.seconds, tmp))
+            )
     report(rows, generator, args)
 
 
 def report(rows, generator: str, args) -> None:
     floor = rows[0][1]
-    print(f"\n{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
-    print(f"load generator {generator}, {args.connections} connections, {args.seconds} s per scenario; "
-          f"gunicorn: deploy/gunicorn.conf.py defaults (WEB_CONCURRENCY=2, gevent workers); RATE_LIMIT off\n")
+    print(f"\n{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {machine()}")
+    print(
+        f"load generator {generator}, {args.connections} connections, {args.seconds} s per scenario; "
+        f"gunicorn: deploy/gunicorn.conf.py defaults (WEB_CONCURRENCY=2, gevent workers); RATE_LIMIT off\n"
+    )
     print("| scenario | req/s | p50 ms | p99 ms | req/s vs floor | p99 vs floor | errors |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name, r in rows:
         bad = r["non_2xx"] + r["socket_errors"] + r["exhausted"]
-        print(f"| {name} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
-              f"{r['rps'] / floor['rps']:.2f}x | {r['p99_ms'] / floor['p99_ms']:.2f}x | {bad} |")
+        print(
+            f"| {name} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
+            f"{r['rps'] / floor['rps']:.2f}x | {r['p99_ms'] / floor['p99_ms']:.2f}x | {bad} |"
+        )
     if args.json:
         args.json.write_text(json.dumps({"generator": generator, "machine": machine(), "rows": dict(rows)}, indent=2))
 

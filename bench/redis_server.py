@@ -37,7 +37,19 @@ def redis_url():
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="melee-bench-redis-") as directory:
         process = subprocess.Popen(
-            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory],
+            [
+                "redis-server",
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                directory,
+            ],
             stdout=subprocess.DEVNULL,
         )
         try:

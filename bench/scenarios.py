@@ -27,12 +27,27 @@ def _after(ruleset_id: str, count: int) -> dict:
 # ruleset -> (actions of the example played first, the attack timed)
 ATTACKS = {
     "sistema-2d6": (0, {"type": "attack", "actor": "ana", "target": "capanga", "weapon": "pistola", "defense": {}}),
-    "duel-2d6": (0, {"type": "attack", "actor": "truand", "target": "philip", "weapon": "poing", "defense": {"defense": "esquiver"}}),
-    "space-opera-d100": (0, {"type": "attack", "actor": "kira", "target": "garde", "weapon": "vibro", "reaction": {"kind": "dodge"}}),
+    "duel-2d6": (
+        0,
+        {
+            "type": "attack",
+            "actor": "truand",
+            "target": "philip",
+            "weapon": "poing",
+            "defense": {"defense": "esquiver"},
+        },
+    ),
+    "space-opera-d100": (
+        0,
+        {"type": "attack", "actor": "kira", "target": "garde", "weapon": "vibro", "reaction": {"kind": "dodge"}},
+    ),
     # The resolution phase, after both declared: Ana shoots.
     "age-du-silicium": (2, {"type": "attack", "actor": "ana", "target": "krieg", "range": "short"}),
     # The second secret allocation resolves the whole tour (initiative, blows, wounds).
-    "dark-earth": (1, {"type": "allocate", "actor": "goule", "target": "kael", "split": {"init": 1, "att": 3, "def": 2}}),
+    "dark-earth": (
+        1,
+        {"type": "allocate", "actor": "goule", "target": "kael", "split": {"init": 1, "att": 3, "def": 2}},
+    ),
 }
 
 

@@ -32,15 +32,21 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def run(url: str, fights: int, workers: int) -> tuple[float, dict]:
     queue = f"melee-bench-{uuid.uuid4().hex}"
-    client = create_app(Settings(redis_url=url, simulation_queue=queue, rate_limit="", log_level="WARNING")).test_client()
+    client = create_app(
+        Settings(redis_url=url, simulation_queue=queue, rate_limit="", log_level="WARNING")
+    ).test_client()
     env = {**os.environ, "REDIS_URL": url, "SIMULATION_QUEUE": queue, "LOG_LEVEL": "WARNING"}
     job_ids: list[str] = []
-    processes = [subprocess.Popen([sys.executable, "-m", "service.jobs.worker"], cwd=ROOT, env=env) for _ in range(workers)]
+    processes = [
+        subprocess.Popen([sys.executable, "-m", "service.jobs.worker"], cwd=ROOT, env=env) for _ in range(workers)
+    ]
     try:
         time.sleep(2)  # the workers import and connect: not part of the job's time
         template = {k: v for k, v in RULESETS["sistema-2d6"].example()["combat"].items() if k != "dice"}
         start = time.monotonic()
-        response = client.post("/simulations", json={"template": template, "fights": fights, "seed": 1, "background": True})
+        response = client.post(
+            "/simulations", json={"template": template, "fights": fights, "seed": 1, "background": True}
+        )
         assert response.status_code == 202, response.get_json()
         job_ids.append(response.get_json()["id"])
         while (job := client.get(response.headers["Location"]).get_json())["status"] not in ("done", "failed"):

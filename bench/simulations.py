@@ -62,7 +62,9 @@ def one_process(rulesets: list[str], fights: int) -> None:
     from service.simulation import simulate
 
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    print("| ruleset | fights | CPU seconds | wall seconds | µs per fight | actions per fight | µs per action | undecided |")
+    print(
+        "| ruleset | fights | CPU seconds | wall seconds | µs per fight | actions per fight | µs per action | undecided |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for ruleset_id in rulesets:
         template = _template(ruleset_id)
@@ -71,14 +73,19 @@ def one_process(rulesets: list[str], fights: int) -> None:
         result = simulate(template, fights, seed=1)
         seconds, wall = time.process_time() - start, time.monotonic() - wall
         actions = result["actions"]["mean"]
-        print(f"| {ruleset_id} | {fights} | {seconds:.2f} | {wall:.2f} | {seconds / fights * 1e6:.0f} | {actions:.1f} | "
-              f"{seconds / fights / actions * 1e6:.0f} | {result['undecided']} |", flush=True)
+        print(
+            f"| {ruleset_id} | {fights} | {seconds:.2f} | {wall:.2f} | {seconds / fights * 1e6:.0f} | {actions:.1f} | "
+            f"{seconds / fights / actions * 1e6:.0f} | {result['undecided']} |",
+            flush=True,
+        )
 
 
 def processes_run(rulesets: list[str], fights: int, processes: int) -> None:
     from service.simulation import simulate
 
-    print("| ruleset | fights | processes | wall seconds | CPU seconds (this process and its children) | load average before |")
+    print(
+        "| ruleset | fights | processes | wall seconds | CPU seconds (this process and its children) | load average before |"
+    )
     print("|---|---:|---:|---:|---:|---:|")
     for ruleset_id in rulesets:
         template = _template(ruleset_id)
@@ -126,20 +133,26 @@ def profile(rulesets: list[str], fights: int) -> None:
         print(f"{ruleset_id}, {fights} fights, share of the run under cProfile:")
         for label, keys in PROFILE_GROUPS.items():
             spent = sum(
-                ct for (path, _, name), (_, _, _, ct, _) in stats.items()
-                for end, function in keys if name == function and (end == "~" or path.endswith(end))
+                ct
+                for (path, _, name), (_, _, _, ct, _) in stats.items()
+                for end, function in keys
+                if name == function and (end == "~" or path.endswith(end))
             )
             print(f"  {label:42s} {100 * spent / total:5.1f} %")
 
 
 def _measure(cwd: Path, ruleset_id: str, fights: int) -> dict:
-    out = subprocess.run([sys.executable, "-c", MEASURE, ruleset_id, str(fights)], cwd=cwd, check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", MEASURE, ruleset_id, str(fights)], cwd=cwd, check=True, capture_output=True, text=True
+    )
     return json.loads(out.stdout)
 
 
 def before_after(rulesets: list[str], fights: int, before: Path, repeat: int) -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    print("| ruleset | fights | µs per action before (median) | after (median) | after / before | actions per fight before, after |")
+    print(
+        "| ruleset | fights | µs per action before (median) | after (median) | after / before | actions per fight before, after |"
+    )
     print("|---|---:|---:|---:|---:|---|")
     for ruleset_id in rulesets:
         runs: dict[str, list[float]] = {"before": [], "after": []}
@@ -150,7 +163,10 @@ def before_after(rulesets: list[str], fights: int, before: Path, repeat: int) ->
                 runs[side].append(measured["seconds"] / fights / measured["actions"] * 1e6)
                 actions[side] = measured["actions"]
         b, a = statistics.median(runs["before"]), statistics.median(runs["after"])
-        print(f"| {ruleset_id} | {fights} | {b:.1f} | {a:.1f} | {a / b:.2f} | {actions['before']:.2f}, {actions['after']:.2f} |", flush=True)
+        print(
+            f"| {ruleset_id} | {fights} | {b:.1f} | {a:.1f} | {a / b:.2f} | {actions['before']:.2f}, {actions['after']:.2f} |",
+            flush=True,
+        )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
@@ -158,7 +174,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--fights", type=int, default=10_000)
     parser.add_argument("--rulesets", nargs="+", help="default: every ruleset")
-    parser.add_argument("--processes", type=int, default=1, help="play each run with this many child processes (wall clock)")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="play each run with this many child processes (wall clock)"
+    )
     parser.add_argument("--profile", action="store_true", help="where the time goes, under cProfile")
     parser.add_argument("--before", type=Path, help="a checkout of the code to compare with (CPU per action)")
     parser.add_argument("--repeat", type=int, default=3, help="with --before: runs per side and ruleset")

@@ -93,13 +93,17 @@ def main() -> None:
                     rows.append(measure(store, states, entries, version))
         finally:
             store.delete(combat_id)
-    print(f"{'version':>8} {'state JSON':>11} {'state hash':>11} {'log list':>9} {'total':>8} "
-          f"{'read state':>11} {'page 1':>8} {'last page':>10} {'replay':>8}")
+    print(
+        f"{'version':>8} {'state JSON':>11} {'state hash':>11} {'log list':>9} {'total':>8} "
+        f"{'read state':>11} {'page 1':>8} {'last page':>10} {'replay':>8}"
+    )
     for row in rows:
         b = row["redis_bytes"]
-        print(f"{row['version']:>8} {row['state_json_bytes']:>10}B {b['state']:>10}B {b['log']:>8}B {row['redis_total']:>7}B "
-              f"{row['read_state_us']:>9.0f}us {row['read_first_page_us']:>6.0f}us {row['read_last_page_us']:>8.0f}us "
-              f"{row['state_from_snapshot_us']:>6.0f}us")
+        print(
+            f"{row['version']:>8} {row['state_json_bytes']:>10}B {b['state']:>10}B {b['log']:>8}B {row['redis_total']:>7}B "
+            f"{row['read_state_us']:>9.0f}us {row['read_first_page_us']:>6.0f}us {row['read_last_page_us']:>8.0f}us "
+            f"{row['state_from_snapshot_us']:>6.0f}us"
+        )
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ import os
 import statistics
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timezone
 from pathlib import Path
 
 from .http import Server, bench_body, fight_actions, machine
@@ -86,7 +86,8 @@ async def poster(port: int, combats: list[Combat], stop_at: float, done: list, i
             position[id(combat)] += 1
             writer.write(
                 f"POST {combat.location}/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {combat.gm_token}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+                + body
             )
             sent = time.time()
             status, answer = await read_response(reader)
@@ -110,8 +111,10 @@ class Viewer:
         """Read the stream until cancelled, noting when each entry event arrives."""
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         # HTTP/1.0: the body comes as is (no chunked encoding) until the server closes.
-        writer.write(f"GET {self.combat.location}/stream HTTP/1.0\r\nHost: 127.0.0.1\r\n"
-                     f"Authorization: Bearer {self.combat.gm_token}\r\n\r\n".encode())
+        writer.write(
+            f"GET {self.combat.location}/stream HTTP/1.0\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: Bearer {self.combat.gm_token}\r\n\r\n".encode()
+        )
         try:
             self.status = int((await reader.readline()).split()[1])
             while (await reader.readline()) not in (b"\r\n", b""):
@@ -159,12 +162,14 @@ async def loop_lag(lags: list, stop: asyncio.Event) -> None:
         lags.append(time.monotonic() - asleep - 0.01)
 
 
-async def run(server: Server, combats: list[Combat], posters: int, viewers: int, seconds: float, rate: float = 0) -> dict:
+async def run(
+    server: Server, combats: list[Combat], posters: int, viewers: int, seconds: float, rate: float = 0
+) -> dict:
     """``rate``: actions per second in all (0: as fast as the server answers)."""
     listening = [Viewer(combats[i % len(combats)]) for i in range(viewers)]
     tasks = []
     for start in range(0, len(listening), 50):  # connect in waves, not in one burst at the accept queue
-        tasks += [asyncio.ensure_future(v.listen(server.port)) for v in listening[start:start + 50]]
+        tasks += [asyncio.ensure_future(v.listen(server.port)) for v in listening[start : start + 50]]
         await asyncio.sleep(0.05)
     await asyncio.wait_for(asyncio.gather(*(v.connected.wait() for v in listening)), 120)
     await asyncio.sleep(3 if viewers else 0)  # let every stream finish its start (its catch-up read)
@@ -199,12 +204,20 @@ async def run(server: Server, combats: list[Combat], posters: int, viewers: int,
         return values[int(p * (len(values) - 1))] * 1000 if values else float("nan")
 
     return {
-        "viewers": sum(v.status == 200 for v in listening), "refused": sum(v.status != 200 for v in listening),
-        "actions": done[0], "action_errors": done[1], "actions_per_s": done[0] / elapsed,
+        "viewers": sum(v.status == 200 for v in listening),
+        "refused": sum(v.status != 200 for v in listening),
+        "actions": done[0],
+        "action_errors": done[1],
+        "actions_per_s": done[0] / elapsed,
         "server_cpu_ms_per_action": (user + system) * 1000 / max(done[0], 1),
-        "server_system_share": system / (user + system) if user + system else float("nan"), "action_p99_ms": percentile(0.99, answered),
-        "deliveries": len(latencies), "p50_ms": percentile(0.5), "p99_ms": percentile(0.99), "max_ms": percentile(1.0),
-        "missing": missing, "viewers_out_of_order": out_of_order,
+        "server_system_share": system / (user + system) if user + system else float("nan"),
+        "action_p99_ms": percentile(0.99, answered),
+        "deliveries": len(latencies),
+        "p50_ms": percentile(0.5),
+        "p99_ms": percentile(0.99),
+        "max_ms": percentile(1.0),
+        "missing": missing,
+        "viewers_out_of_order": out_of_order,
         "generator_lag_p99_ms": lags[int(0.99 * (len(lags) - 1))] * 1000 if lags else float("nan"),
     }
 
@@ -215,48 +228,71 @@ def main() -> None:
     parser.add_argument("--combats", type=int, default=200)
     parser.add_argument("--posters", type=int, default=16, help="connections posting actions (default 16)")
     parser.add_argument("--seconds", type=float, default=15, help="per run (default 15)")
-    parser.add_argument("--rate", type=float, default=100,
-                        help="actions per second in all of the last run, paced: delivery at a steady load (default 100)")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=100,
+        help="actions per second in all of the last run, paced: delivery at a steady load (default 100)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures there")
     args = parser.parse_args()
     rows = []
     with redis_url() as url, tempfile.TemporaryDirectory(prefix="melee-bench-") as tmp:
         (Path(tmp) / "metrics").mkdir()
         env = {
-            "REDIS_URL": url, "RATE_LIMIT": "", "PROMETHEUS_MULTIPROC_DIR": str(Path(tmp) / "metrics"),
+            "REDIS_URL": url,
+            "RATE_LIMIT": "",
+            "PROMETHEUS_MULTIPROC_DIR": str(Path(tmp) / "metrics"),
             "COMBAT_TTL_SECONDS": "120",
             # Every viewer here comes from 127.0.0.1: the per-address cap would refuse most of them.
             "MAX_STREAMS_PER_ADDRESS": str(args.viewers + 100),
         }
         with Server("service.app:create_app()", env) as melee:
-            runs = (("baseline", 0, 0), ("viewers", args.viewers, 0), ("baseline again", 0, 0),
-                    (f"viewers, {args.rate:g} actions/s", args.viewers, args.rate))
+            runs = (
+                ("baseline", 0, 0),
+                ("viewers", args.viewers, 0),
+                ("baseline again", 0, 0),
+                (f"viewers, {args.rate:g} actions/s", args.viewers, args.rate),
+            )
             for index, (name, viewers, rate) in enumerate(runs):
                 combats = create_combats(melee, args.combats, 100_000 * (index + 1))
-                print(f"{name}: {args.combats} combats, {viewers} viewers, {args.posters} posters, {args.seconds:g} s ...", flush=True)
+                print(
+                    f"{name}: {args.combats} combats, {viewers} viewers, {args.posters} posters, {args.seconds:g} s ...",
+                    flush=True,
+                )
                 rows.append((name, asyncio.run(run(melee, combats, args.posters, viewers, args.seconds, rate))))
     report(rows, args)
 
 
 def report(rows: list[tuple[str, dict]], args) -> None:
     baseline = statistics.mean(r["actions_per_s"] for name, r in rows if name.startswith("baseline"))
-    print(f"\n{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
-    print(f"gunicorn: deploy/gunicorn.conf.py defaults (WEB_CONCURRENCY={os.environ.get('WEB_CONCURRENCY', '2')}, gevent); "
-          f"{args.combats} {RULESET} combats per run, {args.posters} posters, {args.seconds:g} s; RATE_LIMIT off\n")
+    print(f"\n{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {machine()}")
+    print(
+        f"gunicorn: deploy/gunicorn.conf.py defaults (WEB_CONCURRENCY={os.environ.get('WEB_CONCURRENCY', '2')}, gevent); "
+        f"{args.combats} {RULESET} combats per run, {args.posters} posters, {args.seconds:g} s; RATE_LIMIT off\n"
+    )
     cpu = statistics.mean(r["server_cpu_ms_per_action"] for name, r in rows if name.startswith("baseline"))
-    print("| run | viewers (refused) | actions/s | vs mean baseline | workers' CPU ms per action | vs mean baseline | of which kernel | "
-          "action p99 ms | action errors | deliveries | p50 ms | p99 ms | max ms | missing | out of order | generator lag p99 ms |")
+    print(
+        "| run | viewers (refused) | actions/s | vs mean baseline | workers' CPU ms per action | vs mean baseline | of which kernel | "
+        "action p99 ms | action errors | deliveries | p50 ms | p99 ms | max ms | missing | out of order | generator lag p99 ms |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, r in rows:
-        print(f"| {name} | {r['viewers']} ({r['refused']}) | {r['actions_per_s']:.0f} | {r['actions_per_s'] / baseline:.2f}x | "
-              f"{r['server_cpu_ms_per_action']:.2f} | {r['server_cpu_ms_per_action'] / cpu:.2f}x | "
-              f"{r['server_system_share']:.0%} | {r['action_p99_ms']:.0f} | "
-              f"{r['action_errors']} | {r['deliveries']} | {r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {r['max_ms']:.0f} | "
-              f"{r['missing']} | {r['viewers_out_of_order']} | {r['generator_lag_p99_ms']:.0f} |")
-    print("\ntargets: every viewer connected, p99 delivery <= 1000 ms, nothing missing, "
-          "actions/s with viewers >= 0.90x the baseline")
-    print(f"load average now: {' '.join(f'{x:.1f}' for x in os.getloadavg())} (other work on the machine skews actions/s; "
-          "the workers' CPU per action does not depend on it as much)")
+        print(
+            f"| {name} | {r['viewers']} ({r['refused']}) | {r['actions_per_s']:.0f} | {r['actions_per_s'] / baseline:.2f}x | "
+            f"{r['server_cpu_ms_per_action']:.2f} | {r['server_cpu_ms_per_action'] / cpu:.2f}x | "
+            f"{r['server_system_share']:.0%} | {r['action_p99_ms']:.0f} | "
+            f"{r['action_errors']} | {r['deliveries']} | {r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {r['max_ms']:.0f} | "
+            f"{r['missing']} | {r['viewers_out_of_order']} | {r['generator_lag_p99_ms']:.0f} |"
+        )
+    print(
+        "\ntargets: every viewer connected, p99 delivery <= 1000 ms, nothing missing, "
+        "actions/s with viewers >= 0.90x the baseline"
+    )
+    print(
+        f"load average now: {' '.join(f'{x:.1f}' for x in os.getloadavg())} (other work on the machine skews actions/s; "
+        "the workers' CPU per action does not depend on it as much)"
+    )
     if args.json:
         args.json.write_text(json.dumps({"machine": machine(), "rows": dict(rows)}, indent=2))
 

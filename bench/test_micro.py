@@ -12,7 +12,6 @@ import pytest
 
 from service.rules.engine import apply_action, apply_loaded, create_combat, replay
 from service.rules.registry import RULESETS
-
 from service.store.history import CHUNK, SNAPSHOT_EVERY
 
 from .scenarios import ATTACKS, attack_state, creation_body

@@ -74,7 +74,10 @@ def audit(combat: dict, entries: list[dict]) -> list[str]:
     next_draw: dict[int, int] = {}
     for entry in entries:
         action = entry["action"]
-        if action.get("dice_commitment") and committed.get(action["dice_commitment"]["stream"]) != action["dice_commitment"]["sha256"]:
+        if (
+            action.get("dice_commitment")
+            and committed.get(action["dice_commitment"]["stream"]) != action["dice_commitment"]["sha256"]
+        ):
             problems.append(f"entry {entry['seq']}: its undo published a commitment the combat does not list")
         if action["type"] == "redo":
             # A redo plays the undone action's logged dice again: no new draw.
@@ -98,10 +101,14 @@ def audit(combat: dict, entries: list[dict]) -> list[str]:
                 problems.append(f"{where}: draw {draw} of stream {stream} was already used (next was {expected})")
             for skipped in range(expected, draw):
                 if face(key, skipped, sides) is not None:
-                    problems.append(f"{where}: draw {skipped} of stream {stream} was skipped but gives a valid d{sides}")
+                    problems.append(
+                        f"{where}: draw {skipped} of stream {stream} was skipped but gives a valid d{sides}"
+                    )
             value = face(key, draw, sides)
             if value != roll["value"]:
-                problems.append(f"{where}: the d{sides} shows {roll['value']}, but the key gives {value} at draw {draw}")
+                problems.append(
+                    f"{where}: the d{sides} shows {roll['value']}, but the key gives {value} at draw {draw}"
+                )
             next_draw[stream] = max(expected, draw + 1)
     return problems
 
@@ -117,7 +124,9 @@ def main(argv: list[str]) -> int:
     except (OSError, ValueError, KeyError, TypeError) as error:
         print(f"cannot audit: {error}", file=sys.stderr)
         return 2
-    server_dice = sum(1 for e in entries if e["action"]["type"] != "redo" for r in e["rolls"] if r["source"] == "server")
+    server_dice = sum(
+        1 for e in entries if e["action"]["type"] != "redo" for r in e["rolls"] if r["source"] == "server"
+    )
     if problems:
         for problem in problems:
             print(f"MISMATCH {problem}")

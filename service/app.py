@@ -7,10 +7,11 @@ from flask_cors import CORS
 
 from . import api, web
 from .api import bodies, budget, headers, limits, stream
+from .observability import init_app as init_observability
+from .observability import logs as observability_logs
+from .observability.store import observed
 from .settings import Settings
 from .store import CombatStore, connect
-from .observability import init_app as init_observability, logs as observability_logs
-from .observability.store import observed
 
 
 def create_app(settings: Settings | None = None, store: CombatStore | None = None) -> Flask:
@@ -37,7 +38,13 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
         origins=list(settings.cors_origins),
         expose_headers=["ETag", "Location", "Retry-After", "X-Request-ID"],
         allow_headers=[
-            "Content-Type", "If-Match", "If-None-Match", "Authorization", "X-API-Key", "Idempotency-Key", "X-Request-ID",
+            "Content-Type",
+            "If-Match",
+            "If-None-Match",
+            "Authorization",
+            "X-API-Key",
+            "Idempotency-Key",
+            "X-Request-ID",
             "Last-Event-ID",
         ],
         supports_credentials=False,

@@ -72,7 +72,9 @@ def _rate(env: Mapping[str, str], name: str, default: str, at_least: int = 1) ->
                 f"{name}={raw!r} is not a rate such as '600 per minute' (several: '10 per second; 600 per minute'); empty turns it off"
             ) from None
         if min(item.amount for item in items) < at_least:
-            raise SettingsError(f"{name}={raw!r} must allow at least {at_least} per period: the largest request costs that")
+            raise SettingsError(
+                f"{name}={raw!r} must allow at least {at_least} per period: the largest request costs that"
+            )
     return raw
 
 
@@ -85,7 +87,9 @@ def _origins(env: Mapping[str, str]) -> tuple[str, ...]:
     origins = tuple(o.strip() for o in env.get("CORS_ORIGINS", "*").split(",") if o.strip())
     for origin in origins:
         if origin != "*" and not _ORIGIN.match(origin):
-            raise SettingsError(f"CORS_ORIGINS: {origin!r} is not an origin such as https://vtt.example (scheme and host, no path) or *")
+            raise SettingsError(
+                f"CORS_ORIGINS: {origin!r} is not an origin such as https://vtt.example (scheme and host, no path) or *"
+            )
     return origins
 
 

@@ -9,7 +9,6 @@ stops the shared server.
 from __future__ import annotations
 
 import os
-
 import re
 
 import fakeredis

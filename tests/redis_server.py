@@ -32,8 +32,21 @@ class OwnRedis:
     def start(self) -> None:
         # An append-only file, so that a restart keeps the data.
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes",
-             "--appendfsync", "always", "--dir", str(self.directory)],
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--dir",
+                str(self.directory),
+            ],
             stdout=subprocess.DEVNULL,
         )
         for _ in range(100):

@@ -14,7 +14,22 @@ from .. import __version__
 from ..i18n import english, labels
 from ..rules import authority
 from ..rules.registry import RULESETS, ruleset_of_module
-from . import combats, contract, errors, health, history, odds, options, problems, rulesets, schemas, simulations, state, stream, tokens
+from . import (
+    combats,
+    contract,
+    errors,
+    health,
+    history,
+    odds,
+    options,
+    problems,
+    rulesets,
+    schemas,
+    simulations,
+    state,
+    stream,
+    tokens,
+)
 from .shapes import is_shape, schema_of
 
 SWAGGER_STATIC = "/docs/static/"
@@ -101,9 +116,12 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
         contract.split_by_ruleset(spec, combat, prefixes, contract.combat_of_ruleset, discriminated=True)
     for answer in ("ActionResult", "LogEntry", "LogPage"):  # in this order: each holds the one before
         contract.split_by_ruleset(spec, answer, prefixes)
-    spec.components.schema("CreateCombat", {"anyOf": creation_refs, "description": "One of the rulesets' creation bodies."})
     spec.components.schema(
-        "Action", {"anyOf": action_refs, "description": "An action of the combat's ruleset: one of the rulesets' action unions."}
+        "CreateCombat", {"anyOf": creation_refs, "description": "One of the rulesets' creation bodies."}
+    )
+    spec.components.schema(
+        "Action",
+        {"anyOf": action_refs, "description": "An action of the combat's ruleset: one of the rulesets' action unions."},
     )
     return details
 
@@ -145,7 +163,9 @@ def init_app(app: Flask, retry_after_seconds: int) -> Api:
         },
     )
     errors.register(app, retry_after_seconds)
-    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer", "description": "A token from POST /combats."})
+    api.spec.components.security_scheme(
+        "bearer", {"type": "http", "scheme": "bearer", "description": "A token from POST /combats."}
+    )
     api.spec.components.security_scheme(
         "apiKey",
         {
@@ -156,7 +176,17 @@ def init_app(app: Flask, retry_after_seconds: int) -> Api:
         },
     )
     contract.register_problem_responses(api.spec)
-    for blueprint in (health.blp, rulesets.blp, combats.blp, history.blp, tokens.blp, options.blp, odds.blp, stream.blp, simulations.blp):
+    for blueprint in (
+        health.blp,
+        rulesets.blp,
+        combats.blp,
+        history.blp,
+        tokens.blp,
+        options.blp,
+        odds.blp,
+        stream.blp,
+        simulations.blp,
+    ):
         api.register_blueprint(blueprint)
     app.extensions["melee.ruleset_details"] = _document_rulesets(api)
     _errors_are_problems(api)

@@ -61,7 +61,9 @@ def _check_string(text: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise UnusableJson("a string in the body holds a lone UTF-16 surrogate (such as \\ud800), which is not text") from None
+        raise UnusableJson(
+            "a string in the body holds a lone UTF-16 surrogate (such as \\ud800), which is not text"
+        ) from None
 
 
 def parse(data: bytes):
@@ -75,7 +77,9 @@ def parse(data: bytes):
     except UnicodeDecodeError:
         raise UnusableJson("the body is not UTF-8 text") from None
     except json.JSONDecodeError as error:
-        raise UnusableJson(f"the body is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})") from None
+        raise UnusableJson(
+            f"the body is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+        ) from None
     except ValueError:
         # Python refuses to convert integers of more than 4,300 digits.
         raise UnusableJson(f"an integer in the body is beyond ±{MAX_INTEGER} (2^63 - 1)") from None

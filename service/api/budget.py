@@ -39,7 +39,9 @@ FIGHT_UNITS = 10
 class ComputeBudget:
     def __init__(self, compute_limit: str, redis_url: str | None):
         self.items = parse_many(compute_limit)
-        storage = storage_from_string(redis_url or "memory://", **({"socket_timeout": 1, "socket_connect_timeout": 1} if redis_url else {}))
+        storage = storage_from_string(
+            redis_url or "memory://", **({"socket_timeout": 1, "socket_connect_timeout": 1} if redis_url else {})
+        )
         self.window = FixedWindowRateLimiter(storage)
 
     def charge(self, client: str, cost: int) -> int | None:
@@ -125,26 +127,30 @@ def costly(cost: int) -> Iterator[None]:
     slots: Slots = current_app.extensions["melee.compute_slots"]
     if not slots.take():
         # Live play keeps the worker's other threads; this request retries, perhaps on another worker.
-        abort(problem(
-            503,
-            "compute-busy",
-            "Busy with costly requests",
-            f"this server computes {slots.limit} odds or simulation request(s) at once; retry after Retry-After",
-            headers={"Retry-After": str(current_app.extensions["melee.settings"].retry_after_seconds)},
-        ))
+        abort(
+            problem(
+                503,
+                "compute-busy",
+                "Busy with costly requests",
+                f"this server computes {slots.limit} odds or simulation request(s) at once; retry after Retry-After",
+                headers={"Retry-After": str(current_app.extensions["melee.settings"].retry_after_seconds)},
+            )
+        )
     try:
         budget: ComputeBudget | None = current_app.extensions.get("melee.compute_budget")
         wait = budget.charge(client_key(), cost) if budget else None
         if wait is not None:
-            abort(problem(
-                429,
-                "compute-budget-exhausted",
-                "Compute budget exhausted",
-                f"this request costs {cost} compute units and this client's allowance "
-                f"({'; '.join(map(str, budget.items))}) has fewer left; retry in {wait} s, or ask for fewer runs or fights",
-                headers={"Retry-After": str(wait)},
-                cost=cost,
-            ))
+            abort(
+                problem(
+                    429,
+                    "compute-budget-exhausted",
+                    "Compute budget exhausted",
+                    f"this request costs {cost} compute units and this client's allowance "
+                    f"({'; '.join(map(str, budget.items))}) has fewer left; retry in {wait} s, or ask for fewer runs or fights",
+                    headers={"Retry-After": str(wait)},
+                    cost=cost,
+                )
+            )
         yield
     finally:
         slots.give_back()

@@ -25,7 +25,12 @@ blp = Blueprint(
 )
 
 ETAG_HEADER = {"ETag": {"description": "The combat's version, for If-Match.", "schema": {"type": "string"}}}
-KEY_HEADER = {"in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string", "minLength": 16, "maxLength": 255}}
+KEY_HEADER = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "minLength": 16, "maxLength": 255},
+}
 BEARER = [{"bearer": []}]
 
 
@@ -135,7 +140,9 @@ class Actions(MethodView):
             return invalid
         load_authorized(store(), combat_id)  # 401/404 before reserving anything
         keyed = Idempotency.for_action(store(), combat_id, key, body)
-        return _exactly_once(keyed, _act, combat_id, body, replay=lambda fields: _replayed_action(combat_id, int(fields[0])))
+        return _exactly_once(
+            keyed, _act, combat_id, body, replay=lambda fields: _replayed_action(combat_id, int(fields[0]))
+        )
 
 
 def _replayed_action(combat_id: str, seq: int):
@@ -146,7 +153,9 @@ def _replayed_action(combat_id: str, seq: int):
 
 def _act(combat_id: str, body: dict, idempotency: Idempotency | None):
     keyed = idempotency.action_applied if idempotency else None
-    return applied_answer(actions.act(store(), combat_id, body, bearer_token(), expected_version=if_match(), keyed=keyed))
+    return applied_answer(
+        actions.act(store(), combat_id, body, bearer_token(), expected_version=if_match(), keyed=keyed)
+    )
 
 
 @blp.route("/<combat_id>/events")
@@ -164,7 +173,13 @@ class Events(MethodView):
     @blp.response(200, schemas.LogPage)
     def get(self, query, combat_id):
         page = reads.read_events(
-            store(), combat_id, bearer_token(), after=query["after"], limit=query["limit"], wait_seconds=query["wait"], wait=long_poll
+            store(),
+            combat_id,
+            bearer_token(),
+            after=query["after"],
+            limit=query["limit"],
+            wait_seconds=query["wait"],
+            wait=long_poll,
         )
         items = [entry_view(page.state, entry, page.grant.viewer) for entry in page.entries]
         return {"items": items, "next_after": page.next_after, "last_seq": page.last_seq}

@@ -41,11 +41,23 @@ PROBLEMS = {
     "Unauthorized": (401, "No token, or a token this combat does not know.", {"WWW-Authenticate": "Bearer"}),
     "Forbidden": (403, "The token may not do this (another combatant's action, a game-master action...).", {}),
     "NotFound": (404, "Nothing by that id: it never existed, was deleted, or expired.", {}),
-    "Conflict": (409, "The rules refuse the action now, or the combat kept changing, or the same Idempotency-Key is in flight.", {}),
-    "PreconditionFailed": (412, "If-Match names another version; ETag carries the current one.", {"ETag": "The combat's current version."}),
+    "Conflict": (
+        409,
+        "The rules refuse the action now, or the combat kept changing, or the same Idempotency-Key is in flight.",
+        {},
+    ),
+    "PreconditionFailed": (
+        412,
+        "If-Match names another version; ETag carries the current one.",
+        {"ETag": "The combat's current version."},
+    ),
     "UnprocessableContent": (422, "A field is invalid: `errors` has a JSON Pointer and a reason for each.", {}),
     "TooManyRequests": (429, "The deployment's rate limit is reached.", {"Retry-After": "Seconds to wait."}),
-    "ServiceUnavailable": (503, "The combat store does not answer; nothing was changed.", {"Retry-After": "Seconds to wait."}),
+    "ServiceUnavailable": (
+        503,
+        "The combat store does not answer; nothing was changed.",
+        {"Retry-After": "Seconds to wait."},
+    ),
 }
 BODY_ERRORS = ("BadRequest", "UnprocessableContent")
 # Reads that every token of the combat may make: filtered for the caller, never refused (no 403).
@@ -72,7 +84,11 @@ def register_problem_responses(spec) -> None:
             {
                 "description": description,
                 "content": {PROBLEM_JSON: {"schema": {"$ref": SCHEMAS + "Problem"}}},
-                **({"headers": {h: {"description": d, "schema": {"type": "string"}} for h, d in headers.items()}} if headers else {}),
+                **(
+                    {"headers": {h: {"description": d, "schema": {"type": "string"}} for h, d in headers.items()}}
+                    if headers
+                    else {}
+                ),
             },
         )
 
@@ -95,7 +111,11 @@ class ContractPlugin(BasePlugin):
             for (operation_id, status), (combat_id, targets) in WORKFLOW.items():
                 if operation.get("operationId") == operation_id and isinstance(responses.get(status), dict):
                     responses[status]["links"] = {
-                        target: {"operationId": target, "parameters": {"combat_id": combat_id}, "description": LINK_PURPOSES[target]}
+                        target: {
+                            "operationId": target,
+                            "parameters": {"combat_id": combat_id},
+                            "description": LINK_PURPOSES[target],
+                        }
                         for target in targets
                     }
 
@@ -142,7 +162,10 @@ def action_union(spec, prefix: str, actions: dict[str, str], sheet: str) -> str:
                 body = copy.deepcopy(body)
                 spec.components.schema(component, copy.deepcopy(body))
                 body = schemas[component]
-            body["properties"]["combatant"] = {"allOf": [{"$ref": SCHEMAS + sheet}], "description": combatant.get("description", "")}
+            body["properties"]["combatant"] = {
+                "allOf": [{"$ref": SCHEMAS + sheet}],
+                "description": combatant.get("description", ""),
+            }
         declared = body["properties"]["type"].get("enum")
         assert declared in (None, [action_type]), f"{component} is used for two action types"
         body["properties"]["type"] = {"type": "string", "enum": [action_type]}
@@ -184,7 +207,8 @@ def split_by_ruleset(spec, name: str, prefixes: dict[str, str], shape=None, disc
         "anyOf": [{"$ref": ref} for ref in mapping.values()],
         **({"discriminator": {"propertyName": "ruleset", "mapping": mapping}} if discriminated else {}),
         "description": f"One schema per ruleset{', told apart by `ruleset`' if discriminated else ''}: "
-        + ", ".join(prefix + name for prefix in prefixes.values()) + ".",
+        + ", ".join(prefix + name for prefix in prefixes.values())
+        + ".",
     }
 
 
@@ -192,8 +216,8 @@ def _prefixed_refs(node, prefix: str, schemas: dict):
     """Refer to the ruleset's own version of a component wherever one exists."""
     if isinstance(node, dict):
         ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith(SCHEMAS) and prefix + ref[len(SCHEMAS):] in schemas:
-            return {**node, "$ref": SCHEMAS + prefix + ref[len(SCHEMAS):]}
+        if isinstance(ref, str) and ref.startswith(SCHEMAS) and prefix + ref[len(SCHEMAS) :] in schemas:
+            return {**node, "$ref": SCHEMAS + prefix + ref[len(SCHEMAS) :]}
         return {key: _prefixed_refs(value, prefix, schemas) for key, value in node.items()}
     if isinstance(node, list):
         return [_prefixed_refs(item, prefix, schemas) for item in node]
@@ -240,7 +264,6 @@ def _placeholders(template: str) -> list[str]:
     return sorted(set(names))
 
 
-
 # -- tightening what marshmallow converts loosely -----------------------------------------
 
 
@@ -281,7 +304,12 @@ def _tighten_node(node: dict) -> None:
             if length in node:
                 node[count] = node.pop(length)
     branches = node.get("anyOf")
-    if node.get("nullable") and "type" not in node and isinstance(branches, list) and all("type" in b for b in branches):
+    if (
+        node.get("nullable")
+        and "type" not in node
+        and isinstance(branches, list)
+        and all("type" in b for b in branches)
+    ):
         # Null or one of typed values (the GM's adjust `set`): each typed branch admits null,
         # since OpenAPI 3.0 pairs `nullable` with a `type`.
         del node["nullable"]

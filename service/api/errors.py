@@ -10,15 +10,23 @@ from werkzeug.exceptions import HTTPException
 
 from ..rules.errors import InvalidInput, RulesError
 from ..store import ActionLimitReached, CombatNotFound, OutcomeUnknown, StoreUnavailable, VersionConflict
-from . import limits
 from ..usecases.actions import NothingToTakeBack
 from ..usecases.conflicts import ConflictPersisted, Stale
+from . import limits
 from .access import AccessDenied
 from .problems import field_pointer, flatten_messages, problem
 
 log = logging.getLogger(__name__)
 
-_HTTP_KINDS = {429: "rate-limited", 404: "not-found", 405: "method-not-allowed", 413: "payload-too-large", 415: "unsupported-media-type", 422: "invalid-request", 400: "invalid-request"}
+_HTTP_KINDS = {
+    429: "rate-limited",
+    404: "not-found",
+    405: "method-not-allowed",
+    413: "payload-too-large",
+    415: "unsupported-media-type",
+    422: "invalid-request",
+    400: "invalid-request",
+}
 
 
 def http_problem(error: HTTPException):
@@ -74,18 +82,26 @@ def register(app: Flask, retry_after_seconds: int) -> None:
 
     @app.errorhandler(CombatNotFound)
     def combat_not_found(error: CombatNotFound):
-        return problem(404, "not-found", "Combat not found", f"no combat {error}: it never existed, was deleted, or expired")
+        return problem(
+            404, "not-found", "Combat not found", f"no combat {error}: it never existed, was deleted, or expired"
+        )
 
     @app.errorhandler(AccessDenied)
     def access_denied(error: AccessDenied):
         if error.status == 401:
-            return problem(401, "unauthorized", "Unauthorized", error.detail, headers={"WWW-Authenticate": 'Bearer realm="melee"'})
-        extensions = {"errors": [{"pointer": field_pointer(error.field), "detail": error.detail}]} if error.field else {}
+            return problem(
+                401, "unauthorized", "Unauthorized", error.detail, headers={"WWW-Authenticate": 'Bearer realm="melee"'}
+            )
+        extensions = (
+            {"errors": [{"pointer": field_pointer(error.field), "detail": error.detail}]} if error.field else {}
+        )
         return problem(403, "forbidden", "Forbidden", error.detail, **extensions)
 
     @app.errorhandler(VersionConflict)
     def version_conflict(error: VersionConflict):
-        return problem(409, "version-conflict", "Version conflict", "the combat changed meanwhile; reload it and try again")
+        return problem(
+            409, "version-conflict", "Version conflict", "the combat changed meanwhile; reload it and try again"
+        )
 
     @app.errorhandler(Stale)
     def stale(error: Stale):

@@ -36,21 +36,36 @@ def compute_cost(request_body: dict) -> int:
 
 
 class OddsRequest(Schema):
-    action = fields.Dict(required=True, metadata={"description": "The action, as it would be posted to /actions.", TYPED_AS: "Action"})
+    action = fields.Dict(
+        required=True, metadata={"description": "The action, as it would be posted to /actions.", TYPED_AS: "Action"}
+    )
     answers = fields.List(
         fields.Dict(metadata={TYPED_AS: "Action"}),
         validate=validate.Length(max=4),
         load_default=list,
-        metadata={"description": "Answers to assume after the action (the defender's defense...); "
-                  "the ruleset's default answers follow when the combat still waits."},
+        metadata={
+            "description": "Answers to assume after the action (the defender's defense...); "
+            "the ruleset's default answers follow when the combat still waits."
+        },
     )
-    method = fields.String(validate=validate.OneOf([AUTO, EXACT, MONTE_CARLO]), load_default=AUTO,
-                           metadata={"description": "auto: exact when the dice tree fits max_leaves, else Monte Carlo."})
-    runs = fields.Integer(validate=validate.Range(100, MAX_RUNS), load_default=DEFAULT_RUNS, metadata={"description": "Monte Carlo runs."})
-    seed = fields.Integer(validate=validate.Range(0, 2**63 - 1), load_default=0,
-                          metadata={"description": "Seed of the Monte Carlo runs (never the combat's own)."})
-    max_leaves = fields.Integer(validate=validate.Range(1, MAX_LEAVES), load_default=DEFAULT_LEAVES,
-                                metadata={"description": "Largest dice tree enumerated exactly."})
+    method = fields.String(
+        validate=validate.OneOf([AUTO, EXACT, MONTE_CARLO]),
+        load_default=AUTO,
+        metadata={"description": "auto: exact when the dice tree fits max_leaves, else Monte Carlo."},
+    )
+    runs = fields.Integer(
+        validate=validate.Range(100, MAX_RUNS), load_default=DEFAULT_RUNS, metadata={"description": "Monte Carlo runs."}
+    )
+    seed = fields.Integer(
+        validate=validate.Range(0, 2**63 - 1),
+        load_default=0,
+        metadata={"description": "Seed of the Monte Carlo runs (never the combat's own)."},
+    )
+    max_leaves = fields.Integer(
+        validate=validate.Range(1, MAX_LEAVES),
+        load_default=DEFAULT_LEAVES,
+        metadata={"description": "Largest dice tree enumerated exactly."},
+    )
 
 
 @blp.route("/<combat_id>/odds")

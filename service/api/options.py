@@ -18,7 +18,12 @@ from .access import bearer_token
 from .problems import problem
 from .requests import store
 
-blp = Blueprint("options", __name__, url_prefix="/combats", description="The legal actions of a combatant, to build a client's menus.")
+blp = Blueprint(
+    "options",
+    __name__,
+    url_prefix="/combats",
+    description="The legal actions of a combatant, to build a client's menus.",
+)
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
 
@@ -58,5 +63,11 @@ class CombatOptions(MethodView):
             options = reads.legal_actions(store(), combat_id, bearer_token(), query["actor"])
         except reads.UnknownActor as unknown:
             detail = str(unknown)
-            return problem(422, "invalid-request", "Invalid request", f"/actor: {detail}", errors=[{"pointer": "/actor", "detail": detail}])
+            return problem(
+                422,
+                "invalid-request",
+                "Invalid request",
+                f"/actor: {detail}",
+                errors=[{"pointer": "/actor", "detail": detail}],
+            )
         return {"actor": options.actor, "version": options.version, "actions": options.actions}

@@ -28,7 +28,9 @@ class Roll(Described):
         validate=validate.OneOf(["server", "gm", "player"]),
         metadata={"description": "Who supplied the die: the server, or the role of the token that sent it."},
     )
-    stream = fields.Integer(metadata={"description": "Server dice: the stream (key) that drew it (docs/dice-audit.md)."})
+    stream = fields.Integer(
+        metadata={"description": "Server dice: the stream (key) that drew it (docs/dice-audit.md)."}
+    )
     draw = fields.Integer(metadata={"description": "Server dice: the counter value that gave it."})
 
 
@@ -49,7 +51,11 @@ class Condition(Described):
     source = fields.String(required=True, metadata={"description": "Who set it: the rules, or the GM."})
     start = fields.Dict(metadata={"description": "When it began: {round}."})
     ends = fields.Dict(allow_none=True, metadata={"description": "When it ends by itself; null: until removed."})
-    modifiers = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={"description": "Added to the bearer's rolls while it lasts."})
+    modifiers = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={"description": "Added to the bearer's rolls while it lasts."},
+    )
 
 
 class Combatant(Described):
@@ -60,7 +66,9 @@ class Combatant(Described):
     side = fields.String(required=True)
     conditions = fields.List(fields.Nested(Condition), required=True)
     sheet = fields.Dict(
-        metadata={"description": "The sheet as created, less id, name, side and starting health; absent for sheets the GM hides."}
+        metadata={
+            "description": "The sheet as created, less id, name, side and starting health; absent for sheets the GM hides."
+        }
     )
 
 
@@ -78,12 +86,16 @@ class Combat(Described):
         required=True,
         metadata={"description": "Who the engine waits for, and which action types each may send."},
     )
-    expires_at = fields.String(required=True, metadata={"description": "When the combat expires unless it changes (ISO 8601)."})
+    expires_at = fields.String(
+        required=True, metadata={"description": "When the combat expires unless it changes (ISO 8601)."}
+    )
     seed = fields.Integer(metadata={"description": "The seed the creator gave, revealed once the fight is over."})
     dice_commitments = fields.List(
         fields.Dict(),
         required=True,
-        metadata={"description": "`{stream, sha256}`: the SHA-256 of each stream's key of the server's dice, published before any die."},
+        metadata={
+            "description": "`{stream, sha256}`: the SHA-256 of each stream's key of the server's dice, published before any die."
+        },
     )
     dice_secrets = fields.List(
         fields.Dict(),
@@ -94,7 +106,10 @@ class Combat(Described):
 class Tokens(Described):
     gm = fields.String(required=True, metadata={"description": "The game master's token."})
     combatants = fields.Dict(
-        keys=fields.String(), values=fields.String(), required=True, metadata={"description": "One token per combatant id."}
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "One token per combatant id."},
     )
 
 
@@ -131,7 +146,9 @@ class ActionResult(Described):
     events = fields.List(fields.Nested(Event), required=True)
     combat = fields.Nested(Combat, required=True)
     tokens = fields.Nested(
-        Schema.from_dict({"combatants": fields.Dict(keys=fields.String(), values=fields.String())}, name="NewcomerTokens"),
+        Schema.from_dict(
+            {"combatants": fields.Dict(keys=fields.String(), values=fields.String())}, name="NewcomerTokens"
+        ),
         metadata={"description": "After the GM's join: the newcomer's player token, shown once."},
     )
 
@@ -145,7 +162,9 @@ class LogEntry(Described):
 
 class LogPage(Described):
     items = fields.List(fields.Nested(LogEntry), required=True)
-    next_after = fields.Integer(allow_none=True, required=True, metadata={"description": "Pass as `after` for the next page; null at the end."})
+    next_after = fields.Integer(
+        allow_none=True, required=True, metadata={"description": "Pass as `after` for the next page; null at the end."}
+    )
     last_seq = fields.Integer(required=True)
 
 
@@ -172,13 +191,19 @@ class EventsQuery(Schema):
     after = seq_query(load_default=0)
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
     wait = fields.Integer(
-        load_default=0, validate=validate.Range(0, 25),
-        metadata={"description": "Long poll: wait up to this many seconds for an entry after `after` (0: answer at once)."},
+        load_default=0,
+        validate=validate.Range(0, 25),
+        metadata={
+            "description": "Long poll: wait up to this many seconds for an entry after `after` (0: answer at once)."
+        },
     )
 
 
 class OutcomeOdds(Described):
-    outcome = fields.String(required=True, metadata={"description": "The outcome class, e.g. 'miss', 'hit', 'critical hit', 'wound grave', 'death'."})
+    outcome = fields.String(
+        required=True,
+        metadata={"description": "The outcome class, e.g. 'miss', 'hit', 'critical hit', 'wound grave', 'death'."},
+    )
     probability = fields.Float(required=True)
     fraction = fields.String(metadata={"description": "Exact: the probability as a fraction."})
     standard_error = fields.Float(metadata={"description": "Monte Carlo: the standard error of the probability."})
@@ -186,7 +211,9 @@ class OutcomeOdds(Described):
 
 class ExpectedDamage(Described):
     combatant = fields.String(required=True)
-    damage = fields.Float(required=True, metadata={"description": "Expected health lost (pv; blessures in age-du-silicium)."})
+    damage = fields.Float(
+        required=True, metadata={"description": "Expected health lost (pv; blessures in age-du-silicium)."}
+    )
     standard_error = fields.Float(metadata={"description": "Monte Carlo only."})
 
 
@@ -198,7 +225,9 @@ class Odds(Described):
     outcomes = fields.List(fields.Nested(OutcomeOdds), required=True)
     expected_damage = fields.List(fields.Nested(ExpectedDamage), required=True)
     assumed_answers = fields.List(
-        fields.Dict(), required=True, metadata={"description": "The default answers assumed (on the first outcome of the dice)."}
+        fields.Dict(),
+        required=True,
+        metadata={"description": "The default answers assumed (on the first outcome of the dice)."},
     )
 
 
@@ -237,11 +266,15 @@ class RulesetDetail(RulesetSummary):
         },
     )
     catalog = fields.Dict(required=True)
-    example = fields.Dict(required=True, metadata={"description": "A creation body and a sequence of actions that plays."})
+    example = fields.Dict(
+        required=True, metadata={"description": "A creation body and a sequence of actions that plays."}
+    )
 
 
 class Problem(Described):
-    type = fields.String(required=True, metadata={"description": "URI of the kind of problem; GET it for its description."})
+    type = fields.String(
+        required=True, metadata={"description": "URI of the kind of problem; GET it for its description."}
+    )
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     detail = fields.String(required=True)

@@ -65,4 +65,3 @@ def _run(jobs: SimulationJobs, job_id: str, asked: dict) -> None:
             log.exception("could not record the failure of simulation job %s", job_id)
     finally:
         _slot.release()
-

@@ -27,6 +27,7 @@ def compute_cost(fights: int) -> int:
     """Compute units (service/api/budget.py): FIGHT_UNITS per fight."""
     return fights * FIGHT_UNITS
 
+
 blp = Blueprint(
     "simulations",
     __name__,
@@ -36,14 +37,28 @@ blp = Blueprint(
 
 
 class TacticSchema(Schema):
-    target = fields.String(validate=validate.OneOf(TARGETS), load_default="first", metadata={"description": "first: the first standing enemy; weakest: the one with the fewest health points."})
-    style = fields.String(validate=validate.OneOf(STYLES), load_default="balanced", metadata={"description": "What it changes depends on the ruleset (docs/simulations.md)."})
+    target = fields.String(
+        validate=validate.OneOf(TARGETS),
+        load_default="first",
+        metadata={"description": "first: the first standing enemy; weakest: the one with the fewest health points."},
+    )
+    style = fields.String(
+        validate=validate.OneOf(STYLES),
+        load_default="balanced",
+        metadata={"description": "What it changes depends on the ruleset (docs/simulations.md)."},
+    )
 
 
 class SimulationRequest(Schema):
-    template = fields.Dict(required=True, metadata={"description": "A combat creation body, as for POST /combats (no dice)."})
+    template = fields.Dict(
+        required=True, metadata={"description": "A combat creation body, as for POST /combats (no dice)."}
+    )
     fights = StrictInt(required=True, validate=validate.Range(1, MAX_FIGHTS))
-    seed = StrictInt(validate=validate.Range(0, 2**63 - 1), load_default=None, metadata={"description": "Same seed, same result; random when absent."})
+    seed = StrictInt(
+        validate=validate.Range(0, 2**63 - 1),
+        load_default=None,
+        metadata={"description": "Same seed, same result; random when absent."},
+    )
     tactic = fields.Nested(TacticSchema, load_default=lambda: TacticSchema().load({}))
     background = fields.Boolean(
         load_default=None,
@@ -53,14 +68,23 @@ class SimulationRequest(Schema):
     @validates_schema
     def _inline_is_short(self, data, **kwargs):
         if data.get("background") is False and data["fights"] > INLINE_MAX_FIGHTS:
-            raise ValidationError(f"at most {INLINE_MAX_FIGHTS} fights inline; send background: true for more", "fights")
+            raise ValidationError(
+                f"at most {INLINE_MAX_FIGHTS} fights inline; send background: true for more", "fights"
+            )
 
 
 class SimulationJob(Schema):
     id = fields.String(required=True)
-    status = fields.String(required=True, metadata={"description": "queued, running, done, failed or lost (the web process that ran it stopped; only without a queue)."})
+    status = fields.String(
+        required=True,
+        metadata={
+            "description": "queued, running, done, failed or lost (the web process that ran it stopped; only without a queue)."
+        },
+    )
     progress = fields.Dict(required=True, metadata={"description": "{done, total}: fights played so far."})
-    retries = fields.Integer(metadata={"description": "Parts of the job started again after an error or the death of their worker."})
+    retries = fields.Integer(
+        metadata={"description": "Parts of the job started again after an error or the death of their worker."}
+    )
     result = fields.Dict(metadata={"description": "When done: the same document an inline run answers."})
     error = fields.String()
 
@@ -138,4 +162,6 @@ class Simulation(MethodView):
         try:
             return _job_body(simulations.read_job(store().simulation_jobs(), job_id))
         except simulations.JobNotFound:
-            return problem(404, "not-found", "Simulation not found", f"no simulation job {job_id}: it never existed or expired")
+            return problem(
+                404, "not-found", "Simulation not found", f"no simulation job {job_id}: it never existed or expired"
+            )

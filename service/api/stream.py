@@ -33,8 +33,8 @@ from marshmallow import Schema, fields
 from ..observability import shutdown
 from ..observability.metrics import ACTIVE_STREAMS
 from ..store import CombatNotFound, CombatStore, StoreUnavailable
-from . import schemas
 from ..store.stream import MAX_ENTRIES_PER_READ
+from . import schemas
 from .access import bearer_token, digest, load_authorized
 from .disconnect import watch
 from .fanout import GONE, LEFT, STOP, UNAVAILABLE, Batch, Hub, Subscription
@@ -64,7 +64,9 @@ def init_app(app: Flask) -> None:
         settings.max_streams_per_worker, settings.max_streams_per_token, settings.max_streams_per_address
     )
     # One XREAD wait: under the Redis read timeout, and short enough to notice new followers and a shutdown.
-    app.extensions["melee.stream_hub"] = Hub(app.extensions["melee.store"], min(1.0, settings.redis_timeout_seconds / 2))
+    app.extensions["melee.stream_hub"] = Hub(
+        app.extensions["melee.store"], min(1.0, settings.redis_timeout_seconds / 2)
+    )
 
 
 def slots() -> Slots:
@@ -107,13 +109,17 @@ def long_poll(combat_id: str, after: int, seconds: float) -> bool:
 class StreamQuery(Schema):
     after = schemas.seq_query(
         load_default=None,
-        metadata={"description": "Send the entries after this seq first (0: the whole log). Default: only new ones. "
-                  "Last-Event-ID, when sent, wins."},
+        metadata={
+            "description": "Send the entries after this seq first (0: the whole log). Default: only new ones. "
+            "Last-Event-ID, when sent, wins."
+        },
     )
     access_token = fields.String(
         load_default=None,
-        metadata={"description": "The bearer token, for clients that cannot send headers (browsers' EventSource). "
-                  "Accepted on this endpoint only; never logged."},
+        metadata={
+            "description": "The bearer token, for clients that cannot send headers (browsers' EventSource). "
+            "Accepted on this endpoint only; never logged."
+        },
     )
 
 
@@ -133,9 +139,13 @@ class Stream(MethodView):
         ),
         security=[{"bearer": []}],
         # With the query's own: parameters given here replace those @blp.arguments documents.
-        parameters=[{"in": "query", "schema": StreamQuery},
-                    {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"}}],
-        responses={"200": {"description": "An event stream.", "content": {"text/event-stream": {"schema": {"type": "string"}}}}},
+        parameters=[
+            {"in": "query", "schema": StreamQuery},
+            {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"}},
+        ],
+        responses={
+            "200": {"description": "An event stream.", "content": {"text/event-stream": {"schema": {"type": "string"}}}}
+        },
     )
     @blp.arguments(StreamQuery, location="query")
     def get(self, query, combat_id):
@@ -143,15 +153,28 @@ class Stream(MethodView):
         state, grant = load_authorized(store(), combat_id, token=token)
         after = _resume_point(query["after"], state["version"])
         if after is None:
-            return problem(422, "invalid-request", "Invalid request",
-                           f"Last-Event-ID must be a seq (a whole number from 0 to {MAX_SEQ})",
-                           errors=[{"pointer": "/Last-Event-ID", "detail": f"must be a whole number from 0 to {MAX_SEQ}"}])
+            return problem(
+                422,
+                "invalid-request",
+                "Invalid request",
+                f"Last-Event-ID must be a seq (a whole number from 0 to {MAX_SEQ})",
+                errors=[{"pointer": "/Last-Event-ID", "detail": f"must be a whole number from 0 to {MAX_SEQ}"}],
+            )
         holder, held = (digest(token), request.remote_addr or "unknown"), slots()
         refused = held.take(*holder)
         if refused is not None:
             return _refusal(refused)
-        listener = Listener(store(), hub(), combat_id, holder[0], grant.viewer, after, state["version"], request.environ,
-                            request.accept_languages)
+        listener = Listener(
+            store(),
+            hub(),
+            combat_id,
+            holder[0],
+            grant.viewer,
+            after,
+            state["version"],
+            request.environ,
+            request.accept_languages,
+        )
         response = Response(listener.events(), mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
@@ -162,13 +185,21 @@ class Stream(MethodView):
 def _refusal(bound: str) -> Response:
     retry_after = {"Retry-After": str(current_app.extensions["melee.settings"].retry_after_seconds)}
     if bound == WORKER:
-        return problem(503, "too-many-streams", "Too many streams",
-                       "this server holds as many event streams as it may; retry later or long-poll GET /events?wait=",
-                       headers=retry_after)
+        return problem(
+            503,
+            "too-many-streams",
+            "Too many streams",
+            "this server holds as many event streams as it may; retry later or long-poll GET /events?wait=",
+            headers=retry_after,
+        )
     holder = "this token" if bound == "token" else "this address"
-    return problem(429, "too-many-streams-per-client", "Too many streams for one client",
-                   f"{holder} already holds as many event streams on this server as it may; close one first",
-                   headers=retry_after)
+    return problem(
+        429,
+        "too-many-streams-per-client",
+        "Too many streams for one client",
+        f"{holder} already holds as many event streams on this server as it may; close one first",
+        headers=retry_after,
+    )
 
 
 def _resume_point(after: int | None, version: int) -> int | None:
@@ -193,8 +224,18 @@ def _reconnect(reason: str) -> _End:
 class Listener:
     """One open stream: sends what the client lacks, then what the hub brings, until told to stop."""
 
-    def __init__(self, combat_store: CombatStore, combat_hub: Hub, combat_id: str, token_digest: str, viewer,
-                 after: int, version: int, environ: dict, accept=None):
+    def __init__(
+        self,
+        combat_store: CombatStore,
+        combat_hub: Hub,
+        combat_id: str,
+        token_digest: str,
+        viewer,
+        after: int,
+        version: int,
+        environ: dict,
+        accept=None,
+    ):
         self.store, self.hub, self.combat_id, self.token_digest = combat_store, combat_hub, combat_id, token_digest
         self.viewer, self.after, self.version, self.environ = viewer, after, version, environ
         self.accept = accept  # the Accept-Language the stream was opened with: it narrates as the other reads do

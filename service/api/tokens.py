@@ -47,7 +47,10 @@ class Tokens(MethodView):
             return tokens.mint(store(), g.combat, request_body["role"], request_body.get("combatant")), 201
         except tokens.UnknownCombatant as unknown:
             return problem(
-                422, "invalid-request", "Invalid request", f"/combatant: {unknown}",
+                422,
+                "invalid-request",
+                "Invalid request",
+                f"/combatant: {unknown}",
                 errors=[{"pointer": "/combatant", "detail": str(unknown)}],
             )
 
@@ -67,5 +70,10 @@ class Token(MethodView):
         except tokens.TokenNotFound:
             return problem(404, "not-found", "Token not found", f"no token {token_ref!r} in this combat")
         except tokens.LastGameMasterToken:
-            return problem(409, "action-not-allowed", "Not allowed", "this is the last game-master token; mint another before revoking it")
+            return problem(
+                409,
+                "action-not-allowed",
+                "Not allowed",
+                "this is the last game-master token; mint another before revoking it",
+            )
         return "", 204

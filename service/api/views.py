@@ -15,11 +15,11 @@ from __future__ import annotations
 from flask import has_request_context, request
 from werkzeug.datastructures import LanguageAccept
 
-from ..rules.engine import REDO
 from ..i18n import catalogues, labels
+from ..rules.engine import REDO
 from ..rules.events import narration_names, render
-from ..rules.schemas import LANGUAGES
 from ..rules.registry import get_ruleset
+from ..rules.schemas import LANGUAGES
 from ..rules.viewer import Viewer
 
 HIDDEN = frozenset({"rng", "seed", "dice_keys"})

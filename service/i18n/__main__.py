@@ -28,7 +28,9 @@ FLAGS = ("python-brace-format",)
 
 def template(ruleset_id: str | None = None) -> Catalog:
     """The entries of one catalogue: a ruleset's (None: the shared events')."""
-    pot = Catalog(project="Melee", domain="melee", header_comment="# Event sentences of Melee; msgctxt is <ruleset>|<event code>.")
+    pot = Catalog(
+        project="Melee", domain="melee", header_comment="# Event sentences of Melee; msgctxt is <ruleset>|<event code>."
+    )
     for ctx, msgid in source_entries().items():
         if owner(ctx) == ruleset_id:
             pot.add(msgid, context=ctx, flags=FLAGS)
@@ -38,7 +40,9 @@ def template(ruleset_id: str | None = None) -> Catalog:
 def placeholders(text: str) -> set[str]:
     """The params a template uses: its ``{fields}`` and its optional ``[param?...]`` parts."""
     optional = {match.group(2) for match in SEGMENT.finditer(text)}
-    return optional | {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(SEGMENT.sub(r"\3", text)) if name}
+    return optional | {
+        name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(SEGMENT.sub(r"\3", text)) if name
+    }
 
 
 def problems(lang: str, chosen: tuple[str | None, ...] | None = None) -> list[str]:
@@ -54,7 +58,9 @@ def problems(lang: str, chosen: tuple[str | None, ...] | None = None) -> list[st
         elif message.fuzzy:
             found.append(f"{lang}: {ctx} is fuzzy (the English changed): review it")
         elif placeholders(message.string) != placeholders(msgid):
-            found.append(f"{lang}: {ctx} uses {sorted(placeholders(message.string))}, the English {sorted(placeholders(msgid))}")
+            found.append(
+                f"{lang}: {ctx} uses {sorted(placeholders(message.string))}, the English {sorted(placeholders(msgid))}"
+            )
     return found
 
 
@@ -94,9 +100,22 @@ def main(argv: list[str]) -> int:
         # Melee's own rulesets' tests (a plugin's live in its own package).
         folders = ("tests/unit/" + ruleset_id.replace("-", "_") for ruleset_id in sorted(RULESETS))
         rules_tests = [folder for folder in folders if Path(folder).is_dir()]
-        return subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "service.i18n.recorder", *rules_tests, "tests/unit/gm",
-                                # Hypothesis draws free texts (labels, reasons) no table would write.
-                                "--ignore=tests/unit/gm/test_legal_actions.py"])
+        return subprocess.call(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-p",
+                "service.i18n.recorder",
+                *rules_tests,
+                "tests/unit/gm",
+                # Hypothesis draws free texts (labels, reasons) no table would write.
+                "--ignore=tests/unit/gm/test_legal_actions.py",
+            ]
+        )
     if command == "check":
         chosen = _chosen(argv[2:])
         found = [problem for lang in TRANSLATED for problem in problems(lang, chosen)]

@@ -13,9 +13,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..rules.events import narration_names
 from ..rules.engine import STATUS_ACTIVE, apply_action, create_combat, redo, undo
 from ..rules.errors import RulesError
+from ..rules.events import narration_names
 from ..rules.registry import RULESETS
 from ..rules.viewer import GM_VIEWER, Viewer
 from ..simulation.tactics import RULESET_TACTICS, STYLES, Tactic
@@ -138,10 +138,18 @@ HAND_WRITTEN = [
     # duel_2d6/effects.py: a disarm on a fighter who holds nothing.
     ("duel-2d6", {"code": "nothing_to_disarm", "params": {"target": "philip"}}, {"philip": "Philip"}),
     # duel_2d6/exchange.py: a shot beyond the weapon's longest band.
-    ("duel-2d6", {"code": "out_of_range", "params": {"attacker": "philip", "defender": "gaston", "band": "au_dela"}}, {"philip": "Philip", "gaston": "Gaston"}),
+    (
+        "duel-2d6",
+        {"code": "out_of_range", "params": {"attacker": "philip", "defender": "gaston", "band": "au_dela"}},
+        {"philip": "Philip", "gaston": "Gaston"},
+    ),
     # duel_2d6/exchange.py: a strangle without a hold on the head (the rules tests reach it
     # only in some random orders).
-    ("duel-2d6", {"code": "blow_impossible", "params": {"attacker": "philip", "defender": "gaston", "maneuver": "etrangler"}}, {"philip": "Philip", "gaston": "Gaston"}),
+    (
+        "duel-2d6",
+        {"code": "blow_impossible", "params": {"attacker": "philip", "defender": "gaston", "maneuver": "etrangler"}},
+        {"philip": "Philip", "gaston": "Gaston"},
+    ),
     # duel_2d6/duels.py: the surprise option names someone absent (shown as sent).
     ("duel-2d6", {"code": "surprise_ignored", "params": {"combatant": "zorro"}}, {"philip": "Philip"}),
 ]

@@ -21,7 +21,12 @@ from ..store.jobs import SimulationJobs
 
 
 def request(template: dict, fights: int, seed: int, tactic: Tactic) -> dict:
-    return {"template": template, "fights": fights, "seed": seed, "tactic": {"target": tactic.target, "style": tactic.style}}
+    return {
+        "template": template,
+        "fights": fights,
+        "seed": seed,
+        "tactic": {"target": tactic.target, "style": tactic.style},
+    }
 
 
 def _over(jobs: SimulationJobs, job_id: str) -> bool:
@@ -53,7 +58,11 @@ def run_chunks(jobs: SimulationJobs, job_id: str, asked: dict, processes: int) -
     if _over(jobs, job_id):
         return
     play_chunks(
-        asked["template"], asked["seed"], Tactic(**asked["tactic"]), asked["fights"], processes,
+        asked["template"],
+        asked["seed"],
+        Tactic(**asked["tactic"]),
+        asked["fights"],
+        processes,
         progress=lambda index, done: jobs.progress(job_id, index, done),
         played=lambda index, counts: _record(jobs, job_id, asked, index, counts),
     )

@@ -56,7 +56,9 @@ def main() -> int:
         return 2
     logs.configure(settings.log_level)
     if not settings.redis_url or is_cluster_url(settings.redis_url):
-        log.error("the simulation worker needs REDIS_URL on a single Redis (not a cluster); simulations then run in the web process")
+        log.error(
+            "the simulation worker needs REDIS_URL on a single Redis (not a cluster); simulations then run in the web process"
+        )
         return 2
     options = {}
     if settings.redis_ssl_cert_reqs and settings.redis_url.startswith("rediss://"):

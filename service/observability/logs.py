@@ -16,7 +16,7 @@ import re
 import sys
 import time
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timezone
 
 from flask import Flask, Response, g, request
 
@@ -36,7 +36,7 @@ _RESERVED = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"messa
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry = {
-            "ts": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),
@@ -76,9 +76,7 @@ def configure(level: str) -> None:
 
 def annotate(**fields) -> None:
     """Add fields (combat_id, ruleset, action_type) to this request's log line."""
-    g.setdefault("melee_log", {}).update(
-        {k: v for k, v in fields.items() if isinstance(v, (str, int, float, bool))}
-    )
+    g.setdefault("melee_log", {}).update({k: v for k, v in fields.items() if isinstance(v, (str, int, float, bool))})
 
 
 def _clip(value, limit: int = 64):

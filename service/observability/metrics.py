@@ -34,11 +34,13 @@ from prometheus_client import (
 from .logs import route
 
 HTTP_REQUESTS = Counter(
-    "melee_http_requests_total", "HTTP requests answered, by method, route (URL rule) and status.",
+    "melee_http_requests_total",
+    "HTTP requests answered, by method, route (URL rule) and status.",
     ["method", "route", "status"],
 )
 HTTP_LATENCY = Histogram(
-    "melee_http_request_duration_seconds", "Time to answer an HTTP request, by method, route and status.",
+    "melee_http_request_duration_seconds",
+    "Time to answer an HTTP request, by method, route and status.",
     ["method", "route", "status"],
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
 )
@@ -63,8 +65,19 @@ _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"
 
 # The CombatStore methods that talk to Redis, each a single round trip.
 STORE_OPERATIONS = (
-    "ping", "create", "load", "load_with_grant", "commit", "log", "delete",
-    "reserve", "forget", "grants", "holds_grant", "add_grant", "remove_grant",
+    "ping",
+    "create",
+    "load",
+    "load_with_grant",
+    "commit",
+    "log",
+    "delete",
+    "reserve",
+    "forget",
+    "grants",
+    "holds_grant",
+    "add_grant",
+    "remove_grant",
 )
 
 

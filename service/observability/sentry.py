@@ -20,7 +20,9 @@ def init(dsn: str | None, release: str) -> bool:
     try:
         import sentry_sdk
     except ImportError:
-        log.warning('SENTRY_DSN is set but sentry_sdk is not installed (pip install "melee[sentry]"): errors are not reported')
+        log.warning(
+            'SENTRY_DSN is set but sentry_sdk is not installed (pip install "melee[sentry]"): errors are not reported'
+        )
         return False
     integrations = []
     try:

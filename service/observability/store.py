@@ -32,7 +32,10 @@ class ObservedStore:
     def __init__(self, store: CombatStore):
         self.store = store
         self._meters = {
-            operation: (metrics.REDIS_LATENCY.labels(operation=operation), metrics.REDIS_UNAVAILABLE.labels(operation=operation))
+            operation: (
+                metrics.REDIS_LATENCY.labels(operation=operation),
+                metrics.REDIS_UNAVAILABLE.labels(operation=operation),
+            )
             for operation in metrics.STORE_OPERATIONS
         }
 

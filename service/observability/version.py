@@ -32,13 +32,16 @@ SHORT_COMMIT = 7
 
 
 class Version(Schema):
-    version = fields.String(required=True, metadata={"description": "The package version (semantic versioning).", "example": __version__})
+    version = fields.String(
+        required=True, metadata={"description": "The package version (semantic versioning).", "example": __version__}
+    )
     commit = fields.String(
-        required=True, metadata={
-            "description": 'The git commit of the running code (its first 7 characters unless the deployment shows it '
+        required=True,
+        metadata={
+            "description": "The git commit of the running code (its first 7 characters unless the deployment shows it "
             'all), "unknown", or "hidden".',
             "example": UNKNOWN,
-        }
+        },
     )
 
 
@@ -49,7 +52,7 @@ def package_version() -> str:
         return __version__
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def git_commit(from_env: str | None) -> str:
     if from_env:
         return from_env.strip()

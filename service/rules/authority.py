@@ -18,9 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .shapes import Schema, fields, missing
-
 from .errors import NotYourDecision
+from .shapes import Schema, fields, missing
 from .viewer import Viewer
 
 if TYPE_CHECKING:  # ruleset.py imports this module: only its type is needed here
@@ -85,7 +84,10 @@ def check(ruleset: AnyRuleset, state: JSON, action: JSON, caller: Viewer) -> Non
     if action["type"] in ruleset.gm_only_actions:
         raise NotYourDecision(f"{action['type']} is a game-master action; send it with the GM's token", field="type")
     if not caller.controls(actor):
-        raise NotYourDecision(f"only {_whose(names, actor)} player or the game master may act for {names.get(actor, actor)}", field="actor")
+        raise NotYourDecision(
+            f"only {_whose(names, actor)} player or the game master may act for {names.get(actor, actor)}",
+            field="actor",
+        )
     for path, field, owner in _decisions(ruleset.action_schema(action["type"]), action, ACTOR, ""):
         answering = answerer(owner, action)
         if not allowed(owner, caller, actor, answering):

@@ -22,7 +22,7 @@ One representation for every ruleset, so clients show states the same way.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .state import Combatant, Condition
 
@@ -110,7 +110,9 @@ def _expire(res: AnyResolution, combatant: Combatant, due: Callable[[Condition],
         combatant["conditions"] = [c for c in combatant["conditions"] if not due(c)]
         for condition in gone:
             # A narrative condition is said in the GM's own words.
-            res.emit("condition_expired", combatant=combatant["id"], condition=condition.get("label") or condition["code"])
+            res.emit(
+                "condition_expired", combatant=combatant["id"], condition=condition.get("label") or condition["code"]
+            )
     return gone
 
 
@@ -120,7 +122,9 @@ def next_round(res: AnyResolution) -> None:
     state["round"] += 1
     res.emit("round_started", round=state["round"])
     for combatant in state["combatants"]:
-        _expire(res, combatant, lambda c: c.get("ends") and c["ends"].get("round", state["round"] + 1) <= state["round"])
+        _expire(
+            res, combatant, lambda c: c.get("ends") and c["ends"].get("round", state["round"] + 1) <= state["round"]
+        )
 
 
 def end_on_event(res: AnyResolution, combatant: Combatant, event_code: str) -> list[Condition]:

@@ -83,15 +83,15 @@ class DiceExpression:
     def _parse(cls, text: str) -> DiceExpression:
         if len(text) > MAX_EXPRESSION_LENGTH:
             # Before int(): Python refuses (ValueError) numbers of more than 4,300 digits.
-            raise DiceSyntaxError(f"a dice expression has at most {MAX_EXPRESSION_LENGTH} characters, such as 2d6+3", field=None)
+            raise DiceSyntaxError(
+                f"a dice expression has at most {MAX_EXPRESSION_LENGTH} characters, such as 2d6+3", field=None
+            )
         constant = _CONSTANT.match(text)
         if constant:
             return cls(0, 6, int(constant.group(1)))
         match = _EXPRESSION.match(text)
         if not match:
-            raise DiceSyntaxError(
-                f"{text!r} is not a dice expression such as 2d6, 1d6+3 or 1d100-5", field=None
-            )
+            raise DiceSyntaxError(f"{text!r} is not a dice expression such as 2d6, 1d6+3 or 1d100-5", field=None)
         count = int(match.group(1) or 1)
         sides = 100 if match.group(2) == "%" else int(match.group(2))
         modifier = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)
@@ -104,9 +104,7 @@ class DiceExpression:
             allowed = ", ".join(f"d{s}" for s in sorted(ALLOWED_SIDES))
             raise DiceSyntaxError(f"d{self.sides} is not a die Melee rolls (allowed: {allowed})", field=None)
         if not 0 <= self.count <= MAX_DICE_PER_EXPRESSION:
-            raise TooManyDice(
-                f"{self.count} dice in one expression; at most {MAX_DICE_PER_EXPRESSION}", field=None
-            )
+            raise TooManyDice(f"{self.count} dice in one expression; at most {MAX_DICE_PER_EXPRESSION}", field=None)
         if abs(self.modifier) > MAX_MODIFIER:
             raise DiceSyntaxError(f"the modifier {self.modifier:+d} is beyond ±{MAX_MODIFIER}", field=None)
 
@@ -260,7 +258,9 @@ class DiceBox:
             )
         # Who may supply a roll's die: anyone (any), the caller for its own rolls (own).
         self._taker: Callable[[str], bool] | None = caller.controls if policy == OWN and not caller.gm else None
-        self._foreign: list[tuple[int, str, str]] = []  # (next supplied index, roller, purpose) of rolls the caller may not supply
+        self._foreign: list[
+            tuple[int, str, str]
+        ] = []  # (next supplied index, roller, purpose) of rolls the caller may not supply
         self._combatants = combatants
         self.stream = stream
         self.rolls: list[Roll] = []
@@ -269,7 +269,10 @@ class DiceBox:
     def for_state(cls, state: Mapping[str, Any], supplied: Sequence[int] = (), caller: Viewer = GM_VIEWER) -> DiceBox:
         """The box of an action on ``state``: its generator, its policy."""
         return cls(
-            DiceStream.of(state), supplied, caller=caller, policy=state["options"].get("dice_policy", ANY),
+            DiceStream.of(state),
+            supplied,
+            caller=caller,
+            policy=state["options"].get("dice_policy", ANY),
             combatants=state["combatants"],
         )
 
@@ -289,7 +292,13 @@ class DiceBox:
                         field=f"dice.{index}",
                     )
                 self._next_supplied += 1
-                roll: Roll = {"sides": sides, "value": value, "purpose": purpose, "roller": roller, "source": self._source}
+                roll: Roll = {
+                    "sides": sides,
+                    "value": value,
+                    "purpose": purpose,
+                    "roller": roller,
+                    "source": self._source,
+                }
                 rolls.append(roll)
                 return value
             self._foreign.append((index, roller, purpose))
@@ -342,8 +351,13 @@ class DiceBox:
         stream = self.stream
         value, draw = stream.roll(sides)
         return {
-            "sides": sides, "value": value, "purpose": purpose, "roller": roller, "source": SERVER,
-            "stream": stream.index, "draw": draw,
+            "sides": sides,
+            "value": value,
+            "purpose": purpose,
+            "roller": roller,
+            "source": SERVER,
+            "stream": stream.index,
+            "draw": draw,
         }
 
 

@@ -12,7 +12,7 @@ after the action that decided it, with the one event ``combat_over``.
 
 from __future__ import annotations
 
-from typing import Any, TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:  # ruleset.py is not imported at run time: only its types are needed
     from .ruleset import AnyResolution, Ruleset

@@ -18,7 +18,7 @@ from .errors import ActionNotAllowed, CombatOver, InvalidAction
 from .gm import actions as gm_actions
 from .gm import summary
 from .registry import get_ruleset
-from .ruleset import AnyRuleset, GM, Resolution
+from .ruleset import GM, AnyRuleset, Resolution
 from .state import Action, Combat, Combatant, LogEntry, Roll
 from .viewer import GM_VIEWER, Viewer
 
@@ -33,7 +33,9 @@ JSON = Mapping[str, Any]
 DiceBoxMaker = Callable[[State, Sequence[int], Viewer], DiceBox]
 
 
-def create_combat(body: JSON, *, combat_id: str, entropy: bytes = b"", seed: int | None = None) -> tuple[State, LogEntry]:
+def create_combat(
+    body: JSON, *, combat_id: str, entropy: bytes = b"", seed: int | None = None
+) -> tuple[State, LogEntry]:
     """Validate a creation body; return the first state and its log entry.
 
     ``entropy`` (32 bytes, from the caller: the core draws no randomness) keys
@@ -242,7 +244,9 @@ def _check_actor(ruleset: AnyRuleset, state: JSON, action: JSON) -> None:
         raise ActionNotAllowed(f"{combatant['name']} has left the fight", field="actor")
 
 
-def _commit(ruleset: AnyRuleset, res: Resolution[State, Combatant], action: JSON, readers: bool = True) -> tuple[State, LogEntry]:
+def _commit(
+    ruleset: AnyRuleset, res: Resolution[State, Combatant], action: JSON, readers: bool = True
+) -> tuple[State, LogEntry]:
     res.dice.finish()
     state = res.state
     position = res.dice.position()

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from string import Formatter
 from functools import cache, lru_cache
+from string import Formatter
 from typing import Any
 
 from babel import Locale

@@ -9,7 +9,7 @@ consequences of damage, going back above 0 ends the state of being down.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .conditions import has, remove
 from .state import Combatant

@@ -46,7 +46,9 @@ def _load(entry: EntryPoint) -> Ruleset:
     if missing:
         raise RulesetPluginError(f"the ruleset plugin {_origin(entry)} lacks: {', '.join(missing)} (docs/rulesets.md)")
     if ruleset.id != entry.name:
-        raise RulesetPluginError(f"the ruleset plugin {_origin(entry)} has the id {ruleset.id!r}: the entry point's name must be its id")
+        raise RulesetPluginError(
+            f"the ruleset plugin {_origin(entry)} has the id {ruleset.id!r}: the entry point's name must be its id"
+        )
     return ruleset
 
 
@@ -57,10 +59,14 @@ def discover() -> dict[str, Ruleset]:
         ruleset = _load(entry)
         if ruleset.id in found:
             _, first = found[ruleset.id]
-            raise RulesetPluginError(f"two ruleset plugins take the id {ruleset.id!r}: {_origin(first)} and {_origin(entry)}")
+            raise RulesetPluginError(
+                f"two ruleset plugins take the id {ruleset.id!r}: {_origin(first)} and {_origin(entry)}"
+            )
         found[ruleset.id] = (ruleset, entry)
     if not found:
-        raise RulesetPluginError(f"no ruleset is installed (entry-point group {GROUP}): install Melee itself, e.g. pip install -e .")
+        raise RulesetPluginError(
+            f"no ruleset is installed (entry-point group {GROUP}): install Melee itself, e.g. pip install -e ."
+        )
     return {ruleset_id: found[ruleset_id][0] for ruleset_id in sorted(found)}
 
 

@@ -18,11 +18,11 @@ from .dice import DiceBox
 from .errors import InvalidAction, InvalidInput
 from .gm.schemas import GM_ACTIONS
 from .odds.profile import OddsProfile
-from .viewer import GM_VIEWER, Viewer
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, StrictInt
 from .shapes import Schema, fields, validate
 from .state import Action, Awaiting, Combat, Combatant, Event
 from .tactics import DefaultTactic
+from .viewer import GM_VIEWER, Viewer
 
 MAX_COMBATANTS = 50
 GM = "gm"
@@ -109,8 +109,19 @@ class Ruleset(Generic[CombatT, CombatantT]):
     combatant_state: type[Schema] | None = None
 
     # Declarations without a default: the registry refuses a ruleset lacking one.
-    REQUIRED = ("id", "name", "language", "seed", "summary", "sheet_schema", "options_schema", "action_schemas",
-                "catalog", "messages", "tactic")
+    REQUIRED = (
+        "id",
+        "name",
+        "language",
+        "seed",
+        "summary",
+        "sheet_schema",
+        "options_schema",
+        "action_schemas",
+        "catalog",
+        "messages",
+        "tactic",
+    )
     HOOKS = ("new_combatant", "start", "resolve", "prompts", "is_standing", "example", "on_join")
 
     @property
@@ -126,11 +137,16 @@ class Ruleset(Generic[CombatT, CombatantT]):
             lacking.append("messages['en']")
         # Schemas are the core's shapes (a marshmallow schema, say, would fail at the first request instead).
         declared = {name: getattr(self, name) for name in ("sheet_schema", "options_schema") if hasattr(self, name)}
-        declared.update({f"action_schemas[{kind!r}]": schema for kind, schema in getattr(self, "action_schemas", {}).items()})
+        declared.update(
+            {f"action_schemas[{kind!r}]": schema for kind, schema in getattr(self, "action_schemas", {}).items()}
+        )
         if self.combatant_state is not None:
             declared["combatant_state"] = self.combatant_state
-        lacking += [f"{name} as a shape (a service.rules.shapes.Schema subclass)" for name, schema in declared.items()
-                    if not (isinstance(schema, type) and issubclass(schema, Schema))]
+        lacking += [
+            f"{name} as a shape (a service.rules.shapes.Schema subclass)"
+            for name, schema in declared.items()
+            if not (isinstance(schema, type) and issubclass(schema, Schema))
+        ]
         options = declared.get("options_schema")
         if isinstance(options, type) and issubclass(options, Schema) and "auto_end" not in options().fields:
             lacking.append("the option auto_end (schemas.auto_end(), read by ending.py)")
@@ -186,7 +202,9 @@ class Ruleset(Generic[CombatT, CombatantT]):
         """
         return False
 
-    def condition_changed(self, res: Resolution[CombatT, CombatantT], target: CombatantT, code: str, added: bool) -> None:
+    def condition_changed(
+        self, res: Resolution[CombatT, CombatantT], target: CombatantT, code: str, added: bool
+    ) -> None:
         """After the GM added or removed a condition (default: nothing)."""
 
     def on_join(self, res: Resolution[CombatT, CombatantT], newcomer: CombatantT) -> None:
@@ -309,7 +327,11 @@ class Ruleset(Generic[CombatT, CombatantT]):
         for index, combatant in enumerate(data["combatants"]):
             if combatant["id"] in seen or combatant["id"] == GM:
                 raise InvalidInput(
-                    {"combatants": {index: {"id": [f"{combatant['id']!r} is already used; ids must be unique and not 'gm'"]}}}
+                    {
+                        "combatants": {
+                            index: {"id": [f"{combatant['id']!r} is already used; ids must be unique and not 'gm'"]}
+                        }
+                    }
                 )
             seen[combatant["id"]] = index
         for index, hidden in enumerate(data["hidden_sheets"]):

@@ -4,10 +4,9 @@ The rules core owns its input shapes: the HTTP layer publishes these same
 schemas in the OpenAPI document, so the contract cannot drift from the rules.
 """
 
-from .shapes import InvalidInput, Schema, fields, validate
-
 from .dice import DEFAULT_POLICY, MAX_EXPRESSION_LENGTH, POLICIES, DiceExpression
 from .errors import DiceError
+from .shapes import InvalidInput, Schema, fields, validate
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 MAX_SUPPLIED_DICE = 200
@@ -37,7 +36,9 @@ class DiceExpressionField(fields.String):
 
 
 def identifier(**kwargs):
-    return fields.String(validate=validate.Regexp(ID_PATTERN, error="must be 1-64 letters, digits, '_', '.' or '-'"), **kwargs)
+    return fields.String(
+        validate=validate.Regexp(ID_PATTERN, error="must be 1-64 letters, digits, '_', '.' or '-'"), **kwargs
+    )
 
 
 def name(**kwargs):
@@ -87,8 +88,11 @@ def flag(default: bool, description: str) -> fields.Boolean:
 
 def auto_end() -> fields.Boolean:
     """The ``auto_end`` option, the same in every ruleset (service/rules/ending.py says why it is off)."""
-    return flag(False, "End the fight by itself once at most one side has a fighter standing; "
-                       "otherwise the game master is awaited with end_combat.")
+    return flag(
+        False,
+        "End the fight by itself once at most one side has a fighter standing; "
+        "otherwise the game master is awaited with end_combat.",
+    )
 
 
 def choice(values, default, description: str) -> fields.String:

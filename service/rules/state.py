@@ -17,7 +17,7 @@ schemas load it) and an event's params.
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, NotRequired, TypeVar, TypedDict
+from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeVar
 
 # A condition on a combatant (conditions.py): code, source, start, ends, modifiers, and details of its own.
 Condition = dict[str, Any]

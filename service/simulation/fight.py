@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Callable, Iterator, Sequence
-from itertools import islice
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from ..rules.engine import STATUS_ACTIVE, apply_loaded, copy_state, create_loaded

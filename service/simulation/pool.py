@@ -171,13 +171,22 @@ def play_chunks(
                     index, (start, stop) = pending.popleft()
                     if progress:
                         progress(index, 0)
-                request = {"template": template, "seed": seed, "tactic": tactic_json, "start": start, "stop": stop, "every": every}
+                request = {
+                    "template": template,
+                    "seed": seed,
+                    "tactic": tactic_json,
+                    "start": start,
+                    "stop": stop,
+                    "every": every,
+                }
                 child.stdin.write(json.dumps(request) + "\n")
                 child.stdin.flush()
                 while True:
                     line = child.stdout.readline()
                     if not line:
-                        raise ChildFailed(f"a simulation process stopped in chunk {index}: {child.stderr.read()[-2000:] if child.stderr else ''}")
+                        raise ChildFailed(
+                            f"a simulation process stopped in chunk {index}: {child.stderr.read()[-2000:] if child.stderr else ''}"
+                        )
                     answer = json.loads(line)
                     if "counts" in answer:
                         with lock:
@@ -203,7 +212,10 @@ def play_chunks(
                 if stream:
                     stream.close()
 
-    threads = [threading.Thread(target=feed, args=(child,), name=f"simulation-child-{n}", daemon=True) for n, child in enumerate(children)]
+    threads = [
+        threading.Thread(target=feed, args=(child,), name=f"simulation-child-{n}", daemon=True)
+        for n, child in enumerate(children)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -222,7 +234,15 @@ def _serve(asked_lines: TextIO, out: TextIO) -> None:
             out.write(json.dumps({"done": done}) + "\n")
             out.flush()
 
-        summary = play_range(asked["template"], asked["seed"], Tactic(**asked["tactic"]), asked["start"], asked["stop"], tell, asked["every"])
+        summary = play_range(
+            asked["template"],
+            asked["seed"],
+            Tactic(**asked["tactic"]),
+            asked["start"],
+            asked["stop"],
+            tell,
+            asked["every"],
+        )
         out.write(json.dumps({"counts": summary.to_counts()}) + "\n")
         out.flush()
 

@@ -58,7 +58,9 @@ def fight_seed(seed: int, index: int) -> int:
     40 000 needs no walk through the 39 999 before it, and the simulator does
     not depend on the dice engine's generator.
     """
-    digest = hashlib.blake2b(seed.to_bytes(8, "big") + index.to_bytes(8, "big"), digest_size=8, person=b"melee-fight").digest()
+    digest = hashlib.blake2b(
+        seed.to_bytes(8, "big") + index.to_bytes(8, "big"), digest_size=8, person=b"melee-fight"
+    ).digest()
     return int.from_bytes(digest, "big") & SEED_LIMIT
 
 
@@ -73,7 +75,13 @@ def chunks(fights: int, size: int | None = None) -> list[tuple[int, int]]:
 
 
 def play_range(
-    template: Mapping, seed: int, tactic: Tactic, start: int, stop: int, progress: Progress | None = None, every: int = 500
+    template: Mapping,
+    seed: int,
+    tactic: Tactic,
+    start: int,
+    stop: int,
+    progress: Progress | None = None,
+    every: int = 500,
 ) -> Summary:
     """The summary of fights ``start`` to ``stop - 1`` of a run; ``progress`` gets the count played so far."""
     ruleset, data = load_template(template)
@@ -111,7 +119,11 @@ def report(template: Mapping, seed: int, tactic: Tactic, summary: Summary) -> di
         "ruleset": ruleset.id,
         "fights": summary.fights,
         "seed": seed,
-        "tactic": {"target": tactic.target, "style": tactic.style, "description": RULESET_TACTICS[ruleset.id].description},
+        "tactic": {
+            "target": tactic.target,
+            "style": tactic.style,
+            "description": RULESET_TACTICS[ruleset.id].description,
+        },
         **summary.result(),
     }
 
@@ -152,7 +164,15 @@ def simulate(
             chunk_progress(index, stop - start)
 
         parts = play_chunks(
-            template, seed, tactic, fights, processes, progress=chunk_progress, played=chunk_played, every=every, size=size
+            template,
+            seed,
+            tactic,
+            fights,
+            processes,
+            progress=chunk_progress,
+            played=chunk_played,
+            every=every,
+            size=size,
         )
         return report(template, seed, tactic, Summary.merged(template, parts))
     return report(template, seed, tactic, play_range(template, seed, tactic, 0, fights, progress, every))
@@ -243,7 +263,11 @@ class Summary:
         sides = {}
         for side in self.sides:
             low, high = wilson(self.wins[side], n)
-            sides[side] = {"wins": self.wins[side], "win_rate": round(self.wins[side] / n, 6), "ci95": [round(low, 6), round(high, 6)]}
+            sides[side] = {
+                "wins": self.wins[side],
+                "win_rate": round(self.wins[side] / n, 6),
+                "ci95": [round(low, 6), round(high, 6)],
+            }
         combatants = {
             cid: {
                 "side": side,

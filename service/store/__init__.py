@@ -10,7 +10,14 @@ from redis.retry import Retry
 
 from .cluster import cluster_client, is_cluster_url
 from .combats import DEFAULT_MAX_ACTIONS, CombatStore
-from .errors import ActionLimitReached, CombatNotFound, OutcomeUnknown, ReservationLost, StoreUnavailable, VersionConflict
+from .errors import (
+    ActionLimitReached,
+    CombatNotFound,
+    OutcomeUnknown,
+    ReservationLost,
+    StoreUnavailable,
+    VersionConflict,
+)
 
 __all__ = [
     "ActionLimitReached",

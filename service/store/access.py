@@ -5,10 +5,9 @@ Only digests are stored: a token is shown once, when it is minted.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
-
-import json
 
 from .cluster import RedisClient
 from .errors import CombatNotFound, retrying_read, unavailable_on_failure

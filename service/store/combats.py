@@ -15,11 +15,9 @@ the same version, and a write is never half done.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
-
-import json
-
 
 from . import scripts
 from .access import AccessGrants, grant_args
@@ -69,7 +67,14 @@ class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
         with write_outcome_unknown():
             created = self._create(
                 keys=combat_keys(combat_id),
-                args=[state["version"], dumps(state), dumps(entry), self.ttl_seconds, snapshot_arg(state), *grant_args(grants or {})],
+                args=[
+                    state["version"],
+                    dumps(state),
+                    dumps(entry),
+                    self.ttl_seconds,
+                    snapshot_arg(state),
+                    *grant_args(grants or {}),
+                ],
             )
         if not created:
             raise VersionConflict(0)
@@ -82,7 +87,9 @@ class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
         state: dict[str, Any] = json.loads(raw)
         return state
 
-    def commit(self, state: Mapping[str, Any], entry: Mapping[str, Any], expected_version: int, keyed: KeyedWrite | None = None) -> None:
+    def commit(
+        self, state: Mapping[str, Any], entry: Mapping[str, Any], expected_version: int, keyed: KeyedWrite | None = None
+    ) -> None:
         """Replace the state and append the entry if the version is still
         ``expected_version`` (and, under an Idempotency-Key, the request's
         reservation is still there: ``KeyedWrite``)."""
@@ -91,8 +98,14 @@ class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
             outcome, current = self._commit(
                 keys=combat_keys(combat_id),
                 args=[
-                    expected_version, state["version"], dumps(state), dumps(entry), self.ttl_seconds,
-                    *keyed_args(keyed), snapshot_arg(state), self.max_actions + 1,
+                    expected_version,
+                    state["version"],
+                    dumps(state),
+                    dumps(entry),
+                    self.ttl_seconds,
+                    *keyed_args(keyed),
+                    snapshot_arg(state),
+                    self.max_actions + 1,
                 ],
             )
         if outcome == GONE:

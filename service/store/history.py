@@ -19,12 +19,11 @@ docs/performance.md has the measured bytes and times.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import json
 import logging
 import zlib
+from collections.abc import Mapping
+from typing import Any
 
 from redis.commands.core import Script
 
@@ -79,7 +78,8 @@ class History:
                     return
                 entries = [json.loads(item) for item in raw]
                 self._archive(
-                    keys=[state_key(combat_id), log_key(combat_id)], args=[first, last, f"log:{chunk}", pack(entries), *dropped]
+                    keys=[state_key(combat_id), log_key(combat_id)],
+                    args=[first, last, f"log:{chunk}", pack(entries), *dropped],
                 )
         except Exception:
             log.warning("could not archive chunk %s of combat %s", chunk, combat_id, exc_info=True)

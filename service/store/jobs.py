@@ -13,11 +13,10 @@ tell a thread-run job whose process died (docs/simulations.md).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import json
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from .cluster import RedisClient
 from .errors import retrying_read, unavailable_on_failure
@@ -51,7 +50,9 @@ class SimulationJobs:
     def progress(self, job_id: str, chunk: int, done: int) -> None:
         self._write(job_id, **{f"done:{chunk}": done})
 
-    def chunk_played(self, job_id: str, chunk: int, done: int, counts: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    def chunk_played(
+        self, job_id: str, chunk: int, done: int, counts: Mapping[str, Any]
+    ) -> list[dict[str, Any]] | None:
         """Record a chunk's counts; every chunk's counts, in order, once all are in.
 
         Idempotent: a chunk played twice (its worker died after this write)
@@ -96,7 +97,13 @@ class SimulationJobs:
         progress = [int(value) for name, value in fields.items() if name.startswith("done:")]
         done = sum(progress)
         job = {
-            "status": "failed" if "error" in fields else "done" if "result" in fields else "running" if progress else "queued",
+            "status": "failed"
+            if "error" in fields
+            else "done"
+            if "result" in fields
+            else "running"
+            if progress
+            else "queued",
             "done": done,
             "runner": fields.get("runner"),
         }
@@ -111,4 +118,6 @@ class SimulationJobs:
 
 
 def _decoded(raw: Mapping[Any, Any]) -> dict[str, Any]:
-    return {(k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v) for k, v in raw.items()}
+    return {
+        (k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v) for k, v in raw.items()
+    }

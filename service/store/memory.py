@@ -19,7 +19,6 @@ from .errors import CombatNotFound, ReservationLost, VersionConflict
 from .idempotency import KeyedWrite
 from .keys import idempotency_key
 
-
 JSON = dict[str, Any]
 
 
@@ -37,7 +36,9 @@ class MemoryCombats:
         self.records: dict[str, dict[str, str]] = {}  # records key -> field -> record
 
     # -- Combats
-    def create(self, state: Mapping[str, Any], entry: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+    def create(
+        self, state: Mapping[str, Any], entry: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]] | None = None
+    ) -> None:
         if state["id"] in self.states:
             raise VersionConflict(0)
         self.states[state["id"]] = [_copied(state)]
@@ -48,7 +49,9 @@ class MemoryCombats:
         versions = self._versions(combat_id)
         return copy.deepcopy(versions[-1]), self.access[combat_id].get(digest or "-")
 
-    def commit(self, state: Mapping[str, Any], entry: Mapping[str, Any], expected_version: int, keyed: KeyedWrite | None = None) -> None:
+    def commit(
+        self, state: Mapping[str, Any], entry: Mapping[str, Any], expected_version: int, keyed: KeyedWrite | None = None
+    ) -> None:
         versions = self._versions(state["id"])
         if versions[-1]["version"] != expected_version:
             raise VersionConflict(versions[-1]["version"])
@@ -152,7 +155,13 @@ class MemoryJobs:
             return None
         progress = [value for name, value in fields.items() if name.startswith("done:")]
         job = {
-            "status": "failed" if "error" in fields else "done" if "result" in fields else "running" if progress else "queued",
+            "status": "failed"
+            if "error" in fields
+            else "done"
+            if "result" in fields
+            else "running"
+            if progress
+            else "queued",
             "done": sum(progress),
             "runner": fields.get("runner"),
         }

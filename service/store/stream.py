@@ -13,9 +13,8 @@ caller then waits a little before the next poll).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import json
+from typing import TYPE_CHECKING, Any
 
 from redis.cluster import RedisCluster
 
@@ -97,10 +96,13 @@ class EventStreams:
         loaded = {}
         for combat_id, raw, grants in zip(combat_ids, answers[::2], answers[1::2]):
             if raw is not None:
-                loaded[combat_id] = json.loads(raw), {
-                    (digest.decode() if isinstance(digest, bytes) else digest): json.loads(grant)
-                    for digest, grant in grants.items()
-                }
+                loaded[combat_id] = (
+                    json.loads(raw),
+                    {
+                        (digest.decode() if isinstance(digest, bytes) else digest): json.loads(grant)
+                        for digest, grant in grants.items()
+                    },
+                )
         return loaded
 
     def _contiguous(self, combat_id: str, after: int, items: list[Any]) -> list[dict[str, Any]]:

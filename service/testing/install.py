@@ -35,7 +35,11 @@ def _dist_info(project: Path, into: Path) -> list[str]:
         lines += [f"{key} = {value}" for key, value in entries.items()]
         lines.append("")
     (folder / "entry_points.txt").write_text("\n".join(lines), encoding="utf-8")
-    return [value.split(":")[0].split(".")[0] for entries in meta.get("entry-points", {}).values() for value in entries.values()]
+    return [
+        value.split(":")[0].split(".")[0]
+        for entries in meta.get("entry-points", {}).values()
+        for value in entries.values()
+    ]
 
 
 @contextmanager

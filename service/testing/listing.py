@@ -70,7 +70,11 @@ def _split(keys: list[str], total: int):
 
 def instantiable(ruleset_id: str, state: dict, option: dict) -> bool:
     """Every required parameter has listed values to draw from."""
-    return all(value_strategy(ruleset_id, state, spec) is not None for spec in option["params"].values() if spec.get("required"))
+    return all(
+        value_strategy(ruleset_id, state, spec) is not None
+        for spec in option["params"].values()
+        if spec.get("required")
+    )
 
 
 def draw_action(data, ruleset_id: str, state: dict, actor: str, option: dict) -> dict:
@@ -122,7 +126,9 @@ def _prompts_match_the_listing(ruleset, state: dict) -> None:
     assert awaited, "nobody is awaited in an active fight"
     for combatant in state["combatants"]:
         listed = {o["type"] for o in ruleset.legal_actions(state, combatant["id"])}
-        assert listed == awaited.get(combatant["id"], set()), f"{combatant['id']}: listed {listed}, awaited {awaited.get(combatant['id'])}"
+        assert listed == awaited.get(combatant["id"], set()), (
+            f"{combatant['id']}: listed {listed}, awaited {awaited.get(combatant['id'])}"
+        )
 
 
 def walk(data, state: dict, steps: int) -> None:
@@ -134,7 +140,8 @@ def walk(data, state: dict, steps: int) -> None:
             break
         _prompts_match_the_listing(ruleset, state)
         actors = [
-            entry["actor"] for entry in state["awaiting"]
+            entry["actor"]
+            for entry in state["awaiting"]
             # A combatant awaited for a choice only the GM may fill (sistema-2d6's difficulty for a
             # defender who cannot defend) has nothing listed for his own token: the GM plays it.
             if entry["actor"] != "gm" and ruleset.legal_actions(state, entry["actor"], Viewer(combatant=entry["actor"]))
@@ -148,7 +155,13 @@ def walk(data, state: dict, steps: int) -> None:
             # Every awaited type is accepted with some listed parameters, not only the one played on.
             for kind in sorted({o["type"] for o in options}):
                 of_kind = [o for o in options if o["type"] == kind]
-                _accepted(state, draw_action(data, ruleset_id, state, actor, data.draw(st.sampled_from(of_kind), label=f"some {kind}")), caller)
+                _accepted(
+                    state,
+                    draw_action(
+                        data, ruleset_id, state, actor, data.draw(st.sampled_from(of_kind), label=f"some {kind}")
+                    ),
+                    caller,
+                )
         else:
             # Ending would stop the walk (the summary tests end fights).
             options = [o for o in options if o["type"] != "end_combat"]

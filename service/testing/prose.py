@@ -13,28 +13,107 @@ from babel import Locale
 
 # English words that have no place in French or Portuguese prose.
 ENGLISH_WORDS = {
-    "success", "successes", "failure", "failures", "round", "rounds", "hit", "hits", "damage", "wound", "wounds",
-    "dodge", "parry", "yes", "the", "and", "with", "critical", "fumble", "none", "attack", "attacks", "shot",
-    "shots", "weapon", "dice", "true", "false", "flight", "surrender", "removed", "melee", "ranged", "armour",
-    "torso", "head", "arm", "leg", "cornered", "stunned", "prone",
+    "success",
+    "successes",
+    "failure",
+    "failures",
+    "round",
+    "rounds",
+    "hit",
+    "hits",
+    "damage",
+    "wound",
+    "wounds",
+    "dodge",
+    "parry",
+    "yes",
+    "the",
+    "and",
+    "with",
+    "critical",
+    "fumble",
+    "none",
+    "attack",
+    "attacks",
+    "shot",
+    "shots",
+    "weapon",
+    "dice",
+    "true",
+    "false",
+    "flight",
+    "surrender",
+    "removed",
+    "melee",
+    "ranged",
+    "armour",
+    "torso",
+    "head",
+    "arm",
+    "leg",
+    "cornered",
+    "stunned",
+    "prone",
 }
 # Words of another language of the table that leaked into this one.
 FOREIGN_WORDS = {
     "en": {"PV", "tour", "tours", "réussite", "échec", "sucesso", "falha", "rodada"},
     "fr": ENGLISH_WORDS | {"rodada", "sucesso", "falha", "tiro", "dano"},
-    "pt": (ENGLISH_WORDS - {"no"}) | {"tour", "tours", "Blessure", "Blessures", "Initiative", "réussite", "échec", "dommages", "tir"},
+    "pt": (ENGLISH_WORDS - {"no"})
+    | {"tour", "tours", "Blessure", "Blessures", "Initiative", "réussite", "échec", "dommages", "tir"},
 }
 # Counted nouns: singular -> plural. A number before either form must agree (CLDR rules).
 NOUNS = {
-    "en": {"round": "rounds", "hour": "hours", "time": "times", "success": "successes", "failure": "failures",
-           "point": "points", "die": "dice", "shot": "shots", "action": "actions", "burst": "bursts", "minute": "minutes",
-           "opponent": "opponents", "bullet": "bullets", "turn": "turns", "step": "steps"},
-    "fr": {"tour": "tours", "heure": "heures", "réussite": "réussites", "échec": "échecs", "point": "points",
-           "dé": "dés", "tir": "tirs", "action": "actions", "rafale": "rafales", "minute": "minutes",
-           "blessure": "blessures", "adversaire": "adversaires", "balle": "balles", "cran": "crans"},
-    "pt": {"rodada": "rodadas", "hora": "horas", "sucesso": "sucessos", "falha": "falhas", "ponto": "pontos",
-           "dado": "dados", "tiro": "tiros", "ação": "ações", "rajada": "rajadas", "minuto": "minutos",
-           "ferimento": "ferimentos", "oponente": "oponentes", "bala": "balas", "vez": "vezes", "passo": "passos"},
+    "en": {
+        "round": "rounds",
+        "hour": "hours",
+        "time": "times",
+        "success": "successes",
+        "failure": "failures",
+        "point": "points",
+        "die": "dice",
+        "shot": "shots",
+        "action": "actions",
+        "burst": "bursts",
+        "minute": "minutes",
+        "opponent": "opponents",
+        "bullet": "bullets",
+        "turn": "turns",
+        "step": "steps",
+    },
+    "fr": {
+        "tour": "tours",
+        "heure": "heures",
+        "réussite": "réussites",
+        "échec": "échecs",
+        "point": "points",
+        "dé": "dés",
+        "tir": "tirs",
+        "action": "actions",
+        "rafale": "rafales",
+        "minute": "minutes",
+        "blessure": "blessures",
+        "adversaire": "adversaires",
+        "balle": "balles",
+        "cran": "crans",
+    },
+    "pt": {
+        "rodada": "rodadas",
+        "hora": "horas",
+        "sucesso": "sucessos",
+        "falha": "falhas",
+        "ponto": "pontos",
+        "dado": "dados",
+        "tiro": "tiros",
+        "ação": "ações",
+        "rajada": "rajadas",
+        "minuto": "minutos",
+        "ferimento": "ferimentos",
+        "oponente": "oponentes",
+        "bala": "balas",
+        "vez": "vezes",
+        "passo": "passos",
+    },
 }
 PYTHON = re.compile(r"\bNone\b|\bTrue\b|\bFalse\b|[{}]|'[A-Za-z_]\w*'")
 SNAKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
@@ -50,7 +129,9 @@ AS_SENT = {("surprise_ignored", "combatant")}
 FREE_TEXT = {"side", "reason", "weapon_name", "skill", "name", "item_name", "tag", "description", "expression"}
 
 
-def faults(text: str, lang: str, code: str, params: dict, names: dict[str, str], labels: dict[str, dict[str, str]]) -> list[str]:
+def faults(
+    text: str, lang: str, code: str, params: dict, names: dict[str, str], labels: dict[str, dict[str, str]]
+) -> list[str]:
     """What is wrong with ``text``; ``labels`` (param -> id -> words in ``lang``): the ids that have words."""
     found = []
     readable = text
@@ -59,8 +140,13 @@ def faults(text: str, lang: str, code: str, params: dict, names: dict[str, str],
     for key in FREE_TEXT:
         if isinstance(params.get(key), str) and params[key]:
             readable = readable.replace(params[key], "Texte")
-    for what, pattern in (("Python value", PYTHON), ("snake_case id", SNAKE), ("empty slot", EMPTY_SLOT),
-                          ("yes/no slot", YES_NO_SLOT), ("guessed plural", GUESSED_PLURAL)):
+    for what, pattern in (
+        ("Python value", PYTHON),
+        ("snake_case id", SNAKE),
+        ("empty slot", EMPTY_SLOT),
+        ("yes/no slot", YES_NO_SLOT),
+        ("guessed plural", GUESSED_PLURAL),
+    ):
         match = pattern.search(readable)
         if match:
             found.append(f"{what}: {match.group()!r}")
@@ -80,8 +166,13 @@ def faults(text: str, lang: str, code: str, params: dict, names: dict[str, str],
         values = value if isinstance(value, list) else [value]
         for item in values:
             if (
-                isinstance(item, str) and key not in FREE_TEXT and (code, key) not in AS_SENT and item not in labels.get(key, {})
-                and f"weapon:{item}" not in names and ID_LIKE.match(item) and re.search(rf"(?<![\wÀ-ÿ]){re.escape(item)}(?![\wÀ-ÿ'’])", readable)
+                isinstance(item, str)
+                and key not in FREE_TEXT
+                and (code, key) not in AS_SENT
+                and item not in labels.get(key, {})
+                and f"weapon:{item}" not in names
+                and ID_LIKE.match(item)
+                and re.search(rf"(?<![\wÀ-ÿ]){re.escape(item)}(?![\wÀ-ÿ'’])", readable)
             ):
                 found.append(f"raw id {key}={item!r}")
     return found

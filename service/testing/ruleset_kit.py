@@ -98,7 +98,9 @@ def _token(combat: dict, actor: str) -> str:
 
 def json_schema(spec: dict, component: str) -> jsonschema.Draft7Validator:
     """A validator of one component (OpenAPI 3.0's `nullable` said as JSON Schema's null)."""
-    return jsonschema.Draft7Validator({"$ref": f"#/components/schemas/{component}", "components": _with_null(spec["components"])})
+    return jsonschema.Draft7Validator(
+        {"$ref": f"#/components/schemas/{component}", "components": _with_null(spec["components"])}
+    )
 
 
 def _with_null(node):
@@ -152,8 +154,12 @@ class RulesetKit:
             assert response.status_code == 200, (action, response.get_json())
 
     # No "explain" phase: replaying a whole fight per explanation is slow and adds nothing here.
-    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
-              phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
+    @settings(
+        max_examples=25,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
+        phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
+    )
     @given(data=st.data())
     def test_options_and_awaiting_agree_with_what_the_engine_accepts(self, data):
         body = _without_dice(copy.deepcopy(self.ruleset.example()["combat"]))
@@ -165,8 +171,10 @@ class RulesetKit:
         waiting = combat["awaiting"][0]
         actor = next(c for c in combat["combatants"] if c["id"] == waiting["actor"])
         tactic = self.ruleset.tactic
-        answers = [table.post(location, "/odds", {"action": body}, combat["tokens"]["gm"])
-                   for body in tactic.candidates(combat, actor, waiting, Tactic())]
+        answers = [
+            table.post(location, "/odds", {"action": body}, combat["tokens"]["gm"])
+            for body in tactic.candidates(combat, actor, waiting, Tactic())
+        ]
         answered = [r.get_json() for r in answers if r.status_code == 200]
         assert answered, f"the odds of none of the tactic's first choices: {[r.get_json() for r in answers]}"
         odds = answered[0]
@@ -177,7 +185,9 @@ class RulesetKit:
         response = table.http.post("/simulations", json={"template": template, "fights": self.fights, "seed": 1})
         assert response.status_code == 200, response.get_json()
         result = response.get_json()
-        assert result["ruleset"] == self.ruleset_id and result["tactic"]["description"] == self.ruleset.tactic.description
+        assert (
+            result["ruleset"] == self.ruleset_id and result["tactic"]["description"] == self.ruleset.tactic.description
+        )
         assert sum(side["wins"] for side in result["sides"].values()) + result["undecided"] == self.fights
         for side in result["sides"].values():
             assert 0 <= side["ci95"][0] <= side["win_rate"] <= side["ci95"][1] <= 1
@@ -207,7 +217,8 @@ class RulesetKit:
     def test_every_answer_of_the_example_matches_the_rulesets_schemas(self, table):
         spec = table.http.get("/openapi.json").get_json()
         created_schema, combat_schema, result_schema, log_schema = (
-            json_schema(spec, self.ruleset.schema_prefix + name) for name in ("CreatedCombat", "Combat", "ActionResult", "LogPage")
+            json_schema(spec, self.ruleset.schema_prefix + name)
+            for name in ("CreatedCombat", "Combat", "ActionResult", "LogPage")
         )
         example = self.ruleset.example()
         location, created = table.create(example["combat"])
@@ -223,4 +234,6 @@ class RulesetKit:
                 combat_schema.validate(table.http.get(location, headers=viewer).get_json())
                 log_schema.validate(table.http.get(f"{location}/events", headers=viewer).get_json())
         assert not combat_schema.is_valid({**created, "ruleset": "another"}), "the discriminator's value is checked"
-        assert not result_schema.is_valid({**answer.get_json(), "events": [{"code": "atakk", "params": {}, "text": "?"}]})
+        assert not result_schema.is_valid(
+            {**answer.get_json(), "events": [{"code": "atakk", "params": {}, "text": "?"}]}
+        )

@@ -10,11 +10,11 @@ GM's token; every read is filtered for the caller.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
 import hashlib
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..rules.viewer import GM_VIEWER, Viewer
 from .ports import Combats
@@ -92,6 +92,10 @@ def require_actor(grant: Grant, action: Mapping[str, Any], gm_actions: frozenset
     if grant.is_gm:
         return
     if action.get("type") in gm_actions:
-        raise AccessDenied(403, f"{action.get('type')!r} is a game-master action; it needs the GM's token", field="type")
+        raise AccessDenied(
+            403, f"{action.get('type')!r} is a game-master action; it needs the GM's token", field="type"
+        )
     if action.get("actor") != grant.combatant:
-        raise AccessDenied(403, f"this token acts for {grant.combatant!r} only, not for {action.get('actor')!r}", field="actor")
+        raise AccessDenied(
+            403, f"this token acts for {grant.combatant!r} only, not for {action.get('actor')!r}", field="actor"
+        )

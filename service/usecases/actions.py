@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, cast
 
 from ..rules.dice import KEY_BYTES
@@ -52,7 +52,7 @@ class NothingToTakeBack(Exception):
 
 
 def stamp_expiry(state: Combat[Any] | Stored, ttl_seconds: int) -> None:
-    expires = datetime.now(timezone.utc) + timedelta(seconds=ttl_seconds)
+    expires = datetime.now(UTC) + timedelta(seconds=ttl_seconds)
     state["expires_at"] = expires.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
@@ -76,10 +76,14 @@ def act(
         return apply_action(state, action, caller=grant.viewer)
 
     before, applied = _write(combats, authorized, step, expected_version, keyed)
-    return Applied(applied.state, applied.entry, applied.grant, _mint_for_newcomers(combats, combat_id, before, applied.state))
+    return Applied(
+        applied.state, applied.entry, applied.grant, _mint_for_newcomers(combats, combat_id, before, applied.state)
+    )
 
 
-def take_back(combats: CombatStore, combat_id: str, token: str | None, *, expected_version: int | None = None) -> Applied:
+def take_back(
+    combats: CombatStore, combat_id: str, token: str | None, *, expected_version: int | None = None
+) -> Applied:
     """The GM's undo: the combat returns to the state before the last action."""
 
     def step(state: Stored, grant: Grant) -> tuple[Combat[Any], LogEntry]:
@@ -91,7 +95,9 @@ def take_back(combats: CombatStore, combat_id: str, token: str | None, *, expect
     return _write(combats, _as_gm(combats, combat_id, token), step, expected_version)[1]
 
 
-def play_again(combats: CombatStore, combat_id: str, token: str | None, *, expected_version: int | None = None) -> Applied:
+def play_again(
+    combats: CombatStore, combat_id: str, token: str | None, *, expected_version: int | None = None
+) -> Applied:
     """The GM's redo: the last undone action again, with its dice."""
 
     def step(state: Stored, grant: Grant) -> tuple[Combat[Any], LogEntry]:

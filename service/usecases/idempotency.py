@@ -45,7 +45,9 @@ def key_digest(text: str) -> str:
 
 def fingerprint(path: str, body: object, credentials: str) -> str:
     """What makes two requests the same one: the path, the body and the caller's credentials."""
-    canonical = json.dumps({"path": path, "body": body, "caller": key_digest(credentials)}, sort_keys=True, separators=(",", ":"))
+    canonical = json.dumps(
+        {"path": path, "body": body, "caller": key_digest(credentials)}, sort_keys=True, separators=(",", ":")
+    )
     return key_digest(canonical)
 
 
@@ -172,4 +174,3 @@ def answer_fields(record: Record) -> list[str]:
     if isinstance(record, CombatCreated):
         return [record.combat_id, record.sealed_tokens]
     return []
-

@@ -27,7 +27,9 @@ class OddsAsked:
     max_leaves: int = 10_000
 
 
-def authorize_odds(combats: Combats, combat_id: str, token: str | None, action: Mapping[str, Any]) -> tuple[dict[str, Any], Grant]:
+def authorize_odds(
+    combats: Combats, combat_id: str, token: str | None, action: Mapping[str, Any]
+) -> tuple[dict[str, Any], Grant]:
     """The combat and the caller's grant, if the caller may ask for the odds of ``action``."""
     state, grant = authorize(combats, combat_id, token)
     require_actor(grant, action, get_ruleset(state["ruleset"]).gm_actions)
@@ -35,7 +37,9 @@ def authorize_odds(combats: Combats, combat_id: str, token: str | None, action: 
     if hidden and not grant.is_gm:
         # Odds are computed from every sheet: they would tell a player what
         # the GM hides (docs/security.md).
-        raise AccessDenied(403, f"the game master hides the sheets of {', '.join(sorted(hidden))}: only the GM may ask for odds here")
+        raise AccessDenied(
+            403, f"the game master hides the sheets of {', '.join(sorted(hidden))}: only the GM may ask for odds here"
+        )
     return state, grant
 
 

@@ -33,9 +33,13 @@ class Combats(Protocol):
         """The combat (CombatNotFound when gone) and the grant of the token with this digest, or None."""
         ...
 
-    def create(self, state: Mapping[str, Any], entry: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]] | None = None) -> None: ...
+    def create(
+        self, state: Mapping[str, Any], entry: Mapping[str, Any], grants: Mapping[str, Mapping[str, Any]] | None = None
+    ) -> None: ...
 
-    def commit(self, state: Mapping[str, Any], entry: Mapping[str, Any], expected_version: int, keyed: KeyedWrite | None = None) -> None:
+    def commit(
+        self, state: Mapping[str, Any], entry: Mapping[str, Any], expected_version: int, keyed: KeyedWrite | None = None
+    ) -> None:
         """Write ``state`` and append ``entry`` if the stored version is still
         ``expected_version`` (VersionConflict otherwise, with the current one)."""
         ...
@@ -77,7 +81,9 @@ class Jobs(Protocol):
 
     def progress(self, job_id: str, chunk: int, done: int) -> None: ...
 
-    def chunk_played(self, job_id: str, chunk: int, done: int, counts: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    def chunk_played(
+        self, job_id: str, chunk: int, done: int, counts: Mapping[str, Any]
+    ) -> list[dict[str, Any]] | None:
         """Record a chunk's counts: every chunk's counts, in order, once all are in, else None."""
         ...
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..jobs import chunk
-from ..simulation import Tactic, simulate as play_fights
+from ..simulation import Tactic
+from ..simulation import simulate as play_fights
 from ..simulation.runner import load_template
 from .ports import Compute, JobRunner, Jobs
 
@@ -102,6 +103,10 @@ def read_job(jobs: Jobs, job_id: str, now: float | None = None) -> Job:
 def public_status(job: dict[str, Any], now: float | None = None) -> str:
     """The stored status, or ``lost`` when an unfinished thread-run job stopped reporting."""
     now = time.time() if now is None else now
-    if job["runner"] == "thread" and job["status"] in ("queued", "running") and now - job["updated_at"] > LOST_AFTER_SECONDS:
+    if (
+        job["runner"] == "thread"
+        and job["status"] in ("queued", "running")
+        and now - job["updated_at"] > LOST_AFTER_SECONDS
+    ):
         return "lost"
     return str(job["status"])

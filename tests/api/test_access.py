@@ -34,10 +34,14 @@ def fight(client):
 READS = [("get", ""), ("get", "/events")]
 
 
-@pytest.mark.parametrize(("method", "suffix"), [*READS, ("post", "/actions"), ("delete", ""), ("get", "/tokens"), ("post", "/tokens")])
+@pytest.mark.parametrize(
+    ("method", "suffix"), [*READS, ("post", "/actions"), ("delete", ""), ("get", "/tokens"), ("post", "/tokens")]
+)
 @pytest.mark.parametrize("who", ["nobody", "forged"])
 def test_no_or_unknown_token_is_401_with_a_bearer_challenge(client, fight, method, suffix, who):
-    response = getattr(client, method)(f"{fight['location']}{suffix}", json={"type": "pass", "actor": "ana"}, headers=fight[who])
+    response = getattr(client, method)(
+        f"{fight['location']}{suffix}", json={"type": "pass", "actor": "ana"}, headers=fight[who]
+    )
     assert response.status_code == 401
     assert response.headers["WWW-Authenticate"].startswith("Bearer")
     assert response.get_json()["type"] == "/problems/unauthorized"
@@ -57,7 +61,9 @@ def test_every_role_reads(client, fight, method, suffix, who):
 
 
 def test_a_player_acts_only_for_its_own_combatant(client, fight):
-    as_capanga = client.post(f"{fight['location']}/actions", json={"type": "pass", "actor": "ana"}, headers=fight["capanga"])
+    as_capanga = client.post(
+        f"{fight['location']}/actions", json={"type": "pass", "actor": "ana"}, headers=fight["capanga"]
+    )
     assert as_capanga.status_code == 403
     assert "capanga" in as_capanga.get_json()["detail"]
     assert client.get(fight["location"], headers=fight["gm"]).get_json()["version"] == 1
@@ -68,8 +74,14 @@ def test_a_player_acts_only_for_its_own_combatant(client, fight):
 @pytest.mark.parametrize("who", ["ana", "capanga"])
 def test_game_master_things_need_the_gm_token(client, fight, who):
     location = fight["location"]
-    assert client.post(f"{location}/actions", json={"type": "end_combat", "actor": "gm"}, headers=fight[who]).status_code == 403
-    assert client.post(f"{location}/actions", json={"type": "end_combat", "actor": who}, headers=fight[who]).status_code == 403
+    assert (
+        client.post(f"{location}/actions", json={"type": "end_combat", "actor": "gm"}, headers=fight[who]).status_code
+        == 403
+    )
+    assert (
+        client.post(f"{location}/actions", json={"type": "end_combat", "actor": who}, headers=fight[who]).status_code
+        == 403
+    )
     assert client.delete(location, headers=fight[who]).status_code == 403
     assert client.get(f"{location}/tokens", headers=fight[who]).status_code == 403
     assert client.post(f"{location}/tokens", json={"role": "gm"}, headers=fight[who]).status_code == 403
@@ -78,7 +90,10 @@ def test_game_master_things_need_the_gm_token(client, fight, who):
 
 def test_the_gm_acts_for_anyone_and_ends_the_fight(client, fight):
     location = fight["location"]
-    assert client.post(f"{location}/actions", json={"type": "pass", "actor": "ana"}, headers=fight["gm"]).status_code == 200
+    assert (
+        client.post(f"{location}/actions", json={"type": "pass", "actor": "ana"}, headers=fight["gm"]).status_code
+        == 200
+    )
     ended = client.post(f"{location}/actions", json={"type": "end_combat", "actor": "gm"}, headers=fight["gm"])
     assert ended.get_json()["combat"]["status"] == "over"
     assert client.delete(location, headers=fight["gm"]).status_code == 204
@@ -93,7 +108,9 @@ def test_hidden_sheets_reach_the_gm_and_their_own_player_only(client, fight):
     assert capanga_seen_by("ana")["pv"] == 15, "current values stay visible, as at the table"
     assert "sheet" in capanga_seen_by("gm")
     assert "sheet" in capanga_seen_by("capanga")
-    result = client.post(f"{fight['location']}/actions", json={"type": "pass", "actor": "ana"}, headers=fight["ana"]).get_json()
+    result = client.post(
+        f"{fight['location']}/actions", json={"type": "pass", "actor": "ana"}, headers=fight["ana"]
+    ).get_json()
     assert "sheet" not in next(c for c in result["combat"]["combatants"] if c["id"] == "capanga")
 
 
@@ -114,14 +131,18 @@ def test_the_gm_mints_lists_and_revokes_tokens(client, fight):
     assert {t["id"] for t in listed} >= {token["id"]}
     assert all("token" not in t for t in listed), "tokens are never listed, only their ids"
     second_ana = bearer(token["token"])
-    assert client.post(f"{location}/actions", json={"type": "pass", "actor": "ana"}, headers=second_ana).status_code == 200
+    assert (
+        client.post(f"{location}/actions", json={"type": "pass", "actor": "ana"}, headers=second_ana).status_code == 200
+    )
     assert client.delete(f"{location}/tokens/{token['id']}", headers=fight["gm"]).status_code == 204
     assert client.get(location, headers=second_ana).status_code == 401
     assert client.delete(f"{location}/tokens/{token['id']}", headers=fight["gm"]).status_code == 404
 
 
 def test_minting_for_an_unknown_combatant_is_422(client, fight):
-    response = client.post(f"{fight['location']}/tokens", json={"role": "player", "combatant": "ghost"}, headers=fight["gm"])
+    response = client.post(
+        f"{fight['location']}/tokens", json={"role": "player", "combatant": "ghost"}, headers=fight["gm"]
+    )
     assert response.status_code == 422 and response.get_json()["errors"][0]["pointer"] == "/combatant"
 
 
@@ -145,7 +166,9 @@ def everything_stored(client, key) -> bytes:
 
 
 def test_tokens_are_stored_as_digests_only(client, fight, store):
-    raw = b"".join(everything_stored(store.client, key) for key in store.client.scan_iter(match=f"combat:{{{fight['id']}}}:*"))
+    raw = b"".join(
+        everything_stored(store.client, key) for key in store.client.scan_iter(match=f"combat:{{{fight['id']}}}:*")
+    )
     keys = b"".join(store.client.hkeys(f"combat:{{{fight['id']}}}:access"))
     for who in ("gm", "ana", "capanga"):
         token = fight[who]["Authorization"].split()[1].encode()

@@ -89,16 +89,24 @@ def test_three_combatants_declare_upwards_and_resolve_downwards(client):
 
 
 def test_an_illegal_action_is_a_problem_naming_the_field_and_changes_nothing(client):
-    body = {"ruleset": RULESET, "options": {"stress_test": False}, "combatants": [_sheet("ana", "a", 60), _sheet("bob", "b", 40)]}
+    body = {
+        "ruleset": RULESET,
+        "options": {"stress_test": False},
+        "combatants": [_sheet("ana", "a", 60), _sheet("bob", "b", 40)],
+    }
     location, _ = create(client, body)
     before = client.get(location).get_json()
-    response = client.post(f"{location}/actions", json={"type": "declare", "actor": "ana", "actions": [{"kind": "other"}]})
+    response = client.post(
+        f"{location}/actions", json={"type": "declare", "actor": "ana", "actions": [{"kind": "other"}]}
+    )
     assert response.status_code == 409
     assert response.content_type == "application/problem+json"
     problem = response.get_json()
     assert problem["type"] == "/problems/not-your-turn"
     assert problem["errors"][0]["pointer"] == "/actor"
-    response = client.post(f"{location}/actions", json={"type": "declare", "actor": "bob", "actions": [{"kind": "attack"}]})
+    response = client.post(
+        f"{location}/actions", json={"type": "declare", "actor": "bob", "actions": [{"kind": "attack"}]}
+    )
     assert response.status_code == 422
     assert response.get_json()["errors"][0]["pointer"] == "/actions/0/target"
     assert client.get(location).get_json() == before
@@ -109,7 +117,11 @@ def _next_action(combat: dict) -> dict:
     waiting = combat["awaiting"][0]
     actor = waiting["actor"]
     me = next(c for c in combat["combatants"] if c["id"] == actor)
-    foes = [c["id"] for c in combat["combatants"] if c["side"] != me["side"] and not any(x["code"] == "dead" for x in c["conditions"])]
+    foes = [
+        c["id"]
+        for c in combat["combatants"]
+        if c["side"] != me["side"] and not any(x["code"] == "dead" for x in c["conditions"])
+    ]
     kind = waiting["actions"][0]
     if kind == "choose_frenzy":
         return {"type": kind, "actor": actor, "behaviour": "berserker"}

@@ -45,14 +45,19 @@ AGE_DECLARATIONS = [
 
 TABLES = [
     Table(
-        "sistema-2d6", "ana", "capanga",
+        "sistema-2d6",
+        "ana",
+        "capanga",
         gm_fields=[
             ({**SISTEMA_ATTACK, "modifier": 2}, "modifier"),  # "o mestre define a penalidade"
             ({**SISTEMA_ATTACK, "difficulty": 6}, "difficulty"),  # "o Mestre determina a dificuldade"
             ({**SISTEMA_ATTACK, "lethal": False}, "lethal"),  # "Letal ou Não-Letal, determinado pelo Mestre"
             ({**SISTEMA_ATTACK, "location": "head", "condition": "blind"}, "condition"),
         ],
-        answers_for_another=[({**SISTEMA_ATTACK, "defense": {"skill": "Esquiva"}}, "defense"), ({**SISTEMA_ATTACK, "defense": {}}, "defense")],
+        answers_for_another=[
+            ({**SISTEMA_ATTACK, "defense": {"skill": "Esquiva"}}, "defense"),
+            ({**SISTEMA_ATTACK, "defense": {}}, "defense"),
+        ],
         own_answer=[SISTEMA_ATTACK, {"type": "defend", "actor": "capanga", "skill": "Esquiva"}],
         defender_gm_fields=[
             ({"type": "defend", "actor": "capanga", "modifier": 3}, "modifier"),
@@ -60,14 +65,18 @@ TABLES = [
         ],
     ),
     Table(
-        "duel-2d6", "truand", "philip",
+        "duel-2d6",
+        "truand",
+        "philip",
         gm_fields=[({**DUEL_ATTACK, "modifier": 3}, "modifier")],
         answers_for_another=[({**DUEL_ATTACK, "defense": {"defense": "esquiver"}}, "defense")],
         own_answer=[DUEL_ATTACK, {"type": "defend", "actor": "philip", "defense": "esquiver"}],
         defender_gm_fields=[({"type": "defend", "actor": "philip", "defense": "esquiver", "modifier": 2}, "modifier")],
     ),
     Table(
-        "space-opera-d100", "kira", "garde",
+        "space-opera-d100",
+        "kira",
+        "garde",
         gm_fields=[
             ({**SPACE_ATTACK, "modifier": 20}, "modifier"),
             ({**SPACE_ATTACK, "sneak": True}, "sneak"),  # "sans que son ennemi s'en aperçoive": the GM judges it
@@ -78,20 +87,41 @@ TABLES = [
         defender_gm_fields=[({"type": "react", "actor": "garde", "kind": "dodge", "modifier": 10}, "modifier")],
     ),
     Table(
-        "dark-earth", "kael", "goule",
+        "dark-earth",
+        "kael",
+        "goule",
         gm_fields=[
             ({**DARK_ALLOCATE, "dice_modifier": 20}, "dice_modifier"),  # dice the GM adds
         ],
         # The goule's split is its own secret: the attacker's token cannot make it.
-        answers_for_another=[({"type": "allocate", "actor": "goule", "target": "kael", "split": {"init": 1, "att": 3, "def": 2}}, "actor")],
-        own_answer=[DARK_ALLOCATE, {"type": "allocate", "actor": "goule", "target": "kael", "split": {"init": 1, "att": 3, "def": 2}}],
+        answers_for_another=[
+            (
+                {"type": "allocate", "actor": "goule", "target": "kael", "split": {"init": 1, "att": 3, "def": 2}},
+                "actor",
+            )
+        ],
+        own_answer=[
+            DARK_ALLOCATE,
+            {"type": "allocate", "actor": "goule", "target": "kael", "split": {"init": 1, "att": 3, "def": 2}},
+        ],
         defender_gm_fields=[
-            ({"type": "allocate", "actor": "goule", "target": "kael", "split": {"init": 1, "att": 3, "def": 2},
-              "shot": {"cover": "half"}}, "shot.cover"),
+            (
+                {
+                    "type": "allocate",
+                    "actor": "goule",
+                    "target": "kael",
+                    "split": {"init": 1, "att": 3, "def": 2},
+                    "shot": {"cover": "half"},
+                },
+                "shot.cover",
+            ),
         ],
     ),
     Table(
-        "age-du-silicium", "ana", "krieg", prelude=AGE_DECLARATIONS,
+        "age-du-silicium",
+        "ana",
+        "krieg",
+        prelude=AGE_DECLARATIONS,
         gm_fields=[
             ({**AGE_ATTACK, "modifier": 10}, "modifier"),
             ({**AGE_ATTACK, "cover": 20}, "cover"),
@@ -173,7 +203,9 @@ def test_the_defender_answers_with_his_own_token(client, table):
 def test_the_refusal_names_the_field_who_decides_and_why(client):
     table = TABLES[0]
     location, tokens = start(client, table)
-    problem = assert_refused(client, location, tokens["attacker"], {**SISTEMA_ATTACK, "defense": {"skill": "Esquiva"}}, "/defense")
+    problem = assert_refused(
+        client, location, tokens["attacker"], {**SISTEMA_ATTACK, "defense": {"skill": "Esquiva"}}, "/defense"
+    )
     assert problem["status"] == 403
     assert problem["detail"] == (
         "defense is Capanga's to decide (the defender rolls the defense: "
@@ -216,14 +248,23 @@ def test_a_players_options_leave_out_what_is_not_theirs_to_set(client):
     assert {"target", "weapon", "location"} <= set(mine[0])
     client.post(f"{location}/actions", json=SISTEMA_ATTACK, headers=tokens["attacker"])
     defend = params_of(client, location, "capanga", tokens["defender"], "defend")
-    assert defend == [{"skill": {"required": False, "type": "string", "minLength": 1, "maxLength": 40},
-                       "attribute": {"required": False, "type": "string"}}]
+    assert defend == [
+        {
+            "skill": {"required": False, "type": "string", "minLength": 1, "maxLength": 40},
+            "attribute": {"required": False, "type": "string"},
+        }
+    ]
 
 
 def test_a_player_is_not_offered_a_choice_that_needs_the_gms_value(client):
     """Attacking a helpless target needs the difficulty the GM sets: only the GM's token is offered it."""
     location, tokens = start(client, TABLES[0])
-    assert client.post(f"{location}/actions", json={"type": "condition", "actor": "gm", "target": "capanga", "code": "unconscious"}).status_code == 200
+    assert (
+        client.post(
+            f"{location}/actions", json={"type": "condition", "actor": "gm", "target": "capanga", "code": "unconscious"}
+        ).status_code
+        == 200
+    )
     assert params_of(client, location, "ana", tokens["attacker"], "attack") == []
     gm_choices = params_of(client, location, "ana", tokens["gm"], "attack")
     assert gm_choices and all(params["difficulty"]["required"] for params in gm_choices)
@@ -238,11 +279,21 @@ def test_space_opera_the_attacker_is_not_offered_the_targets_reaction(client):
 
 def test_a_players_odds_may_not_set_the_gms_fields_or_answer_for_another(client):
     location, tokens = start(client, TABLES[0])
-    for sent, pointer in (({"modifier": 4}, "/action/modifier"), ({"defense": {"skill": "Esquiva"}}, "/action/defense")):
-        response = client.post(f"{location}/odds", json={"action": {**SISTEMA_ATTACK, **sent}}, headers=tokens["attacker"])
+    for sent, pointer in (
+        ({"modifier": 4}, "/action/modifier"),
+        ({"defense": {"skill": "Esquiva"}}, "/action/defense"),
+    ):
+        response = client.post(
+            f"{location}/odds", json={"action": {**SISTEMA_ATTACK, **sent}}, headers=tokens["attacker"]
+        )
         assert response.status_code == 403, response.get_json()
         assert response.get_json()["errors"][0]["pointer"] == pointer
-        assert client.post(f"{location}/odds", json={"action": {**SISTEMA_ATTACK, **sent}}, headers=tokens["gm"]).status_code == 200
+        assert (
+            client.post(
+                f"{location}/odds", json={"action": {**SISTEMA_ATTACK, **sent}}, headers=tokens["gm"]
+            ).status_code
+            == 200
+        )
     # The defender's answer may still be assumed: an assumption, not a decision.
     assumed = {"action": SISTEMA_ATTACK, "answers": [{"type": "defend", "actor": "capanga", "skill": "Esquiva"}]}
     assert client.post(f"{location}/odds", json=assumed, headers=tokens["attacker"]).status_code == 200
@@ -251,8 +302,18 @@ def test_a_players_odds_may_not_set_the_gms_fields_or_answer_for_another(client)
 def test_get_ruleset_publishes_who_decides_each_field(client):
     detail = client.get("/rulesets/sistema-2d6").get_json()
     attack = detail["decided_by"]["attack"]
-    assert (attack["modifier"], attack["defense"], attack["defense.modifier"], attack["defense.skill"], attack["weapon"]) == (
-        "gm", "target", "gm", "target", "actor",
+    assert (
+        attack["modifier"],
+        attack["defense"],
+        attack["defense.modifier"],
+        attack["defense.skill"],
+        attack["weapon"],
+    ) == (
+        "gm",
+        "target",
+        "gm",
+        "target",
+        "actor",
     )
     assert set(detail["decided_by"]["end_combat"].values()) == {"gm"}
     schema = detail["actions"]["attack"]["properties"]
@@ -261,6 +322,16 @@ def test_get_ruleset_publishes_who_decides_each_field(client):
     assert schema["defense"]["x-decided-by"] == "target"
     assert "x-decided-by" not in schema["weapon"]  # the actor's: the default
     space = client.get("/rulesets/space-opera-d100").get_json()["decided_by"]["attack"]
-    assert (space["reaction"], space["reaction.kind"], space["reaction.modifier"], space["sneak"]) == ("target", "target", "gm", "gm")
+    assert (space["reaction"], space["reaction.kind"], space["reaction.modifier"], space["sneak"]) == (
+        "target",
+        "target",
+        "gm",
+        "gm",
+    )
     dark = client.get("/rulesets/dark-earth").get_json()["decided_by"]["allocate"]
-    assert (dark["dice_modifier"], dark["shot.cover"], dark["shot.range"], dark["split"]) == ("gm", "gm", "actor", "actor")
+    assert (dark["dice_modifier"], dark["shot.cover"], dark["shot.range"], dark["split"]) == (
+        "gm",
+        "gm",
+        "actor",
+        "actor",
+    )

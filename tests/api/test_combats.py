@@ -24,7 +24,11 @@ def test_a_ruleset_publishes_the_words_of_its_choices_per_language(client):
     # /play's menus show these instead of ids: left_arm is a hit location of the space opera.
     labels = client.get("/rulesets/space-opera-d100").get_json()["labels"]
     assert {"en", "fr", "pt"} <= set(labels)
-    assert [labels[lang]["location"]["left_arm"] for lang in ("en", "fr", "pt")] == ["left arm", "bras gauche", "braço esquerdo"]
+    assert [labels[lang]["location"]["left_arm"] for lang in ("en", "fr", "pt")] == [
+        "left arm",
+        "bras gauche",
+        "braço esquerdo",
+    ]
 
 
 def test_unknown_ruleset_is_a_404_problem(client):
@@ -138,9 +142,11 @@ def test_accept_language_overrides_the_combat_language_per_request(client):
     body = example(client)
     location, _ = create(client, body["combat"])  # lang "pt"
     act(client, location, body["actions"][0])
+
     def first_text(headers):
         page = client.get(f"{location}/events?after=1", headers=headers).get_json()
         return page["items"][0]["events"][0]["text"]
+
     assert first_text({}) == "Ana ataca Capanga com Pistola: 5, 4 → 15."
     assert first_text({"Accept-Language": "fr-FR,fr;q=0.9"}) == "Ana attaque Capanga avec Pistola : 5, 4 → 15."
     assert first_text({"Accept-Language": "en"}) == "Ana attacks Capanga with Pistola: 5, 4 → 15."

@@ -32,7 +32,9 @@ def test_the_first_allocation_stays_secret_until_the_second(client):
     tokens = client.tokens[combat["id"]]
     as_kael = {"Authorization": f"Bearer {tokens['combatants']['kael']}"}
     as_goule = {"Authorization": f"Bearer {tokens['combatants']['goule']}"}
-    response = client.post(f"{location}/actions", json=allocate("kael", "goule", (3, 2, 2), maneuver="coup de taille"), headers=as_kael)
+    response = client.post(
+        f"{location}/actions", json=allocate("kael", "goule", (3, 2, 2), maneuver="coup de taille"), headers=as_kael
+    )
     first = response.get_json()
     assert first["action"] == {"seq": 2, "type": "allocate", "actor": "kael"}
     assert codes(first) == ["allocation_received"] and first["rolls"] == []
@@ -54,12 +56,22 @@ def test_the_first_allocation_stays_secret_until_the_second(client):
     # The second allocation resolves the tour: Kael [4,2] = 1 vs the Goule's [6,5] = 3 (bonus 2);
     # the Goule's riposte 3 + 2 dice [4,4,6,1,1] = 4 vs [4,1] = 1: DEG 3; Kael RES [5,1,1] = 1: 6.
     dice = [4, 2, 6, 5, 4, 4, 6, 1, 1, 4, 1, 5, 1, 1]
-    last = client.post(f"{location}/actions", json=allocate("goule", "kael", (1, 3, 2), dice=dice), headers=as_goule).get_json()
-    assert event(last, "attack_failed") == {"attacker": "kael", "target": "goule", "riposte_bonus": 2, "riposte_later": True}
+    last = client.post(
+        f"{location}/actions", json=allocate("goule", "kael", (1, 3, 2), dice=dice), headers=as_goule
+    ).get_json()
+    assert event(last, "attack_failed") == {
+        "attacker": "kael",
+        "target": "goule",
+        "riposte_bonus": 2,
+        "riposte_later": True,
+    }
     assert event(last, "wounded") == {"target": "kael", "amount": 6, "pv": 6, "wounds": 6, "choc": 6}
     revealed = [e["params"] for e in last["events"] if e["code"] == "allocation_revealed"]
     assert revealed[0]["maneuver"] == "coup de taille" and revealed[0]["att"] == 2
-    assert event(last, "wounded")["amount"] == 6 and "Kael perd 6 PV" in last["events"][codes(last).index("wounded")]["text"]
+    assert (
+        event(last, "wounded")["amount"] == 6
+        and "Kael perd 6 PV" in last["events"][codes(last).index("wounded")]["text"]
+    )
     assert last["combat"]["round"] == 2 and last["combat"]["allocated"] == []
     assert log(client, location)[1]["action"]["split"] == {"init": 3, "att": 2, "def": 2}
 

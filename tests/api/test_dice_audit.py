@@ -39,7 +39,9 @@ def _audit(tmp_path: Path, combat: dict, entries: list[dict]) -> subprocess.Comp
     (tmp_path / "log.json").write_text(json.dumps({"items": entries}))
     return subprocess.run(
         [sys.executable, str(AUDIT), str(tmp_path / "combat.json"), str(tmp_path / "log.json")],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -63,7 +65,9 @@ def test_a_fight_with_server_dice_passes_the_documented_audit_and_a_tampered_die
 
     combat, entries = client.get(location).get_json(), log(client, location)
     assert [s["stream"] for s in combat["dice_secrets"]] == [0, 1]
-    assert not any(secret["key"] in text for secret in combat["dice_secrets"] for text in seen), "no key shown before the end"
+    assert not any(secret["key"] in text for secret in combat["dice_secrets"] for text in seen), (
+        "no key shown before the end"
+    )
     server_dice = [r for e in entries for r in e["rolls"] if r["source"] == "server"]
     assert len(server_dice) >= 6
 
@@ -72,7 +76,9 @@ def test_a_fight_with_server_dice_passes_the_documented_audit_and_a_tampered_die
     assert passed.stdout.startswith("OK: ")
 
     tampered = copy.deepcopy(entries)
-    roll = next(r for e in tampered if e["action"]["type"] not in ("redo",) for r in e["rolls"] if r["source"] == "server")
+    roll = next(
+        r for e in tampered if e["action"]["type"] not in ("redo",) for r in e["rolls"] if r["source"] == "server"
+    )
     roll["value"] = roll["value"] % roll["sides"] + 1  # another face of the same die
     failed = _audit(tmp_path, combat, tampered)
     assert failed.returncode == 1 and "MISMATCH" in failed.stdout and "but the key gives" in failed.stdout

@@ -35,8 +35,14 @@ class Scenario:
 
 def _age_sheet(combatant_id, side, initiative):
     return {
-        "id": combatant_id, "name": combatant_id.capitalize(), "side": side, "initiative": initiative,
-        "vigilance": 50, "calme": 50, "endurance": 3, "blessures": 20,
+        "id": combatant_id,
+        "name": combatant_id.capitalize(),
+        "side": side,
+        "initiative": initiative,
+        "vigilance": 50,
+        "calme": 50,
+        "endurance": 3,
+        "blessures": 20,
         "skills": {"Armes de poing": 60, "Esquive": 40, "Bagarre": 45},
         "weapons": [{"id": "pistolet", "kind": "ranged", "skill": "Armes de poing", "damage": 8}],
     }
@@ -48,31 +54,48 @@ SCENARIOS = {
         get_ruleset("sistema-2d6").example()["combat"],
         [{"type": "attack", "actor": "ana", "target": "capanga", "weapon": "pistola", "dice": [5, 4]}],
         {"type": "defend", "actor": "capanga", "skill": "Esquiva"},
-        own=[2, 3], every=[2, 3, 6], foreign=(2, "Ana's roll (damage)"),
+        own=[2, 3],
+        every=[2, 3, 6],
+        foreign=(2, "Ana's roll (damage)"),
     ),
     # The thug punches; Philip's answer rolls the thug's attack 2, 1 first, then his dodge 3, 3.
     "duel-2d6": Scenario(
         get_ruleset("duel-2d6").example()["combat"],
         [{"type": "attack", "actor": "truand", "target": "philip", "maneuver": "coup_simple", "weapon": "poing"}],
         {"type": "defend", "actor": "philip", "defense": "esquiver"},
-        own=[3, 3], every=[2, 1, 3, 3], foreign=(0, "Le truand's roll (attack)"),
+        own=[3, 3],
+        every=[2, 1, 3, 3],
+        foreign=(0, "Le truand's roll (attack)"),
     ),
     # Kira attacks twice; the Garde's parry 70 comes first, then Kira's attack 23 and her damage 3, 4.
     "space-opera-d100": Scenario(
         get_ruleset("space-opera-d100").example()["combat"],
         [{"type": "attack", "actor": "kira", "target": "garde", "weapon": "vibro", "attacks": 2}],
         {"type": "react", "actor": "garde", "kind": "parry", "item": "bouclier"},
-        own=[70], every=[70, 23, 3, 4], foreign=(1, "Kira's roll (attack)"), server_seed=1,
+        own=[70],
+        every=[70, 23, 3, 4],
+        foreign=(1, "Kira's roll (attack)"),
+        server_seed=1,
     ),
     # Ana hits Bob (10 under 60); Bob's dodge 90 fails, so Ana's hit location 3 and wound 4 follow.
     "age-du-silicium": Scenario(
-        {"ruleset": "age-du-silicium", "lang": "en", "seed": 1, "options": {"stress_test": False},
-         "combatants": [_age_sheet("ana", "runners", 70), _age_sheet("bob", "corpo", 30)]},
-        [{"type": "declare", "actor": "bob", "actions": [{"kind": "defend"}]},
-         {"type": "declare", "actor": "ana", "actions": [{"kind": "attack", "target": "bob"}]},
-         {"type": "attack", "actor": "ana", "target": "bob", "dice": [10]}],
+        {
+            "ruleset": "age-du-silicium",
+            "lang": "en",
+            "seed": 1,
+            "options": {"stress_test": False},
+            "combatants": [_age_sheet("ana", "runners", 70), _age_sheet("bob", "corpo", 30)],
+        },
+        [
+            {"type": "declare", "actor": "bob", "actions": [{"kind": "defend"}]},
+            {"type": "declare", "actor": "ana", "actions": [{"kind": "attack", "target": "bob"}]},
+            {"type": "attack", "actor": "ana", "target": "bob", "dice": [10]},
+        ],
         {"type": "react", "actor": "bob", "reaction": "dodge"},
-        own=[90], every=[90, 3, 4], foreign=(1, "Ana's roll (hit location)"), server_seed=2,
+        own=[90],
+        every=[90, 3, 4],
+        foreign=(1, "Ana's roll (hit location)"),
+        server_seed=2,
     ),
     # The Goule's allocation resolves the tour: Kael's attack [4, 2] is rolled first, then the Goule's [6, 5]...
     # (tests/api/test_dark_earth.py plays the same tour with these 14 dice).
@@ -80,7 +103,9 @@ SCENARIOS = {
         {"ruleset": "dark-earth", "lang": "en", "seed": 5, "combatants": [kael(contact_with=["goule"]), goule()]},
         [allocate("kael", "goule", (3, 2, 2), maneuver="coup de taille")],
         allocate("goule", "kael", (1, 3, 2)),
-        own=[6, 5], every=[4, 2, 6, 5, 4, 4, 6, 1, 1, 4, 1, 5, 1, 1], foreign=(0, "Kael's roll (attack kael)"),
+        own=[6, 5],
+        every=[4, 2, 6, 5, 4, 4, 6, 1, 1, 4, 1, 5, 1, 1],
+        foreign=(0, "Kael's roll (attack kael)"),
     ),
 }
 assert set(SCENARIOS) == set(RULESETS), "every ruleset has a dice-policy scenario"
@@ -101,7 +126,9 @@ def _setup(client, scenario: Scenario, policy: str | None, *, with_dice: bool = 
     location, created = create(client, combat)
     for action in scenario.setup:
         action = action if with_dice else {k: v for k, v in action.items() if k != "dice"}
-        response = client.post(f"{location}/actions", json=action, headers=_bearer(client, created["id"], action["actor"]))
+        response = client.post(
+            f"{location}/actions", json=action, headers=_bearer(client, created["id"], action["actor"])
+        )
         assert response.status_code == 200, response.get_json()
     return location, created["id"]
 

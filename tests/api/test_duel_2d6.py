@@ -10,26 +10,54 @@ RULESET = RULESETS["duel-2d6"]
 
 
 def fighter(combatant_id, side, **extra):
-    return {"id": combatant_id, "name": combatant_id.capitalize(), "side": side, "pv": 6,
-            "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0}, "skills": {"Bagarre": 1}, **extra}
+    return {
+        "id": combatant_id,
+        "name": combatant_id.capitalize(),
+        "side": side,
+        "pv": 6,
+        "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0},
+        "skills": {"Bagarre": 1},
+        **extra,
+    }
 
 
 def body(*combatants, **options):
-    return {"ruleset": "duel-2d6", "lang": "fr", "combatants": list(combatants), "options": {"surprise": ["ana"], **options}}
+    return {
+        "ruleset": "duel-2d6",
+        "lang": "fr",
+        "combatants": list(combatants),
+        "options": {"surprise": ["ana"], **options},
+    }
 
 
 def test_the_ruleset_describes_its_catalog(client):
     detail = client.get("/rulesets/duel-2d6").get_json()
     catalog = detail["catalog"]
-    assert catalog["weapons"]["pied"] == {"name": "Pied", "damage": "1d3+1", "kind": "natural", "hit": -1, "skill": "Bagarre"}
+    assert catalog["weapons"]["pied"] == {
+        "name": "Pied",
+        "damage": "1d3+1",
+        "kind": "natural",
+        "hit": -1,
+        "skill": "Bagarre",
+    }
     assert catalog["weapons"]["fusil_a_pompe"]["damage_by_band"]["moyen"] == "2d6"
     assert catalog["armours"]["casque"] == {"name": "Casque", "ip": 1, "fragments_only": True}
     assert catalog["defensive_items"]["bouclier_grand"]["defense"] == 5
     assert catalog["distance_malus"]["une_main"]["au_dela"] is None
     assert catalog["hit_locations"]["7"] == "poitrine"
     assert set(catalog["melee_attacks"]) == {
-        "coup_simple", "attaque_ma", "coup_mortel", "balayage", "prise", "etrangler", "projection", "cle", "massue",
-        "coup_bas", "briser", "desarmer",
+        "coup_simple",
+        "attaque_ma",
+        "coup_mortel",
+        "balayage",
+        "prise",
+        "etrangler",
+        "projection",
+        "cle",
+        "massue",
+        "coup_bas",
+        "briser",
+        "desarmer",
     }
     assert detail["option_defaults"]["hit_location"] is False
 
@@ -40,7 +68,9 @@ def test_the_example_plays(client):
     results = [play(client, location, action) for action in example["actions"]]
     assert codes(results[0]) == codes(results[2]) == ["awaiting_defense"]
     # Each defender supplied only his own defense dice; the attackers' dice were the server's.
-    assert [(r["roller"], r["source"]) for r in results[1]["rolls"]] == [("truand", "server")] * 2 + [("philip", "player")] * 2
+    assert [(r["roller"], r["source"]) for r in results[1]["rolls"]] == [("truand", "server")] * 2 + [
+        ("philip", "player")
+    ] * 2
     assert [r["value"] for r in results[3]["rolls"] if r["roller"] == "truand"] == [4, 6]
     # Seed 3: Philip's kick 2+4 = 6 <= 6 lands, the block 4+6 = 10 > 9 fails; 1d3+1 = 2+1 = 3:
     # a light wound (malus -1, no PV lost), the truand keeps his 4 PV.
@@ -50,13 +80,32 @@ def test_the_example_plays(client):
 
 def test_worked_example_f_the_thug_and_philip(client):
     """Section F, every stated outcome, with the seed's dice."""
-    thug = {"id": "truand", "name": "Le truand", "side": "truands", "pv": 4,
-            "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0}, "skills": {"Bagarre": 1}, "specializations": ["bloquer"]}
-    philip = {"id": "philip", "name": "Philip", "side": "heros", "pv": 5, "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0}}
-    location, combat = create(client, {"ruleset": "duel-2d6", "lang": "fr", "combatants": [thug, philip], "dice": [1, 2, 5, 6]})
+    thug = {
+        "id": "truand",
+        "name": "Le truand",
+        "side": "truands",
+        "pv": 4,
+        "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0},
+        "skills": {"Bagarre": 1},
+        "specializations": ["bloquer"],
+    }
+    philip = {
+        "id": "philip",
+        "name": "Philip",
+        "side": "heros",
+        "pv": 5,
+        "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0},
+    }
+    location, combat = create(
+        client, {"ruleset": "duel-2d6", "lang": "fr", "combatants": [thug, philip], "dice": [1, 2, 5, 6]}
+    )
     assert combat["awaiting"][0]["actor"] == "truand"  # "Le truand a obtenu l'initiative"
     # Round 1: a punch, Philip dodges.
-    act(client, location, {"type": "attack", "actor": "truand", "target": "philip", "maneuver": "coup_simple", "weapon": "poing"})
+    act(
+        client,
+        location,
+        {"type": "attack", "actor": "truand", "target": "philip", "maneuver": "coup_simple", "weapon": "poing"},
+    )
     round1 = act(client, location, {"type": "defend", "actor": "philip", "defense": "esquiver", "dice": [2, 1, 3, 3]})
     blow, dodge = event(round1, "attack_rolled"), event(round1, "defense_rolled")
     assert (blow["target"], blow["total"], blow["level"]) == (8, 3, "reussite_simple")
@@ -65,8 +114,18 @@ def test_worked_example_f_the_thug_and_philip(client):
     assert event(round1, "initiative_passes")["attacker"] == "philip"
     assert round1["combat"]["awaiting"][0]["actor"] == "philip"
     # Round 2: a kick, the thug blocks (8 + 1).
-    round2 = act(client, location, {"type": "attack", "actor": "philip", "target": "truand", "weapon": "pied",
-                                    "defense": {"defense": "bloquer"}, "dice": [2, 2, 4, 6, 2]})
+    round2 = act(
+        client,
+        location,
+        {
+            "type": "attack",
+            "actor": "philip",
+            "target": "truand",
+            "weapon": "pied",
+            "defense": {"defense": "bloquer"},
+            "dice": [2, 2, 4, 6, 2],
+        },
+    )
     kick, block = event(round2, "attack_rolled"), event(round2, "defense_rolled")
     assert (kick["target"], kick["total"], kick["level"], kick["dd"]) == (6, 4, "reussite_critique", 2)
     assert (block["target"], block["total"], block["level"]) == (9, 10, "echec_simple")
@@ -78,28 +137,67 @@ def test_worked_example_f_the_thug_and_philip(client):
     assert "initiative_passes" not in codes(round2)
     assert round2["combat"]["awaiting"][0]["actor"] == "philip"
     text = next(e["text"] for e in round2["events"] if e["code"] == "wounded")
-    assert text == "Le truand subit 5 points de dommages (5 - 0 absorbés - IP 0) : blessure grave, perd 1 PV, il lui en reste 3 ; malus -3."
+    assert (
+        text
+        == "Le truand subit 5 points de dommages (5 - 0 absorbés - IP 0) : blessure grave, perd 1 PV, il lui en reste 3 ; malus -3."
+    )
 
 
 @pytest.mark.parametrize(
     ("sheets", "options", "setup", "illegal", "status", "pointer"),
     [
         ({}, {}, [], {"type": "attack", "actor": "ana", "target": "bob", "maneuver": "cle"}, 409, "/maneuver"),
-        ({"ana": {"weapons": [{"id": "pistolet", "catalog": "pistolet_9mm"}]}}, {}, [],
-         {"type": "shoot", "actor": "ana", "target": "bob", "weapon": "pistolet", "distance": 600}, 409, "/distance"),
-        ({"ana": {"weapons": [{"id": "pistolet", "catalog": "pistolet_9mm"}]}}, {},
-         [{"type": "shoot", "actor": "ana", "target": "bob", "weapon": "pistolet", "distance": 20,
-           "defense": {"defense": "plongeon"}, "dice": [1, 2, 1, 2]}],
-         {"type": "shoot", "actor": "ana", "target": "bob", "weapon": "pistolet", "distance": 20, "defense": {"defense": "plongeon"}},
-         409, "/defense/defense"),
+        (
+            {"ana": {"weapons": [{"id": "pistolet", "catalog": "pistolet_9mm"}]}},
+            {},
+            [],
+            {"type": "shoot", "actor": "ana", "target": "bob", "weapon": "pistolet", "distance": 600},
+            409,
+            "/distance",
+        ),
+        (
+            {"ana": {"weapons": [{"id": "pistolet", "catalog": "pistolet_9mm"}]}},
+            {},
+            [
+                {
+                    "type": "shoot",
+                    "actor": "ana",
+                    "target": "bob",
+                    "weapon": "pistolet",
+                    "distance": 20,
+                    "defense": {"defense": "plongeon"},
+                    "dice": [1, 2, 1, 2],
+                }
+            ],
+            {
+                "type": "shoot",
+                "actor": "ana",
+                "target": "bob",
+                "weapon": "pistolet",
+                "distance": 20,
+                "defense": {"defense": "plongeon"},
+            },
+            409,
+            "/defense/defense",
+        ),
         ({}, {}, [], {"type": "join", "actor": "ana", "target": "cid"}, 409, "/target"),
         ({}, {}, [], {"type": "attack", "actor": "bob", "target": "ana"}, 409, "/actor"),
         ({}, {}, [], {"type": "attack", "actor": "ana", "target": "bob", "weapon": "bazooka"}, 422, "/weapon"),
     ],
-    ids=["cle-without-hold", "one-hand-beyond-500m", "plongeon-twice", "more-opponents-than-dex", "not-your-turn", "unknown-weapon"],
+    ids=[
+        "cle-without-hold",
+        "one-hand-beyond-500m",
+        "plongeon-twice",
+        "more-opponents-than-dex",
+        "not-your-turn",
+        "unknown-weapon",
+    ],
 )
 def test_illegal_actions_are_refused_and_change_nothing(client, sheets, options, setup, illegal, status, pointer):
-    combatants = [fighter(i, side, **sheets.get(i, {})) for i, side in (("ana", "heroes"), ("bob", "villains"), ("cid", "villains"))]
+    combatants = [
+        fighter(i, side, **sheets.get(i, {}))
+        for i, side in (("ana", "heroes"), ("bob", "villains"), ("cid", "villains"))
+    ]
     location, _ = create(client, body(*combatants, **options))
     for action in setup:
         act(client, location, action)
@@ -135,8 +233,13 @@ def _play_to_the_end(client, location, combat, actions=None):
 
 def test_a_fight_with_server_dice_from_a_seed_replays_identically(client):
     sword = [{"id": "epee", "catalog": "epee_2m"}]
-    creation = {"ruleset": "duel-2d6", "seed": 2024, "lang": "en", "options": {"auto_end": True},
-                "combatants": [fighter("ana", "heroes", weapons=sword), fighter("bob", "villains", weapons=sword)]}
+    creation = {
+        "ruleset": "duel-2d6",
+        "seed": 2024,
+        "lang": "en",
+        "options": {"auto_end": True},
+        "combatants": [fighter("ana", "heroes", weapons=sword), fighter("bob", "villains", weapons=sword)],
+    }
     first, combat = create(client, creation)
     played, end = _play_to_the_end(client, first, combat)
     second, combat = create(client, creation)

@@ -35,7 +35,12 @@ def assert_problem(response, status, pointer=None, kind=None):
     [
         ({"type": "attack", "actor": "ana", "target": "capanga", "bogus": 1}, 422, "/bogus", "invalid-request"),
         ({"type": "attack", "actor": "ana", "target": "capanga", "modifier": "2"}, 422, "/modifier", "invalid-request"),
-        ({"type": "attack", "actor": "ana", "target": "capanga", "modifier": True}, 422, "/modifier", "invalid-request"),
+        (
+            {"type": "attack", "actor": "ana", "target": "capanga", "modifier": True},
+            422,
+            "/modifier",
+            "invalid-request",
+        ),
         ({"type": "attack", "actor": "ana", "target": "capanga", "modifier": 99}, 422, "/modifier", "invalid-request"),
         ({"type": "attack", "actor": "ana"}, 422, "/target", "invalid-request"),
         ({"type": "fly", "actor": "ana"}, 422, "/type", "invalid-request"),
@@ -47,7 +52,12 @@ def assert_problem(response, status, pointer=None, kind=None):
         ({"type": "end_combat", "actor": "ana"}, 409, "/actor", "action-not-allowed"),
         ({"type": "attack", "actor": "ana", "target": "capanga", "dice": [7, 1]}, 422, "/dice/0", "die-out-of-range"),
         ({"type": "attack", "actor": "ana", "target": "capanga", "dice": [0]}, 422, "/dice/0", "invalid-request"),
-        ({"type": "attack", "actor": "ana", "target": "capanga", "difficulty": 8, "dice": [3, 3, 3, 3]}, 422, "/dice/3", "unused-dice"),
+        (
+            {"type": "attack", "actor": "ana", "target": "capanga", "difficulty": 8, "dice": [3, 3, 3, 3]},
+            422,
+            "/dice/3",
+            "unused-dice",
+        ),
         ({"type": "attack", "actor": "ana", "target": "capanga", "dice": [1] * 201}, 422, "/dice", "invalid-request"),
     ],
 )
@@ -62,7 +72,9 @@ def test_bad_actions_are_4xx_problems_and_change_nothing(client, fight, action, 
 def test_actions_after_the_end_are_refused(client, fight):
     act(client, fight, {"type": "end_combat", "actor": "gm"})
     before = client.get(fight).get_json()
-    problem = assert_problem(client.post(f"{fight}/actions", json={"type": "pass", "actor": "ana"}), 409, kind="combat-over")
+    problem = assert_problem(
+        client.post(f"{fight}/actions", json={"type": "pass", "actor": "ana"}), 409, kind="combat-over"
+    )
     assert "over" in problem["detail"]
     assert client.get(fight).get_json() == before
 
@@ -97,7 +109,7 @@ def test_a_body_that_is_not_a_json_object(client, data):
     assert_problem(client.post("/combats", data=data, content_type="application/json"), 422, "/")
 
 
-@pytest.mark.parametrize("data", ["not json", "{\"ruleset\": ", ""])
+@pytest.mark.parametrize("data", ["not json", '{"ruleset": ', ""])
 def test_a_body_that_is_not_json_is_400(client, data):
     response = client.post("/combats", data=data, content_type="application/json")
     assert_problem(response, 400, kind="invalid-json")

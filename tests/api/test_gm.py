@@ -2,7 +2,14 @@
 
 from ..helpers import act, codes, create, event
 
-ANA = {"id": "ana", "name": "Ana", "side": "heros", "pv": 6, "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0}, "skills": {"Bagarre": 1}}
+ANA = {
+    "id": "ana",
+    "name": "Ana",
+    "side": "heros",
+    "pv": 6,
+    "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0},
+    "skills": {"Bagarre": 1},
+}
 
 
 def duel(client):
@@ -25,7 +32,9 @@ def test_a_newcomer_gets_a_token_and_joins_with_the_interruption_roll(client):
     assert options.status_code == 200
     joins = [o for o in options.get_json()["actions"] if o["type"] == "join"]
     assert joins and joins[0]["params"]["target"]["choices"] == ["bob"]
-    response = client.post(f"{location}/actions", json={"type": "join", "actor": "carl", "target": "bob"}, headers=bearer(token))
+    response = client.post(
+        f"{location}/actions", json={"type": "join", "actor": "carl", "target": "bob"}, headers=bearer(token)
+    )
     assert response.status_code == 200, response.get_json()
     assert "interruption_rolled" in codes(response.get_json())
     assert client.tokens[combat_id]  # the creation tokens are still the test client's
@@ -41,13 +50,19 @@ def test_options_are_filtered_by_role_and_name_a_bad_actor(client):
     bad = client.get(f"{location}/options?actor=zed")
     assert bad.status_code == 422 and bad.get_json()["errors"][0]["pointer"] == "/actor"
     gm = client.get(f"{location}/options?actor=gm").get_json()
-    assert {"adjust", "modify", "override", "condition", "join", "leave", "end_combat"} <= {o["type"] for o in gm["actions"]}
+    assert {"adjust", "modify", "override", "condition", "join", "leave", "end_combat"} <= {
+        o["type"] for o in gm["actions"]
+    }
 
 
 def test_a_player_cannot_adjust_and_the_ended_fight_stays_readable_with_its_summary(client):
     location, combat_id = duel(client)
     ana_token = client.tokens[combat_id]["combatants"]["ana"]
-    refused = client.post(f"{location}/actions", json={"type": "adjust", "actor": "ana", "target": "ana", "set": {"pv": 9}}, headers=bearer(ana_token))
+    refused = client.post(
+        f"{location}/actions",
+        json={"type": "adjust", "actor": "ana", "target": "ana", "set": {"pv": 9}},
+        headers=bearer(ana_token),
+    )
     assert refused.status_code == 403
     result = act(client, location, {"type": "end_combat", "actor": "gm", "reason": "enough"})
     assert result["events"][-1]["code"] == "combat_summary"

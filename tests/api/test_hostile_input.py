@@ -57,7 +57,11 @@ def test_a_lone_surrogate_in_a_string_is_400(client, example, fight, where):
         body = json.dumps(example["combat"]).replace('"Ana"', '"\\ud800"', 1)
         response = client.post("/combats", data=body, content_type="application/json")
     else:
-        response = client.post(f"{fight}/actions", data='{"type": "pass", "actor": "ana", "reason": "\\ud800"}', content_type="application/json")
+        response = client.post(
+            f"{fight}/actions",
+            data='{"type": "pass", "actor": "ana", "reason": "\\ud800"}',
+            content_type="application/json",
+        )
     problem = assert_problem(response, 400, kind="invalid-json")
     assert "surrogate" in problem["detail"]
     assert unchanged(client, fight) == before
@@ -67,7 +71,9 @@ def test_a_lone_surrogate_in_a_string_is_400(client, example, fight, where):
 def test_numbers_no_reader_can_hold_are_400(client, fight, number):
     before = unchanged(client, fight)
     body = '{"type": "attack", "actor": "ana", "target": "capanga", "modifier": %s}' % number
-    assert_problem(client.post(f"{fight}/actions", data=body, content_type="application/json"), 400, kind="invalid-json")
+    assert_problem(
+        client.post(f"{fight}/actions", data=body, content_type="application/json"), 400, kind="invalid-json"
+    )
     assert unchanged(client, fight) == before
 
 
@@ -129,7 +135,9 @@ def test_repeated_changes_cannot_carry_a_value_past_the_bound(client, fight):
     set_high = {"type": "adjust", "actor": "gm", "target": "ana", "set": {"pv": 99_500}}
     assert client.post(f"{fight}/actions", json=set_high).status_code == 200
     before = unchanged(client, fight)
-    response = client.post(f"{fight}/actions", json={"type": "adjust", "actor": "gm", "target": "ana", "change": {"pv": 1000}})
+    response = client.post(
+        f"{fight}/actions", json={"type": "adjust", "actor": "gm", "target": "ana", "change": {"pv": 1000}}
+    )
     problem = assert_problem(response, 422, "/change/pv")
     assert "100500" in problem["detail"] and "100000" in problem["detail"]
     assert unchanged(client, fight) == before
@@ -161,8 +169,11 @@ def test_too_large_a_body_is_a_413_problem_stating_the_limit(store, chunked):
     if chunked:
         # As gunicorn passes a chunked body: no Content-Length, the input marked terminated.
         response = client.post(
-            "/combats", input_stream=io.BytesIO(body), content_type="application/json",
-            headers={"Transfer-Encoding": "chunked"}, environ_overrides={"wsgi.input_terminated": True},
+            "/combats",
+            input_stream=io.BytesIO(body),
+            content_type="application/json",
+            headers={"Transfer-Encoding": "chunked"},
+            environ_overrides={"wsgi.input_terminated": True},
         )
     else:
         response = client.post("/combats", data=body, content_type="application/json")

@@ -25,7 +25,10 @@ def test_if_match_compares_strongly_a_weak_tag_never_matches(client, fight):
     response = client.post(f"{fight}/actions", json={"type": "pass", "actor": "ana"}, headers={"If-Match": 'W/"1"'})
     assert_problem(response, 412, kind="precondition-failed")
     assert client.get(fight).get_json() == before
-    assert client.post(f"{fight}/actions", json={"type": "pass", "actor": "ana"}, headers={"If-Match": '"1"'}).status_code == 200
+    assert (
+        client.post(f"{fight}/actions", json={"type": "pass", "actor": "ana"}, headers={"If-Match": '"1"'}).status_code
+        == 200
+    )
 
 
 def test_answers_carrying_tokens_and_the_log_are_never_stored(client, fight):
@@ -78,8 +81,11 @@ def test_docs_allow_their_one_inline_script_by_hash(client):
 def test_cors_preflights_allow_x_api_key_and_are_cached(client):
     preflight = client.options(
         "/combats",
-        headers={"Origin": "https://foundry.example", "Access-Control-Request-Method": "POST",
-                 "Access-Control-Request-Headers": "Content-Type, X-API-Key"},
+        headers={
+            "Origin": "https://foundry.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Content-Type, X-API-Key",
+        },
     )
     assert preflight.status_code == 200
     assert "x-api-key" in preflight.headers["Access-Control-Allow-Headers"].lower()

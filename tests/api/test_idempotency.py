@@ -91,14 +91,18 @@ def test_a_refused_action_is_not_stored_and_its_retry_is_processed_again(client)
 
 def test_keys_must_be_long_enough(client):
     location, _ = create(client, example(client)["combat"])
-    response = client.post(f"{location}/actions", json={"type": "pass", "actor": "ana"}, headers={"Idempotency-Key": "1"})
+    response = client.post(
+        f"{location}/actions", json={"type": "pass", "actor": "ana"}, headers={"Idempotency-Key": "1"}
+    )
     assert response.status_code == 400
     assert response.content_type == "application/problem+json"
     assert len(log(client, location)) == 1
 
 
 def test_an_unknown_combat_with_a_key_is_404(client):
-    response = client.post("/combats/nope/actions", json={"type": "pass", "actor": "a"}, headers={"Idempotency-Key": key()})
+    response = client.post(
+        "/combats/nope/actions", json={"type": "pass", "actor": "a"}, headers={"Idempotency-Key": key()}
+    )
     assert response.status_code == 404
 
 
@@ -186,7 +190,7 @@ def test_the_clean_up_after_a_failure_deletes_only_its_own_reservation(client, s
     headers = {"Idempotency-Key": key()}
     assert client.post(f"{location}/actions", json=ADJUST, headers=headers).status_code == 200
     records = store.client.hgetall(idempotency_key(combat["id"]))
-    (field, answer), = records.items()
+    ((field, answer),) = records.items()
     assert not store.swap(idempotency_key(combat["id"]), field.decode(), "F someone else's reservation", "")
     assert store.client.hget(idempotency_key(combat["id"]), field) == answer
 
@@ -198,7 +202,9 @@ def test_an_action_record_is_small_and_has_its_own_ttl(store):
     from service.app import create_app
     from service.settings import Settings
 
-    client = create_app(Settings(rate_limit="", combat_ttl_seconds=7200, idempotency_ttl_seconds=900), store=store).test_client()
+    client = create_app(
+        Settings(rate_limit="", combat_ttl_seconds=7200, idempotency_ttl_seconds=900), store=store
+    ).test_client()
     body = example(client)["combat"]
     created = client.post("/combats", json=body).get_json()
     gm = {"Authorization": f"Bearer {created['tokens']['gm']}"}
@@ -327,6 +333,9 @@ def test_another_api_key_with_the_same_idempotency_key_gets_no_tokens(store):
 
     client = create_app(Settings(rate_limit="", api_keys=("key-one", "key-two")), store=store).test_client()
     body, idempotency = example(client)["combat"], key()
-    assert client.post("/combats", json=body, headers={"X-API-Key": "key-one", "Idempotency-Key": idempotency}).status_code == 201
+    assert (
+        client.post("/combats", json=body, headers={"X-API-Key": "key-one", "Idempotency-Key": idempotency}).status_code
+        == 201
+    )
     other = client.post("/combats", json=body, headers={"X-API-Key": "key-two", "Idempotency-Key": idempotency})
     assert other.status_code == 422 and "tokens" not in other.get_json()

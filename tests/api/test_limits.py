@@ -37,7 +37,9 @@ def test_made_up_credentials_do_not_escape_the_limit(store):
     statuses = []
     for _ in range(5):
         fake = secrets.token_urlsafe(24)
-        statuses.append(client.get("/rulesets", headers={"Authorization": f"Bearer {fake}", "X-API-Key": fake}).status_code)
+        statuses.append(
+            client.get("/rulesets", headers={"Authorization": f"Bearer {fake}", "X-API-Key": fake}).status_code
+        )
     assert statuses == [200, 200, 200, 429, 429]
 
 
@@ -86,7 +88,11 @@ def test_cors_allow_list_and_never_credentials(store):
     assert "Access-Control-Allow-Origin" not in other.headers
     preflight = client.options(
         "/combats",
-        headers={"Origin": "https://foundry.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "Idempotency-Key, If-Match"},
+        headers={
+            "Origin": "https://foundry.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Idempotency-Key, If-Match",
+        },
     )
     assert preflight.status_code == 200
     assert "idempotency-key" in preflight.headers["Access-Control-Allow-Headers"].lower()
@@ -116,12 +122,19 @@ def test_costly_requests_draw_on_a_compute_budget_per_client(store):
     # Each default request allows 10,000 leaves + 5,000 runs = 15,000 units: 13 fit in 200,000.
     statuses = [client.post(f"{location}/odds", json={"action": action}, headers=gm).status_code for _ in range(14)]
     assert statuses == [200] * 13 + [429]
-    refused = client.post(f"{location}/odds", json={"action": action, "method": "exact", "max_leaves": 5001}, headers=gm)
+    refused = client.post(
+        f"{location}/odds", json={"action": action, "method": "exact", "max_leaves": 5001}, headers=gm
+    )
     problem = refused.get_json()
     assert refused.status_code == 429 and problem["type"] == "/problems/compute-budget-exhausted"
     assert problem["cost"] == 5001 and 0 < int(refused.headers["Retry-After"]) <= 60
     # 200,000 - 13 × 15,000 = 5,000 units left: a cheaper request still fits, and ordinary requests are not concerned.
-    assert client.post(f"{location}/odds", json={"action": action, "method": "exact", "max_leaves": 5000}, headers=gm).status_code == 200
+    assert (
+        client.post(
+            f"{location}/odds", json={"action": action, "method": "exact", "max_leaves": 5000}, headers=gm
+        ).status_code
+        == 200
+    )
     assert client.get(location, headers=gm).status_code == 200
     # Another client (another combat's GM token) has its own budget.
     other, other_gm, _ = odds_fight(client)

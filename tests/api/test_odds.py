@@ -21,7 +21,9 @@ def test_odds_change_nothing_in_redis(client, store):
     # An answered Idempotency-Key, so that its record is compared too.
     client.post(f"{location}/actions", json={"type": "pass", "actor": "ana"}, headers={"Idempotency-Key": "k" * 20})
     before = raw_combat(store, combat["id"])
-    response = client.post(f"{location}/odds", json={"action": {**ATTACK, "actor": "capanga", "target": "ana", "weapon": "faca"}})
+    response = client.post(
+        f"{location}/odds", json={"action": {**ATTACK, "actor": "capanga", "target": "ana", "weapon": "faca"}}
+    )
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["method"] == "exact"
     assert raw_combat(store, combat["id"]) == before
@@ -30,7 +32,10 @@ def test_odds_change_nothing_in_redis(client, store):
 def test_odds_then_the_action_roll_the_same_dice_as_the_action_alone(client):
     location, _ = create(client, {**EXAMPLE["combat"], "seed": 7})
     other, _ = create(client, {**EXAMPLE["combat"], "seed": 7})
-    assert client.post(f"{location}/odds", json={"action": ATTACK, "method": "monte_carlo", "runs": 100}).status_code == 200
+    assert (
+        client.post(f"{location}/odds", json={"action": ATTACK, "method": "monte_carlo", "runs": 100}).status_code
+        == 200
+    )
     after_odds = act(client, location, ATTACK)
     alone = act(client, other, ATTACK)
     assert after_odds["rolls"] == alone["rolls"]
@@ -73,7 +78,10 @@ def test_a_player_asks_only_for_its_own_actions(client):
     as_ana = {"Authorization": f"Bearer {tokens['ana']}"}
     assert client.post(f"{location}/odds", json={"action": ATTACK}, headers=as_ana).status_code == 200
     assert client.post(f"{location}/odds", json={"action": ATTACK}).status_code == 200  # the GM
-    assert client.post(f"{location}/odds", json={"action": ATTACK}, headers={"Authorization": "Bearer nope"}).status_code == 401
+    assert (
+        client.post(f"{location}/odds", json={"action": ATTACK}, headers={"Authorization": "Bearer nope"}).status_code
+        == 401
+    )
 
 
 def test_while_the_gm_hides_sheets_only_the_gm_asks_for_odds(client):

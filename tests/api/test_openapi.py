@@ -2,7 +2,6 @@
 
 import json
 
-
 from service.i18n import english
 from service.openapi import OUTPUT, generate, render
 from service.rules.registry import RULESETS
@@ -84,7 +83,9 @@ def test_docs_render_without_network(client):
 def test_each_event_code_of_a_ruleset_has_its_schema_naming_its_params(client):
     schemas = client.get("/openapi.json").get_json()["components"]["schemas"]
     mapping = schemas["Sistema2d6Event"]["discriminator"]["mapping"]
-    assert set(mapping) == {key.split(".")[0] for key in english("sistema-2d6")}  # "code.flag": a variant of code's sentence
+    assert set(mapping) == {
+        key.split(".")[0] for key in english("sistema-2d6")
+    }  # "code.flag": a variant of code's sentence
     taken = schemas[mapping["damage_taken"].rsplit("/", 1)[1]]
     assert taken["properties"]["code"] == {"type": "string", "enum": ["damage_taken"]}
     # "{target} loses {amount} PV and has {pv} left."

@@ -18,7 +18,11 @@ def _sheet(combatant_id, side, **extra):
         "skills": {"Armes blanches": 55, "Armes contondantes": 55, "Esquive": 40, "Bloquer": 45},
         "pv": 14,
         "armour": 2,
-        "weapons": [{"id": "epee", "catalog": "epee"}, {"id": "matraque", "catalog": "matraque"}, {"id": "bouclier", "catalog": "bouclier"}],
+        "weapons": [
+            {"id": "epee", "catalog": "epee"},
+            {"id": "matraque", "catalog": "matraque"},
+            {"id": "bouclier", "catalog": "bouclier"},
+        ],
         **extra,
     }
 
@@ -39,7 +43,10 @@ def test_the_example_plays(client):
     assert event(result, "paralysed")["target"] == "garde"
     # The Garde's token supplied his dodge and paralysis tests; Kira's attack was the server's.
     assert [(r["purpose"], r["source"]) for r in result["rolls"][:4]] == [
-        ("dodge", "player"), ("attack", "server"), ("paralysis CON factor", "player"), ("paralysis CON test", "player")
+        ("dodge", "player"),
+        ("attack", "server"),
+        ("paralysis CON factor", "player"),
+        ("paralysis CON test", "player"),
     ]
     assert all(e["text"] != e["code"] for e in result["events"])
 
@@ -69,7 +76,9 @@ def test_illegal_choices_are_refused_with_422_and_change_nothing(client, action,
 def test_acting_out_of_turn_is_refused_with_409(client):
     location, _ = create(client, {**_body(), "dice": ANA_FIRST})
     before = client.get(location).get_json()
-    response = client.post(f"{location}/actions", json={"type": "attack", "actor": "r2", "target": "ana", "weapon": "epee"})
+    response = client.post(
+        f"{location}/actions", json={"type": "attack", "actor": "r2", "target": "ana", "weapon": "epee"}
+    )
     assert response.status_code == 409
     assert response.get_json()["errors"][0]["pointer"] == "/actor"
     assert client.get(location).get_json() == before
@@ -82,9 +91,14 @@ def test_stunning_with_an_edged_weapon_is_refused(client):
     actor = combat["awaiting"][0]["actor"]
     other = "r2" if actor == "ana" else "ana"
     before = client.get(location).get_json()
-    response = client.post(f"{location}/actions", json={"type": "attack", "actor": actor, "target": other, "weapon": "epee", "mode": "stun"})
+    response = client.post(
+        f"{location}/actions",
+        json={"type": "attack", "actor": actor, "target": other, "weapon": "epee", "mode": "stun"},
+    )
     assert response.status_code == 422
-    assert response.get_json()["errors"] == [{"pointer": "/weapon", "detail": "Épée is edged: an edged weapon cannot stun"}]
+    assert response.get_json()["errors"] == [
+        {"pointer": "/weapon", "detail": "Épée is edged: an edged weapon cannot stun"}
+    ]
     assert client.get(location).get_json() == before
 
 

@@ -78,11 +78,14 @@ def test_entries_arrive_in_order_with_their_seq_as_id(client):
     stream.close()
 
 
-@pytest.mark.parametrize(("accept", "text"), [
-    (None, "Ana ataca Capanga com Pistola: 5, 4 → 15."),  # the combat's language
-    ("*", "Ana ataca Capanga com Pistola: 5, 4 → 15."),
-    ("fr-FR,fr;q=0.9", "Ana attaque Capanga avec Pistola : 5, 4 → 15."),
-])
+@pytest.mark.parametrize(
+    ("accept", "text"),
+    [
+        (None, "Ana ataca Capanga com Pistola: 5, 4 → 15."),  # the combat's language
+        ("*", "Ana ataca Capanga com Pistola: 5, 4 → 15."),
+        ("fr-FR,fr;q=0.9", "Ana attaque Capanga avec Pistola : 5, 4 → 15."),
+    ],
+)
 def test_the_stream_speaks_the_language_the_other_reads_speak(client, accept, text):
     location, _ = create(client, SISTEMA["combat"])
     stream = open_stream(client, location, headers={"Accept-Language": accept} if accept else {})
@@ -118,7 +121,10 @@ def test_the_token_may_come_as_a_query_parameter_and_is_never_logged(client, cap
         stream = open_stream(client, location, f"?after=0&access_token={token}", headers={"Authorization": ""})
         assert stream.next_event()["id"] == "1"
         stream.close()
-    assert caplog.records and all(token not in record.getMessage() and token not in json.dumps(record.__dict__, default=str) for record in caplog.records)
+    assert caplog.records and all(
+        token not in record.getMessage() and token not in json.dumps(record.__dict__, default=str)
+        for record in caplog.records
+    )
     refused = client.get(f"{location}/stream?access_token=nope", headers={"Authorization": ""})
     assert refused.status_code == 401
 
@@ -201,7 +207,12 @@ def test_listeners_receive_an_undo_and_a_redo_as_entries(client):
     assert client.post(f"{location}/redo").status_code == 200
     attack, undo, redo = (stream.next_event()["data"] for _ in range(3))
     assert attack["action"]["type"] == "attack"
-    assert undo["action"] == {"type": "undo", "actor": "gm", "undoes": 2, "dice_commitment": undo["action"]["dice_commitment"]}
+    assert undo["action"] == {
+        "type": "undo",
+        "actor": "gm",
+        "undoes": 2,
+        "dice_commitment": undo["action"]["dice_commitment"],
+    }
     assert undo["action"]["dice_commitment"]["stream"] == 1 and len(undo["action"]["dice_commitment"]["sha256"]) == 64
     assert undo["events"][0]["code"] == "action_undone" and "restored_state" not in undo
     assert redo["action"]["type"] == "redo" and redo["events"][0]["code"] == "action_redone"
@@ -252,8 +263,12 @@ def test_one_address_holds_at_most_its_streams(store):
     held = [open_stream(client, location), open_stream(client, location, headers=_bearer(tokens["combatants"]["ana"]))]
     refused = client.get(f"{location}/stream", headers=_bearer(tokens["combatants"]["capanga"]))
     assert refused.status_code == 429 and "this address" in refused.get_json()["detail"]
-    other_address = client.get(f"{location}/stream", buffered=False, environ_base={"REMOTE_ADDR": "192.0.2.7"},
-                               headers=_bearer(tokens["combatants"]["capanga"]))
+    other_address = client.get(
+        f"{location}/stream",
+        buffered=False,
+        environ_base={"REMOTE_ADDR": "192.0.2.7"},
+        headers=_bearer(tokens["combatants"]["capanga"]),
+    )
     assert other_address.status_code == 200
     other_address.close()
     for stream in held:

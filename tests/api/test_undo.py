@@ -79,7 +79,9 @@ def test_the_log_replays_through_undos_and_redos(client, store):
     snapshot, entries = store.snapshot_before(combat["id"], 1)
     stored = store.load(combat["id"])
     rebuilt = replay(snapshot, store.log(combat["id"], 1, 50)[0])
-    assert {k: v for k, v in rebuilt.items() if k != "expires_at"} == {k: v for k, v in stored.items() if k != "expires_at"}
+    assert {k: v for k, v in rebuilt.items() if k != "expires_at"} == {
+        k: v for k, v in stored.items() if k != "expires_at"
+    }
 
 
 def test_nothing_to_undo_or_redo_is_409(client):

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from service.usecases import retry
 from service.app import create_app
 from service.settings import Settings
 from service.store import VersionConflict, connect
+from service.usecases import retry
 
 from ..conftest import GameMasterClient
 from ..helpers import create, log

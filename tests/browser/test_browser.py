@@ -27,9 +27,13 @@ def browser_ready():
     if shutil.which("node") is None:
         pytest.skip("node is not installed: the browser tests need node and Debian's chromium")
     if not Path("/usr/bin/chromium").exists() or not (HERE / "node_modules" / "playwright-core").exists():
-        installed = subprocess.run([str(ROOT / "scripts" / "install-browser")], capture_output=True, text=True, timeout=900)
+        installed = subprocess.run(
+            [str(ROOT / "scripts" / "install-browser")], capture_output=True, text=True, timeout=900
+        )
         if installed.returncode != 0:
-            pytest.skip(f"scripts/install-browser could not install chromium/playwright-core: {installed.stderr[-500:]}")
+            pytest.skip(
+                f"scripts/install-browser could not install chromium/playwright-core: {installed.stderr[-500:]}"
+            )
 
 
 @pytest.fixture(scope="module")

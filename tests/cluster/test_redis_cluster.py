@@ -73,20 +73,48 @@ def cluster_url(tmp_path_factory):
             node_dir.mkdir()
             processes.append(
                 subprocess.Popen(
-                    ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
-                     "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000", "--save", "",
-                     "--appendonly", "no", "--dir", str(node_dir)],
+                    [
+                        "redis-server",
+                        "--port",
+                        str(port),
+                        "--bind",
+                        "127.0.0.1",
+                        "--cluster-enabled",
+                        "yes",
+                        "--cluster-config-file",
+                        "nodes.conf",
+                        "--cluster-node-timeout",
+                        "2000",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no",
+                        "--dir",
+                        str(node_dir),
+                    ],
                     stdout=subprocess.DEVNULL,
                 )
             )
         for port in ports:
             wait_until(lambda: redis.Redis(port=port).ping(), 10, f"redis-server on {port} did not start")
         subprocess.run(
-            ["redis-cli", "--cluster", "create", *(f"127.0.0.1:{p}" for p in ports), "--cluster-replicas", "0", "--cluster-yes"],
-            check=True, stdout=subprocess.DEVNULL, timeout=30,
+            [
+                "redis-cli",
+                "--cluster",
+                "create",
+                *(f"127.0.0.1:{p}" for p in ports),
+                "--cluster-replicas",
+                "0",
+                "--cluster-yes",
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            timeout=30,
         )
         for port in ports:
-            wait_until(lambda: redis.Redis(port=port).cluster("info")["cluster_state"] == "ok", 15, "the cluster is not ok")
+            wait_until(
+                lambda: redis.Redis(port=port).cluster("info")["cluster_state"] == "ok", 15, "the cluster is not ok"
+            )
         yield f"redis+cluster://127.0.0.1:{ports[0]}"
     finally:
         for process in processes:
@@ -144,7 +172,9 @@ def test_concurrent_actions_commit_one_at_a_time(client):
     def post():
         own = app.test_client()
         barrier.wait()
-        response = own.post(f"{location}/actions", json={"type": "pass", "actor": "ana"}, headers={**gm, "If-Match": '"1"'})
+        response = own.post(
+            f"{location}/actions", json={"type": "pass", "actor": "ana"}, headers={**gm, "If-Match": '"1"'}
+        )
         statuses.append(response.status_code)
 
     threads = [threading.Thread(target=post) for _ in range(8)]
@@ -176,7 +206,9 @@ def test_rate_limits_and_simulation_jobs_share_the_cluster(cluster_url):
     template = {k: v for k, v in sistema_example(unlimited)["combat"].items() if k != "dice"}
     response = unlimited.post("/simulations", json={"template": template, "fights": 30, "seed": 1, "background": True})
     assert response.status_code == 202
-    wait_until(lambda: unlimited.get(response.headers["Location"]).get_json()["status"] == "done", 20, "the job did not finish")
+    wait_until(
+        lambda: unlimited.get(response.headers["Location"]).get_json()["status"] == "done", 20, "the job did not finish"
+    )
 
 
 def test_listeners_of_combats_on_different_nodes_get_their_entries(client):

@@ -23,9 +23,13 @@ def npm_tools() -> Path:
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("node and npm are not installed: the contract tests need them")
     if not (BIN / "tsc").exists():
-        done = subprocess.run([str(ROOT / "scripts" / "install-contract-tools")], capture_output=True, text=True, timeout=900)
+        done = subprocess.run(
+            [str(ROOT / "scripts" / "install-contract-tools")], capture_output=True, text=True, timeout=900
+        )
         if done.returncode != 0:
-            pytest.skip(f"npm could not install the contract tools (is the npm registry reachable?): {done.stderr[-500:]}")
+            pytest.skip(
+                f"npm could not install the contract tools (is the npm registry reachable?): {done.stderr[-500:]}"
+            )
     return BIN
 
 

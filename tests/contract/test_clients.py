@@ -43,8 +43,20 @@ def melee_client(tmp_path_factory):
     config = out / "config.yaml"
     config.write_text("post_hooks: []\n")  # no formatter run: the code is only imported
     done = run(
-        [sys.executable, "-m", "openapi_python_client", "generate", "--path", SPEC, "--meta", "none",
-         "--output-path", out / "melee_client", "--config", config],
+        [
+            sys.executable,
+            "-m",
+            "openapi_python_client",
+            "generate",
+            "--path",
+            SPEC,
+            "--meta",
+            "none",
+            "--output-path",
+            out / "melee_client",
+            "--config",
+            config,
+        ],
         cwd=out,
     )
     assert done.returncode == 0, done.stdout + done.stderr
@@ -117,7 +129,7 @@ def typescript(npm_tools):
         example, prefix = ruleset.example(), ruleset.schema_prefix
         lines.append(
             f'const {prefix}: {{ combat: Schemas["{prefix}CreateCombat"]; actions: Schemas["{prefix}Action"][] }} = '
-            f'{json.dumps(example, ensure_ascii=False)};'
+            f"{json.dumps(example, ensure_ascii=False)};"
         )
     lines.append(f"export const fights: Fight[] = [{', '.join(r.schema_prefix for r in RULESETS.values())}];")
     (BUILD / "fights.ts").write_text("\n".join(lines) + "\n")
@@ -136,8 +148,20 @@ def test_the_generated_typescript_client_compiles_strict_and_plays_a_fight_of_ev
 
 
 def test_a_wrong_action_type_does_not_compile(typescript):
-    compiled = run([typescript / "tsc", "--strict", "--noEmit", "--module", "nodenext", "--moduleResolution", "nodenext",
-                    "--target", "es2022", HERE / "wrong-action-type.ts"])
+    compiled = run(
+        [
+            typescript / "tsc",
+            "--strict",
+            "--noEmit",
+            "--module",
+            "nodenext",
+            "--moduleResolution",
+            "nodenext",
+            "--target",
+            "es2022",
+            HERE / "wrong-action-type.ts",
+        ]
+    )
     assert compiled.returncode != 0
     assert "wrong-action-type.ts(5," in compiled.stdout and '"atakk"' in compiled.stdout, compiled.stdout
 
@@ -147,13 +171,15 @@ def test_a_wrong_action_type_does_not_compile(typescript):
 
 def guide_snippet(language: str) -> str:
     guide = (HERE.parents[1] / "docs" / "vtt.md").read_text()
-    section = guide[guide.index("## Typed clients, generated"):]
-    return section[section.index(f"```{language}\n") + len(language) + 4:].split("```", 1)[0]
+    section = guide[guide.index("## Typed clients, generated") :]
+    return section[section.index(f"```{language}\n") + len(language) + 4 :].split("```", 1)[0]
 
 
 def sistema_combat(base: str) -> tuple[str, str]:
     """A sistema-2d6 combat where Ana acts first: its id and Ana's token."""
-    created = requests.post(f"{base}/combats", json=RULESETS["sistema-2d6"].example()["combat"], headers={"X-API-Key": API_KEY}, timeout=10)
+    created = requests.post(
+        f"{base}/combats", json=RULESETS["sistema-2d6"].example()["combat"], headers={"X-API-Key": API_KEY}, timeout=10
+    )
     assert created.status_code == 201, created.text
     return created.json()["id"], created.json()["tokens"]["combatants"]["ana"]
 
@@ -172,8 +198,23 @@ def test_the_guide_typescript_snippet_compiles_strict_and_acts(typescript, api_s
         + guide_snippet("ts").replace("http://localhost:8000", api_server)
         + "if (!data) throw new Error(error?.detail);\nconsole.log(data.action.type);\n"
     )
-    compiled = run([typescript / "tsc", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022",
-                    "--types", "node", "--outDir", BUILD / "guide", BUILD / "guide.ts"])
+    compiled = run(
+        [
+            typescript / "tsc",
+            "--strict",
+            "--module",
+            "nodenext",
+            "--moduleResolution",
+            "nodenext",
+            "--target",
+            "es2022",
+            "--types",
+            "node",
+            "--outDir",
+            BUILD / "guide",
+            BUILD / "guide.ts",
+        ]
+    )
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
     played = run(["node", BUILD / "guide" / "guide.js", combat_id, ana_token], timeout=60)
     assert (played.returncode, played.stdout) == (0, "attack\n"), played.stdout + played.stderr

@@ -12,7 +12,11 @@ from .conftest import SPEC, run
 def test_redocly_recommended_reports_nothing(npm_tools):
     done = run([npm_tools / "redocly", "lint", SPEC, "--extends", "recommended", "--format", "json"])
     report = json.loads(done.stdout)
-    problems = [(p["ruleId"], p["severity"], p["message"], p["location"][0]["pointer"]) for p in report["problems"] if not p.get("ignored")]
+    problems = [
+        (p["ruleId"], p["severity"], p["message"], p["location"][0]["pointer"])
+        for p in report["problems"]
+        if not p.get("ignored")
+    ]
     assert problems == [], problems
     assert report["totals"]["errors"] == report["totals"]["warnings"] == 0
     assert done.returncode == 0, done.stderr
@@ -20,7 +24,21 @@ def test_redocly_recommended_reports_nothing(npm_tools):
 
 def test_spectral_oas_reports_nothing(npm_tools, tmp_path):
     report = tmp_path / "spectral.json"
-    done = run([npm_tools / "spectral", "lint", SPEC, "--ruleset", ".spectral.yaml", "--format", "json", "--output", report, "--fail-severity", "hint"])
+    done = run(
+        [
+            npm_tools / "spectral",
+            "lint",
+            SPEC,
+            "--ruleset",
+            ".spectral.yaml",
+            "--format",
+            "json",
+            "--output",
+            report,
+            "--fail-severity",
+            "hint",
+        ]
+    )
     problems = [(p["code"], p["message"], ".".join(map(str, p["path"]))) for p in json.loads(report.read_text())]
     assert problems == [], problems
     assert done.returncode == 0, done.stderr

@@ -26,7 +26,14 @@ def start_gunicorn(env_overrides: dict) -> tuple[subprocess.Popen, str]:
     port = free_port()
     # No rate limit: every test server shares 127.0.0.1 and, with REDIS_URL,
     # one counter in the shared Redis; the limiter has its own tests.
-    env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "GUNICORN_ACCESS_LOG": "", "RATE_LIMIT": "", **env_overrides}
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "HOST": "127.0.0.1",
+        "GUNICORN_ACCESS_LOG": "",
+        "RATE_LIMIT": "",
+        **env_overrides,
+    }
     env = {k: v for k, v in env.items() if v is not None}
     # Output goes to a file, not a pipe: one JSON log line per request would
     # fill a pipe nobody reads and block the workers.

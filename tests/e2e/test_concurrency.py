@@ -44,7 +44,9 @@ def new_fight(base):
 def full_log(location, headers):
     entries, after = [], 0
     while after is not None:
-        page = requests.get(f"{location}/events", params={"after": after, "limit": 200}, headers=headers, timeout=10).json()
+        page = requests.get(
+            f"{location}/events", params={"after": after, "limit": 200}, headers=headers, timeout=10
+        ).json()
         entries.extend(page["items"])
         after = page["next_after"]
     return entries
@@ -62,7 +64,9 @@ def test_many_clients_posting_to_one_combat(cluster_of_workers, conditional):
             combat = session.get(location, headers=gm, timeout=10).json()
             actor = combat["awaiting"][0]["actor"]
             headers = {**gm, "If-Match": f'"{combat["version"]}"'} if conditional else gm
-            response = session.post(f"{location}/actions", json={"type": "pass", "actor": actor}, headers=headers, timeout=10)
+            response = session.post(
+                f"{location}/actions", json={"type": "pass", "actor": actor}, headers=headers, timeout=10
+            )
             with lock:
                 (accepted if response.ok else refused).append(response)
 

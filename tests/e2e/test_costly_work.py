@@ -20,7 +20,9 @@ def _call(base: str, method: str, path: str, body: dict | None = None, token: st
     if token:
         headers["Authorization"] = f"Bearer {token}"
     data = json.dumps(body).encode() if body is not None else None
-    with urllib.request.urlopen(urllib.request.Request(base + path, data=data, headers=headers, method=method), timeout=120) as answer:
+    with urllib.request.urlopen(
+        urllib.request.Request(base + path, data=data, headers=headers, method=method), timeout=120
+    ) as answer:
         return json.loads(answer.read() or b"{}")
 
 
@@ -41,8 +43,13 @@ def test_other_requests_are_answered_while_odds_are_computed(one_worker):
 
     def heavy() -> None:
         # The most Monte Carlo runs a request may ask for, each playing the attack and its answers.
-        _call(one_worker, "POST", f"/combats/{created['id']}/odds",
-              {"action": attack, "method": "monte_carlo", "runs": 10_000}, gm)
+        _call(
+            one_worker,
+            "POST",
+            f"/combats/{created['id']}/odds",
+            {"action": attack, "method": "monte_carlo", "runs": 10_000},
+            gm,
+        )
         order.append("odds")
 
     worker = threading.Thread(target=heavy)

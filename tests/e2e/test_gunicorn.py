@@ -30,7 +30,11 @@ def play_to_the_end(base: str, body: dict, max_actions: int = 200) -> tuple[str,
             action = {"type": "death_test", "actor": actor}
         else:
             foes = [c for c in combat["combatants"] if c["side"] != _side(combat, actor) and not _down(c)]
-            action = {"type": "attack", "actor": actor, "target": foes[0]["id"]} if foes else {"type": "pass", "actor": actor}
+            action = (
+                {"type": "attack", "actor": actor, "target": foes[0]["id"]}
+                if foes
+                else {"type": "pass", "actor": actor}
+            )
         headers = {"If-Match": f'"{combat["version"]}"', **bearer(tokens["combatants"][actor])}
         response = requests.post(f"{location}/actions", json=action, headers=headers, timeout=10)
         assert response.status_code == 200, response.text
@@ -56,7 +60,9 @@ def test_a_full_sistema_fight_to_the_end(server):
     assert len(losers) == 1
     entries, after = [], 0
     while after is not None:
-        page = requests.get(f"{location}/events", params={"after": after, "limit": 50}, headers=as_gm, timeout=10).json()
+        page = requests.get(
+            f"{location}/events", params={"after": after, "limit": 50}, headers=as_gm, timeout=10
+        ).json()
         entries.extend(page["items"])
         after = page["next_after"]
     assert [e["seq"] for e in entries] == list(range(1, combat["version"] + 1))

@@ -18,7 +18,9 @@ def walkthrough() -> str:
 
 
 def test_the_readme_fight_runs_as_written(server, tmp_path):
-    script = "set -euo pipefail\n" + walkthrough().replace("http://localhost:8000", server).replace("/tmp/", f"{tmp_path}/")
+    script = "set -euo pipefail\n" + walkthrough().replace("http://localhost:8000", server).replace(
+        "/tmp/", f"{tmp_path}/"
+    )
     assert script.count("curl ") == 9
     result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr

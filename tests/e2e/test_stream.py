@@ -26,7 +26,9 @@ def create(base: str) -> tuple[str, dict]:
 
 
 def post(location: str, action: dict, token: str) -> None:
-    response = requests.post(f"{location}/actions", json=action, headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    response = requests.post(
+        f"{location}/actions", json=action, headers={"Authorization": f"Bearer {token}"}, timeout=10
+    )
     assert response.status_code == 200, response.text
 
 
@@ -113,11 +115,15 @@ def test_a_client_that_leaves_frees_its_slot():
 def test_two_hundred_viewers_of_ten_combats_get_the_same_entries_in_order():
     """Many listeners on a real gunicorn (two workers on REDIS_URL, else one): each gets every entry of its combat, in order."""
     redis_url = os.environ.get("REDIS_URL")
-    process, base = start_gunicorn({
-        "REDIS_URL": redis_url, "WEB_CONCURRENCY": "2" if redis_url else "1",
-        # Every viewer here comes from 127.0.0.1 with the GM's token.
-        "MAX_STREAMS_PER_TOKEN": "100", "MAX_STREAMS_PER_ADDRESS": "500",
-    })
+    process, base = start_gunicorn(
+        {
+            "REDIS_URL": redis_url,
+            "WEB_CONCURRENCY": "2" if redis_url else "1",
+            # Every viewer here comes from 127.0.0.1 with the GM's token.
+            "MAX_STREAMS_PER_TOKEN": "100",
+            "MAX_STREAMS_PER_ADDRESS": "500",
+        }
+    )
     try:
         combats = [create(base) for _ in range(10)]
         viewers = [

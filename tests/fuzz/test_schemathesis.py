@@ -119,15 +119,25 @@ class CombatWorkflow(WORKFLOW.as_state_machine()):
         if case.method == "POST" and case.operation.path == "/combats" and response.status_code == 201:
             created = response.json()
             tokens = created["tokens"]
-            self.combats[created["id"]] = {"id": created["id"], "gm": tokens["gm"], "actors": [*tokens["combatants"], "gm"]}
+            self.combats[created["id"]] = {
+                "id": created["id"],
+                "gm": tokens["gm"],
+                "actors": [*tokens["combatants"], "gm"],
+            }
 
     def validate_response(self, response, case, additional_checks=None, **kwargs):
         case.validate_response(response, checks=CHECKS)
 
 
 def test_the_workflow_links_statefully():
-    CombatWorkflow.run(settings=settings(max_examples=10, stateful_step_count=6, deadline=None, suppress_health_check=list(HealthCheck)))
-    assert FOLLOWED["POST /combats/{combat_id}/actions"] > 0, f"no link from a created combat was followed: {dict(FOLLOWED)}"
+    CombatWorkflow.run(
+        settings=settings(
+            max_examples=10, stateful_step_count=6, deadline=None, suppress_health_check=list(HealthCheck)
+        )
+    )
+    assert FOLLOWED["POST /combats/{combat_id}/actions"] > 0, (
+        f"no link from a created combat was followed: {dict(FOLLOWED)}"
+    )
 
 
 def test_the_fuzzer_sees_every_operation():

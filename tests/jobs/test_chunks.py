@@ -10,8 +10,7 @@ import pytest
 
 from service.jobs.chunk import request, run_chunk
 from service.rules.registry import RULESETS
-from service.simulation import Tactic, simulate
-from service.simulation import runner
+from service.simulation import Tactic, runner, simulate
 from service.simulation.runner import Summary, chunks, fight_seed, fight_seeds, play_range, report
 from service.store.jobs import SimulationJobs
 
@@ -38,7 +37,9 @@ def test_merged_chunks_in_any_order_equal_the_single_process_run(ruleset_id):
     body, tactic = template(ruleset_id), Tactic("weakest", "aggressive")
     single = json.dumps(simulate(body, 60, 7, tactic))
     # Counts travel as JSON between processes; the chunks finish in any order.
-    parts = [json.loads(json.dumps(play_range(body, 7, tactic, start, stop).to_counts())) for start, stop in chunks(60, 13)]
+    parts = [
+        json.loads(json.dumps(play_range(body, 7, tactic, start, stop).to_counts())) for start, stop in chunks(60, 13)
+    ]
     random.Random(ruleset_id).shuffle(parts)
     assert json.dumps(report(body, 7, tactic, Summary.merged(body, parts))) == single
 

@@ -61,13 +61,23 @@ class Workers:
         self.client = self.app.test_client()
 
     def start(self) -> subprocess.Popen:
-        env = {**os.environ, "REDIS_URL": self.redis_url, "SIMULATION_QUEUE": self.queue, "WORKER_HEARTBEAT_SECONDS": "1", "LOG_LEVEL": "WARNING"}
-        process = subprocess.Popen([sys.executable, "-m", "service.jobs.worker"], cwd=ROOT, env=env, start_new_session=True)
+        env = {
+            **os.environ,
+            "REDIS_URL": self.redis_url,
+            "SIMULATION_QUEUE": self.queue,
+            "WORKER_HEARTBEAT_SECONDS": "1",
+            "LOG_LEVEL": "WARNING",
+        }
+        process = subprocess.Popen(
+            [sys.executable, "-m", "service.jobs.worker"], cwd=ROOT, env=env, start_new_session=True
+        )
         self.processes.append(process)
         return process
 
     def post(self) -> str:
-        response = self.client.post("/simulations", json={"template": TEMPLATE, "fights": FIGHTS, "seed": SEED, "background": True})
+        response = self.client.post(
+            "/simulations", json={"template": TEMPLATE, "fights": FIGHTS, "seed": SEED, "background": True}
+        )
         assert response.status_code == 202
         self.job_ids.append(response.get_json()["id"])
         return response.headers["Location"]

@@ -17,7 +17,8 @@ MISSING = [tool for tool in ("ruff", "mypy") if importlib.util.find_spec(tool) i
 
 
 @pytest.mark.skipif(
-    bool(MISSING), reason=f"{' and '.join(MISSING)} not installed: they come with the dev extra (scripts/test installs it)"
+    bool(MISSING),
+    reason=f"{' and '.join(MISSING)} not installed: they come with the dev extra (scripts/test installs it)",
 )
 def test_scripts_check_passes():
     # The interpreter running the tests comes first on PATH, so scripts/check

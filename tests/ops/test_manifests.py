@@ -59,7 +59,13 @@ def test_settings_lists_every_variable_it_reads():
     source = ROOT / "service" / "settings.py"
     read = _names(r"env\.get\(\s*\"([A-Z0-9_]+)\"", source) | _names(r"\(env, \"([A-Z0-9_]+)\"", source)
     assert read == set(Settings.ENVIRONMENT)
-    assert {"PORT", "WEB_CONCURRENCY", "GUNICORN_GRACEFUL_TIMEOUT", "REDIS_URL", "PROMETHEUS_MULTIPROC_DIR"} <= GUNICORN_ENV
+    assert {
+        "PORT",
+        "WEB_CONCURRENCY",
+        "GUNICORN_GRACEFUL_TIMEOUT",
+        "REDIS_URL",
+        "PROMETHEUS_MULTIPROC_DIR",
+    } <= GUNICORN_ENV
 
 
 def test_every_variable_is_documented():
@@ -155,7 +161,11 @@ def by_kind(documents: list[dict]) -> dict[str, dict]:
     """The API's documents by kind (the worker's and Redis's have names of their own)."""
     kinds: dict[str, dict] = {}
     for document in documents:
-        if document["metadata"]["name"] != "melee" and document["kind"] in ("Deployment", "HorizontalPodAutoscaler", "Service"):
+        if document["metadata"]["name"] != "melee" and document["kind"] in (
+            "Deployment",
+            "HorizontalPodAutoscaler",
+            "Service",
+        ):
             continue
         assert document["kind"] not in kinds, f"two {document['kind']}s"
         kinds[document["kind"]] = document
@@ -174,10 +184,17 @@ def test_kustomization_lists_every_manifest():
     assert set(kustomization["resources"]) == on_disk
     kinds = {(d["kind"], d["metadata"]["name"]) for d in k8s_documents()}
     assert kinds == {
-        ("ConfigMap", "melee-config"), ("Secret", "melee-secrets"), ("Deployment", "melee"), ("Service", "melee"),
-        ("HorizontalPodAutoscaler", "melee"), ("PodDisruptionBudget", "melee"), ("Ingress", "melee"),
-        ("Service", "melee-redis"), ("StatefulSet", "melee-redis"),
-        ("Deployment", "melee-worker"), ("HorizontalPodAutoscaler", "melee-worker"),
+        ("ConfigMap", "melee-config"),
+        ("Secret", "melee-secrets"),
+        ("Deployment", "melee"),
+        ("Service", "melee"),
+        ("HorizontalPodAutoscaler", "melee"),
+        ("PodDisruptionBudget", "melee"),
+        ("Ingress", "melee"),
+        ("Service", "melee-redis"),
+        ("StatefulSet", "melee-redis"),
+        ("Deployment", "melee-worker"),
+        ("HorizontalPodAutoscaler", "melee-worker"),
     }
 
 
@@ -337,7 +354,9 @@ def test_app_json_provisions_redis_and_sets_only_known_variables():
     manifest = json.loads((ROOT / "app.json").read_text())
     assert "web" in manifest["formation"] and "web" in procfile()
     assert "worker" in manifest["formation"] and "worker" in procfile()
-    assert any(addon["plan"].startswith("heroku-redis") for addon in manifest["addons"]), "a Redis add-on sets REDIS_URL"
+    assert any(addon["plan"].startswith("heroku-redis") for addon in manifest["addons"]), (
+        "a Redis add-on sets REDIS_URL"
+    )
     assert set(manifest["env"]) <= KNOWN_ENV, set(manifest["env"]) - KNOWN_ENV
     assert manifest["env"]["REDIS_SSL_CERT_REQS"]["value"] in ("required", "optional", "none")
     assert Settings.from_env({k: v.get("value", "") for k, v in manifest["env"].items()})

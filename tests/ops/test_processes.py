@@ -91,7 +91,9 @@ def test_the_dockerfile_cmd_serves_with_the_image_environment(tmp_path, redis_ur
     assert f"{workdir}/{config}" in copied, "the CMD's gunicorn config is not copied into the image"
 
     image_env = image_environment(final)
-    assert image_env["PROMETHEUS_MULTIPROC_DIR"].startswith("/tmp/"), "the metrics directory must be on the writable /tmp"
+    assert image_env["PROMETHEUS_MULTIPROC_DIR"].startswith("/tmp/"), (
+        "the metrics directory must be on the writable /tmp"
+    )
     port = free_port()
     env = base_env(port)
     env.update({k: v for k, v in image_env.items() if k != "PATH"})
@@ -195,7 +197,9 @@ def test_metrics_add_up_across_two_workers(tmp_path, redis_url):
         assert created.status_code == 201
         action = example["actions"][0]
         gm = {"Authorization": f"Bearer {created.json()['tokens']['gm']}"}
-        acted = requests.post(f"{server.base}{created.headers['Location']}/actions", json=action, headers=gm, timeout=10)
+        acted = requests.post(
+            f"{server.base}{created.headers['Location']}/actions", json=action, headers=gm, timeout=10
+        )
         assert acted.status_code == 200, acted.text
 
         text = requests.get(f"{server.base}/metrics", headers=SCRAPE, timeout=10).text
@@ -233,9 +237,18 @@ def _raw_exchange(port: int, data: bytes) -> tuple[str, dict, dict]:
 
 GUNICORN_REFUSALS = [
     (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: melee\r\n\r\n", 414, "uri-too-long", "longer than 4094 bytes"),
-    (b"GET /healthz HTTP/1.1\r\nHost: melee\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n", 431, "headers-too-large", "8190 bytes"),
-    (b"GET /healthz HTTP/1.1\r\nHost: melee\r\n" + b"".join(b"X-H%d: 1\r\n" % i for i in range(120)) + b"\r\n",
-     431, "headers-too-large", "more than 100 headers"),
+    (
+        b"GET /healthz HTTP/1.1\r\nHost: melee\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n",
+        431,
+        "headers-too-large",
+        "8190 bytes",
+    ),
+    (
+        b"GET /healthz HTTP/1.1\r\nHost: melee\r\n" + b"".join(b"X-H%d: 1\r\n" % i for i in range(120)) + b"\r\n",
+        431,
+        "headers-too-large",
+        "more than 100 headers",
+    ),
     (b"NOT HTTP AT ALL\r\n\r\n", 400, "malformed-request", "not valid HTTP/1.1"),
 ]
 
@@ -248,7 +261,9 @@ def test_gunicorns_own_errors_are_problems_too():
         answers = [_raw_exchange(port, request_bytes) for request_bytes, *_ in GUNICORN_REFUSALS]
         # And the app's own 413 for a chunked body (a generator: requests sends it chunked).
         chunks = (b'{"a": "' + b"a" * 10_000 if i == 0 else b"a" * 10_000 for i in range(8))
-        chunked = requests.post(f"{server.base}/combats", data=chunks, headers={"Content-Type": "application/json"}, timeout=10)
+        chunked = requests.post(
+            f"{server.base}/combats", data=chunks, headers={"Content-Type": "application/json"}, timeout=10
+        )
     finally:
         server.stop()
     for (_, status, kind, says), (status_line, headers, problem) in zip(GUNICORN_REFUSALS, answers):

@@ -58,7 +58,11 @@ def test_gunicorn_refuses_to_start_with_one_line_saying_why(name, value):
     env = base_env(free_port(), **{name: value})
     started = subprocess.run(
         [sys.executable, "-m", "gunicorn", "--config", "deploy/gunicorn.conf.py", "service.app:create_app()"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert started.returncode != 0
     assert f"melee: cannot start: {name}={value!r}" in started.stderr

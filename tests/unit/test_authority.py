@@ -7,16 +7,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from service.rules.shapes import Schema, fields
 
 from service.rules import authority
 from service.rules.errors import NotYourDecision
 from service.rules.registry import RULESETS, get_ruleset
+from service.rules.shapes import Schema, fields
 from service.rules.viewer import GM_VIEWER, Viewer
 
 SISTEMA = get_ruleset("sistema-2d6")
 SPACE = get_ruleset("space-opera-d100")
-STATE = {"combatants": [{"id": "ana", "name": "Ana"}, {"id": "capanga", "name": "Capanga"}, {"id": "marcus", "name": "Marcus"}]}
+STATE = {
+    "combatants": [
+        {"id": "ana", "name": "Ana"},
+        {"id": "capanga", "name": "Capanga"},
+        {"id": "marcus", "name": "Marcus"},
+    ]
+}
 ANA, CAPANGA = Viewer(combatant="ana"), Viewer(combatant="capanga")
 
 
@@ -45,9 +51,18 @@ def refusal(caller, action, ruleset=SISTEMA) -> NotYourDecision:
 def test_the_owners_of_sistema_attack_as_declared_next_to_the_schema():
     owners = authority.published(SISTEMA)["attack"]
     assert owners == {
-        "target": "actor", "weapon": "actor", "modifier": "gm", "location": "actor", "condition": "gm", "difficulty": "gm",
-        "defense": "target", "defense.skill": "target", "defense.attribute": "target", "defense.modifier": "gm",
-        "burst": "actor", "lethal": "gm",
+        "target": "actor",
+        "weapon": "actor",
+        "modifier": "gm",
+        "location": "actor",
+        "condition": "gm",
+        "difficulty": "gm",
+        "defense": "target",
+        "defense.skill": "target",
+        "defense.attribute": "target",
+        "defense.modifier": "gm",
+        "burst": "actor",
+        "lethal": "gm",
     }
 
 
@@ -67,7 +82,9 @@ def test_a_player_sets_his_own_choices():
     authority.check(SISTEMA, STATE, attack(location="head", burst=False), ANA)
 
 
-@pytest.mark.parametrize(("sent", "field"), [({"modifier": 2}, "modifier"), ({"difficulty": 6}, "difficulty"), ({"lethal": False}, "lethal")])
+@pytest.mark.parametrize(
+    ("sent", "field"), [({"modifier": 2}, "modifier"), ({"difficulty": 6}, "difficulty"), ({"lethal": False}, "lethal")]
+)
 def test_a_player_may_not_set_a_gm_field(sent, field):
     error = refusal(ANA, attack(**sent))
     assert error.field == field

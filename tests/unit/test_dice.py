@@ -78,7 +78,15 @@ def test_supplied_dice_come_first_then_the_server_rolls():
     third = dice.roll(6, "c", "ana")
     assert [(r["source"], r["roller"]) for r in dice.rolls] == [("gm", "ana"), ("gm", "capanga"), ("server", "ana")]
     assert [r["purpose"] for r in dice.rolls] == ["a", "b", "c"]
-    assert dice.rolls[2] == {"sides": 6, "value": third, "purpose": "c", "roller": "ana", "source": "server", "stream": 0, "draw": 0}
+    assert dice.rolls[2] == {
+        "sides": 6,
+        "value": third,
+        "purpose": "c",
+        "roller": "ana",
+        "source": "server",
+        "stream": 0,
+        "draw": 0,
+    }
     dice.finish()
 
 
@@ -291,7 +299,6 @@ def test_supplied_dice_are_used_verbatim(values):
 
 def test_a_combat_stored_before_keyed_streams_plays_on_and_can_be_undone():
     from service.rules.engine import apply_action, create_combat, undo
-
     from service.rules.registry import get_ruleset
 
     state, _ = create_combat(get_ruleset("sistema-2d6").example()["combat"], combat_id="legacy")

@@ -31,8 +31,11 @@ class Probe(Base):
     flag = fields.Boolean(load_default=False)
     inner = fields.Nested(Inner, load_default=None)
     items = fields.List(fields.Nested(Inner), validate=validate.Length(max=2), load_default=list)
-    scores = fields.Dict(keys=fields.String(validate=validate.Length(max=3)), values=StrictInt(validate=validate.Range(0, 9)),
-                         load_default=dict)
+    scores = fields.Dict(
+        keys=fields.String(validate=validate.Length(max=3)),
+        values=StrictInt(validate=validate.Range(0, 9)),
+        load_default=dict,
+    )
     ruleset = fields.String(validate=validate.Equal("x"), load_default="x")
     anything = fields.Field(allow_none=True, load_default=None)
 
@@ -60,8 +63,15 @@ def refusal(body) -> dict:
 
 def test_a_body_loads_with_defaults_data_keys_and_post_load():
     assert Probe().load({"id": "ana", "def": 2, "inner": {"kind": "dodge"}}) == {
-        "id": "ana", "def_": 2, "name": "ana", "flag": False, "inner": {"kind": "dodge", "bonus": 0},
-        "items": [], "scores": {}, "ruleset": "x", "anything": None,
+        "id": "ana",
+        "def_": 2,
+        "name": "ana",
+        "flag": False,
+        "inner": {"kind": "dodge", "bonus": 0},
+        "items": [],
+        "scores": {},
+        "ruleset": "x",
+        "anything": None,
     }
 
 
@@ -76,8 +86,17 @@ def test_callable_defaults_give_a_fresh_value_each_load():
 
 
 def test_every_field_error_is_reported_nested_as_the_input():
-    assert refusal({"name": "toolong", "flag": [], "inner": {"kind": "run", "bonus": True}, "items": [{}, {"kind": 3}, {}],
-                    "scores": {"abcd": 10}, "ruleset": "y", "zz": 1}) == {
+    assert refusal(
+        {
+            "name": "toolong",
+            "flag": [],
+            "inner": {"kind": "run", "bonus": True},
+            "items": [{}, {"kind": 3}, {}],
+            "scores": {"abcd": 10},
+            "ruleset": "y",
+            "zz": 1,
+        }
+    ) == {
         "id": ["Missing data for required field."],
         "name": ["Length must be between 1 and 5."],
         "flag": ["Not a valid boolean."],
@@ -87,8 +106,12 @@ def test_every_field_error_is_reported_nested_as_the_input():
             1: {"kind": ["Not a valid string."]},
             2: {"kind": ["Missing data for required field."]},
         },  # the list's own validators run once its items load
-
-        "scores": {"abcd": {"key": ["Longer than maximum length 3."], "value": ["Must be greater than or equal to 0 and less than or equal to 9."]}},
+        "scores": {
+            "abcd": {
+                "key": ["Longer than maximum length 3."],
+                "value": ["Must be greater than or equal to 0 and less than or equal to 9."],
+            }
+        },
         "ruleset": ["Must be equal to x."],
         "zz": ["Unknown field."],
     }
@@ -118,7 +141,10 @@ def test_booleans_read_the_usual_words():
 
 def test_schema_validators_run_in_name_order_after_the_fields_only():
     # Both validators fail; _a_... runs before _b_...; an error named by the field's name is stored under its data key.
-    assert refusal({"id": "ab", "name": "ab", "def": -1}) == {"def": ["must not be negative"], "name": ["name and id must differ"]}
+    assert refusal({"id": "ab", "name": "ab", "def": -1}) == {
+        "def": ["must not be negative"],
+        "name": ["name and id must differ"],
+    }
     # A field error: the schema validators do not run (their data would be incomplete).
     assert refusal({"id": "ab", "name": "ab", "def": -1, "flag": "maybe"}) == {"flag": ["Not a valid boolean."]}
 
@@ -155,7 +181,13 @@ def test_the_error_is_the_cores_own_and_answers_422():
 
 def test_declarations_are_kept_for_the_listing_and_the_bridge():
     field = Probe().fields["keyword"]
-    assert (field.data_key, field.attribute, field.required, field.load_default, field.allow_none) == ("def", "def_", False, None, True)
+    assert (field.data_key, field.attribute, field.required, field.load_default, field.allow_none) == (
+        "def",
+        "def_",
+        False,
+        None,
+        True,
+    )
     assert Probe().fields["id"].load_default is missing and Probe().fields["id"].allow_none is False
     bounds = Inner().fields["bonus"].validators[0]
     assert (bounds.min, bounds.max) == (-5, 5)

@@ -5,14 +5,14 @@ from typing import Any
 from ..ruleset import Choice, Ruleset
 from ..state import Action, Awaiting
 from . import actions, legal, opening, rounds
-from .status import CORNERED, DEAD, DISARMED, IMMOBILISED, OUT_OF_ACTION, PRONE, is_standing
-from .messages import LABELS, MESSAGES
-from .schemas import ACTIONS, CombatantState, Options, Sheet
-from .tables import CATALOG
 from .example import EXAMPLE
+from .messages import LABELS, MESSAGES
 from .odds import AgeDuSiliciumOdds
-from .tactic import TACTIC
+from .schemas import ACTIONS, CombatantState, Options, Sheet
 from .state import Res, SiliciumCombat, SiliciumCombatant
+from .status import CORNERED, DEAD, DISARMED, IMMOBILISED, OUT_OF_ACTION, PRONE, is_standing
+from .tables import CATALOG
+from .tactic import TACTIC
 
 
 class AgeDuSilicium(Ruleset[SiliciumCombat, SiliciumCombatant]):

@@ -4,22 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..state import Action
 from ..conditions import add, has, remove
-from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..ending import ends_now
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..ruleset import GM
+from ..state import Action
 from .attacks import attack
 from .checks import Test, roll_test
 from .declarations import check_reason_target, choose_frenzy, declare, standing_check
 from .opening import calme_chance, numbers_modifier
 from .reactions import react
 from .rounds import add_reaction, available_reactions, current_slot, finish_slot, run
+from .state import Res, SiliciumCombatant
 from .status import FRENZY, IMMOBILISED, condition, enemies, frenzy, is_standing, standing_sides
 from .tables import BREAK_FREE_SKILL, EXPERIENCE
 from .weapons import skill
 from .wounds import blessures_adjusted
-from .state import Res, SiliciumCombatant
 
 
 def resolve(res: Res, action: Action) -> None:
@@ -95,7 +95,11 @@ def break_free(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     holder = next((c for c in res.state["combatants"] if c["id"] == holder_id), None)
     victim_test = roll_test(res, skill(actor, BREAK_FREE_SKILL) + action["modifier"], "break free", actor)
     holding = holder is not None and is_standing(holder)
-    holder_test = roll_test(res, skill(holder, BREAK_FREE_SKILL), "keep the hold", holder) if holding and holder is not None else None
+    holder_test = (
+        roll_test(res, skill(holder, BREAK_FREE_SKILL), "keep the hold", holder)
+        if holding and holder is not None
+        else None
+    )
     freed = victim_test.success and (
         holder_test is None or not holder_test.success or _margin(victim_test) > _margin(holder_test)
     )
@@ -169,8 +173,6 @@ def _calm_without_enemies(res: Res) -> None:
         if frenzy(combatant) and not any(is_standing(e) for e in enemies(res.state, combatant)):
             remove(combatant, FRENZY)
             res.emit("frenzy_ended", combatant=combatant["id"], reason="no_enemies")
-
-
 
 
 HANDLERS = {

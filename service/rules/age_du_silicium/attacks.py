@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..state import Action
 from ..conditions import add, has
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..state import Action
 from .checks import roll_test
 from .declarations import check_attack_target, check_kind
 from .modifiers import attack_modifiers, mode
 from .rounds import available_reactions, current_slot, defences, finish_slot
+from .state import PendingAttack, Res, SiliciumCombat, SiliciumCombatant
 from .status import DISARMED, IMMOBILISED, is_standing
 from .weapons import skill, usable_weapon
 from .wounds import wound
-from .state import PendingAttack, Res, SiliciumCombat, SiliciumCombatant
 
 
 def _spend_action(res: Res, attacker: SiliciumCombatant, action: Action) -> bool:
@@ -113,7 +113,9 @@ def full_auto(res: Res, weapon: dict[str, Any], action: Action) -> dict[str, Any
     if mode(weapon) != "ranged" or not weapon["full_auto"]:
         raise InvalidAction(f"{weapon['name']} cannot fire full automatic", field="full_auto")
     if action["burst"] or action["extra_shots"]:
-        raise InvalidAction("full automatic fire already sets the bursts and shots: leave burst and extra_shots out", field="full_auto")
+        raise InvalidAction(
+            "full automatic fire already sets the bursts and shots: leave burst and extra_shots out", field="full_auto"
+        )
     return {**action, "burst": True, "extra_shots": action["full_auto"] - 1}
 
 

@@ -6,12 +6,12 @@ Source: "d100 <= skill". House (rules-notes 4.3): 01-05 always succeeds and
 
 from __future__ import annotations
 
-from typing import Any
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..conditions import take_roll_adjustments
-from .tables import CRITICAL_MAX, FUMBLE_MIN
 from .state import Res, SiliciumCombatant
+from .tables import CRITICAL_MAX, FUMBLE_MIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +23,13 @@ class Test:
     fumble: bool
 
     def as_params(self) -> dict[str, Any]:
-        return {"roll": self.roll, "chance": self.chance, "success": self.success, "critical": self.critical, "fumble": self.fumble}
+        return {
+            "roll": self.roll,
+            "chance": self.chance,
+            "success": self.success,
+            "critical": self.critical,
+            "fumble": self.fumble,
+        }
 
 
 def judge(roll: int, chance: int, options: dict[str, Any]) -> Test:

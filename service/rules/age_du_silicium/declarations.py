@@ -8,14 +8,14 @@ marks it ``cornered``). Source: an immobilised victim may only break free.
 
 from __future__ import annotations
 
-from ..state import Action
 from ..conditions import has
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..state import Action
 from .rounds import next_declarer, plan, spend_surprise
+from .state import Res, SiliciumCombat, SiliciumCombatant
 from .status import CORNERED, FRENZY, IMMOBILISED, condition, frenzy, is_standing
 from .tables import DEFENSIVE_KINDS, MAX_AIM
 from .weapons import find_weapon
-from .state import Res, SiliciumCombat, SiliciumCombatant
 
 
 def check_kind(combatant: SiliciumCombatant, kind: str, field: str, forced_defence: bool = False) -> None:
@@ -32,7 +32,8 @@ def check_kind(combatant: SiliciumCombatant, kind: str, field: str, forced_defen
     if forced_defence:
         if kind not in DEFENSIVE_KINDS:
             raise ActionNotAllowed(
-                f"{combatant['id']} was surprised: this action must be defensive ({', '.join(DEFENSIVE_KINDS)})", field=field
+                f"{combatant['id']} was surprised: this action must be defensive ({', '.join(DEFENSIVE_KINDS)})",
+                field=field,
             )
         return  # the surprise's compulsory defence comes before the frenzy (docs, gap G9)
     if behaviour == "berserker" and kind in DEFENSIVE_KINDS:
@@ -85,7 +86,8 @@ def declare(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     declarer = next_declarer(state)
     if declarer is None or declarer["id"] != actor["id"]:
         raise NotYourTurn(
-            f"declarations go in increasing Initiative; waiting for {declarer['id'] if declarer else 'nobody'}", field="actor"
+            f"declarations go in increasing Initiative; waiting for {declarer['id'] if declarer else 'nobody'}",
+            field="actor",
         )
     planned = plan(actor)
     open_slots = [s for s in planned if s["constraint"] != "lost"]
@@ -103,7 +105,8 @@ def declare(res: Res, actor: SiliciumCombatant, action: Action) -> None:
         if entry["kind"] == "reason":
             if entry["target"] in claimed:
                 raise ActionNotAllowed(
-                    f"someone already reasons with {entry['target']} this round: one Calme retest a round", field=f"{field}.target"
+                    f"someone already reasons with {entry['target']} this round: one Calme retest a round",
+                    field=f"{field}.target",
                 )
             claimed.add(entry["target"])
         if entry["weapon"] is not None:
@@ -114,7 +117,14 @@ def declare(res: Res, actor: SiliciumCombatant, action: Action) -> None:
                 raise ActionNotAllowed(f"at most {MAX_AIM} actions can be spent aiming", field=f"{field}.kind")
         forced = slot["constraint"] == "defensive"
         state["slots"].append(
-            {"actor": actor["id"], "number": slot["number"], "rank": slot["rank"], **entry, "forced": forced, "done": False}
+            {
+                "actor": actor["id"],
+                "number": slot["number"],
+                "rank": slot["rank"],
+                **entry,
+                "forced": forced,
+                "done": False,
+            }
         )
     spend_surprise(res, actor, planned)
     state["declared"].append(actor["id"])

@@ -18,7 +18,15 @@ EXAMPLE = {
                 "endurance": 3,
                 "blessures": 18,
                 "skills": {"Armes de poing": 60, "Esquive": 40, "Bagarre": 30},
-                "weapons": [{"id": "pistolet", "name": "Pistolet lourd", "kind": "ranged", "skill": "Armes de poing", "damage": 8}],
+                "weapons": [
+                    {
+                        "id": "pistolet",
+                        "name": "Pistolet lourd",
+                        "kind": "ranged",
+                        "skill": "Armes de poing",
+                        "damage": 8,
+                    }
+                ],
                 "armor": {"*": {"energy": 1, "ballistic": 2, "impact": 1}},
             },
             {
@@ -32,7 +40,9 @@ EXAMPLE = {
                 "endurance": 4,
                 "blessures": 20,
                 "skills": {"Armes tranchantes": 55, "Esquive": 30, "Bagarre": 50},
-                "weapons": [{"id": "lame", "name": "Lame mono", "kind": "melee", "skill": "Armes tranchantes", "damage": 7}],
+                "weapons": [
+                    {"id": "lame", "name": "Lame mono", "kind": "melee", "skill": "Armes tranchantes", "damage": 7}
+                ],
                 "armor": {"torso": {"energy": 2, "ballistic": 3, "impact": 2}},
             },
         ],

@@ -4,18 +4,37 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..ruleset import AnyRuleset
 from ..conditions import has
 from ..gm.legal import choice_found, describe, field_spec, present
+from ..ruleset import AnyRuleset
 from .declarations import reasoned_with
-from .rounds import current_slot, defences, plan
-from .status import CORNERED, DEAD, DISARMED, FRENZY, IMMOBILISED, condition, frenzy, is_standing, may_attack
-from .tables import DECLARED_KINDS, DEFENSIVE_KINDS, FULL_AUTO, MANEUVER_SKILL_LEVEL, MANEUVERS, MAX_AIM, SITUATION, UNARMED
 from .modifiers import mode
+from .rounds import current_slot, defences, plan
 from .state import PendingAttack, SiliciumCombat, SiliciumCombatant
+from .status import CORNERED, DEAD, DISARMED, FRENZY, IMMOBILISED, condition, frenzy, is_standing, may_attack
+from .tables import (
+    DECLARED_KINDS,
+    DEFENSIVE_KINDS,
+    FULL_AUTO,
+    MANEUVER_SKILL_LEVEL,
+    MANEUVERS,
+    MAX_AIM,
+    SITUATION,
+    UNARMED,
+)
 
 # What a melee attack never takes (modifiers._melee), and what a ranged one never takes (_ranged).
-RANGED_ONLY = ("burst", "extra_shots", "full_auto", "aim", "location", "cover", "secondary_targets", "in_vehicle", "relative_speed")
+RANGED_ONLY = (
+    "burst",
+    "extra_shots",
+    "full_auto",
+    "aim",
+    "location",
+    "cover",
+    "secondary_targets",
+    "in_vehicle",
+    "relative_speed",
+)
 MELEE_ONLY = ("maneuver", "restricted_space")
 
 
@@ -28,7 +47,15 @@ def choices(ruleset: AnyRuleset, state: SiliciumCombat, actor_id: str, action_ty
     own = slot if slot is not None and slot["actor"] == actor_id else None
     if action_type == "declare":
         choice_found()  # one choice, whatever its slots: a probe stops before building them
-        return [describe(ruleset, state, actor_id, action_type, actions={"required": True, "type": "array", "items": _slots(state, actor)})]
+        return [
+            describe(
+                ruleset,
+                state,
+                actor_id,
+                action_type,
+                actions={"required": True, "type": "array", "items": _slots(state, actor)},
+            )
+        ]
     if action_type == "attack":
         return _attacks(ruleset, state, actor, own)
     if action_type == "reason":
@@ -58,8 +85,13 @@ def _allowed_kinds(actor: SiliciumCombatant, forced_defence: bool) -> list[str]:
 
 
 def _attack_targets(state: SiliciumCombat, actor: SiliciumCombatant) -> list[str]:
-    return [c["id"] for c in present(state) if c["id"] != actor["id"] and not has(c, DEAD)
-            and not (frenzy(actor) == "berserker" and c["side"] == actor["side"])]
+    return [
+        c["id"]
+        for c in present(state)
+        if c["id"] != actor["id"]
+        and not has(c, DEAD)
+        and not (frenzy(actor) == "berserker" and c["side"] == actor["side"])
+    ]
 
 
 def _may_reason(actor: SiliciumCombatant, target: SiliciumCombatant) -> bool:
@@ -74,10 +106,15 @@ def _slots(state: SiliciumCombat, actor: SiliciumCombatant) -> list[dict[str, An
         entries = []
         for kind in _allowed_kinds(actor, slot["constraint"] == "defensive"):
             if kind == "attack":
-                entries += [{"kind": kind, "target": t, "weapon": w} for t in _attack_targets(state, actor) for w in weapons]
+                entries += [
+                    {"kind": kind, "target": t, "weapon": w} for t in _attack_targets(state, actor) for w in weapons
+                ]
             elif kind == "reason":
-                entries += [{"kind": kind, "target": c["id"]} for c in present(state)
-                            if _may_reason(actor, c) and c["id"] not in reasoned_with(state)]
+                entries += [
+                    {"kind": kind, "target": c["id"]}
+                    for c in present(state)
+                    if _may_reason(actor, c) and c["id"] not in reasoned_with(state)
+                ]
             elif kind != "aim" or actor["aim"] + index + 1 <= MAX_AIM:  # even if every earlier action aims
                 entries.append({"kind": kind})
         items.append({"choices": entries})
@@ -90,7 +127,9 @@ def _weapons(actor: SiliciumCombatant) -> list[dict[str, Any]]:
     return [w for w in weapons if w["unarmed"]] if has(actor, DISARMED) else weapons
 
 
-def _attacks(ruleset: AnyRuleset, state: SiliciumCombat, actor: SiliciumCombatant, own: dict[str, Any] | None) -> list[dict[str, Any]]:
+def _attacks(
+    ruleset: AnyRuleset, state: SiliciumCombat, actor: SiliciumCombatant, own: dict[str, Any] | None
+) -> list[dict[str, Any]]:
     if not may_attack(actor):
         return []
     targets = _attack_targets(state, actor)
@@ -100,9 +139,17 @@ def _attacks(ruleset: AnyRuleset, state: SiliciumCombat, actor: SiliciumCombatan
     else:
         slot_targets = targets
     sets = []
-    for reaction, ids in ((False, slot_targets if own is not None and own["kind"] == "attack" else []),
-                          (True, targets if any(r["actor"] == actor["id"] and r["kind"] == "held" and not r["used"]
-                                                for r in state.get("reactions", [])) else [])):
+    for reaction, ids in (
+        (False, slot_targets if own is not None and own["kind"] == "attack" else []),
+        (
+            True,
+            targets
+            if any(
+                r["actor"] == actor["id"] and r["kind"] == "held" and not r["used"] for r in state.get("reactions", [])
+            )
+            else [],
+        ),
+    ):
         if ids:
             for weapon in _weapons(actor):
                 sets += _attack_sets(ruleset, state, actor, weapon, reaction, ids)
@@ -117,7 +164,14 @@ def _situations(kind: str) -> list[list[str]]:
     return [[]] + [[key] for key, entry in SITUATION.items() if entry["mode"] == kind and key != "after_projection"]
 
 
-def _attack_sets(ruleset: AnyRuleset, state: SiliciumCombat, actor: SiliciumCombatant, weapon: dict[str, Any], reaction: bool, targets: list[str]) -> list[dict[str, Any]]:
+def _attack_sets(
+    ruleset: AnyRuleset,
+    state: SiliciumCombat,
+    actor: SiliciumCombatant,
+    weapon: dict[str, Any],
+    reaction: bool,
+    targets: list[str],
+) -> list[dict[str, Any]]:
     choice_found()  # every weapon has at least one set below: a probe stops before building it
     kind = mode(weapon)
     common = {
@@ -128,23 +182,72 @@ def _attack_sets(ruleset: AnyRuleset, state: SiliciumCombat, actor: SiliciumComb
     }
     if kind == "melee":
         trained = actor["sheet"]["skill_levels"].get(weapon["skill"], 0) >= MANEUVER_SKILL_LEVEL
-        return [describe(ruleset, state, actor["id"], "attack", **common, **dict.fromkeys(RANGED_ONLY),
-                         maneuver={"choices": sorted(MANEUVERS)} if trained else None)]
-    ranged = {**common, **dict.fromkeys(MELEE_ONLY), "burst": {"choices": [False, True] if weapon["burst"] else [False]},
-              "aim": {"choices": _aims(actor["aim"])}, "location": None, "in_vehicle": None, "relative_speed": None,
-              "full_auto": None}
+        return [
+            describe(
+                ruleset,
+                state,
+                actor["id"],
+                "attack",
+                **common,
+                **dict.fromkeys(RANGED_ONLY),
+                maneuver={"choices": sorted(MANEUVERS)} if trained else None,
+            )
+        ]
+    ranged = {
+        **common,
+        **dict.fromkeys(MELEE_ONLY),
+        "burst": {"choices": [False, True] if weapon["burst"] else [False]},
+        "aim": {"choices": _aims(actor["aim"])},
+        "location": None,
+        "in_vehicle": None,
+        "relative_speed": None,
+        "full_auto": None,
+    }
     sets = [describe(ruleset, state, actor["id"], "attack", **ranged)]
     if weapon["full_auto"] and state["options"]["full_auto"] != "off":
         bursts = FULL_AUTO["bursts"]
-        sets.append(describe(ruleset, state, actor["id"], "attack", **{
-            **ranged, "burst": None, "extra_shots": None,
-            "full_auto": {"required": True, "choices": list(range(bursts["min"], bursts["max"] + 1))}}))
-    sets.append(describe(ruleset, state, actor["id"], "attack", **{**ranged, "in_vehicle": {"required": True, "choices": [True]},
-                                                                    "relative_speed": field_spec(ruleset, "attack", "relative_speed")}))
+        sets.append(
+            describe(
+                ruleset,
+                state,
+                actor["id"],
+                "attack",
+                **{
+                    **ranged,
+                    "burst": None,
+                    "extra_shots": None,
+                    "full_auto": {"required": True, "choices": list(range(bursts["min"], bursts["max"] + 1))},
+                },
+            )
+        )
+    sets.append(
+        describe(
+            ruleset,
+            state,
+            actor["id"],
+            "attack",
+            **{
+                **ranged,
+                "in_vehicle": {"required": True, "choices": [True]},
+                "relative_speed": field_spec(ruleset, "attack", "relative_speed"),
+            },
+        )
+    )
     located = [aim for aim in _aims(actor["aim"], location=True) if "location" in aim]
     if located:
-        sets.append(describe(ruleset, state, actor["id"], "attack", **{**ranged, "aim": {"required": True, "choices": located},
-                                                                        "location": {**field_spec(ruleset, "attack", "location"), "required": True}}))
+        sets.append(
+            describe(
+                ruleset,
+                state,
+                actor["id"],
+                "attack",
+                **{
+                    **ranged,
+                    "aim": {"required": True, "choices": located},
+                    "location": {**field_spec(ruleset, "attack", "location"), "required": True},
+                },
+            )
+        )
     return sets
 
 
@@ -159,13 +262,33 @@ def _aims(aimed: int, location: bool = False) -> list[list[str]]:
 
 def _reactions(ruleset: AnyRuleset, state: SiliciumCombat, actor: SiliciumCombatant) -> list[dict[str, Any]]:
     """Nothing; a dodge or a parry when a defence or held action is left (a parry against a melee hit only)."""
-    sets = [describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["none"]}, weapon=None, modifier=None)]
+    sets = [
+        describe(
+            ruleset,
+            state,
+            actor["id"],
+            "react",
+            reaction={"required": True, "choices": ["none"]},
+            weapon=None,
+            modifier=None,
+        )
+    ]
     if not defences(state, actor):
         return sets
-    sets.append(describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["dodge"]}, weapon=None))
+    sets.append(
+        describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["dodge"]}, weapon=None)
+    )
     if cast("PendingAttack", state["pending"])["mode"] == "melee":  # reactions are listed only to a pending hit
         parrying = [w["id"] for w in _weapons(actor) if w["kind"] == "melee"]
         if parrying:
-            sets.append(describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["parry"]},
-                                 weapon={"required": True, "choices": parrying}))
+            sets.append(
+                describe(
+                    ruleset,
+                    state,
+                    actor["id"],
+                    "react",
+                    reaction={"required": True, "choices": ["parry"]},
+                    weapon={"required": True, "choices": parrying},
+                )
+            )
     return sets

@@ -71,8 +71,14 @@ MESSAGES = {"en": ENGLISH}
 
 # Words for the ids events carry (translated in service/i18n/locales).
 _CONDITIONS = {
-    "surprised": "surprised", "frenzy": "in a frenzy", "cornered": "cornered", "prone": "on the ground",
-    "immobilised": "immobilised", "disarmed": "disarmed", "out_of_action": "out of action", "dead": "dead",
+    "surprised": "surprised",
+    "frenzy": "in a frenzy",
+    "cornered": "cornered",
+    "prone": "on the ground",
+    "immobilised": "immobilised",
+    "disarmed": "disarmed",
+    "out_of_action": "out of action",
+    "dead": "dead",
 }
 LABELS: dict[str, Any] = {
     "location": {

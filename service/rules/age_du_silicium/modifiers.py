@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction
+from ..state import Action
+from .state import SiliciumCombatant
 from .tables import (
     AIM_CHOICES,
     BURST,
@@ -26,7 +27,6 @@ from .tables import (
     WEAPON_AIDS,
     WEAPON_KINDS,
 )
-from .state import SiliciumCombatant
 
 
 def mode(weapon: dict[str, Any]) -> str:
@@ -39,7 +39,9 @@ def attack_modifiers(attacker: SiliciumCombatant, weapon: dict[str, Any], action
     modifiers = {"visibility": VISIBILITY[action["visibility"]][attacker["sheet"]["vision"]]}
     for key in action["situation"]:
         if SITUATION[key]["mode"] != kind:
-            raise InvalidAction(f"{key!r} applies to {SITUATION[key]['mode']} attacks, not to a {kind} attack", field="situation")
+            raise InvalidAction(
+                f"{key!r} applies to {SITUATION[key]['mode']} attacks, not to a {kind} attack", field="situation"
+            )
         modifiers[key] = SITUATION[key]["modifier"]
     modifiers.update(_melee(attacker, weapon, action) if kind == "melee" else _ranged(weapon, action))
     modifiers["gm"] = action["modifier"]
@@ -57,7 +59,8 @@ def _melee(attacker: SiliciumCombatant, weapon: dict[str, Any], action: Action) 
         level = attacker["sheet"]["skill_levels"].get(weapon["skill"], 0)
         if level < MANEUVER_SKILL_LEVEL:
             raise ActionNotAllowed(
-                f"{maneuver} needs level {MANEUVER_SKILL_LEVEL} in {weapon['skill']} ({attacker['id']} has {level})", field="maneuver"
+                f"{maneuver} needs level {MANEUVER_SKILL_LEVEL} in {weapon['skill']} ({attacker['id']} has {level})",
+                field="maneuver",
             )
     return {
         "restricted_space": action["restricted_space"],

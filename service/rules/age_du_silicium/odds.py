@@ -1,7 +1,7 @@
 """How age-du-silicium outcomes read in the odds: wounds count down ``blessures``; the default reaction."""
 
-from ..state import Event
 from ..odds.profile import OddsProfile
+from ..state import Event
 
 
 class AgeDuSiliciumOdds(OddsProfile):

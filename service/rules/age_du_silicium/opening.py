@@ -14,9 +14,9 @@ from typing import Any
 
 from ..conditions import add, has
 from .checks import roll_test
+from .state import Res, SiliciumCombat, SiliciumCombatant
 from .status import FRENZY, SURPRISED, allies, enemies, is_standing
 from .tables import EXPERIENCE, OUTNUMBER_RATIO, STRESS_FLOOR, STRESS_SITUATION
-from .state import Res, SiliciumCombat, SiliciumCombatant
 
 
 def surprise_difficulty(combatant: SiliciumCombatant, options: dict[str, Any]) -> dict[str, Any] | None:
@@ -85,7 +85,13 @@ def stress_test(res: Res, combatant: SiliciumCombatant) -> None:
     modifiers = stress_modifiers(res.state, combatant)
     chance = calme_chance(combatant, modifiers)
     test = roll_test(res, chance, f"Calme {combatant['id']}", combatant)
-    res.emit("stress_test", combatant=combatant["id"], calme=combatant["sheet"]["calme"], modifiers=modifiers, **test.as_params())
+    res.emit(
+        "stress_test",
+        combatant=combatant["id"],
+        calme=combatant["sheet"]["calme"],
+        modifiers=modifiers,
+        **test.as_params(),
+    )
     if not test.success:
         add(res, combatant, FRENZY, behaviour=None)
         res.emit("frenzy", combatant=combatant["id"])

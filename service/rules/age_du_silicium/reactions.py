@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..state import Action
 from ..errors import ActionNotAllowed, NotYourTurn
+from ..state import Action
 from .attacks import land, shoot
 from .checks import roll_test
 from .rounds import defences
-from .weapons import skill, usable_weapon
 from .state import Res, SiliciumCombatant
+from .weapons import skill, usable_weapon
 
 DODGE_SKILL = "Esquive"
 

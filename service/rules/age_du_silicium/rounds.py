@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..state import Awaiting
 from ..conditions import has, next_round, remove
+from ..state import Awaiting
+from .state import Reaction, Res, SiliciumCombat, SiliciumCombatant
 from .status import IMMOBILISED, SURPRISED, by_id, condition, frenzy, is_standing, may_attack
 from .tables import ACTION_STEP, INTERACTIVE_KINDS, MAX_AIM
-from .state import Reaction, Res, SiliciumCombat, SiliciumCombatant
 
 # A round holds at most MAX_COMBATANTS * MAX_ACTIONS slots; this only stops
 # a bug from looping forever.
@@ -96,11 +96,19 @@ def start_resolution(res: Res) -> None:
             if slot["kind"] == "defend":
                 slot["done"] = True
                 add_reaction(res, slot, "defend")
-    res.emit("resolution_order", order=[[s["actor"]] for s in state["slots"]], ranks=[s["rank"] for s in state["slots"]])
+    res.emit(
+        "resolution_order", order=[[s["actor"]] for s in state["slots"]], ranks=[s["rank"] for s in state["slots"]]
+    )
 
 
 def add_reaction(res: Res, slot: dict[str, Any], kind: str) -> None:
-    reaction: Reaction = {"actor": slot["actor"], "kind": kind, "rank": slot["rank"], "forced": slot.get("forced", False), "used": False}
+    reaction: Reaction = {
+        "actor": slot["actor"],
+        "kind": kind,
+        "rank": slot["rank"],
+        "forced": slot.get("forced", False),
+        "used": False,
+    }
     res.state["reactions"].append(reaction)
     res.emit("action_held" if kind == "held" else "defending", actor=slot["actor"], rank=slot["rank"])
 
@@ -117,7 +125,9 @@ def finish_slot(state: SiliciumCombat) -> None:
 
 
 def available_reactions(state: SiliciumCombat, combatant_id: str, kinds: tuple[str, ...]) -> list[Reaction]:
-    return [r for r in state.get("reactions", []) if r["actor"] == combatant_id and not r["used"] and r["kind"] in kinds]
+    return [
+        r for r in state.get("reactions", []) if r["actor"] == combatant_id and not r["used"] and r["kind"] in kinds
+    ]
 
 
 def defences(state: SiliciumCombat, combatant: SiliciumCombatant) -> list[Reaction]:
@@ -230,7 +240,9 @@ def awaiting(state: SiliciumCombat) -> list[Awaiting]:
         ]
     if phase == "declaration":
         declarer = next_declarer(state)
-        return _with_frenzy_choices(state, [{"actor": declarer["id"], "actions": ["declare"], "reason": "declaration"}] if declarer else [])
+        return _with_frenzy_choices(
+            state, [{"actor": declarer["id"], "actions": ["declare"], "reason": "declaration"}] if declarer else []
+        )
     waiting: list[Awaiting] = []
     slot = current_slot(state)
     # run() leaves a fallen actor's slot current when nobody stands any more: it awaits no one then.
@@ -245,8 +257,7 @@ def awaiting(state: SiliciumCombat) -> list[Awaiting]:
         waiting.append({"actor": slot["actor"], "actions": actions, "reason": "resolution"})
     # A held action is an attack later in the round, or given up (forgo).
     waiting.extend(
-        {"actor": actor, "actions": ["attack", "forgo"], "reason": "held_action"}
-        for actor in open_holders(state)
+        {"actor": actor, "actions": ["attack", "forgo"], "reason": "held_action"} for actor in open_holders(state)
     )
     return _with_frenzy_choices(state, waiting)
 

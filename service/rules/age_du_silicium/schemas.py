@@ -1,10 +1,20 @@
 """L'Âge du Silicium: the combatant sheet, the combat options and the actions."""
 
-from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
-
 from ..authority import gm_decides
 from ..gm import schemas as gm
-from ..schemas import ActionBase, auto_end, choice, CombatantBase, CommonOptions, flag, identifier, name, number, StrictInt
+from ..schemas import (
+    ActionBase,
+    CombatantBase,
+    CommonOptions,
+    StrictInt,
+    auto_end,
+    choice,
+    flag,
+    identifier,
+    name,
+    number,
+)
+from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 from .tables import (
     AIM_CHOICES,
     COVER,
@@ -59,15 +69,26 @@ class Protection(Schema):
 class Weapon(Schema):
     id = identifier(required=True)
     name = name(load_default=None)
-    kind = fields.String(validate=_one_of(WEAPON_KINDS), required=True, metadata={"description": "melee, thrown or ranged."})
-    skill = fields.String(validate=SKILL_NAME, required=True, metadata={"description": "Bagarre, Armes tranchantes, Fusils..."})
-    damage = StrictInt(validate=validate.Range(0, 50), required=True, metadata={"description": "The weapon's damage (the D of the wound formula)."})
+    kind = fields.String(
+        validate=_one_of(WEAPON_KINDS), required=True, metadata={"description": "melee, thrown or ranged."}
+    )
+    skill = fields.String(
+        validate=SKILL_NAME, required=True, metadata={"description": "Bagarre, Armes tranchantes, Fusils..."}
+    )
+    damage = StrictInt(
+        validate=validate.Range(0, 50),
+        required=True,
+        metadata={"description": "The weapon's damage (the D of the wound formula)."},
+    )
     damage_type = fields.String(
-        validate=_one_of(DAMAGE_TYPES), load_default=None, metadata={"description": "Default: impact for melee and thrown, ballistic for ranged."}
+        validate=_one_of(DAMAGE_TYPES),
+        load_default=None,
+        metadata={"description": "Default: impact for melee and thrown, ballistic for ranged."},
     )
     burst = fields.Boolean(load_default=False, metadata={"description": "Can fire bursts (Tir en rafale)."})
     full_auto = fields.Boolean(
-        load_default=False, metadata={"description": "Can fire full automatic (Tir automatique), with the option full_auto."}
+        load_default=False,
+        metadata={"description": "Can fire full automatic (Tir automatique), with the option full_auto."},
     )
     interface = fields.Boolean(load_default=False, metadata={"description": "Weapon interface: +10."})
     laser_sight = fields.Boolean(load_default=False, metadata={"description": "Laser sight: +5."})
@@ -82,19 +103,37 @@ class Weapon(Schema):
 
 
 class Sheet(CombatantBase):
-    initiative = StrictInt(validate=validate.Range(0, 200), required=True, metadata={"description": "The Initiative score."})
+    initiative = StrictInt(
+        validate=validate.Range(0, 200), required=True, metadata={"description": "The Initiative score."}
+    )
     initiative_modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "Implants, drugs..."})
-    actions = StrictInt(validate=validate.Range(1, MAX_ACTIONS), load_default=1, metadata={"description": "Actions per round (at I, I-10, I-20...)."})
+    actions = StrictInt(
+        validate=validate.Range(1, MAX_ACTIONS),
+        load_default=1,
+        metadata={"description": "Actions per round (at I, I-10, I-20...)."},
+    )
     vigilance = StrictInt(validate=PERCENT, required=True)
     calme = StrictInt(validate=PERCENT, required=True)
-    sixth_sense = StrictInt(validate=validate.Range(0, 10), load_default=0, metadata={"description": "6ème Sens level."})
-    on_guard = StrictInt(validate=validate.Range(0, 200), load_default=0, metadata={"description": "How much being on guard lowers the surprise difficulty."})
-    surprise_difficulty = StrictInt(
-        validate=validate.Range(0, 200), load_default=None, metadata={"description": "This combatant's surprise difficulty; default: the option's."}
+    sixth_sense = StrictInt(
+        validate=validate.Range(0, 10), load_default=0, metadata={"description": "6ème Sens level."}
     )
-    ambusher = fields.Boolean(load_default=False, metadata={"description": "Sets the ambush: never tested for surprise."})
+    on_guard = StrictInt(
+        validate=validate.Range(0, 200),
+        load_default=0,
+        metadata={"description": "How much being on guard lowers the surprise difficulty."},
+    )
+    surprise_difficulty = StrictInt(
+        validate=validate.Range(0, 200),
+        load_default=None,
+        metadata={"description": "This combatant's surprise difficulty; default: the option's."},
+    )
+    ambusher = fields.Boolean(
+        load_default=False, metadata={"description": "Sets the ambush: never tested for surprise."}
+    )
     experience = fields.String(validate=_one_of(EXPERIENCE), load_default="experienced")
-    calme_modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's modifier to the first-round Calme test."})
+    calme_modifier = StrictInt(
+        validate=MODIFIER, load_default=0, metadata={"description": "GM's modifier to the first-round Calme test."}
+    )
     endurance = StrictInt(validate=validate.Range(0, 50), required=True)
     blessures = StrictInt(validate=validate.Range(1, 200), required=True, metadata={"description": "Blessure points."})
     vision = fields.String(validate=validate.OneOf(VISION), load_default="normal")
@@ -125,16 +164,32 @@ class Options(CommonOptions):
         validate=validate.Range(0, 200),
         load_default=None,
         allow_none=True,
-        metadata={"description": "Context difficulty of the surprise test for every non-ambusher; null: nobody is tested."},
+        metadata={
+            "description": "Context difficulty of the surprise test for every non-ambusher; null: nobody is tested."
+        },
     )
     sixth_sense_step = number(10, "Points of surprise difficulty each 6ème Sens level cancels.", 1, 100)
     stress_test = flag(True, "Everyone tests Calme in the first round.")
-    retest_modifiers = choice(["situation", "gm_only"], "situation", "Calme retest: experience and current numbers + GM modifier, or the GM modifier only.")
+    retest_modifiers = choice(
+        ["situation", "gm_only"],
+        "situation",
+        "Calme retest: experience and current numbers + GM modifier, or the GM modifier only.",
+    )
     criticals = flag(True, "01-05 always succeeds.")
     fumbles = flag(True, "96-00 always fails (a fumble).")
-    critical_hit = choice(["none", "no_reaction"], "none", "What a critical hit adds: nothing, or it cannot be dodged or parried.")
-    critical_wound = choice(["death_over_endurance", "out_of_action"], "death_over_endurance", "Blessure critique: out of action, and dead when the excess exceeds Endurance; or out of action only.")
-    defend_ready = choice(["round_start", "rank"], "round_start", "A declared defensive action can be used from the start of the resolution, or only from its rank.")
+    critical_hit = choice(
+        ["none", "no_reaction"], "none", "What a critical hit adds: nothing, or it cannot be dodged or parried."
+    )
+    critical_wound = choice(
+        ["death_over_endurance", "out_of_action"],
+        "death_over_endurance",
+        "Blessure critique: out of action, and dead when the excess exceeds Endurance; or out of action only.",
+    )
+    defend_ready = choice(
+        ["round_start", "rank"],
+        "round_start",
+        "A declared defensive action can be used from the start of the resolution, or only from its rank.",
+    )
     auto_end = auto_end()
     full_auto = choice(
         ["off", "bursts"],
@@ -166,14 +221,25 @@ class ChooseFrenzyAction(ActionBase):
 
 class AttackAction(ActionBase):
     target = identifier(required=True)
-    weapon = identifier(load_default=None, metadata={"description": "Default: the declared weapon, else the first one."})
-    reaction = fields.Boolean(load_default=False, metadata={"description": "Spend a held action (a reaction) on this attack."})
-    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
+    weapon = identifier(
+        load_default=None, metadata={"description": "Default: the declared weapon, else the first one."}
+    )
+    reaction = fields.Boolean(
+        load_default=False, metadata={"description": "Spend a held action (a reaction) on this attack."}
+    )
+    modifier = StrictInt(
+        validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER}
+    )
     visibility = fields.String(validate=_one_of(VISIBILITY), load_default="normal", metadata=GM_CIRCUMSTANCE)
     situation = fields.List(
-        fields.String(validate=_one_of(SITUATION)), validate=validate.Length(max=10), load_default=list, metadata=GM_CIRCUMSTANCE
+        fields.String(validate=_one_of(SITUATION)),
+        validate=validate.Length(max=10),
+        load_default=list,
+        metadata=GM_CIRCUMSTANCE,
     )
-    restricted_space = StrictInt(validate=validate.Range(RESTRICTED_SPACE[0], 0), load_default=0, metadata=GM_CIRCUMSTANCE)
+    restricted_space = StrictInt(
+        validate=validate.Range(RESTRICTED_SPACE[0], 0), load_default=0, metadata=GM_CIRCUMSTANCE
+    )
     maneuver = fields.String(validate=_one_of(MANEUVERS), load_default=None)
     range = fields.String(validate=_one_of(RANGE_BANDS), load_default="medium")
     target_pace = fields.String(validate=_one_of(TARGET_PACE), load_default="normal", metadata=GM_CIRCUMSTANCE)
@@ -181,7 +247,9 @@ class AttackAction(ActionBase):
     in_vehicle = fields.Boolean(load_default=False)
     relative_speed = fields.String(validate=_one_of(RELATIVE_SPEED), load_default="within_50", metadata=GM_CIRCUMSTANCE)
     cover = StrictInt(
-        validate=validate.Range(0, COVER[1]), load_default=0, metadata={"description": "Cible protégée: 10 to 50.", **GM_CIRCUMSTANCE}
+        validate=validate.Range(0, COVER[1]),
+        load_default=0,
+        metadata={"description": "Cible protégée: 10 to 50.", **GM_CIRCUMSTANCE},
     )
     secondary_targets = StrictInt(validate=validate.Range(0, 10), load_default=0)
     burst = fields.Boolean(load_default=False)
@@ -192,8 +260,12 @@ class AttackAction(ActionBase):
         allow_none=True,
         metadata={"description": "Tir automatique: the number of bursts fired in this action (option full_auto)."},
     )
-    aim = fields.List(fields.String(validate=_one_of(AIM_CHOICES)), validate=validate.Length(max=MAX_AIM), load_default=list)
-    location = fields.String(validate=_one_of(LOCATIONS), load_default=None, metadata={"description": "Needs an aim spent on 'location'."})
+    aim = fields.List(
+        fields.String(validate=_one_of(AIM_CHOICES)), validate=validate.Length(max=MAX_AIM), load_default=list
+    )
+    location = fields.String(
+        validate=_one_of(LOCATIONS), load_default=None, metadata={"description": "Needs an aim spent on 'location'."}
+    )
 
 
 class ReasonAction(ActionBase):
@@ -201,7 +273,10 @@ class ReasonAction(ActionBase):
     modifier = StrictInt(
         validate=validate.Range(MODIFIER.min, 0),
         load_default=0,
-        metadata={**GM_MODIFIER, "description": "GM's malus for the situation (the seed gives the retest maluses only)."},
+        metadata={
+            **GM_MODIFIER,
+            "description": "GM's malus for the situation (the seed gives the retest maluses only).",
+        },
     )
 
 
@@ -211,7 +286,9 @@ class BreakFreeAction(ActionBase):
 
 class ReactAction(ActionBase):
     reaction = fields.String(validate=validate.OneOf(["dodge", "parry", "none"]), required=True)
-    weapon = identifier(load_default=None, metadata={"description": "Parry: the weapon (default: the first melee weapon)."})
+    weapon = identifier(
+        load_default=None, metadata={"description": "Parry: the weapon (default: the first melee weapon)."}
+    )
     modifier = StrictInt(validate=MODIFIER, load_default=0, metadata=GM_MODIFIER)
 
 
@@ -226,7 +303,9 @@ class ForgoAction(ActionBase):
 class AdjustAction(gm.AdjustAction):
     """The shared set/change, and this ruleset's older fields (combatant, add, remove, blessures)."""
 
-    target = identifier(load_default=None, metadata={"description": "The combatant concerned ('combatant' is the older name)."})
+    target = identifier(
+        load_default=None, metadata={"description": "The combatant concerned ('combatant' is the older name)."}
+    )
     combatant = identifier(load_default=None)
     add = fields.List(fields.String(validate=validate.OneOf(GM_CONDITIONS)), load_default=list)
     remove = fields.List(fields.String(validate=validate.OneOf(GM_CONDITIONS)), load_default=list)

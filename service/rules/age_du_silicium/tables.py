@@ -70,7 +70,11 @@ SITUATION: dict[str, Any] = {
 RESTRICTED_SPACE = (-30, -5)  # "Espace restreint -5 à -30", the GM's value
 
 MANEUVERS: dict[str, Any] = {
-    "immobilisation": {"fr": "Immobilisation", "modifier": 0, "effect": "no wound; the victim may only break free (opposed Bagarre)"},
+    "immobilisation": {
+        "fr": "Immobilisation",
+        "modifier": 0,
+        "effect": "no wound; the victim may only break free (opposed Bagarre)",
+    },
     "projection": {"fr": "Projection", "modifier": 0, "effect": "wounds halved after the soak"},
     "disarm": {"fr": "Désarmement", "modifier": -10, "effect": "no wound; the victim drops its weapon"},
 }
@@ -122,9 +126,12 @@ MAX_AIM = 3
 BURST = {"fr": "Tir en rafale (TR)", "to_hit": -10, "damage": 2, "rounds": 3}
 # House reading (the source's TA text is cut off; docs, gap G12): full automatic
 # fire is several bursts in one action, each a TR with the recoil of an extra shot.
-FULL_AUTO: dict[str, Any] = {"fr": "Tir automatique (TA)", "bursts": {"min": 2, "max": 5},
-             "reading": "each burst: to hit as a TR (-10) with the recoil of the extra shots (-5 per burst after the "
-             "first), +2 damage on a hit; 3 rounds per burst"}
+FULL_AUTO: dict[str, Any] = {
+    "fr": "Tir automatique (TA)",
+    "bursts": {"min": 2, "max": 5},
+    "reading": "each burst: to hit as a TR (-10) with the recoil of the extra shots (-5 per burst after the "
+    "first), +2 damage on a hit; 3 rounds per burst",
+}
 
 # -- source, combats-9 (wounds) -------------------------------------------------------
 DAMAGE_TYPES: dict[str, Any] = {
@@ -145,15 +152,34 @@ LOCATIONS = {
 }
 # House (rules-notes 4.3): the source's location table was not recovered.
 HIT_LOCATION_D10 = {
-    1: "head", 2: "torso", 3: "torso", 4: "torso", 5: "torso",
-    6: "right_arm", 7: "left_arm", 8: "right_leg", 9: "left_leg", 10: "torso",
+    1: "head",
+    2: "torso",
+    3: "torso",
+    4: "torso",
+    5: "torso",
+    6: "right_arm",
+    7: "left_arm",
+    8: "right_leg",
+    9: "left_leg",
+    10: "torso",
 }
 
 # House: bare hands, always at hand. The source's unarmed damage was not
 # recovered; 0 leaves the wound to the d6 against Endurance.
-UNARMED: dict[str, Any] = {"id": "unarmed", "name": "Mains nues", "kind": "melee", "skill": "Bagarre", "damage": 0,
-           "damage_type": "impact", "burst": False, "full_auto": False, "interface": False, "laser_sight": False,
-           "goggles": False, "unarmed": True}
+UNARMED: dict[str, Any] = {
+    "id": "unarmed",
+    "name": "Mains nues",
+    "kind": "melee",
+    "skill": "Bagarre",
+    "damage": 0,
+    "damage_type": "impact",
+    "burst": False,
+    "full_auto": False,
+    "interface": False,
+    "laser_sight": False,
+    "goggles": False,
+    "unarmed": True,
+}
 
 CONDITIONS = ("surprised", "frenzy", "cornered", "prone", "immobilised", "disarmed", "out_of_action", "dead")
 GM_CONDITIONS = ("cornered", "prone", "immobilised", "disarmed", "out_of_action", "dead", "frenzy", "surprised")

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Iterator
+from typing import Any
 
 from ..state import Awaiting
 from ..tactics import DefaultTactic, Tactic, choose_target
-from .status import is_standing
 from .state import SiliciumCombat, SiliciumCombatant
+from .status import is_standing
 
 
-def candidates(state: SiliciumCombat, actor: SiliciumCombatant, waiting: Awaiting, tactic: Tactic) -> Iterator[dict[str, Any]]:
+def candidates(
+    state: SiliciumCombat, actor: SiliciumCombatant, waiting: Awaiting, tactic: Tactic
+) -> Iterator[dict[str, Any]]:
     actions, me = waiting["actions"], actor["id"]
     target = choose_target(state, actor, is_standing, "blessures", tactic)
     if "choose_frenzy" in actions:

@@ -6,9 +6,9 @@ from typing import Any
 
 from ..conditions import has
 from ..errors import ActionNotAllowed, InvalidAction
+from .state import SiliciumCombatant
 from .status import DISARMED
 from .tables import UNARMED
-from .state import SiliciumCombatant
 
 
 def find_weapon(combatant: SiliciumCombatant, weapon_id: str | None, field: str = "weapon") -> dict[str, Any]:
@@ -29,7 +29,9 @@ def usable_weapon(combatant: SiliciumCombatant, weapon_id: str | None, field: st
     disarmed = has(combatant, DISARMED)
     weapon = find_weapon(combatant, UNARMED["id"] if disarmed and weapon_id is None else weapon_id, field)
     if disarmed and not weapon["unarmed"]:
-        raise ActionNotAllowed(f"{combatant['id']} was disarmed and fights bare-handed until the GM says otherwise", field=field)
+        raise ActionNotAllowed(
+            f"{combatant['id']} was disarmed and fights bare-handed until the GM says otherwise", field=field
+        )
     return weapon
 
 

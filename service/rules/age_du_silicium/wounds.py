@@ -8,13 +8,12 @@ location (unless aimed), d6, then for each 6: d100 re-roll, d6.
 
 from __future__ import annotations
 
-
 from ..conditions import add
 from ..health import health_adjusted
 from .checks import judge
+from .state import PendingAttack, Res, SiliciumCombatant
 from .status import DEAD, OUT_OF_ACTION
 from .tables import BURST, HIT_LOCATION_D10, WOUND_DIE
-from .state import PendingAttack, Res, SiliciumCombatant
 
 
 def protection(target: SiliciumCombatant, location: str, damage_type: str) -> int:
@@ -38,7 +37,9 @@ def wound_dice(res: Res, attack: PendingAttack) -> list[int]:
     """1d6, and another for each 6 while the re-rolled to-hit succeeds."""
     dice = [res.dice.roll(WOUND_DIE, "wound", attack["attacker"])]
     while dice[-1] == WOUND_DIE:
-        retest = judge(res.dice.roll(100, "to-hit again on a wound 6", attack["attacker"]), attack["chance"], res.options)
+        retest = judge(
+            res.dice.roll(100, "to-hit again on a wound 6", attack["attacker"]), attack["chance"], res.options
+        )
         res.emit("wound_reroll", attacker=attack["attacker"], target=attack["target"], **retest.as_params())
         if not retest.success:
             break

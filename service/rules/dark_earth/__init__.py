@@ -4,20 +4,18 @@ from typing import Any
 
 from ..conditions import add, remove
 from ..errors import InvalidAction
-from ..viewer import Viewer
 from ..ruleset import Choice, Ruleset
 from ..state import Action, Awaiting
+from ..viewer import Viewer
 from . import actions, bouffons, legal, turns, visibility
-from .contacts import engage
-from .contacts import leave_all
+from .contacts import engage, leave_all
 from .health import COMA, DEAD, WOUND_CONDITIONS, clear_choc, is_standing, pv_adjusted
-from .tables import PAIN_DICE
 from .messages import LABELS, MESSAGES
-from .schemas import ACTIONS, CombatantState, GM_ACTIONS, Options, Sheet
-from .tables import CATALOG
 from .odds import DarkEarthOdds
-from .tactic import TACTIC
+from .schemas import ACTIONS, GM_ACTIONS, CombatantState, Options, Sheet
 from .state import DarkEarthCombat, DarkEarthCombatant, Res
+from .tables import CATALOG, PAIN_DICE
+from .tactic import TACTIC
 
 
 class DarkEarth(Ruleset[DarkEarthCombat, DarkEarthCombatant]):
@@ -92,7 +90,13 @@ class DarkEarth(Ruleset[DarkEarthCombat, DarkEarthCombatant]):
             for code in WOUND_CONDITIONS.values():
                 remove(target, code)
             if target["wound_level"]:
-                add(res, target, WOUND_CONDITIONS[target["wound_level"]], source="gm", pain_dice=PAIN_DICE[target["wound_level"]])
+                add(
+                    res,
+                    target,
+                    WOUND_CONDITIONS[target["wound_level"]],
+                    source="gm",
+                    pain_dice=PAIN_DICE[target["wound_level"]],
+                )
         if "pv" in changes:
             pv_adjusted(res, target, changes["pv"])
         return False
@@ -102,7 +106,9 @@ class DarkEarth(Ruleset[DarkEarthCombat, DarkEarthCombatant]):
         bouffons.check_enabled(res.options, newcomer, field="combatant.bouffon")
         for other in newcomer["sheet"].pop("contact_with", []):
             if other == newcomer["id"] or all(c["id"] != other for c in res.state["combatants"]):
-                raise InvalidAction(f"{newcomer['name']} cannot be in contact with {other!r}", field="combatant.contact_with")
+                raise InvalidAction(
+                    f"{newcomer['name']} cannot be in contact with {other!r}", field="combatant.contact_with"
+                )
             engage(res, newcomer["id"], other)
 
     def on_leave(self, res: Res, leaver: DarkEarthCombatant) -> None:
@@ -163,7 +169,9 @@ class DarkEarth(Ruleset[DarkEarthCombat, DarkEarthCombatant]):
                         "attributes": {"MEL": 3, "TIR": 1, "AGI": 4, "FOR": 3, "RES": 2},
                         "skills": {"Griffes": 3},
                         "pv": 10,
-                        "weapons": [{"id": "griffes", "name": "Griffes", "kind": "melee", "skill": "Griffes", "damage": 1}],
+                        "weapons": [
+                            {"id": "griffes", "name": "Griffes", "kind": "melee", "skill": "Griffes", "damage": 1}
+                        ],
                     },
                 ],
             },

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction
+from ..state import Action
 from .allocation import allocate
 from .contacts import disengage, engage, in_contact, leave_all
 from .health import is_standing, lose_pv
-from .turns import after_allocation
 from .state import Res
+from .turns import after_allocation
 
 
 def resolve(res: Res, action: Action) -> None:

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction
+from ..state import Action
 from . import bouffons
 from .contacts import in_contact
 from .health import is_standing
-from .tables import CONTACT_SHOT_DEF_MALUS, CONTACT_SHOT_INIT_BONUS, WEAPONS
 from .state import Allocation, DarkEarthCombatant, Res, Split
+from .tables import CONTACT_SHOT_DEF_MALUS, CONTACT_SHOT_INIT_BONUS, WEAPONS
 
 MELEE, SHOT, CONTACT_SHOT, NO_ATTACK = "melee", "shot", "contact_shot", "none"
 BARE_HANDS = "mains_nues"
@@ -130,14 +130,20 @@ def _target(res: Res, actor: DarkEarthCombatant, action: Action) -> DarkEarthCom
 
 def _check_reload(res: Res, actor: DarkEarthCombatant, weapon: dict[str, Any], contact: bool) -> None:
     if weapon["kind"] != "ranged" or not weapon["mechanical"]:
-        raise InvalidAction(f"{weapon['name']} is not a mechanical ranged weapon; there is nothing to reload", field="reload")
+        raise InvalidAction(
+            f"{weapon['name']} is not a mechanical ranged weapon; there is nothing to reload", field="reload"
+        )
     if actor["loaded"].get(weapon["id"], True):
         raise ActionNotAllowed(f"{weapon['name']} is already loaded", field="reload")
     if contact and res.options["reload_in_contact"] == "forbidden":
-        raise ActionNotAllowed(f"{actor['name']} is in contact: in this combat nobody reloads in contact", field="reload")
+        raise ActionNotAllowed(
+            f"{actor['name']} is in contact: in this combat nobody reloads in contact", field="reload"
+        )
 
 
-def _mode(actor: DarkEarthCombatant, weapon: dict[str, Any], target: DarkEarthCombatant | None, contact: bool, reloading: bool) -> str:
+def _mode(
+    actor: DarkEarthCombatant, weapon: dict[str, Any], target: DarkEarthCombatant | None, contact: bool, reloading: bool
+) -> str:
     loaded = actor["loaded"].get(weapon["id"], True)
     if contact and weapon["kind"] == "ranged" and not reloading and not (weapon["mechanical"] and loaded):
         raise ActionNotAllowed(
@@ -158,11 +164,15 @@ def _split(action: Action, weapon: dict[str, Any], contact: bool, pot: int) -> S
     split = action["split"]
     if weapon["kind"] == "ranged" and not contact:
         if split is not None:
-            raise InvalidAction("a shooter facing nobody in contact does not split his POT de Tir: send no split", field="split")
+            raise InvalidAction(
+                "a shooter facing nobody in contact does not split his POT de Tir: send no split", field="split"
+            )
         return None
     if split is None:
         raise InvalidAction(f"split the POT ({pot} dice) between init, att and def", field="split")
     total = split["init"] + split["att"] + split["def"]
     if total != pot:
-        raise InvalidAction(f"init + att + def = {total}, but the POT is {pot} dice: they must add up to it", field="split")
+        raise InvalidAction(
+            f"init + att + def = {total}, but the POT is {pot} dice: they must add up to it", field="split"
+        )
     return cast("Split", dict(split))

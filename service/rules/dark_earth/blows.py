@@ -18,7 +18,9 @@ from .pools import note_fumble, roll_pool
 from .state import DarkEarthCombatant, Res
 
 
-def land_blow(res: Res, attacker: DarkEarthCombatant, target: DarkEarthCombatant, weapon: dict[str, Any], deg: int) -> None:
+def land_blow(
+    res: Res, attacker: DarkEarthCombatant, target: DarkEarthCombatant, weapon: dict[str, Any], deg: int
+) -> None:
     strength = attacker["sheet"]["attributes"]["FOR"]
     if weapon["kind"] == "ranged" and not res.options["strength_on_ranged"]:
         strength = 0

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..state import Action
 from ..conditions import add
 from ..errors import InvalidAction
+from ..state import Action
 from .state import Allocation, DarkEarthCombatant, Res
 
 ELIMINATED = "eliminated"
@@ -40,8 +40,14 @@ def check_enabled(options: dict[str, Any], combatant: DarkEarthCombatant, field:
 
 def weapon(combatant: DarkEarthCombatant) -> dict[str, Any]:
     """Its blows: DOM = +Dom; the FOR is in it (the sheet's FOR is 0)."""
-    return {"id": BOUFFON_WEAPON, "name": combatant["name"], "kind": "melee", "skill": None,
-            "damage": combatant["sheet"]["bouffon"]["damage"], "mechanical": False}
+    return {
+        "id": BOUFFON_WEAPON,
+        "name": combatant["name"],
+        "kind": "melee",
+        "skill": None,
+        "damage": combatant["sheet"]["bouffon"]["damage"],
+        "mechanical": False,
+    }
 
 
 def allocation(res: Res, actor: DarkEarthCombatant, action: Action, target: DarkEarthCombatant | None) -> Allocation:
@@ -69,12 +75,27 @@ def allocation(res: Res, actor: DarkEarthCombatant, action: Action, target: Dark
     }
 
 
-def strike(res: Res, attacker: DarkEarthCombatant, target: DarkEarthCombatant, blow_weapon: dict[str, Any], deg: int, strength: int) -> None:
+def strike(
+    res: Res,
+    attacker: DarkEarthCombatant,
+    target: DarkEarthCombatant,
+    blow_weapon: dict[str, Any],
+    deg: int,
+    strength: int,
+) -> None:
     """A blow on a bouffon: DEG + DOM + FOR - Défense; positive, it is out of the fight."""
     defense = target["sheet"]["bouffon"]["defense"]
     score = deg + blow_weapon["damage"] + strength - defense
-    res.emit("bouffon_blow_scored", attacker=attacker["id"], target=target["id"], deg=deg,
-             weapon_damage=blow_weapon["damage"], strength=strength, defense=defense, score=score)
+    res.emit(
+        "bouffon_blow_scored",
+        attacker=attacker["id"],
+        target=target["id"],
+        deg=deg,
+        weapon_damage=blow_weapon["damage"],
+        strength=strength,
+        defense=defense,
+        score=score,
+    )
     if score <= 0:
         res.emit("blow_absorbed", target=target["id"], score=score)
         return

@@ -13,8 +13,8 @@ from typing import Any
 from ..conditions import LEFT, add, has, has_any, remove
 from ..health import health_adjusted
 from .bouffons import ELIMINATED
-from .tables import PAIN_DICE, WOUND_LEVELS
 from .state import DarkEarthCombatant, Res
+from .tables import PAIN_DICE, WOUND_LEVELS
 
 COMA, DEAD = "coma", "dead"
 WOUND_CONDITIONS = {"grave": "grave_wound", "critique": "critical_wound"}
@@ -52,7 +52,9 @@ def lose_pv(res: Res, target: DarkEarthCombatant, amount: int, *, choc: bool) ->
     target["pv"] -= amount
     if choc:
         target["choc"] += amount
-    res.emit("wounded", target=target["id"], amount=amount, pv=target["pv"], wounds=target["wounds"], choc=target["choc"])
+    res.emit(
+        "wounded", target=target["id"], amount=amount, pv=target["pv"], wounds=target["wounds"], choc=target["choc"]
+    )
     check_thresholds(res, target)
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ruleset import AnyRuleset
 from ..gm.legal import choice_found, describe, present
+from ..ruleset import AnyRuleset
 from .allocation import BARE_HANDS, bare_hands_potential, potential, weapon_of
 from .bouffons import is_bouffon
 from .contacts import in_contact
@@ -15,7 +15,9 @@ from .state import DarkEarthCombat, DarkEarthCombatant
 SPLIT_KEYS = ["init", "att", "def"]
 
 
-def choices(ruleset: AnyRuleset, state: DarkEarthCombat, actor_id: str, action_type: str) -> list[dict[str, Any]] | None:
+def choices(
+    ruleset: AnyRuleset, state: DarkEarthCombat, actor_id: str, action_type: str
+) -> list[dict[str, Any]] | None:
     """Refined parameter sets, or None for the default description."""
     if action_type == "allocate" and actor_id != "gm":
         return _allocations(ruleset, state, next(c for c in state["combatants"] if c["id"] == actor_id))
@@ -48,7 +50,9 @@ def _allocations(ruleset: AnyRuleset, state: DarkEarthCombat, actor: DarkEarthCo
     if is_bouffon(actor):  # only its target to name (bouffons.allocation)
         fixed = {field: None for field in ("weapon", "split", "evade", "reload", "shot")}
         attacks = [{"required": True, "choices": targets}] if targets else []
-        return [describe(ruleset, state, actor["id"], "allocate", **fixed, target=target) for target in [*attacks, None]]
+        return [
+            describe(ruleset, state, actor["id"], "allocate", **fixed, target=target) for target in [*attacks, None]
+        ]
     evade_and_attack = not state["options"]["evasion_uses_attack"]
     reload_in_contact = state["options"]["reload_in_contact"] == "allowed"
     sets = []
@@ -69,18 +73,32 @@ def _allocations(ruleset: AnyRuleset, state: DarkEarthCombat, actor: DarkEarthCo
         common = {"weapon": {"required": True, "choices": [weapon["id"]]}, "split": split}
         can_strike = not ranged or (loaded if mechanical else not contact)
         if can_strike and targets:
-            sets.append(describe(
-                ruleset, state, actor["id"], "allocate", **common,
-                target={"required": True, "choices": targets},
-                evade={"choices": [False, True] if evade_and_attack else [False]},
-                reload={"choices": [False]},
-                shot={"type": "object"} if shooting_free else None,
-            ))
-        sets.append(describe(
-            ruleset, state, actor["id"], "allocate", **common, target=None, shot=None,
-            evade={"choices": [False, True]},
-            reload={"required": reloads == [True], "choices": reloads},
-        ))
+            sets.append(
+                describe(
+                    ruleset,
+                    state,
+                    actor["id"],
+                    "allocate",
+                    **common,
+                    target={"required": True, "choices": targets},
+                    evade={"choices": [False, True] if evade_and_attack else [False]},
+                    reload={"choices": [False]},
+                    shot={"type": "object"} if shooting_free else None,
+                )
+            )
+        sets.append(
+            describe(
+                ruleset,
+                state,
+                actor["id"],
+                "allocate",
+                **common,
+                target=None,
+                shot=None,
+                evade={"choices": [False, True]},
+                reload={"required": reloads == [True], "choices": reloads},
+            )
+        )
     return sets
 
 
@@ -91,9 +109,20 @@ def _contacts(ruleset: AnyRuleset, state: DarkEarthCombat) -> list[dict[str, Any
     sets = []
     for fighter in present(state):
         touching = in_contact(state, fighter["id"])
-        apart = [c["id"] for c in present(state) if c["id"] != fighter["id"] and c["id"] not in touching and is_standing(c)]
+        apart = [
+            c["id"] for c in present(state) if c["id"] != fighter["id"] and c["id"] not in touching and is_standing(c)
+        ]
         for others, engaged in ((apart if is_standing(fighter) else [], True), (touching, False)):
             if others:
-                sets.append(describe(ruleset, state, "gm", "contact", combatant={"required": True, "choices": [fighter["id"]]},
-                                     target={"required": True, "choices": others}, engaged={"required": True, "choices": [engaged]}))
+                sets.append(
+                    describe(
+                        ruleset,
+                        state,
+                        "gm",
+                        "contact",
+                        combatant={"required": True, "choices": [fighter["id"]]},
+                        target={"required": True, "choices": others},
+                        engaged={"required": True, "choices": [engaged]},
+                    )
+                )
     return sets

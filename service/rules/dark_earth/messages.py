@@ -76,8 +76,11 @@ LABELS: dict[str, Any] = {
     "new": _WOUND_LEVELS,
     "mode": {"melee": "melee", "shot": "shooting", "contact_shot": "point-blank shot", "none": "no attack"},
     "condition": {
-        "coma": "in a coma", "dead": "dead", "eliminated": "out of the fight",
-        "grave_wound": "seriously wounded", "critical_wound": "critically wounded",
+        "coma": "in a coma",
+        "dead": "dead",
+        "eliminated": "out of the fight",
+        "grave_wound": "seriously wounded",
+        "critical_wound": "critically wounded",
     },
     "value": {"pv": "HP", "wound_level": "wound level", "choc": "CHOC", "wounds": "wounds"},
 }

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..state import Action, Combat, Event
 from ..odds.profile import OddsProfile
+from ..state import Action, Combat, Event
 from ..viewer import Viewer
 from .allocation import potential, weapon_of
 from .state import DarkEarthCombat

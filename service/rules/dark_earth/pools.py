@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
 from dataclasses import dataclass
+from typing import Any
 
 from ..conditions import take_roll_adjustments
-from .tables import SUCCESSES_BY_FACE
 from .state import DarkEarthCombatant, Res
+from .tables import SUCCESSES_BY_FACE
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,19 @@
 """Dark Earth: the combatant sheet, the combat options and the actions."""
 
-from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
-
 from ..authority import gm_decides
-from ..schemas import ActionBase, auto_end, choice, CombatantBase, CommonOptions, flag, identifier, name, number, StrictInt
+from ..schemas import (
+    ActionBase,
+    CombatantBase,
+    CommonOptions,
+    StrictInt,
+    auto_end,
+    choice,
+    flag,
+    identifier,
+    name,
+    number,
+)
+from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 from .tables import (
     ARMOURS,
     COVER_MODIFIERS,
@@ -22,8 +32,12 @@ class Attributes(Schema):
     TIR = StrictInt(required=True, validate=SCORE, metadata={"description": "TIR: shooting POT = TIR + weapon skill."})
     AGI = StrictInt(required=True, validate=SCORE, metadata={"description": "AGIlité: shooters' order, evasion roll."})
     FOR = StrictInt(required=True, validate=SCORE, metadata={"description": "FORce: added to the damage of the blows."})
-    RES = StrictInt(required=True, validate=SCORE, metadata={"description": "RESistance: dice rolled against each blow."})
-    TAI = StrictInt(validate=validate.Range(-5, 5), load_default=0, metadata={"description": "TAIlle: size; shooting DIFF -TAI."})
+    RES = StrictInt(
+        required=True, validate=SCORE, metadata={"description": "RESistance: dice rolled against each blow."}
+    )
+    TAI = StrictInt(
+        validate=validate.Range(-5, 5), load_default=0, metadata={"description": "TAIlle: size; shooting DIFF -TAI."}
+    )
 
 
 class Weapon(Schema):
@@ -31,17 +45,28 @@ class Weapon(Schema):
     catalog = fields.String(validate=validate.OneOf(sorted(WEAPONS)), load_default=None)
     name = name(load_default=None)
     kind = fields.String(validate=validate.OneOf(["melee", "ranged"]), load_default=None)
-    skill = fields.String(validate=SKILL_NAME, load_default=None, metadata={"description": "Combat skill added to MEL or TIR."})
-    damage = StrictInt(validate=validate.Range(-5, 30), load_default=None, metadata={"description": "The weapon's DOM."})
+    skill = fields.String(
+        validate=SKILL_NAME, load_default=None, metadata={"description": "Combat skill added to MEL or TIR."}
+    )
+    damage = StrictInt(
+        validate=validate.Range(-5, 30), load_default=None, metadata={"description": "The weapon's DOM."}
+    )
     mechanical = fields.Boolean(
-        load_default=None, metadata={"description": "Mechanical ranged weapon (crossbow, ballista): may shoot in contact when loaded."}
+        load_default=None,
+        metadata={"description": "Mechanical ranged weapon (crossbow, ballista): may shoot in contact when loaded."},
     )
     loaded = fields.Boolean(load_default=True, metadata={"description": "A mechanical weapon's load at the start."})
 
     @post_load
     def _merge_catalog(self, data, **kwargs):
         base = WEAPONS.get(data["catalog"], {}) if data["catalog"] else {}
-        for key, default in (("name", data["id"]), ("kind", "melee"), ("skill", None), ("damage", 0), ("mechanical", False)):
+        for key, default in (
+            ("name", data["id"]),
+            ("kind", "melee"),
+            ("skill", None),
+            ("damage", 0),
+            ("mechanical", False),
+        ):
             if data[key] is None:
                 data[key] = base.get(key, default)
         return data
@@ -56,7 +81,9 @@ class Armour(Schema):
         load_default=None,
         metadata={"description": "complete: subtract PROT; partial: roll PROT dice and subtract the successes."},
     )
-    agi_malus = StrictInt(validate=validate.Range(0, 10), load_default=None, metadata={"description": "Dice off AGI rolls."})
+    agi_malus = StrictInt(
+        validate=validate.Range(0, 10), load_default=None, metadata={"description": "Dice off AGI rolls."}
+    )
 
     @validates_schema
     def _known(self, data, **kwargs):
@@ -75,20 +102,44 @@ class Armour(Schema):
 class Bouffon(Schema):
     """The optional Bouffons rule (dk-gone:regles_optionnelles): a mook in three numbers."""
 
-    diff = StrictInt(required=True, validate=validate.Range(1, 4), metadata={"description": "DIFFiculté in dice: its INIT, ATT and DEF (1D child ... 4D professional)."})
-    damage = StrictInt(validate=validate.Range(0, 30), load_default=0, metadata={"description": "Bonus aux dommages (+Dom): its FOR and weapon, the DOM of its blows."})
-    defense = StrictInt(validate=validate.Range(0, 3), load_default=0, metadata={"description": "Défense: points taken off the damage of a blow on it."})
-    tai = StrictInt(validate=validate.Range(-5, 5), load_default=0, metadata={"description": "TAIlle: the shooting DIFF's size row."})
+    diff = StrictInt(
+        required=True,
+        validate=validate.Range(1, 4),
+        metadata={"description": "DIFFiculté in dice: its INIT, ATT and DEF (1D child ... 4D professional)."},
+    )
+    damage = StrictInt(
+        validate=validate.Range(0, 30),
+        load_default=0,
+        metadata={"description": "Bonus aux dommages (+Dom): its FOR and weapon, the DOM of its blows."},
+    )
+    defense = StrictInt(
+        validate=validate.Range(0, 3),
+        load_default=0,
+        metadata={"description": "Défense: points taken off the damage of a blow on it."},
+    )
+    tai = StrictInt(
+        validate=validate.Range(-5, 5),
+        load_default=0,
+        metadata={"description": "TAIlle: the shooting DIFF's size row."},
+    )
 
 
 BOUFFON_ATTRIBUTES = {"MEL": 0, "TIR": 0, "AGI": 0, "FOR": 0, "RES": 0}
 
 
 class Sheet(CombatantBase):
-    attributes = fields.Nested(Attributes, load_default=None, metadata={"description": "Required, except for a bouffon (only its TAI counts)."})
+    attributes = fields.Nested(
+        Attributes, load_default=None, metadata={"description": "Required, except for a bouffon (only its TAI counts)."}
+    )
     skills = fields.Dict(keys=fields.String(validate=SKILL_NAME), values=StrictInt(validate=SCORE), load_default=dict)
-    pv = StrictInt(validate=validate.Range(1, 200), load_default=None, metadata={"description": "Points de vie (required, except for a bouffon)."})
-    bouffon = fields.Nested(Bouffon, load_default=None, metadata={"description": "Makes this combatant a bouffon (combat option bouffons)."})
+    pv = StrictInt(
+        validate=validate.Range(1, 200),
+        load_default=None,
+        metadata={"description": "Points de vie (required, except for a bouffon)."},
+    )
+    bouffon = fields.Nested(
+        Bouffon, load_default=None, metadata={"description": "Makes this combatant a bouffon (combat option bouffons)."}
+    )
     weapons = fields.List(
         fields.Nested(Weapon),
         validate=validate.Length(max=20),
@@ -96,7 +147,9 @@ class Sheet(CombatantBase):
         metadata={"description": "The first is used when an allocation names none; bare hands when empty."},
     )
     armour = fields.Nested(Armour, load_default=None)
-    dodge_skill = fields.String(validate=SKILL_NAME, load_default="Esquive", metadata={"description": "Skill of the evasion roll (AGI + it)."})
+    dodge_skill = fields.String(
+        validate=SKILL_NAME, load_default="Esquive", metadata={"description": "Skill of the evasion roll (AGI + it)."}
+    )
     contact_with = fields.List(
         identifier(),
         validate=validate.Length(max=49),
@@ -113,13 +166,17 @@ class Sheet(CombatantBase):
     @validates_schema
     def _fighter_or_bouffon(self, data, **kwargs):
         if data.get("bouffon") is None:
-            missing = {key: ["Missing data for required field."] for key in ("attributes", "pv") if data.get(key) is None}
+            missing = {
+                key: ["Missing data for required field."] for key in ("attributes", "pv") if data.get(key) is None
+            }
             if missing:
                 raise InvalidInput(missing)
         elif data.get("weapons"):
             raise InvalidInput("a bouffon's weapon is its damage bonus: give no weapons", "weapons")
         elif data.get("attributes") is not None:
-            raise InvalidInput("a bouffon is its DIFF, damage and defense: give no attributes (its size is bouffon.tai)", "attributes")
+            raise InvalidInput(
+                "a bouffon is its DIFF, damage and defense: give no attributes (its size is bouffon.tai)", "attributes"
+            )
 
     @post_load
     def _bouffon_numbers(self, data, **kwargs):
@@ -131,20 +188,39 @@ class Sheet(CombatantBase):
 
 
 class Options(CommonOptions):
-    riposte_bonus = choice(["dice", "successes"], "dice", "The failed attack's difference is added to the riposte as extra dice, or as successes.")
-    several_attackers_defense = choice(["same_roll", "each_attack"], "same_roll", "A fighter attacked several times in a tour rolls his DEF (or evasion) once, or for each attack.")
+    riposte_bonus = choice(
+        ["dice", "successes"],
+        "dice",
+        "The failed attack's difference is added to the riposte as extra dice, or as successes.",
+    )
+    several_attackers_defense = choice(
+        ["same_roll", "each_attack"],
+        "same_roll",
+        "A fighter attacked several times in a tour rolls his DEF (or evasion) once, or for each attack.",
+    )
     evasion_uses_attack = flag(True, "A fighter who actively evades shots gives up his own attack that tour.")
     strength_on_ranged = flag(True, "Add the shooter's FOR to the damage of shots (the seed's letter).")
     pain_malus = flag(True, "Grave wound -2D, critique -5D on the fighter's rolls (dk-gone:sante).")
     grave_wound_res_multiple = number(1, "A single wound of at least this many times RES is a blessure grave.", 1, 10)
-    critical_wound_res_multiple = number(2, "A single wound of at least this many times RES is a blessure critique.", 1, 20)
+    critical_wound_res_multiple = number(
+        2, "A single wound of at least this many times RES is a blessure critique.", 1, 20
+    )
     reload_in_contact = choice(
-        ["allowed", "forbidden"], "allowed",
+        ["allowed", "forbidden"],
+        "allowed",
         "A shooter in contact may reload his mechanical weapon, splitting his bare-hands POT (MEL + Bagarre) without attacking, or may not.",
     )
-    bouffons = flag(False, "The optional Bouffons rule (dk-gone:regles_optionnelles): sheets with a bouffon block are mooks.")
-    bouffon_initiative = choice(["diff", "last"], "diff", "A bouffon's INIT is its DIFF (its adresse), or 0: it acts after every fighter with INIT dice.")
-    death_threshold = choice(["minus_res", "gm"], "minus_res", "Death at PV <= -RES (dk-gone:sante), or never automatic (the GM decides).")
+    bouffons = flag(
+        False, "The optional Bouffons rule (dk-gone:regles_optionnelles): sheets with a bouffon block are mooks."
+    )
+    bouffon_initiative = choice(
+        ["diff", "last"],
+        "diff",
+        "A bouffon's INIT is its DIFF (its adresse), or 0: it acts after every fighter with INIT dice.",
+    )
+    death_threshold = choice(
+        ["minus_res", "gm"], "minus_res", "Death at PV <= -RES (dk-gone:sante), or never automatic (the GM decides)."
+    )
     auto_end = auto_end()
 
     @validates_schema
@@ -154,9 +230,15 @@ class Options(CommonOptions):
 
 
 class Split(Schema):
-    init = StrictInt(required=True, validate=validate.Range(0, 100), metadata={"description": "INITiative dice (counted, not rolled)."})
+    init = StrictInt(
+        required=True,
+        validate=validate.Range(0, 100),
+        metadata={"description": "INITiative dice (counted, not rolled)."},
+    )
     att = StrictInt(required=True, validate=validate.Range(0, 100), metadata={"description": "ATTaque dice."})
-    def_ = StrictInt(required=True, data_key="def", validate=validate.Range(0, 100), metadata={"description": "DEFense dice."})
+    def_ = StrictInt(
+        required=True, data_key="def", validate=validate.Range(0, 100), metadata={"description": "DEFense dice."}
+    )
 
     @post_load
     def _as_sent(self, data, **kwargs):
@@ -166,12 +248,14 @@ class Split(Schema):
 
 # Who decides (service/rules/authority.py): the shooter his range and his own pace,
 # the game master what he sees of the target and of the scene.
-GM_DIFF = 'the game master judges the target\'s situation: "une difficulté de 3, à laquelle s\'ajoute les modificateurs suivants"'
+GM_DIFF = "the game master judges the target's situation: \"une difficulté de 3, à laquelle s'ajoute les modificateurs suivants\""
 
 
 class ShotModifiers(Schema):
     range = fields.String(validate=validate.OneOf(sorted(RANGE_MODIFIERS)), load_default="moyenne")
-    cover = fields.String(validate=validate.OneOf(sorted(COVER_MODIFIERS)), load_default="none", metadata=gm_decides(GM_DIFF))
+    cover = fields.String(
+        validate=validate.OneOf(sorted(COVER_MODIFIERS)), load_default="none", metadata=gm_decides(GM_DIFF)
+    )
     target_movement = fields.String(
         validate=validate.OneOf(sorted(TARGET_MOVEMENT_MODIFIERS)), load_default="normal", metadata=gm_decides(GM_DIFF)
     )
@@ -186,16 +270,28 @@ class ShotModifiers(Schema):
 class AllocateAction(ActionBase):
     """A fighter's secret choices for the tour; the tour resolves when the last one arrives."""
 
-    weapon = identifier(load_default=None, metadata={"description": "A weapon id of the sheet; default the first (or bare hands)."})
-    target = identifier(load_default=None, metadata={"description": "Whom the fighter attacks or shoots; none: no attack."})
+    weapon = identifier(
+        load_default=None, metadata={"description": "A weapon id of the sheet; default the first (or bare hands)."}
+    )
+    target = identifier(
+        load_default=None, metadata={"description": "Whom the fighter attacks or shoots; none: no attack."}
+    )
     split = fields.Nested(
         Split,
         load_default=None,
-        metadata={"description": "INIT/ATT/DEF adding up to the POT; required unless a shooter faces nobody in contact."},
+        metadata={
+            "description": "INIT/ATT/DEF adding up to the POT; required unless a shooter faces nobody in contact."
+        },
     )
-    evade = fields.Boolean(load_default=False, metadata={"description": "Actively evade the shots this tour (AGI + Esquive)."})
-    reload = fields.Boolean(load_default=False, metadata={"description": "Reload the (mechanical) weapon instead of attacking."})
-    shot = fields.Nested(ShotModifiers, load_default=None, metadata={"description": "Shooting modifiers (a shot at a distance only)."})
+    evade = fields.Boolean(
+        load_default=False, metadata={"description": "Actively evade the shots this tour (AGI + Esquive)."}
+    )
+    reload = fields.Boolean(
+        load_default=False, metadata={"description": "Reload the (mechanical) weapon instead of attacking."}
+    )
+    shot = fields.Nested(
+        ShotModifiers, load_default=None, metadata={"description": "Shooting modifiers (a shot at a distance only)."}
+    )
     dice_modifier = StrictInt(
         validate=validate.Range(-20, 20),
         load_default=0,
@@ -207,7 +303,9 @@ class AllocateAction(ActionBase):
             ),
         },
     )
-    maneuver = fields.String(validate=validate.Length(1, 80), load_default=None, metadata={"description": "Maneuver announced now."})
+    maneuver = fields.String(
+        validate=validate.Length(1, 80), load_default=None, metadata={"description": "Maneuver announced now."}
+    )
 
 
 class ContactAction(ActionBase):
@@ -238,7 +336,12 @@ class CombatantState(Schema):
     wounds = fields.Integer(required=True, validate=COUNT)
     choc = fields.Integer(required=True, validate=COUNT)
     wound_level = fields.String(allow_none=True, required=True, metadata={"description": "null, grave or critique."})
-    loaded = fields.Dict(keys=fields.String(), values=fields.Field(), required=True, metadata={"description": "Mechanical weapons' load, by weapon id."})
+    loaded = fields.Dict(
+        keys=fields.String(),
+        values=fields.Field(),
+        required=True,
+        metadata={"description": "Mechanical weapons' load, by weapon id."},
+    )
 
 
 ACTIONS = {"allocate": AllocateAction, "contact": ContactAction, "worsen_wound": WorsenWoundAction}

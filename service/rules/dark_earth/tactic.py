@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Iterator
+from typing import Any
 
 from ..state import Awaiting
 from ..tactics import DefaultTactic, Tactic, choose_target, first_weapon
@@ -25,7 +25,9 @@ def _split(pot: int, style: str) -> dict[str, Any]:
     return {"init": init, "att": pot - init - defence, "def": defence}
 
 
-def candidates(state: DarkEarthCombat, actor: DarkEarthCombatant, waiting: Awaiting, tactic: Tactic) -> Iterator[dict[str, Any]]:
+def candidates(
+    state: DarkEarthCombat, actor: DarkEarthCombatant, waiting: Awaiting, tactic: Tactic
+) -> Iterator[dict[str, Any]]:
     me = actor["id"]
     if "allocate" not in waiting["actions"]:
         return

@@ -24,14 +24,15 @@ of the combatants in the combat.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
 from itertools import groupby
+from typing import Any, cast
 
 from .allocation import CONTACT_SHOT, MELEE, SHOT, effective_def, effective_init, weapon_of
 from .blows import land_blow
 from .contacts import engage, leave_all
 from .health import attack_malus, is_standing, pain_dice
 from .pools import note_fumble, roll_pool
+from .state import Allocation, DarkEarthCombatant, Res, Split
 from .tables import (
     COVER_MODIFIERS,
     RANGE_MODIFIERS,
@@ -40,7 +41,6 @@ from .tables import (
     TARGET_MOVEMENT_MODIFIERS,
     size_modifier,
 )
-from .state import Allocation, DarkEarthCombatant, Res, Split
 
 
 class Tour:
@@ -92,7 +92,11 @@ class Tour:
         act: Callable[[DarkEarthCombatant, DarkEarthCombatant, Allocation, dict[str, Any]], None],
     ) -> None:
         modes = (SHOT,) if kind == SHOT else (MELEE, CONTACT_SHOT)
-        fighters = [c for c in self.state["combatants"] if c["id"] in self.allocations and self.allocations[c["id"]]["mode"] in modes]
+        fighters = [
+            c
+            for c in self.state["combatants"]
+            if c["id"] in self.allocations and self.allocations[c["id"]]["mode"] in modes
+        ]
         if not fighters:
             return
         ranked = sorted(fighters, key=lambda c: -rank(c))
@@ -131,9 +135,13 @@ class Tour:
         }
 
     # -- shooting -------------------------------------------------------------------
-    def _shoot(self, shooter: DarkEarthCombatant, target: DarkEarthCombatant, allocation: Allocation, pool: dict[str, Any]) -> None:
+    def _shoot(
+        self, shooter: DarkEarthCombatant, target: DarkEarthCombatant, allocation: Allocation, pool: dict[str, Any]
+    ) -> None:
         weapon = weapon_of(shooter, allocation["weapon"])
-        modifiers = self._shot_modifiers(cast("dict[str, Any]", allocation["shot"]), target)  # a shot's allocation has them
+        modifiers = self._shot_modifiers(
+            cast("dict[str, Any]", allocation["shot"]), target
+        )  # a shot's allocation has them
         targets = self.allocations.get(target["id"])
         evading = targets is not None and targets["evade"]
         base = self._evasion(target) if evading else SHOT_BASE_DIFFICULTY
@@ -176,10 +184,17 @@ class Tour:
         """Seed: the DIFF becomes the target's AGI + Esquive roll."""
         sheet = target["sheet"]
         armour = sheet["armour"]["agi_malus"] if sheet["armour"] else 0
-        count = sheet["attributes"]["AGI"] + sheet["skills"].get(sheet["dodge_skill"], 0) - armour - pain_dice(target, self.options)
+        count = (
+            sheet["attributes"]["AGI"]
+            + sheet["skills"].get(sheet["dodge_skill"], 0)
+            - armour
+            - pain_dice(target, self.options)
+        )
         return self._roll_once(self.evasion, target, count, "evasion", "AGI", "combatant")
 
-    def _roll_once(self, rolled: dict[str, Any], combatant: DarkEarthCombatant, count: int, kind: str, roll: str, role: str) -> int:
+    def _roll_once(
+        self, rolled: dict[str, Any], combatant: DarkEarthCombatant, count: int, kind: str, roll: str, role: str
+    ) -> int:
         """A defensive pool, rolled at its first use in the tour and reused (option same_roll)."""
         if combatant["id"] in rolled and self.options["several_attackers_defense"] == "same_roll":
             self.res.emit(f"{kind}_reused", **{role: combatant["id"]}, successes=rolled[combatant["id"]])
@@ -197,7 +212,9 @@ class Tour:
             self.res.emit("weapon_unloaded", combatant=shooter["id"], weapon=weapon["id"])
 
     # -- melee (and shots in contact, which oppose ATT to DEF like a blow) -----------
-    def _strike(self, attacker: DarkEarthCombatant, defender: DarkEarthCombatant, allocation: Allocation, pool: dict[str, Any]) -> None:
+    def _strike(
+        self, attacker: DarkEarthCombatant, defender: DarkEarthCombatant, allocation: Allocation, pool: dict[str, Any]
+    ) -> None:
         weapon = weapon_of(attacker, allocation["weapon"])
         attack = roll_pool(self.res, pool["count"], f"attack {attacker['id']}", attacker)
         successes = attack.successes + pool["bonus_successes"]
@@ -226,10 +243,18 @@ class Tour:
         answer = self.allocations.get(defender["id"])
         # The bonus rides only a blow the defender has yet to strike at this attacker.
         riposte_later = (
-            answer is not None and answer["target"] == attacker["id"] and answer["mode"] in (MELEE, CONTACT_SHOT)
+            answer is not None
+            and answer["target"] == attacker["id"]
+            and answer["mode"] in (MELEE, CONTACT_SHOT)
             and defender["id"] not in self.pooled
         )
-        self.res.emit("attack_failed", attacker=attacker["id"], target=defender["id"], riposte_bonus=parry - successes, riposte_later=riposte_later)
+        self.res.emit(
+            "attack_failed",
+            attacker=attacker["id"],
+            target=defender["id"],
+            riposte_bonus=parry - successes,
+            riposte_later=riposte_later,
+        )
 
     def _defense(self, defender: DarkEarthCombatant) -> int:
         count = effective_def(self.allocations.get(defender["id"])) - pain_dice(defender, self.options)

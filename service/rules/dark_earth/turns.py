@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .state import DarkEarthCombat, DarkEarthCombatant, Res
-from ..state import Awaiting
 from ..conditions import next_round
 from ..ending import ends_now
+from ..state import Awaiting
 from .health import is_standing
+from .state import DarkEarthCombat, DarkEarthCombatant, Res
 from .tour import Tour
 
 

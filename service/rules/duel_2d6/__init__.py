@@ -3,16 +3,16 @@
 from typing import Any
 
 from ..errors import InvalidAction
-from ..ruleset import Choice, GM, Ruleset
+from ..ruleset import GM, Choice, Ruleset
 from ..state import Action, Awaiting
 from . import actions, duels, legal
 from .conditions import DEAD, PRONE, STUNNED, UNCONSCIOUS, is_out
 from .messages import LABELS, MESSAGES
-from .schemas import ACTIONS, CombatantState, Options, Sheet
-from .tables import CATALOG, WOUNDS
 from .odds import DuelOdds
-from .tactic import TACTIC
+from .schemas import ACTIONS, CombatantState, Options, Sheet
 from .state import DuelCombat, DuelCombatant, Res
+from .tables import CATALOG, WOUNDS
+from .tactic import TACTIC
 
 
 class Duel2d6(Ruleset[DuelCombat, DuelCombatant]):
@@ -96,17 +96,26 @@ class Duel2d6(Ruleset[DuelCombat, DuelCombatant]):
 
     def example(self) -> dict[str, Any]:
         thug = {
-            "id": "truand", "name": "Le truand", "side": "truands", "pv": 4,
+            "id": "truand",
+            "name": "Le truand",
+            "side": "truands",
+            "pv": 4,
             "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0},
-            "skills": {"Bagarre": 1}, "specializations": ["bloquer"],
+            "skills": {"Bagarre": 1},
+            "specializations": ["bloquer"],
         }
         philip = {
-            "id": "philip", "name": "Philip", "side": "heros", "pv": 5,
+            "id": "philip",
+            "name": "Philip",
+            "side": "heros",
+            "pv": 5,
             "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 1},
         }
         return {
             "combat": {
-                "ruleset": self.id, "lang": "fr", "seed": 3,
+                "ruleset": self.id,
+                "lang": "fr",
+                "seed": 3,
                 # Initiative 2+DEX: the thug rolls 1+2 (critical-free success), Philip 5+6 (failure).
                 "dice": [1, 2, 5, 6],
                 "combatants": [thug, philip],

@@ -4,22 +4,34 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..state import Action
 from . import exchange
 from .arsenal import band_of, check_reach, is_ranged, shot_modifiers, weapon_of
 from .checks import attribute_base, maneuver_base, roll_test, situation, skill_base, specialization
-from .defense import check_counter
 from .conditions import FIRING_FROM_COVER, add, is_out, remove
+from .defense import check_counter
 from .duels import (
-    awaiting, by_id, close_exchange, duel_between, duels_of, face_opponents, give_initiative, hold_on, leave_fight,
-    max_opponents, next_round_if_over, open_duel, other, roll_initiative,
+    awaiting,
+    by_id,
+    close_exchange,
+    duel_between,
+    duels_of,
+    face_opponents,
+    give_initiative,
+    hold_on,
+    leave_fight,
+    max_opponents,
+    next_round_if_over,
+    open_duel,
+    other,
+    roll_initiative,
 )
 from .effects import release
 from .ranged import after_shot, suppression, zone_test
-from .wounds import pv_adjusted
-from .tables import THREATEN
 from .state import Duel, DuelCombat, DuelCombatant, Res
+from .tables import THREATEN
+from .wounds import pv_adjusted
 
 # Actions that make a suppressed combatant move or act in the zone (E-2, Tir de suppression).
 ACTS_IN_ZONE = frozenset({"attack", "shoot", "threaten", "counter", "join", "reload", "break_free"})
@@ -99,8 +111,14 @@ def _threaten(res: Res, actor: DuelCombatant, action: Action) -> None:
         check_reach(weapon, band)
         mods = shot_modifiers(actor, weapon, {"modifier": action["modifier"]}, band)
     else:
-        mods = {**skill_base(actor, weapon["skill"]), "weapon": weapon["hit"], "maneuver": THREATEN["hit"],
-                "specialization": specialization(actor, "menacer"), **situation(actor), "gm": action["modifier"]}
+        mods = {
+            **skill_base(actor, weapon["skill"]),
+            "weapon": weapon["hit"],
+            "maneuver": THREATEN["hit"],
+            "specialization": specialization(actor, "menacer"),
+            **situation(actor),
+            "gm": action["modifier"],
+        }
     test = roll_test(res, mods, "threaten", actor)
     res.emit("threat_rolled", attacker=actor["id"], defender=defender["id"], weapon=weapon["id"], **test.params())
     if ranged:
@@ -115,7 +133,9 @@ def _threaten(res: Res, actor: DuelCombatant, action: Action) -> None:
 
 
 def _counter(res: Res, actor: DuelCombatant, action: Action) -> None:
-    duel = next(d for d in duels_of(res.state, actor["id"]) if d["threat"] and d["attacker"] != actor["id"] and not d["done"])
+    duel = next(
+        d for d in duels_of(res.state, actor["id"]) if d["threat"] and d["attacker"] != actor["id"] and not d["done"]
+    )
     threatener = by_id(res.state, duel["attacker"])
     spec = {key: action[key] for key in ("maneuver", "weapon", "part", "modifier", "distance")}
     threat = cast("dict[str, Any]", duel["threat"])  # found above among the threatened duels
@@ -141,7 +161,8 @@ def _join(res: Res, actor: DuelCombatant, action: Action) -> None:
         raise ActionNotAllowed(f"{actor['name']} already fights {target['name']}", field="target")
     if len(actor["facing"]) >= max_opponents(actor):
         raise ActionNotAllowed(
-            f"{actor['name']} already faces {len(actor['facing'])} opponents, the most DEX allows ({max_opponents(actor)})", field="target"
+            f"{actor['name']} already faces {len(actor['facing'])} opponents, the most DEX allows ({max_opponents(actor)})",
+            field="target",
         )
     winner = roll_initiative(res, actor, target, interruption=True)
     open_duel(res, actor, target, winner)
@@ -212,7 +233,9 @@ def adjusted(res: Res, target: DuelCombatant, action: Action, changes: dict[str,
     if action["initiative_against"] is not None:
         duel = duel_between(res.state, target["id"], action["initiative_against"])
         if duel is None:
-            raise InvalidAction(f"{target['name']} is not fighting {action['initiative_against']!r}", field="initiative_against")
+            raise InvalidAction(
+                f"{target['name']} is not fighting {action['initiative_against']!r}", field="initiative_against"
+            )
         give_initiative(res, duel, target["id"], "game_master")
     return action["pv"] is not None or bool(action["remove"]) or action["initiative_against"] is not None
 
@@ -220,10 +243,14 @@ def adjusted(res: Res, target: DuelCombatant, action: Action, changes: dict[str,
 def settle(res: Res) -> None:
     """After a GM action: whoever is out leaves his duels; the round turns if every exchange is done."""
     for combatant in res.state["combatants"]:
-        if is_out(combatant) and (combatant["facing"] or any(combatant["id"] in (d["a"], d["b"]) for d in res.state["duels"])):
+        if is_out(combatant) and (
+            combatant["facing"] or any(combatant["id"] in (d["a"], d["b"]) for d in res.state["duels"])
+        ):
             leave_fight(res, combatant)
     pending = res.state.get("pending")
-    if pending and not {pending.get("attacker"), pending.get("defender")} <= {c["id"] for c in res.state["combatants"] if not is_out(c)}:
+    if pending and not {pending.get("attacker"), pending.get("defender")} <= {
+        c["id"] for c in res.state["combatants"] if not is_out(c)
+    }:
         res.state["pending"] = None
     next_round_if_over(res)
 

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
 import math
+from typing import Any, cast
 
 from ..errors import ActionNotAllowed, InvalidAction
 from .checks import maneuver_base, situation, skill_base, skill_level, specialization
-from .tables import (
-    ALWAYS_CARRIED, BAND_LIMITS, BANDS, COUNTER_MALUS, DISTANCE_MALUS, DOUBLE_MANEUVER_MALUS, HOLD_PARTS,
-    MELEE_ATTACKS, RANGED_KINDS, RANGED_SHOTS, WEAPONS,
-)
 from .state import DuelCombatant
+from .tables import (
+    ALWAYS_CARRIED,
+    BAND_LIMITS,
+    BANDS,
+    COUNTER_MALUS,
+    DISTANCE_MALUS,
+    DOUBLE_MANEUVER_MALUS,
+    HOLD_PARTS,
+    MELEE_ATTACKS,
+    RANGED_KINDS,
+    RANGED_SHOTS,
+    WEAPONS,
+)
 
 
 def weapon_of(combatant: DuelCombatant, weapon_id: str, field: str = "weapon") -> dict[str, Any]:
@@ -42,7 +51,7 @@ def within_reach_of_a_blow(distance: int | None) -> bool:
 
 
 def shift_band(band: str, steps: int) -> str:
-    """"-1 cran" / "+1 cran"; a steadied shot never becomes a contact shot (gap G7)."""
+    """ "-1 cran" / "+1 cran"; a steadied shot never becomes a contact shot (gap G7)."""
     index = min(max(BANDS.index(band) + steps, 1 if band != "contact" else 0), len(BANDS) - 1)
     return BANDS[index]
 
@@ -59,7 +68,9 @@ def distance_malus(weapon: dict[str, Any], band: str) -> int | str | None:
 def check_reach(weapon: dict[str, Any], band: str, field: str = "distance") -> None:
     if distance_malus(weapon, band) is None:
         reach = weapon.get("max_band") or "extreme"
-        raise ActionNotAllowed(f"{weapon['name']} cannot shoot that far ({band}); its range ends at {reach}", field=field)
+        raise ActionNotAllowed(
+            f"{weapon['name']} cannot shoot that far ({band}); its range ends at {reach}", field=field
+        )
 
 
 def hit_value(spec: dict[str, Any], part: str | None, defender: DuelCombatant) -> int:
@@ -72,19 +83,32 @@ def hit_value(spec: dict[str, Any], part: str | None, defender: DuelCombatant) -
     return cast(int, hit)
 
 
-def check_maneuver(combatant: DuelCombatant, maneuver: str, weapon: dict[str, Any], part: str | None, field: str) -> None:
+def check_maneuver(
+    combatant: DuelCombatant, maneuver: str, weapon: dict[str, Any], part: str | None, field: str
+) -> None:
     spec = MELEE_ATTACKS[maneuver]
     if is_ranged(weapon):
         raise InvalidAction(f"{weapon['name']} is a ranged weapon: use a shoot action", field=field)
     if "weapons" in spec and weapon["id"] not in spec["weapons"]:
-        raise InvalidAction(f"{spec['name']} is made with {' or '.join(spec['weapons'])}, not {weapon['name']}", field=field)
+        raise InvalidAction(
+            f"{spec['name']} is made with {' or '.join(spec['weapons'])}, not {weapon['name']}", field=field
+        )
     if spec.get("grapple") and weapon["kind"] != "natural" and not weapon.get("grapple"):
         raise InvalidAction(f"{spec['name']} cannot be made with {weapon['name']}", field=field)
     if maneuver == "prise" and part is None:
         raise InvalidAction("a Prise needs a part: tete, corps or membre", field="part")
 
 
-def blow_modifiers(attacker: DuelCombatant, defender: DuelCombatant, blows: list[dict[str, Any]], index: int, *, gm: int, steps: int, counter: bool) -> dict[str, Any]:
+def blow_modifiers(
+    attacker: DuelCombatant,
+    defender: DuelCombatant,
+    blows: list[dict[str, Any]],
+    index: int,
+    *,
+    gm: int,
+    steps: int,
+    counter: bool,
+) -> dict[str, Any]:
     """Target of one melee blow: base, maneuver, weapon, specialisation and situation."""
     blow = blows[index]
     spec = MELEE_ATTACKS[blow["maneuver"]]
@@ -93,7 +117,9 @@ def blow_modifiers(attacker: DuelCombatant, defender: DuelCombatant, blows: list
     double = len(blows) > 1
     levels = [
         {
-            **maneuver_base(attacker, double or MELEE_ATTACKS[b["maneuver"]]["ma"], weapon_of(attacker, b["weapon"])["skill"]),
+            **maneuver_base(
+                attacker, double or MELEE_ATTACKS[b["maneuver"]]["ma"], weapon_of(attacker, b["weapon"])["skill"]
+            ),
             "specialization": specialization(attacker, b["maneuver"]),
         }
         for b in blows
@@ -111,7 +137,9 @@ def blow_modifiers(attacker: DuelCombatant, defender: DuelCombatant, blows: list
     }
 
 
-def shot_modifiers(shooter: DuelCombatant, weapon: dict[str, Any], plan: dict[str, Any], band: str, *, counter: bool = False) -> dict[str, Any]:
+def shot_modifiers(
+    shooter: DuelCombatant, weapon: dict[str, Any], plan: dict[str, Any], band: str, *, counter: bool = False
+) -> dict[str, Any]:
     spec = RANGED_SHOTS[plan.get("shot", "tir_simple")]
     malus = distance_malus(weapon, band)
     mods = {**skill_base(shooter, weapon["skill"]), "distance": 0 if malus == "auto" else malus}

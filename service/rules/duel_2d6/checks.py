@@ -8,16 +8,26 @@ doubled die's face.
 
 from __future__ import annotations
 
-from typing import Any
 from dataclasses import dataclass
+from typing import Any
 
 from ..conditions import take_roll_adjustments
-from .tables import (
-    ATTRIBUTE_BASE, BRAWL, CRITICAL, ENCUMBRANCE_MALUS, FAILURE, FUMBLE, LEVELS, PRONE_MALUS, SKILL_BASE,
-    SPECIALIZATION_BONUS, SUCCESS, UNTRAINED_MA_BASE,
-)
 from .conditions import is_prone
 from .state import DuelCombatant, Res
+from .tables import (
+    ATTRIBUTE_BASE,
+    BRAWL,
+    CRITICAL,
+    ENCUMBRANCE_MALUS,
+    FAILURE,
+    FUMBLE,
+    LEVELS,
+    PRONE_MALUS,
+    SKILL_BASE,
+    SPECIALIZATION_BONUS,
+    SUCCESS,
+    UNTRAINED_MA_BASE,
+)
 
 
 @dataclass(frozen=True, slots=True)

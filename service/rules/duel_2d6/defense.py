@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ActionNotAllowed, InvalidAction
-from .arsenal import check_maneuver, check_reach, band_of, is_ranged, weapon_of, within_reach_of_a_blow
+from .arsenal import band_of, check_maneuver, check_reach, is_ranged, weapon_of, within_reach_of_a_blow
 from .checks import attribute_base, maneuver_base, situation, skill_base, skill_level, specialization
 from .duels import hold_on, is_locked
-from .tables import DEFENSES, DEFENSIVE_ITEMS, MELEE_ATTACKS, RANGED_DEFENSE_IDS
 from .state import DuelCombat, DuelCombatant
+from .tables import DEFENSES, DEFENSIVE_ITEMS, MELEE_ATTACKS, RANGED_DEFENSE_IDS
 
 LOCKED_DEFENSES = ("degagement", "jet_for", "aucune")
 
@@ -30,7 +30,14 @@ def _refuse_unless_allowed(plan: dict[str, Any], index: int, defense: str, field
         )
 
 
-def check_counter(defender: DuelCombatant, attacker: DuelCombatant, counter: dict[str, Any], plan_distance: int | None, state: DuelCombat, prefix: str) -> None:
+def check_counter(
+    defender: DuelCombatant,
+    attacker: DuelCombatant,
+    counter: dict[str, Any],
+    plan_distance: int | None,
+    state: DuelCombat,
+    prefix: str,
+) -> None:
     weapon = weapon_of(defender, counter["weapon"], field=f"{prefix}weapon")
     if is_ranged(weapon):
         distance = counter["distance"] if counter["distance"] is not None else plan_distance
@@ -48,18 +55,33 @@ def check_counter(defender: DuelCombatant, attacker: DuelCombatant, counter: dic
     needs = MELEE_ATTACKS[counter["maneuver"]].get("needs_hold")
     hold = hold_on(state, attacker["id"])
     if needs and not (hold and hold["holder"] == defender["id"] and hold["part"] in needs):
-        raise ActionNotAllowed(f"{counter['maneuver']} needs a Prise ({' or '.join(needs)}) on the opponent first", field=f"{prefix}maneuver")
+        raise ActionNotAllowed(
+            f"{counter['maneuver']} needs a Prise ({' or '.join(needs)}) on the opponent first",
+            field=f"{prefix}maneuver",
+        )
 
 
-def check_declaration(state: DuelCombat, plan: dict[str, Any], decl: dict[str, Any], defender: DuelCombatant, attacker: DuelCombatant, prefix: str = "") -> None:
+def check_declaration(
+    state: DuelCombat,
+    plan: dict[str, Any],
+    decl: dict[str, Any],
+    defender: DuelCombatant,
+    attacker: DuelCombatant,
+    prefix: str = "",
+) -> None:
     """Refuse a defense the rules do not allow here, before any die is rolled."""
     defense = decl["defense"]
     _refuse_unless_allowed(plan, 0, defense, f"{prefix}defense")
     if is_locked(state, defender["id"]) and defense not in LOCKED_DEFENSES:
-        raise ActionNotAllowed(f"{defender['name']} is caught in a Clé: only degagement or jet_for", field=f"{prefix}defense")
+        raise ActionNotAllowed(
+            f"{defender['name']} is caught in a Clé: only degagement or jet_for", field=f"{prefix}defense"
+        )
     last = defender["last_dive_round"]
     if defense == "plongeon" and last is not None and state["round"] - last <= 1:
-        raise ActionNotAllowed(f"{defender['name']} dived in round {last}: Plongeon is not allowed on consecutive rounds", field=f"{prefix}defense")
+        raise ActionNotAllowed(
+            f"{defender['name']} dived in round {last}: Plongeon is not allowed on consecutive rounds",
+            field=f"{prefix}defense",
+        )
     if decl["using"] is not None:
         if DEFENSES[defense]["kind"] != "block":
             raise InvalidAction("using names what blocks; only a Bloquer defense uses it", field=f"{prefix}using")
@@ -74,9 +96,13 @@ def check_declaration(state: DuelCombat, plan: dict[str, Any], decl: dict[str, A
     double = plan["kind"] == "melee" and len(plan["blows"]) == 2 and defense != "contre_attaque"
     second = decl["second_defense"]
     if double and second is None:
-        raise InvalidAction("a Double Manoeuvre needs a second_defense against its second blow", field=f"{prefix}second_defense")
+        raise InvalidAction(
+            "a Double Manoeuvre needs a second_defense against its second blow", field=f"{prefix}second_defense"
+        )
     if second is not None and not double:
-        raise InvalidAction("second_defense only answers the second blow of a Double Manoeuvre", field=f"{prefix}second_defense")
+        raise InvalidAction(
+            "second_defense only answers the second blow of a Double Manoeuvre", field=f"{prefix}second_defense"
+        )
     if double:
         _refuse_unless_allowed(plan, 1, second, f"{prefix}second_defense")
 
@@ -108,7 +134,7 @@ def _block_skill(defender: DuelCombatant, using: str | None) -> str | None:
 
 
 def absorption(defender: DuelCombatant, defense: str, using: str | None, dd: int) -> dict[str, Any]:
-    """"Absorbe FOR dmg (+Dd si critique)", + the item's Défense or the weapon skill level (D-6)."""
+    """ "Absorbe FOR dmg (+Dd si critique)", + the item's Défense or the weapon skill level (D-6)."""
     parts = {"FOR": defender["sheet"]["attributes"]["FOR"], "maneuver": DEFENSES[defense]["absorb"], "Dd": dd}
     if using is not None and using == defender["sheet"]["defensive_item"]:
         parts["item"] = DEFENSIVE_ITEMS[using]["defense"]

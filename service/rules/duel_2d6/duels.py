@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..state import Awaiting
 from ..conditions import next_round, remove
 from ..errors import ActionNotAllowed, InvalidAction
+from ..state import Awaiting
 from .arsenal import within_reach_of_a_blow
 from .checks import attribute_base, roll_test, skill_base
-from .tables import RANGED_KINDS
 from .conditions import PRONE, is_out, is_prone, is_stunned
 from .state import Duel, DuelCombat, DuelCombatant, Hold, Pair, Res
+from .tables import RANGED_KINDS
 
 ATTACKER_ACTIONS = ["attack", "shoot", "threaten", "join", "face", "pass", "reload"]
 MAX_INITIATIVE_REROLLS = 20
@@ -61,7 +61,7 @@ def is_locked(state: DuelCombat, combatant_id: str) -> bool:
 
 
 def face_opponents(res: Res, actor: DuelCombatant, opponents: list[str], field: str) -> None:
-    """"Le personnage peut ne choisir que certains adversaires, tant en attaque qu'en défense" (E-5), at most DEX.
+    """ "Le personnage peut ne choisir que certains adversaires, tant en attaque qu'en défense" (E-5), at most DEX.
 
     Chosen on the fighter's turn (``face``) or with a defense (``defend.face``): the seed sets no moment.
     """
@@ -71,7 +71,9 @@ def face_opponents(res: Res, actor: DuelCombatant, opponents: list[str], field: 
         if opponent not in engaged:
             raise InvalidAction(f"{opponent!r} is not an opponent of {actor['name']}", field=f"{field}.{index}")
     if len(chosen) > max_opponents(actor):
-        raise ActionNotAllowed(f"{actor['name']} can face at most {max_opponents(actor)} opponents (DEX), not {len(chosen)}", field=field)
+        raise ActionNotAllowed(
+            f"{actor['name']} can face at most {max_opponents(actor)} opponents (DEX), not {len(chosen)}", field=field
+        )
     actor["facing"] = chosen
     res.emit("faces", combatant=actor["id"], opponents=chosen, malus=-len(chosen) if len(chosen) >= 2 else 0)
 
@@ -93,7 +95,12 @@ def roll_initiative(res: Res, first: DuelCombatant, second: DuelCombatant, *, in
     for _ in range(MAX_INITIATIVE_REROLLS):
         tests = []
         for combatant in (first, second):
-            test = roll_test(res, {**_initiative_base(res, combatant), "wound": combatant["malus"]}, f"initiative {combatant['id']}", combatant)
+            test = roll_test(
+                res,
+                {**_initiative_base(res, combatant), "wound": combatant["malus"]},
+                f"initiative {combatant['id']}",
+                combatant,
+            )
             res.emit(code, combatant=combatant["id"], **test.params())
             tests.append((test.level, test.target - test.total))
         if tests[0] != tests[1]:
@@ -131,7 +138,9 @@ def start_duels(res: Res) -> None:
         paired |= {first["id"], second["id"]}
         surprised = [c["id"] for c in (first, second) if c["id"] in surprise]
         if len(surprised) == 1:
-            res.emit("surprise", attacker=surprised[0], defender=other({"a": first["id"], "b": second["id"]}, surprised[0]))
+            res.emit(
+                "surprise", attacker=surprised[0], defender=other({"a": first["id"], "b": second["id"]}, surprised[0])
+            )
             attacker = surprised[0]
         else:
             attacker = roll_initiative(res, first, second)
@@ -216,10 +225,7 @@ def _can_counter(combatant: DuelCombatant, threat: dict[str, Any]) -> bool:
 def free_fighters(state: DuelCombat) -> list[DuelCombatant]:
     engaged = {i for d in state["duels"] for i in (d["a"], d["b"])}
     standing = [c for c in state["combatants"] if not is_out(c)]
-    return [
-        c for c in standing
-        if c["id"] not in engaged and any(o["side"] != c["side"] for o in standing)
-    ]
+    return [c for c in standing if c["id"] not in engaged and any(o["side"] != c["side"] for o in standing)]
 
 
 def awaiting(state: DuelCombat) -> list[Awaiting]:

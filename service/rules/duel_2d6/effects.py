@@ -7,13 +7,13 @@ from typing import Any
 from .arsenal import aim_limit, weapon_of
 from .conditions import PRONE, add
 from .duels import lose_initiative_everywhere
+from .state import DuelCombatant, Res
 from .tables import MELEE_ATTACKS
 from .wounds import roll_damage, stun_check, wound
-from .state import DuelCombatant, Res
 
 
 def fall(res: Res, combatant: DuelCombatant) -> None:
-    """"Personnage au sol : perd automatiquement l'initiative s'il l'avait"."""
+    """ "Personnage au sol : perd automatiquement l'initiative s'il l'avait"."""
     # On the ground until the initiative comes back to him (give_initiative: stands_up).
     if add(res, combatant, PRONE, until="stands_up"):
         res.emit("falls", target=combatant["id"])
@@ -28,7 +28,9 @@ def release(res: Res, holder_id: str, held_id: str) -> None:
 
 
 def _drop_weapons(res: Res, combatant: DuelCombatant) -> list[str]:
-    dropped = [w["id"] for w in combatant["sheet"]["weapons"] if w["kind"] != "natural" and w["id"] not in combatant["dropped"]]
+    dropped = [
+        w["id"] for w in combatant["sheet"]["weapons"] if w["kind"] != "natural" and w["id"] not in combatant["dropped"]
+    ]
     combatant["dropped"] += dropped
     for weapon_id in dropped:
         res.emit("weapon_dropped", target=combatant["id"], weapon=weapon_id)
@@ -36,28 +38,47 @@ def _drop_weapons(res: Res, combatant: DuelCombatant) -> list[str]:
 
 
 def disarm(res: Res, attacker: DuelCombatant, defender: DuelCombatant, critical: bool) -> None:
-    """"Adversaire lâche arme si rate défense; attaquant s'empare de l'arme si critique"."""
-    weapon = next((w for w in defender["sheet"]["weapons"] if w["kind"] != "natural" and w["id"] not in defender["dropped"]), None)
+    """ "Adversaire lâche arme si rate défense; attaquant s'empare de l'arme si critique"."""
+    weapon = next(
+        (w for w in defender["sheet"]["weapons"] if w["kind"] != "natural" and w["id"] not in defender["dropped"]), None
+    )
     if weapon is None:
         res.emit("nothing_to_disarm", target=defender["id"])
         return
     defender["dropped"].append(weapon["id"])
     res.emit("weapon_dropped", target=defender["id"], weapon=weapon["id"])
     if critical:
-        taken_id = weapon["id"] if all(w["id"] != weapon["id"] for w in attacker["sheet"]["weapons"]) else f"{weapon['id']}-{defender['id']}"
+        taken_id = (
+            weapon["id"]
+            if all(w["id"] != weapon["id"] for w in attacker["sheet"]["weapons"])
+            else f"{weapon['id']}-{defender['id']}"
+        )
         attacker["sheet"]["weapons"].append({**weapon, "id": taken_id})
         if weapon.get("ammo"):
             attacker["ammo"][taken_id] = defender["ammo"].get(weapon["id"], weapon["ammo"])
         res.emit("weapon_taken", attacker=attacker["id"], target=defender["id"], weapon=taken_id)
 
 
-def land_blow(res: Res, attacker: DuelCombatant, defender: DuelCombatant, blow: dict[str, Any], *, dd: int, critical: bool, absorbed: int, steps: int, aim: str | None) -> None:
+def land_blow(
+    res: Res,
+    attacker: DuelCombatant,
+    defender: DuelCombatant,
+    blow: dict[str, Any],
+    *,
+    dd: int,
+    critical: bool,
+    absorbed: int,
+    steps: int,
+    aim: str | None,
+) -> None:
     maneuver = blow["maneuver"]
     spec = MELEE_ATTACKS[maneuver]
     weapon = weapon_of(attacker, blow["weapon"])
     effect = spec.get("effect")
     if effect == "hold":
-        res.state["holds"].append({"holder": attacker["id"], "held": defender["id"], "part": blow["part"], "locked": False})
+        res.state["holds"].append(
+            {"holder": attacker["id"], "held": defender["id"], "part": blow["part"], "locked": False}
+        )
         res.emit("hold_taken", attacker=attacker["id"], defender=defender["id"], part=blow["part"])
         return
     if effect == "lock":
@@ -83,8 +104,14 @@ def land_blow(res: Res, attacker: DuelCombatant, defender: DuelCombatant, blow: 
         stun_check(res, defender, raw)
         return
     effective = wound(
-        res, defender, raw, by=attacker, absorbed=absorbed, double_overflow=spec.get("double_overflow", False),
-        aim=aim, shift_limit=aim_limit(attacker, weapon),
+        res,
+        defender,
+        raw,
+        by=attacker,
+        absorbed=absorbed,
+        double_overflow=spec.get("double_overflow", False),
+        aim=aim,
+        shift_limit=aim_limit(attacker, weapon),
     )
     if effect == "stun" and defender["pv"] > 0:
         stun_check(res, defender, effective)

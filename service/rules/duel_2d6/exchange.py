@@ -12,21 +12,38 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..state import Action
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
-from .arsenal import band_of, blow_modifiers, check_maneuver, check_reach, distance_malus, shift_band, shot_modifiers, weapon_of
+from ..state import Action
+from .arsenal import (
+    band_of,
+    blow_modifiers,
+    check_maneuver,
+    check_reach,
+    distance_malus,
+    shift_band,
+    shot_modifiers,
+    weapon_of,
+)
 from .checks import attribute_base, roll_test
 from .conditions import is_out, is_stunned
 from .defense import absorption, check_declaration, defense_modifiers
 from .duels import by_id, close_exchange, duel_between, face_opponents, give_initiative, hold_on
 from .effects import land_blow, release
 from .ranged import after_shot, land_shot, spend_ammo
+from .state import Duel, DuelCombatant, Res
 from .tables import CRITICAL, DEFENSES, FUMBLE, LEVELS, MELEE_ATTACKS, RANGED_SHOTS, SUCCESS
 from .wounds import roll_damage
-from .state import Duel, DuelCombatant, Res
 
-NO_DEFENSE = {"defense": "aucune", "using": None, "counter": None, "modifier": 0, "skill": None,
-              "cover_ip": None, "blind_modifier": 0, "second_defense": None}
+NO_DEFENSE = {
+    "defense": "aucune",
+    "using": None,
+    "counter": None,
+    "modifier": 0,
+    "skill": None,
+    "cover_ip": None,
+    "blind_modifier": 0,
+    "second_defense": None,
+}
 
 
 def engaged(res: Res, actor: DuelCombatant, target_id: str) -> tuple[DuelCombatant, Duel]:
@@ -34,13 +51,19 @@ def engaged(res: Res, actor: DuelCombatant, target_id: str) -> tuple[DuelCombata
     target = res.combatant(target_id, field="target")
     duel = duel_between(res.state, actor["id"], target_id)
     if duel is None:
-        raise ActionNotAllowed(f"{actor['name']} is not fighting {target['name']}: join that fight first", field="target")
+        raise ActionNotAllowed(
+            f"{actor['name']} is not fighting {target['name']}: join that fight first", field="target"
+        )
     if duel["attacker"] != actor["id"]:
         raise NotYourTurn(f"{target['name']} holds the initiative against {actor['name']}", field="target")
     if duel["done"]:
-        raise ActionNotAllowed(f"{actor['name']} has already had this round's exchange with {target['name']}", field="target")
+        raise ActionNotAllowed(
+            f"{actor['name']} has already had this round's exchange with {target['name']}", field="target"
+        )
     if target_id not in actor["facing"]:
-        raise ActionNotAllowed(f"{actor['name']} does not face {target['name']}: choose opponents with a face action", field="target")
+        raise ActionNotAllowed(
+            f"{actor['name']} does not face {target['name']}: choose opponents with a face action", field="target"
+        )
     return target, duel
 
 
@@ -67,10 +90,18 @@ def declare_attack(res: Res, attacker: DuelCombatant, action: Action) -> None:
         set_up = index == 1 and blows[0]["maneuver"] == "prise" and blows[0]["part"] in (needs or ())
         if needs and held_part not in needs and not set_up:
             raise ActionNotAllowed(
-                f"{MELEE_ATTACKS[blow['maneuver']]['name']} needs a Prise ({' or '.join(needs)}) on {defender['name']} first", field=field
+                f"{MELEE_ATTACKS[blow['maneuver']]['name']} needs a Prise ({' or '.join(needs)}) on {defender['name']} first",
+                field=field,
             )
-    plan = {"kind": "melee", "attacker": attacker["id"], "defender": defender["id"], "blows": blows,
-            "modifier": action["modifier"], "steps": action["coup_mortel_steps"], "aim": action["aim"]}
+    plan = {
+        "kind": "melee",
+        "attacker": attacker["id"],
+        "defender": defender["id"],
+        "blows": blows,
+        "modifier": action["modifier"],
+        "steps": action["coup_mortel_steps"],
+        "aim": action["aim"],
+    }
     _declared(res, duel, plan, action["defense"])
 
 
@@ -79,10 +110,21 @@ def declare_shot(res: Res, shooter: DuelCombatant, action: Action, weapon: dict[
     spec = RANGED_SHOTS[action["shot"]]
     shots = spec.get("shots", 1)
     spend_ammo(res, shooter, weapon, shots)
-    plan = {"kind": "ranged", "attacker": shooter["id"], "defender": duel_other(duel, shooter), "shot": action["shot"],
-            "weapon": weapon["id"], "distance": action["distance"], "band": band_of(action["distance"]),
-            "blows": [{"shot": action["shot"]}] * shots, "modifier": action["modifier"], "steps": action["coup_mortel_steps"],
-            "aim": action["aim"], "cover": action["cover"], "fragments": action["fragments"]}
+    plan = {
+        "kind": "ranged",
+        "attacker": shooter["id"],
+        "defender": duel_other(duel, shooter),
+        "shot": action["shot"],
+        "weapon": weapon["id"],
+        "distance": action["distance"],
+        "band": band_of(action["distance"]),
+        "blows": [{"shot": action["shot"]}] * shots,
+        "modifier": action["modifier"],
+        "steps": action["coup_mortel_steps"],
+        "aim": action["aim"],
+        "cover": action["cover"],
+        "fragments": action["fragments"],
+    }
     _declared(res, duel, plan, action["defense"])
 
 
@@ -124,7 +166,8 @@ def defend(res: Res, defender: DuelCombatant, action: Action) -> None:
     if action["face"] is not None:
         if attacker["id"] not in action["face"]:
             raise InvalidAction(
-                f"{defender['name']} defends against {attacker['name']}, who must be among the opponents faced", field="face"
+                f"{defender['name']} defends against {attacker['name']}, who must be among the opponents faced",
+                field="face",
             )
         face_opponents(res, defender, action["face"], "face")
     res.state["pending"] = None
@@ -139,7 +182,9 @@ def resolve(res: Res, plan: dict[str, Any], decl: dict[str, Any], *, keeps: bool
     attacker, defender = by_id(state, plan["attacker"]), by_id(state, plan["defender"])
     duel = cast("Duel", duel_between(state, attacker["id"], defender["id"]))  # the exchange's own duel
     duel["threat"] = None
-    res.emit("exchange", attacker=attacker["id"], defender=defender["id"], defense=decl["defense"], blows=len(plan["blows"]))
+    res.emit(
+        "exchange", attacker=attacker["id"], defender=defender["id"], defense=decl["defense"], blows=len(plan["blows"])
+    )
     if decl["defense"] == "plongeon":
         defender["last_dive_round"] = state["round"]
     reasons: list[str] = []
@@ -164,17 +209,32 @@ def finish(res: Res, duel: Duel, defender: DuelCombatant, reasons: list[str], ke
     close_exchange(res, duel)
 
 
-def _melee_blow(res: Res, plan: dict[str, Any], index: int, decl: dict[str, Any], attacker: DuelCombatant, defender: DuelCombatant) -> list[str]:
+def _melee_blow(
+    res: Res, plan: dict[str, Any], index: int, decl: dict[str, Any], attacker: DuelCombatant, defender: DuelCombatant
+) -> list[str]:
     blow = plan["blows"][index]
     spec = MELEE_ATTACKS[blow["maneuver"]]
     needs = spec.get("needs_hold")
     hold = hold_on(res.state, defender["id"])
-    if is_out(attacker) or is_out(defender) or (needs and not (hold and hold["holder"] == attacker["id"] and hold["part"] in needs)):
+    if (
+        is_out(attacker)
+        or is_out(defender)
+        or (needs and not (hold and hold["holder"] == attacker["id"] and hold["part"] in needs))
+    ):
         res.emit("blow_impossible", attacker=attacker["id"], defender=defender["id"], maneuver=blow["maneuver"])
         return []
-    mods = blow_modifiers(attacker, defender, plan["blows"], index, gm=plan["modifier"], steps=plan["steps"], counter=False)
+    mods = blow_modifiers(
+        attacker, defender, plan["blows"], index, gm=plan["modifier"], steps=plan["steps"], counter=False
+    )
     test = roll_test(res, mods, "attack", attacker)
-    res.emit("attack_rolled", attacker=attacker["id"], defender=defender["id"], maneuver=blow["maneuver"], weapon=blow["weapon"], **test.params())
+    res.emit(
+        "attack_rolled",
+        attacker=attacker["id"],
+        defender=defender["id"],
+        maneuver=blow["maneuver"],
+        weapon=blow["weapon"],
+        **test.params(),
+    )
     if not test.success:
         res.emit("attack_missed", attacker=attacker["id"], defender=defender["id"])
         return ["attack_failed"]
@@ -184,12 +244,28 @@ def _melee_blow(res: Res, plan: dict[str, Any], index: int, decl: dict[str, Any]
         malus = roll_damage(res, attacker, weapon_of(attacker, blow["weapon"]), bonus={"Dd": test.dd})
     reasons, landed = defend_against(res, attacker, defender, decl, test.level, test.dd, extra={"damage": -malus})
     if landed is not None:
-        land_blow(res, attacker, defender, blow, dd=landed["dd"], critical=test.level == CRITICAL,
-                  absorbed=landed["absorbed"], steps=plan["steps"], aim=plan["aim"])
+        land_blow(
+            res,
+            attacker,
+            defender,
+            blow,
+            dd=landed["dd"],
+            critical=test.level == CRITICAL,
+            absorbed=landed["absorbed"],
+            steps=plan["steps"],
+            aim=plan["aim"],
+        )
     return reasons
 
 
-def defend_against(res: Res, attacker: DuelCombatant, defender: DuelCombatant, decl: dict[str, Any], level: int, dd: int, extra: dict[str, Any] | None = None
+def defend_against(
+    res: Res,
+    attacker: DuelCombatant,
+    defender: DuelCombatant,
+    decl: dict[str, Any],
+    level: int,
+    dd: int,
+    extra: dict[str, Any] | None = None,
 ) -> tuple[list[str], dict[str, int] | None]:
     """Roll the declared defense against a blow that succeeded at ``level``.
 
@@ -231,24 +307,45 @@ def defend_against(res: Res, attacker: DuelCombatant, defender: DuelCombatant, d
     return reasons, landed
 
 
-def counter_attack(res: Res, counterer: DuelCombatant, target: DuelCombatant, counter: dict[str, Any], distance: int | None) -> bool:
+def counter_attack(
+    res: Res, counterer: DuelCombatant, target: DuelCombatant, counter: dict[str, Any], distance: int | None
+) -> bool:
     """A counter-attack: a normal attack at -3, and no defense against it if it succeeds."""
     weapon = weapon_of(counterer, counter["weapon"], field="counter.weapon")
-    plan = {"kind": "ranged", "shot": "tir_simple", "modifier": counter["modifier"], "steps": 0, "aim": None,
-            "distance": counter["distance"] if counter["distance"] is not None else distance, "fragments": False}
+    plan = {
+        "kind": "ranged",
+        "shot": "tir_simple",
+        "modifier": counter["modifier"],
+        "steps": 0,
+        "aim": None,
+        "distance": counter["distance"] if counter["distance"] is not None else distance,
+        "fragments": False,
+    }
     if weapon["kind"] in ("firearm", "bow", "thrown"):
         band = band_of(plan["distance"])
         check_reach(weapon, band, field="counter.distance")
         spend_ammo(res, counterer, weapon, 1)
         if distance_malus(weapon, band) == "auto":
-            res.emit("counter_rolled", attacker=counterer["id"], defender=target["id"], maneuver="tir_simple", level=LEVELS[SUCCESS], automatic=True)
+            res.emit(
+                "counter_rolled",
+                attacker=counterer["id"],
+                defender=target["id"],
+                maneuver="tir_simple",
+                level=LEVELS[SUCCESS],
+                automatic=True,
+            )
             land_shot(res, counterer, target, weapon, plan, band, dd=0)
             return True
         test = roll_test(res, shot_modifiers(counterer, weapon, plan, band, counter=True), "counter-attack", counterer)
         maneuver = "tir_simple"
     else:
         blow = {"maneuver": counter["maneuver"], "weapon": counter["weapon"], "part": counter["part"]}
-        test = roll_test(res, blow_modifiers(counterer, target, [blow], 0, gm=counter["modifier"], steps=0, counter=True), "counter-attack", counterer)
+        test = roll_test(
+            res,
+            blow_modifiers(counterer, target, [blow], 0, gm=counter["modifier"], steps=0, counter=True),
+            "counter-attack",
+            counterer,
+        )
         maneuver = counter["maneuver"]
     res.emit("counter_rolled", attacker=counterer["id"], defender=target["id"], maneuver=maneuver, **test.params())
     if weapon["kind"] in ("firearm", "bow", "thrown"):
@@ -259,11 +356,15 @@ def counter_attack(res: Res, counterer: DuelCombatant, target: DuelCombatant, co
     if maneuver == "tir_simple":
         land_shot(res, counterer, target, weapon, plan, band_of(plan["distance"]), dd=test.dd)
     else:
-        land_blow(res, counterer, target, blow, dd=test.dd, critical=test.level == CRITICAL, absorbed=0, steps=0, aim=None)
+        land_blow(
+            res, counterer, target, blow, dd=test.dd, critical=test.level == CRITICAL, absorbed=0, steps=0, aim=None
+        )
     return True
 
 
-def _resolve_shots(res: Res, plan: dict[str, Any], decl: dict[str, Any], shooter: DuelCombatant, defender: DuelCombatant) -> list[str]:
+def _resolve_shots(
+    res: Res, plan: dict[str, Any], decl: dict[str, Any], shooter: DuelCombatant, defender: DuelCombatant
+) -> list[str]:
     weapon = weapon_of(shooter, plan["weapon"])
     spec = RANGED_SHOTS[plan["shot"]]
     band = shift_band(plan["band"], -1) if spec.get("band_shift") else plan["band"]
@@ -314,7 +415,15 @@ def _one_shot(
         res.emit("automatic_hit", attacker=shooter["id"], defender=defender["id"], weapon=weapon["id"])
     else:
         test = roll_test(res, {**shot_modifiers(shooter, weapon, plan, band), **extra}, "attack", shooter)
-        res.emit("shot_rolled", attacker=shooter["id"], defender=defender["id"], shot=plan["shot"], weapon=weapon["id"], band=band, **test.params())
+        res.emit(
+            "shot_rolled",
+            attacker=shooter["id"],
+            defender=defender["id"],
+            shot=plan["shot"],
+            weapon=weapon["id"],
+            band=band,
+            **test.params(),
+        )
         after_shot(res, shooter, weapon, test)
         level, dd = test.level, test.dd
         if plan["under_threat"] and level != FUMBLE and not test.success:
@@ -329,4 +438,3 @@ def _one_shot(
         land_shot(res, shooter, defender, weapon, plan, plan["band"], dd=landed["dd"], cover_ip=cover_ip)
     found: list[str] = reasons + (["critical_shot"] if level == CRITICAL else [])
     return found
-

@@ -8,18 +8,27 @@ against an opponent already held stay for the client to compose.
 
 from __future__ import annotations
 
-from typing import Any, cast
 from collections.abc import Iterator
 from itertools import combinations
+from typing import Any, cast
 
-from ..ruleset import AnyRuleset, Choice
 from ..gm.legal import choice_found, describe, field_spec, present
+from ..ruleset import AnyRuleset, Choice
 from .arsenal import is_ranged, within_reach_of_a_blow
 from .conditions import is_out
 from .defense import LOCKED_DEFENSES, allowed
 from .duels import by_id, duel_between, duels_of, hold_on, is_locked, max_opponents, other
-from .tables import ALWAYS_CARRIED, BAND_LIMITS, DEFENSES, HOLD_PARTS, LOCATION_NAMES, MELEE_ATTACKS, RANGED_SHOTS, WEAPONS
 from .state import DuelCombat, DuelCombatant
+from .tables import (
+    ALWAYS_CARRIED,
+    BAND_LIMITS,
+    DEFENSES,
+    HOLD_PARTS,
+    LOCATION_NAMES,
+    MELEE_ATTACKS,
+    RANGED_SHOTS,
+    WEAPONS,
+)
 
 MAX_FACE_SETS = 64
 
@@ -51,7 +60,9 @@ def _reach(weapon: dict[str, Any]) -> dict[str, Any]:
     return {"type": "integer", "minimum": 0, "maximum": BAND_LIMITS[band] if band in BAND_LIMITS else 100000}
 
 
-def _blows(state: DuelCombat, actor: DuelCombatant, opponent: DuelCombatant) -> Iterator[tuple[dict[str, Any], str, str | None]]:
+def _blows(
+    state: DuelCombat, actor: DuelCombatant, opponent: DuelCombatant
+) -> Iterator[tuple[dict[str, Any], str, str | None]]:
     """(weapon, maneuver, part) the actor may strike ``opponent`` with (check_maneuver and the holds), one at a time."""
     hold = hold_on(state, opponent["id"])
     held_part = hold["part"] if hold and hold["holder"] == actor["id"] else None
@@ -72,7 +83,8 @@ def _blows(state: DuelCombat, actor: DuelCombatant, opponent: DuelCombatant) -> 
 def _led(state: DuelCombat, actor: DuelCombatant) -> list[DuelCombatant]:
     """Opponents against whom the actor holds the initiative, has not had his exchange, and faces."""
     return [
-        by_id(state, other(d, actor["id"])) for d in duels_of(state, actor["id"])
+        by_id(state, other(d, actor["id"]))
+        for d in duels_of(state, actor["id"])
         if d["attacker"] == actor["id"] and not d["done"] and other(d, actor["id"]) in actor["facing"]
     ]
 
@@ -93,15 +105,21 @@ def _attacks(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> li
     for opponent in _led(state, actor):
         for weapon, maneuver, part in _blows(state, actor, opponent):
             choice_found()  # a probe stops here, before the seconds
-            sets.append(describe(
-                ruleset, state, actor["id"], "attack", **_optional_rules(state),
-                target={"required": True, "choices": [opponent["id"]]},
-                weapon={"required": True, "choices": [weapon["id"]]},
-                maneuver={"required": True, "choices": [maneuver]},
-                part={"required": True, "choices": [part]} if part else None,
-                second={"choices": _seconds(state, actor, maneuver, part)},
-                defense={"type": "object"},  # the defender's declaration: what his `defend` would list
-            ))
+            sets.append(
+                describe(
+                    ruleset,
+                    state,
+                    actor["id"],
+                    "attack",
+                    **_optional_rules(state),
+                    target={"required": True, "choices": [opponent["id"]]},
+                    weapon={"required": True, "choices": [weapon["id"]]},
+                    maneuver={"required": True, "choices": [maneuver]},
+                    part={"required": True, "choices": [part]} if part else None,
+                    second={"choices": _seconds(state, actor, maneuver, part)},
+                    defense={"type": "object"},  # the defender's declaration: what his `defend` would list
+                )
+            )
     return sets
 
 
@@ -133,21 +151,35 @@ def _shots(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list
             continue
         left = actor["ammo"].get(weapon["id"], weapon.get("ammo")) if weapon.get("ammo") else None
         for shot, spec in RANGED_SHOTS.items():
-            if (left is not None and left < spec.get("shots", 1)) or (spec.get("automatic") and not weapon.get("automatic")):
+            if (left is not None and left < spec.get("shots", 1)) or (
+                spec.get("automatic") and not weapon.get("automatic")
+            ):
                 continue
             suppression = shot == "tir_de_suppression"
-            sets.append(describe(
-                ruleset, state, actor["id"], "shoot", **_optional_rules(state),
-                target={"required": True, "choices": targets},
-                weapon={"required": True, "choices": [weapon["id"]]},
-                shot={"required": True, "choices": [shot]},
-                distance={"required": True, **_reach(weapon)},
-                cover={"required": True, "type": "integer", "minimum": 1, "maximum": 10} if shot == "tir_a_couvert" else None,
-                zone_width={"required": True, "type": "integer", "minimum": 1, "maximum": 200} if suppression else None,
-                zone={"choices": [[]] + [[c["id"]] for c in present(state) if c["id"] != actor["id"]]} if suppression else None,
-                bursts=field_spec(ruleset, "shoot", "bursts") if suppression else None,
-                defense=None if suppression else {"type": "object"},
-            ))
+            sets.append(
+                describe(
+                    ruleset,
+                    state,
+                    actor["id"],
+                    "shoot",
+                    **_optional_rules(state),
+                    target={"required": True, "choices": targets},
+                    weapon={"required": True, "choices": [weapon["id"]]},
+                    shot={"required": True, "choices": [shot]},
+                    distance={"required": True, **_reach(weapon)},
+                    cover={"required": True, "type": "integer", "minimum": 1, "maximum": 10}
+                    if shot == "tir_a_couvert"
+                    else None,
+                    zone_width={"required": True, "type": "integer", "minimum": 1, "maximum": 200}
+                    if suppression
+                    else None,
+                    zone={"choices": [[]] + [[c["id"]] for c in present(state) if c["id"] != actor["id"]]}
+                    if suppression
+                    else None,
+                    bursts=field_spec(ruleset, "shoot", "bursts") if suppression else None,
+                    defense=None if suppression else {"type": "object"},
+                )
+            )
     return sets
 
 
@@ -156,9 +188,15 @@ def _threats(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> li
     if not targets:
         return []
     return [
-        describe(ruleset, state, actor["id"], "threaten", target={"required": True, "choices": targets},
-                 weapon={"required": True, "choices": [weapon["id"]]},
-                 distance={"required": True, **_reach(weapon)} if is_ranged(weapon) else None)
+        describe(
+            ruleset,
+            state,
+            actor["id"],
+            "threaten",
+            target={"required": True, "choices": targets},
+            weapon={"required": True, "choices": [weapon["id"]]},
+            distance={"required": True, **_reach(weapon)} if is_ranged(weapon) else None,
+        )
         for weapon in _weapons(actor)
     ]
 
@@ -167,9 +205,26 @@ def _joins(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list
     """A free fighter (or an attacker with room under his DEX) engages a standing opponent he does not fight yet."""
     if len(actor["facing"]) >= max_opponents(actor):
         return []
-    foes = [c["id"] for c in present(state)
-            if c["side"] != actor["side"] and not is_out(c) and not duel_between(state, actor["id"], c["id"])]
-    return [describe(ruleset, state, actor["id"], "join", target={"required": True, "choices": foes}, combatant=None, reason=None)] if foes else []
+    foes = [
+        c["id"]
+        for c in present(state)
+        if c["side"] != actor["side"] and not is_out(c) and not duel_between(state, actor["id"], c["id"])
+    ]
+    return (
+        [
+            describe(
+                ruleset,
+                state,
+                actor["id"],
+                "join",
+                target={"required": True, "choices": foes},
+                combatant=None,
+                reason=None,
+            )
+        ]
+        if foes
+        else []
+    )
 
 
 def _face_sets(state: DuelCombat, actor: DuelCombatant, including: str | None = None) -> list[list[str]]:
@@ -183,27 +238,40 @@ def _face_sets(state: DuelCombat, actor: DuelCombatant, including: str | None = 
 
 def _faces(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
     sets = _face_sets(state, actor)
-    return [describe(ruleset, state, actor["id"], "face", opponents={"required": True, "choices": sets})] if sets else []
+    return (
+        [describe(ruleset, state, actor["id"], "face", opponents={"required": True, "choices": sets})] if sets else []
+    )
 
 
 def _passes(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
-    led = [other(d, actor["id"]) for d in duels_of(state, actor["id"]) if d["attacker"] == actor["id"] and not d["done"]]
+    led = [
+        other(d, actor["id"]) for d in duels_of(state, actor["id"]) if d["attacker"] == actor["id"] and not d["done"]
+    ]
     return [describe(ruleset, state, actor["id"], "pass", target={"choices": led} if led else None)]
 
 
 def _reloads(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
     ranged = [w["id"] for w in _weapons(actor) if is_ranged(w)]
-    return [describe(ruleset, state, actor["id"], "reload", weapon={"required": True, "choices": ranged})] if ranged else []
+    return (
+        [describe(ruleset, state, actor["id"], "reload", weapon={"required": True, "choices": ranged})]
+        if ranged
+        else []
+    )
 
 
 # -- answers: the defense, the counter to a threat -------------------------------------------------
 
 
-def _counters(state: DuelCombat, actor: DuelCombatant, opponent: DuelCombatant, distance: int | None) -> list[dict[str, Any]]:
+def _counters(
+    state: DuelCombat, actor: DuelCombatant, opponent: DuelCombatant, distance: int | None
+) -> list[dict[str, Any]]:
     """Counter-attacks the actor may make (defense.check_counter): a blow within contact, or shooting back."""
     found = []
     if within_reach_of_a_blow(distance):
-        found += [{"maneuver": m, "weapon": w["id"], **({"part": p} if p else {})} for w, m, p in _blows(state, actor, opponent)]
+        found += [
+            {"maneuver": m, "weapon": w["id"], **({"part": p} if p else {})}
+            for w, m, p in _blows(state, actor, opponent)
+        ]
     if distance is not None:
         found += [{"weapon": w["id"]} for w in _weapons(actor) if is_ranged(w) and distance <= _reach(w)["maximum"]]
     return found
@@ -221,14 +289,33 @@ def _defenses(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> l
     items = [actor["sheet"]["defensive_item"]] if actor["sheet"]["defensive_item"] else []
     items += [w["id"] for w in _weapons(actor) if not is_ranged(w)]
     # E-5: a fighter with several opponents may choose whom he faces as he declares his defense.
-    face = {"choices": _face_sets(state, actor, including=attacker["id"])} if len(duels_of(state, actor["id"])) > 1 else None
+    face = (
+        {"choices": _face_sets(state, actor, including=attacker["id"])}
+        if len(duels_of(state, actor["id"])) > 1
+        else None
+    )
     plain = [d for d in permitted if DEFENSES[d]["kind"] not in ("block", "counter", "cover")]
     sets: list[Choice] = []
 
     def entry(defenses: list[str], **refined: Any) -> None:
         if defenses:
-            sets.append(describe(ruleset, state, actor["id"], "defend", defense={"required": True, "choices": defenses},
-                                 **{"using": None, "counter": None, "cover_ip": None, "second_defense": second, "face": face, **refined}))
+            sets.append(
+                describe(
+                    ruleset,
+                    state,
+                    actor["id"],
+                    "defend",
+                    defense={"required": True, "choices": defenses},
+                    **{
+                        "using": None,
+                        "counter": None,
+                        "cover_ip": None,
+                        "second_defense": second,
+                        "face": face,
+                        **refined,
+                    },
+                )
+            )
 
     entry(plain)
     entry([d for d in permitted if DEFENSES[d]["kind"] == "block"], using={"choices": items})
@@ -240,7 +327,10 @@ def _defenses(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> l
 
 
 def _answers_to_threats(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
-    duel = next((d for d in duels_of(state, actor["id"]) if d["threat"] and d["attacker"] != actor["id"] and not d["done"]), None)
+    duel = next(
+        (d for d in duels_of(state, actor["id"]) if d["threat"] and d["attacker"] != actor["id"] and not d["done"]),
+        None,
+    )
     if duel is None:
         return []
     threatener = by_id(state, duel["attacker"])
@@ -248,13 +338,32 @@ def _answers_to_threats(ruleset: AnyRuleset, state: DuelCombat, actor: DuelComba
     threat = cast("dict[str, Any]", duel["threat"])  # found above among the threatened duels
     blows = _blows(state, actor, threatener) if within_reach_of_a_blow(threat.get("distance")) else []
     for weapon, maneuver, part in blows:
-        sets.append(describe(ruleset, state, actor["id"], "counter", weapon={"required": True, "choices": [weapon["id"]]},
-                             maneuver={"required": True, "choices": [maneuver]},
-                             part={"required": True, "choices": [part]} if part else None, distance=None))
+        sets.append(
+            describe(
+                ruleset,
+                state,
+                actor["id"],
+                "counter",
+                weapon={"required": True, "choices": [weapon["id"]]},
+                maneuver={"required": True, "choices": [maneuver]},
+                part={"required": True, "choices": [part]} if part else None,
+                distance=None,
+            )
+        )
     for weapon in _weapons(actor):
         if is_ranged(weapon):
-            sets.append(describe(ruleset, state, actor["id"], "counter", weapon={"required": True, "choices": [weapon["id"]]},
-                                 maneuver=None, part=None, distance={"required": True, **_reach(weapon)}))
+            sets.append(
+                describe(
+                    ruleset,
+                    state,
+                    actor["id"],
+                    "counter",
+                    weapon={"required": True, "choices": [weapon["id"]]},
+                    maneuver=None,
+                    part=None,
+                    distance={"required": True, **_reach(weapon)},
+                )
+            )
     return sets
 
 

@@ -1,7 +1,7 @@
 """How duel-2d6 outcomes read in the odds: roll levels and wound levels; the default defense."""
 
-from ..state import Event
 from ..odds.profile import OddsProfile
+from ..state import Event
 from .tables import CRITICAL, FUMBLE, LEVELS
 
 ROLLED: dict[str | None, str] = {LEVELS[CRITICAL]: "critical", LEVELS[FUMBLE]: "fumble"}

@@ -4,6 +4,7 @@ Ids are stable ASCII slugs; ``name`` keeps the seed's French wording.
 """
 
 from typing import Any
+
 # -- result levels (rules-notes 1.1) ----------------------------------------------
 FUMBLE, FAILURE, SUCCESS, CRITICAL = 0, 1, 2, 3
 LEVELS = ("maladresse", "echec_simple", "reussite_simple", "reussite_critique")
@@ -44,12 +45,26 @@ DISTANCE_MALUS: dict[str, Any] = {
 
 # -- C-5: hit location (optional rule) ---------------------------------------------
 LOCATIONS = {
-    2: "tete", 3: "poitrine", 4: "bras_g", 5: "jambe_g", 6: "abdomen", 7: "poitrine",
-    8: "abdomen", 9: "jambe_d", 10: "bras_d", 11: "poitrine", 12: "tete",
+    2: "tete",
+    3: "poitrine",
+    4: "bras_g",
+    5: "jambe_g",
+    6: "abdomen",
+    7: "poitrine",
+    8: "abdomen",
+    9: "jambe_d",
+    10: "bras_d",
+    11: "poitrine",
+    12: "tete",
 }
 LOCATION_NAMES = {
-    "tete": "tête", "poitrine": "poitrine", "bras_g": "bras G", "jambe_g": "jambe G",
-    "abdomen": "abdomen", "jambe_d": "jambe D", "bras_d": "bras D",
+    "tete": "tête",
+    "poitrine": "poitrine",
+    "bras_g": "bras G",
+    "jambe_g": "jambe G",
+    "abdomen": "abdomen",
+    "jambe_d": "jambe D",
+    "bras_d": "bras D",
 }
 LIMBS = frozenset({"bras_g", "bras_d", "jambe_g", "jambe_d"})
 
@@ -100,17 +115,37 @@ FIREARMS: dict[str, Any] = {
     "revolver_38": _w("Revolver 38Special", "1d6+1", "firearm", handling="une_main"),
     "mini_revolver_22": _w("Mini revolver 22LR", "2d3", "firearm", handling="une_main"),
     "pistolet_44m": _w("Pistolet 44M", "2d6-1", "firearm", -1, handling="une_main"),
-    "fusil_assaut": _w("Fusil d'assaut type M16 ou AK47", "2d6", "firearm", handling="epaule", jams=True, automatic=True),
+    "fusil_assaut": _w(
+        "Fusil d'assaut type M16 ou AK47", "2d6", "firearm", handling="epaule", jams=True, automatic=True
+    ),
     "fusil_sniper": _w("Fusil de sniper", "2d6+1", "firearm", handling="epaule"),
     # "3D6/2D6/1D6, dommages affectés par la distance" (rules-notes 1.6, HOUSE bands).
     "fusil_a_pompe": _w(
-        "Fusil à pompe", "3d6", "firearm", handling="epaule",
-        damage_by_band={"contact": "3d6", "court": "3d6", "moyen": "2d6", "long": "1d6", "extreme": "1d6", "au_dela": "1d6"},
+        "Fusil à pompe",
+        "3d6",
+        "firearm",
+        handling="epaule",
+        damage_by_band={
+            "contact": "3d6",
+            "court": "3d6",
+            "moyen": "2d6",
+            "long": "1d6",
+            "extreme": "1d6",
+            "au_dela": "1d6",
+        },
     ),
-    "pistolet_mitrailleur": _w("Pistolet mitrailleur type Ingram M10", "1d6", "firearm", handling="deux_mains", jams=True, automatic=True),
-    "mitraillette_mp5": _w("Mitraillette légère type H&K MP5", "1d6+1", "firearm", handling="epaule", jams=True, automatic=True),
-    "mitrailleuse_m60": _w("Mitrailleuse lourde type M60", "1d6+2", "firearm", handling="epaule", jams=True, automatic=True),
-    "mitrailleuse_cal50": _w("Mitrailleuse lourde type cal.50 sur pied", "2d6", "firearm", handling="epaule", jams=True, automatic=True),
+    "pistolet_mitrailleur": _w(
+        "Pistolet mitrailleur type Ingram M10", "1d6", "firearm", handling="deux_mains", jams=True, automatic=True
+    ),
+    "mitraillette_mp5": _w(
+        "Mitraillette légère type H&K MP5", "1d6+1", "firearm", handling="epaule", jams=True, automatic=True
+    ),
+    "mitrailleuse_m60": _w(
+        "Mitrailleuse lourde type M60", "1d6+2", "firearm", handling="epaule", jams=True, automatic=True
+    ),
+    "mitrailleuse_cal50": _w(
+        "Mitrailleuse lourde type cal.50 sur pied", "2d6", "firearm", handling="epaule", jams=True, automatic=True
+    ),
 }
 BOWS = {  # D-4: "considérés comme Armes à 2 Mains, sauf l'arbalète à 1 main"
     "arc": _w("Arc", "1d6", "bow", -1, handling="deux_mains"),
@@ -125,7 +160,13 @@ THROWN = {  # D-5: "Armes à 1 Main avec une distance maximum de Moyenne"
     "couteau_de_lancer": _w("Couteau", "1d3+1", "thrown", -1, handling="une_main", max_band="moyen"),
     "javelot": _w("Javelot", "1d6", "thrown", handling="une_main", max_band="moyen"),
 }
-DEFAULT_SKILLS: dict[str, Any] = {"natural": BRAWL, "melee": "Armes blanches", "firearm": "Armes à feu", "bow": "Arcs", "thrown": "Armes de jet"}
+DEFAULT_SKILLS: dict[str, Any] = {
+    "natural": BRAWL,
+    "melee": "Armes blanches",
+    "firearm": "Armes à feu",
+    "bow": "Arcs",
+    "thrown": "Armes de jet",
+}
 FOR_BONUS_KINDS = frozenset({"natural", "melee"})
 RANGED_KINDS = frozenset({"firearm", "bow", "thrown"})
 ALWAYS_CARRIED = ("poing", "pied")
@@ -154,7 +195,9 @@ ANY_TIME = ("contre_attaque", "aucune")
 HOLD_PARTS = {"tete": -3, "corps": -2, "membre": -1}
 
 
-def _a(name: str, hit: int | str, damage: int, defenses: tuple[str, ...], ma: bool = True, **extra: Any) -> dict[str, Any]:
+def _a(
+    name: str, hit: int | str, damage: int, defenses: tuple[str, ...], ma: bool = True, **extra: Any
+) -> dict[str, Any]:
     return {"name": name, "hit": hit, "damage": damage, "defenses": list(defenses) + list(ANY_TIME), "ma": ma, **extra}
 
 
@@ -164,12 +207,18 @@ MELEE_ATTACKS = {
     "coup_mortel": _a("Coup mortel", -3, 0, ESQ_BLOQ, weapons=["poing", "pied"], double_overflow=True),
     "balayage": _a("Balayage", "-FOR", 0, ("chute_controlee", "jet_dex"), effect="fall", grapple=True),
     "prise": _a("Prise", "part", 0, ("esquiver", "esquiver_ma", "feinte"), effect="hold", grapple=True),
-    "etrangler": _a("Etrangler", 0, 0, ("degagement", "jet_for"), effect="stun_only", needs_hold=["tete"], grapple=True),
-    "projection": _a("Projection", "-FOR", 0, ("chute_controlee", "jet_dex"), effect="fall", needs_hold=["corps"], grapple=True),
+    "etrangler": _a(
+        "Etrangler", 0, 0, ("degagement", "jet_for"), effect="stun_only", needs_hold=["tete"], grapple=True
+    ),
+    "projection": _a(
+        "Projection", "-FOR", 0, ("chute_controlee", "jet_dex"), effect="fall", needs_hold=["corps"], grapple=True
+    ),
     "cle": _a("Clé", 0, 0, ("degagement", "jet_for"), effect="lock", needs_hold=["membre"], grapple=True),
     "massue": _a("Massue", -3, 2, ESQ_BLOQ),
     "coup_bas": _a("Coup bas", -3, -1, ESQ_BLOQ, effect="stun"),
-    "briser": _a("Briser", 0, 1, ("degagement", "jet_for"), needs_hold=["membre", "corps"], double_overflow=True, grapple=True),
+    "briser": _a(
+        "Briser", 0, 1, ("degagement", "jet_for"), needs_hold=["membre", "corps"], double_overflow=True, grapple=True
+    ),
     "desarmer": _a("Désarmer", -3, 0, ("jet_for",), effect="disarm"),
 }
 THREATEN = {"name": "Menacer", "hit": 0, "damage": 0}
@@ -177,7 +226,13 @@ THREATEN = {"name": "Menacer", "hit": 0, "damage": 0}
 # -- E-2: ranged attacks --------------------------------------------------------------
 RANGED_SHOTS: dict[str, Any] = {
     "tir_simple": {"name": "Tir simple", "hit": 0, "movement": "libre"},
-    "tir_stabilise": {"name": "Tir stabilisé", "hit": 0, "band_shift": -1, "loses_initiative": True, "movement": "aucun"},
+    "tir_stabilise": {
+        "name": "Tir stabilisé",
+        "hit": 0,
+        "band_shift": -1,
+        "loses_initiative": True,
+        "movement": "aucun",
+    },
     "tir_vise": {"name": "Tir visé", "hit": 1, "loses_initiative": True, "movement": "lent"},
     "double_tir": {"name": "Double tir", "hit": -2, "shots": 2, "movement": "libre"},
     "tir_de_suppression": {"name": "Tir de suppression", "hit": "-1/5m", "automatic": True, "movement": "libre"},
@@ -222,8 +277,13 @@ CATALOG = {
     "defenses": DEFENSES,
     "ranged_defenses": list(RANGED_DEFENSE_IDS),
     "constants": {
-        "skill_base": SKILL_BASE, "attribute_base": ATTRIBUTE_BASE, "untrained_ma_base": UNTRAINED_MA_BASE,
-        "specialization": SPECIALIZATION_BONUS, "prone": PRONE_MALUS, "encumbrance": ENCUMBRANCE_MALUS,
-        "counter_attack": COUNTER_MALUS, "double_maneuver": DOUBLE_MANEUVER_MALUS,
+        "skill_base": SKILL_BASE,
+        "attribute_base": ATTRIBUTE_BASE,
+        "untrained_ma_base": UNTRAINED_MA_BASE,
+        "specialization": SPECIALIZATION_BONUS,
+        "prone": PRONE_MALUS,
+        "encumbrance": ENCUMBRANCE_MALUS,
+        "counter_attack": COUNTER_MALUS,
+        "double_maneuver": DOUBLE_MANEUVER_MALUS,
     },
 }

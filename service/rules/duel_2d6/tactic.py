@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Iterator
+from typing import Any
 
 from ..state import Awaiting
 from ..tactics import DefaultTactic, Tactic, choose_target, first_weapon

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checks import attribute_base, roll_test
 from ..health import health_adjusted
+from .checks import attribute_base, roll_test
 from .conditions import DEAD, STUNNED, UNCONSCIOUS, add, remove
 from .duels import leave_fight, lose_initiative_everywhere
-from .tables import FOR_BONUS_KINDS, LIMBS, LOCATIONS, WOUND_ORDER, WOUNDS
 from .state import DuelCombatant, Res
+from .tables import FOR_BONUS_KINDS, LIMBS, LOCATIONS, WOUND_ORDER, WOUNDS
 
 
-def roll_damage(res: Res, attacker: DuelCombatant, weapon: dict[str, Any], *, bonus: dict[str, Any], band: str | None = None) -> int:
+def roll_damage(
+    res: Res, attacker: DuelCombatant, weapon: dict[str, Any], *, bonus: dict[str, Any], band: str | None = None
+) -> int:
     """Weapon dice, + FOR for natural and melee weapons, + the named bonuses (maneuver, Dd...)."""
     expression = weapon.get("damage_by_band", {}).get(band, weapon["damage"]) if band else weapon["damage"]
     rolled = res.dice.roll_expression(expression, "damage", attacker["id"])
@@ -26,7 +28,14 @@ def roll_damage(res: Res, attacker: DuelCombatant, weapon: dict[str, Any], *, bo
         parts["FOR"] = attacker["sheet"]["attributes"]["FOR"]
     parts.update({key: value for key, value in bonus.items() if value})
     total = max(0, sum(parts.values()))
-    res.emit("damage_rolled", attacker=attacker["id"], expression=expression, rolls=list(rolled.values), parts=parts, total=total)
+    res.emit(
+        "damage_rolled",
+        attacker=attacker["id"],
+        expression=expression,
+        rolls=list(rolled.values),
+        parts=parts,
+        total=total,
+    )
     return total
 
 
@@ -86,8 +95,17 @@ def wound(
         target["wound"] = level
         target["malus"] = WOUNDS[level]["malus"]
     res.emit(
-        "wounded", target=target["id"], damage=raw, absorbed=absorbed, ip=ip, effective=effective,
-        level=level, malus=WOUNDS[level]["malus"], loss=loss, pv=target["pv"], location=location,
+        "wounded",
+        target=target["id"],
+        damage=raw,
+        absorbed=absorbed,
+        ip=ip,
+        effective=effective,
+        level=level,
+        malus=WOUNDS[level]["malus"],
+        loss=loss,
+        pv=target["pv"],
+        location=location,
         malus_now=target["malus"],  # the worst wound's: a lighter one does not lower it
     )
     _check_out(res, target)
@@ -117,8 +135,10 @@ def pv_adjusted(res: Res, target: DuelCombatant, before: int) -> None:
 
 
 def stun_check(res: Res, target: DuelCombatant, damage: int) -> None:
-    """"Adversaire étourdi si rate jet CON avec malus=dmg": 2 + CON - damage."""
-    test = roll_test(res, {**attribute_base(target, "CON"), "damage": -damage, "wound": target["malus"]}, "stun CON", target)
+    """ "Adversaire étourdi si rate jet CON avec malus=dmg": 2 + CON - damage."""
+    test = roll_test(
+        res, {**attribute_base(target, "CON"), "damage": -damage, "wound": target["malus"]}, "stun CON", target
+    )
     res.emit("stun_check", combatant=target["id"], **test.params())
     if test.success or target["pv"] <= 0:
         return

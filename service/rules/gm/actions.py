@@ -9,11 +9,11 @@ in order afterwards (someone left, someone is out).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from .. import conditions
 from ..errors import ActionNotAllowed, InvalidAction, InvalidInput
-from ..ruleset import AnyResolution, GM
+from ..ruleset import GM, AnyResolution
 from ..state import Action, Combatant
 from .schemas import MAX_VALUE
 
@@ -86,11 +86,21 @@ def adjust(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
                 if abs(value) > MAX_VALUE:
                     raise InvalidAction(f"{path!r} would become {value}, beyond ±{MAX_VALUE}", field=field)
             elif not _same_kind(old, value):
-                raise InvalidAction(f"{path!r} holds {type(old).__name__} values, not {type(value).__name__}", field=field)
+                raise InvalidAction(
+                    f"{path!r} holds {type(old).__name__} values, not {type(value).__name__}", field=field
+                )
             ruleset.check_value(target, path, value, field)
             holder[key] = value
             changes.setdefault(path, old)
-            res.emit("value_adjusted", target=target["id"], value=path, old=old, new=value, author=GM, reason=action["reason"])
+            res.emit(
+                "value_adjusted",
+                target=target["id"],
+                value=path,
+                old=old,
+                new=value,
+                author=GM,
+                reason=action["reason"],
+            )
     did_more = ruleset.adjusted(res, target, action, changes)
     if not changes and not did_more:
         raise InvalidAction("nothing to adjust: give 'set' or 'change'", field="set")
@@ -102,15 +112,42 @@ def adjust(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
 def modify(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
     target = _present(res, action)
     lasting = {"rounds": action["rounds"]} if action["rounds"] else {"until": conditions.NEXT_ROLL}
-    conditions.add(res, target, conditions.MODIFIER, source=GM, modifiers={"roll": action["value"]}, stacks=True, reason=action["reason"], **lasting)
-    res.emit("modifier_applied", target=target["id"], value=action["value"], rounds=action["rounds"], author=GM, reason=action["reason"])
+    conditions.add(
+        res,
+        target,
+        conditions.MODIFIER,
+        source=GM,
+        modifiers={"roll": action["value"]},
+        stacks=True,
+        reason=action["reason"],
+        **lasting,
+    )
+    res.emit(
+        "modifier_applied",
+        target=target["id"],
+        value=action["value"],
+        rounds=action["rounds"],
+        author=GM,
+        reason=action["reason"],
+    )
 
 
 def override(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
     if not ruleset.supports_override:
-        raise ActionNotAllowed(f"{ruleset.id} rolls have no success or failure to override; use modify or adjust", field="type")
+        raise ActionNotAllowed(
+            f"{ruleset.id} rolls have no success or failure to override; use modify or adjust", field="type"
+        )
     target = _present(res, action)
-    conditions.add(res, target, conditions.OVERRIDE, source=GM, until=conditions.NEXT_ROLL, stacks=True, result=action["result"], reason=action["reason"])
+    conditions.add(
+        res,
+        target,
+        conditions.OVERRIDE,
+        source=GM,
+        until=conditions.NEXT_ROLL,
+        stacks=True,
+        result=action["result"],
+        reason=action["reason"],
+    )
     res.emit("result_overridden", target=target["id"], result=action["result"], author=GM, reason=action["reason"])
 
 
@@ -132,11 +169,20 @@ def condition(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
         known = ", ".join(sorted(ruleset.gm_conditions))
         raise InvalidAction(
             f"{ruleset.id} has no condition {code!r} the GM may add; one of: {known} "
-            "(or a narrative condition, with no effect on the rules: give 'label' instead of 'code')", field="code")
+            "(or a narrative condition, with no effect on the rules: give 'label' instead of 'code')",
+            field="code",
+        )
     modifiers = {"roll": action["modifier"]} if action["modifier"] else {}
     if not conditions.add(res, target, code, source=GM, rounds=action["rounds"], modifiers=modifiers):
         raise ActionNotAllowed(f"{target['name']} is already {code}", field="code")
-    res.emit("condition_added", target=target["id"], condition=code, rounds=action["rounds"], author=GM, reason=action["reason"])
+    res.emit(
+        "condition_added",
+        target=target["id"],
+        condition=code,
+        rounds=action["rounds"],
+        author=GM,
+        reason=action["reason"],
+    )
     ruleset.condition_changed(res, target, code, added=True)
 
 
@@ -153,7 +199,14 @@ def _narrative(res: AnyResolution, target: Combatant, action: Action) -> None:
     # Marking again with the same label starts it over (its new duration), as a VTT's status effect does.
     target["conditions"] = [c for c in target["conditions"] if c not in mine]
     conditions.add(res, target, conditions.NARRATIVE, source=GM, rounds=action["rounds"], stacks=True, label=label)
-    res.emit("narrative_condition_added", target=target["id"], label=label, rounds=action["rounds"], author=GM, reason=action["reason"])
+    res.emit(
+        "narrative_condition_added",
+        target=target["id"],
+        label=label,
+        rounds=action["rounds"],
+        author=GM,
+        reason=action["reason"],
+    )
 
 
 def _present(res: AnyResolution, action: Action) -> Combatant:

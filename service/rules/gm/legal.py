@@ -19,12 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
-from typing import Any, TYPE_CHECKING, TypeVar, cast
-
-from ..shapes import fields, validate
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .. import conditions
 from ..ending import decided
+from ..shapes import fields, validate
 from ..state import Awaiting, Combat, Combatant
 from .actions import LEFT, PROTECTED
 
@@ -89,7 +88,11 @@ def awaiting_entries(
     if reason or gm or not any_entry:
         # The ruleset's own call on the GM (space-opera-d100's clear_condition when stuck) stays, after end_combat.
         more = [t for t in gm["actions"] if t != "end_combat"] if gm else []
-        yield {"actor": GM, "actions": ["end_combat", *more], "reason": reason or (gm.get("reason") if gm else None) or "nobody_can_act"}
+        yield {
+            "actor": GM,
+            "actions": ["end_combat", *more],
+            "reason": reason or (gm.get("reason") if gm else None) or "nobody_can_act",
+        }
 
 
 class _ChoiceFound(Exception):
@@ -152,7 +155,11 @@ def describe(ruleset: AnyRuleset, state: Combat[Any], actor_id: str, action_type
     described: Choice = {}
     for name, (field, static) in _fields(ruleset, action_type).items():
         # Only targets and weapons depend on the fight; the rest is described once per type.
-        described[name] = dict(static) if static is not None else {"required": field.required, **_dynamic_field(state, actor_id, name, field)}
+        described[name] = (
+            dict(static)
+            if static is not None
+            else {"required": field.required, **_dynamic_field(state, actor_id, name, field)}
+        )
     for name, spec in refined.items():
         if spec is None:
             described.pop(name, None)
@@ -174,7 +181,8 @@ def _fields(ruleset: AnyRuleset, action_type: str) -> dict[str, tuple[fields.Fie
     if found is None:
         found = _FIELDS[key] = {
             name: (field, None if name in DYNAMIC_FIELDS else {"required": field.required, **_describe_field(field)})
-            for name, field in ruleset.action_schema(action_type).fields.items() if name not in COMMON_FIELDS
+            for name, field in ruleset.action_schema(action_type).fields.items()
+            if name not in COMMON_FIELDS
         }
     return found
 
@@ -236,15 +244,50 @@ def _conditions(ruleset: AnyRuleset, state: Combat[Any]) -> list[Choice]:
         codes = {x["code"] for x in c["conditions"]} - {conditions.NARRATIVE}
         labels = sorted({x["label"] for x in c["conditions"] if x["code"] == conditions.NARRATIVE})
         if ruleset.gm_conditions - codes:
-            choices.append(describe(ruleset, state, GM, "condition", target=target, label=None, remove={"choices": [False]},
-                                    code={"required": True, "choices": sorted(ruleset.gm_conditions - codes)}))
-        choices.append(describe(ruleset, state, GM, "condition", target=target, code=None, modifier=None, remove={"choices": [False]},
-                                label={**field_spec(ruleset, "condition", "label"), "required": True}))
+            choices.append(
+                describe(
+                    ruleset,
+                    state,
+                    GM,
+                    "condition",
+                    target=target,
+                    label=None,
+                    remove={"choices": [False]},
+                    code={"required": True, "choices": sorted(ruleset.gm_conditions - codes)},
+                )
+            )
+        choices.append(
+            describe(
+                ruleset,
+                state,
+                GM,
+                "condition",
+                target=target,
+                code=None,
+                modifier=None,
+                remove={"choices": [False]},
+                label={**field_spec(ruleset, "condition", "label"), "required": True},
+            )
+        )
         removal = {"target": target, "remove": {"required": True, "choices": [True]}, "rounds": None, "modifier": None}
         if codes:
-            choices.append(describe(ruleset, state, GM, "condition", **removal, label=None, code={"required": True, "choices": sorted(codes)}))
+            choices.append(
+                describe(
+                    ruleset,
+                    state,
+                    GM,
+                    "condition",
+                    **removal,
+                    label=None,
+                    code={"required": True, "choices": sorted(codes)},
+                )
+            )
         if labels:
-            choices.append(describe(ruleset, state, GM, "condition", **removal, code=None, label={"required": True, "choices": labels}))
+            choices.append(
+                describe(
+                    ruleset, state, GM, "condition", **removal, code=None, label={"required": True, "choices": labels}
+                )
+            )
     return choices
 
 
@@ -256,14 +299,24 @@ def gm_choices(ruleset: AnyRuleset, state: Combat[Any], action_type: str) -> lis
     if action_type == "adjust":
         # One choice per combatant: the value names differ between sheets.
         return [
-            describe(ruleset, state, GM, action_type, target={"required": True, "choices": [c["id"]]}, set={"type": "object"},
-                     change={"required": True, "type": "object", "keys": _numbers(c)})
-            for c in present(state) if _numbers(c)
+            describe(
+                ruleset,
+                state,
+                GM,
+                action_type,
+                target={"required": True, "choices": [c["id"]]},
+                set={"type": "object"},
+                change={"required": True, "type": "object", "keys": _numbers(c)},
+            )
+            for c in present(state)
+            if _numbers(c)
         ]
     if action_type == "condition":
         return _conditions(ruleset, state)
     if action_type in ("adjust", "modify", "override", "leave"):
         return [describe(ruleset, state, GM, action_type, target={"required": True, "choices": ids})]
     if action_type == "join":
-        return [describe(ruleset, state, GM, action_type, combatant={"required": True, "type": "object", "schema": "sheet"})]
+        return [
+            describe(ruleset, state, GM, action_type, combatant={"required": True, "type": "object", "schema": "sheet"})
+        ]
     return [describe(ruleset, state, GM, action_type)]

@@ -1,8 +1,7 @@
 """The game master's action types, the same for every ruleset."""
 
-from ..shapes import InvalidInput, Schema, fields, validate, validates_schema
-
 from ..schemas import ActionBase, EndCombatAction, StrictInt, identifier
+from ..shapes import InvalidInput, Schema, fields, validate, validates_schema
 
 MODIFIER_RANGE = validate.Range(-100, 100)
 MAX_ROUNDS = 100
@@ -31,6 +30,7 @@ class AdjustedValue(fields.Field):
             return value
         raise InvalidInput("must be null, true or false, a whole number or a text")
 
+
 NARRATIVE_LABEL_LENGTH = 40
 
 
@@ -48,21 +48,30 @@ class AdjustAction(TargetedGmAction):
     """Set or change current values of a combatant (PV, wound level, maluses, ammunition...)."""
 
     set = fields.Dict(
-        keys=fields.String(validate=validate.Regexp(VALUE_PATH, error="must be a value name such as 'pv' or 'ammo.pistol'")),
+        keys=fields.String(
+            validate=validate.Regexp(VALUE_PATH, error="must be a value name such as 'pv' or 'ammo.pistol'")
+        ),
         values=AdjustedValue(
             allow_none=True,
-            metadata={"anyOf": [
-                {"type": "integer", "minimum": -MAX_VALUE, "maximum": MAX_VALUE},
-                {"type": "string", "maxLength": MAX_TEXT_VALUE},
-                {"type": "boolean"},
-            ], "nullable": True},
+            metadata={
+                "anyOf": [
+                    {"type": "integer", "minimum": -MAX_VALUE, "maximum": MAX_VALUE},
+                    {"type": "string", "maxLength": MAX_TEXT_VALUE},
+                    {"type": "boolean"},
+                ],
+                "nullable": True,
+            },
         ),
         load_default=dict,
         validate=validate.Length(max=20),
-        metadata={"description": "Value name -> new value. 'key' or 'key.sub' (ammo.pistol); the type must stay the same."},
+        metadata={
+            "description": "Value name -> new value. 'key' or 'key.sub' (ammo.pistol); the type must stay the same."
+        },
     )
     change = fields.Dict(
-        keys=fields.String(validate=validate.Regexp(VALUE_PATH, error="must be a value name such as 'pv' or 'ammo.pistol'")),
+        keys=fields.String(
+            validate=validate.Regexp(VALUE_PATH, error="must be a value name such as 'pv' or 'ammo.pistol'")
+        ),
         values=StrictInt(validate=validate.Range(-1000, 1000)),
         load_default=dict,
         validate=validate.Length(max=20),
@@ -73,7 +82,11 @@ class AdjustAction(TargetedGmAction):
 class ModifyAction(TargetedGmAction):
     """A situational modifier on the target's rolls: its next roll, or for N rounds."""
 
-    value = StrictInt(required=True, validate=MODIFIER_RANGE, metadata={"description": "Added to the target's rolls (positive helps)."})
+    value = StrictInt(
+        required=True,
+        validate=MODIFIER_RANGE,
+        metadata={"description": "Added to the target's rolls (positive helps)."},
+    )
     rounds = StrictInt(
         validate=validate.Range(1, MAX_ROUNDS),
         load_default=None,
@@ -91,19 +104,27 @@ class ConditionAction(TargetedGmAction):
     """Add or remove a condition the ruleset knows (GET /rulesets/{id}: catalog.gm.conditions), or a narrative one."""
 
     code = fields.String(
-        validate=validate.Length(1, 40), load_default=None,
+        validate=validate.Length(1, 40),
+        load_default=None,
         metadata={"description": "A condition of the ruleset's rules (give code or label)."},
     )
     label = fields.String(
-        validate=validate.Length(1, NARRATIVE_LABEL_LENGTH), load_default=None,
-        metadata={"description": "A narrative condition in the GM's words (prone, blinded by smoke...): shown and "
-                                 "expiring like the others, with no effect on the rules (give code or label)."},
+        validate=validate.Length(1, NARRATIVE_LABEL_LENGTH),
+        load_default=None,
+        metadata={
+            "description": "A narrative condition in the GM's words (prone, blinded by smoke...): shown and "
+            "expiring like the others, with no effect on the rules (give code or label)."
+        },
     )
     remove = fields.Boolean(load_default=False)
     rounds = StrictInt(
-        validate=validate.Range(1, MAX_ROUNDS), load_default=None, metadata={"description": "Lasts this many rounds; absent: until removed."}
+        validate=validate.Range(1, MAX_ROUNDS),
+        load_default=None,
+        metadata={"description": "Lasts this many rounds; absent: until removed."},
     )
-    modifier = StrictInt(validate=MODIFIER_RANGE, load_default=0, metadata={"description": "Added to the bearer's rolls while it lasts."})
+    modifier = StrictInt(
+        validate=MODIFIER_RANGE, load_default=0, metadata={"description": "Added to the bearer's rolls while it lasts."}
+    )
 
     @validates_schema
     def _removal_is_bare(self, data, **kwargs):

@@ -8,7 +8,7 @@ log entry is made (``state["tally"]``) rather than read back from the log;
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..state import Combat, CombatantTally, LogEntry, Tally
 

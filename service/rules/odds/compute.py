@@ -16,9 +16,9 @@ the ``answers`` the caller gives, then the ruleset's default answers
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol, cast
@@ -174,7 +174,9 @@ def _exact(state: Combat[Any], actions: list[Action], profile: OddsProfile, max_
     }
 
 
-def _monte_carlo(state: Combat[Any], actions: list[Action], profile: OddsProfile, runs: int, seed: int) -> dict[str, Any]:
+def _monte_carlo(
+    state: Combat[Any], actions: list[Action], profile: OddsProfile, runs: int, seed: int
+) -> dict[str, Any]:
     counts: Counter[str] = Counter()
     sums: dict[str, float] = defaultdict(float)
     squares: dict[str, float] = defaultdict(float)
@@ -182,7 +184,11 @@ def _monte_carlo(state: Combat[Any], actions: list[Action], profile: OddsProfile
     assumed: list[Action] | None = None
     for _ in range(runs):
         generator, run_seed = splitmix64(generator)
-        run_state: Combat[Any] = {**state, "dice_keys": [seeded_key(run_seed, 0).hex()], "rng": {"stream": 0, "draw": 0}}
+        run_state: Combat[Any] = {
+            **state,
+            "dice_keys": [seeded_key(run_seed, 0).hex()],
+            "rng": {"stream": 0, "draw": 0},
+        }
         leaf = _play(run_state, actions, profile, source)
         assumed = leaf.assumed if assumed is None else assumed
         counts[leaf.outcome] += 1

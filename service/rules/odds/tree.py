@@ -97,12 +97,22 @@ class PathDice(DiceBox):
     def __init__(self, state: Mapping[str, Any], supplied: Sequence[int], caller: Viewer, path: DicePath):
         # No stream: the combat's own generator is never drawn from (nor moved) by the odds.
         super().__init__(
-            None, supplied, caller=caller, policy=state["options"].get("dice_policy", ANY), combatants=state["combatants"]
+            None,
+            supplied,
+            caller=caller,
+            policy=state["options"].get("dice_policy", ANY),
+            combatants=state["combatants"],
         )
         self.path = path
 
     def _server_roll(self, sides: int, purpose: str, roller: str) -> Roll:
-        return {"sides": sides, "value": self.path.draw(sides), "purpose": purpose, "roller": roller, "source": "server"}
+        return {
+            "sides": sides,
+            "value": self.path.draw(sides),
+            "purpose": purpose,
+            "roller": roller,
+            "source": "server",
+        }
 
 
 T = TypeVar("T")

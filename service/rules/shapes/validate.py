@@ -56,8 +56,14 @@ class Length(Validator):
     message_all = "Length must be between {min} and {max}."
     message_equal = "Length must be {equal}."
 
-    def __init__(self, min: int | None = None, max: int | None = None, *,  # noqa: A002
-                 equal: int | None = None, error: str | None = None) -> None:
+    def __init__(
+        self,
+        min: int | None = None,
+        max: int | None = None,
+        *,  # noqa: A002
+        equal: int | None = None,
+        error: str | None = None,
+    ) -> None:
         if equal is not None and any([min, max]):
             raise ValueError("The `equal` parameter was provided, maximum or minimum parameter must not be provided.")
         self.min = min

@@ -2,17 +2,17 @@
 
 from typing import Any
 
+from ..conditions import LEFT, has
 from ..ruleset import Choice, Ruleset
 from ..state import Action, Awaiting
 from . import actions, legal, turns, wounds
-from ..conditions import LEFT, has
 from .conditions import DEAD, DYING, STABLE, UNCONSCIOUS, is_standing
 from .messages import LABELS, MESSAGES
-from .schemas import ACTIONS, CombatantState, Options, Sheet
-from .tables import CATALOG, EXTRA_PV_BY_CON
 from .odds import SistemaOdds
-from .tactic import TACTIC
+from .schemas import ACTIONS, CombatantState, Options, Sheet
 from .state import Res, SistemaCombat, SistemaCombatant
+from .tables import CATALOG, EXTRA_PV_BY_CON
+from .tactic import TACTIC
 
 
 class Sistema2d6(Ruleset[SistemaCombat, SistemaCombatant]):
@@ -111,7 +111,9 @@ class Sistema2d6(Ruleset[SistemaCombat, SistemaCombatant]):
                         "attributes": {"FOR": 3, "DES": 2, "CON": 2},
                         "skills": {"Briga": 2, "Esquiva": 0},
                         "defense_skill": "Esquiva",
-                        "weapons": [{"id": "faca", "name": "Faca", "damage": "FOR+1", "damage_type": "corte", "skill": "Briga"}],
+                        "weapons": [
+                            {"id": "faca", "name": "Faca", "damage": "FOR+1", "damage_type": "corte", "skill": "Briga"}
+                        ],
                     },
                 ],
             },

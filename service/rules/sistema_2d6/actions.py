@@ -8,10 +8,10 @@ from ..conditions import add
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from .checks import Check, beats_difficulty, roll_check, wins_opposed
 from .conditions import can_act, is_dead, is_dying
+from .state import PendingAttack, Res, SistemaCombat, SistemaCombatant
 from .tables import BURST_HITS, BURST_PENALTY, CATALOG, LOCATION_PENALTIES
 from .turns import acts_simultaneously, advance, waiting_in_turn
 from .wounds import damage_expression, damage_reduction, death_test, stabilise, take_damage
-from .state import PendingAttack, Res, SistemaCombat, SistemaCombatant
 
 
 def resolve(res: Res, action: dict[str, Any]) -> None:
@@ -32,7 +32,9 @@ def _check_turn(state: SistemaCombat, actor: SistemaCombatant, kind: str) -> Non
         raise ActionNotAllowed(f"{actor['id']} is {state_word} and cannot act", field="actor")
     pending = state.get("pending")
     if pending:
-        raise NotYourTurn(f"waiting for {pending['target']}'s defense against {pending['attacker']}'s attack", field="actor")
+        raise NotYourTurn(
+            f"waiting for {pending['target']}'s defense against {pending['attacker']}'s attack", field="actor"
+        )
     waiting = [c["id"] for c in waiting_in_turn(state)]
     if actor["id"] not in waiting:
         who = ", ".join(waiting) or "nobody"
@@ -43,7 +45,9 @@ def _check_turn(state: SistemaCombat, actor: SistemaCombatant, kind: str) -> Non
         if kind == "death_test":
             raise ActionNotAllowed(
                 f"{actor['id']} went down during its own initiative group and still takes this turn's action; "
-                "its death tests begin next round", field="type")
+                "its death tests begin next round",
+                field="type",
+            )
         return
     if is_dying(actor) and kind != "death_test":
         raise ActionNotAllowed(f"{actor['id']} is dying and can only make a death test", field="type")
@@ -81,9 +85,13 @@ def _attack(res: Res, attacker: SistemaCombatant, action: dict[str, Any]) -> Non
     if not can_act(target):
         # "Se o alvo não puder se esquivar, o Mestre determina a dificuldade": no active defense, whatever the body says.
         if action["defense"] is not None:
-            raise ActionNotAllowed(f"{target['id']} is unconscious and cannot defend: give the difficulty (CD) instead", field="defense")
+            raise ActionNotAllowed(
+                f"{target['id']} is unconscious and cannot defend: give the difficulty (CD) instead", field="defense"
+            )
         if action["difficulty"] is None:
-            raise InvalidAction(f"{target['id']} cannot defend: give the difficulty (CD) of the attack", field="difficulty")
+            raise InvalidAction(
+                f"{target['id']} cannot defend: give the difficulty (CD) of the attack", field="difficulty"
+            )
 
     extra = {
         "precision": weapon["precision"],  # -5..+5 by the sheet's schema
@@ -102,7 +110,14 @@ def _attack(res: Res, attacker: SistemaCombatant, action: dict[str, Any]) -> Non
         "burst": action["burst"],
         "lethal": weapon["lethal"] if action["lethal"] is None else action["lethal"],
     }
-    res.emit("attack_rolled", attacker=attacker["id"], target=target["id"], weapon=weapon["id"], weapon_name=weapon["name"], **check.as_params())
+    res.emit(
+        "attack_rolled",
+        attacker=attacker["id"],
+        target=target["id"],
+        weapon=weapon["id"],
+        weapon_name=weapon["name"],
+        **check.as_params(),
+    )
     if action["difficulty"] is not None:
         hit = beats_difficulty(check, action["difficulty"], res.options["critical_rolls"])
         res.emit("passive_defense", target=target["id"], difficulty=action["difficulty"])
@@ -121,7 +136,9 @@ def _defend(res: Res, defender: SistemaCombatant, action: dict[str, Any]) -> Non
     if pending["target"] != defender["id"]:
         raise NotYourTurn(f"the pending attack targets {pending['target']}, not {defender['id']}", field="actor")
     if not can_act(defender) and action["difficulty"] is None:
-        raise ActionNotAllowed(f"{defender['id']} is unconscious and cannot defend: give the difficulty (CD)", field="difficulty")
+        raise ActionNotAllowed(
+            f"{defender['id']} is unconscious and cannot defend: give the difficulty (CD)", field="difficulty"
+        )
     del res.state["pending"]
     check = Check(tuple(pending["check"]["dice"]), pending["check"]["total"], pending["check"]["breakdown"])
     if action["difficulty"] is not None:
@@ -131,7 +148,9 @@ def _defend(res: Res, defender: SistemaCombatant, action: dict[str, Any]) -> Non
     _conclude_opposed(res, pending, check, defender, action)
 
 
-def _conclude_opposed(res: Res, pending: PendingAttack, attack: Check, defender: SistemaCombatant, defense: dict[str, Any]) -> None:
+def _conclude_opposed(
+    res: Res, pending: PendingAttack, attack: Check, defender: SistemaCombatant, defense: dict[str, Any]
+) -> None:
     skill = defense.get("skill") or defender["sheet"].get("defense_skill")
     parry = roll_check(res, defender, defense["attribute"], skill, {"modifier": defense["modifier"]}, "defense")
     res.emit("defense_rolled", defender=defender["id"], **parry.as_params())
@@ -152,7 +171,9 @@ def _conclude(res: Res, pending: PendingAttack, attack: Check, hit: bool) -> Non
     advance(res, attacker["id"])
 
 
-def _deal_damage(res: Res, attacker: SistemaCombatant, target: SistemaCombatant, pending: PendingAttack, critical: bool) -> None:
+def _deal_damage(
+    res: Res, attacker: SistemaCombatant, target: SistemaCombatant, pending: PendingAttack, critical: bool
+) -> None:
     weapon = pending["weapon"]
     hits = 1
     if pending["burst"]:
@@ -178,7 +199,15 @@ def _deal_damage(res: Res, attacker: SistemaCombatant, target: SistemaCombatant,
         take_damage(res, target, dealt, pending["lethal"])
     if pending["location"]:
         # Several localized hits may stack (a leg and an arm).
-        add(res, target, "localized", source=attacker["id"], stacks=True, location=pending["location"], tag=pending["condition"])
+        add(
+            res,
+            target,
+            "localized",
+            source=attacker["id"],
+            stacks=True,
+            location=pending["location"],
+            tag=pending["condition"],
+        )
         res.emit("localized_hit", target=target["id"], location=pending["location"], tag=pending["condition"])
 
 
@@ -199,7 +228,14 @@ def _stabilize(res: Res, healer: SistemaCombatant, action: dict[str, Any]) -> No
         raise ActionNotAllowed(f"{patient['id']} is not dying", field="target")
     check = roll_check(res, healer, action["attribute"], action["skill"], {"modifier": action["modifier"]}, "healing")
     success = beats_difficulty(check, action["difficulty"], res.options["critical_rolls"])
-    res.emit("healing_test", healer=healer["id"], target=patient["id"], difficulty=action["difficulty"], success=success, **check.as_params())
+    res.emit(
+        "healing_test",
+        healer=healer["id"],
+        target=patient["id"],
+        difficulty=action["difficulty"],
+        success=success,
+        **check.as_params(),
+    )
     if success:
         stabilise(res, patient, by=healer["id"])
     advance(res, healer["id"])
@@ -208,7 +244,14 @@ def _stabilize(res: Res, healer: SistemaCombatant, action: dict[str, Any]) -> No
 def _skill_test(res: Res, actor: SistemaCombatant, action: dict[str, Any]) -> None:
     check = roll_check(res, actor, action["attribute"], action["skill"], {"modifier": action["modifier"]}, "test")
     success = beats_difficulty(check, action["difficulty"], res.options["critical_rolls"])
-    res.emit("test_rolled", actor=actor["id"], difficulty=action["difficulty"], success=success, description=action["description"], **check.as_params())
+    res.emit(
+        "test_rolled",
+        actor=actor["id"],
+        difficulty=action["difficulty"],
+        success=success,
+        description=action["description"],
+        **check.as_params(),
+    )
     advance(res, actor["id"])
 
 

@@ -8,12 +8,12 @@ opposed test are at the same level, the totals decide (docs, gap G2).
 
 from __future__ import annotations
 
-from typing import Any
 from dataclasses import dataclass
+from typing import Any
 
 from ..conditions import take_roll_adjustments
-from .tables import BONUS_CAP
 from .state import Res, SistemaCombatant
+from .tables import BONUS_CAP
 
 CRITICAL_FAILURE, NORMAL, CRITICAL_SUCCESS = 0, 1, 2
 
@@ -37,7 +37,9 @@ class Check:
         return {"dice": list(self.dice), "total": self.total, "modifiers": self.breakdown}
 
 
-def roll_check(res: Res, combatant: SistemaCombatant, attribute: str, skill: str | None, extra: dict[str, Any], purpose: str) -> Check:
+def roll_check(
+    res: Res, combatant: SistemaCombatant, attribute: str, skill: str | None, extra: dict[str, Any], purpose: str
+) -> Check:
     """Roll 2d6 + attribute + skill + the named extra modifiers."""
     sheet = combatant["sheet"]
     breakdown = {attribute: sheet["attributes"].get(attribute, 0)}

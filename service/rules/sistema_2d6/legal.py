@@ -5,8 +5,8 @@ from __future__ import annotations
 from ..gm.legal import describe, field_spec, present
 from ..ruleset import AnyRuleset, Choice
 from .conditions import can_act, is_dead, is_dying
-from .tables import CATALOG
 from .state import SistemaCombat, SistemaCombatant
+from .tables import CATALOG
 
 
 def choices(ruleset: AnyRuleset, state: SistemaCombat, actor_id: str, action_type: str) -> list[Choice] | None:
@@ -19,11 +19,19 @@ def choices(ruleset: AnyRuleset, state: SistemaCombat, actor_id: str, action_typ
     if action_type == "stabilize":
         # "Caso outro personagem seja bem sucedido": never oneself.
         dying = [c["id"] for c in present(state) if is_dying(c) and c["id"] != actor_id]
-        return [describe(ruleset, state, actor_id, "stabilize", target={"required": True, "choices": dying})] if dying else []
+        return (
+            [describe(ruleset, state, actor_id, "stabilize", target={"required": True, "choices": dying})]
+            if dying
+            else []
+        )
     if action_type == "defend" and not can_act(actor):
         # Seed: "Se o alvo não puder se esquivar, o Mestre determina a dificuldade": the CD, no roll of his own.
         difficulty = {**field_spec(ruleset, "defend", "difficulty"), "required": True}
-        return [describe(ruleset, state, actor_id, "defend", difficulty=difficulty, skill=None, attribute=None, modifier=None)]
+        return [
+            describe(
+                ruleset, state, actor_id, "defend", difficulty=difficulty, skill=None, attribute=None, modifier=None
+            )
+        ]
     if action_type == "test":
         attributes: list[str] = sorted(actor["sheet"]["attributes"])
         return [describe(ruleset, state, actor_id, "test", attribute={"required": True, "choices": attributes})]
@@ -47,11 +55,17 @@ def _attacks(ruleset: AnyRuleset, state: SistemaCombat, actor: SistemaCombatant)
         common = {"condition": None, "defense": None if helpless_targets else {"type": "object"}}
         for weapon_ids, burst in ((single, [False]), (automatic, [False, True])):
             if weapon_ids:
-                sets.append(describe(
-                    ruleset, state, actor["id"], "attack", **common,
-                    target={"required": True, "choices": ids},
-                    weapon={"choices": weapon_ids},
-                    burst={"choices": burst},
-                    difficulty={**field_spec(ruleset, "attack", "difficulty"), **difficulty},
-                ))
+                sets.append(
+                    describe(
+                        ruleset,
+                        state,
+                        actor["id"],
+                        "attack",
+                        **common,
+                        target={"required": True, "choices": ids},
+                        weapon={"choices": weapon_ids},
+                        burst={"choices": burst},
+                        difficulty={**field_spec(ruleset, "attack", "difficulty"), **difficulty},
+                    )
+                )
     return sets

@@ -41,8 +41,15 @@ MESSAGES = {"en": ENGLISH}
 # Words for the ids events carry.
 LABELS: dict[str, Any] = {
     "location": {
-        "eye": "eye", "ear": "ear", "finger": "finger", "head": "head", "neck": "neck",
-        "ankle": "ankle", "shoulder": "shoulder", "leg": "leg", "arm": "arm",
+        "eye": "eye",
+        "ear": "ear",
+        "finger": "finger",
+        "head": "head",
+        "neck": "neck",
+        "ankle": "ankle",
+        "shoulder": "shoulder",
+        "leg": "leg",
+        "arm": "arm",
     },
     "condition": {"unconscious": "unconscious", "dying": "dying", "stable": "stabilised", "dead": "dead"},
     "value": {"pv": "HP", "death_failures": "failed death tests", "initiative": "initiative"},

@@ -2,10 +2,20 @@
 
 import re
 
-from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
-
 from ..authority import answered_by, gm_decides
-from ..schemas import ActionBase, auto_end, choice, CombatantBase, CommonOptions, DiceExpressionField, flag, identifier, name, StrictInt
+from ..schemas import (
+    ActionBase,
+    CombatantBase,
+    CommonOptions,
+    DiceExpressionField,
+    StrictInt,
+    auto_end,
+    choice,
+    flag,
+    identifier,
+    name,
+)
+from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 from .tables import ATTRIBUTES_REQUIRED, CATALOG, LOCATION_PENALTIES
 
 ATTRIBUTE = validate.Regexp(r"^[A-Z]{2,4}$", error="attributes are 2-4 capital letters, such as FOR or DES")
@@ -13,7 +23,9 @@ FOR_DAMAGE_PATTERN = re.compile(r"^FOR(?:([+-])(\d{1,2}))?$")
 MODIFIER = validate.Range(-20, 20)
 
 # Who decides (service/rules/authority.py), in the seed's words.
-GM_MODIFIER = gm_decides('the game master sets the situational modifier: "o mestre define a penalidade (modificador de ocasião)"')
+GM_MODIFIER = gm_decides(
+    'the game master sets the situational modifier: "o mestre define a penalidade (modificador de ocasião)"'
+)
 GM_DIFFICULTY = gm_decides('the game master sets the difficulty: "contra uma dificuldade determinada pelo mestre"')
 
 
@@ -92,7 +104,11 @@ class Sheet(CombatantBase):
         values=StrictInt(validate=validate.Range(0, 10)),
         load_default=dict,
     )
-    pv = StrictInt(validate=validate.Range(1, 500), load_default=None, metadata={"description": "Maximum PV; default from the options' formula."})
+    pv = StrictInt(
+        validate=validate.Range(1, 500),
+        load_default=None,
+        metadata={"description": "Maximum PV; default from the options' formula."},
+    )
     weapons = fields.List(fields.Nested(Weapon), validate=validate.Length(max=20), load_default=list)
     armor = fields.Nested(Armor, load_default=None)
     defense_skill = fields.String(
@@ -112,13 +128,27 @@ class Sheet(CombatantBase):
 
 
 class Options(CommonOptions):
-    death_threshold = choice(["realistic", "heroic"], "realistic", "Instant death at PV <= -(CON+FOR) (realistic) or -(CON+FOR+10) (heroic).")
+    death_threshold = choice(
+        ["realistic", "heroic"], "realistic", "Instant death at PV <= -(CON+FOR) (realistic) or -(CON+FOR+10) (heroic)."
+    )
     death_tests_at_zero = flag(True, "A character at exactly 0 PV is dying (true) or only unconscious (false).")
     critical_rolls = flag(True, "6+6 succeeds and doubles damage, 1+1 fails (source rule).")
     opposed_tie = choice(["defender", "attacker"], "defender", "Who wins an opposed test with equal totals.")
-    pv_formula = choice(["standard", "action"], "standard", "Default PV: 10 + CON + FOR (standard) or 20 + CON + FOR (action games), + extra PV for CON 3-10.")
-    for_damage = choice(["seed", "source"], "seed", "FOR damage: the seed's (FOR 1 punches 1d6: the source's row + 4) or the source book's table (FOR 1 = 1d6-4).")
-    bonus_cap = choice(["total", "precision"], "total", "The source's +5 ceiling: on the sum of a roll's bonuses (precision, GM...), or on the precision alone.")
+    pv_formula = choice(
+        ["standard", "action"],
+        "standard",
+        "Default PV: 10 + CON + FOR (standard) or 20 + CON + FOR (action games), + extra PV for CON 3-10.",
+    )
+    for_damage = choice(
+        ["seed", "source"],
+        "seed",
+        "FOR damage: the seed's (FOR 1 punches 1d6: the source's row + 4) or the source book's table (FOR 1 = 1d6-4).",
+    )
+    bonus_cap = choice(
+        ["total", "precision"],
+        "total",
+        "The source's +5 ceiling: on the sum of a roll's bonuses (precision, GM...), or on the precision alone.",
+    )
     initiative_each_round = flag(False, "Reroll initiative every round.")
     automatic_fire = flag(True, "Allow bursts from automatic weapons.")
     auto_end = auto_end()
@@ -127,45 +157,66 @@ class Options(CommonOptions):
 class DefenseRoll(Schema):
     skill = fields.String(validate=validate.Length(1, 40), load_default=None)
     attribute = fields.String(validate=ATTRIBUTE, load_default="DES")
-    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
+    modifier = StrictInt(
+        validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER}
+    )
 
 
 class AttackAction(ActionBase):
     target = identifier(required=True)
-    weapon = identifier(load_default="soco", metadata={"description": "A weapon id of the actor's sheet, or a catalog weapon."})
-    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
+    weapon = identifier(
+        load_default="soco", metadata={"description": "A weapon id of the actor's sheet, or a catalog weapon."}
+    )
+    modifier = StrictInt(
+        validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER}
+    )
     location = fields.String(validate=validate.OneOf(sorted(LOCATION_PENALTIES)), load_default=None)
     condition = fields.String(
-        validate=validate.Length(1, 60), load_default=None, metadata={
+        validate=validate.Length(1, 60),
+        load_default=None,
+        metadata={
             "description": "Condition tag a localized hit inflicts (blind, limping...).",
-            **gm_decides('the game master narrates what a localized hit does: "o mestre define narrativamente qual foi a consequência do ataque"'),
-        }
+            **gm_decides(
+                'the game master narrates what a localized hit does: "o mestre define narrativamente qual foi a consequência do ataque"'
+            ),
+        },
     )
     difficulty = StrictInt(
-        validate=validate.Range(2, 40), load_default=None, metadata={
+        validate=validate.Range(2, 40),
+        load_default=None,
+        metadata={
             "description": "Passive defense: the CD the GM sets.",
-            **gm_decides('the game master sets the difficulty when the target cannot defend: "o Mestre determina a dificuldade de acertar"'),
-        }
+            **gm_decides(
+                'the game master sets the difficulty when the target cannot defend: "o Mestre determina a dificuldade de acertar"'
+            ),
+        },
     )
     defense = fields.Nested(
         DefenseRoll,
         load_default=None,
         metadata={
             "description": "The defender's active defense, inline (from the defender's or the GM's token).",
-            **answered_by("target", 'the defender rolls the defense: "se um personagem puder se defender, rola o teste oposto"'),
+            **answered_by(
+                "target", 'the defender rolls the defense: "se um personagem puder se defender, rola o teste oposto"'
+            ),
         },
     )
     burst = fields.Boolean(load_default=False, metadata={"description": "Automatic fire: -4, 1d6-3 hits (min 1)."})
-    lethal = fields.Boolean(load_default=None, metadata={
+    lethal = fields.Boolean(
+        load_default=None,
+        metadata={
             "description": "Override the weapon's lethality (the GM decides).",
             **gm_decides('the game master decides: "o dano pode ser Letal ou Não-Letal, determinado pelo Mestre"'),
-        })
+        },
+    )
 
 
 class DefendAction(ActionBase):
     skill = fields.String(validate=validate.Length(1, 40), load_default=None)
     attribute = fields.String(validate=ATTRIBUTE, load_default="DES")
-    modifier = StrictInt(validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER})
+    modifier = StrictInt(
+        validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER}
+    )
     difficulty = StrictInt(
         validate=validate.Range(2, 40),
         load_default=None,

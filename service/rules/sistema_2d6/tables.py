@@ -68,7 +68,12 @@ CATALOG: dict[str, Any] = {
         "chute": {"name": "Chute", "damage": "FOR+1", "damage_type": "contundente", "skill": "Briga"},
         "tiro": {"name": "Tiro", "damage": "1d6+3", "damage_type": "balistico", "skill": "Armas de Fogo"},
         "escopeta": {"name": "Escopeta", "damage": "2d6+4", "damage_type": "balistico", "skill": "Armas de Fogo"},
-        "serra_eletrica": {"name": "Serra Elétrica", "damage": "3d6+3", "damage_type": "corte", "skill": "Armas Brancas"},
+        "serra_eletrica": {
+            "name": "Serra Elétrica",
+            "damage": "3d6+3",
+            "damage_type": "corte",
+            "skill": "Armas Brancas",
+        },
         "dinamite": {"name": "Dinamite", "damage": "4d6+4", "damage_type": "explosao", "skill": "Arremesso"},
         "bazuca": {"name": "Bazuca", "damage": "5d6+6", "damage_type": "explosao", "skill": "Armas Pesadas"},
     },

@@ -11,7 +11,9 @@ from .conditions import is_standing
 from .state import SistemaCombat, SistemaCombatant
 
 
-def candidates(state: SistemaCombat, actor: SistemaCombatant, waiting: Awaiting, tactic: Tactic) -> Iterator[dict[str, Any]]:
+def candidates(
+    state: SistemaCombat, actor: SistemaCombatant, waiting: Awaiting, tactic: Tactic
+) -> Iterator[dict[str, Any]]:
     actions, me = waiting["actions"], actor["id"]
     if "death_test" in actions:
         yield {"type": "death_test", "actor": me}
@@ -19,7 +21,13 @@ def candidates(state: SistemaCombat, actor: SistemaCombatant, waiting: Awaiting,
         yield {"type": "defend", "actor": me}
     target = choose_target(state, actor, is_standing, "pv", tactic)
     if "attack" in actions and target:
-        yield {"type": "attack", "actor": me, "target": target["id"], "weapon": first_weapon(actor, "soco"), "defense": {}}
+        yield {
+            "type": "attack",
+            "actor": me,
+            "target": target["id"],
+            "weapon": first_weapon(actor, "soco"),
+            "defense": {},
+        }
     if "pass" in actions:
         yield {"type": "pass", "actor": me}
 

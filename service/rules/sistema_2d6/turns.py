@@ -9,14 +9,14 @@ a member knocked out by another member of its group still gets its action
 
 from __future__ import annotations
 
-from typing import cast
 from itertools import groupby
+from typing import cast
 
 from ..conditions import LEFT, has, next_round
-from .conditions import can_act, is_dying, is_standing
-from .tables import INITIATIVE_BONUS
 from ..state import Awaiting
+from .conditions import can_act, is_dying, is_standing
 from .state import Res, SistemaCombat, SistemaCombatant
+from .tables import INITIATIVE_BONUS
 
 TURN_ACTIONS = ["attack", "stabilize", "test", "pass"]
 
@@ -26,7 +26,14 @@ def _roll_one(res: Res, combatant: SistemaCombatant) -> None:
     bonus = INITIATIVE_BONUS.get(min(des, 10), 0)
     dice = res.dice.roll_many(2, 6, f"initiative {combatant['id']}", combatant["id"])
     combatant["initiative"] = des + bonus + sum(dice)
-    res.emit("initiative_rolled", combatant=combatant["id"], dice=list(dice), des=des, bonus=bonus, total=combatant["initiative"])
+    res.emit(
+        "initiative_rolled",
+        combatant=combatant["id"],
+        dice=list(dice),
+        des=des,
+        bonus=bonus,
+        total=combatant["initiative"],
+    )
 
 
 def roll_initiative(res: Res) -> None:
@@ -72,7 +79,9 @@ def waiting_in_turn(state: SistemaCombat) -> list[SistemaCombatant]:
     return [
         combatants[i]
         for i in group
-        if i not in state["acted"] and not has(combatants[i], LEFT) and (_needs_turn(combatants[i]) or acts_simultaneously(state, i))
+        if i not in state["acted"]
+        and not has(combatants[i], LEFT)
+        and (_needs_turn(combatants[i]) or acts_simultaneously(state, i))
     ]
 
 

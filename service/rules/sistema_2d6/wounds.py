@@ -8,8 +8,14 @@ from ..conditions import RULES, add, has, remove, take_roll_adjustments
 from ..dice import DiceExpression
 from .conditions import DEAD, DYING, STABLE, UNCONSCIOUS, is_dead, is_dying
 from .schemas import FOR_DAMAGE_PATTERN
-from .tables import DEATH_TEST_FAILURES_TO_DIE, DEATH_TEST_STABILISES, DEATH_TEST_TARGET, FOR_DAMAGE, SEED_FOR_DAMAGE_SHIFT
 from .state import Res, SistemaCombatant
+from .tables import (
+    DEATH_TEST_FAILURES_TO_DIE,
+    DEATH_TEST_STABILISES,
+    DEATH_TEST_TARGET,
+    FOR_DAMAGE,
+    SEED_FOR_DAMAGE_SHIFT,
+)
 
 
 def damage_expression(weapon: dict[str, Any], wielder: SistemaCombatant, reading: str) -> DiceExpression:

@@ -7,11 +7,11 @@ from ..state import Action, Awaiting
 from . import actions, legal, turns, wounds
 from .conditions import CONTRACTED, DEAD, KNOCKED_OUT, LOSES_NEXT_ACTION, OFF_BALANCE, PARALYSED, UNCONSCIOUS, can_act
 from .messages import LABELS, MESSAGES
-from .schemas import ACTIONS, CombatantState, Options, Sheet
-from .tables import CATALOG
 from .odds import SpaceOperaOdds
-from .tactic import TACTIC
+from .schemas import ACTIONS, CombatantState, Options, Sheet
 from .state import Res, SpaceOperaCombat, SpaceOperaCombatant
+from .tables import CATALOG
+from .tactic import TACTIC
 
 OWN_KEYS = ("id", "name", "side", "pv", "san", "kind")
 
@@ -101,11 +101,20 @@ class SpaceOperaD100(Ruleset[SpaceOperaCombat, SpaceOperaCombatant]):
                         "name": "Kira",
                         "side": "rebelles",
                         "attributes": {"DEX": 14, "CON": 12},
-                        "skills": {"Armes blanches": 60, "Armes contondantes": 55, "Esquive": 45, "Bloquer": 40, "Arts martiaux": 30},
+                        "skills": {
+                            "Armes blanches": 60,
+                            "Armes contondantes": 55,
+                            "Esquive": 45,
+                            "Bloquer": 40,
+                            "Arts martiaux": 30,
+                        },
                         "pv": 13,
                         "armour_catalog": "combinaison",
                         "max_attacks": 2,
-                        "weapons": [{"id": "vibro", "catalog": "vibro_couteau"}, {"id": "matraque", "catalog": "matraque_paralysante"}],
+                        "weapons": [
+                            {"id": "vibro", "catalog": "vibro_couteau"},
+                            {"id": "matraque", "catalog": "matraque_paralysante"},
+                        ],
                     },
                     {
                         "id": "garde",

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from ..state import Action
 from ..conditions import remove
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..ruleset import GM
+from ..state import Action
 from . import attack
 from .conditions import is_dead
 from .items import find_weapon, recover
 from .reactions import check_reaction
-from .turns import current_actor, end_turn, settle, spend_attack
 from .state import Res, SpaceOperaCombat, SpaceOperaCombatant
+from .turns import current_actor, end_turn, settle, spend_attack
 
 
 def resolve(res: Res, action: Action) -> None:
@@ -30,7 +30,10 @@ def resolve(res: Res, action: Action) -> None:
 def _check_turn(state: SpaceOperaCombat, actor: SpaceOperaCombatant) -> None:
     pending = state.get("pending")
     if pending:
-        raise NotYourTurn(f"waiting for {pending['target']} to declare a dodge, a parry or nothing against {pending['attacker']}'s attack", field="actor")
+        raise NotYourTurn(
+            f"waiting for {pending['target']} to declare a dodge, a parry or nothing against {pending['attacker']}'s attack",
+            field="actor",
+        )
     if is_dead(actor):
         raise ActionNotAllowed(f"{actor['id']} is dead", field="actor")
     current = current_actor(state)
@@ -43,7 +46,8 @@ def _react(res: Res, defender: SpaceOperaCombatant, action: Action) -> None:
     pending = res.state.get("pending")
     if not pending:
         raise ActionNotAllowed(
-            "no attack is waiting for a declaration: dodges and parries are declared before the attack roll", field="type"
+            "no attack is waiting for a declaration: dodges and parries are declared before the attack roll",
+            field="type",
         )
     if pending["target"] != defender["id"]:
         raise NotYourTurn(f"the declared attack targets {pending['target']}, not {defender['id']}", field="actor")
@@ -69,7 +73,9 @@ def _clear_condition(res: Res, action: Action) -> None:
     target = res.combatant(action["target"], field="target")
     if not remove(target, action["condition"]):
         present = ", ".join(c["code"] for c in target["conditions"]) or "none"
-        raise InvalidAction(f"{target['id']} has no condition {action['condition']!r} (present: {present})", field="condition")
+        raise InvalidAction(
+            f"{target['id']} has no condition {action['condition']!r} (present: {present})", field="condition"
+        )
     res.emit("condition_cleared", target=target["id"], condition=action["condition"], by=GM)
 
 

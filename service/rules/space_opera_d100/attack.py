@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..state import Action
 from ..conditions import remove
 from ..errors import ActionNotAllowed, InvalidAction
+from ..state import Action
 from .checks import roll_test
 from .conditions import OFF_BALANCE, can_act, is_dead, is_droid, test_penalties
 from .damage import deal_damage
@@ -24,9 +24,9 @@ from .fumbles import fumble
 from .items import check_usable, find_weapon, held_item, skill_penalty
 from .reactions import NO_REACTION, after_dodge_penalty, check_reaction, parry_against, roll_reaction, skill
 from .special import disarm, paralyse
+from .state import PendingAttack, Res, SpaceOperaCombatant
 from .tables import CALLED_SHOT_PENALTY, MULTI_ATTACK_PENALTY_PER_ATTACK, OFF_HAND_PENALTY, SNEAK_SKILL_FACTOR
 from .turns import spend_attack
-from .state import PendingAttack, Res, SpaceOperaCombatant
 
 
 def declare(res: Res, attacker: SpaceOperaCombatant, action: Action) -> None:
@@ -53,11 +53,20 @@ def declare(res: Res, attacker: SpaceOperaCombatant, action: Action) -> None:
         "modifier": action["modifier"],
         "target_weapon": _target_weapon(target, action) if action["mode"] == "disarm" else None,
     }
-    res.emit("attack_declared", attacker=attacker["id"], target=target["id"], weapon=weapon["id"], mode=action["mode"], attacks=attacks)
+    res.emit(
+        "attack_declared",
+        attacker=attacker["id"],
+        target=target["id"],
+        weapon=weapon["id"],
+        mode=action["mode"],
+        attacks=attacks,
+    )
     answerable = can_act(target) and not action["sneak"]
     if action["reaction"] is not None:
         if not answerable:
-            raise ActionNotAllowed(f"{target['id']} cannot react to this attack (unnoticed or helpless)", field="reaction.kind")
+            raise ActionNotAllowed(
+                f"{target['id']} cannot react to this attack (unnoticed or helpless)", field="reaction.kind"
+            )
         item = check_reaction(res, target, action["reaction"], weapon, prefix="reaction.")
         resolve(res, pending, action["reaction"], item)
     elif answerable and res.options["ask_reactions"]:
@@ -80,10 +89,14 @@ def mode_allowed(weapon: dict[str, Any], mode: str, options: dict[str, Any]) -> 
     return not (weapon["ranged"] and mode in ("stun", "disarm") and not options["ranged_stun_and_disarm"])
 
 
-def _check_mode(res: Res, attacker: SpaceOperaCombatant, target: SpaceOperaCombatant, weapon: dict[str, Any], action: Action) -> None:
+def _check_mode(
+    res: Res, attacker: SpaceOperaCombatant, target: SpaceOperaCombatant, weapon: dict[str, Any], action: Action
+) -> None:
     mode = action["mode"]
     if not mode_allowed(weapon, mode, res.options):
-        raise InvalidAction(f"{weapon['name']} is a ranged weapon: in this combat only melee blows {mode}", field="mode")
+        raise InvalidAction(
+            f"{weapon['name']} is a ranged weapon: in this combat only melee blows {mode}", field="mode"
+        )
     if mode == "stun":
         if weapon["edged"]:
             raise InvalidAction(f"{weapon['name']} is edged: an edged weapon cannot stun", field="weapon")
@@ -95,9 +108,13 @@ def _check_mode(res: Res, attacker: SpaceOperaCombatant, target: SpaceOperaComba
         if not weapon["paralysing"]:
             raise InvalidAction(f"{weapon['name']} is not a paralysing weapon", field="weapon")
         if is_droid(target) and not res.options["paralyse_droids"]:
-            raise InvalidAction(f"{target['id']} is a droid: this combat's options make droids immune to paralysis", field="target")
+            raise InvalidAction(
+                f"{target['id']} is a droid: this combat's options make droids immune to paralysis", field="target"
+            )
     if action["martial_arts"] and not martial_arts_allowed(weapon, res.options):
-        needed = "a melee weapon" if res.options["armed_martial_arts"] == "any_melee" else "a bladed weapon (arme blanche)"
+        needed = (
+            "a melee weapon" if res.options["armed_martial_arts"] == "any_melee" else "a bladed weapon (arme blanche)"
+        )
         raise InvalidAction(f"martial arts need bare hands or {needed}, not {weapon['name']}", field="martial_arts")
 
 
@@ -106,11 +123,15 @@ def _declare_attacks(attacker: SpaceOperaCombatant, action: Action) -> int:
     if turn["attacks"] is None:
         attacks = action["attacks"] or 1
         if attacks > attacker["sheet"]["max_attacks"]:
-            raise InvalidAction(f"{attacker['id']} may attack at most {attacker['sheet']['max_attacks']} times a round", field="attacks")
+            raise InvalidAction(
+                f"{attacker['id']} may attack at most {attacker['sheet']['max_attacks']} times a round", field="attacks"
+            )
         turn["attacks"] = turn["attacks_left"] = attacks
         return attacks
     if action["attacks"] is not None and action["attacks"] != turn["attacks"]:
-        raise InvalidAction(f"{turn['attacks']} attacks were declared for this round; the number cannot change", field="attacks")
+        raise InvalidAction(
+            f"{turn['attacks']} attacks were declared for this round; the number cannot change", field="attacks"
+        )
     return turn["attacks"]
 
 
@@ -130,7 +151,9 @@ def _target_weapon(target: SpaceOperaCombatant, action: Action) -> str:
     return found
 
 
-def attack_target(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], pending: PendingAttack) -> tuple[int, dict[str, Any]]:
+def attack_target(
+    res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], pending: PendingAttack
+) -> tuple[int, dict[str, Any]]:
     base = skill(attacker, weapon["skill"])
     if pending["sneak"]:
         base *= SNEAK_SKILL_FACTOR
@@ -159,7 +182,15 @@ def resolve(res: Res, pending: PendingAttack, reaction: dict[str, Any], item: di
     check = roll_test(res, base + sum(modifiers.values()), "attack", attacker)
     remove(attacker, OFF_BALANCE)
     attacker["wielding"] = weapon["id"]
-    res.emit("attack_rolled", attacker=attacker["id"], target=target["id"], weapon=weapon["id"], skill=base, modifiers=shown, **check.as_params())
+    res.emit(
+        "attack_rolled",
+        attacker=attacker["id"],
+        target=target["id"],
+        weapon=weapon["id"],
+        skill=base,
+        modifiers=shown,
+        **check.as_params(),
+    )
     parry = parry_against(res, target, defence, check)
     spend_attack(res, attacker)
     if check.success and pending["mode"] == "disarm":
@@ -171,7 +202,12 @@ def resolve(res: Res, pending: PendingAttack, reaction: dict[str, Any], item: di
             fumble(res, attacker, weapon, pending["vibro"])
         return
     res.emit("attack_hit", attacker=attacker["id"], target=target["id"], critical=check.critical)
-    if pending["mode"] in ("paralyse", "disarm") and parry is not None and parry.success and res.options["parry_stops_effects"]:
+    if (
+        pending["mode"] in ("paralyse", "disarm")
+        and parry is not None
+        and parry.success
+        and res.options["parry_stops_effects"]
+    ):
         res.emit("parry_stopped", defender=target["id"], mode=pending["mode"])
         return
     if pending["mode"] == "paralyse":

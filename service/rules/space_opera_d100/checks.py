@@ -11,12 +11,12 @@ whatever the skill).
 
 from __future__ import annotations
 
-from typing import Any
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..conditions import take_roll_adjustments
-from .tables import CRITICAL_SINGLE, FUMBLE_FROM
 from .state import Res, SpaceOperaCombatant
+from .tables import CRITICAL_SINGLE, FUMBLE_FROM
 
 
 def is_double(roll: int) -> bool:

@@ -9,12 +9,12 @@ lifts it (``clear_condition``, or the shared ``condition`` action).
 
 from __future__ import annotations
 
-from typing import Any
 import math
+from typing import Any
 
 from ..conditions import LEFT, add, find, has, has_any
-from .tables import CONTRACTED_DEX_LOSS, CONTRACTED_TEST_PENALTY, OFF_BALANCE_PENALTY, SECONDS_PER
 from .state import Res, SpaceOperaCombatant
+from .tables import CONTRACTED_DEX_LOSS, CONTRACTED_TEST_PENALTY, OFF_BALANCE_PENALTY, SECONDS_PER
 
 DEAD = "dead"
 UNCONSCIOUS = "unconscious"
@@ -66,7 +66,9 @@ def roll_duration(res: Res, dice: str, unit: str, purpose: str, roller: SpaceOpe
     return duration
 
 
-def add_timed(res: Res, combatant: SpaceOperaCombatant, code: str, dice: str, unit: str, purpose: str, **details: Any) -> dict[str, Any]:
+def add_timed(
+    res: Res, combatant: SpaceOperaCombatant, code: str, dice: str, unit: str, purpose: str, **details: Any
+) -> dict[str, Any]:
     """Roll the state's duration and put the state on (the longer one is kept)."""
     duration = roll_duration(res, dice, unit, purpose, combatant)
     rounds = duration.get("rounds")
@@ -91,4 +93,3 @@ def add_timed(res: Res, combatant: SpaceOperaCombatant, code: str, dice: str, un
 def _seconds(duration: dict[str, Any]) -> int:
     found: int = duration["value"] * SECONDS_PER[duration["unit"]]
     return found
-

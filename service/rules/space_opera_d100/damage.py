@@ -15,6 +15,7 @@ from ..dice import DiceExpression
 from .checks import Check, roll_test
 from .conditions import KNOCKED_OUT, add_timed, is_dead
 from .items import damage_penalty, damage_step, vibro_works
+from .state import PendingAttack, Res, SpaceOperaCombatant
 from .tables import (
     CRITICAL_NO_ARMOUR_BONUS,
     CRITICAL_PARRY_EXTRA_POINTS,
@@ -26,7 +27,6 @@ from .tables import (
     STUN_PV_DIVISOR,
 )
 from .wounds import take_damage
-from .state import PendingAttack, Res, SpaceOperaCombatant
 
 
 def _points(res: Res, expression: str, purpose: str, roller: SpaceOperaCombatant, average: bool = False) -> int:
@@ -51,7 +51,14 @@ def martial_arts(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any]
     check = roll_test(res, skill, "martial arts", attacker)
     kind = "unarmed" if weapon["class"] == "natural" else "armed"
     operation, amount = MARTIAL_ARTS[kind]["success" if check.success else "failure"]
-    res.emit("martial_arts_rolled", attacker=attacker["id"], kind=kind, operation=operation, amount=amount, **check.as_params())
+    res.emit(
+        "martial_arts_rolled",
+        attacker=attacker["id"],
+        kind=kind,
+        operation=operation,
+        amount=amount,
+        **check.as_params(),
+    )
     return operation, amount
 
 
@@ -63,7 +70,15 @@ def _apply(total: int, operation: str, amount: int) -> int:
     return total + amount
 
 
-def deal_damage(res: Res, attacker: SpaceOperaCombatant, target: SpaceOperaCombatant, weapon: dict[str, Any], pending: PendingAttack, attack: Check, parry: dict[str, Any] | None) -> None:
+def deal_damage(
+    res: Res,
+    attacker: SpaceOperaCombatant,
+    target: SpaceOperaCombatant,
+    weapon: dict[str, Any],
+    pending: PendingAttack,
+    attack: Check,
+    parry: dict[str, Any] | None,
+) -> None:
     """``parry``: {"check", "item"} of the target's parry, when it was declared."""
     operation = martial_arts(res, attacker, weapon) if pending["martial_arts"] else None
     parts = weapon_damage(res, attacker, weapon, pending["vibro"])
@@ -102,7 +117,9 @@ def deal_damage(res: Res, attacker: SpaceOperaCombatant, target: SpaceOperaComba
     take_damage(res, target, lost)
 
 
-def _parry_points(res: Res, defender: SpaceOperaCombatant, weapon: dict[str, Any], rolled: int, parry: dict[str, Any] | None) -> tuple[int, int, bool]:
+def _parry_points(
+    res: Res, defender: SpaceOperaCombatant, weapon: dict[str, Any], rolled: int, parry: dict[str, Any] | None
+) -> tuple[int, int, bool]:
     """Seed 6: points = item damage + damage bonus (no vibro); +2 if critical.
 
     Returns the damage parried, the armour-piercing points left for the
@@ -136,7 +153,14 @@ def _item_wear(res: Res, defender: SpaceOperaCombatant, item: dict[str, Any], pa
         damage_step(res, defender, item)
 
 
-def _stun(res: Res, attacker: SpaceOperaCombatant, target: SpaceOperaCombatant, weapon: dict[str, Any], damage: int, shield: bool) -> None:
+def _stun(
+    res: Res,
+    attacker: SpaceOperaCombatant,
+    target: SpaceOperaCombatant,
+    weapon: dict[str, Any],
+    damage: int,
+    shield: bool,
+) -> None:
     """Seed 2: damage x 5 + the weapon's stun bonus = % chance, 3D10 minutes."""
     if shield:
         res.emit("stun_blocked", target=target["id"])

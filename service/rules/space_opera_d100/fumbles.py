@@ -15,9 +15,9 @@ from ..conditions import add
 from .conditions import LOSES_NEXT_ACTION, OFF_BALANCE, is_dead
 from .damage import weapon_damage
 from .items import damage_step, drop, jam, state_of
+from .state import Res, SpaceOperaCombatant
 from .tables import CHANCE_DIVISOR, CHANCE_PIVOT, DESTROYED_AT_STEP, FUMBLE_TABLES, JAM_ACTIONS_TO_CLEAR, band
 from .wounds import take_damage
-from .state import Res, SpaceOperaCombatant
 
 
 def chance_adjustment(combatant: SpaceOperaCombatant) -> int:
@@ -33,7 +33,15 @@ def fumble(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_
     adjustment = chance_adjustment(attacker) if res.options["fumble_chance_adjustment"] else 0
     value = max(1, min(100, roll + adjustment))
     result = band(FUMBLE_TABLES[table], value)
-    res.emit("fumble_rolled", attacker=attacker["id"], table=table, roll=roll, adjustment=adjustment, value=value, result=result)
+    res.emit(
+        "fumble_rolled",
+        attacker=attacker["id"],
+        table=table,
+        roll=roll,
+        adjustment=adjustment,
+        value=value,
+        result=result,
+    )
     EFFECTS[result](res, attacker, weapon, use_vibro, result)
 
 
@@ -42,20 +50,28 @@ def _off_balance(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any]
     add(res, attacker, OFF_BALANCE, until="next_test")
 
 
-def _loses_next_action(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
+def _loses_next_action(
+    res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str
+) -> None:
     add(res, attacker, LOSES_NEXT_ACTION, until="next_action")
 
 
-def _drops_weapon(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
+def _drops_weapon(
+    res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str
+) -> None:
     drop(res, attacker, weapon)
 
 
-def _weapon_damaged(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
+def _weapon_damaged(
+    res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str
+) -> None:
     damage_step(res, attacker, weapon)
 
 
 def _hits_ally(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
-    allies = [c for c in res.state["combatants"] if c["side"] == attacker["side"] and c is not attacker and not is_dead(c)]
+    allies = [
+        c for c in res.state["combatants"] if c["side"] == attacker["side"] and c is not attacker and not is_dead(c)
+    ]
     strike(res, attacker, allies[0] if allies else attacker, weapon, use_vibro)
 
 
@@ -71,7 +87,9 @@ def _jams(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_v
     jam(res, attacker, weapon, JAM_ACTIONS_TO_CLEAR[result])
 
 
-def _damaged_and_jammed(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
+def _damaged_and_jammed(
+    res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str
+) -> None:
     damage_step(res, attacker, weapon)
     if not state_of(attacker, weapon)["destroyed"]:
         jam(res, attacker, weapon, JAM_ACTIONS_TO_CLEAR["weapon_damaged_jam"])
@@ -82,16 +100,33 @@ def _explodes(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], u
     item = state_of(attacker, weapon)
     item["steps"] = max(item["steps"], DESTROYED_AT_STEP.get(weapon["class"], item["steps"]))
     item["destroyed"] = True
-    res.emit("item_damaged", combatant=attacker["id"], item=weapon["id"], steps=item["steps"], vibro_lost=False, destroyed=True)
+    res.emit(
+        "item_damaged",
+        combatant=attacker["id"],
+        item=weapon["id"],
+        steps=item["steps"],
+        vibro_lost=False,
+        destroyed=True,
+    )
 
 
-def strike(res: Res, attacker: SpaceOperaCombatant, victim: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool) -> None:
+def strike(
+    res: Res, attacker: SpaceOperaCombatant, victim: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool
+) -> None:
     """A fumbled blow that lands on someone: the weapon's damage, armour applies."""
     parts = weapon_damage(res, attacker, weapon, use_vibro)
     rolled = max(0, sum(parts.values()))
     armour = max(0, victim["sheet"]["armour"] - weapon["armour_piercing"])
     lost = max(0, rolled - armour)
-    res.emit("fumble_strike", attacker=attacker["id"], target=victim["id"], parts=parts, rolled=rolled, armour=armour, pv_loss=lost)
+    res.emit(
+        "fumble_strike",
+        attacker=attacker["id"],
+        target=victim["id"],
+        parts=parts,
+        rolled=rolled,
+        armour=armour,
+        pv_loss=lost,
+    )
     take_damage(res, victim, lost)
 
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from ..errors import ActionNotAllowed, InvalidAction
 from .schemas import WEAPON_DEFAULTS
-from .tables import DESTROYED_AT_STEP, ITEM_STEP_DAMAGE, ITEM_STEP_SKILL, WEAPONS
 from .state import Res, SpaceOperaCombatant
+from .tables import DESTROYED_AT_STEP, ITEM_STEP_DAMAGE, ITEM_STEP_SKILL, WEAPONS
 
 JAMMED_FOR_THE_FIGHT = -1
 
@@ -43,7 +43,13 @@ def held_item(combatant: SpaceOperaCombatant, item_id: str, field: str) -> dict[
 def state_of(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> dict[str, Any]:
     items = combatant["items"]
     if weapon["id"] not in items:
-        items[weapon["id"]] = {"steps": 0, "destroyed": False, "vibro": bool(weapon["vibro"]), "dropped": False, "jam": 0}
+        items[weapon["id"]] = {
+            "steps": 0,
+            "destroyed": False,
+            "vibro": bool(weapon["vibro"]),
+            "dropped": False,
+            "jam": 0,
+        }
     found: dict[str, Any] = items[weapon["id"]]
     return found
 
@@ -117,7 +123,9 @@ def recover(res: Res, combatant: SpaceOperaCombatant, weapon: dict[str, Any]) ->
     if item is None or not (item["dropped"] or item["jam"]) or item["destroyed"]:
         raise ActionNotAllowed(f"{weapon['name']} is neither dropped nor jammed", field="weapon")
     if item["jam"] == JAMMED_FOR_THE_FIGHT:
-        raise ActionNotAllowed(f"{weapon['name']} is jammed for the rest of the fight (it needs a workshop)", field="weapon")
+        raise ActionNotAllowed(
+            f"{weapon['name']} is jammed for the rest of the fight (it needs a workshop)", field="weapon"
+        )
     if item["dropped"]:
         item["dropped"] = False
         res.emit("weapon_recovered", combatant=combatant["id"], item=weapon["id"])

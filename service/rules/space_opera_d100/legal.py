@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Iterator
+from typing import Any
 
-from ..ruleset import AnyRuleset, Choice
 from ..gm.legal import describe, field_spec, present
+from ..ruleset import AnyRuleset, Choice
 from .attack import martial_arts_allowed, mode_allowed
 from .conditions import is_dead, is_droid
 from .items import JAMMED_FOR_THE_FIGHT, find_weapon
-from .tables import WEAPONS
 from .state import SpaceOperaCombat, SpaceOperaCombatant
+from .tables import WEAPONS
 
 
-def choices(ruleset: AnyRuleset, state: SpaceOperaCombat, actor_id: str, action_type: str) -> list[dict[str, Any]] | None:
+def choices(
+    ruleset: AnyRuleset, state: SpaceOperaCombat, actor_id: str, action_type: str
+) -> list[dict[str, Any]] | None:
     """Refined parameter sets, or None for the default description."""
     if action_type == "clear_condition":
         return [
-            describe(ruleset, state, "gm", action_type, target={"required": True, "choices": [c["id"]]},
-                     condition={"required": True, "choices": sorted({x["code"] for x in c["conditions"]})})
-            for c in present(state) if c["conditions"]
+            describe(
+                ruleset,
+                state,
+                "gm",
+                action_type,
+                target={"required": True, "choices": [c["id"]]},
+                condition={"required": True, "choices": sorted({x["code"] for x in c["conditions"]})},
+            )
+            for c in present(state)
+            if c["conditions"]
         ]
     if actor_id == "gm":
         return None
@@ -30,9 +39,16 @@ def choices(ruleset: AnyRuleset, state: SpaceOperaCombat, actor_id: str, action_
     if action_type == "react":
         return _reactions(ruleset, state, actor)
     if action_type == "recover":
-        stuck = [wid for wid, item in actor["items"].items()
-                 if not item["destroyed"] and (item["dropped"] or item["jam"] > 0) and item["jam"] != JAMMED_FOR_THE_FIGHT]
-        return [describe(ruleset, state, actor_id, action_type, weapon={"required": True, "choices": sorted(stuck)})] if stuck else []
+        stuck = [
+            wid
+            for wid, item in actor["items"].items()
+            if not item["destroyed"] and (item["dropped"] or item["jam"] > 0) and item["jam"] != JAMMED_FOR_THE_FIGHT
+        ]
+        return (
+            [describe(ruleset, state, actor_id, action_type, weapon={"required": True, "choices": sorted(stuck)})]
+            if stuck
+            else []
+        )
     return None
 
 
@@ -70,13 +86,22 @@ def _attacks(ruleset: AnyRuleset, state: SpaceOperaCombat, actor: SpaceOperaComb
 
     def entry(weapon: dict[str, Any], mode: str, ids: list[str], martial_arts: list[bool], **more: Any) -> None:
         if ids:
-            sets.append(describe(
-                ruleset, state, actor["id"], "attack", weapon={"required": True, "choices": [weapon["id"]]},
-                mode={"required": True, "choices": [mode]}, target={"required": True, "choices": ids},
-                attacks={"choices": declared} if declared else None, martial_arts={"choices": martial_arts},
-                # The inline reaction takes what the target's `react` would list.
-                reaction={"type": "object"}, **{"target_weapon": None, **more},
-            ))
+            sets.append(
+                describe(
+                    ruleset,
+                    state,
+                    actor["id"],
+                    "attack",
+                    weapon={"required": True, "choices": [weapon["id"]]},
+                    mode={"required": True, "choices": [mode]},
+                    target={"required": True, "choices": ids},
+                    attacks={"choices": declared} if declared else None,
+                    martial_arts={"choices": martial_arts},
+                    # The inline reaction takes what the target's `react` would list.
+                    reaction={"type": "object"},
+                    **{"target_weapon": None, **more},
+                )
+            )
 
     options = state["options"]
     for weapon in _arsenal(actor):
@@ -85,10 +110,21 @@ def _attacks(ruleset: AnyRuleset, state: SpaceOperaCombat, actor: SpaceOperaComb
         if not weapon["edged"] and mode_allowed(weapon, "stun", options):
             entry(weapon, "stun", [t["id"] for t in targets if not is_droid(t)], [False])
         if weapon["paralysing"]:
-            entry(weapon, "paralyse", [t["id"] for t in targets if not is_droid(t) or options["paralyse_droids"]], martial_arts)
+            entry(
+                weapon,
+                "paralyse",
+                [t["id"] for t in targets if not is_droid(t) or options["paralyse_droids"]],
+                martial_arts,
+            )
         for target in targets if mode_allowed(weapon, "disarm", options) else ():
             if _disarmable(target):
-                entry(weapon, "disarm", [target["id"]], martial_arts, target_weapon={"required": True, "choices": _disarmable(target)})
+                entry(
+                    weapon,
+                    "disarm",
+                    [target["id"]],
+                    martial_arts,
+                    target_weapon={"required": True, "choices": _disarmable(target)},
+                )
     return sets
 
 
@@ -100,12 +136,25 @@ def _reactions(ruleset: AnyRuleset, state: SpaceOperaCombat, actor: SpaceOperaCo
     shot = find_weapon(attacker, pending["weapon"], field="weapon")["ranged"]
     allowed = state["options"]["parry_ranged_with"]
     items = [
-        w["id"] for w in actor["sheet"]["weapons"]
-        if usable(actor, w) and w["class"] != "natural" and not w["ranged"]
+        w["id"]
+        for w in actor["sheet"]["weapons"]
+        if usable(actor, w)
+        and w["class"] != "natural"
+        and not w["ranged"]
         and (not shot or allowed == "anything" or (allowed == "shields" and w["class"] == "shield"))
     ]
-    sets = [describe(ruleset, state, actor["id"], "react", kind={"required": True, "choices": ["dodge", "none"]}, item=None)]
+    sets = [
+        describe(ruleset, state, actor["id"], "react", kind={"required": True, "choices": ["dodge", "none"]}, item=None)
+    ]
     if items:
-        sets.append(describe(ruleset, state, actor["id"], "react", kind={"required": True, "choices": ["parry"]},
-                             item={"required": True, "choices": items}))
+        sets.append(
+            describe(
+                ruleset,
+                state,
+                actor["id"],
+                "react",
+                kind={"required": True, "choices": ["parry"]},
+                item={"required": True, "choices": items},
+            )
+        )
     return sets

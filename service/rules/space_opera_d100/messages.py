@@ -64,8 +64,13 @@ MESSAGES = {"en": ENGLISH}
 
 # Words for the ids events carry (translated in service/i18n/locales).
 _CONDITIONS = {
-    "dead": "dead", "unconscious": "unconscious", "knocked_out": "knocked out", "paralysed": "paralysed",
-    "contracted": "contracted muscles", "off_balance": "off balance", "loses_next_action": "loses the next action",
+    "dead": "dead",
+    "unconscious": "unconscious",
+    "knocked_out": "knocked out",
+    "paralysed": "paralysed",
+    "contracted": "contracted muscles",
+    "off_balance": "off balance",
+    "loses_next_action": "loses the next action",
     "wound": "wounded",
 }
 LABELS = {

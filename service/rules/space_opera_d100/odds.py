@@ -1,7 +1,7 @@
 """How space-opera-d100 outcomes read in the odds: death-table wounds; the default reaction."""
 
-from ..state import Event
 from ..odds.profile import OddsProfile
+from ..state import Event
 
 
 class SpaceOperaOdds(OddsProfile):

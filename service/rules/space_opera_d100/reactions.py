@@ -15,6 +15,7 @@ from ..errors import ActionNotAllowed, InvalidAction
 from .checks import Check, roll_test, with_target
 from .conditions import OFF_BALANCE, test_penalties
 from .items import check_usable, held_item, skill_penalty
+from .state import Res, SpaceOperaCombatant
 from .tables import (
     DODGE_EFFECTS,
     EXTRA_DODGE_PENALTY,
@@ -24,7 +25,6 @@ from .tables import (
     SKILL_BLOCK,
     SKILL_DODGE,
 )
-from .state import Res, SpaceOperaCombatant
 
 NO_REACTION = {"kind": "none", "item": None, "off_hand": False, "modifier": 0}
 
@@ -42,7 +42,9 @@ def after_dodge_penalty(res: Res, combatant: SpaceOperaCombatant) -> dict[str, A
     return {"after_dodge": EXTRA_DODGE_PENALTY * times}
 
 
-def check_reaction(res: Res, defender: SpaceOperaCombatant, reaction: dict[str, Any], attack_weapon: dict[str, Any], prefix: str = "") -> dict[str, Any] | None:
+def check_reaction(
+    res: Res, defender: SpaceOperaCombatant, reaction: dict[str, Any], attack_weapon: dict[str, Any], prefix: str = ""
+) -> dict[str, Any] | None:
     """Refuse an impossible declaration; return the parrying item, if any."""
     if reaction["kind"] != "parry":
         if reaction["item"] is not None:
@@ -61,7 +63,13 @@ def check_reaction(res: Res, defender: SpaceOperaCombatant, reaction: dict[str, 
     return item
 
 
-def roll_reaction(res: Res, defender: SpaceOperaCombatant, reaction: dict[str, Any], item: dict[str, Any] | None, attack_weapon: dict[str, Any]) -> dict[str, Any]:
+def roll_reaction(
+    res: Res,
+    defender: SpaceOperaCombatant,
+    reaction: dict[str, Any],
+    item: dict[str, Any] | None,
+    attack_weapon: dict[str, Any],
+) -> dict[str, Any]:
     """Roll the declared dodge or parry; return what it does to the attack."""
     if reaction["kind"] == "dodge":
         return _dodge(res, defender, reaction, attack_weapon)
@@ -70,7 +78,9 @@ def roll_reaction(res: Res, defender: SpaceOperaCombatant, reaction: dict[str, A
     return {"kind": "none", "attack_modifier": 0}
 
 
-def _dodge(res: Res, defender: SpaceOperaCombatant, reaction: dict[str, Any], attack_weapon: dict[str, Any]) -> dict[str, Any]:
+def _dodge(
+    res: Res, defender: SpaceOperaCombatant, reaction: dict[str, Any], attack_weapon: dict[str, Any]
+) -> dict[str, Any]:
     modifiers = {
         "extra_dodges": EXTRA_DODGE_PENALTY * defender["round"]["dodges"],
         **test_penalties(defender),
@@ -86,7 +96,14 @@ def _dodge(res: Res, defender: SpaceOperaCombatant, reaction: dict[str, Any], at
         effect = table["great"] if great else table["success"]
     else:
         effect = REACTION_FUMBLE_ATTACKER_BONUS if check.fumble else 0
-    res.emit("dodge_rolled", defender=defender["id"], skill=base, modifiers=_shown(modifiers), attack_modifier=effect, **check.as_params())
+    res.emit(
+        "dodge_rolled",
+        defender=defender["id"],
+        skill=base,
+        modifiers=_shown(modifiers),
+        attack_modifier=effect,
+        **check.as_params(),
+    )
     return {"kind": "dodge", "attack_modifier": effect, "check": check}
 
 
@@ -113,7 +130,15 @@ def _parry(res: Res, defender: SpaceOperaCombatant, reaction: dict[str, Any], it
     remove(defender, OFF_BALANCE)
     defender["wielding"] = item["id"]
     effect = REACTION_FUMBLE_ATTACKER_BONUS if check.fumble else 0
-    res.emit("parry_rolled", defender=defender["id"], item=item["id"], skill=base, modifiers=_shown(modifiers), attack_modifier=effect, **check.as_params())
+    res.emit(
+        "parry_rolled",
+        defender=defender["id"],
+        item=item["id"],
+        skill=base,
+        modifiers=_shown(modifiers),
+        attack_modifier=effect,
+        **check.as_params(),
+    )
     return {"kind": "parry", "attack_modifier": effect, "check": check, "item": item}
 
 
@@ -124,7 +149,9 @@ def parry_against(res: Res, defender: SpaceOperaCombatant, parry: dict[str, Any]
     check: Check = parry["check"]
     if attack.critical:
         check = with_target(check, check.target + PARRY_CRITICAL_HIT_PENALTY, res.options["high_rolls_always_fumble"])
-        res.emit("parry_against_critical", defender=defender["id"], penalty=PARRY_CRITICAL_HIT_PENALTY, **check.as_params())
+        res.emit(
+            "parry_against_critical", defender=defender["id"], penalty=PARRY_CRITICAL_HIT_PENALTY, **check.as_params()
+        )
     return check
 
 

@@ -8,8 +8,8 @@ from ..conditions import add
 from .checks import roll_test
 from .conditions import CONTRACTED, PARALYSED, add_timed, dex
 from .items import drop
-from .tables import DISARM_DEX_FACTOR, PARALYSIS_CON_FACTOR, PARALYSIS_DURATION
 from .state import Res, SpaceOperaCombatant
+from .tables import DISARM_DEX_FACTOR, PARALYSIS_CON_FACTOR, PARALYSIS_DURATION
 
 
 def paralyse(res: Res, target: SpaceOperaCombatant) -> None:

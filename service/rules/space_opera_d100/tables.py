@@ -7,6 +7,7 @@ names kinds of weapons but gives no statistics (docs, gap G14).
 
 from collections.abc import Sequence
 from typing import Any, TypeVar
+
 # -- d100 tests (seed 8, "Les coups Critiques") -----------------------------------
 CRITICAL_SINGLE = 1  # "ou un 01"
 FUMBLE_FROM = 96  # "de 96 à 00"
@@ -45,7 +46,10 @@ PARALYSIS_DURATION = "5d6"  # minutes
 CRITICAL_NO_ARMOUR_BONUS = "1d3"
 HEAD_FACTOR = 2
 DISARM_DEX_FACTOR = 2
-MARTIAL_ARTS: dict[str, Any] = {"unarmed": {"success": ("times", 2), "failure": ("divide", 2)}, "armed": {"success": ("plus", 2), "failure": ("plus", -2)}}
+MARTIAL_ARTS: dict[str, Any] = {
+    "unarmed": {"success": ("times", 2), "failure": ("divide", 2)},
+    "armed": {"success": ("plus", 2), "failure": ("plus", -2)},
+}
 
 # -- item damage (seed 7) ---------------------------------------------------------------
 ITEM_STEP_DAMAGE = -1
@@ -108,18 +112,69 @@ LOCATIONS = ("head", "chest", "abdomen", "left_arm", "right_arm", "left_leg", "r
 WEAPONS: dict[str, dict[str, Any]] = {
     UNARMED: {"name": "Mains nues", "skill": "Corps à corps", "damage": "1d3", "class": "natural"},
     "couteau": {"name": "Couteau", "skill": "Armes blanches", "damage": "1d4", "class": "light", "edged": True},
-    "vibro_couteau": {"name": "Vibro-couteau", "skill": "Armes blanches", "damage": "1d4", "class": "light", "edged": True, "vibro": "1d4"},
+    "vibro_couteau": {
+        "name": "Vibro-couteau",
+        "skill": "Armes blanches",
+        "damage": "1d4",
+        "class": "light",
+        "edged": True,
+        "vibro": "1d4",
+    },
     "epee": {"name": "Épée", "skill": "Armes blanches", "damage": "1d8", "class": "simple", "edged": True},
     "hache": {"name": "Hache", "skill": "Armes blanches", "damage": "1d8+1", "class": "simple", "edged": True},
-    "vibro_hache": {"name": "Vibro-hache", "skill": "Armes blanches", "damage": "1d8+1", "class": "simple", "edged": True, "vibro": "1d6"},
-    "epee_2_mains": {"name": "Épée à deux mains", "skill": "Armes blanches", "damage": "2d6", "class": "heavy", "edged": True},
-    "matraque": {"name": "Matraque", "skill": "Armes contondantes", "damage": "1d6", "class": "simple", "stun_bonus": 10},
-    "matraque_paralysante": {"name": "Matraque paralysante", "skill": "Armes contondantes", "damage": "1d6", "class": "simple", "paralysing": True},
-    "baton_force": {"name": "Bâton de force", "skill": "Armes contondantes", "damage": "1d8", "class": "heavy", "stun_bonus": 5},
+    "vibro_hache": {
+        "name": "Vibro-hache",
+        "skill": "Armes blanches",
+        "damage": "1d8+1",
+        "class": "simple",
+        "edged": True,
+        "vibro": "1d6",
+    },
+    "epee_2_mains": {
+        "name": "Épée à deux mains",
+        "skill": "Armes blanches",
+        "damage": "2d6",
+        "class": "heavy",
+        "edged": True,
+    },
+    "matraque": {
+        "name": "Matraque",
+        "skill": "Armes contondantes",
+        "damage": "1d6",
+        "class": "simple",
+        "stun_bonus": 10,
+    },
+    "matraque_paralysante": {
+        "name": "Matraque paralysante",
+        "skill": "Armes contondantes",
+        "damage": "1d6",
+        "class": "simple",
+        "paralysing": True,
+    },
+    "baton_force": {
+        "name": "Bâton de force",
+        "skill": "Armes contondantes",
+        "damage": "1d8",
+        "class": "heavy",
+        "stun_bonus": 5,
+    },
     "bouclier": {"name": "Bouclier", "skill": "Bloquer", "damage": "1d4", "class": "shield"},
-    "blaster_poing": {"name": "Blaster de poing", "skill": "Blasters", "damage": "3d6", "class": "light", "ranged": True},
+    "blaster_poing": {
+        "name": "Blaster de poing",
+        "skill": "Blasters",
+        "damage": "3d6",
+        "class": "light",
+        "ranged": True,
+    },
     "fusil_blaster": {"name": "Fusil blaster", "skill": "Blasters", "damage": "3d8", "class": "simple", "ranged": True},
-    "fusil_perforant": {"name": "Fusil perforant", "skill": "Blasters", "damage": "3d6", "class": "simple", "ranged": True, "armour_piercing": 3},
+    "fusil_perforant": {
+        "name": "Fusil perforant",
+        "skill": "Blasters",
+        "damage": "3d6",
+        "class": "simple",
+        "ranged": True,
+        "armour_piercing": 3,
+    },
 }
 
 ARMOUR: dict[str, Any] = {

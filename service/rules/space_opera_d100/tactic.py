@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Iterator
+from typing import Any
 
 from ..state import Awaiting
 from ..tactics import DefaultTactic, Tactic, choose_target
@@ -21,7 +21,9 @@ def _reaction(actor: SpaceOperaCombatant, style: str) -> dict[str, Any]:
     return {"kind": "dodge"}
 
 
-def candidates(state: SpaceOperaCombat, actor: SpaceOperaCombatant, waiting: Awaiting, tactic: Tactic) -> Iterator[dict[str, Any]]:
+def candidates(
+    state: SpaceOperaCombat, actor: SpaceOperaCombatant, waiting: Awaiting, tactic: Tactic
+) -> Iterator[dict[str, Any]]:
     actions, me = waiting["actions"], actor["id"]
     if "react" in actions:
         yield {"type": "react", "actor": me, **_reaction(actor, tactic.style)}

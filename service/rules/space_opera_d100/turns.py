@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import cast
 
-from .state import Res, RoundState, SpaceOperaCombat, SpaceOperaCombatant
-from ..state import Awaiting
 from ..conditions import has, next_round, remove
+from ..state import Awaiting
 from .conditions import LOSES_NEXT_ACTION, can_act, dex
+from .state import Res, RoundState, SpaceOperaCombat, SpaceOperaCombatant
 from .tables import INITIATIVE_DIE, INITIATIVE_LOSS_PER_ATTACK
 
 TURN_ACTIONS = ["attack", "pass", "recover"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..conditions import add, has
 from .checks import roll_test
 from .conditions import DEAD, KNOCKED_OUT, UNCONSCIOUS, WOUND, add_timed, is_dead, is_droid
+from .state import Res, SpaceOperaCombatant
 from .tables import (
     CONSCIOUSNESS_CON_FACTOR,
     CONSCIOUSNESS_DURATION,
@@ -21,7 +22,6 @@ from .tables import (
     WOUND_EFFECTS,
     band,
 )
-from .state import Res, SpaceOperaCombatant
 
 
 def take_damage(res: Res, target: SpaceOperaCombatant, amount: int) -> None:
@@ -62,7 +62,13 @@ def consciousness_test(res: Res, target: SpaceOperaCombatant) -> None:
     res.emit("consciousness_test", target=target["id"], con=con, **check.as_params())
     if not check.success:
         duration = add_timed(
-            res, target, UNCONSCIOUS, CONSCIOUSNESS_DURATION["dice"], CONSCIOUSNESS_DURATION["unit"], "unconscious hours", cause="consciousness"
+            res,
+            target,
+            UNCONSCIOUS,
+            CONSCIOUSNESS_DURATION["dice"],
+            CONSCIOUSNESS_DURATION["unit"],
+            "unconscious hours",
+            cause="consciousness",
         )
         res.emit("fell_unconscious", target=target["id"], amount=duration["value"], unit=duration["unit"])
 
@@ -71,7 +77,14 @@ def death_table(res: Res, target: SpaceOperaCombatant) -> None:
     column = min(-target["pv"], len(DEATH_TABLE_COLUMNS) - 1)
     roll = res.dice.roll(100, "death table", target["id"])
     result = band(DEATH_TABLE, roll)[column]
-    res.emit("death_table", target=target["id"], roll=roll, pv=target["pv"], column=DEATH_TABLE_COLUMNS[column], result=result)
+    res.emit(
+        "death_table",
+        target=target["id"],
+        roll=roll,
+        pv=target["pv"],
+        column=DEATH_TABLE_COLUMNS[column],
+        result=result,
+    )
     if result == "dead":
         add(res, target, DEAD)
         res.emit("died", target=target["id"])
@@ -83,8 +96,18 @@ def death_table(res: Res, target: SpaceOperaCombatant) -> None:
         san = target["san"]
     # Wounds stack: each result of the death table is a condition of its own.
     add(res, target, WOUND, stacks=True, severity=result, skill=effects["skill"], limb_lost=effects["limb_lost"])
-    res.emit("wound", target=target["id"], severity=result, san_loss=-effects["san"], san=san, skill_loss=-effects["skill"], limb_lost=effects["limb_lost"])
+    res.emit(
+        "wound",
+        target=target["id"],
+        severity=result,
+        san_loss=-effects["san"],
+        san=san,
+        skill_loss=-effects["skill"],
+        limb_lost=effects["limb_lost"],
+    )
     if effects["unconscious"]:
         spec = effects["unconscious"]
-        duration = add_timed(res, target, UNCONSCIOUS, spec["dice"], spec["unit"], f"unconscious {spec['unit']}", cause=result)
+        duration = add_timed(
+            res, target, UNCONSCIOUS, spec["dice"], spec["unit"], f"unconscious {spec['unit']}", cause=result
+        )
         res.emit("fell_unconscious", target=target["id"], amount=duration["value"], unit=duration["unit"])

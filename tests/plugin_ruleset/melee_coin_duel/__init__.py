@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from service.rules.shapes import Schema, fields, validate
-
 from service.rules.conditions import add, has, next_round, remove, roll_bonus
 from service.rules.errors import InvalidAction
 from service.rules.gm.legal import describe
 from service.rules.ruleset import Resolution, Ruleset
 from service.rules.schemas import ActionBase, CombatantBase, CommonOptions, StrictInt, auto_end, identifier
+from service.rules.shapes import Schema, fields, validate
 from service.rules.tactics import DefaultTactic, Tactic, choose_target
 
 DOWN = "down"
@@ -100,8 +99,15 @@ class CoinDuel(Ruleset):
     tactic = DefaultTactic("pv", _candidates, "Attack the target; style has no effect.")
 
     def new_combatant(self, sheet: dict, options: dict) -> dict:
-        return {"id": sheet["id"], "name": sheet["name"], "side": sheet["side"], "pv": sheet["pv"],
-                "pv_max": sheet["pv"], "conditions": [], "sheet": {}}
+        return {
+            "id": sheet["id"],
+            "name": sheet["name"],
+            "side": sheet["side"],
+            "pv": sheet["pv"],
+            "pv_max": sheet["pv"],
+            "conditions": [],
+            "sheet": {},
+        }
 
     def start(self, res: Resolution) -> None:
         res.state["turn"] = res.state["combatants"][0]["id"]
@@ -117,7 +123,11 @@ class CoinDuel(Ruleset):
             return None if action_type != "attack" else []
         actor = next(c for c in state["combatants"] if c["id"] == actor_id)
         enemies = [c["id"] for c in _enemies(state, actor)]
-        return [describe(self, state, actor_id, "attack", target={"type": "string", "choices": enemies})] if enemies else []
+        return (
+            [describe(self, state, actor_id, "attack", target={"type": "string", "choices": enemies})]
+            if enemies
+            else []
+        )
 
     def resolve(self, res: Resolution, action: dict) -> None:
         attacker = res.combatant(action["actor"], field="actor")

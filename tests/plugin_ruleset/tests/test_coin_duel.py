@@ -10,7 +10,8 @@ class TestCoinDuel(RulesetKit):
         # The plugin declares what new_combatant adds (combatant_state): pv and pv_max, besides the common fields.
         combatant = table.http.get("/openapi.json").get_json()["components"]["schemas"]["CoinDuelCombatant"]
         assert combatant["properties"]["pv"] == {
-            "type": "integer", "description": "Hit points left; at 0 or less the fighter is down."
+            "type": "integer",
+            "description": "Hit points left; at 0 or less the fighter is down.",
         }
         assert combatant["properties"]["pv_max"]["type"] == "integer"
         assert set(combatant["required"]) == {"id", "name", "side", "conditions", "pv", "pv_max"}

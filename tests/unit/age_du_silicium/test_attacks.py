@@ -7,7 +7,16 @@ from service.rules.errors import ActionNotAllowed, InvalidAction
 from ..rules_helpers import codes, combatant, params, step
 from .fixtures import NO_STRESS, ana, attack_entry, bob, declare, duel, refused
 
-GUN = {"id": "smg", "kind": "ranged", "skill": "Armes de poing", "damage": 6, "burst": True, "interface": True, "laser_sight": True, "goggles": True}
+GUN = {
+    "id": "smg",
+    "kind": "ranged",
+    "skill": "Armes de poing",
+    "damage": 6,
+    "burst": True,
+    "interface": True,
+    "laser_sight": True,
+    "goggles": True,
+}
 
 
 def ana_attacks(options=None, ana_sheet=None, bob_sheet=None, weapon=None):
@@ -45,9 +54,19 @@ def test_melee_modifiers(fields, modifiers):
 
 @pytest.mark.parametrize(
     ("vision", "visibility", "modifier"),
-    [("normal", "total_darkness", -50), ("night", "total_darkness", -50), ("thermal", "total_darkness", -20),
-     ("night", "dim", 0), ("thermal", "dim", -10), ("thermal", "partial", -5), ("night", "blinding", -10),
-     ("normal", "haze", -10), ("night", "light_fog", -10), ("night", "dense_fog", -20), ("thermal", "light_fog", 0)],
+    [
+        ("normal", "total_darkness", -50),
+        ("night", "total_darkness", -50),
+        ("thermal", "total_darkness", -20),
+        ("night", "dim", 0),
+        ("thermal", "dim", -10),
+        ("thermal", "partial", -5),
+        ("night", "blinding", -10),
+        ("normal", "haze", -10),
+        ("night", "light_fog", -10),
+        ("night", "dense_fog", -20),
+        ("thermal", "light_fog", 0),
+    ],
 )
 def test_visibility_by_vision(vision, visibility, modifier):
     state = ana_attacks(ana_sheet=ana(vision=vision))
@@ -69,7 +88,10 @@ def test_visibility_by_vision(vision, visibility, modifier):
         ({"shooter_pace": "medium"}, {"shooter_pace": -10}),
         ({"shooter_pace": "fast"}, {"shooter_pace": -20}),
         ({"in_vehicle": True, "shooter_pace": "medium"}, {"shooter_pace": -5}),
-        ({"in_vehicle": True, "shooter_pace": "fast", "situation": ["driving_not_interfaced"]}, {"shooter_pace": -10, "driving_not_interfaced": -10}),
+        (
+            {"in_vehicle": True, "shooter_pace": "fast", "situation": ["driving_not_interfaced"]},
+            {"shooter_pace": -10, "driving_not_interfaced": -10},
+        ),
         ({"in_vehicle": True, "relative_speed": "slower_101_plus"}, {"relative_speed": -20}),
         ({"in_vehicle": True, "relative_speed": "slower_51_100"}, {"relative_speed": -10}),
         ({"in_vehicle": True, "relative_speed": "faster_51_100"}, {"relative_speed": 10}),
@@ -92,7 +114,13 @@ def test_weapon_aids_burst_and_recoil():
     state = ana_attacks(ana_sheet=ana(weapons=[GUN]))
     # Two bursts: -10 burst, -5 recoil; interface +10, laser +5, goggles +5: 60 + 5 = 65.
     state, entry = attack(state, [66, 65, 2, 3], burst=True, extra_shots=1)
-    assert params(entry, "attack")["modifiers"] == {"burst": -10, "recoil": -5, "interface": 10, "laser_sight": 5, "goggles": 5}
+    assert params(entry, "attack")["modifiers"] == {
+        "burst": -10,
+        "recoil": -5,
+        "interface": 10,
+        "laser_sight": 5,
+        "goggles": 5,
+    }
     assert params(entry, "attack")["shots"] == 2
     assert params(entry, "attack_missed") == {"attacker": "ana", "target": "bob", "fumble": False}
     # The second burst hits: torso; 6 + 2 (burst) - 3 + 3 = 8.
@@ -173,13 +201,19 @@ def test_at_most_three_aims():
 )
 def test_fields_that_do_not_fit_the_weapon_are_invalid(weapon, fields, field):
     state = ana_attacks()
-    error = refused(state, {"type": "attack", "actor": "ana", "target": "bob", "weapon": weapon, **fields}, InvalidAction)
+    error = refused(
+        state, {"type": "attack", "actor": "ana", "target": "bob", "weapon": weapon, **fields}, InvalidAction
+    )
     assert error.field == field
 
 
 def test_maneuvers_need_skill_level_1():
     state = ana_attacks()
-    error = refused(state, {"type": "attack", "actor": "ana", "target": "bob", "weapon": "unarmed", "maneuver": "projection"}, ActionNotAllowed)
+    error = refused(
+        state,
+        {"type": "attack", "actor": "ana", "target": "bob", "weapon": "unarmed", "maneuver": "projection"},
+        ActionNotAllowed,
+    )
     assert error.field == "maneuver"
 
 
@@ -215,7 +249,14 @@ def test_immobilisation_then_the_victim_can_only_break_free():
     state, entry = attack(state, [30], weapon="unarmed", maneuver="immobilisation", situation=["after_projection"])
     assert params(entry, "attack")["modifiers"] == {"after_projection": 10}
     assert combatant(state, "bob")["conditions"] == [
-        {"code": "immobilised", "source": "ana", "start": {"round": 1}, "ends": {"event": "broken_free"}, "modifiers": {}, "by": "ana"}
+        {
+            "code": "immobilised",
+            "source": "ana",
+            "start": {"round": 1},
+            "ends": {"event": "broken_free"},
+            "modifiers": {},
+            "by": "ana",
+        }
     ]
     # Bob's declared action (40) is still to come: he may only try to break free, or give it up.
     assert state["awaiting"] == [{"actor": "bob", "actions": ["break_free", "forgo"], "reason": "resolution"}]
@@ -231,7 +272,13 @@ def test_immobilisation_then_the_victim_can_only_break_free():
     # Both succeed: Bob 20 under 45 (margin 25) against Ana 40 under 45 (margin 5): Bob is free.
     state, entry = step(state, {"type": "break_free", "actor": "bob", "dice": [20, 40]})
     assert params(entry, "break_free") == {
-        "actor": "bob", "target": "ana", "roll": 20, "chance": 45, "holder_roll": 40, "holder_chance": 45, "success": True,
+        "actor": "bob",
+        "target": "ana",
+        "roll": 20,
+        "chance": 45,
+        "holder_roll": 40,
+        "holder_chance": 45,
+        "success": True,
     }
     assert combatant(state, "bob")["conditions"] == []
 
@@ -260,7 +307,12 @@ def test_a_surprised_victim_of_a_hold_may_still_break_free():
     # Bob is surprised (90) and, with two actions, owes a defensive one; the GM puts him in a hold.
     from ..rules_helpers import start
 
-    state, _ = start("age-du-silicium", [ana(ambusher=True), bob(actions=2)], dice=[90], options={"stress_test": False, "surprise_difficulty": 20})
+    state, _ = start(
+        "age-du-silicium",
+        [ana(ambusher=True), bob(actions=2)],
+        dice=[90],
+        options={"stress_test": False, "surprise_difficulty": 20},
+    )
     state, _ = step(state, {"type": "adjust", "actor": "gm", "combatant": "bob", "add": ["immobilised"]})
     error = refused(state, {"type": "declare", "actor": "bob", "actions": [{"kind": "defend"}]}, ActionNotAllowed)
     assert error.field == "actions.0.kind"
@@ -269,7 +321,11 @@ def test_a_surprised_victim_of_a_hold_may_still_break_free():
 
 
 def _gunner():
-    return ana(weapons=[{"id": "fusil", "kind": "ranged", "skill": "Armes de poing", "damage": 8, "burst": True, "full_auto": True}])
+    return ana(
+        weapons=[
+            {"id": "fusil", "kind": "ranged", "skill": "Armes de poing", "damage": 8, "burst": True, "full_auto": True}
+        ]
+    )
 
 
 def test_full_automatic_fire_is_bursts_with_the_recoil_of_extra_shots():

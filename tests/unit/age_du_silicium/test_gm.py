@@ -41,9 +41,22 @@ def codes_of(state, combatant_id):
 
 def test_adjust_shared_and_older_fields_logged_with_the_gm_as_author():
     state, entry = gm(duel()[0], "adjust", target="bob", set={"blessures": 5}, reason="old wound")
-    assert params(entry, "value_adjusted") == {"target": "bob", "value": "blessures", "old": 20, "new": 5, "author": GM, "reason": "old wound"}
+    assert params(entry, "value_adjusted") == {
+        "target": "bob",
+        "value": "blessures",
+        "old": 20,
+        "new": 5,
+        "author": GM,
+        "reason": "old wound",
+    }
     state, entry = gm(state, "adjust", combatant="bob", add=["prone"])
-    assert params(entry, "adjusted") == {"combatant": "bob", "added": ["prone"], "removed": [], "blessures": 5, "reason": None}
+    assert params(entry, "adjusted") == {
+        "combatant": "bob",
+        "added": ["prone"],
+        "removed": [],
+        "blessures": 5,
+        "reason": None,
+    }
     assert codes_of(state, "bob") == ["prone"]
     with pytest.raises(InvalidAction) as refused_adjust:
         gm(state, "adjust", target="bob", set={"initiative": "fast"})
@@ -52,7 +65,13 @@ def test_adjust_shared_and_older_fields_logged_with_the_gm_as_author():
 
 def test_a_modifier_for_one_round_applies_then_expires_when_round_2_begins():
     state, entry = gm(duel()[0], "modify", target="ana", value=10, rounds=1)
-    assert params(entry, "modifier_applied") == {"target": "ana", "value": 10, "rounds": 1, "author": GM, "reason": None}
+    assert params(entry, "modifier_applied") == {
+        "target": "ana",
+        "value": 10,
+        "rounds": 1,
+        "author": GM,
+        "reason": None,
+    }
     state, entry = shoot(ana_to_shoot(state), [65, 3, 4])  # 65 <= 60 + 10
     assert params(entry, "attack_roll")["chance"] == 70 and "attack_hit" in codes(entry)
     assert params(entry, "round_started") == {"round": 2}  # Bob's "other" resolved alone: the round is over
@@ -71,7 +90,9 @@ def test_override_decides_the_next_roll_then_rolls_are_read_again():
 
 
 def test_surprised_starts_at_the_opening_and_ends_once_its_defensive_action_is_declared():
-    state, entry = start(RULESET, [ana(ambusher=True), bob()], dice=[90], options={**NO_STRESS, "surprise_difficulty": 20})
+    state, entry = start(
+        RULESET, [ana(ambusher=True), bob()], dice=[90], options={**NO_STRESS, "surprise_difficulty": 20}
+    )
     assert codes_of(state, "bob") == ["surprised"] and params(entry, "action_lost") == {"combatant": "bob", "number": 1}
     state, entry = declare(state, "ana", {"kind": "other"})  # round 1 ends: Bob had nothing left
     assert params(entry, "round_started") == {"round": 2}
@@ -88,17 +109,29 @@ def test_a_frenzy_starts_on_a_failed_calme_and_ends_when_no_enemy_is_left():
     assert params(entry, "frenzy_chosen") == {"combatant": "ana", "behaviour": "berserker"}
     state, _ = gm(state, "leave", target="bob", how="flight")
     state, entry = gm(state, "leave", target="cy", how="surrender")
-    assert params(entry, "frenzy_ended") == {"combatant": "ana", "reason": "no_enemies"} and codes_of(state, "ana") == []
+    assert (
+        params(entry, "frenzy_ended") == {"combatant": "ana", "reason": "no_enemies"} and codes_of(state, "ana") == []
+    )
 
 
 def test_immobilised_by_the_gm_for_one_round_only_breaks_free_then_expires():
     state, entry = gm(duel()[0], "condition", target="bob", code="immobilised", rounds=1)
-    assert params(entry, "condition_added") == {"target": "bob", "condition": "immobilised", "rounds": 1, "author": GM, "reason": None}
+    assert params(entry, "condition_added") == {
+        "target": "bob",
+        "condition": "immobilised",
+        "rounds": 1,
+        "author": GM,
+        "reason": None,
+    }
     error = refused(state, {"type": "declare", "actor": "bob", "actions": [{"kind": "other"}]}, ActionNotAllowed)
     assert error.field == "actions.0.kind"
     state, _ = declare(state, "bob", {"kind": "break_free"})
     state, _ = declare(state, "ana", {"kind": "other"})
-    assert state["awaiting"][0] == {"actor": "bob", "actions": ["break_free", "forgo"], "reason": "resolution"}  # no hold: only break free
+    assert state["awaiting"][0] == {
+        "actor": "bob",
+        "actions": ["break_free", "forgo"],
+        "reason": "resolution",
+    }  # no hold: only break free
     state, entry = step(state, {"type": "forgo", "actor": "bob"})
     assert params(entry, "round_started") == {"round": 2}
     assert params(entry, "condition_expired") == {"combatant": "bob", "condition": "immobilised"}
@@ -121,13 +154,19 @@ def test_out_of_action_and_dead_skip_their_actions():
     assert params(entry, "action_skipped") == {"actor": "bob", "number": 1}
     state, _ = gm(state, "condition", target="bob", code="out_of_action", remove=True)
     state, entry = gm(state, "condition", target="bob", code="dead")
-    assert state["awaiting"] == [{"actor": "ana", "actions": ["declare"], "reason": "declaration"}, {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
+    assert state["awaiting"] == [
+        {"actor": "ana", "actions": ["declare"], "reason": "declaration"},
+        {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"},
+    ]
 
 
 def test_a_newcomer_declares_from_the_next_round_on():
     state, _ = declare(duel()[0], "bob", {"kind": "other"})
     state, entry = gm(state, "join", combatant=cy())
-    assert params(entry, "joined") == {"combatant": "cy", "side": "corpo", "author": GM, "reason": None} and entry["rolls"] == []
+    assert (
+        params(entry, "joined") == {"combatant": "cy", "side": "corpo", "author": GM, "reason": None}
+        and entry["rolls"] == []
+    )
     assert state["awaiting"] == [{"actor": "ana", "actions": ["declare"], "reason": "declaration"}]
     state, entry = declare(state, "ana", {"kind": "other"})
     assert params(entry, "declaration_order") == {"order": [["bob"], ["cy"], ["ana"]]}
@@ -169,7 +208,13 @@ def test_cornered_lets_a_fleeing_combatant_attack_until_removed():
 
 def test_prone_by_the_gm_for_one_round_then_expires():
     state, entry = gm(duel()[0], "condition", target="bob", code="prone", rounds=1)
-    assert params(entry, "condition_added") == {"target": "bob", "condition": "prone", "rounds": 1, "author": GM, "reason": None}
+    assert params(entry, "condition_added") == {
+        "target": "bob",
+        "condition": "prone",
+        "rounds": 1,
+        "author": GM,
+        "reason": None,
+    }
     assert codes_of(state, "bob") == ["prone"]
     state, _ = declare(state, "bob", {"kind": "other"})
     state, entry = declare(state, "ana", {"kind": "other"})

@@ -14,12 +14,16 @@ def conditions(state):
 
 
 def test_down_to_zero_blessures_is_no_critical_wound():
-    state, entry = gm(duel()[0], "adjust", target="bob", change={"blessures": -20})  # 20 - 20 = 0: all lost, none beyond
+    state, entry = gm(
+        duel()[0], "adjust", target="bob", change={"blessures": -20}
+    )  # 20 - 20 = 0: all lost, none beyond
     assert codes(entry) == ["value_adjusted"] and conditions(state) == []
 
 
 def test_beyond_the_blessures_left_a_critical_wound_puts_out_of_action():
-    state, entry = gm(duel()[0], "adjust", target="bob", change={"blessures": -22})  # 22 lost, 20 left: excess 2 <= Endurance 3
+    state, entry = gm(
+        duel()[0], "adjust", target="bob", change={"blessures": -22}
+    )  # 22 lost, 20 left: excess 2 <= Endurance 3
     assert params(entry, "critical_wound") == {"target": "bob", "amount": 22, "excess": 2, "endurance": 3}
     assert params(entry, "out_of_action") == {"target": "bob"}
     assert conditions(state) == ["out_of_action"] and combatant(state, "bob")["blessures"] == 0

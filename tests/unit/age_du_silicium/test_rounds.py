@@ -37,7 +37,10 @@ def test_declarations_in_increasing_initiative_and_resolution_in_decreasing_orde
         {"actor": "cy", "actions": ["attack", "forgo"], "reason": "held_action"},
     ]
     # Cy spends the held action before Ana's second action (50): 20 <= 50 hits Bob, torso, 1.
-    state, entry = step(state, {"type": "attack", "actor": "cy", "target": "bob", "weapon": "lame", "reaction": True, "dice": [20, 3, 1]})
+    state, entry = step(
+        state,
+        {"type": "attack", "actor": "cy", "target": "bob", "weapon": "lame", "reaction": True, "dice": [20, 3, 1]},
+    )
     assert params(entry, "attack")["reaction"] is True
     assert params(entry, "wounded") == {"target": "bob", "amount": 4, "left": 16}
     assert state["awaiting"] == [{"actor": "ana", "actions": ["attack", "hold", "forgo"], "reason": "resolution"}]
@@ -82,7 +85,13 @@ def test_holding_at_its_rank_and_dodging_with_the_reaction():
     # Esquive 40 - 5 (GM): 35 <= 35 dodges.
     state, entry = step(state, {"type": "react", "actor": "ana", "reaction": "dodge", "modifier": -5, "dice": [35]})
     assert params(entry, "reaction_roll") == {
-        "defender": "ana", "reaction": "dodge", "roll": 35, "chance": 35, "success": True, "critical": False, "fumble": False,
+        "defender": "ana",
+        "reaction": "dodge",
+        "roll": 35,
+        "chance": 35,
+        "success": True,
+        "critical": False,
+        "fumble": False,
     }
     assert params(entry, "hit_avoided") == {"defender": "ana", "attacker": "bob", "reaction": "dodge"}
     assert combatant(state, "ana")["blessures"] == 20
@@ -131,7 +140,10 @@ def test_forgo_and_skipped_and_lapsed():
     assert params(entry, "action_skipped") == {"actor": "bob", "number": 2}
     assert params(entry, "reaction_lapsed") == {"actor": "bob", "kind": "held"}
     assert state["round"] == 2
-    assert state["awaiting"] == [{"actor": "ana", "actions": ["declare"], "reason": "declaration"}, {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
+    assert state["awaiting"] == [
+        {"actor": "ana", "actions": ["declare"], "reason": "declaration"},
+        {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"},
+    ]
 
 
 def test_auto_end_option_and_gm_end():
@@ -152,7 +164,9 @@ def test_a_held_action_waits_for_its_holder_until_used_or_given_up():
     assert state["round"] == 1
     assert state["awaiting"] == [{"actor": "ana", "actions": ["attack", "forgo"], "reason": "held_action"}]
     # She fires back: 10 <= 60 hits; d10 2 = torso; wound 8 - (Endurance 3 + 0) + d6 1 = 6.
-    state, entry = step(state, {"type": "attack", "actor": "ana", "target": "bob", "reaction": True, "dice": [10, 2, 1]})
+    state, entry = step(
+        state, {"type": "attack", "actor": "ana", "target": "bob", "reaction": True, "dice": [10, 2, 1]}
+    )
     assert params(entry, "wounded") == {"target": "bob", "amount": 6, "left": 14}
     assert "reaction_lapsed" not in codes(entry)
     assert state["round"] == 2

@@ -74,7 +74,14 @@ def test_a_failed_test_asks_the_player_to_choose_a_frenzy():
     state, entry = step(state, {"type": "choose_frenzy", "actor": "bob", "behaviour": "berserker"})
     assert params(entry, "frenzy_chosen") == {"combatant": "bob", "behaviour": "berserker"}
     assert combatant(state, "bob")["conditions"] == [
-        {"code": "frenzy", "source": "rules", "start": {"round": 1}, "ends": None, "modifiers": {}, "behaviour": "berserker"}
+        {
+            "code": "frenzy",
+            "source": "rules",
+            "start": {"round": 1},
+            "ends": None,
+            "modifiers": {},
+            "behaviour": "berserker",
+        }
     ]
     assert state["awaiting"] == [{"actor": "bob", "actions": ["declare"], "reason": "declaration"}]
 
@@ -158,11 +165,24 @@ def test_an_ally_helps_the_frenzied_retest_each_round():
     # Bob's Calme 50, experienced 0; 2 vs 1 would be +10 but a retest takes maluses only; GM -15: 35. 36 fails.
     state, entry = step(state, {"type": "reason", "actor": "cy", "target": "bob", "modifier": -15, "dice": [36]})
     assert params(entry, "calme_retest") == {
-        "actor": "cy", "target": "bob", "modifiers": {"gm": -15},
-        "roll": 36, "chance": 35, "success": False, "critical": False, "fumble": False,
+        "actor": "cy",
+        "target": "bob",
+        "modifiers": {"gm": -15},
+        "roll": 36,
+        "chance": 35,
+        "success": False,
+        "critical": False,
+        "fumble": False,
     }
     assert combatant(state, "bob")["conditions"] == [
-        {"code": "frenzy", "source": "rules", "start": {"round": 1}, "ends": None, "modifiers": {}, "behaviour": "flight"}
+        {
+            "code": "frenzy",
+            "source": "rules",
+            "start": {"round": 1},
+            "ends": None,
+            "modifiers": {},
+            "behaviour": "flight",
+        }
     ]
     # Next round, Cy tries again and Bob calms down.
     state = _reasoning_round(state)
@@ -186,7 +206,9 @@ def test_only_an_ally_may_reason_with_a_frenzied_combatant():
     state = _fleeing_bob()
     state, _ = declare(state, "bob", {"kind": "flee"})
     # Cy tries to reason with Ana, who is an enemy and not in a frenzy.
-    error = refused(state, {"type": "declare", "actor": "cy", "actions": [{"kind": "reason", "target": "ana"}]}, ActionNotAllowed)
+    error = refused(
+        state, {"type": "declare", "actor": "cy", "actions": [{"kind": "reason", "target": "ana"}]}, ActionNotAllowed
+    )
     assert error.field == "actions.0.target"
 
 
@@ -195,7 +217,11 @@ def test_two_allies_cannot_both_retest_him_in_one_round():
     state, _ = start(RULESET, [ana(), bob(), cy(calme=80, actions=2)], dice=[1, 99, 1])
     state, _ = step(state, {"type": "choose_frenzy", "actor": "bob", "behaviour": "flight"})
     state, _ = declare(state, "bob", {"kind": "flee"})
-    twice = {"type": "declare", "actor": "cy", "actions": [{"kind": "reason", "target": "bob"}, {"kind": "reason", "target": "bob"}]}
+    twice = {
+        "type": "declare",
+        "actor": "cy",
+        "actions": [{"kind": "reason", "target": "bob"}, {"kind": "reason", "target": "bob"}],
+    }
     error = refused(state, twice, ActionNotAllowed)
     assert error.field == "actions.1.target"
 
@@ -210,7 +236,9 @@ def test_a_second_ally_cannot_declare_reasoning_with_the_same_friend():
     assert declaration["actor"] == "dan"
     listed = [e for item in _declare_items(state, "dan") for e in item["choices"]]
     assert {"kind": "reason", "target": "bob"} not in listed
-    error = refused(state, {"type": "declare", "actor": "dan", "actions": [{"kind": "reason", "target": "bob"}]}, ActionNotAllowed)
+    error = refused(
+        state, {"type": "declare", "actor": "dan", "actions": [{"kind": "reason", "target": "bob"}]}, ActionNotAllowed
+    )
     assert error.field == "actions.0.target"
 
 
@@ -283,8 +311,8 @@ def test_the_retest_takes_the_situation_s_maluses_only(experience, modifiers, ch
 
 
 def test_the_retest_refuses_a_bonus_from_the_gm():
-    from service.rules.registry import get_ruleset
     from service.rules.errors import InvalidInput
+    from service.rules.registry import get_ruleset
 
     with pytest.raises(InvalidInput) as error:
         get_ruleset(RULESET).load_action({"type": "reason", "actor": "cy", "target": "bob", "modifier": 10})
@@ -309,8 +337,14 @@ def test_a_newcomer_of_the_first_round_tests_calme():
     # Dan joins Bob's side in round 1: Calme 50, experienced 0, 2 vs 1 +10 = 60; 99 fails: frenzy.
     state, entry = step(state, {"type": "join", "actor": "gm", "combatant": sheet("dan", "corpo", 55), "dice": [99]})
     assert params(entry, "stress_test") == {
-        "combatant": "dan", "calme": 50, "modifiers": {"experienced": 0, "outnumbering": 10},
-        "roll": 99, "chance": 60, "success": False, "critical": False, "fumble": True,
+        "combatant": "dan",
+        "calme": 50,
+        "modifiers": {"experienced": 0, "outnumbering": 10},
+        "roll": 99,
+        "chance": 60,
+        "success": False,
+        "critical": False,
+        "fumble": True,
     }
     assert "frenzy" in codes(entry)
 

@@ -13,8 +13,16 @@ def test_vigilance_minus_the_difficulty_lowered_by_sixth_sense_and_guard():
     sheets = [ana(sixth_sense=2, on_guard=5), bob(ambusher=True)]
     state, entry = start(RULESET, sheets, dice=[35], options={**NO_STRESS, "surprise_difficulty": 40})
     assert params(entry, "surprise_test") == {
-        "combatant": "ana", "difficulty": 40, "sixth_sense": 20, "on_guard": 5, "effective": 15,
-        "roll": 35, "chance": 35, "success": True, "critical": False, "fumble": False,
+        "combatant": "ana",
+        "difficulty": 40,
+        "sixth_sense": 20,
+        "on_guard": 5,
+        "effective": 15,
+        "roll": 35,
+        "chance": 35,
+        "success": True,
+        "critical": False,
+        "fumble": False,
     }
     assert "surprised" not in codes(entry)
 
@@ -53,7 +61,15 @@ def test_a_surprised_combatant_loses_its_first_action():
     assert params(entry, "action_lost") == {"combatant": "bob", "number": 1}
     assert state["awaiting"] == [{"actor": "ana", "actions": ["declare"], "reason": "declaration"}]
     assert combatant(state, "bob")["conditions"] == [
-        {"code": "surprised", "source": "rules", "start": {"round": 1}, "ends": {"event": "actions_spent"}, "modifiers": {}, "lose": 0, "defend": 1}
+        {
+            "code": "surprised",
+            "source": "rules",
+            "start": {"round": 1},
+            "ends": {"event": "actions_spent"},
+            "modifiers": {},
+            "lose": 0,
+            "defend": 1,
+        }
     ]
 
 

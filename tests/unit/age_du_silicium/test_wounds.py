@@ -10,7 +10,9 @@ LASER = {"id": "laser", "kind": "ranged", "skill": "Armes de poing", "damage": 1
 
 
 def shoot(dice, options=None, bob_sheet=None, ana_sheet=None, **fields):
-    state, _ = duel(options=options, ana=ana_sheet or ana(weapons=[LASER, *ana()["weapons"]]), bob=bob_sheet or bob(armor=ARMOUR))
+    state, _ = duel(
+        options=options, ana=ana_sheet or ana(weapons=[LASER, *ana()["weapons"]]), bob=bob_sheet or bob(armor=ARMOUR)
+    )
     state, _ = declare(state, "bob", {"kind": "other"})
     state, _ = declare(state, "ana", attack_entry("bob"))
     return step(state, {"type": "attack", "actor": "ana", "target": "bob", "dice": dice, **fields})
@@ -18,7 +20,16 @@ def shoot(dice, options=None, bob_sheet=None, ana_sheet=None, **fields):
 
 @pytest.mark.parametrize(
     ("roll", "location"),
-    [(1, "head"), (2, "torso"), (5, "torso"), (6, "right_arm"), (7, "left_arm"), (8, "right_leg"), (9, "left_leg"), (10, "torso")],
+    [
+        (1, "head"),
+        (2, "torso"),
+        (5, "torso"),
+        (6, "right_arm"),
+        (7, "left_arm"),
+        (8, "right_leg"),
+        (9, "left_leg"),
+        (10, "torso"),
+    ],
 )
 def test_hit_location_d10(roll, location):
     _, entry = shoot([10, roll, 1])
@@ -73,7 +84,9 @@ def test_aimed_damage_doubles_only_the_first_die():
     state, _ = duel(ana=ana(actions=2, weapons=[LASER]), bob=bob(armor=ARMOUR, blessures=60))
     state, _ = declare(state, "bob", {"kind": "other"})
     state, _ = declare(state, "ana", {"kind": "aim"}, attack_entry("bob"))
-    state, entry = step(state, {"type": "attack", "actor": "ana", "target": "bob", "aim": ["damage"], "dice": [30, 2, 6, 10, 5]})
+    state, entry = step(
+        state, {"type": "attack", "actor": "ana", "target": "bob", "aim": ["damage"], "dice": [30, 2, 6, 10, 5]}
+    )
     # 10 - 4 + 6 x 2 + 5 = 23.
     assert params(entry, "wound_rolled")["wounds"] == 23
 
@@ -105,5 +118,13 @@ def test_critical_wound_option_out_of_action_only():
     assert "died" not in codes(entry)
     assert [c["code"] for c in combatant(state, "bob")["conditions"]] == ["out_of_action"]
     # The GM applies what the table decides.
-    state, entry = step(state, {"type": "adjust", "actor": "gm", "combatant": "bob", "add": ["dead"], "reason": "head wound"})
-    assert params(entry, "adjusted") == {"combatant": "bob", "added": ["dead"], "removed": [], "blessures": 0, "reason": "head wound"}
+    state, entry = step(
+        state, {"type": "adjust", "actor": "gm", "combatant": "bob", "add": ["dead"], "reason": "head wound"}
+    )
+    assert params(entry, "adjusted") == {
+        "combatant": "bob",
+        "added": ["dead"],
+        "removed": [],
+        "blessures": 0,
+        "reason": "head wound",
+    }

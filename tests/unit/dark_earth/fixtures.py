@@ -22,7 +22,14 @@ def kael(**overrides):
         "weapons": [
             {"id": "epee", "name": "Épée", "kind": "melee", "skill": "Épée", "damage": 3},
             {"id": "arc", "name": "Arc", "kind": "ranged", "skill": "Arc", "damage": 1},
-            {"id": "arbalete", "name": "Arbalète", "kind": "ranged", "skill": "Arbalète", "damage": 2, "mechanical": True},
+            {
+                "id": "arbalete",
+                "name": "Arbalète",
+                "kind": "ranged",
+                "skill": "Arbalète",
+                "damage": 2,
+                "mechanical": True,
+            },
         ],
     }
     sheet.update(overrides)

@@ -1,11 +1,9 @@
 """Seed: the POT, its secret split into INIT / ATT / DEF, and the shooters' cases."""
 
 import pytest
-from service.rules.errors import InvalidInput
-
-from service.rules.errors import ActionNotAllowed, InvalidAction, NotYourTurn, UnusedDice
 
 from service.rules.dark_earth import RULESET as RULESET_OBJECT
+from service.rules.errors import ActionNotAllowed, InvalidAction, InvalidInput, NotYourTurn, UnusedDice
 
 from ..rules_helpers import codes, combatant, params, start, step
 from .fixtures import RULESET, allocate, goule, kael, refused
@@ -27,7 +25,11 @@ def test_every_fighter_standing_must_allocate_and_nothing_is_rolled_before():
 
 def test_the_first_allocation_waits_for_the_others():
     state, entry = step(duel(), allocate("kael", "goule", (2, 3, 2)))
-    assert entry["rolls"] == [] and params(entry, "allocation_received") == {"combatant": "kael", "round": 1, "waiting": 1}
+    assert entry["rolls"] == [] and params(entry, "allocation_received") == {
+        "combatant": "kael",
+        "round": 1,
+        "waiting": 1,
+    }
     assert state["awaiting"] == [{"actor": "goule", "actions": ["allocate"], "reason": "allocation"}]
     assert state["round"] == 1 and list(state["allocations"]) == ["kael"]
 
@@ -86,12 +88,30 @@ def test_a_shooter_caught_in_contact_fights_bare_handed_with_mel_plus_bagarre():
     # Goule RES [1, 1, 2] = 0: 3 + DOM 0 (bare hands) + FOR 2 - PROT 0 - 0 = 5 -> PV 10 - 5 = 5.
     state, entry = step(state, allocate("goule", "kael", (2, 2, 2), dice=[1, 2, 4, 6, 4, 1, 1, 2, 1, 1, 2]))
     revealed = params(entry, "allocation_revealed", 0)
-    assert (revealed["weapon"], revealed["mode"], revealed["pot"], revealed["init"], revealed["att"], revealed["defense"]) == (
-        "mains_nues", "melee", 4, 1, 2, 1
-    )
-    assert params(entry, "defense_rolled", 0) == {"defender": "kael", "pool": 1, "dice": [4], "successes": 1, "fumble": False}
+    assert (
+        revealed["weapon"],
+        revealed["mode"],
+        revealed["pot"],
+        revealed["init"],
+        revealed["att"],
+        revealed["defense"],
+    ) == ("mains_nues", "melee", 4, 1, 2, 1)
+    assert params(entry, "defense_rolled", 0) == {
+        "defender": "kael",
+        "pool": 1,
+        "dice": [4],
+        "successes": 1,
+        "fumble": False,
+    }
     assert params(entry, "blow_scored") == {
-        "attacker": "kael", "target": "goule", "deg": 3, "weapon_damage": 0, "strength": 2, "protection": 0, "resistance": 0, "score": 5,
+        "attacker": "kael",
+        "target": "goule",
+        "deg": 3,
+        "weapon_damage": 0,
+        "strength": 2,
+        "protection": 0,
+        "resistance": 0,
+        "score": 5,
     }
     assert combatant(state, "goule")["pv"] == 5
 
@@ -103,7 +123,13 @@ def test_a_loaded_crossbow_in_contact_splits_the_pot_de_tir_with_plus_2_minus_2_
     state, entry = step(state, allocate("goule", "kael", (2, 2, 2), dice=[6, 6, 1, 2, 3]))
     revealed = params(entry, "allocation_revealed", 0)
     assert (revealed["mode"], revealed["pot"], revealed["init"], revealed["defense"]) == ("none", 5, 3, 0)
-    assert params(entry, "defense_rolled") == {"defender": "kael", "pool": 0, "dice": [], "successes": 0, "fumble": False}
+    assert params(entry, "defense_rolled") == {
+        "defender": "kael",
+        "pool": 0,
+        "dice": [],
+        "successes": 0,
+        "fumble": False,
+    }
     assert combatant(state, "kael")["pv"] == 4 and combatant(state, "kael")["loaded"] == {"arbalete": True}
 
 
@@ -125,7 +151,10 @@ def test_reloading_in_contact_splits_the_bare_hands_pot_not_the_pot_de_tir():
 def test_the_reload_in_contact_option_forbids_it():
     unloaded = kael(contact_with=["goule"], weapons=[kael()["weapons"][2] | {"loaded": False}])
     state, _ = start(RULESET, [unloaded, goule()], options={"reload_in_contact": "forbidden"})
-    assert refused(state, allocate("kael", None, (0, 0, 4), weapon="arbalete", reload=True), ActionNotAllowed).field == "reload"
+    assert (
+        refused(state, allocate("kael", None, (0, 0, 4), weapon="arbalete", reload=True), ActionNotAllowed).field
+        == "reload"
+    )
 
 
 def test_the_listing_in_contact_offers_the_sword_the_loaded_crossbow_and_bare_hands_not_the_bow():
@@ -134,13 +163,21 @@ def test_the_listing_in_contact_offers_the_sword_the_loaded_crossbow_and_bare_ha
     weapons = sorted({entry["params"]["weapon"]["choices"][0] for entry in listed})
     assert weapons == ["arbalete", "epee", "mains_nues"]
     totals = {entry["params"]["weapon"]["choices"][0]: entry["params"]["split"]["total"] for entry in listed}
-    assert totals == {"epee": 7, "arbalete": 5, "mains_nues": 4}  # MEL 4 + Épée 3; TIR 3 + Arbalète 2; MEL 4 + Bagarre 0
+    assert totals == {
+        "epee": 7,
+        "arbalete": 5,
+        "mains_nues": 4,
+    }  # MEL 4 + Épée 3; TIR 3 + Arbalète 2; MEL 4 + Bagarre 0
 
 
 def test_the_listing_offers_only_the_reload_for_an_unloaded_crossbow_in_contact():
     unloaded = kael(contact_with=["goule"], weapons=[kael()["weapons"][2] | {"loaded": False}])
     state, _ = start(RULESET, [unloaded, goule()])
-    crossbow = [e["params"] for e in RULESET_OBJECT.legal_actions(state, "kael") if e["params"]["weapon"]["choices"] == ["arbalete"]]
+    crossbow = [
+        e["params"]
+        for e in RULESET_OBJECT.legal_actions(state, "kael")
+        if e["params"]["weapon"]["choices"] == ["arbalete"]
+    ]
     assert [(p["reload"]["choices"], p["split"]["total"], "target" in p) for p in crossbow] == [([True], 4, False)]
     state, _ = start(RULESET, [unloaded, goule()], options={"reload_in_contact": "forbidden"})
     assert all(e["params"]["weapon"]["choices"] != ["arbalete"] for e in RULESET_OBJECT.legal_actions(state, "kael"))
@@ -153,10 +190,22 @@ def test_a_mechanical_weapon_in_contact_splits_with_plus_2_init_and_minus_2_def(
     # [1, 1, 1, 1] (0) vs Kael's DEF: no dice (2 - 2 = 0).
     state, entry = step(state, allocate("goule", "kael", (2, 2, 2), dice=[1, 2, 4, 4, 1, 1, 1, 1]))
     revealed = params(entry, "allocation_revealed", 0)
-    assert (revealed["mode"], revealed["pot"], revealed["init"], revealed["att"], revealed["defense"]) == ("contact_shot", 5, 3, 2, 0)
+    assert (revealed["mode"], revealed["pot"], revealed["init"], revealed["att"], revealed["defense"]) == (
+        "contact_shot",
+        5,
+        3,
+        2,
+        0,
+    )
     assert params(entry, "turn_order") == {"order": [["kael"], ["goule"]]}
     assert params(entry, "attack_rolled", 0)["dice"] == [1, 2]
-    assert params(entry, "defense_rolled", 1) == {"defender": "kael", "pool": 0, "dice": [], "successes": 0, "fumble": False}
+    assert params(entry, "defense_rolled", 1) == {
+        "defender": "kael",
+        "pool": 0,
+        "dice": [],
+        "successes": 0,
+        "fumble": False,
+    }
     assert combatant(state, "kael")["loaded"] == {"arbalete": False}
 
 
@@ -222,5 +271,9 @@ def test_bare_hands_when_the_sheet_has_no_weapon():
 
 def test_gm_actions_are_refused_to_players():
     state = duel()
-    error = refused(state, {"type": "contact", "actor": "kael", "combatant": "kael", "target": "goule", "engaged": False}, ActionNotAllowed)
+    error = refused(
+        state,
+        {"type": "contact", "actor": "kael", "combatant": "kael", "target": "goule", "engaged": False},
+        ActionNotAllowed,
+    )
     assert error.field == "actor" and not isinstance(error, NotYourTurn)

@@ -6,10 +6,9 @@ blow on it, no PROT nor RES roll); the first blow through takes it out.
 """
 
 import pytest
-from service.rules.errors import InvalidInput
 
 from service.rules.dark_earth import RULESET as RULESET_OBJECT
-from service.rules.errors import InvalidAction
+from service.rules.errors import InvalidAction, InvalidInput
 
 from ..rules_helpers import codes, combatant, params, start, step
 from .fixtures import RULESET, allocate, kael, refused
@@ -18,7 +17,12 @@ ON = {"bouffons": True}
 
 
 def brigand(**bouffon):
-    return {"id": "brigand", "name": "Brigand", "side": "ombres", "bouffon": {"diff": 3, "damage": 4, "defense": 1, **bouffon}}
+    return {
+        "id": "brigand",
+        "name": "Brigand",
+        "side": "ombres",
+        "bouffon": {"diff": 3, "damage": 4, "defense": 1, **bouffon},
+    }
 
 
 def fight(options=ON, hero=None, **bouffon):
@@ -55,10 +59,27 @@ def test_a_bouffon_acts_on_its_diff_and_the_first_blow_through_takes_it_out():
     state, entry = step(state, allocate("brigand", "kael", dice=[1, 2, 3, 4, 5, 6, 4, 4, 1, 1, 4, 1, 1]))
     assert params(entry, "turn_order") == {"order": [["brigand"], ["kael"]]}
     revealed = params(entry, "allocation_revealed", 1)
-    assert (revealed["weapon"], revealed["pot"], revealed["init"], revealed["att"], revealed["defense"]) == ("bouffon", 3, 3, 3, 3)
-    assert params(entry, "attack_failed") == {"attacker": "brigand", "target": "kael", "riposte_bonus": 2, "riposte_later": True}
+    assert (revealed["weapon"], revealed["pot"], revealed["init"], revealed["att"], revealed["defense"]) == (
+        "bouffon",
+        3,
+        3,
+        3,
+        3,
+    )
+    assert params(entry, "attack_failed") == {
+        "attacker": "brigand",
+        "target": "kael",
+        "riposte_bonus": 2,
+        "riposte_later": True,
+    }
     assert params(entry, "bouffon_blow_scored") == {
-        "attacker": "kael", "target": "brigand", "deg": 3, "weapon_damage": 3, "strength": 2, "defense": 1, "score": 7,
+        "attacker": "kael",
+        "target": "brigand",
+        "deg": 3,
+        "weapon_damage": 3,
+        "strength": 2,
+        "defense": 1,
+        "score": 7,
     }
     assert params(entry, "bouffon_eliminated") == {"target": "brigand"} and "resistance_rolled" not in codes(entry)
     assert [c["code"] for c in combatant(state, "brigand")["conditions"]] == ["eliminated"]
@@ -71,19 +92,32 @@ def test_a_bouffon_blow_has_its_damage_bonus_as_dom_and_no_for():
     # Kael's riposte: ATT 3 - CHOC 9 -> no dice, against the brigand's DEF [2, 2, 2] = 0: a tie fails.
     state, entry = step(state, allocate("brigand", "kael", dice=[6, 6, 4, 1, 2, 1, 2, 3, 2, 2, 2]))
     assert params(entry, "blow_scored") == {
-        "attacker": "brigand", "target": "kael", "deg": 5, "weapon_damage": 4, "strength": 0, "protection": 0, "resistance": 0, "score": 9,
+        "attacker": "brigand",
+        "target": "kael",
+        "deg": 5,
+        "weapon_damage": 4,
+        "strength": 0,
+        "protection": 0,
+        "resistance": 0,
+        "score": 9,
     }
     assert combatant(state, "kael")["pv"] == 3 and params(entry, "attack_rolled", 1)["pool"] == 0
 
 
 def test_its_defense_can_absorb_a_blow_and_the_last_option_puts_it_after_the_fighters():
     hero = kael(contact_with=["brigand"], weapons=[])  # bare hands: POT 4 + 0, DOM 0
-    state, _ = step(fight(options={**ON, "bouffon_initiative": "last"}, hero=hero, defense=3), allocate("kael", "brigand", (1, 3, 0)))
+    state, _ = step(
+        fight(options={**ON, "bouffon_initiative": "last"}, hero=hero, defense=3),
+        allocate("kael", "brigand", (1, 3, 0)),
+    )
     # INIT: Kael 1 > the brigand's 0. Kael ATT [4, 1, 1] = 1 vs its DEF [1, 2, 3] = 0: DEG 1; 1 + DOM 0 + FOR 2 - Défense 3
     # = 0: absorbed. Brigand ATT [1, 1, 2] = 0 vs Kael's DEF, no dice: a tie fails; tour 2 begins.
     state, entry = step(state, allocate("brigand", "kael", dice=[4, 1, 1, 1, 2, 3, 1, 1, 2]))
     assert params(entry, "turn_order") == {"order": [["kael"], ["brigand"]]}
-    assert params(entry, "bouffon_blow_scored")["score"] == 0 and params(entry, "blow_absorbed") == {"target": "brigand", "score": 0}
+    assert params(entry, "bouffon_blow_scored")["score"] == 0 and params(entry, "blow_absorbed") == {
+        "target": "brigand",
+        "score": 0,
+    }
     assert state["round"] == 2 and combatant(state, "brigand")["conditions"] == []
 
 
@@ -93,7 +127,10 @@ def test_its_defense_can_absorb_a_blow_and_the_last_option_puts_it_after_the_fig
 )
 def test_a_bouffon_names_only_its_target(extra, field):
     state = fight()
-    assert refused(state, {"type": "allocate", "actor": "brigand", "target": "kael", **extra}, InvalidAction).field == field
+    assert (
+        refused(state, {"type": "allocate", "actor": "brigand", "target": "kael", **extra}, InvalidAction).field
+        == field
+    )
 
 
 def test_the_listing_offers_a_bouffon_its_targets_or_no_attack():

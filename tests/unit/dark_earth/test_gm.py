@@ -25,7 +25,14 @@ def gm(state, kind, **fields):
 
 def test_adjust_wound_level_sets_its_condition_and_pain_and_refuses_other_levels():
     state, entry = gm(duel(), "adjust", target="kael", set={"wound_level": "grave"}, reason="old arrow")
-    assert params(entry, "value_adjusted") == {"target": "kael", "value": "wound_level", "old": None, "new": "grave", "author": GM, "reason": "old arrow"}
+    assert params(entry, "value_adjusted") == {
+        "target": "kael",
+        "value": "wound_level",
+        "old": None,
+        "new": "grave",
+        "author": GM,
+        "reason": "old arrow",
+    }
     grave = next(c for c in combatant(state, "kael")["conditions"] if c["code"] == "grave_wound")
     assert (grave["source"], grave["pain_dice"]) == ("gm", 2)
     state, _ = gm(state, "adjust", target="kael", set={"wound_level": None})
@@ -37,7 +44,13 @@ def test_adjust_wound_level_sets_its_condition_and_pain_and_refuses_other_levels
 
 def test_a_dice_modifier_for_one_round_adds_to_the_pool_then_expires_when_round_2_begins():
     state, entry = gm(duel(), "modify", target="kael", value=2, rounds=1)
-    assert params(entry, "modifier_applied") == {"target": "kael", "value": 2, "rounds": 1, "author": GM, "reason": None}
+    assert params(entry, "modifier_applied") == {
+        "target": "kael",
+        "value": 2,
+        "rounds": 1,
+        "author": GM,
+        "reason": None,
+    }
     state, _ = step(state, allocate("kael", "goule", (2, 3, 2)))
     # Kael ATT 3 + 2 dice, all 2s: 0 vs the Goule's DEF [2, 2] = 0, a tie: no blow.
     state, entry = step(state, allocate("goule", None, (2, 2, 2), dice=[2] * 7))

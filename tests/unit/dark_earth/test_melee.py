@@ -21,16 +21,32 @@ def test_a_melee_round_with_riposte_bonus():
     dice = [4, 2, 6, 5, 4, 4, 6, 1, 1, 4, 1, 5, 1, 1]
     state, entry = step(state, allocate("goule", "kael", (1, 3, 2), dice=dice))
     assert params(entry, "turn_order") == {"order": [["kael"], ["goule"]]}
-    assert params(entry, "attack_failed") == {"attacker": "kael", "target": "goule", "riposte_bonus": 2, "riposte_later": True}
+    assert params(entry, "attack_failed") == {
+        "attacker": "kael",
+        "target": "goule",
+        "riposte_bonus": 2,
+        "riposte_later": True,
+    }
     riposte = params(entry, "attack_rolled", 1)
     assert (riposte["attacker"], riposte["pool"], riposte["riposte_bonus"], riposte["total"]) == ("goule", 5, 2, 4)
     assert params(entry, "attack_hit") == {"attacker": "goule", "target": "kael", "deg": 3}
     assert params(entry, "blow_scored")["score"] == 6
     kael_now = combatant(state, "kael")
     assert (kael_now["pv"], kael_now["wounds"], kael_now["choc"], kael_now["wound_level"]) == (6, 6, 6, "critique")
-    assert {"code": "critical_wound", "source": "rules", "start": {"round": 1}, "ends": None, "modifiers": {}, "pain_dice": 5} in kael_now["conditions"]
+    assert {
+        "code": "critical_wound",
+        "source": "rules",
+        "start": {"round": 1},
+        "ends": None,
+        "modifiers": {},
+        "pain_dice": 5,
+    } in kael_now["conditions"]
     assert [r["purpose"] for r in entry["rolls"]] == (
-        ["attack kael"] * 2 + ["defense goule"] * 2 + ["attack goule"] * 5 + ["defense kael"] * 2 + ["resistance kael"] * 3
+        ["attack kael"] * 2
+        + ["defense goule"] * 2
+        + ["attack goule"] * 5
+        + ["defense kael"] * 2
+        + ["resistance kael"] * 3
     )
 
 
@@ -47,7 +63,12 @@ def test_a_tie_is_a_failure_with_no_bonus():
     state, _ = step(duel(), allocate("kael", "goule", (3, 2, 2)))
     # Kael [4,2] = 1 vs [4,1] = 1: failed, bonus 0. Goule [2,2,2] = 0 vs Kael [2,2] = 0: failed.
     state, entry = step(state, allocate("goule", "kael", (1, 3, 2), dice=[4, 2, 4, 1, 2, 2, 2, 2, 2]))
-    assert params(entry, "attack_failed", 0) == {"attacker": "kael", "target": "goule", "riposte_bonus": 0, "riposte_later": True}
+    assert params(entry, "attack_failed", 0) == {
+        "attacker": "kael",
+        "target": "goule",
+        "riposte_bonus": 0,
+        "riposte_later": True,
+    }
     # Kael has struck already this tour: Goule's failure gives him no blow to ride a bonus on.
     assert params(entry, "attack_failed", 1)["riposte_later"] is False
     assert params(entry, "attack_rolled", 1)["pool"] == 3
@@ -75,7 +96,13 @@ def test_choc_weighs_on_the_next_tour_then_pain_alone():
     state, entry = step(state, allocate("goule", "kael", (1, 3, 2), dice=[2, 3, 1, 2, 3]))
     assert params(entry, "choc_spent") == {"combatant": "kael", "choc": 4, "malus": 4}
     assert params(entry, "attack_rolled", 0)["pool"] == 0
-    assert params(entry, "defense_rolled", 1) == {"defender": "kael", "pool": 0, "dice": [], "successes": 0, "fumble": False}
+    assert params(entry, "defense_rolled", 1) == {
+        "defender": "kael",
+        "pool": 0,
+        "dice": [],
+        "successes": 0,
+        "fumble": False,
+    }
     # Tour 3: CHOC spent, the grave wound's pain alone: 3 - 2 = 1 die.
     state, _ = step(state, allocate("kael", "goule", (3, 3, 1)))
     state, entry = step(state, allocate("goule", "kael", (1, 3, 2), dice=[2, 2, 3, 1, 2, 3]))
@@ -92,14 +119,22 @@ def test_equal_init_is_simultaneous_both_blows_land_without_riposte_bonus():
     assert params(entry, "turn_order") == {"order": [["kael", "goule"]]}
     assert params(entry, "fell_into_coma") == {"target": "goule", "pv": -1}
     assert params(entry, "attack_rolled", 1) | {"dice": None} == {
-        "attacker": "goule", "target": "kael", "pool": 3, "malus": 0, "riposte_bonus": 0, "total": 6,
-        "dice": None, "successes": 6, "fumble": False,
+        "attacker": "goule",
+        "target": "kael",
+        "pool": 3,
+        "malus": 0,
+        "riposte_bonus": 0,
+        "total": 6,
+        "dice": None,
+        "successes": 6,
+        "fumble": False,
     }
     assert combatant(state, "kael")["pv"] == 2
     # One side left standing: the fight ends and the CHOC still active is cancelled.
     assert state["status"] == "over"
     assert [params(entry, "choc_cleared", i) for i in (0, 1)] == [
-        {"combatant": "kael", "choc": 10}, {"combatant": "goule", "choc": 11}
+        {"combatant": "kael", "choc": 10},
+        {"combatant": "goule", "choc": 11},
     ]
     assert [c["choc"] for c in state["combatants"]] == [0, 0]
 

@@ -31,7 +31,13 @@ def test_the_defense_for_each_attack_option():
     # As above, but Kael rolls DEF again against Goule 2: [2,3] = 0: DEG 6 -> 6 + 1 + 3 = 10.
     dice = [2, 2, 2, 2, 2, 6, 6, 6, 6, 6, 2, 3, 1, 2, 3]
     state, entry = step(state, allocate("goule2", "kael", (1, 3, 2), dice=dice))
-    assert params(entry, "defense_rolled", 2) == {"defender": "kael", "pool": 2, "dice": [2, 3], "successes": 0, "fumble": False}
+    assert params(entry, "defense_rolled", 2) == {
+        "defender": "kael",
+        "pool": 2,
+        "dice": [2, 3],
+        "successes": 0,
+        "fumble": False,
+    }
     assert combatant(state, "kael")["pv"] == 2
 
 

@@ -27,8 +27,14 @@ def test_a_shooting_round_without_evasion():
     assert (shot["pool"], shot["successes"], shot["base"], shot["difficulty"], shot["hit"]) == (5, 5, 3, 3, True)
     assert params(entry, "shot_hit") == {"attacker": "kael", "target": "goule", "deg": 2}
     assert params(entry, "blow_scored", 0) == {
-        "attacker": "kael", "target": "goule", "deg": 2, "weapon_damage": 1, "strength": 2,
-        "protection": 0, "resistance": 1, "score": 4,
+        "attacker": "kael",
+        "target": "goule",
+        "deg": 2,
+        "weapon_damage": 1,
+        "strength": 2,
+        "protection": 0,
+        "resistance": 1,
+        "score": 4,
     }
     assert params(entry, "wounded", 0) == {"target": "goule", "amount": 4, "pv": 6, "wounds": 4, "choc": 4}
     assert params(entry, "wound_severity", 0) == {"target": "goule", "level": "grave", "pain": 2}
@@ -65,13 +71,21 @@ def test_a_shooting_round_with_evasion():
     # Shot [6,6,5,4,1] = 6 >= 5: DEG 1. RES [1,1,1]: fumble, 0. Blow 1 + 1 + 2 = 4.
     dice = [6, 4, 1, 2, 3, 6, 6, 5, 4, 1, 1, 1, 1]
     state, entry = step(state, allocate("kael", "goule", weapon="arc", shot={"cover": "half"}, dice=dice))
-    assert params(entry, "evasion_rolled") == {"combatant": "goule", "pool": 5, "dice": [6, 4, 1, 2, 3], "successes": 3, "fumble": False}
+    assert params(entry, "evasion_rolled") == {
+        "combatant": "goule",
+        "pool": 5,
+        "dice": [6, 4, 1, 2, 3],
+        "successes": 3,
+        "fumble": False,
+    }
     shot = params(entry, "shot_rolled")
     assert (shot["evaded"], shot["base"], shot["difficulty"], shot["successes"]) == (True, 3, 5, 6)
     assert params(entry, "shot_hit")["deg"] == 1
     assert params(entry, "fumbled") == {"combatant": "goule", "roll": "RES"}
     assert params(entry, "wounded")["amount"] == 4
-    assert [r["purpose"] for r in entry["rolls"]] == ["evasion goule"] * 5 + ["shot kael"] * 5 + ["resistance goule"] * 3
+    assert [r["purpose"] for r in entry["rolls"]] == ["evasion goule"] * 5 + ["shot kael"] * 5 + [
+        "resistance goule"
+    ] * 3
 
 
 def test_evasion_can_beat_the_shot_and_armour_weighs_on_it():
@@ -87,14 +101,29 @@ def test_evasion_can_beat_the_shot_and_armour_weighs_on_it():
 def test_the_shooting_modifiers_add_up():
     state, _ = start(RULESET, [kael(), goule(attributes={"MEL": 3, "TIR": 1, "AGI": 4, "FOR": 3, "RES": 3, "TAI": 1})])
     state, _ = step(state, allocate("goule", split=(2, 0, 4)))
-    shot = {"range": "bout_portant", "cover": "half", "target_movement": "running", "shooter_pace": "walking", "modifier": 1}
+    shot = {
+        "range": "bout_portant",
+        "cover": "half",
+        "target_movement": "running",
+        "shooter_pace": "walking",
+        "modifier": 1,
+    }
     state, entry = step(state, allocate("kael", "goule", weapon="arc", shot=shot, dice=[1, 2, 3, 1, 2]))
     rolled = params(entry, "shot_rolled")
-    assert rolled["modifiers"] == {"range": -2, "cover": 2, "target_movement": 1, "shooter_pace": 1, "target_size": -1, "gm": 1}
+    assert rolled["modifiers"] == {
+        "range": -2,
+        "cover": 2,
+        "target_movement": 1,
+        "shooter_pace": 1,
+        "target_size": -1,
+        "gm": 1,
+    }
     assert rolled["difficulty"] == 5
 
 
-@pytest.mark.parametrize(("tai", "modifier"), [(3, -3), (2, -2), (1, -1), (0, 0), (-1, 1), (-2, 2), (-3, 3), (5, -3), (-5, 3)])
+@pytest.mark.parametrize(
+    ("tai", "modifier"), [(3, -3), (2, -2), (1, -1), (0, 0), (-1, 1), (-2, 2), (-3, 3), (5, -3), (-5, 3)]
+)
 def test_the_target_size_row(tai, modifier):
     assert size_modifier(tai) == modifier
 
@@ -115,8 +144,11 @@ def test_equal_agi_shooters_are_simultaneous_and_both_shots_land():
     # [6,6,1] = 4: DEG 1; Kael RES [1,1,1] = 0: 1 + 9 + 3 = 13, PV 3 -> -10 <= -RES: dead.
     sling = {"id": "fronde", "name": "Fronde", "kind": "ranged", "skill": "Fronde", "damage": 9}
     attributes = {"MEL": 3, "TIR": 1, "AGI": 3, "FOR": 3, "RES": 3}
-    state, _ = start(RULESET, [kael(pv=3), goule(attributes=attributes, pv=3, weapons=[sling], skills={"Fronde": 2})],
-                     options={"auto_end": True})
+    state, _ = start(
+        RULESET,
+        [kael(pv=3), goule(attributes=attributes, pv=3, weapons=[sling], skills={"Fronde": 2})],
+        options={"auto_end": True},
+    )
     state, _ = step(state, allocate("kael", "goule", weapon="arc"))
     dice = [6, 6, 1, 1, 1, 1, 1, 1] + [6, 6, 1, 1, 1, 1]
     state, entry = step(state, allocate("goule", "kael", dice=dice))

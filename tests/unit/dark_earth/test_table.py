@@ -2,9 +2,8 @@
 the end of the fight (CHOC cancelled), the options' consistency."""
 
 import pytest
-from service.rules.errors import InvalidInput
 
-from service.rules.errors import ActionNotAllowed, InvalidAction
+from service.rules.errors import ActionNotAllowed, InvalidAction, InvalidInput
 
 from ..rules_helpers import codes, combatant, params, start, step
 from .fixtures import RULESET, allocate, goule, kael, refused
@@ -67,7 +66,9 @@ def wounded_goule():
 def test_an_untreated_wound_worsens_without_choc():
     state = wounded_goule()
     assert combatant(state, "goule")["wound_level"] == "grave" and combatant(state, "goule")["pv"] == 7
-    state, entry = step(state, {"type": "worsen_wound", "actor": "gm", "target": "goule", "amount": 2, "reason": "2 minutes"})
+    state, entry = step(
+        state, {"type": "worsen_wound", "actor": "gm", "target": "goule", "amount": 2, "reason": "2 minutes"}
+    )
     assert params(entry, "wound_worsened") == {"target": "goule", "amount": 2, "reason": "2 minutes"}
     assert params(entry, "wounded") == {"target": "goule", "amount": 2, "pv": 5, "wounds": 5, "choc": 3}
 
@@ -99,7 +100,10 @@ def test_without_auto_end_the_last_side_standing_still_allocates():
     state, _ = start(RULESET, [kael(contact_with=["goule"]), goule(pv=1)], options={"auto_end": False})
     state, _ = step(state, allocate("goule", split=(2, 0, 4)))
     state, entry = step(state, allocate("kael", "goule", (3, 3, 1), dice=[6, 6, 6, 1, 2, 3, 1, 1, 2, 3]))
-    assert state["status"] == "active" and state["awaiting"] == [{"actor": "kael", "actions": ["allocate"], "reason": "allocation"}, {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
+    assert state["status"] == "active" and state["awaiting"] == [
+        {"actor": "kael", "actions": ["allocate"], "reason": "allocation"},
+        {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"},
+    ]
 
 
 def test_the_critique_threshold_cannot_be_below_the_grave_one():

@@ -25,8 +25,14 @@ def blow(armour_dice=(), res_dice=RES_ZERO, options=None, **goule_overrides):
 def test_the_wound_formula():
     state, entry = blow(res_dice=[6, 4, 1], pv=20)
     assert params(entry, "blow_scored") == {
-        "attacker": "kael", "target": "goule", "deg": 6, "weapon_damage": 3, "strength": 2,
-        "protection": 0, "resistance": 3, "score": 8,
+        "attacker": "kael",
+        "target": "goule",
+        "deg": 6,
+        "weapon_damage": 3,
+        "strength": 2,
+        "protection": 0,
+        "resistance": 3,
+        "score": 8,
     }
     goule_now = combatant(state, "goule")
     assert (goule_now["pv"], goule_now["wounds"], goule_now["choc"]) == (12, 8, 8)
@@ -68,7 +74,9 @@ def test_coma_at_zero_pv_and_death_at_minus_res(pv, pv_after, state_code):
     else:
         assert params(entry, state_code) == {"target": "goule", "pv": pv_after}
     expected = {"fell_into_coma": "coma", "died": "dead"}.get(state_code)
-    assert [c["code"] for c in combatant(state, "goule")["conditions"] if c["code"] in ("coma", "dead")] == ([expected] if expected else [])
+    assert [c["code"] for c in combatant(state, "goule")["conditions"] if c["code"] in ("coma", "dead")] == (
+        [expected] if expected else []
+    )
 
 
 def test_the_gm_death_option_leaves_death_to_the_game_master():
@@ -78,7 +86,12 @@ def test_the_gm_death_option_leaves_death_to_the_game_master():
 
 @pytest.mark.parametrize(
     ("res_dice", "score", "level", "pain"),
-    [([6, 6, 6], 5, None, 0), ([6, 6, 1], 7, "grave", 2), ([6, 1, 1], 9, "critique", 5), ([4, 1, 1], 10, "critique", 5)],
+    [
+        ([6, 6, 6], 5, None, 0),
+        ([6, 6, 1], 7, "grave", 2),
+        ([6, 1, 1], 9, "critique", 5),
+        ([4, 1, 1], 10, "critique", 5),
+    ],
 )
 def test_wound_severity_from_the_res_multiples(res_dice, score, level, pain):
     # Options: grave from 2 x RES 3 = 6, critique from 3 x RES = 9.

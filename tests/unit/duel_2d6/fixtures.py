@@ -67,7 +67,15 @@ def attack(actor="ana", target="bob", dice=(), defense="aucune", **fields) -> di
 
 
 def shoot(weapon, distance, actor="ana", target="bob", dice=(), defense="aucune", **fields) -> dict:
-    action = {"type": "shoot", "actor": actor, "target": target, "weapon": weapon, "distance": distance, "dice": list(dice), **fields}
+    action = {
+        "type": "shoot",
+        "actor": actor,
+        "target": target,
+        "weapon": weapon,
+        "distance": distance,
+        "dice": list(dice),
+        **fields,
+    }
     if defense is not None:
         action["defense"] = defense if isinstance(defense, dict) else {"defense": defense}
     return action

@@ -57,27 +57,68 @@ def test_specialisation_adds_one():
 
 def test_worked_example_f_through_the_engine():
     """Section F: the thug (Bagarre 1, PV 4) and Philip (base), two rounds."""
-    thug = {"id": "truand", "name": "Le truand", "side": "truands", "pv": 4,
-            "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0}, "skills": {"Bagarre": 1}, "specializations": ["bloquer"]}
-    philip = {"id": "philip", "name": "Philip", "side": "heros", "pv": 5, "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0}}
+    thug = {
+        "id": "truand",
+        "name": "Le truand",
+        "side": "truands",
+        "pv": 4,
+        "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0},
+        "skills": {"Bagarre": 1},
+        "specializations": ["bloquer"],
+    }
+    philip = {
+        "id": "philip",
+        "name": "Philip",
+        "side": "heros",
+        "pv": 5,
+        "attributes": {"FOR": 0, "DEX": 1, "CON": 0, "SEN": 0},
+    }
     state, entry = start(RULESET, [thug, philip], dice=[1, 2, 5, 6], lang="fr")
     assert state["duels"][0]["attacker"] == "truand"
-    state, _ = step(state, {"type": "attack", "actor": "truand", "target": "philip", "maneuver": "coup_simple", "weapon": "poing"})
+    state, _ = step(
+        state, {"type": "attack", "actor": "truand", "target": "philip", "maneuver": "coup_simple", "weapon": "poing"}
+    )
     assert state["awaiting"] == [{"actor": "philip", "actions": ["defend"], "reason": "defense"}]
     state, entry = step(state, {"type": "defend", "actor": "philip", "defense": "esquiver", "dice": [2, 1, 3, 3]})
-    assert params(entry, "attack_rolled")["target"] == 8 and params(entry, "attack_rolled")["level"] == "reussite_simple"
-    assert params(entry, "defense_rolled")["target"] == 7 and params(entry, "defense_rolled")["level"] == "reussite_critique"
+    assert (
+        params(entry, "attack_rolled")["target"] == 8 and params(entry, "attack_rolled")["level"] == "reussite_simple"
+    )
+    assert (
+        params(entry, "defense_rolled")["target"] == 7
+        and params(entry, "defense_rolled")["level"] == "reussite_critique"
+    )
     assert "damage_rolled" not in codes(entry) and len(entry["rolls"]) == 4
-    assert params(entry, "initiative_passes") == {"attacker": "philip", "defender": "truand", "reason": "better_defense"}
+    assert params(entry, "initiative_passes") == {
+        "attacker": "philip",
+        "defender": "truand",
+        "reason": "better_defense",
+    }
     assert state["round"] == 2
-    state, entry = step(state, {"type": "attack", "actor": "philip", "target": "truand", "weapon": "pied",
-                                "defense": {"defense": "bloquer"}, "dice": [2, 2, 4, 6, 2]})
-    assert params(entry, "attack_rolled")["target"] == 6 and params(entry, "attack_rolled")["level"] == "reussite_critique"
+    state, entry = step(
+        state,
+        {
+            "type": "attack",
+            "actor": "philip",
+            "target": "truand",
+            "weapon": "pied",
+            "defense": {"defense": "bloquer"},
+            "dice": [2, 2, 4, 6, 2],
+        },
+    )
+    assert (
+        params(entry, "attack_rolled")["target"] == 6 and params(entry, "attack_rolled")["level"] == "reussite_critique"
+    )
     assert params(entry, "attack_rolled")["dd"] == 2
     assert params(entry, "defense_rolled")["target"] == 9 and params(entry, "defense_rolled")["level"] == "echec_simple"
     assert params(entry, "damage_rolled")["total"] == 5
     wounded = params(entry, "wounded")
-    assert (wounded["effective"], wounded["level"], wounded["malus"], wounded["loss"], wounded["pv"]) == (5, "grave", -3, 1, 3)
+    assert (wounded["effective"], wounded["level"], wounded["malus"], wounded["loss"], wounded["pv"]) == (
+        5,
+        "grave",
+        -3,
+        1,
+        3,
+    )
     thug_after = combatant(state, "truand")
     assert (thug_after["pv"], thug_after["malus"], thug_after["wound"]) == (3, -3, "grave")
     assert state["duels"][0]["attacker"] == "philip"

@@ -26,12 +26,24 @@ def codes_of(state, combatant_id):
 
 def test_adjust_sets_a_wound_level_of_the_table_and_zero_pv_puts_out_of_the_fight():
     state, entry = gm(fight(), "adjust", target="bob", set={"wound": "legere", "malus": -1}, reason="old cut")
-    assert params(entry, "value_adjusted") == {"target": "bob", "value": "wound", "old": "aucune", "new": "legere", "author": GM, "reason": "old cut"}
-    assert refused(state, {"type": "adjust", "actor": GM, "target": "bob", "set": {"wound": "scratched"}}, InvalidAction) == "set.wound"
+    assert params(entry, "value_adjusted") == {
+        "target": "bob",
+        "value": "wound",
+        "old": "aucune",
+        "new": "legere",
+        "author": GM,
+        "reason": "old cut",
+    }
+    assert (
+        refused(state, {"type": "adjust", "actor": GM, "target": "bob", "set": {"wound": "scratched"}}, InvalidAction)
+        == "set.wound"
+    )
     state, entry = gm(state, "adjust", target="bob", change={"pv": -6})
     assert params(entry, "out_of_fight") == {"target": "bob", "pv": 0} and codes_of(state, "bob") == ["unconscious"]
     # auto_end is off by default: the GM is awaited to end the fight.
-    assert state["status"] == "active" and state["awaiting"] == [{"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
+    assert state["status"] == "active" and state["awaiting"] == [
+        {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}
+    ]
 
 
 def test_a_modifier_for_one_round_applies_to_the_tests_then_expires_when_round_2_begins():
@@ -66,11 +78,16 @@ def test_stunned_by_the_gm_loses_the_initiative_like_by_the_rules():
     state, entry = gm(fight(), "condition", target="ana", code="stunned", rounds=1)
     assert params(entry, "initiative_passes") == {"attacker": "bob", "defender": "ana", "reason": "stunned"}
     # One to one: nobody else to join.
-    assert state["awaiting"] == [{"actor": "bob", "actions": ["attack", "threaten", "face", "pass"], "reason": "initiative"}]
+    assert state["awaiting"] == [
+        {"actor": "bob", "actions": ["attack", "threaten", "face", "pass"], "reason": "initiative"}
+    ]
 
 
 def test_prone_after_a_balayage_ends_when_the_fighter_regains_the_initiative():
-    state, _ = step(fight(ana(**KARATE), bob(attributes={"FOR": 1})), attack(maneuver="balayage", dice=[1, 2, 3, 4, 1], defense="jet_dex"))
+    state, _ = step(
+        fight(ana(**KARATE), bob(attributes={"FOR": 1})),
+        attack(maneuver="balayage", dice=[1, 2, 3, 4, 1], defense="jet_dex"),
+    )
     assert codes_of(state, "bob") == ["prone"]
     prone = combatant(state, "bob")["conditions"][0]
     assert prone["ends"] == {"event": "stands_up"}
@@ -79,7 +96,9 @@ def test_prone_after_a_balayage_ends_when_the_fighter_regains_the_initiative():
 
 
 def test_held_by_a_prise_until_a_degagement():
-    state, _ = step(fight(ana(**KARATE), bob(**JUDO)), attack(maneuver="prise", part="tete", dice=[1, 2, 6, 5], defense="esquiver"))
+    state, _ = step(
+        fight(ana(**KARATE), bob(**JUDO)), attack(maneuver="prise", part="tete", dice=[1, 2, 6, 5], defense="esquiver")
+    )
     assert state["holds"] == [{"holder": "ana", "held": "bob", "part": "tete", "locked": False}]
     state, entry = step(state, attack(maneuver="etrangler", dice=[1, 2, 1, 2], defense="degagement"))
     assert "hold_released" in codes(entry) and state["holds"] == []
@@ -87,13 +106,17 @@ def test_held_by_a_prise_until_a_degagement():
 
 def test_suppressed_until_round_3_begins():
     state = fight(ana(**SHOOTER), bob(), sheet("cid", "villains"))
-    state, entry = step(state, shoot("fusil", 20, shot="tir_de_suppression", zone_width=10, zone=["cid"], defense=None, dice=[1, 2]))
+    state, entry = step(
+        state, shoot("fusil", 20, shot="tir_de_suppression", zone_width=10, zone=["cid"], defense=None, dice=[1, 2])
+    )
     assert params(entry, "round_started") == {"round": 2}  # Ana keeps the initiative; her exchange is done
     assert [c["ends"] for c in combatant(state, "cid")["conditions"]] == [{"round": 3}]
     state, entry = step(state, {"type": "pass", "actor": "ana"})
     assert params(entry, "round_started") == {"round": 3}
     assert [(p["combatant"], p["condition"]) for p in (params(entry, "condition_expired", i) for i in range(2))] == [
-        ("bob", "suppressed"), ("cid", "suppressed")]
+        ("bob", "suppressed"),
+        ("cid", "suppressed"),
+    ]
 
 
 def test_firing_from_cover_until_the_shooter_acts_again():
@@ -106,16 +129,27 @@ def test_firing_from_cover_until_the_shooter_acts_again():
 
 
 def test_unconscious_and_dead_by_the_gm_leave_the_fight():
-    state, entry = gm(fight(ana(), bob(), sheet("cid", "villains"), options={"auto_end": False}), "condition", target="bob", code="unconscious")
+    state, entry = gm(
+        fight(ana(), bob(), sheet("cid", "villains"), options={"auto_end": False}),
+        "condition",
+        target="bob",
+        code="unconscious",
+    )
     assert state["duels"] == [] and codes_of(state, "bob") == ["unconscious"]
     assert [a["actor"] for a in state["awaiting"]] == ["ana", "cid"]  # free fighters now
     state, entry = gm(state, "condition", target="cid", code="dead")
-    assert state["awaiting"] == [{"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}] and state["status"] == "active"  # nobody left to fight; the GM ends it
+    assert (
+        state["awaiting"] == [{"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
+        and state["status"] == "active"
+    )  # nobody left to fight; the GM ends it
 
 
 def test_a_newcomer_brought_by_the_gm_joins_with_an_interruption_roll():
     state, entry = gm(fight(), "join", combatant=sheet("cid", "villains"))
-    assert params(entry, "joined") == {"combatant": "cid", "side": "villains", "author": GM, "reason": None} and entry["rolls"] == []
+    assert (
+        params(entry, "joined") == {"combatant": "cid", "side": "villains", "author": GM, "reason": None}
+        and entry["rolls"] == []
+    )
     assert {"actor": "cid", "actions": ["join"], "reason": "free"} in state["awaiting"]
     state, entry = step(state, {"type": "join", "actor": "cid", "target": "ana", "dice": [1, 2, 6, 5]})
     assert [params(entry, "interruption_rolled", i)["combatant"] for i in range(2)] == ["cid", "ana"]

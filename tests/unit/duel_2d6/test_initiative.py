@@ -1,9 +1,8 @@
 """Seed intro and E-5: initiative, duels, interruption, several opponents."""
 
 import pytest
-from service.rules.errors import InvalidInput
 
-from service.rules.errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from service.rules.errors import ActionNotAllowed, InvalidAction, InvalidInput, NotYourTurn
 
 from ..rules_helpers import codes, combatant, params, start, step
 from .fixtures import RULESET, ana, attack, bob, duel, fight, legal, refused, sheet
@@ -14,7 +13,9 @@ def test_initiative_roll_2_plus_dex_the_better_level_starts():
     state, entry = start(RULESET, [ana(), bob()], dice=[1, 2, 6, 5])
     assert params(entry, "initiative_rolled", 0)["target"] == 4
     assert duel(state)["attacker"] == "ana"
-    assert state["awaiting"] == [{"actor": "ana", "actions": ["attack", "threaten", "face", "pass"], "reason": "initiative"}]
+    assert state["awaiting"] == [
+        {"actor": "ana", "actions": ["attack", "threaten", "face", "pass"], "reason": "initiative"}
+    ]
 
 
 def test_equal_levels_are_broken_by_the_margin_then_rerolled():
@@ -27,10 +28,14 @@ def test_equal_levels_are_broken_by_the_margin_then_rerolled():
 
 
 def test_initiative_by_sen_or_weapon_skill():
-    state, entry = start(RULESET, [ana(attributes={"SEN": 3}), bob()], dice=[2, 3, 6, 5], options={"initiative_roll": "SEN"})
+    state, entry = start(
+        RULESET, [ana(attributes={"SEN": 3}), bob()], dice=[2, 3, 6, 5], options={"initiative_roll": "SEN"}
+    )
     assert params(entry, "initiative_rolled", 0)["target"] == 5
     sword = [{"id": "epee", "catalog": "epee_large"}]
-    _, entry = start(RULESET, [ana(weapons=sword, skills={"Armes blanches": 2}, initiative="weapon"), bob()], dice=[4, 5, 6, 5])
+    _, entry = start(
+        RULESET, [ana(weapons=sword, skills={"Armes blanches": 2}, initiative="weapon"), bob()], dice=[4, 5, 6, 5]
+    )
     assert params(entry, "initiative_rolled", 0)["target"] == 9 and params(entry, "initiative_rolled", 1)["target"] == 4
 
 
@@ -58,7 +63,9 @@ def test_a_newcomer_interrupts_with_an_initiative_roll_and_several_opponents_cos
     assert duel(state, "cid", "ana")["attacker"] == "cid"
     assert combatant(state, "ana")["facing"] == ["bob", "cid"]
     _, entry = step(state, attack(dice=[1, 2, 1]))
-    assert params(entry, "attack_rolled")["modifiers"]["opponents"] == -2 and params(entry, "attack_rolled")["target"] == 6
+    assert (
+        params(entry, "attack_rolled")["modifiers"]["opponents"] == -2 and params(entry, "attack_rolled")["target"] == 6
+    )
 
 
 def test_more_opponents_than_dex_is_refused():
@@ -66,7 +73,9 @@ def test_more_opponents_than_dex_is_refused():
     assert refused(state, {"type": "join", "actor": "ana", "target": "cid"}, ActionNotAllowed) == "target"
     state, entry = step(state, {"type": "join", "actor": "cid", "target": "ana", "dice": [1, 2, 6, 5]})
     assert params(entry, "cannot_face") == {"combatant": "ana", "target": "cid"}
-    assert refused(state, {"type": "face", "actor": "ana", "opponents": ["bob", "cid"]}, ActionNotAllowed) == "opponents"
+    assert (
+        refused(state, {"type": "face", "actor": "ana", "opponents": ["bob", "cid"]}, ActionNotAllowed) == "opponents"
+    )
 
 
 def test_an_opponent_not_chosen_attacks_without_defense_roll_and_keeps_the_initiative():
@@ -88,7 +97,9 @@ def test_choosing_opponents_with_face():
 def defending_against_two():
     """Bob and Cid both hold the initiative against Ana, who faces both (-2)."""
     state = fight(ana(), bob(), sheet("cid", "villains"), first="bob")
-    state, _ = step(state, {"type": "join", "actor": "cid", "target": "ana", "dice": [1, 2, 6, 5]})  # Cid 3 <= 4, Ana 11 > 4
+    state, _ = step(
+        state, {"type": "join", "actor": "cid", "target": "ana", "dice": [1, 2, 6, 5]}
+    )  # Cid 3 <= 4, Ana 11 > 4
     assert combatant(state, "ana")["facing"] == ["bob", "cid"]
     state, _ = step(state, attack(actor="bob", target="ana", defense=None, dice=[]))
     return state
@@ -97,16 +108,23 @@ def defending_against_two():
 def test_a_defender_chooses_his_opponents_as_he_declares_his_defense():
     state = defending_against_two()
     # Bob's punch 1+2 = 3 <= 8; Ana's dodge 2+3 = 5 <= 8: 7 + Bagarre 1, no -2 now that she faces Bob alone.
-    state, entry = step(state, {"type": "defend", "actor": "ana", "defense": "esquiver", "face": ["bob"], "dice": [1, 2, 2, 3]})
+    state, entry = step(
+        state, {"type": "defend", "actor": "ana", "defense": "esquiver", "face": ["bob"], "dice": [1, 2, 2, 3]}
+    )
     assert params(entry, "faces") == {"combatant": "ana", "opponents": ["bob"], "malus": 0}
-    assert params(entry, "defense_rolled")["target"] == 8 and "opponents" not in params(entry, "defense_rolled")["modifiers"]
+    assert (
+        params(entry, "defense_rolled")["target"] == 8
+        and "opponents" not in params(entry, "defense_rolled")["modifiers"]
+    )
     # Cid, not chosen, attacks with no defense roll and keeps the initiative.
     state, entry = step(state, attack(actor="cid", target="ana", defense=None, dice=[6, 5]))
     assert params(entry, "no_defense") == {"defender": "ana", "reason": "not_faced"}
 
 
 def test_without_a_choice_the_defender_keeps_minus_two():
-    _, entry = step(defending_against_two(), {"type": "defend", "actor": "ana", "defense": "esquiver", "dice": [1, 2, 2, 3]})
+    _, entry = step(
+        defending_against_two(), {"type": "defend", "actor": "ana", "defense": "esquiver", "dice": [1, 2, 2, 3]}
+    )
     assert params(entry, "defense_rolled")["modifiers"]["opponents"] == -2
     assert params(entry, "defense_rolled")["target"] == 6  # 7 + 1 - 2
 
@@ -124,4 +142,9 @@ def test_facing_nobody_is_refused():
     with pytest.raises(InvalidInput) as refusal:
         step(fight(), {"type": "face", "actor": "ana", "opponents": []})
     assert "opponents" in refusal.value.messages
-    assert all(set(choice) for e in legal(fight(), "ana") if e["type"] == "face" for choice in e["params"]["opponents"]["choices"])
+    assert all(
+        set(choice)
+        for e in legal(fight(), "ana")
+        if e["type"] == "face"
+        for choice in e["params"]["opponents"]["choices"]
+    )

@@ -49,14 +49,20 @@ def test_block_absorbs_for_plus_dd_on_a_critical_and_takes_the_initiative():
     state = fight(ana(weapons=DAGUE), bob(attributes={"FOR": 2}))
     # Dague (Armes blanches 0) target 7: 1+2 simple. Block 7+1: 3+3 critical, Dd 3.
     state, entry = step(state, attack(weapon="dague", dice=[1, 2, 3, 3, 6], defense="bloquer"))
-    assert params(entry, "blow_blocked") == {"defender": "bob", "parts": {"FOR": 2, "maneuver": 0, "Dd": 3}, "absorbed": 5}
+    assert params(entry, "blow_blocked") == {
+        "defender": "bob",
+        "parts": {"FOR": 2, "maneuver": 0, "Dd": 3},
+        "absorbed": 5,
+    }
     assert params(entry, "wounded")["effective"] == 1
     assert params(entry, "initiative_passes")["reason"] == "better_defense"
 
 
 def test_block_with_a_shield_adds_its_defense():
     state = fight(ana(weapons=DAGUE), bob(defensive_item="bouclier_petit"))
-    state, entry = step(state, attack(weapon="dague", dice=[1, 2, 2, 3, 6], defense={"defense": "bloquer", "using": "bouclier_petit"}))
+    state, entry = step(
+        state, attack(weapon="dague", dice=[1, 2, 2, 3, 6], defense={"defense": "bloquer", "using": "bouclier_petit"})
+    )
     assert params(entry, "blow_blocked")["absorbed"] == 3
     assert params(entry, "wounded")["effective"] == 3
 
@@ -64,7 +70,9 @@ def test_block_with_a_shield_adds_its_defense():
 def test_block_with_a_sword_adds_the_weapon_skill_and_rolls_it():
     sword = [{"id": "epee", "catalog": "epee_courte"}]
     state = fight(ana(weapons=DAGUE), bob(weapons=sword, skills={"Bagarre": 0, "Armes blanches": 2}))
-    state, entry = step(state, attack(weapon="dague", dice=[1, 2, 4, 5, 6], defense={"defense": "bloquer", "using": "epee"}))
+    state, entry = step(
+        state, attack(weapon="dague", dice=[1, 2, 4, 5, 6], defense={"defense": "bloquer", "using": "epee"})
+    )
     assert params(entry, "defense_rolled")["target"] == 9
     assert params(entry, "blow_blocked")["absorbed"] == 2
 
@@ -102,7 +110,9 @@ def test_failed_counter_keeps_the_initiative_even_if_the_blow_misses_unless_the_
     counter = {"defense": "contre_attaque", "counter": {"maneuver": "coup_simple", "weapon": "poing"}}
     state, _ = step(fight(), attack(dice=[5, 6, 6, 5], defense=counter))
     assert duel(state)["attacker"] == "ana"
-    state, _ = step(fight(options={"failed_counter_keeps_initiative": False}), attack(dice=[5, 6, 6, 5], defense=counter))
+    state, _ = step(
+        fight(options={"failed_counter_keeps_initiative": False}), attack(dice=[5, 6, 6, 5], defense=counter)
+    )
     assert duel(state)["attacker"] == "bob"
 
 
@@ -159,7 +169,13 @@ def test_coup_bas_minus_one_damage_and_a_con_roll_with_the_damage_as_malus_or_st
     assert params(entry, "damage_rolled")["total"] == 2
     assert params(entry, "stun_check")["target"] == 0
     assert params(entry, "stunned") == {"target": "bob", "until": 2}
-    assert {"code": "stunned", "source": "rules", "start": {"round": 1}, "ends": {"round": 3}, "modifiers": {}} in combatant(state, "bob")["conditions"]
+    assert {
+        "code": "stunned",
+        "source": "rules",
+        "start": {"round": 1},
+        "ends": {"round": 3},
+        "modifiers": {},
+    } in combatant(state, "bob")["conditions"]
     # Stunned: no defense roll in round 2, the stun ends when round 3 begins.
     state, entry = step(state, attack(dice=[6, 5]))
     assert params(entry, "no_defense") == {"defender": "bob", "reason": "stunned"}
@@ -279,8 +295,13 @@ def test_desarmer_for_roll_at_minus_the_damage_and_a_critical_takes_the_weapon()
 
 def test_double_manoeuvre_prise_then_cle_at_the_lower_level_minus_two_each():
     state = fight(ana(specializations=["prise"], **KARATE), bob())
-    action = attack(maneuver="prise", part="membre", second={"maneuver": "cle"},
-                    defense={"defense": "esquiver", "second_defense": "jet_for"}, dice=[1, 2, 6, 5, 1, 2, 6, 5])
+    action = attack(
+        maneuver="prise",
+        part="membre",
+        second={"maneuver": "cle"},
+        defense={"defense": "esquiver", "second_defense": "jet_for"},
+        dice=[1, 2, 6, 5, 1, 2, 6, 5],
+    )
     state, entry = step(state, action)
     assert params(entry, "attack_rolled", 0)["target"] == 9 - 1 - 2
     assert params(entry, "attack_rolled", 1)["target"] == 9 - 2
@@ -330,7 +351,10 @@ def test_only_the_attacker_may_attack_and_only_the_defender_may_defend():
     assert refused(state, {"type": "defend", "actor": "bob", "defense": "esquiver"}, NotYourTurn) == "actor"
     state, _ = step(state, attack(defense=None))
     assert refused(state, attack(), NotYourTurn) == "actor"
-    assert refused(state, {"type": "defend", "actor": "bob", "defense": "bloquer", "using": "epee"}, InvalidAction) == "using"
+    assert (
+        refused(state, {"type": "defend", "actor": "bob", "defense": "bloquer", "using": "epee"}, InvalidAction)
+        == "using"
+    )
 
 
 def test_gm_adjust_sets_pv_removes_conditions_and_gives_the_initiative():

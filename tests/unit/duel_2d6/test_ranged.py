@@ -25,9 +25,19 @@ def gunfight(**options):
 @pytest.mark.parametrize(
     ("weapon", "distance", "malus"),
     [
-        ("pistolet", 2, 0), ("pistolet", 10, 0), ("pistolet", 11, -1), ("pistolet", 100, -5), ("pistolet", 300, -10),
-        ("arbalete", 50, 0), ("arbalete", 100, -3), ("arbalete", 300, -5), ("arbalete", 600, -10),
-        ("fusil", 100, -1), ("fusil", 300, -3), ("fusil", 600, -5), ("shuriken", 30, -1),
+        ("pistolet", 2, 0),
+        ("pistolet", 10, 0),
+        ("pistolet", 11, -1),
+        ("pistolet", 100, -5),
+        ("pistolet", 300, -10),
+        ("arbalete", 50, 0),
+        ("arbalete", 100, -3),
+        ("arbalete", 300, -5),
+        ("arbalete", 600, -10),
+        ("fusil", 100, -1),
+        ("fusil", 300, -3),
+        ("fusil", 600, -5),
+        ("shuriken", 30, -1),
     ],
 )
 def test_distance_malus_by_band_and_handling(weapon, distance, malus):
@@ -71,7 +81,9 @@ def test_double_tir_rolls_twice_at_minus_two_and_spends_two_rounds():
 def test_suppression_fire_pins_the_zone_and_acting_in_it_needs_a_roll_of_the_same_level():
     three = [ana(**SHOOTER), bob(), sheet("cid", "villains")]
     state = fight(*three)
-    state, entry = step(state, shoot("fusil", 20, shot="tir_de_suppression", zone_width=10, zone=["cid"], defense=None, dice=[1, 2]))
+    state, entry = step(
+        state, shoot("fusil", 20, shot="tir_de_suppression", zone_width=10, zone=["cid"], defense=None, dice=[1, 2])
+    )
     assert params(entry, "suppression_fire")["target"] == 7  # 7 + 2 - 2 (10 m)
     assert [c["code"] for c in combatant(state, "cid")["conditions"]] == ["suppressed"]
     # Cid joins the fight in the zone: dodge 7 + 1 - 1 burst; 4+4 fails, so the burst hits (2D6 = 6).
@@ -83,13 +95,23 @@ def test_suppression_fire_pins_the_zone_and_acting_in_it_needs_a_roll_of_the_sam
 
 def test_critical_suppression_fire_hits_the_whole_zone_by_ricochet():
     state = fight(ana(**SHOOTER), bob(), sheet("cid", "villains"))
-    state, entry = step(state, shoot("fusil", 20, shot="tir_de_suppression", zone_width=5, zone=["cid"], defense=None, dice=[1, 1, 1, 1, 2, 2]))
+    state, entry = step(
+        state,
+        shoot(
+            "fusil", 20, shot="tir_de_suppression", zone_width=5, zone=["cid"], defense=None, dice=[1, 1, 1, 1, 2, 2]
+        ),
+    )
     assert [p["target"] for p in (params(entry, "ricochet", 0), params(entry, "ricochet", 1))] == ["bob", "cid"]
     assert params(entry, "wounded", 1)["effective"] == 4
 
 
 def test_suppression_needs_an_automatic_weapon():
-    assert refused(gunfight(), shoot("pistolet", 20, shot="tir_de_suppression", zone_width=5, defense=None), ActionNotAllowed) == "weapon"
+    assert (
+        refused(
+            gunfight(), shoot("pistolet", 20, shot="tir_de_suppression", zone_width=5, defense=None), ActionNotAllowed
+        )
+        == "weapon"
+    )
 
 
 def test_tir_a_couvert_gives_the_same_malus_to_the_opponent():
@@ -126,7 +148,9 @@ def test_zigzag_rolls_first_and_moves_the_shooter_one_band_further():
     _, entry = step(gunfight(), shoot("pistolet", 20, defense="zigzag", dice=[1, 2, 1, 2, 1]))
     assert codes(entry).index("defense_rolled") < codes(entry).index("shot_rolled")
     assert params(entry, "defense_rolled")["target"] == 6
-    assert params(entry, "shot_rolled")["band"] == "long" and params(entry, "shot_rolled")["modifiers"]["distance"] == -5
+    assert (
+        params(entry, "shot_rolled")["band"] == "long" and params(entry, "shot_rolled")["modifiers"]["distance"] == -5
+    )
 
 
 def test_shooting_back_as_a_counter_attack():
@@ -169,7 +193,10 @@ def test_ammunition_runs_out():
 
 
 def test_menacer_with_a_gun_only_a_critical_failure_misses():
-    state, entry = step(gunfight(), {"type": "threaten", "actor": "ana", "target": "bob", "weapon": "pistolet", "distance": 5, "dice": [1, 2]})
+    state, entry = step(
+        gunfight(),
+        {"type": "threaten", "actor": "ana", "target": "bob", "weapon": "pistolet", "distance": 5, "dice": [1, 2]},
+    )
     assert duel(state)["threat"] == {"weapon": "pistolet", "ranged": True, "distance": 5}
     _, entry = step(state, shoot("pistolet", 5, defense=None, dice=[6, 4, 1]))
     assert params(entry, "shot_rolled")["level"] == "echec_simple" and "threat_shot" in codes(entry)
@@ -182,34 +209,70 @@ def test_no_melee_counter_against_a_shot_beyond_contact():
     # Bob shoots from 30 m: "Permet attaque normale en défense", and at 30 m a punch is no normal attack.
     state = fight(ana(**SHOOTER), bob(weapons=[{"id": "pistolet", "catalog": "pistolet_9mm"}]), first="bob")
     punch = {"defense": "contre_attaque", "counter": {"maneuver": "coup_simple", "weapon": "poing"}}
-    assert refused(state, shoot("pistolet", 30, actor="bob", target="ana", defense=punch), ActionNotAllowed) == "defense.counter.weapon"
+    assert (
+        refused(state, shoot("pistolet", 30, actor="bob", target="ana", defense=punch), ActionNotAllowed)
+        == "defense.counter.weapon"
+    )
     pending, _ = step(state, shoot("pistolet", 30, actor="bob", target="ana", defense=None))
     assert refused(pending, {"type": "defend", "actor": "ana", **punch}, ActionNotAllowed) == "counter.weapon"
     # Shooting back is offered and accepted; a blow is not even listed.
-    counters = [c for entry in legal(pending, "ana") if entry["type"] == "defend"
-                for c in entry["params"].get("counter", {}).get("choices", [])]
+    counters = [
+        c
+        for entry in legal(pending, "ana")
+        if entry["type"] == "defend"
+        for c in entry["params"].get("counter", {}).get("choices", [])
+    ]
     assert counters and all("maneuver" not in c for c in counters)
-    _, entry = step(pending, {"type": "defend", "actor": "ana", "defense": "contre_attaque", "counter": {"weapon": "pistolet"}, "dice": [1, 2, 1]})
+    _, entry = step(
+        pending,
+        {
+            "type": "defend",
+            "actor": "ana",
+            "defense": "contre_attaque",
+            "counter": {"weapon": "pistolet"},
+            "dice": [1, 2, 1],
+        },
+    )
     assert params(entry, "counter_rolled")["target"] == 7 + 2 - 1 - 3  # Armes à feu 2, moyen -1 (one hand), counter -3
 
 
 def test_at_contact_range_a_blow_still_counters_a_shot():
     state = fight(ana(**SHOOTER), bob(weapons=[{"id": "pistolet", "catalog": "pistolet_9mm"}]), first="bob")
     pending, _ = step(state, shoot("pistolet", 1, actor="bob", target="ana", defense=None))
-    counters = [c for entry in legal(pending, "ana") if entry["type"] == "defend"
-                for c in entry["params"].get("counter", {}).get("choices", [])]
+    counters = [
+        c
+        for entry in legal(pending, "ana")
+        if entry["type"] == "defend"
+        for c in entry["params"].get("counter", {}).get("choices", [])
+    ]
     assert {"maneuver": "coup_simple", "weapon": "poing"} in counters
-    _, entry = step(pending, {"type": "defend", "actor": "ana", "defense": "contre_attaque",
-                              "counter": {"maneuver": "coup_simple", "weapon": "poing"}, "dice": [1, 2, 1]})
+    _, entry = step(
+        pending,
+        {
+            "type": "defend",
+            "actor": "ana",
+            "defense": "contre_attaque",
+            "counter": {"maneuver": "coup_simple", "weapon": "poing"},
+            "dice": [1, 2, 1],
+        },
+    )
     assert params(entry, "counter_rolled")["target"] == 7 + 1 - 3  # Bagarre 1, counter -3
 
 
 def test_a_gun_threat_from_afar_is_countered_by_shooting_back_only():
     state = fight(ana(**SHOOTER), bob(weapons=[{"id": "pistolet", "catalog": "pistolet_9mm"}]), first="bob")
-    state, _ = step(state, {"type": "threaten", "actor": "bob", "target": "ana", "weapon": "pistolet", "distance": 8, "dice": [1, 2]})
+    state, _ = step(
+        state,
+        {"type": "threaten", "actor": "bob", "target": "ana", "weapon": "pistolet", "distance": 8, "dice": [1, 2]},
+    )
     counters = [entry["params"] for entry in legal(state, "ana") if entry["type"] == "counter"]
     assert counters and all("maneuver" not in c and c["distance"]["required"] for c in counters)
-    assert refused(state, {"type": "counter", "actor": "ana", "maneuver": "coup_simple", "weapon": "poing"}, ActionNotAllowed) == "weapon"
+    assert (
+        refused(
+            state, {"type": "counter", "actor": "ana", "maneuver": "coup_simple", "weapon": "poing"}, ActionNotAllowed
+        )
+        == "weapon"
+    )
     # Drawing and shooting back, at the threat's 8 m unless told otherwise: court band, no distance malus.
     _, entry = step(state, {"type": "counter", "actor": "ana", "weapon": "pistolet", "dice": [1, 2, 1]})
     assert params(entry, "counter_rolled")["target"] == 7 + 2 - 3  # Armes à feu 2, counter -3
@@ -217,7 +280,10 @@ def test_a_gun_threat_from_afar_is_countered_by_shooting_back_only():
 
 def test_a_fighter_without_a_ranged_weapon_threatened_from_afar_is_not_awaited():
     state = fight(ana(), bob(weapons=[{"id": "pistolet", "catalog": "pistolet_9mm"}]), first="bob")
-    state, _ = step(state, {"type": "threaten", "actor": "bob", "target": "ana", "weapon": "pistolet", "distance": 8, "dice": [1, 2]})
+    state, _ = step(
+        state,
+        {"type": "threaten", "actor": "bob", "target": "ana", "weapon": "pistolet", "distance": 8, "dice": [1, 2]},
+    )
     assert duel(state)["threat"] == {"weapon": "pistolet", "ranged": True, "distance": 8}
     assert [entry["actor"] for entry in state["awaiting"]] == ["bob"]  # Ana has nothing that reaches 8 m
     assert refused(state, {"type": "counter", "actor": "ana"}, NotYourTurn) == "actor"

@@ -33,12 +33,16 @@ def test_the_worst_wound_gives_the_malus_and_maluses_do_not_stack():
 
 
 def test_zero_pv_is_out_of_the_fight_and_below_is_death():
-    state, entry = step(fight(ana(weapons=EPEE), bob(pv=3), options={"auto_end": True}), attack(weapon="epee", dice=[1, 2, 3, 3]))
+    state, entry = step(
+        fight(ana(weapons=EPEE), bob(pv=3), options={"auto_end": True}), attack(weapon="epee", dice=[1, 2, 3, 3])
+    )
     assert params(entry, "wounded")["pv"] == 0 and "out_of_fight" in codes(entry)
     assert state["status"] == "over" and params(entry, "combat_over")["reason"] == "one_side_standing"
     state, entry = step(fight(ana(weapons=EPEE), bob(pv=3)), attack(weapon="epee", dice=[1, 2, 3, 4]))
     assert "dead" in [c["code"] for c in combatant(state, "bob")["conditions"]] and "died" in codes(entry)
-    state, entry = step(fight(ana(weapons=EPEE), bob(pv=3), options={"death": "zero"}), attack(weapon="epee", dice=[1, 2, 3, 3]))
+    state, entry = step(
+        fight(ana(weapons=EPEE), bob(pv=3), options={"death": "zero"}), attack(weapon="epee", dice=[1, 2, 3, 3])
+    )
     assert "died" in codes(entry)
 
 

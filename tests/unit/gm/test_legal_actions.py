@@ -37,9 +37,20 @@ def _dark_earth_bouffons() -> dict:
     """Kael against two bouffons (the optional rule), one of them in contact."""
     from ..dark_earth.fixtures import kael
 
-    bouffons = [{"id": f"brigand{n}", "name": f"Brigand {n}", "side": "ombres", "bouffon": {"diff": n + 1, "damage": 3, "defense": n}}
-                for n in (1, 2)]
-    return {"ruleset": "dark-earth", "combatants": [kael(contact_with=["brigand1"]), *bouffons], "options": {"bouffons": True}}
+    bouffons = [
+        {
+            "id": f"brigand{n}",
+            "name": f"Brigand {n}",
+            "side": "ombres",
+            "bouffon": {"diff": n + 1, "damage": 3, "defense": n},
+        }
+        for n in (1, 2)
+    ]
+    return {
+        "ruleset": "dark-earth",
+        "combatants": [kael(contact_with=["brigand1"]), *bouffons],
+        "options": {"bouffons": True},
+    }
 
 
 def _space_opera_armoury() -> dict:
@@ -55,20 +66,37 @@ def _age_du_silicium_trio() -> dict:
     from ..age_du_silicium.fixtures import ana, bob, cy
 
     smg = {"id": "smg", "kind": "ranged", "skill": "Armes de poing", "damage": 6, "burst": True}
-    return {"ruleset": "age-du-silicium", "combatants": [
-        ana(actions=2, skill_levels={"Bagarre": 1, "Armes tranchantes": 1}), bob(weapons=[smg]), cy(calme=5)]}
+    return {
+        "ruleset": "age-du-silicium",
+        "combatants": [
+            ana(actions=2, skill_levels={"Bagarre": 1, "Armes tranchantes": 1}),
+            bob(weapons=[smg]),
+            cy(calme=5),
+        ],
+    }
 
 
 def _duel_armoury() -> dict:
     """Three fighters (one free), guns with ammunition and an automatic, a chain, a shield, martial arts, optional rules on."""
     from ..duel_2d6.fixtures import ana, bob, sheet
 
-    guns = [{"id": "pistolet", "catalog": "pistolet_9mm"}, {"id": "fusil", "catalog": "fusil_assaut"},
-            {"id": "shuriken", "catalog": "shuriken"}, {"id": "epee", "catalog": "epee_courte"}]
-    fighter = {"skills": {"Bagarre": 2, "Karaté": 2}, "martial_art": "Karaté", "defensive_item": "bouclier_petit",
-               "weapons": [{"id": "chaine", "catalog": "chaine"}, {"id": "dague", "catalog": "dague"}]}
-    return {"ruleset": "duel-2d6", "combatants": [ana(weapons=guns, pv=12), bob(**fighter, pv=12), sheet("cy", "villains", pv=12)],
-            "options": {"hit_location": True, "coup_mortel_rule": True}}
+    guns = [
+        {"id": "pistolet", "catalog": "pistolet_9mm"},
+        {"id": "fusil", "catalog": "fusil_assaut"},
+        {"id": "shuriken", "catalog": "shuriken"},
+        {"id": "epee", "catalog": "epee_courte"},
+    ]
+    fighter = {
+        "skills": {"Bagarre": 2, "Karaté": 2},
+        "martial_art": "Karaté",
+        "defensive_item": "bouclier_petit",
+        "weapons": [{"id": "chaine", "catalog": "chaine"}, {"id": "dague", "catalog": "dague"}],
+    }
+    return {
+        "ruleset": "duel-2d6",
+        "combatants": [ana(weapons=guns, pv=12), bob(**fighter, pv=12), sheet("cy", "villains", pv=12)],
+        "options": {"hit_location": True, "coup_mortel_rule": True},
+    }
 
 
 # Fights besides each ruleset's example (the ruleset kit walks the examples, tests/kit/),
@@ -91,8 +119,12 @@ def _fight(fight: str) -> dict:
 
 @pytest.mark.parametrize("fight", FIGHTS)
 # No "explain" phase: replaying a whole fight per explanation is slow and adds nothing here.
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow],
-          phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
+)
 @given(data=st.data())
 def test_listed_actions_are_accepted_and_unlisted_refused(fight, data):
     walk(data, _fight(fight), STEPS)

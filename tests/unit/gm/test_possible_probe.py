@@ -24,7 +24,9 @@ from service.simulation.tactics import RULESET_TACTICS
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
-def test_the_probe_agrees_with_the_listing_along_simulated_fights(ruleset_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_probe_agrees_with_the_listing_along_simulated_fights(
+    ruleset_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ruleset, data = load_template({k: v for k, v in RULESETS[ruleset_id].example()["combat"].items() if k != "dice"})
     states: list[bytes] = []
 
@@ -46,7 +48,10 @@ def test_the_probe_agrees_with_the_listing_along_simulated_fights(ruleset_id: st
         for entry in ruleset.prompts(state):
             for action_type in entry["actions"]:
                 listed = ruleset.action_choices(state, entry["actor"], action_type)
-                assert possible(ruleset, state, entry["actor"], action_type) == bool(listed), (entry["actor"], action_type)
+                assert possible(ruleset, state, entry["actor"], action_type) == bool(listed), (
+                    entry["actor"],
+                    action_type,
+                )
                 checked.add((action_type, bool(listed)))
     assert len(states) >= 6
     assert any(found for _, found in checked)

@@ -36,8 +36,14 @@ def test_summary_totals_match_the_log(ruleset_id):
     assert summary["rolls"] == sum(len(entry["rolls"]) for entry in log)
     assert summary["actions"] == len(log) - 1  # every entry but the start
     for combatant_id, totals in summary["combatants"].items():
-        taken = sum(e["params"][amount] for e in events if e["code"] == damage_code and e["params"].get("target") == combatant_id)
-        wounds = sum(1 for e in events if e["code"] in ruleset.wound_events and e["params"].get("target") == combatant_id)
+        taken = sum(
+            e["params"][amount]
+            for e in events
+            if e["code"] == damage_code and e["params"].get("target") == combatant_id
+        )
+        wounds = sum(
+            1 for e in events if e["code"] in ruleset.wound_events and e["params"].get("target") == combatant_id
+        )
         assert totals["damage_taken"] == taken
         assert totals["wounds"] == wounds
     dealt = sum(t["damage_dealt"] for t in summary["combatants"].values())

@@ -66,9 +66,22 @@ def test_source_entries_cover_every_ruleset_and_the_shared_events():
 
 
 def test_ids_in_event_params_read_as_words_in_every_language():
-    event = {"code": "defense_rolled", "params": {"defender": "philip", "defense": "esquiver", "dice": [3, 3], "total": 6, "target": 7, "level": "reussite_critique"}}
+    event = {
+        "code": "defense_rolled",
+        "params": {
+            "defender": "philip",
+            "defense": "esquiver",
+            "dice": [3, 3],
+            "total": 6,
+            "target": 7,
+            "level": "reussite_critique",
+        },
+    }
     names = {"philip": "Philip"}
-    sentences = {lang: render(event, lang, catalogues("duel-2d6"), names, labels("duel-2d6")[lang]) for lang in ("en", "fr", "pt")}
+    sentences = {
+        lang: render(event, lang, catalogues("duel-2d6"), names, labels("duel-2d6")[lang])
+        for lang in ("en", "fr", "pt")
+    }
     assert sentences["en"] == "Philip tries Esquiver: 3, 3 = 6 against 7: critical success."
     assert sentences["fr"].endswith("réussite critique.")
     assert sentences["pt"].endswith("sucesso crítico.")

@@ -22,8 +22,13 @@ LANGUAGES = (SOURCE_LANGUAGE, *TRANSLATED)
 # Shared events a ruleset never emits by design.
 NOT_IN_RULESET = {
     "turn_order": {"age-du-silicium", "dark-earth", "duel-2d6"},  # they narrate their own orders
-    "result_overridden": {"dark-earth", "space-opera-d100"},  # dice pools and degrees: no success to force (supports_override)
-    "recovered": {"space-opera-d100"},  # its rules tie no state to PV: healing ends none (docs/rules/space-opera-d100.md)
+    "result_overridden": {
+        "dark-earth",
+        "space-opera-d100",
+    },  # dice pools and degrees: no success to force (supports_override)
+    "recovered": {
+        "space-opera-d100"
+    },  # its rules tie no state to PV: healing ends none (docs/rules/space-opera-d100.md)
 }
 # Melee's own rulesets: a plugin owes none of the shared events.
 BUILT_IN = sorted(rid for rid, ruleset in RULESETS.items() if type(ruleset).__module__.startswith("service.rules."))
@@ -72,19 +77,31 @@ def test_french_never_puts_an_article_or_a_preposition_to_contract_before_a_name
 @pytest.mark.parametrize(
     ("lang", "count", "text"),
     [
-        ("en", 0, "0 rounds"), ("en", 1, "1 round"), ("en", 2, "2 rounds"),
+        ("en", 0, "0 rounds"),
+        ("en", 1, "1 round"),
+        ("en", 2, "2 rounds"),
         # CLDR: French and Portuguese take the singular for 0 and 1.
-        ("fr", 0, "0 tour"), ("fr", 1, "1 tour"), ("fr", 2, "2 tours"),
-        ("pt", 0, "0 rodada"), ("pt", 1, "1 rodada"), ("pt", 2, "2 rodadas"),
+        ("fr", 0, "0 tour"),
+        ("fr", 1, "1 tour"),
+        ("fr", 2, "2 tours"),
+        ("pt", 0, "0 rodada"),
+        ("pt", 1, "1 rodada"),
+        ("pt", 2, "2 rodadas"),
     ],
 )
 def test_counted_nouns_follow_the_languages_plural_rules(lang, count, text):
     forms = {"en": "{n:# round|# rounds}", "fr": "{n:# tour|# tours}", "pt": "{n:# rodada|# rodadas}"}
-    assert render({"code": "x", "params": {"n": count}}, lang, {"en": {"x": forms[lang]}, lang: {"x": forms[lang]}}, {}) == text
+    assert (
+        render({"code": "x", "params": {"n": count}}, lang, {"en": {"x": forms[lang]}, lang: {"x": forms[lang]}}, {})
+        == text
+    )
 
 
 def test_a_list_of_combatants_reads_as_names_joined_as_the_language_joins_them():
-    event = {"code": "combat_summary", "params": {"rounds": 1, "actions": 2, "rolls": 1, "combatants": {}, "deaths": ["a", "b", "c"]}}
+    event = {
+        "code": "combat_summary",
+        "params": {"rounds": 1, "actions": 2, "rolls": 1, "combatants": {}, "deaths": ["a", "b", "c"]},
+    }
     names = {"a": "Ana", "b": "Bob", "c": "Cy"}
     texts = {lang: render(event, lang, catalogues("sistema-2d6"), names) for lang in LANGUAGES}
     assert texts["en"] == "The fight lasted 1 round: 2 actions, 1 die rolled; dead: Ana, Bob, and Cy."
@@ -101,5 +118,7 @@ def test_an_automatic_end_is_not_told_as_the_game_masters():
 
 
 def test_docs_narration_is_what_the_generator_writes_now():
-    stale = [path.name for path, text in pages().items() if not path.exists() or path.read_text(encoding="utf-8") != text]
+    stale = [
+        path.name for path, text in pages().items() if not path.exists() or path.read_text(encoding="utf-8") != text
+    ]
     assert stale == [], "run: python -m service.i18n docs"

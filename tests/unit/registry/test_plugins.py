@@ -18,13 +18,16 @@ def _project(root: Path, name: str, entry: str, module: str, code: str) -> Path:
     """A distribution ``name`` whose entry point ``entry`` is ``module:RULESET``, ``code`` its module."""
     project = root / name
     project.mkdir()
-    (project / "pyproject.toml").write_text(textwrap.dedent(f"""
+    (project / "pyproject.toml").write_text(
+        textwrap.dedent(f"""
         [project]
         name = "{name}"
         version = "1.0"
         [project.entry-points."melee.rulesets"]
         {entry} = "{module}:RULESET"
-    """), encoding="utf-8")
+    """),
+        encoding="utf-8",
+    )
     (project / f"{module}.py").write_text(textwrap.dedent(code), encoding="utf-8")
     return project
 
@@ -54,7 +57,9 @@ def test_a_plugin_that_does_not_import_stops_the_start_naming_it(tmp_path):
 
 def test_a_plugin_that_is_not_a_ruleset_is_refused(tmp_path):
     project = _project(tmp_path, "not-a-ruleset", "thing", "thing_ruleset", "RULESET = {'id': 'thing'}\n")
-    with pytest.raises(RulesetPluginError, match=r"thing = .* is a dict, not an instance of service.rules.ruleset.Ruleset"):
+    with pytest.raises(
+        RulesetPluginError, match=r"thing = .* is a dict, not an instance of service.rules.ruleset.Ruleset"
+    ):
         with installed(project):
             pass
 
@@ -73,8 +78,10 @@ def test_a_plugin_lacking_part_of_the_contract_is_refused_with_what_it_lacks(tmp
     with pytest.raises(RulesetPluginError) as error:
         with installed(project):
             pass
-    assert "lacks: language, seed, summary, sheet_schema, options_schema, action_schemas, catalog, messages, tactic, " \
-           "new_combatant(), start(), resolve(), prompts(), is_standing(), example(), on_join()" in str(error.value)
+    assert (
+        "lacks: language, seed, summary, sheet_schema, options_schema, action_schemas, catalog, messages, tactic, "
+        "new_combatant(), start(), resolve(), prompts(), is_standing(), example(), on_join()" in str(error.value)
+    )
 
 
 def test_a_plugin_whose_schemas_are_not_the_cores_shapes_is_refused(tmp_path):
@@ -97,8 +104,11 @@ def test_a_plugin_whose_schemas_are_not_the_cores_shapes_is_refused(tmp_path):
     with pytest.raises(RulesetPluginError) as error:
         with installed(project):
             pass
-    assert "lacks: sheet_schema as a shape (a service.rules.shapes.Schema subclass), " \
-           "action_schemas['wave'] as a shape (a service.rules.shapes.Schema subclass) (docs/rulesets.md)" in str(error.value)
+    assert (
+        "lacks: sheet_schema as a shape (a service.rules.shapes.Schema subclass), "
+        "action_schemas['wave'] as a shape (a service.rules.shapes.Schema subclass) (docs/rulesets.md)"
+        in str(error.value)
+    )
 
 
 def test_a_second_plugin_taking_an_id_already_taken_is_refused(tmp_path):

@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from service.rules.errors import InvalidInput
 
 from service.rules.engine import apply_action, create_combat
-from service.rules.errors import RulesError
+from service.rules.errors import InvalidInput, RulesError
 from service.rules.registry import RULESETS
 from service.simulation import Tactic, simulate
 from service.simulation.fight import ActionLoader, play
@@ -70,12 +69,18 @@ def test_every_fight_is_counted_once():
 
 def mirror_template() -> dict:
     fighter = {
-        "side": "a", "attributes": {"FOR": 2, "DES": 2, "CON": 2}, "skills": {"Briga": 2, "Esquiva": 1},
-        "defense_skill": "Esquiva", "weapons": [{"id": "faca", "name": "Faca", "damage": "FOR+1", "damage_type": "corte", "skill": "Briga"}],
+        "side": "a",
+        "attributes": {"FOR": 2, "DES": 2, "CON": 2},
+        "skills": {"Briga": 2, "Esquiva": 1},
+        "defense_skill": "Esquiva",
+        "weapons": [{"id": "faca", "name": "Faca", "damage": "FOR+1", "damage_type": "corte", "skill": "Briga"}],
     }
     return {
         "ruleset": "sistema-2d6",
-        "combatants": [{**fighter, "id": "left", "name": "Left"}, {**fighter, "id": "right", "name": "Right", "side": "b"}],
+        "combatants": [
+            {**fighter, "id": "left", "name": "Left"},
+            {**fighter, "id": "right", "name": "Right", "side": "b"},
+        ],
     }
 
 
@@ -118,7 +123,9 @@ def test_without_readers_the_engine_leaves_the_same_state_but_the_prompts_and_th
     example = ruleset.example()
     seed = example["combat"]["seed"]  # the example's actions are played with its dice
     full, _ = create_loaded(ruleset, ruleset.load_creation(example["combat"]), combat_id="c", seed=seed)
-    lean, entry = create_loaded(ruleset, ruleset.load_creation(example["combat"]), combat_id="c", seed=seed, readers=False)
+    lean, entry = create_loaded(
+        ruleset, ruleset.load_creation(example["combat"]), combat_id="c", seed=seed, readers=False
+    )
     assert "awaiting" not in lean and "tally" not in lean
     for body in example["actions"]:
         try:

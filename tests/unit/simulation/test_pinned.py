@@ -34,17 +34,49 @@ def digest(data: dict) -> str:
 # ruleset, tactic: wins per side, undecided, mean actions, mean rounds, digest of the answer (40 fights, seed 2026)
 RUNS = [
     ("age-du-silicium", Tactic(), {"runners": 29, "corpo": 11}, 0, 18.6, 4.625, "d60e076bec75f215"),
-    ("age-du-silicium", Tactic("weakest", "aggressive"), {"runners": 29, "corpo": 11}, 0, 18.6, 4.625, "3446353980e8736b"),
+    (
+        "age-du-silicium",
+        Tactic("weakest", "aggressive"),
+        {"runners": 29, "corpo": 11},
+        0,
+        18.6,
+        4.625,
+        "3446353980e8736b",
+    ),
     ("dark-earth", Tactic(), {"stallites": 39, "ombres": 1}, 0, 7.05, 3.525, "f5dd1a41257cde8b"),
-    ("dark-earth", Tactic("weakest", "aggressive"), {"stallites": 35, "ombres": 2}, 3, 154.5, 77.325, "e6d73cd6233d91cc"),
+    (
+        "dark-earth",
+        Tactic("weakest", "aggressive"),
+        {"stallites": 35, "ombres": 2},
+        3,
+        154.5,
+        77.325,
+        "e6d73cd6233d91cc",
+    ),
     ("dark-earth", Tactic("first", "defensive"), {"stallites": 40, "ombres": 0}, 0, 7.9, 3.95, "7da98c859ee83af4"),
     ("duel-2d6", Tactic(), {"truands": 11, "heros": 29}, 0, 95.075, 95.075, "dda9544aa772cdb8"),
     ("duel-2d6", Tactic("first", "defensive"), {"truands": 9, "heros": 31}, 0, 99.45, 99.45, "8c4f1c9fa9fbed26"),
     ("sistema-2d6", Tactic(), {"heroes": 25, "villains": 15}, 0, 4.825, 3.3, "03602bd237c03043"),
     ("sistema-2d6", Tactic("first", "defensive"), {"heroes": 25, "villains": 15}, 0, 4.825, 3.3, "4e6dc835b9332ddf"),
     ("space-opera-d100", Tactic(), {"rebelles": 17, "empire": 23}, 0, 35.825, 19.475, "9c494fa2a624f375"),
-    ("space-opera-d100", Tactic("weakest", "aggressive"), {"rebelles": 9, "empire": 31}, 0, 17.025, 9.725, "8641484828bd21f6"),
-    ("space-opera-d100", Tactic("first", "defensive"), {"rebelles": 10, "empire": 30}, 0, 28.825, 15.7, "d4e23b60d99813c5"),
+    (
+        "space-opera-d100",
+        Tactic("weakest", "aggressive"),
+        {"rebelles": 9, "empire": 31},
+        0,
+        17.025,
+        9.725,
+        "8641484828bd21f6",
+    ),
+    (
+        "space-opera-d100",
+        Tactic("first", "defensive"),
+        {"rebelles": 10, "empire": 30},
+        0,
+        28.825,
+        15.7,
+        "d4e23b60d99813c5",
+    ),
 ]
 
 

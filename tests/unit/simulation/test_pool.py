@@ -18,7 +18,9 @@ def template(ruleset_id: str) -> dict:
     return {key: value for key, value in RULESETS[ruleset_id].example()["combat"].items() if key != "dice"}
 
 
-@pytest.mark.parametrize(("ruleset_id", "tactic"), [("sistema-2d6", Tactic()), ("dark-earth", Tactic("weakest", "aggressive"))])
+@pytest.mark.parametrize(
+    ("ruleset_id", "tactic"), [("sistema-2d6", Tactic()), ("dark-earth", Tactic("weakest", "aggressive"))]
+)
 def test_one_or_two_processes_give_the_single_process_answer(monkeypatch, ruleset_id, tactic):
     monkeypatch.setattr(runner, "CHUNK_FIGHTS", 15)  # 50 fights: 4 chunks (15, 15, 15, 5)
     body = template(ruleset_id)
@@ -51,13 +53,13 @@ def test_a_failed_job_starts_no_child():
     assert jobs.get("j")["done"] == 0
 
 
-
-
 @pytest.mark.parametrize("fork", [True, False])
 def test_forked_and_executed_children_answer_alike(fork):
     body, tactic = template("age-du-silicium"), Tactic()
     parts = play_chunks(body, 4, tactic, 30, 2, size=8, fork=fork)
-    assert json.dumps(runner.report(body, 4, tactic, runner.Summary.merged(body, parts))) == json.dumps(simulate(body, 30, 4, tactic))
+    assert json.dumps(runner.report(body, 4, tactic, runner.Summary.merged(body, parts))) == json.dumps(
+        simulate(body, 30, 4, tactic)
+    )
 
 
 @pytest.mark.parametrize("fork", [True, False])
@@ -94,7 +96,13 @@ def test_under_gevent_the_children_are_executed_and_the_loop_keeps_running():
     import sys
     from pathlib import Path
 
-    out = subprocess.run([sys.executable, "-c", GEVENT_RUN], cwd=Path(__file__).resolve().parents[3], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", GEVENT_RUN],
+        cwd=Path(__file__).resolve().parents[3],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     answer = json.loads(out.stdout.strip().splitlines()[-1])
     assert answer["can_fork"] is False
     assert answer["same"] is True

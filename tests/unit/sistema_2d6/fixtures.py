@@ -13,7 +13,14 @@ def ana(**overrides):
         "defense_skill": "Esquiva",
         "weapons": [
             {"id": "pistola", "catalog": "tiro", "precision": 1},
-            {"id": "smg", "name": "Submetralhadora", "damage": "1d6+2", "damage_type": "balistico", "skill": "Armas de Fogo", "automatic": True},
+            {
+                "id": "smg",
+                "name": "Submetralhadora",
+                "damage": "1d6+2",
+                "damage_type": "balistico",
+                "skill": "Armas de Fogo",
+                "automatic": True,
+            },
         ],
     }
     sheet.update(overrides)

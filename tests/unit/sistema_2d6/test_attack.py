@@ -77,8 +77,13 @@ def test_double_six_hits_and_doubles_the_rolled_damage_before_rd():
     _, entry = step(state, attack(dice=[6, 6, 6, 5, 4], defense={"skill": "Esquiva", "modifier": 10}))
     assert params(entry, "attack_hit")["critical"] is True
     assert params(entry, "damage_rolled") == {
-        "target": "bruno", "expression": "1d6+3", "rolled": 14, "doubled": True, "rd": 3,
-        "damage_type": "balistico", "dealt": 11,
+        "target": "bruno",
+        "expression": "1d6+3",
+        "rolled": 14,
+        "doubled": True,
+        "rd": 3,
+        "damage_type": "balistico",
+        "dealt": 11,
     }
 
 
@@ -104,8 +109,15 @@ def test_localized_attack_penalty_and_condition_tag(fight):
     assert params(entry, "attack_rolled")["modifiers"]["location"] == -2
     assert params(entry, "attack_rolled")["total"] == 3 + 2 + 1 - 2 + 4
     bruno_now = next(c for c in state["combatants"] if c["id"] == "bruno")
-    assert {"code": "localized", "source": "ana", "start": {"round": 1}, "ends": None, "modifiers": {},
-            "location": "leg", "tag": "limping"} in bruno_now["conditions"]
+    assert {
+        "code": "localized",
+        "source": "ana",
+        "start": {"round": 1},
+        "ends": None,
+        "modifiers": {},
+        "location": "leg",
+        "tag": "limping",
+    } in bruno_now["conditions"]
 
 
 def test_burst_minus_four_and_1d6_minus_3_hits_minimum_one(fight):
@@ -121,25 +133,34 @@ def test_burst_minus_four_and_1d6_minus_3_hits_minimum_one(fight):
 def test_for_damage_table_for_melee(fight):
     state, _ = step(fight, {"type": "pass", "actor": "ana"})
     # Bruno FOR 3, faca FOR+1, the seed's reading: the source's FOR 3 row (1d6) + 4, + 1 = 1d6+5; 5 + 5 = 10.
-    _, entry = step(state, {"type": "attack", "actor": "bruno", "target": "ana", "weapon": "faca", "difficulty": 5, "dice": [3, 3, 5]})
+    _, entry = step(
+        state,
+        {"type": "attack", "actor": "bruno", "target": "ana", "weapon": "faca", "difficulty": 5, "dice": [3, 3, 5]},
+    )
     assert params(entry, "damage_rolled")["expression"] == "1d6+5"
     assert params(entry, "damage_rolled")["dealt"] == 10
     source, _ = start(RULESET, [ana(), bruno()], dice=ANA_FIRST, options={"for_damage": "source"})
     source, _ = step(source, {"type": "pass", "actor": "ana"})
     # The source's table: FOR 3 = 1d6, + 1 = 1d6+1; 5 + 1 = 6.
-    _, entry = step(source, {"type": "attack", "actor": "bruno", "target": "ana", "weapon": "faca", "difficulty": 5, "dice": [3, 3, 5]})
+    _, entry = step(
+        source,
+        {"type": "attack", "actor": "bruno", "target": "ana", "weapon": "faca", "difficulty": 5, "dice": [3, 3, 5]},
+    )
     assert params(entry, "damage_rolled")["expression"] == "1d6+1"
     assert params(entry, "damage_rolled")["dealt"] == 6
 
 
-@pytest.mark.parametrize(("reading", "weapon", "expression", "rolled"), [
-    # Seed: "Soco 1d6 (dano de FOR 1), Chute 1d6+1 (Dano de FOR 1 mais 1 pelo chute)"; die 4.
-    ("seed", "soco", "1d6", 4),        # 4
-    ("seed", "chute", "1d6+1", 5),     # 4 + 1
-    # The source's FOR table: FOR 1 = 1d6-4.
-    ("source", "soco", "1d6-4", 0),    # 4 - 4
-    ("source", "chute", "1d6-3", 1),   # 4 - 4 + 1
-])
+@pytest.mark.parametrize(
+    ("reading", "weapon", "expression", "rolled"),
+    [
+        # Seed: "Soco 1d6 (dano de FOR 1), Chute 1d6+1 (Dano de FOR 1 mais 1 pelo chute)"; die 4.
+        ("seed", "soco", "1d6", 4),  # 4
+        ("seed", "chute", "1d6+1", 5),  # 4 + 1
+        # The source's FOR table: FOR 1 = 1d6-4.
+        ("source", "soco", "1d6-4", 0),  # 4 - 4
+        ("source", "chute", "1d6-3", 1),  # 4 - 4 + 1
+    ],
+)
 def test_punch_and_kick_at_for_1(reading, weapon, expression, rolled):
     weak = ana(attributes={"FOR": 1, "DES": 3, "CON": 2, "INT": 2})
     state, _ = start(RULESET, [weak, bruno()], dice=ANA_FIRST, options={"for_damage": reading})
@@ -180,6 +201,9 @@ def test_pending_defense_blocks_other_actions(fight):
 
 
 def test_skill_test_and_pass_consume_the_turn(fight):
-    state, entry = step(fight, {"type": "test", "actor": "ana", "attribute": "DES", "skill": "Esquiva", "difficulty": 10, "dice": [3, 3]})
+    state, entry = step(
+        fight,
+        {"type": "test", "actor": "ana", "attribute": "DES", "skill": "Esquiva", "difficulty": 10, "dice": [3, 3]},
+    )
     assert params(entry, "test_rolled")["success"] is True  # 3 + 1 + 6 = 10
     assert state["awaiting"][0]["actor"] == "bruno"

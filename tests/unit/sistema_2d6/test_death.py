@@ -9,7 +9,14 @@ from .fixtures import ANA_FIRST, RULESET, ana, bruno
 
 
 def hit_bruno(state, damage_dice, *, weapon="pistola", lethal=None):
-    action = {"type": "attack", "actor": "ana", "target": "bruno", "weapon": weapon, "difficulty": 2, "dice": [3, 3, *damage_dice]}
+    action = {
+        "type": "attack",
+        "actor": "ana",
+        "target": "bruno",
+        "weapon": weapon,
+        "difficulty": 2,
+        "dice": [3, 3, *damage_dice],
+    }
     if lethal is not None:
         action["lethal"] = lethal
     return step(state, action)
@@ -27,7 +34,10 @@ def test_zero_pv_is_unconscious_and_dying():
     assert {c["code"] for c in target["conditions"]} == {"unconscious", "dying"}
     assert params(entry, "dying") == {"target": "bruno", "pv": 0}
     # One side stands: the GM may end the fight; until then the rules go on.
-    assert state["awaiting"] == [{"actor": "bruno", "actions": ["death_test"], "reason": "death_test"}, {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
+    assert state["awaiting"] == [
+        {"actor": "bruno", "actions": ["death_test"], "reason": "death_test"},
+        {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"},
+    ]
 
 
 def test_literal_reading_zero_pv_is_unconscious_not_dying():
@@ -37,12 +47,15 @@ def test_literal_reading_zero_pv_is_unconscious_not_dying():
     assert "knocked_out" in codes(entry)
 
 
-@pytest.mark.parametrize(("threshold", "pv", "damage_die", "dies"), [
-    # Bruno CON 2 + FOR 3 = 5: realistic death at <= -5, heroic at <= -15.
-    ("realistic", 4, 6, True),    # 4 - 9 = -5
-    ("realistic", 5, 6, False),   # 5 - 9 = -4
-    ("heroic", 1, 6, False),      # 1 - 9 = -8
-])
+@pytest.mark.parametrize(
+    ("threshold", "pv", "damage_die", "dies"),
+    [
+        # Bruno CON 2 + FOR 3 = 5: realistic death at <= -5, heroic at <= -15.
+        ("realistic", 4, 6, True),  # 4 - 9 = -5
+        ("realistic", 5, 6, False),  # 5 - 9 = -4
+        ("heroic", 1, 6, False),  # 1 - 9 = -8
+    ],
+)
 def test_instant_death_threshold(threshold, pv, damage_die, dies):
     state, entry = hit_bruno(fight(pv, death_threshold=threshold), [damage_die])
     assert ("died" in codes(entry)) is dies
@@ -53,7 +66,10 @@ def test_heroic_death_beyond_minus_con_for_ten():
     state, entry = hit_bruno(fight(1, death_threshold="heroic"), [6])  # -8
     state, _ = step(state, {"type": "death_test", "actor": "bruno", "dice": [3, 3]})
     # Bruno is dying at -8; next round Ana's critical doubles (6+3)*2 = 18 -> -26 <= -15.
-    state, entry = step(state, {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", "difficulty": 2, "dice": [6, 6, 6]})
+    state, entry = step(
+        state,
+        {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", "difficulty": 2, "dice": [6, 6, 6]},
+    )
     assert params(entry, "died") == {"target": "bruno", "cause": "damage"}
 
 
@@ -64,7 +80,14 @@ def dying_bruno():
 
 def test_death_test_six_or_more_holds_on():
     state, entry = step(dying_bruno(), {"type": "death_test", "actor": "bruno", "dice": [2, 4]})
-    assert params(entry, "death_test") == {"actor": "bruno", "dice": [2, 4], "total": 6, "modifiers": {}, "outcome": "success", "failures": 0}
+    assert params(entry, "death_test") == {
+        "actor": "bruno",
+        "dice": [2, 4],
+        "total": 6,
+        "modifiers": {},
+        "outcome": "success",
+        "failures": 0,
+    }
     assert state["round"] == 2
 
 
@@ -93,7 +116,10 @@ def test_a_successful_healing_test_stabilises():
     state = dying_bruno()
     state, _ = step(state, {"type": "death_test", "actor": "bruno", "dice": [3, 3]})
     # Ana: INT 2 + Medicina 2 + (4+3) = 11 >= 10.
-    state, entry = step(state, {"type": "stabilize", "actor": "ana", "target": "bruno", "skill": "Medicina", "difficulty": 10, "dice": [4, 3]})
+    state, entry = step(
+        state,
+        {"type": "stabilize", "actor": "ana", "target": "bruno", "skill": "Medicina", "difficulty": 10, "dice": [4, 3]},
+    )
     assert params(entry, "healing_test")["success"] is True
     assert params(entry, "stabilised") == {"target": "bruno", "healer": "ana"}
     assert not any(c["code"] == "dying" for c in combatant(state, "bruno")["conditions"])
@@ -102,7 +128,10 @@ def test_a_successful_healing_test_stabilises():
 def test_a_failed_healing_test_leaves_the_patient_dying():
     state = dying_bruno()
     state, _ = step(state, {"type": "death_test", "actor": "bruno", "dice": [3, 3]})
-    state, entry = step(state, {"type": "stabilize", "actor": "ana", "target": "bruno", "skill": "Medicina", "difficulty": 14, "dice": [4, 3]})
+    state, entry = step(
+        state,
+        {"type": "stabilize", "actor": "ana", "target": "bruno", "skill": "Medicina", "difficulty": 14, "dice": [4, 3]},
+    )
     assert params(entry, "healing_test")["success"] is False
     assert any(c["code"] == "dying" for c in combatant(state, "bruno")["conditions"])
 
@@ -133,7 +162,10 @@ def test_rd_per_damage_type_and_star():
     vest = bruno(armor={"catalog": "colete_balas"})
     state, _ = start(RULESET, [ana(), vest], dice=ANA_FIRST)
     state, entry = step(state, {"type": "pass", "actor": "ana"})
-    state, entry = step(state, {"type": "attack", "actor": "bruno", "target": "ana", "weapon": "faca", "difficulty": 2, "dice": [3, 3, 2]})
+    state, entry = step(
+        state,
+        {"type": "attack", "actor": "bruno", "target": "ana", "weapon": "faca", "difficulty": 2, "dice": [3, 3, 2]},
+    )
     assert params(entry, "damage_rolled")["rd"] == 0  # the vest is Bruno's
     field = bruno(armor={"name": "Campo", "rd": {"*": 4}})
     state, _ = start(RULESET, [ana(), field], dice=ANA_FIRST)
@@ -168,6 +200,9 @@ def test_dead_combatant_cannot_act_or_be_attacked():
 def test_a_stabilised_character_hit_again_is_dying_again():
     state, _ = hit_bruno(fight(4, death_threshold="heroic"), [2])  # -1
     state, _ = step(state, {"type": "death_test", "actor": "bruno", "dice": [6, 6]})
-    state, entry = step(state, {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", "difficulty": 2, "dice": [3, 3, 1]})
+    state, entry = step(
+        state,
+        {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", "difficulty": 2, "dice": [3, 3, 1]},
+    )
     assert params(entry, "dying") == {"target": "bruno", "pv": -5}
     assert {c["code"] for c in combatant(state, "bruno")["conditions"]} == {"unconscious", "dying"}

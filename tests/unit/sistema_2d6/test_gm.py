@@ -1,9 +1,8 @@
 """Game-master controls in Sistema +2d6: adjust, modify, override, condition, join, leave, the end."""
 
 import pytest
-from service.rules.errors import InvalidInput
 
-from service.rules.errors import ActionNotAllowed, InvalidAction
+from service.rules.errors import ActionNotAllowed, InvalidAction, InvalidInput
 
 from ..rules_helpers import codes, combatant, params, start, step
 from .fixtures import ANA_FIRST, RULESET, ana, bruno
@@ -22,20 +21,40 @@ def ana_test(dice, difficulty=10):
 
 
 def test_adjust_sets_and_changes_values_logged_with_the_gm_as_author(fight):
-    state, entry = step(fight, {"type": "adjust", "actor": GM, "target": "bruno", "set": {"pv": 3}, "change": {"death_failures": 2}, "reason": "poison"})
+    state, entry = step(
+        fight,
+        {
+            "type": "adjust",
+            "actor": GM,
+            "target": "bruno",
+            "set": {"pv": 3},
+            "change": {"death_failures": 2},
+            "reason": "poison",
+        },
+    )
     assert combatant(state, "bruno")["pv"] == 3 and combatant(state, "bruno")["death_failures"] == 2
-    assert params(entry, "value_adjusted") == {"target": "bruno", "value": "pv", "old": 15, "new": 3, "author": GM, "reason": "poison"}
+    assert params(entry, "value_adjusted") == {
+        "target": "bruno",
+        "value": "pv",
+        "old": 15,
+        "new": 3,
+        "author": GM,
+        "reason": "poison",
+    }
     assert params(entry, "value_adjusted", 1)["new"] == 2
     assert entry["action"]["actor"] == GM and state["awaiting"] == fight["awaiting"]
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"set": {"sheet": 1}}, "set.sheet"),
-    ({"set": {"mana": 1}}, "set.mana"),
-    ({"set": {"pv": "full"}}, "set.pv"),
-    ({"change": {"name": 1}}, "change.name"),
-    ({}, "set"),
-])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"set": {"sheet": 1}}, "set.sheet"),
+        ({"set": {"mana": 1}}, "set.mana"),
+        ({"set": {"pv": "full"}}, "set.pv"),
+        ({"change": {"name": 1}}, "change.name"),
+        ({}, "set"),
+    ],
+)
 def test_adjust_refusals_name_the_field_and_change_nothing(fight, body, field):
     before = repr(fight)
     with pytest.raises(InvalidAction) as refused:
@@ -53,7 +72,9 @@ def test_a_modifier_for_one_round_applies_to_every_roll_then_expires_when_round_
     state, entry = step(fight, {"type": "modify", "actor": GM, "target": "ana", "value": 2, "rounds": 1})
     assert params(entry, "modifier_applied") == {"target": "ana", "value": 2, "rounds": 1, "author": GM, "reason": None}
     state, entry = step(state, ana_test([2, 3]))  # DES 3 + 2 + 3 + gm 2 = 10
-    assert params(entry, "test_rolled")["modifiers"] == {"DES": 3, "gm": 2} and params(entry, "test_rolled")["total"] == 10
+    assert (
+        params(entry, "test_rolled")["modifiers"] == {"DES": 3, "gm": 2} and params(entry, "test_rolled")["total"] == 10
+    )
     assert [c["code"] for c in combatant(state, "ana")["conditions"]] == ["modifier"]
     state, entry = step(state, {"type": "pass", "actor": "bruno"})  # round 2 begins
     assert params(entry, "round_started") == {"round": 2}
@@ -81,8 +102,16 @@ def test_override_decides_the_next_roll(fight):
 
 
 def test_a_gm_condition_for_two_rounds_starts_and_ends_on_time(fight):
-    state, entry = step(fight, {"type": "condition", "actor": GM, "target": "bruno", "code": "unconscious", "rounds": 2})
-    assert params(entry, "condition_added") == {"target": "bruno", "condition": "unconscious", "rounds": 2, "author": GM, "reason": None}
+    state, entry = step(
+        fight, {"type": "condition", "actor": GM, "target": "bruno", "code": "unconscious", "rounds": 2}
+    )
+    assert params(entry, "condition_added") == {
+        "target": "bruno",
+        "condition": "unconscious",
+        "rounds": 2,
+        "author": GM,
+        "reason": None,
+    }
     assert combatant(state, "bruno")["conditions"][0]["ends"] == {"round": 3}
     state, entry = step(state, {"type": "pass", "actor": "ana"})  # Bruno cannot act: round 2 begins
     assert params(entry, "round_started") == {"round": 2} and "condition_expired" not in codes(entry)
@@ -104,7 +133,10 @@ def test_a_gm_condition_is_removed_and_unknown_ones_refused(fight):
 
 def test_rule_conditions_start_and_end_dying_then_stable(fight):
     state, entry = step(fight, {"type": "adjust", "actor": GM, "target": "bruno", "set": {"pv": 2}})
-    state, entry = step(state, {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", "difficulty": 2, "dice": [3, 3, 1]})
+    state, entry = step(
+        state,
+        {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", "difficulty": 2, "dice": [3, 3, 1]},
+    )
     assert {"dying", "unconscious"} <= {c["code"] for c in combatant(state, "bruno")["conditions"]}
     assert next(c for c in combatant(state, "bruno")["conditions"] if c["code"] == "dying")["start"] == {"round": 1}
     state, entry = step(state, {"type": "death_test", "actor": "bruno", "dice": [6, 6]})
@@ -116,7 +148,13 @@ def test_a_newcomer_rolls_initiative_and_takes_its_place(fight):
     carla = ana(id="carla", name="Carla", attributes={"FOR": 1, "DES": 2, "CON": 1})
     state, entry = step(fight, {"type": "join", "actor": GM, "combatant": carla, "dice": [4, 4]})  # 2 + 0 + 8 = 10
     assert params(entry, "joined") == {"combatant": "carla", "side": "heroes", "author": GM, "reason": None}
-    assert params(entry, "initiative_rolled") == {"combatant": "carla", "dice": [4, 4], "des": 2, "bonus": 0, "total": 10}
+    assert params(entry, "initiative_rolled") == {
+        "combatant": "carla",
+        "dice": [4, 4],
+        "des": 2,
+        "bonus": 0,
+        "total": 10,
+    }
     assert state["order"] == [["ana"], ["carla"], ["bruno"]]
     state, _ = step(state, {"type": "pass", "actor": "ana"})
     assert state["awaiting"][0]["actor"] == "carla"
@@ -124,7 +162,14 @@ def test_a_newcomer_rolls_initiative_and_takes_its_place(fight):
 
 def test_a_join_with_a_bad_sheet_names_the_field(fight):
     with pytest.raises(InvalidInput) as refused:
-        step(fight, {"type": "join", "actor": GM, "combatant": {"id": "ana", "name": "Ana 2", "side": "x", "attributes": {"FOR": 1, "DES": 1, "CON": 1}}})
+        step(
+            fight,
+            {
+                "type": "join",
+                "actor": GM,
+                "combatant": {"id": "ana", "name": "Ana 2", "side": "x", "attributes": {"FOR": 1, "DES": 1, "CON": 1}},
+            },
+        )
     assert "combatant" in refused.value.messages
 
 
@@ -151,21 +196,43 @@ def test_a_narrative_condition_is_shown_expires_and_has_no_rules_effect(fight):
     with pytest.raises(InvalidAction) as refused:
         step(fight, {"type": "condition", "actor": GM, "target": "ana", "code": "prone"})
     assert refused.value.field == "code" and "label" in str(refused.value) and repr(fight) == before
-    state, entry = step(fight, {"type": "condition", "actor": GM, "target": "ana", "label": "knocked down", "rounds": 1})
-    assert params(entry, "narrative_condition_added") == {"target": "ana", "label": "knocked down", "rounds": 1, "author": GM, "reason": None}
+    state, entry = step(
+        fight, {"type": "condition", "actor": GM, "target": "ana", "label": "knocked down", "rounds": 1}
+    )
+    assert params(entry, "narrative_condition_added") == {
+        "target": "ana",
+        "label": "knocked down",
+        "rounds": 1,
+        "author": GM,
+        "reason": None,
+    }
     mark = combatant(state, "ana")["conditions"][0]
-    assert (mark["code"], mark["label"], mark["ends"], mark["modifiers"]) == ("narrative", "knocked down", {"round": 2}, {})
+    assert (mark["code"], mark["label"], mark["ends"], mark["modifiers"]) == (
+        "narrative",
+        "knocked down",
+        {"round": 2},
+        {},
+    )
     assert state["awaiting"] == fight["awaiting"]  # no rules effect: Ana still acts
     # Marked again: it starts over, one mark only.
     state, _ = step(state, {"type": "condition", "actor": GM, "target": "ana", "label": "knocked down", "rounds": 2})
     assert [c["ends"] for c in combatant(state, "ana")["conditions"]] == [{"round": 3}]
-    state, entry = step(state, {"type": "condition", "actor": GM, "target": "ana", "label": "knocked down", "remove": True})
-    assert params(entry, "narrative_condition_removed") == {"target": "ana", "label": "knocked down", "author": GM, "reason": None}
+    state, entry = step(
+        state, {"type": "condition", "actor": GM, "target": "ana", "label": "knocked down", "remove": True}
+    )
+    assert params(entry, "narrative_condition_removed") == {
+        "target": "ana",
+        "label": "knocked down",
+        "author": GM,
+        "reason": None,
+    }
     assert combatant(state, "ana")["conditions"] == []
 
 
 def test_a_narrative_condition_expires_under_its_label(fight):
-    state, _ = step(fight, {"type": "condition", "actor": GM, "target": "bruno", "label": "blinded by smoke", "rounds": 1})
+    state, _ = step(
+        fight, {"type": "condition", "actor": GM, "target": "bruno", "label": "blinded by smoke", "rounds": 1}
+    )
     state, _ = step(state, {"type": "pass", "actor": "ana"})
     state, entry = step(state, {"type": "pass", "actor": "bruno"})  # round 2 begins: the mark ends
     assert params(entry, "condition_expired") == {"combatant": "bruno", "condition": "blinded by smoke"}

@@ -47,7 +47,9 @@ def test_raising_pv_above_zero_ends_dying_and_unconsciousness(fight):
     assert codes(entry) == ["value_adjusted", "stabilised", "recovered"]
     assert conditions(state) == [] and combatant(state, "bruno")["death_failures"] == 0
     state, _ = step(state, {"type": "pass", "actor": "ana"})
-    assert state["awaiting"] == [{"actor": "bruno", "actions": ["attack", "test", "pass"], "reason": "turn"}]  # a turn, no death test
+    assert state["awaiting"] == [
+        {"actor": "bruno", "actions": ["attack", "test", "pass"], "reason": "turn"}
+    ]  # a turn, no death test
 
 
 def test_the_dead_stay_dead_when_pv_are_raised(fight):

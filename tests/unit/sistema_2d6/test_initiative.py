@@ -10,7 +10,13 @@ from .fixtures import ANA_FIRST, RULESET, ana, bruno
 
 def test_initiative_is_des_plus_2d6_plus_the_des_bonus():
     state, entry = start(RULESET, [ana(), bruno()], dice=ANA_FIRST)
-    assert params(entry, "initiative_rolled", 0) == {"combatant": "ana", "dice": [6, 5], "des": 3, "bonus": 1, "total": 15}
+    assert params(entry, "initiative_rolled", 0) == {
+        "combatant": "ana",
+        "dice": [6, 5],
+        "des": 3,
+        "bonus": 1,
+        "total": 15,
+    }
     assert params(entry, "initiative_rolled", 1)["total"] == 5
     assert state["order"] == [["ana"], ["bruno"]]
     # Nobody is dying: stabilize is not offered.
@@ -69,11 +75,20 @@ def test_gm_ends_the_fight():
 def test_a_simultaneous_member_put_down_in_its_own_group_still_acts():
     # Ana and Bruno tie at 8; Ana acts first and drops Bruno to -1 (dying).
     state, _ = start(RULESET, [ana(), bruno(pv=4)], dice=[3, 1, 3, 3])
-    state, _ = step(state, {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", "difficulty": 2, "dice": [3, 3, 2]})
+    state, _ = step(
+        state,
+        {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", "difficulty": 2, "dice": [3, 3, 2]},
+    )
     assert "dying" in [x["code"] for x in next(c for c in state["combatants"] if c["id"] == "bruno")["conditions"]]
     # Simultaneous: Bruno still strikes back this turn, then makes death tests.
-    assert state["awaiting"] == [{"actor": "bruno", "actions": ["attack", "test", "pass"], "reason": "turn"}, {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
-    state, entry = step(state, {"type": "attack", "actor": "bruno", "target": "ana", "weapon": "faca", "difficulty": 2, "dice": [3, 3, 4]})
+    assert state["awaiting"] == [
+        {"actor": "bruno", "actions": ["attack", "test", "pass"], "reason": "turn"},
+        {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"},
+    ]
+    state, entry = step(
+        state,
+        {"type": "attack", "actor": "bruno", "target": "ana", "weapon": "faca", "difficulty": 2, "dice": [3, 3, 4]},
+    )
     # Faca FOR+1 at FOR 3, the seed's reading: 1d6 + 4 + 1 = 4 + 5 = 9; Ana 14 - 9 = 5.
     assert params(entry, "damage_taken") == {"target": "ana", "amount": 9, "pv": 5, "lethal": True}
     assert params(entry, "round_started") == {"round": 2}

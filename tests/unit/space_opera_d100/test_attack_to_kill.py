@@ -44,7 +44,13 @@ def test_a_critical_hit_on_an_unarmoured_target_adds_1d3():
     # 7 + 1D3 2 = 9 PV: half the PV in one round -> CON 13 x 5 = 65 test, 50 passes.
     state, entry = exchange(fight(garde_sheet=garde(armour=0)), dice=[22, 3, 4, 2, 50])
     assert params(entry, "damage_rolled")["rolled"] == 9
-    assert params(entry, "consciousness_test") == {"target": "garde", "con": 13, "roll": 50, "needed": 65, "level": "success"}
+    assert params(entry, "consciousness_test") == {
+        "target": "garde",
+        "con": 13,
+        "roll": 50,
+        "needed": 65,
+        "level": "success",
+    }
     assert combatant(state, "garde")["pv"] == 5
 
 
@@ -85,7 +91,9 @@ def test_the_off_hand_is_at_minus_20_but_not_for_shields():
 @pytest.mark.parametrize(("ma_roll", "pv"), [(20, 8), (80, 13)])
 def test_unarmed_martial_arts_double_or_halve_the_damage(ma_roll, pv):
     # Bare hands 1d3 = 3: x 2 = 6 or // 2 = 1, on an unarmoured target.
-    state, entry = exchange(fight(garde_sheet=garde(armour=0)), {"weapon": "unarmed", "martial_arts": True}, dice=[30, ma_roll, 3])
+    state, entry = exchange(
+        fight(garde_sheet=garde(armour=0)), {"weapon": "unarmed", "martial_arts": True}, dice=[30, ma_roll, 3]
+    )
     assert params(entry, "martial_arts_rolled")["kind"] == "unarmed"
     assert combatant(state, "garde")["pv"] == pv
 

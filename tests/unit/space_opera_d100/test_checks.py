@@ -34,7 +34,9 @@ def test_classification_at_the_edges(roll, skill, level):
     assert classify(roll, skill).level == level
 
 
-@pytest.mark.parametrize(("roll", "skill", "level"), [(96, 120, "fumble"), (100, 120, "fumble"), (95, 120, "success"), (88, 120, "critical")])
+@pytest.mark.parametrize(
+    ("roll", "skill", "level"), [(96, 120, "fumble"), (100, 120, "fumble"), (95, 120, "success"), (88, 120, "critical")]
+)
 def test_high_rolls_always_fumble_option(roll, skill, level):
     assert classify(roll, skill, high_rolls_always_fumble=True).level == level
 
@@ -52,8 +54,14 @@ def test_00_under_a_skill_of_120_hits_but_is_no_critical_hit():
     # 1d4 4 + vibro 1d4 3 = 7 - 4 = 3 PV -> 14 - 3 = 11.
     state, entry = attack(fight(), dice=[100, 4, 3], sneak=True)  # a sneak attack awaits no reaction
     assert params(entry, "attack_rolled") | {"modifiers": None} == {
-        "attacker": "kira", "target": "garde", "weapon": "vibro", "skill": 120, "modifiers": None,
-        "roll": 100, "needed": 120, "level": "success",
+        "attacker": "kira",
+        "target": "garde",
+        "weapon": "vibro",
+        "skill": 120,
+        "modifiers": None,
+        "roll": 100,
+        "needed": 120,
+        "level": "success",
     }
     assert params(entry, "attack_hit")["critical"] is False
     assert combatant(state, "garde")["pv"] == 11

@@ -30,7 +30,12 @@ def test_the_melee_fumble_roll_and_its_chance_adjustment(chance, roll, adjustmen
     more = [3, 4, 20] if result == "hits_self" else []  # own damage 7 of 13 PV: CON 12 x 5 test
     _, entry = exchange(fight(kira_sheet=kira(chance=chance)), dice=[FUMBLE, roll, *more])
     assert params(entry, "fumble_rolled") == {
-        "attacker": "kira", "table": "melee_house", "roll": roll, "adjustment": adjustment, "value": value, "result": result
+        "attacker": "kira",
+        "table": "melee_house",
+        "roll": roll,
+        "adjustment": adjustment,
+        "value": value,
+        "result": result,
     }
 
 
@@ -61,7 +66,13 @@ def test_a_dropped_weapon_must_be_picked_up():
 
 def test_a_damaged_weapon_takes_a_step():
     state, entry = exchange(fight(), dice=[FUMBLE, 70])
-    assert params(entry, "item_damaged") == {"combatant": "kira", "item": "vibro", "steps": 1, "vibro_lost": True, "destroyed": True}
+    assert params(entry, "item_damaged") == {
+        "combatant": "kira",
+        "item": "vibro",
+        "steps": 1,
+        "vibro_lost": True,
+        "destroyed": True,
+    }
 
 
 def test_the_blow_lands_on_the_first_ally_standing():
@@ -69,7 +80,12 @@ def test_the_blow_lands_on_the_first_ally_standing():
     state = fight(others=[ally], dice=[9, 2, 1])
     state, entry = exchange(state, dice=[FUMBLE, 80, 3, 4])
     assert params(entry, "fumble_strike") == {
-        "attacker": "kira", "target": "jax", "parts": {"weapon": 3, "item_steps": 0, "vibro": 4}, "rolled": 7, "armour": 2, "pv_loss": 5
+        "attacker": "kira",
+        "target": "jax",
+        "parts": {"weapon": 3, "item_steps": 0, "vibro": 4},
+        "rolled": 7,
+        "armour": 2,
+        "pv_loss": 5,
     }
     assert combatant(state, "jax")["pv"] == 8
 
@@ -93,7 +109,9 @@ def test_a_shooting_fumble_uses_the_jam_table_and_recover_clears_it():
     assert combatant(state, "kira")["items"]["blaster"]["jam"] == 0
 
 
-@pytest.mark.parametrize(("roll", "result"), [(5, "no_jam"), (6, "jam_1"), (21, "jam_2"), (67, "jam_fight"), (91, "weapon_damaged_jam")])
+@pytest.mark.parametrize(
+    ("roll", "result"), [(5, "no_jam"), (6, "jam_1"), (21, "jam_2"), (67, "jam_fight"), (91, "weapon_damaged_jam")]
+)
 def test_jam_table_bands(roll, result):
     _, entry = exchange(fight(), {"weapon": "blaster"}, dice=[99, roll])
     assert params(entry, "fumble_rolled")["result"] == result

@@ -26,7 +26,14 @@ def garde_passes(state, dice=()):
 
 def test_adjust_sets_and_changes_values_logged_with_the_gm_as_author():
     state, entry = gm(fight(), "adjust", target="garde", set={"pv": 5}, change={"pv_max": 2}, reason="old wound")
-    assert params(entry, "value_adjusted") == {"target": "garde", "value": "pv", "old": 14, "new": 5, "author": GM, "reason": "old wound"}
+    assert params(entry, "value_adjusted") == {
+        "target": "garde",
+        "value": "pv",
+        "old": 14,
+        "new": 5,
+        "author": GM,
+        "reason": "old wound",
+    }
     assert combatant(state, "garde")["pv"] == 5 and combatant(state, "garde")["pv_max"] == 16
     with pytest.raises(InvalidAction) as refused:
         gm(state, "adjust", target="garde", set={"kind": 3})
@@ -35,7 +42,13 @@ def test_adjust_sets_and_changes_values_logged_with_the_gm_as_author():
 
 def test_a_modifier_for_one_round_applies_then_expires_when_round_2_begins():
     state, entry = gm(fight(), "modify", target="kira", value=10, rounds=1)
-    assert params(entry, "modifier_applied") == {"target": "kira", "value": 10, "rounds": 1, "author": GM, "reason": None}
+    assert params(entry, "modifier_applied") == {
+        "target": "kira",
+        "value": 10,
+        "rounds": 1,
+        "author": GM,
+        "reason": None,
+    }
     state, entry = exchange(state, dice=[65, 3, 4])  # 65 <= 60 + 10: a hit; 1d4 3 + vibro 4 - armour 4 = 3 PV
     assert params(entry, "attack_rolled")["needed"] == 70 and combatant(state, "garde")["pv"] == 11
     assert "condition_expired" not in codes(entry)
@@ -53,7 +66,10 @@ def test_a_next_roll_modifier_is_used_up_by_that_roll_and_override_decides_one()
     state, entry = react(state, "dodge", dice=[10, 35])  # Garde's dodge 10 <= 30, but the GM said failure
     assert params(entry, "dodge_rolled")["level"] == "failure"
     assert params(entry, "attack_rolled")["needed"] == 30  # 60 - 30, the dodge failed: no malus
-    assert [e["params"]["condition"] for e in entry["events"] if e["code"] == "condition_expired"] == ["override", "modifier"]
+    assert [e["params"]["condition"] for e in entry["events"] if e["code"] == "condition_expired"] == [
+        "override",
+        "modifier",
+    ]
     assert combatant(state, "kira")["conditions"] == [] and combatant(state, "garde")["conditions"] == []
 
 
@@ -75,11 +91,17 @@ def test_paralysed_then_contracted_start_and_are_cleared():
     assert params(entry, "paralysed") == {"target": "garde", "minutes": 10}
     state, entry = gm(state, "clear_condition", target="garde", condition="paralysed")
     assert params(entry, "condition_cleared") == {"target": "garde", "condition": "paralysed", "by": GM}
-    state, entry = exchange(step(state, {"type": "pass", "actor": "kira", "dice": KIRA_FIRST})[0], {"weapon": "para", "mode": "paralyse"},
-                            dice=[30, 4, 20])  # 13 x 4 = 52: 20 succeeds, the muscles contract
+    state, entry = exchange(
+        step(state, {"type": "pass", "actor": "kira", "dice": KIRA_FIRST})[0],
+        {"weapon": "para", "mode": "paralyse"},
+        dice=[30, 4, 20],
+    )  # 13 x 4 = 52: 20 succeeds, the muscles contract
     assert "contracted" in codes(entry)
     state, entry = gm(state, "condition", target="garde", code="contracted", remove=True)
-    assert params(entry, "condition_removed")["condition"] == "contracted" and combatant(state, "garde")["conditions"] == []
+    assert (
+        params(entry, "condition_removed")["condition"] == "contracted"
+        and combatant(state, "garde")["conditions"] == []
+    )
 
 
 def test_off_balance_ends_at_the_next_test_and_a_lost_action_is_skipped():
@@ -105,11 +127,18 @@ def test_a_rules_stun_on_a_gm_knocked_out_target_keeps_the_longer_state():
     state, entry = attack(state, dice=[30, 4, 20, 5, 6, 7, 1], **STUN)  # Garde is helpless: no reaction
     assert params(entry, "stunned")["minutes"] == 18
     knocked = [c for c in combatant(state, "garde")["conditions"] if c["code"] == "knocked_out"]
-    assert len(knocked) == 1 and knocked[0]["ends"] is None and knocked[0]["lasts"]["value"] == 18  # the rest of the fight
+    assert (
+        len(knocked) == 1 and knocked[0]["ends"] is None and knocked[0]["lasts"]["value"] == 18
+    )  # the rest of the fight
 
 
 def test_dead_by_the_gm_and_the_fight_goes_on_without_him():
-    state, entry = gm(fight(others=[kira(id="zed", name="Zed", side="empire")], dice=[9, 2, 1]), "condition", target="garde", code="dead")
+    state, entry = gm(
+        fight(others=[kira(id="zed", name="Zed", side="empire")], dice=[9, 2, 1]),
+        "condition",
+        target="garde",
+        code="dead",
+    )
     assert params(entry, "condition_added")["condition"] == "dead"
     with pytest.raises(ActionNotAllowed):
         attack(state)  # Garde is dead

@@ -42,7 +42,13 @@ def test_items_break_at_the_step_of_their_class(item, steps_before, point_dice, 
 def test_the_wear_chance_is_the_damage_parried():
     # Sword 1d8 3 parries 3 of 7: 4 > 3 leaves it whole.
     _, entry = exchange(fight(), reaction={"kind": "parry", "item": "epee"}, dice=[20, 30, 3, 4, 3, 4])
-    assert params(entry, "item_wear") == {"combatant": "garde", "item": "epee", "roll": 4, "chance": 3, "damaged": False}
+    assert params(entry, "item_wear") == {
+        "combatant": "garde",
+        "item": "epee",
+        "roll": 4,
+        "chance": 3,
+        "damaged": False,
+    }
 
 
 def test_a_damage_step_stops_vibro_and_costs_1_damage_and_5_skill():
@@ -50,7 +56,13 @@ def test_a_damage_step_stops_vibro_and_costs_1_damage_and_5_skill():
     state = fight(garde_sheet=sheet)
     # Parry (50 + 50) // 2 = 50; points 1d8+1 = 6; wear 5 <= 6: first step, vibro lost.
     state, entry = exchange(state, reaction={"kind": "parry", "item": "vhache"}, dice=[20, 30, 3, 4, 5, 5])
-    assert params(entry, "item_damaged") == {"combatant": "garde", "item": "vhache", "steps": 1, "vibro_lost": True, "destroyed": False}
+    assert params(entry, "item_damaged") == {
+        "combatant": "garde",
+        "item": "vhache",
+        "steps": 1,
+        "vibro_lost": True,
+        "destroyed": False,
+    }
     # Garde strikes back with it: 50 - 5; 1d8+1 (4 + 1) - 1 = 4, no vibro die.
     state, _ = step(state, {"type": "attack", "actor": "garde", "target": "kira", "weapon": "vhache"})
     state, entry = step(state, {"type": "react", "actor": "kira", "kind": "none", "dice": [30, 4, 1, 1]})
@@ -71,7 +83,14 @@ def test_a_destroyed_item_cannot_be_used():
 def test_disarm_needs_two_hits_then_a_failed_dex_x2():
     # 30 and 40 <= 60; DEX 11 x 2 = 22, 50 fails: Garde drops the sword he holds.
     state, entry = exchange(fight(), {"weapon": "epee", "mode": "disarm"}, dice=[30, 40, 50])
-    assert params(entry, "disarm_test") == {"target": "garde", "item": "epee", "dex": 11, "roll": 50, "needed": 22, "level": "failure"}
+    assert params(entry, "disarm_test") == {
+        "target": "garde",
+        "item": "epee",
+        "dex": 11,
+        "roll": 50,
+        "needed": 22,
+        "level": "failure",
+    }
     assert "damage_rolled" not in codes(entry)
     with pytest.raises(ActionNotAllowed):
         step(state, {"type": "attack", "actor": "garde", "target": "kira", "weapon": "epee"})
@@ -89,10 +108,15 @@ def test_disarm_fails_when_the_second_roll_misses_or_the_dex_test_passes():
 
 
 def test_a_successful_parry_stops_a_disarm_unless_the_option_says_otherwise():
-    _, entry = exchange(fight(), {"weapon": "epee", "mode": "disarm"}, {"kind": "parry", "item": "epee"}, dice=[20, 30, 40])
+    _, entry = exchange(
+        fight(), {"weapon": "epee", "mode": "disarm"}, {"kind": "parry", "item": "epee"}, dice=[20, 30, 40]
+    )
     assert params(entry, "parry_stopped") == {"defender": "garde", "mode": "disarm"}
     _, entry = exchange(
-        fight(options={"parry_stops_effects": False}), {"weapon": "epee", "mode": "disarm"}, {"kind": "parry", "item": "epee"}, dice=[20, 30, 40, 50]
+        fight(options={"parry_stops_effects": False}),
+        {"weapon": "epee", "mode": "disarm"},
+        {"kind": "parry", "item": "epee"},
+        dice=[20, 30, 40, 50],
     )
     assert params(entry, "weapon_dropped")["item"] == "epee"
 
@@ -101,7 +125,9 @@ def test_a_successful_parry_stops_a_disarm_unless_the_option_says_otherwise():
 def test_a_weapon_the_target_does_not_carry_cannot_be_disarmed(wanted):
     # Garde carries a sword and a knife only: neither the catalog's hand blaster nor a shield can fall from his
     # hands (before, the refusal did not exist and a dropped phantom joined his items, to be "recovered").
-    state = fight(garde_sheet=garde(weapons=[{"id": "epee", "catalog": "epee"}, {"id": "couteau", "catalog": "couteau"}]))
+    state = fight(
+        garde_sheet=garde(weapons=[{"id": "epee", "catalog": "epee"}, {"id": "couteau", "catalog": "couteau"}])
+    )
     before = unchanged(state)
     with pytest.raises(InvalidAction) as refused:
         attack(state, weapon="epee", mode="disarm", target_weapon=wanted)

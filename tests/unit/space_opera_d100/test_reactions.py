@@ -97,7 +97,13 @@ def test_a_parry_takes_off_the_item_damage_plus_damage_bonus():
     # 7 damage; sword 1d8 5 + damage bonus 1d4 1 = 6 parried; wear 50 > 6; 1 PV.
     sheet = garde(armour=0, damage_bonus="1d4")
     state, entry = exchange(fight(garde_sheet=sheet), reaction=SWORD, dice=[40, 30, 3, 4, 5, 1, 50])
-    assert params(entry, "parry_points") == {"defender": "garde", "item": "epee", "points": 6, "pierced": 0, "parried": 6}
+    assert params(entry, "parry_points") == {
+        "defender": "garde",
+        "item": "epee",
+        "points": 6,
+        "pierced": 0,
+        "parried": 6,
+    }
     assert combatant(state, "garde")["pv"] == 13
 
 
@@ -110,16 +116,31 @@ def test_a_critical_parry_stops_2_more():
 
 def test_vibro_mode_does_not_count_in_a_parry():
     # Parrying with a vibro-knife: only its 1d4 (2), no vibro die.
-    _, entry = exchange(fight(garde_sheet=garde(armour=0)), reaction={"kind": "parry", "item": "vibro"}, dice=[40, 30, 3, 4, 2, 50])
+    _, entry = exchange(
+        fight(garde_sheet=garde(armour=0)), reaction={"kind": "parry", "item": "vibro"}, dice=[40, 30, 3, 4, 2, 50]
+    )
     assert params(entry, "parry_points")["points"] == 2
-    assert [r["purpose"] for r in entry["rolls"]] == ["parry", "attack", "damage", "vibro damage", "parry points", "parrying item wear"]
+    assert [r["purpose"] for r in entry["rolls"]] == [
+        "parry",
+        "attack",
+        "damage",
+        "vibro damage",
+        "parry points",
+        "parrying item wear",
+    ]
 
 
 def test_armour_piercing_eats_parry_points_first():
     # Shot 3d6 = 12, AP 3; shield 1d4 4: 3 pierced, 1 parried; armour 4 in full; 7 PV;
     # 7 is half of 14: CON x 5 = 65, 20 passes.
     state, entry = exchange(fight(), {"weapon": "perforant"}, SHIELD, dice=[40, 30, 4, 4, 4, 4, 50, 20])
-    assert params(entry, "parry_points") == {"defender": "garde", "item": "bouclier", "points": 4, "pierced": 3, "parried": 1}
+    assert params(entry, "parry_points") == {
+        "defender": "garde",
+        "item": "bouclier",
+        "points": 4,
+        "pierced": 3,
+        "parried": 1,
+    }
     assert params(entry, "damage_rolled")["armour"] == 4
     assert combatant(state, "garde")["pv"] == 7
 
@@ -127,7 +148,13 @@ def test_armour_piercing_eats_parry_points_first():
 def test_a_critical_hit_is_parried_at_minus_20():
     # Parry 40 <= 50, but the attack 11 is critical: 40 > 30, the parry fails.
     state, entry = exchange(fight(), reaction=SWORD, dice=[40, 11, 3, 4, 20])
-    assert params(entry, "parry_against_critical") == {"defender": "garde", "penalty": -20, "roll": 40, "needed": 30, "level": "failure"}
+    assert params(entry, "parry_against_critical") == {
+        "defender": "garde",
+        "penalty": -20,
+        "roll": 40,
+        "needed": 30,
+        "level": "failure",
+    }
     assert "parry_points" not in codes(entry)
     assert combatant(state, "garde")["pv"] == 7
 

@@ -22,10 +22,16 @@ def test_stun_chance_is_damage_x5_plus_the_weapon_bonus_for_3d10_minutes_and_a_q
     assert params(entry, "stun_damage") == {"target": "garde", "pv_loss": 1}
     target = combatant(state, "garde")
     assert target["pv"] == 13
-    assert target["conditions"] == [{
-        "code": "knocked_out", "source": "rules", "start": {"round": 1}, "ends": None, "modifiers": {},
-        "lasts": {"dice": "3d10", "value": 18, "unit": "minutes"},
-    }]
+    assert target["conditions"] == [
+        {
+            "code": "knocked_out",
+            "source": "rules",
+            "start": {"round": 1},
+            "ends": None,
+            "modifiers": {},
+            "lasts": {"dice": "3d10", "value": 18, "unit": "minutes"},
+        }
+    ]
     assert state["awaiting"][0]["actor"] == "kira"
     assert [p["combatant"] for p in [params(entry, "initiative_rolled")]] == ["kira"]
 
@@ -53,7 +59,9 @@ def test_stun_chance_after_armour_option():
 
 def test_a_shield_parry_prevents_the_stun():
     # Parry 20 <= Bloquer 50; attack 30; 6 - shield 1d4 2 = 4 -> 1 PV; wear 50 > 2.
-    state, entry = exchange(fight(garde_sheet=garde(armour=0)), STUN, {"kind": "parry", "item": "bouclier"}, dice=[20, 30, 6, 2, 50])
+    state, entry = exchange(
+        fight(garde_sheet=garde(armour=0)), STUN, {"kind": "parry", "item": "bouclier"}, dice=[20, 30, 6, 2, 50]
+    )
     assert "stun_blocked" in codes(entry) and "stunned" not in codes(entry)
     assert combatant(state, "garde")["pv"] == 13
 
@@ -80,10 +88,20 @@ def test_illegal_stuns_and_paralyses_are_refused_and_change_nothing(fields, shee
 def test_failed_con_x_1d4_paralyses_for_5d6_minutes():
     # 1D4 2: CON 13 x 2 = 26; 40 fails; 5D6 1+2+3+4+5 = 15 min; round 2, Kira's initiative 6.
     state, entry = exchange(fight(), PARALYSE, dice=[30, 2, 40, 1, 2, 3, 4, 5, 6])
-    assert params(entry, "paralysis_test") == {"target": "garde", "con": 13, "factor": 2, "roll": 40, "needed": 26, "level": "failure"}
+    assert params(entry, "paralysis_test") == {
+        "target": "garde",
+        "con": 13,
+        "factor": 2,
+        "roll": 40,
+        "needed": 26,
+        "level": "failure",
+    }
     assert params(entry, "paralysed") == {"target": "garde", "minutes": 15}
     assert "damage_rolled" not in codes(entry)
-    assert state["awaiting"] == [{"actor": "kira", "actions": ["attack", "pass"], "reason": "turn"}, {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"}]
+    assert state["awaiting"] == [
+        {"actor": "kira", "actions": ["attack", "pass"], "reason": "turn"},
+        {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"},
+    ]
 
 
 def test_passed_con_test_gives_contracted_muscles_minus_2_dex_and_minus_10():

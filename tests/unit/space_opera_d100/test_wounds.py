@@ -34,14 +34,27 @@ HIT = [30, 3, 4]
 )
 def test_death_table_lookups(pv, roll, column, result, more_dice):
     state, entry = exchange(fight(garde_sheet=garde(armour=0, pv=pv)), dice=[*HIT, roll, *more_dice])
-    assert params(entry, "death_table") == {"target": "garde", "roll": roll, "pv": pv - 7, "column": column, "result": result}
+    assert params(entry, "death_table") == {
+        "target": "garde",
+        "roll": roll,
+        "pv": pv - 7,
+        "column": column,
+        "result": result,
+    }
     target = combatant(state, "garde")
     assert ("dead" in [c["code"] for c in target["conditions"]]) is (result == "dead")
 
 
 def test_a_light_wound_costs_5_san_and_3d4_minutes_unconscious():
     state, entry = exchange(fight(garde_sheet=garde(armour=0, pv=7, san=50)), dice=[*HIT, 11, 1, 2, 3, 5])
-    assert params(entry, "wound") == {"target": "garde", "severity": "light", "san_loss": 5, "san": 45, "skill_loss": 2, "limb_lost": False}
+    assert params(entry, "wound") == {
+        "target": "garde",
+        "severity": "light",
+        "san_loss": 5,
+        "san": 45,
+        "skill_loss": 2,
+        "limb_lost": False,
+    }
     assert params(entry, "fell_unconscious") == {"target": "garde", "amount": 6, "unit": "minutes"}
     assert combatant(state, "garde")["san"] == 45
     assert state["awaiting"][0]["actor"] == "kira"
@@ -74,7 +87,13 @@ def test_losing_half_the_pv_in_one_round_calls_for_con_x5():
     state, entry = exchange(state, {"attacks": 2}, dice=[30, 3, 4])
     assert "consciousness_test" not in codes(entry)
     state, entry = exchange(state, dice=[30, 3, 4, 65])
-    assert params(entry, "consciousness_test") == {"target": "garde", "con": 13, "roll": 65, "needed": 65, "level": "success"}
+    assert params(entry, "consciousness_test") == {
+        "target": "garde",
+        "con": 13,
+        "roll": 65,
+        "needed": 65,
+        "level": "success",
+    }
 
 
 def test_droids_make_no_consciousness_test():
@@ -99,7 +118,9 @@ def test_round_seconds_turns_timed_states_into_rounds_that_end():
 
 def test_a_helpless_target_cannot_react_and_is_hit_at_once():
     state, _ = exchange(fight(garde_sheet=garde(armour=0, pv=7)), dice=[*HIT, 11, 1, 1, 1, 5])
-    state, entry = step(state, {"type": "attack", "actor": "kira", "target": "garde", "weapon": "vibro", "dice": [20, 4, 4, 40, 3]})
+    state, entry = step(
+        state, {"type": "attack", "actor": "kira", "target": "garde", "weapon": "vibro", "dice": [20, 4, 4, 40, 3]}
+    )
     assert "awaiting_reaction" not in codes(entry)
     assert params(entry, "death_table")["result"] == "dead"
     assert combatant(state, "garde")["pv"] == -8
@@ -112,8 +133,12 @@ def test_when_nobody_can_act_the_gm_is_awaited_and_lifting_a_state_resumes_the_f
         step(state, {"type": "clear_condition", "actor": "gm", "target": "garde", "condition": "stunned"})
     assert refused.value.field == "condition"
     state, entry = step(state, {"type": "clear_condition", "actor": "gm", "target": "garde", "condition": "wound"})
-    assert state["awaiting"] == [{"actor": "gm", "actions": ["end_combat", "clear_condition"], "reason": "nobody_standing"}]
-    state, entry = step(state, {"type": "clear_condition", "actor": "gm", "target": "garde", "condition": "unconscious", "dice": [4]})
+    assert state["awaiting"] == [
+        {"actor": "gm", "actions": ["end_combat", "clear_condition"], "reason": "nobody_standing"}
+    ]
+    state, entry = step(
+        state, {"type": "clear_condition", "actor": "gm", "target": "garde", "condition": "unconscious", "dice": [4]}
+    )
     assert params(entry, "condition_cleared") == {"target": "garde", "condition": "unconscious", "by": "gm"}
     assert params(entry, "round_started") == {"round": 3}
     assert state["awaiting"][0]["actor"] == "garde"

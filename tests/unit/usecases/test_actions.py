@@ -81,7 +81,11 @@ def test_one_conflict_policy_for_every_write(combats, shown, waits, write):
     actions.act(combats, COMBAT_ID, ADJUST, gm)
     if write is actions.play_again:
         actions.take_back(combats, COMBAT_ID, gm)
-    run = (lambda: write(combats, COMBAT_ID, ADJUST, gm)) if write is actions.act else (lambda: write(combats, COMBAT_ID, gm))
+    run = (
+        (lambda: write(combats, COMBAT_ID, ADJUST, gm))
+        if write is actions.act
+        else (lambda: write(combats, COMBAT_ID, gm))
+    )
     before = version(combats)
     lost = losing(combats, times=10**6)
     with pytest.raises(ConflictPersisted):
@@ -122,6 +126,7 @@ def test_undo_needs_the_gm(combats, shown):
 def test_a_keyed_action_leaves_its_record_and_is_replayed_from_it(combats, shown):
     records = idempotency_key(COMBAT_ID)
     assert combats.reserve(records, "k", "F fp 100 n1", now=100, stale_after=15, ttl=60) is None
+
     def keyed(seq):
         return KeyedWrite("k", "F fp 100 n1", f"A fp {seq}", 60)
 

@@ -7,8 +7,8 @@ import json
 import time
 
 import pytest
-from service.rules.errors import InvalidInput
 
+from service.rules.errors import InvalidInput
 from service.rules.registry import get_ruleset
 from service.store.memory import MemoryCombats
 from service.usecases.access import authorize

@@ -45,8 +45,17 @@ def test_the_digests_are_128_bits_of_sha256():
 def test_the_fingerprint_is_the_path_the_body_and_the_caller():
     one = fingerprint("/combats", {"a": 1}, "Bearer x\0")
     assert one == fingerprint("/combats", {"a": 1}, "Bearer x\0")
-    assert len({one, fingerprint("/combats", {"a": 2}, "Bearer x\0"), fingerprint("/combats", {"a": 1}, "Bearer y\0"),
-                fingerprint("/combats/c1/actions", {"a": 1}, "Bearer x\0")}) == 4
+    assert (
+        len(
+            {
+                one,
+                fingerprint("/combats", {"a": 2}, "Bearer x\0"),
+                fingerprint("/combats", {"a": 1}, "Bearer y\0"),
+                fingerprint("/combats/c1/actions", {"a": 1}, "Bearer x\0"),
+            }
+        )
+        == 4
+    )
 
 
 def test_the_fence_reserves_then_replays_what_was_recorded():
@@ -57,7 +66,9 @@ def test_the_fence_reserves_then_replays_what_was_recorded():
         KeyFence.new("records", "key-0123456789ab", "fp", ttl=60, now=1001).reserve(store, 1001)
     assert first.creation_done(store, "c1", "sealed")
     assert store.records["records"] == {first.digest: "C fp c1 sealed"}
-    assert KeyFence.new("records", "key-0123456789ab", "fp", ttl=60, now=1002).reserve(store, 1002) == CombatCreated("c1", "sealed")
+    assert KeyFence.new("records", "key-0123456789ab", "fp", ttl=60, now=1002).reserve(store, 1002) == CombatCreated(
+        "c1", "sealed"
+    )
     with pytest.raises(KeyReused):
         KeyFence.new("records", "key-0123456789ab", "other", ttl=60, now=1003).reserve(store, 1003)
 

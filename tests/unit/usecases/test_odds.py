@@ -55,7 +55,10 @@ def test_the_odds_are_computed_under_the_budget_and_change_nothing(combats, show
     assert compute.charged == 1 and answer["method"] == "exact"
     # Exact fractions of the dice tree (tests/unit/odds/ checks the enumeration itself).
     assert {o["outcome"]: o["fraction"] for o in answer["outcomes"]} == {
-        "hit": "115/144", "miss": "25/144", "critical hit": "1/54", "critical hit, dying": "1/108",
+        "hit": "115/144",
+        "miss": "25/144",
+        "critical hit": "1/54",
+        "critical hit, dying": "1/108",
     }
     assert combats.load_with_grant(COMBAT_ID, None)[0] == before and len(combats.logs[COMBAT_ID]) == 1
 

@@ -22,25 +22,33 @@ PORTS = [ports.Combats, ports.Grants, ports.IdempotencyRecords]
 
 
 def members(protocol) -> dict:
-    return {name: value for name, value in vars(protocol).items() if inspect.isfunction(value) and not name.startswith("_")}
+    return {
+        name: value for name, value in vars(protocol).items() if inspect.isfunction(value) and not name.startswith("_")
+    }
 
 
 @pytest.mark.parametrize(
-    "store", [connect(None, 60), observed(connect(None, 60)), MemoryCombats()], ids=["redis", "observed redis", "memory"]
+    "store",
+    [connect(None, 60), observed(connect(None, 60)), MemoryCombats()],
+    ids=["redis", "observed redis", "memory"],
 )
 @pytest.mark.parametrize("port", PORTS, ids=lambda port: port.__name__)
 def test_each_adapter_satisfies_each_port(store, port):
     assert isinstance(store, port)
     for name, declared in members(port).items():
         # Same parameter names, in order: the use cases call them by keyword too.
-        assert list(inspect.signature(getattr(store, name)).parameters) == list(inspect.signature(declared).parameters)[1:]
+        assert (
+            list(inspect.signature(getattr(store, name)).parameters) == list(inspect.signature(declared).parameters)[1:]
+        )
 
 
 @pytest.mark.parametrize("jobs", [connect(None, 60).simulation_jobs(), MemoryJobs()], ids=["redis", "memory"])
 def test_the_simulation_jobs_satisfy_the_jobs_port(jobs):
     assert isinstance(jobs, ports.Jobs)
     for name, declared in members(ports.Jobs).items():
-        assert list(inspect.signature(getattr(jobs, name)).parameters) == list(inspect.signature(declared).parameters)[1:]
+        assert (
+            list(inspect.signature(getattr(jobs, name)).parameters) == list(inspect.signature(declared).parameters)[1:]
+        )
 
 
 @pytest.mark.parametrize(
@@ -55,7 +63,10 @@ def test_the_simulation_jobs_satisfy_the_jobs_port(jobs):
 )
 def test_the_http_layers_adapters_satisfy_their_ports(adapter, port):
     for name, declared in members(port).items():
-        assert list(inspect.signature(getattr(adapter, name)).parameters) == list(inspect.signature(declared).parameters)[1:]
+        assert (
+            list(inspect.signature(getattr(adapter, name)).parameters)
+            == list(inspect.signature(declared).parameters)[1:]
+        )
 
 
 def test_the_long_poll_is_an_entry_wait():
@@ -73,4 +84,6 @@ def test_the_use_cases_never_import_flask_nor_the_api():
             else:
                 continue
             for name in names:
-                assert not name.startswith(("flask", "werkzeug", "..api", "service.api")), f"{module.name} imports {name}"
+                assert not name.startswith(("flask", "werkzeug", "..api", "service.api")), (
+                    f"{module.name} imports {name}"
+                )

@@ -97,7 +97,11 @@ def test_a_player_sees_its_own_options(combats, shown):
 
 def test_the_gm_sees_anyones_and_its_own(combats, shown):
     # A test's difficulty is the GM's to set: the GM is offered ana's test, ana's own token is not.
-    assert [a["type"] for a in reads.legal_actions(combats, COMBAT_ID, shown["gm"], "ana").actions] == ["attack", "test", "pass"]
+    assert [a["type"] for a in reads.legal_actions(combats, COMBAT_ID, shown["gm"], "ana").actions] == [
+        "attack",
+        "test",
+        "pass",
+    ]
     gm_types = {a["type"] for a in reads.legal_actions(combats, COMBAT_ID, shown["gm"], "gm").actions}
     assert gm_types == {"adjust", "condition", "end_combat", "join", "leave", "modify", "override"}
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 import pytest
-from service.rules.errors import InvalidInput
 
 from service.jobs.chunk import run_chunk
+from service.rules.errors import InvalidInput
 from service.rules.registry import get_ruleset
 from service.simulation import Tactic
 from service.store.memory import MemoryJobs
@@ -73,7 +73,9 @@ def test_without_a_seed_one_is_drawn():
 
 def test_a_long_run_is_handed_to_the_runner_as_a_job():
     compute, runner = Compute(), Runner()
-    job = simulate(Asked(TEMPLATE, 300, seed=7, tactic=Tactic("weakest", "balanced")), runner=runner, compute=compute, job_id="j1")
+    job = simulate(
+        Asked(TEMPLATE, 300, seed=7, tactic=Tactic("weakest", "balanced")), runner=runner, compute=compute, job_id="j1"
+    )
     assert job == Job("j1", "queued", 0, 300)
     assert runner.submitted == [
         ("j1", {"template": TEMPLATE, "fights": 300, "seed": 7, "tactic": {"target": "weakest", "style": "balanced"}})
