@@ -46,8 +46,19 @@ def has(combatant: Combatant, code: str) -> bool:
     return False
 
 
+def has_any(combatant: Combatant, codes: frozenset[str]) -> bool:
+    """``has`` for any of ``codes``, in one pass over the conditions."""
+    for condition in combatant["conditions"]:
+        if condition["code"] in codes:
+            return True
+    return False
+
+
 def find(combatant: Combatant, code: str) -> Condition | None:
-    return next((c for c in combatant["conditions"] if c["code"] == code), None)
+    for condition in combatant["conditions"]:  # a plain loop, as in has()
+        if condition["code"] == code:
+            return condition
+    return None
 
 
 def add(
@@ -135,6 +146,8 @@ def take_roll_adjustments(res: AnyResolution, combatant: Combatant) -> tuple[int
 
     What lasts only for the next roll is used up here (and logged as expired).
     """
+    if not combatant["conditions"]:  # the usual case: nothing to add, force or use up
+        return 0, None
     bonus = roll_bonus(combatant)
     overrides = [c["result"] for c in _active(combatant, OVERRIDE)]
     forced = overrides[-1] if overrides else None  # the GM's latest word wins

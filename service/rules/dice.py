@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -74,6 +75,12 @@ class DiceExpression:
     def parse(cls, text: str) -> DiceExpression:
         if not isinstance(text, str):
             raise DiceSyntaxError(f"a dice expression must be a string, not {text!r}", field=None)
+        if cls is DiceExpression:
+            return _parsed(text)  # the rules parse the same few expressions (a weapon's damage) on every blow
+        return cls._parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> DiceExpression:
         if len(text) > MAX_EXPRESSION_LENGTH:
             # Before int(): Python refuses (ValueError) numbers of more than 4,300 digits.
             raise DiceSyntaxError(
@@ -109,6 +116,12 @@ class DiceExpression:
             return str(self.modifier)
         sign = f"{self.modifier:+d}" if self.modifier else ""
         return f"{self.count}d{self.sides}{sign}"
+
+
+@lru_cache(maxsize=4096)
+def _parsed(text: str) -> DiceExpression:
+    """An expression's parse, once per text: a frozen value; a refusal is raised again each time (never cached)."""
+    return DiceExpression._parse(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +180,11 @@ def upgrade_legacy(state: Combat[Any]) -> None:
 _LIMITS = {sides: (1 << 64) - ((1 << 64) % sides) for sides in ALLOWED_SIDES}
 
 
+# A draw's counter as 8 big-endian bytes, and a digest's 8 bytes as that integer (struct: cheaper than int.to_bytes).
+_COUNTER = struct.Struct(">Q").pack
+_BITS = struct.Struct(">Q").unpack
+
+
 @lru_cache(maxsize=1024)
 def _keyed(key_hex: str) -> Any:  # hashlib's blake2b type is private
     """The BLAKE2b state keyed with a stream's key, copied for each draw (keying it again costs more)."""
@@ -191,14 +209,16 @@ class DiceStream:
     def roll(self, sides: int) -> tuple[int, int]:
         """(face, the draw that gave it)."""
         limit = _LIMITS[sides]
+        keyed = self._keyed
+        draw = self.draw
         while True:
-            draw = self.draw
-            self.draw = draw + 1
-            hashed = self._keyed.copy()
-            hashed.update(draw.to_bytes(8, "big"))
-            bits = int.from_bytes(hashed.digest(), "big")
+            hashed = keyed.copy()
+            hashed.update(_COUNTER(draw))
+            bits: int = _BITS(hashed.digest())[0]
             if bits < limit:
+                self.draw = draw + 1
                 return bits % sides + 1, draw
+            draw += 1
 
     def position(self) -> RngPosition:
         return {"stream": self.index, "draw": self.draw}
@@ -259,7 +279,8 @@ class DiceBox:
     def roll(self, sides: int, purpose: str, roller: str) -> int:
         if sides not in ALLOWED_SIDES:
             raise DiceSyntaxError(f"d{sides} is not a die Melee rolls", field=None)
-        if len(self.rolls) >= MAX_DICE_PER_ACTION:
+        rolls = self.rolls
+        if len(rolls) >= MAX_DICE_PER_ACTION:
             raise TooManyDice(f"an action may roll at most {MAX_DICE_PER_ACTION} dice")
         index = self._next_supplied
         if index < len(self._supplied):
@@ -278,17 +299,18 @@ class DiceBox:
                     "roller": roller,
                     "source": self._source,
                 }
-                self.rolls.append(roll)
+                rolls.append(roll)
                 return value
             self._foreign.append((index, roller, purpose))
         roll = self._server_roll(sides, purpose, roller)
-        self.rolls.append(roll)
+        rolls.append(roll)
         return roll["value"]
 
     def roll_many(self, count: int, sides: int, purpose: str, roller: str) -> tuple[int, ...]:
         if count > MAX_DICE_PER_EXPRESSION:
             raise TooManyDice(f"{count} dice in one roll; at most {MAX_DICE_PER_EXPRESSION}")
-        return tuple(self.roll(sides, purpose, roller) for _ in range(count))
+        roll = self.roll
+        return tuple([roll(sides, purpose, roller) for _ in range(count)])
 
     def roll_expression(self, expression: DiceExpression | str, purpose: str, roller: str) -> RollResult:
         if isinstance(expression, str):
@@ -326,14 +348,15 @@ class DiceBox:
         """A server die, recorded with where it comes from (its stream and draw) for the audit."""
         if self.stream is None:
             raise RuntimeError("this dice box has no stream: it hands out supplied or logged dice only")
-        value, draw = self.stream.roll(sides)
+        stream = self.stream
+        value, draw = stream.roll(sides)
         return {
             "sides": sides,
             "value": value,
             "purpose": purpose,
             "roller": roller,
             "source": SERVER,
-            "stream": self.stream.index,
+            "stream": stream.index,
             "draw": draw,
         }
 

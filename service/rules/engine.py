@@ -235,8 +235,10 @@ def _check_actor(ruleset: AnyRuleset, state: JSON, action: JSON) -> None:
         return
     if action["type"] in ruleset.gm_only_actions:
         raise ActionNotAllowed(f"{action['type']} is a game-master action; its actor must be 'gm'", field="actor")
-    combatant = next((c for c in state["combatants"] if c["id"] == actor), None)
-    if combatant is None:
+    for combatant in state["combatants"]:
+        if combatant["id"] == actor:
+            break
+    else:
         raise InvalidAction(f"there is no combatant {actor!r} in this combat", field="actor")
     if conditions.has(combatant, gm_actions.LEFT):
         raise ActionNotAllowed(f"{combatant['name']} has left the fight", field="actor")

@@ -16,7 +16,6 @@ from typing import Any, Generic, TypeVar
 from . import authority
 from .dice import DiceBox
 from .errors import InvalidAction, InvalidInput
-from .events import event
 from .gm.schemas import GM_ACTIONS
 from .odds.profile import OddsProfile
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, StrictInt
@@ -56,7 +55,7 @@ class Resolution(Generic[CombatT_co, CombatantT_co]):
         return self.state["options"]
 
     def emit(self, code: str, **params: Any) -> None:
-        self.events.append(event(code, **params))
+        self.events.append({"code": code, "params": params})  # events.event(), without a second call
 
     def combatant(self, combatant_id: str, field: str = "target") -> CombatantT_co:
         combatant: CombatantT_co

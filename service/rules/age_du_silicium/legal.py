@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from ..conditions import has
-from ..gm.legal import describe, field_spec, present
+from ..gm.legal import choice_found, describe, field_spec, present
 from ..ruleset import AnyRuleset
 from .declarations import reasoned_with
 from .modifiers import mode
@@ -46,6 +46,7 @@ def choices(ruleset: AnyRuleset, state: SiliciumCombat, actor_id: str, action_ty
     slot = current_slot(state)
     own = slot if slot is not None and slot["actor"] == actor_id else None
     if action_type == "declare":
+        choice_found()  # one choice, whatever its slots: a probe stops before building them
         return [
             describe(
                 ruleset,
@@ -171,6 +172,7 @@ def _attack_sets(
     reaction: bool,
     targets: list[str],
 ) -> list[dict[str, Any]]:
+    choice_found()  # every weapon has at least one set below: a probe stops before building it
     kind = mode(weapon)
     common = {
         "target": {"required": True, "choices": targets},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..conditions import LEFT, has
+from ..conditions import LEFT, find, has, has_any
 from .state import SiliciumCombat, SiliciumCombatant
 
 SURPRISED, FRENZY, CORNERED, PRONE = "surprised", "frenzy", "cornered", "prone"
@@ -12,11 +12,14 @@ IMMOBILISED, DISARMED, OUT_OF_ACTION, DEAD = "immobilised", "disarmed", "out_of_
 
 
 def condition(combatant: SiliciumCombatant, code: str) -> dict[str, Any] | None:
-    return next((c for c in combatant["conditions"] if c["code"] == code), None)
+    return find(combatant, code)
+
+
+_DOWN = frozenset({OUT_OF_ACTION, DEAD, LEFT})
 
 
 def is_standing(combatant: SiliciumCombatant) -> bool:
-    return not has(combatant, OUT_OF_ACTION) and not has(combatant, DEAD) and not has(combatant, LEFT)
+    return not has_any(combatant, _DOWN)
 
 
 def frenzy(combatant: SiliciumCombatant) -> str | None:

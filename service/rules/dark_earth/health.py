@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..conditions import LEFT, add, has, remove
+from ..conditions import LEFT, add, has, has_any, remove
 from ..health import health_adjusted
 from .bouffons import ELIMINATED
 from .state import DarkEarthCombatant, Res
@@ -20,8 +20,11 @@ COMA, DEAD = "coma", "dead"
 WOUND_CONDITIONS = {"grave": "grave_wound", "critique": "critical_wound"}
 
 
+_DOWN = frozenset({COMA, DEAD, LEFT, ELIMINATED})
+
+
 def is_standing(combatant: DarkEarthCombatant) -> bool:
-    return not (has(combatant, COMA) or has(combatant, DEAD) or has(combatant, LEFT) or has(combatant, ELIMINATED))
+    return not has_any(combatant, _DOWN)
 
 
 def pain_dice(combatant: DarkEarthCombatant, options: dict[str, Any]) -> int:

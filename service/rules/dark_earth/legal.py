@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..gm.legal import describe, present
+from ..gm.legal import choice_found, describe, present
 from ..ruleset import AnyRuleset
 from .allocation import BARE_HANDS, bare_hands_potential, potential, weapon_of
 from .bouffons import is_bouffon
@@ -60,9 +60,11 @@ def _allocations(ruleset: AnyRuleset, state: DarkEarthCombat, actor: DarkEarthCo
         ranged, mechanical = weapon["kind"] == "ranged", weapon["mechanical"]
         loaded = actor["loaded"].get(weapon["id"], True)
         reloads = [False, True] if ranged and mechanical and not loaded else [False]
-        if contact and ranged and not (mechanical and loaded):
-            if not (mechanical and reload_in_contact):
-                continue  # useless in contact
+        unready = contact and ranged and not (mechanical and loaded)  # in contact, a shot needs a loaded mechanism
+        if unready and not (mechanical and reload_in_contact):
+            continue  # useless in contact
+        choice_found()  # every weapon kept has at least the entry without attack: a probe stops here
+        if unready:
             reloads, pot = [True], bare_hands_potential(actor)
         else:
             pot = potential(actor, weapon)

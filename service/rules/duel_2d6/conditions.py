@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from ..conditions import LEFT, add, has, remove
+from ..conditions import LEFT, add, find, has, has_any, remove
 from .state import DuelCombatant
 
 PRONE, STUNNED, UNCONSCIOUS, DEAD = "prone", "stunned", "unconscious", "dead"
@@ -10,7 +10,7 @@ SUPPRESSED, FIRING_FROM_COVER = "suppressed", "firing_from_cover"
 
 
 def condition(combatant: DuelCombatant, code: str) -> dict[str, Any] | None:
-    return next((c for c in combatant["conditions"] if c["code"] == code), None)
+    return find(combatant, code)
 
 
 def is_prone(combatant: DuelCombatant) -> bool:
@@ -21,8 +21,11 @@ def is_stunned(combatant: DuelCombatant) -> bool:
     return has(combatant, STUNNED)
 
 
+_OUT = frozenset({UNCONSCIOUS, DEAD, LEFT})
+
+
 def is_out(combatant: DuelCombatant) -> bool:
-    return has(combatant, UNCONSCIOUS) or has(combatant, DEAD) or has(combatant, LEFT)
+    return has_any(combatant, _OUT)
 
 
 def is_dead(combatant: DuelCombatant) -> bool:

@@ -24,7 +24,10 @@ MAX_INITIATIVE_REROLLS = 20
 
 
 def by_id(state: DuelCombat, combatant_id: str) -> DuelCombatant:
-    return next(c for c in state["combatants"] if c["id"] == combatant_id)
+    for c in state["combatants"]:  # a plain loop: the rules' most frequent lookup here
+        if c["id"] == combatant_id:
+            return c
+    raise StopIteration  # as next() over an empty search did
 
 
 def other(duel: Pair, combatant_id: str) -> str:
@@ -46,7 +49,10 @@ def max_opponents(combatant: DuelCombatant) -> int:
 
 
 def hold_on(state: DuelCombat, held_id: str) -> Hold | None:
-    return next((h for h in state["holds"] if h["held"] == held_id), None)
+    for hold in state["holds"]:
+        if hold["held"] == held_id:
+            return hold
+    return None
 
 
 def is_locked(state: DuelCombat, combatant_id: str) -> bool:
@@ -201,9 +207,10 @@ def leave_fight(res: Res, combatant: DuelCombatant) -> None:
 def _attacker_actions(state: DuelCombat, combatant: DuelCombatant) -> list[str]:
     if is_stunned(combatant):
         return ["pass"]
-    if is_locked(state, combatant["id"]):
+    hold = hold_on(state, combatant["id"])
+    if hold and hold["locked"]:  # is_locked
         return ["break_free", "pass"]
-    held = ["break_free"] if hold_on(state, combatant["id"]) else []
+    held = ["break_free"] if hold else []
     shoots = any(w["kind"] in RANGED_KINDS for w in combatant["sheet"]["weapons"])
     return [a for a in ATTACKER_ACTIONS if shoots or a not in ("shoot", "reload")] + held
 

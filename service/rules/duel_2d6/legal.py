@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Any, cast
 
-from ..gm.legal import describe, field_spec, present
+from ..gm.legal import choice_found, describe, field_spec, present
 from ..ruleset import AnyRuleset, Choice
 from .arsenal import is_ranged, within_reach_of_a_blow
 from .conditions import is_out
@@ -48,8 +48,10 @@ def choices(ruleset: AnyRuleset, state: DuelCombat, actor_id: str, action_type: 
 def _weapons(actor: DuelCombatant) -> list[dict[str, Any]]:
     """The sheet's weapons and the fist and foot, less what was lost (Désarmer)."""
     weapons = list(actor["sheet"]["weapons"])  # arsenal.weapon_of: the sheet's first
-    weapons += [{"id": w, **WEAPONS[w]} for w in ALWAYS_CARRIED if all(x["id"] != w for x in weapons)]
-    return [w for w in weapons if w["id"] not in actor["dropped"]]
+    held = {x["id"] for x in weapons}
+    weapons += [{"id": w, **WEAPONS[w]} for w in ALWAYS_CARRIED if w not in held]
+    dropped = actor["dropped"]
+    return [w for w in weapons if w["id"] not in dropped] if dropped else weapons
 
 
 def _reach(weapon: dict[str, Any]) -> dict[str, Any]:
@@ -102,6 +104,7 @@ def _attacks(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> li
     sets = []
     for opponent in _led(state, actor):
         for weapon, maneuver, part in _blows(state, actor, opponent):
+            choice_found()  # a probe stops here, before the seconds
             sets.append(
                 describe(
                     ruleset,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .. import conditions
 from ..ending import decided
@@ -52,7 +52,7 @@ def awaited(ruleset: AnyRuleset, state: Combat[Any]) -> list[Awaiting]:
     return list(awaiting_entries(ruleset, state))
 
 
-def legal_types(ruleset: AnyRuleset, state: Combat[Any], actor_id: str, types: Sequence[str]) -> Sequence[str]:
+def legal_types(ruleset: AnyRuleset, state: Combat[Any], actor_id: str, types: Sequence[str]) -> list[str]:
     """The ``types`` that have a legal choice for ``actor_id`` now."""
     return [t for t in types if possible(ruleset, state, actor_id, t)]
 
@@ -81,7 +81,9 @@ def awaiting_entries(
         types = keep(ruleset, state, entry["actor"], entry["actions"])
         if types:
             any_entry = True
-            yield {**entry, "actions": list(types)}
+            # keep's answer as it is (legal_types: a list): the simulator's reads as a list and
+            # probes only the types its tactic asks about; list() here would probe them all.
+            yield {**entry, "actions": cast("list[str]", types)}
     reason = decided(ruleset.standing_sides(state))
     if reason or gm or not any_entry:
         # The ruleset's own call on the GM (space-opera-d100's clear_condition when stuck) stays, after end_combat.
@@ -132,14 +134,24 @@ def default_legal_actions(ruleset: AnyRuleset, state: Combat[Any], actor_id: str
     ]
 
 
+def choice_found() -> None:
+    """A listing has found a choice it will describe: while :func:`possible` probes, that answers it.
+
+    :func:`describe` calls it first; a listing calls it itself before building
+    a choice's costlier parameters (duel-2d6's seconds of an attack), which a
+    probe would build only to throw away.
+    """
+    if _probing.get():
+        raise _ChoiceFound
+
+
 def describe(ruleset: AnyRuleset, state: Combat[Any], actor_id: str, action_type: str, **refined: Any) -> Choice:
     """Every field of the type's schema, described; ``refined`` replaces some: one legal choice.
 
     Call it only for a choice the listing returns (a field's own description is
     :func:`field_spec`): :func:`possible` takes the first call for a choice found.
     """
-    if _probing.get():
-        raise _ChoiceFound
+    choice_found()
     described: Choice = {}
     for name, (field, static) in _fields(ruleset, action_type).items():
         # Only targets and weapons depend on the fight; the rest is described once per type.

@@ -1,6 +1,6 @@
 """The states Sistema +2d6 gives a combatant (seed, "Morte")."""
 
-from ..conditions import LEFT, has
+from ..conditions import LEFT, has, has_any
 from .state import SistemaCombatant
 
 UNCONSCIOUS, DYING, STABLE, DEAD = "unconscious", "dying", "stable", "dead"
@@ -14,8 +14,11 @@ def is_dying(combatant: SistemaCombatant) -> bool:
     return has(combatant, DYING) and not is_dead(combatant)
 
 
+_DOWN = frozenset({UNCONSCIOUS, DEAD, LEFT})
+
+
 def can_act(combatant: SistemaCombatant) -> bool:
-    return not has(combatant, UNCONSCIOUS) and not is_dead(combatant) and not has(combatant, LEFT)
+    return not has_any(combatant, _DOWN)
 
 
 def is_standing(combatant: SistemaCombatant) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..conditions import LEFT, add, find, has
+from ..conditions import LEFT, add, find, has, has_any
 from .state import Res, SpaceOperaCombatant
 from .tables import CONTRACTED_DEX_LOSS, CONTRACTED_TEST_PENALTY, OFF_BALANCE_PENALTY, SECONDS_PER
 
@@ -25,6 +25,7 @@ OFF_BALANCE = "off_balance"
 LOSES_NEXT_ACTION = "loses_next_action"
 WOUND = "wound"
 HELPLESS = (DEAD, UNCONSCIOUS, KNOCKED_OUT, PARALYSED)
+_CANNOT_ACT = frozenset({*HELPLESS, LEFT})
 
 
 def is_dead(combatant: SpaceOperaCombatant) -> bool:
@@ -32,7 +33,7 @@ def is_dead(combatant: SpaceOperaCombatant) -> bool:
 
 
 def can_act(combatant: SpaceOperaCombatant) -> bool:
-    return not any(has(combatant, code) for code in HELPLESS) and not has(combatant, LEFT)
+    return not has_any(combatant, _CANNOT_ACT)
 
 
 def is_droid(combatant: SpaceOperaCombatant) -> bool:
