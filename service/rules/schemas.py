@@ -25,10 +25,10 @@ class StrictInt(fields.Integer):
 class DiceExpressionField(fields.String):
     """A dice expression such as ``1d6+3``, checked at load time."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(validate=validate.Length(max=MAX_EXPRESSION_LENGTH), **kwargs)
 
-    def _deserialize(self, value, attr, data):
+    def _deserialize(self, value: Any, attr: str | None, data: Any) -> Any:
         text = super()._deserialize(value, attr, data)
         try:
             DiceExpression.parse(text)
@@ -37,13 +37,13 @@ class DiceExpressionField(fields.String):
         return text
 
 
-def identifier(**kwargs):
+def identifier(**kwargs: Any) -> fields.String:
     return fields.String(
         validate=validate.Regexp(ID_PATTERN, error="must be 1-64 letters, digits, '_', '.' or '-'"), **kwargs
     )
 
 
-def name(**kwargs):
+def name(**kwargs: Any) -> fields.String:
     return fields.String(validate=validate.Length(1, 80), **kwargs)
 
 
@@ -97,11 +97,11 @@ def auto_end() -> fields.Boolean:
     )
 
 
-def choice(values, default, description: str) -> fields.String:
+def choice(values: Any, default: Any, description: str) -> fields.String:
     return fields.String(validate=validate.OneOf(values), load_default=default, metadata={"description": description})
 
 
-def number(default, description: str, low: int, high: int) -> StrictInt:
+def number(default: Any, description: str, low: int, high: int) -> StrictInt:
     return StrictInt(validate=validate.Range(low, high), load_default=default, metadata={"description": description})
 
 

@@ -1,5 +1,7 @@
 """L'Âge du Silicium: the combatant sheet, the combat options and the actions."""
 
+from typing import Any
+
 from ..authority import gm_decides
 from ..gm import schemas as gm
 from ..schemas import (
@@ -56,7 +58,7 @@ GM_MODIFIER = gm_decides('the game master judges the situation: "avec les malus 
 GM_CIRCUMSTANCE = gm_decides("the game master describes the circumstances of the scene the attacker acts in")
 
 
-def _one_of(table) -> validate.OneOf:
+def _one_of(table: Any) -> validate.OneOf:
     return validate.OneOf(sorted(table))
 
 
@@ -96,7 +98,7 @@ class Weapon(Schema):
     unarmed = fields.Boolean(load_default=False)
 
     @post_load
-    def _defaults(self, data, **kwargs):
+    def _defaults(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         data["name"] = data["name"] or data["id"]
         data["damage_type"] = data["damage_type"] or DEFAULT_DAMAGE_TYPE[data["kind"]]
         return data
@@ -153,7 +155,7 @@ class Sheet(CombatantBase):
     )
 
     @validates_schema
-    def _unique_weapons(self, data, **kwargs):
+    def _unique_weapons(self, data: dict[str, Any], **kwargs: Any) -> None:
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)) or "unarmed" in ids:
             raise InvalidInput("weapon ids must be unique and not 'unarmed' (always available)", "weapons")
@@ -312,7 +314,7 @@ class AdjustAction(gm.AdjustAction):
     blessures = StrictInt(validate=validate.Range(0, 200), load_default=None)
 
     @post_load
-    def _one_target(self, data, **kwargs):
+    def _one_target(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         data["target"] = data["target"] or data["combatant"]
         if data["target"] is None:
             raise InvalidInput("give the combatant to adjust", "target")

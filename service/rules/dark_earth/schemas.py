@@ -1,5 +1,7 @@
 """Dark Earth: the combatant sheet, the combat options and the actions."""
 
+from typing import Any
+
 from ..authority import gm_decides
 from ..schemas import (
     ActionBase,
@@ -58,7 +60,7 @@ class Weapon(Schema):
     loaded = fields.Boolean(load_default=True, metadata={"description": "A mechanical weapon's load at the start."})
 
     @post_load
-    def _merge_catalog(self, data, **kwargs):
+    def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         base = WEAPONS.get(data["catalog"], {}) if data["catalog"] else {}
         for key, default in (
             ("name", data["id"]),
@@ -86,12 +88,12 @@ class Armour(Schema):
     )
 
     @validates_schema
-    def _known(self, data, **kwargs):
+    def _known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("prot") is None and data.get("catalog") is None:
             raise InvalidInput("give a PROT or a catalog armour", "prot")
 
     @post_load
-    def _merge_catalog(self, data, **kwargs):
+    def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         base = ARMOURS.get(data["catalog"], {}) if data["catalog"] else {}
         for key, default in (("name", "armour"), ("prot", 0), ("coverage", "complete"), ("agi_malus", 0)):
             if data[key] is None:
@@ -158,13 +160,13 @@ class Sheet(CombatantBase):
     )
 
     @validates_schema
-    def _unique_weapons(self, data, **kwargs):
+    def _unique_weapons(self, data: dict[str, Any], **kwargs: Any) -> None:
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
             raise InvalidInput("weapon ids must be unique", "weapons")
 
     @validates_schema
-    def _fighter_or_bouffon(self, data, **kwargs):
+    def _fighter_or_bouffon(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("bouffon") is None:
             missing = {
                 key: ["Missing data for required field."] for key in ("attributes", "pv") if data.get(key) is None
@@ -179,7 +181,7 @@ class Sheet(CombatantBase):
             )
 
     @post_load
-    def _bouffon_numbers(self, data, **kwargs):
+    def _bouffon_numbers(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         # A bouffon has no attributes of its own but its size, and no PV: the first blow through takes it out.
         if data["bouffon"] is not None:
             data["attributes"] = {**BOUFFON_ATTRIBUTES, "TAI": data["bouffon"]["tai"]}
@@ -224,7 +226,7 @@ class Options(CommonOptions):
     auto_end = auto_end()
 
     @validates_schema
-    def _ordered_thresholds(self, data, **kwargs):
+    def _ordered_thresholds(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data["critical_wound_res_multiple"] < data["grave_wound_res_multiple"]:
             raise InvalidInput("a critique wound cannot need less than a grave one", "critical_wound_res_multiple")
 
@@ -241,7 +243,7 @@ class Split(Schema):
     )
 
     @post_load
-    def _as_sent(self, data, **kwargs):
+    def _as_sent(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         # "def" is a Python keyword, not a JSON one: keep the client's name in the state and the log.
         return {"init": data["init"], "att": data["att"], "def": data["def_"]}
 

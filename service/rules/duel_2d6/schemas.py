@@ -1,5 +1,7 @@
 """Duel 2D6: the combatant sheet, the combat options and the actions."""
 
+from typing import Any
+
 from ..authority import answered_by, gm_decides
 from ..gm import schemas as gm
 from ..schemas import (
@@ -67,12 +69,12 @@ class Weapon(Schema):
     automatic = fields.Boolean(load_default=None, metadata={"description": "Fires long bursts (suppression)."})
 
     @validates_schema
-    def _known(self, data, **kwargs):
+    def _known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("catalog") is None and (data.get("damage") is None or data.get("kind") is None):
             raise InvalidInput("give a catalog weapon, or a damage expression and a kind", "catalog")
 
     @post_load
-    def _merge_catalog(self, data, **kwargs):
+    def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         base = WEAPONS.get(data.pop("catalog") or "", {})
         merged = {**base, **{k: v for k, v in data.items() if v is not None}}
         merged.setdefault("name", data["id"])
@@ -98,12 +100,12 @@ class Armour(Schema):
     )
 
     @validates_schema
-    def _known(self, data, **kwargs):
+    def _known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("catalog") is None and data.get("ip") is None:
             raise InvalidInput("give a catalog armour or an IP", "catalog")
 
     @post_load
-    def _merge_catalog(self, data, **kwargs):
+    def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         base = ARMOURS.get(data.pop("catalog") or "", {})
         merged = {**base, **{k: v for k, v in data.items() if v is not None}}
         merged.setdefault("name", "armure")
@@ -152,7 +154,7 @@ class Sheet(CombatantBase):
     )
 
     @validates_schema
-    def _core(self, data, **kwargs):
+    def _core(self, data: dict[str, Any], **kwargs: Any) -> None:
         missing = [a for a in ATTRIBUTES if a not in data.get("attributes", {})]
         if missing:
             raise InvalidInput(f"missing attributes: {', '.join(missing)}", "attributes")
@@ -236,7 +238,7 @@ class DefenseFields(Schema):
     )
 
     @validates_schema
-    def _counter(self, data, **kwargs):
+    def _counter(self, data: dict[str, Any], **kwargs: Any) -> None:
         if (data.get("defense") == "contre_attaque") != (data.get("counter") is not None):
             raise InvalidInput("give counter exactly when the defense is contre_attaque", "counter")
 
@@ -356,7 +358,7 @@ class JoinAction(gm.JoinAction):
     )
 
     @validates_schema
-    def _one_of_the_two(self, data, **kwargs):
+    def _one_of_the_two(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("actor") == "gm" and data.get("combatant") is None:
             raise InvalidInput("the GM's join brings a newcomer: give its sheet", "combatant")
         if data.get("actor") != "gm" and data.get("target") is None:

@@ -19,7 +19,7 @@ MAX_TEXT_VALUE = 80
 class AdjustedValue(fields.Field):
     """A value the GM sets: null, true/false, a whole number within ±MAX_VALUE, or a short text."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if value is None or isinstance(value, bool):
             return value
         if isinstance(value, int):
@@ -129,7 +129,7 @@ class ConditionAction(TargetedGmAction):
     )
 
     @validates_schema
-    def _removal_is_bare(self, data, **kwargs):
+    def _removal_is_bare(self, data: dict[str, Any], **kwargs: Any) -> None:
         if (data["code"] is None) == (data["label"] is None):
             raise InvalidInput("give either code (a condition of the rules) or label (a narrative one)", "code")
         if data["remove"] and (data["rounds"] is not None or data["modifier"]):

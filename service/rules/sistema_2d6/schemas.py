@@ -1,6 +1,7 @@
 """Sistema +2d6: the combatant sheet, the combat options and the actions."""
 
 import re
+from typing import Any
 
 from ..authority import answered_by, gm_decides
 from ..schemas import (
@@ -36,7 +37,7 @@ def is_damage(text: str) -> bool:
 class DamageField(DiceExpressionField):
     """A dice expression, or ``FOR+N``: the FOR damage table plus N."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if isinstance(value, str) and is_damage(value.strip()):
             return value.strip()
         return super()._deserialize(value, attr, data, **kwargs)
@@ -59,12 +60,12 @@ class Weapon(Schema):
     automatic = fields.Boolean(load_default=False, metadata={"description": "May fire bursts (optional rule)."})
 
     @validates_schema
-    def _damage_known(self, data, **kwargs):
+    def _damage_known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("damage") is None and data.get("catalog") is None:
             raise InvalidInput("give a damage expression or a catalog weapon", "damage")
 
     @post_load
-    def _merge_catalog(self, data, **kwargs):
+    def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         base = CATALOG["weapons"].get(data["catalog"], {}) if data["catalog"] else {}
         for key in ("name", "skill", "damage", "damage_type"):
             if data[key] is None:
@@ -85,7 +86,7 @@ class Armor(Schema):
     )
 
     @post_load
-    def _merge_catalog(self, data, **kwargs):
+    def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         base = CATALOG["armor"].get(data["catalog"], {}) if data["catalog"] else {}
         data["name"] = data["name"] or base.get("name") or "armor"
         data["rd"] = data["rd"] if data["rd"] is not None else dict(base.get("rd", {}))
@@ -118,7 +119,7 @@ class Sheet(CombatantBase):
     )
 
     @validates_schema
-    def _core_attributes(self, data, **kwargs):
+    def _core_attributes(self, data: dict[str, Any], **kwargs: Any) -> None:
         missing = [a for a in ATTRIBUTES_REQUIRED if a not in data.get("attributes", {})]
         if missing:
             raise InvalidInput(f"missing attributes: {', '.join(missing)}", "attributes")

@@ -1,5 +1,7 @@
 """Space opera d100: the combatant sheet, the combat options and the actions."""
 
+from typing import Any
+
 from ..authority import answered_by, gm_decides
 from ..schemas import (
     ActionBase,
@@ -78,12 +80,12 @@ class Weapon(Schema):
     )
 
     @validates_schema
-    def _damage_known(self, data, **kwargs):
+    def _damage_known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("damage") is None and data.get("catalog") is None:
             raise InvalidInput("give a damage expression or a catalog weapon", "damage")
 
     @post_load
-    def _merge_catalog(self, data, **kwargs):
+    def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         base = {**WEAPON_DEFAULTS, **(WEAPONS[data["catalog"]] if data["catalog"] else {})}
         for key in WEAPON_FIELDS:
             if data.get(key) is None:
@@ -133,7 +135,7 @@ class Sheet(CombatantBase):
     weapons = fields.List(fields.Nested(Weapon), validate=validate.Length(max=20), load_default=list)
 
     @validates_schema
-    def _check(self, data, **kwargs):
+    def _check(self, data: dict[str, Any], **kwargs: Any) -> None:
         missing = [a for a in ("DEX", "CON") if a not in data.get("attributes", {})]
         if missing:
             raise InvalidInput(f"missing attributes: {', '.join(missing)}", "attributes")
@@ -144,7 +146,7 @@ class Sheet(CombatantBase):
             raise InvalidInput("give armour points or an armour catalog entry, not both", "armour")
 
     @post_load
-    def _armour_points(self, data, **kwargs):
+    def _armour_points(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         if data["armour"] is None:
             data["armour"] = ARMOUR[data["armour_catalog"] or "none"]["points"]
         return data
