@@ -10,7 +10,7 @@ STREAM_MAXLEN entries (approximate trimming, cheap); the log list keeps
 them all, and a listener further behind reads it instead.
 """
 
-STREAM_MAXLEN = 1000
+STREAM_MAXLEN = 100
 
 CREATE = f"""
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end

@@ -9,7 +9,7 @@ from service.rules.engine import apply_action, create_combat
 from service.rules.registry import get_ruleset
 from service.store import CombatNotFound, CombatStore, StoreUnavailable, VersionConflict, connect, scripts
 from service.store.idempotency import KeyedWrite
-from service.store.keys import combat_keys, idempotency_key, log_key, state_key
+from service.store.keys import combat_keys, idempotency_key, log_key, state_key, stream_key
 
 from ..conftest import TTL
 
@@ -170,3 +170,21 @@ def test_waiting_for_entries_of_a_deleted_combat_is_not_found(store):
     store.delete(state["id"])
     with pytest.raises(CombatNotFound):
         store.entries_after(state["id"], 1, block_ms=10)
+
+
+def test_a_reader_behind_the_trimmed_stream_gets_every_entry_from_the_log(store):
+    # The stream keeps about the last STREAM_MAXLEN entries; a reader further
+    # behind (a listener back after a long gap) reads the log list instead.
+    state, entry = new_combat()
+    store.create(state, entry)
+    commits = 3 * scripts.STREAM_MAXLEN  # 300 entries after the first: the stream is trimmed
+    for version in range(1, commits + 1):
+        state = {**state, "version": version + 1}
+        store.commit(state, {"seq": version + 1, "action": {"type": "note"}, "rolls": [], "events": []}, version)
+    kept = store.client.xlen(stream_key(state["id"]))
+    assert kept < commits + 1  # trimmed (approximately: whole nodes of entries at a time)
+    # 5 is far behind the stream's first entry: the next 100 (MAX_ENTRIES_PER_READ) come from the log, in order.
+    assert [e["seq"] for e in store.entries_after(state["id"], 5)] == list(range(6, 106))
+    assert [e["seq"] for e in store.read_streams({state["id"]: 5}, block_ms=10)[state["id"]]] == list(range(6, 106))
+    # At the tail the stream serves the reader itself.
+    assert [e["seq"] for e in store.entries_after(state["id"], commits - 1)] == [commits, commits + 1]  # 300, 301
