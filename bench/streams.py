@@ -185,7 +185,9 @@ async def run(
     interval = posters / rate if rate else 0.0
     await asyncio.gather(*(poster(server.port, share, started + seconds, done, interval) for share in shares))
     elapsed = time.monotonic() - started
-    user, system = (after - before for after, before in zip(server_cpu_seconds(server.process.pid), cpu_before))
+    user, system = (
+        after - before for after, before in zip(server_cpu_seconds(server.process.pid), cpu_before, strict=True)
+    )
     measuring.set()
     await lag_task
     lags.sort()

@@ -127,7 +127,7 @@ def init_app(app: Flask, multiproc_dir: str | None, token: str = "", public: boo
         key = (method, rule.rule if rule is not None else UNMATCHED, str(response.status_code))
         meters = _request_meters.get(key)
         if meters is None:
-            labels = dict(zip(("method", "route", "status"), key))
+            labels = dict(zip(("method", "route", "status"), key, strict=True))
             meters = _request_meters[key] = (HTTP_REQUESTS.labels(**labels), HTTP_LATENCY.labels(**labels))
         meters[0].inc()
         if started is not None:

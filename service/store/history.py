@@ -101,7 +101,7 @@ class History:
             exists, raw_entries, length, packed = retrying_read(read)
         if not exists:
             raise CombatNotFound(combat_id)
-        archived = {chunk: unpack(blob) for chunk, blob in zip(chunks, packed) if blob}
+        archived = {chunk: unpack(blob) for chunk, blob in zip(chunks, packed, strict=True) if blob}
         entries = []
         for seq, raw in enumerate(raw_entries, start=after + 1):
             if raw:
@@ -119,7 +119,7 @@ class History:
         candidates = [max(1, seq // SNAPSHOT_EVERY * SNAPSHOT_EVERY), max(1, seq // CHUNK * CHUNK)]
         with unavailable_on_failure():
             blobs = retrying_read(lambda: self.client.hmget(state_key(combat_id), [f"snap:{at}" for at in candidates]))
-        found = [(at, blob) for at, blob in zip(candidates, blobs) if blob is not None]
+        found = [(at, blob) for at, blob in zip(candidates, blobs, strict=True) if blob is not None]
         if not found:
             raise CombatNotFound(combat_id)
         at, blob = found[0]

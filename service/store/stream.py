@@ -114,7 +114,7 @@ class EventStreams:
             pipe = self.client.pipeline(transaction=False)
             for combat_id in combat_ids:
                 pipe.exists(stream_key(combat_id))
-            return {combat_id for combat_id, exists in zip(combat_ids, pipe.execute()) if not exists}
+            return {combat_id for combat_id, exists in zip(combat_ids, pipe.execute(), strict=True) if not exists}
 
     def load_with_readers(self, combat_ids: list[str]) -> dict[str, tuple[dict[str, Any], frozenset[str]]]:
         """Each combat and the digests of the tokens that open it, in one round trip; gone combats left out.
@@ -142,7 +142,7 @@ class EventStreams:
             answers = retrying_read(read)
         return {
             combat_id: (json.loads(raw), frozenset(map(_text, digests)))
-            for combat_id, raw, digests in zip(combat_ids, answers[::2], answers[1::2])
+            for combat_id, raw, digests in zip(combat_ids, answers[::2], answers[1::2], strict=True)
             if raw is not None
         }
 

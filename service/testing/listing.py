@@ -65,7 +65,7 @@ def value_strategy(ruleset_id: str, state: dict, spec: dict):
 def _split(keys: list[str], total: int):
     """Non-negative integers, one per key, adding up to ``total`` (dark-earth's POT split)."""
     cuts = st.lists(st.integers(0, total), min_size=len(keys) - 1, max_size=len(keys) - 1).map(sorted)
-    return cuts.map(lambda c: {k: b - a for k, a, b in zip(keys, [0, *c], [*c, total])})
+    return cuts.map(lambda c: {k: b - a for k, a, b in zip(keys, [0, *c], [*c, total], strict=True)})
 
 
 def instantiable(ruleset_id: str, state: dict, option: dict) -> bool:

@@ -64,7 +64,8 @@ def test_the_waits_double_their_cap_are_jittered_and_bounded(client, store, monk
     assert 1 <= len(waits) <= retry.MAX_ATTEMPTS - 1
     # Caps 5, 10, 20, 40, 80, 160, 200, 200... ms (5 ms doubling, at most 200 ms).
     caps = [0.005, 0.01, 0.02, 0.04, 0.08, 0.16, 0.2, 0.2, 0.2, 0.2, 0.2]
-    assert all(0 <= wait <= cap for wait, cap in zip(waits, caps))
+    # Fewer waits than caps when the time budget runs out first (their number is bounded above).
+    assert all(0 <= wait <= cap for wait, cap in zip(waits, caps, strict=False))
     assert sum(waits) <= retry.TOTAL_WAIT_SECONDS
 
 

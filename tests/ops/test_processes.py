@@ -272,7 +272,7 @@ def test_gunicorns_own_errors_are_problems_too():
         )
     finally:
         server.stop()
-    for (_, status, kind, says), (status_line, headers, problem) in zip(GUNICORN_REFUSALS, answers):
+    for (_, status, kind, says), (status_line, headers, problem) in zip(GUNICORN_REFUSALS, answers, strict=True):
         assert status_line.startswith(f"HTTP/1.1 {status} ")
         assert headers["content-type"] == "application/problem+json"
         assert problem["status"] == status and problem["type"] == f"/problems/{kind}" and says in problem["detail"]

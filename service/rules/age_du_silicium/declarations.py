@@ -98,7 +98,7 @@ def declare(res: Res, actor: SiliciumCombatant, action: Action) -> None:
         )
     aims = actor["aim"]
     claimed = reasoned_with(state)
-    for index, (slot, entry) in enumerate(zip(open_slots, declared)):
+    for index, (slot, entry) in enumerate(zip(open_slots, declared, strict=True)):
         field = f"actions.{index}"
         check_kind(actor, entry["kind"], f"{field}.kind", slot["constraint"] == "defensive")
         check_target(state, actor, entry["kind"], entry["target"], f"{field}.target")

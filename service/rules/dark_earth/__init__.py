@@ -65,7 +65,9 @@ class DarkEarth(Ruleset[DarkEarthCombat, DarkEarthCombatant]):
         ids = {c["id"] for c in res.state["combatants"]}
         for index, combatant in enumerate(res.state["combatants"]):
             bouffons.check_enabled(res.options, combatant, field=f"combatants.{index}.bouffon")
-        for index, (combatant, sheet_contacts) in enumerate(zip(res.state["combatants"], self._contacts(res))):
+        for index, (combatant, sheet_contacts) in enumerate(
+            zip(res.state["combatants"], self._contacts(res), strict=True)
+        ):
             for other in sheet_contacts:
                 if other not in ids or other == combatant["id"]:
                     raise InvalidAction(

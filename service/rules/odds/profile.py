@@ -85,7 +85,8 @@ class OddsProfile:
     def damage(self, before: Combat[Any], after: Combat[Any]) -> dict[str, int]:
         """Health lost by each combatant (gains count as negative)."""
         lost: dict[str, int] = {}
-        for old, new in zip(before["combatants"], after["combatants"]):
+        # A join adds its newcomer after the others: only those there before can have lost health.
+        for old, new in zip(before["combatants"], after["combatants"], strict=False):
             old_health, new_health = old.get(self.health), new.get(self.health)
             if isinstance(old_health, int) and isinstance(new_health, int) and old_health != new_health:
                 lost[old["id"]] = old_health - new_health

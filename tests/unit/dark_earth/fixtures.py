@@ -55,7 +55,7 @@ def allocate(actor, target=None, split=None, dice=(), **extra):
     if target is not None:
         action["target"] = target
     if split is not None:
-        action["split"] = dict(zip(("init", "att", "def"), split))
+        action["split"] = dict(zip(("init", "att", "def"), split, strict=True))
     return action
 
 
