@@ -13,11 +13,11 @@ caller then waits a little before the next poll).
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from redis.cluster import RedisCluster
 
+from .. import codec
 from .cluster import RedisClient
 from .errors import CombatNotFound, retrying_read, unavailable_on_failure
 from .keys import access_key, state_key, stream_key
@@ -141,13 +141,13 @@ class EventStreams:
         with unavailable_on_failure():
             answers = retrying_read(read)
         return {
-            combat_id: (json.loads(raw), frozenset(map(_text, digests)))
+            combat_id: (codec.loads(raw), frozenset(map(_text, digests)))
             for combat_id, raw, digests in zip(combat_ids, answers[::2], answers[1::2], strict=True)
             if raw is not None
         }
 
     def _contiguous(self, combat_id: str, after: int, items: list[Any]) -> list[dict[str, Any]]:
-        entries = [json.loads(_entry_field(fields)) for _, fields in items]
+        entries = [codec.loads(_entry_field(fields)) for _, fields in items]
         if entries and entries[0]["seq"] != after + 1:
             # Trimmed past ``after``: the log list has every entry.
             entries, _ = self.log(combat_id, after, MAX_ENTRIES_PER_READ)
