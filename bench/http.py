@@ -48,8 +48,8 @@ def fight_actions(body: dict, seed: int) -> list[dict]:
     """The action bodies of one fight of the default tactic, as the server will play it."""
     state, _ = create_combat({**body, "seed": seed}, combat_id="bench", seed=seed)
     tactics, actions = RULESET_TACTICS[body["ruleset"]], []
-    # Below the server's MAX_ACTIONS_PER_COMBAT (1,000 by default): a few dark-earth fights of the
-    # default tactic never end (both fighters critically wounded, every attack failing).
+    # Below the server's MAX_ACTIONS_PER_COMBAT (1,000 by default): a fight the rules cannot end (in
+    # dark-earth, every side's pain at least its POT: no ATT die, docs/rules/dark-earth.md G16) stops here.
     while state["status"] == "active" and state["awaiting"] and len(actions) < 900:
         waiting = state["awaiting"][0]
         actor = next(c for c in state["combatants"] if c["id"] == waiting["actor"])

@@ -141,3 +141,21 @@ def test_every_event_of_a_fight_has_its_french_text(client):
     assert {"attack_rolled", "defense_rolled", "resistance_rolled", "combat_over"} <= {e["code"] for e in shown}
     assert all(e["text"] != e["code"] and "None" not in e["text"] for e in shown if e["code"] != "allocation_revealed")
     assert set(catalogues(RULESET.id)["en"]) == set(catalogues(RULESET.id)["fr"])
+
+
+def test_two_critique_fighters_roll_no_die_under_their_pain_and_hit_past_it(client):
+    # G16: the pain (critique -5D) empties every pool it reaches; nothing but a split carrying ATT past it rolls.
+    location, _ = create(client, body())
+    for target in ("kael", "goule"):
+        act(client, location, {"type": "adjust", "actor": "gm", "target": target, "set": {"wound_level": "critique"}})
+    act(client, location, allocate("kael", "goule", (2, 3, 2)))
+    # Kael ATT 3 - 5, the Goule's ATT 2 - 5, both DEF 2 - 5: no die anywhere; 0 against 0 fails twice.
+    empty = act(client, location, allocate("goule", "kael", (2, 2, 2)))
+    assert empty["rolls"] == [] and codes(empty).count("attack_failed") == 2 and "wounded" not in codes(empty)
+    assert empty["combat"]["round"] == 2 and [c["pv"] for c in empty["combat"]["combatants"]] == [12, 10]
+    act(client, location, allocate("kael", "goule", (0, 7, 0)))
+    # The Goule (INIT 2) fails again; Kael ATT 7 - 5 = 2 dice [4, 1] = 1 against no DEF die: DEG 1;
+    # Goule RES [1, 1, 1] = 0: DEG 1 + DOM 3 + FOR 2 - PROT 0 - RES 0 = 6 -> PV 10 - 6 = 4.
+    hit = act(client, location, allocate("goule", "kael", (2, 2, 2), dice=[4, 1, 1, 1, 1]))
+    assert event(hit, "attack_hit") == {"attacker": "kael", "target": "goule", "deg": 1}
+    assert [c["pv"] for c in hit["combat"]["combatants"]] == [12, 4]

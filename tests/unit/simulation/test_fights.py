@@ -138,3 +138,49 @@ def test_without_readers_the_engine_leaves_the_same_state_but_the_prompts_and_th
         assert "awaiting" not in lean and "tally" not in lean
         assert entry["events"] == [e for e in full_entry["events"] if e["code"] != "combat_summary"]
         assert lean == {k: v for k, v in full.items() if k not in ("awaiting", "tally")}
+
+
+@pytest.mark.parametrize(
+    ("seed", "actions", "round_", "pv"),
+    [
+        (1031, 14, 7, {"kael": 6, "goule": -1}),
+        (5151, 12, 6, {"kael": 6, "goule": 0}),
+        (7003, 8, 4, {"kael": 4, "goule": -1}),
+        (9178, 8, 4, {"kael": 6, "goule": -1}),
+    ],
+)
+def test_dark_earth_fights_of_two_critique_fighters_end(seed, actions, round_, pv):
+    # The HTTP benchmark's seeds whose fights used to be capped at 2,000 actions: both fighters
+    # critique (-5D), the tactic's ATT 3 and 2 rolled no die, forever (docs/rules/dark-earth.md, G16).
+    # The tactic now moves dice past the pain into ATT: the Goule falls into a coma, Kael stands.
+    ruleset, data = load_template(template("dark-earth"))
+    fight = play(ruleset, RULESET_TACTICS["dark-earth"], data, seed, Tactic(), ActionLoader(ruleset))
+    state = fight.state
+    assert (fight.stalled, fight.actions, state["round"], state["status"]) == (False, actions, round_, "over")
+    assert {c["id"]: c["pv"] for c in state["combatants"]} == pv
+    assert all(c["wound_level"] == "critique" for c in state["combatants"])
+
+
+def test_a_fight_nobody_can_win_is_capped_and_counted_stalled_not_won(monkeypatch):
+    import service.simulation.fight as fight_module
+
+    monkeypatch.setattr(fight_module, "MAX_ACTIONS_PER_FIGHT", 30)
+    # Two fighters of POT 1 (MEL 1, no skill), FOR 0, DOM 0, behind PROT 20: a blow scores at most
+    # DEG 2 (one 6) + DOM 0 + FOR 0 - PROT 20 < 0, so nobody is ever hurt.
+    fighter = {
+        "attributes": {"MEL": 1, "TIR": 1, "AGI": 1, "FOR": 0, "RES": 1},
+        "pv": 5,
+        "weapons": [{"id": "baton", "name": "Bâton", "kind": "melee", "skill": "Bâton", "damage": 0}],
+        "armour": {"prot": 20},
+    }
+    body = {
+        "ruleset": "dark-earth",
+        "combatants": [
+            {**fighter, "id": "a", "name": "A", "side": "un", "contact_with": ["b"]},
+            {**fighter, "id": "b", "name": "B", "side": "deux"},
+        ],
+    }
+    result = simulate(body, 3, seed=1)
+    assert (result["undecided"], result["stalled"]) == (3, 3)
+    assert {side: counts["wins"] for side, counts in result["sides"].items()} == {"un": 0, "deux": 0}
+    assert result["actions"]["max"] == 30

@@ -7,6 +7,12 @@ of the fight's final state but its ``tally``, the running totals of a live
 combat that the simulator does not keep), recorded from the simulator as it
 was before any of its speed-ups; the readable figures beside them say what a
 change broke when a digest no longer matches.
+
+The dark-earth rows were pinned again on 2026-11-30 when its default tactic
+began moving dice past the pain into ATT (docs/rules/dark-earth.md, G16), a
+change of the fights, not of the simulator: the aggressive run had 3 of its
+40 fights capped at 2,000 actions (both fighters critique, every ATT roll
+empty), now none; the balanced and defensive runs keep their winners.
 """
 
 from __future__ import annotations
@@ -43,17 +49,17 @@ RUNS = [
         4.625,
         "3446353980e8736b",
     ),
-    ("dark-earth", Tactic(), {"stallites": 39, "ombres": 1}, 0, 7.05, 3.525, "f5dd1a41257cde8b"),
+    ("dark-earth", Tactic(), {"stallites": 39, "ombres": 1}, 0, 7.0, 3.5, "42939f8e816778f5"),
     (
         "dark-earth",
         Tactic("weakest", "aggressive"),
-        {"stallites": 35, "ombres": 2},
-        3,
-        154.5,
-        77.325,
-        "e6d73cd6233d91cc",
+        {"stallites": 38, "ombres": 2},
+        0,
+        5.2,
+        2.6,
+        "5d51e6f1da9775c8",
     ),
-    ("dark-earth", Tactic("first", "defensive"), {"stallites": 40, "ombres": 0}, 0, 7.9, 3.95, "7da98c859ee83af4"),
+    ("dark-earth", Tactic("first", "defensive"), {"stallites": 40, "ombres": 0}, 0, 7.95, 3.975, "8832dc3c2348e626"),
     ("duel-2d6", Tactic(), {"truands": 11, "heros": 29}, 0, 95.075, 95.075, "dda9544aa772cdb8"),
     ("duel-2d6", Tactic("first", "defensive"), {"truands": 9, "heros": 31}, 0, 99.45, 99.45, "8c4f1c9fa9fbed26"),
     ("sistema-2d6", Tactic(), {"heroes": 25, "villains": 15}, 0, 4.825, 3.3, "03602bd237c03043"),
@@ -94,7 +100,7 @@ def test_a_run_answers_as_pinned(ruleset_id, tactic, wins, undecided, actions, r
 # (fight 3 of a run seeded 2026, default tactic)
 FIGHTS = [
     ("age-du-silicium", 18, 4, 19, {"ana": 0, "krieg": 3}, "74a4b2711a355496"),
-    ("dark-earth", 8, 4, 9, {"kael": 11, "goule": -4}, "b8b1b22b8f270e9a"),
+    ("dark-earth", 8, 4, 9, {"kael": 11, "goule": -4}, "17d9a25e92dc46a2"),
     ("duel-2d6", 121, 121, 122, {"truand": 0, "philip": 5}, "e5afa85a9e0b15f9"),
     ("sistema-2d6", 3, 2, 4, {"ana": 14, "capanga": -1}, "35039d1740342fa5"),
     ("space-opera-d100", 30, 16, 31, {"kira": 1, "garde": 2}, "df65e432c218fb28"),
