@@ -159,3 +159,19 @@ def test_two_critique_fighters_roll_no_die_under_their_pain_and_hit_past_it(clie
     hit = act(client, location, allocate("goule", "kael", (2, 2, 2), dice=[4, 1, 1, 1, 1]))
     assert event(hit, "attack_hit") == {"attacker": "kael", "target": "goule", "deg": 1}
     assert [c["pv"] for c in hit["combat"]["combatants"]] == [12, 4]
+
+
+def test_the_pain_beyond_pot_option_takes_a_fighter_out_and_says_so_in_french(client):
+    weak = goule(attributes={"MEL": 1, "TIR": 1, "AGI": 4, "FOR": 3, "RES": 2})  # POT 1 + 3 = 4, bare hands 1
+    combat = {**body(options={"pain_beyond_pot": "out"}), "combatants": [kael(contact_with=["goule"]), weak]}
+    location, _ = create(client, combat)
+    act(client, location, allocate("kael", "goule", (2, 3, 2)))
+    # Kael ATT [4, 1, 1] = 1 against DEF [1] = 0: DEG 1; RES [6, 1] = 2: 1 + DOM 3 + FOR 2 - 2 = 4 -> PV 6,
+    # critique (4 >= 2 x RES 2): pain 5 >= the best POT 4, out of the fight; its riposte is lost.
+    result = act(client, location, allocate("goule", "kael", (1, 2, 1), dice=[4, 1, 1, 1, 6, 1]))
+    assert event(result, "incapacitated_by_pain") == {"target": "goule", "pain": 5, "pot": 4}
+    shown = next(e for e in result["events"] if e["code"] == "incapacitated_by_pain")
+    assert shown["text"] == "La douleur terrasse Goule (5 dés de moins, pour un POT de 4 au mieux) : hors de combat."
+    assert "attack_lost" in codes(result)
+    goule_now = next(c for c in result["combat"]["combatants"] if c["id"] == "goule")
+    assert goule_now["pv"] == 6 and "incapacitated" in {c["code"] for c in goule_now["conditions"]}

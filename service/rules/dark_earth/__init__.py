@@ -9,7 +9,7 @@ from ..state import Action, Awaiting
 from ..viewer import Viewer
 from . import actions, bouffons, legal, turns, visibility
 from .contacts import engage, leave_all
-from .health import COMA, DEAD, WOUND_CONDITIONS, clear_choc, is_standing, pv_adjusted
+from .health import COMA, DEAD, INCAPACITATED, WOUND_CONDITIONS, check_pain, clear_choc, is_standing, pv_adjusted
 from .messages import LABELS, MESSAGES
 from .odds import DarkEarthOdds
 from .schemas import ACTIONS, GM_ACTIONS, CombatantState, Options, Sheet
@@ -33,7 +33,7 @@ class DarkEarth(Ruleset[DarkEarthCombat, DarkEarthCombatant]):
     action_schemas = ACTIONS
     combatant_state = CombatantState
     extra_gm_actions = GM_ACTIONS
-    gm_conditions = frozenset({COMA, DEAD, bouffons.ELIMINATED})
+    gm_conditions = frozenset({COMA, DEAD, bouffons.ELIMINATED, INCAPACITATED})
     damage_event = ("wounded", "amount")
     wound_events = frozenset({"wound_severity"})
     # Opposed pools have no success or failure of their own to override.
@@ -99,6 +99,7 @@ class DarkEarth(Ruleset[DarkEarthCombat, DarkEarthCombatant]):
                     source="gm",
                     pain_dice=PAIN_DICE[target["wound_level"]],
                 )
+                check_pain(res, target)
         if "pv" in changes:
             pv_adjusted(res, target, changes["pv"])
         return False

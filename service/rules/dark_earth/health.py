@@ -3,7 +3,8 @@
 Sources: the seed ("Toute blessure doit être retirée du total de point de
 vie", "le CHOC") and dk-gone:sante (rules-notes 2.5): 0 PV is a coma, PV <=
 -RES death; a grave wound costs 2 dice, a critique one 5, and pain and CHOC
-do not add up (the larger applies).
+do not add up (the larger applies). Option ``pain_beyond_pot: "out"``: a
+pain at least the fighter's best POT takes him out of the fight (G16).
 """
 
 from __future__ import annotations
@@ -12,15 +13,16 @@ from typing import Any
 
 from ..conditions import LEFT, add, has, has_any, remove
 from ..health import health_adjusted
-from .bouffons import ELIMINATED
+from .bouffons import ELIMINATED, is_bouffon
 from .state import DarkEarthCombatant, Res
 from .tables import PAIN_DICE, WOUND_LEVELS
 
 COMA, DEAD = "coma", "dead"
+INCAPACITATED = "incapacitated"  # option pain_beyond_pot "out"
 WOUND_CONDITIONS = {"grave": "grave_wound", "critique": "critical_wound"}
 
 
-_DOWN = frozenset({COMA, DEAD, LEFT, ELIMINATED})
+_DOWN = frozenset({COMA, DEAD, LEFT, ELIMINATED, INCAPACITATED})
 
 
 def is_standing(combatant: DarkEarthCombatant) -> bool:
@@ -68,6 +70,24 @@ def take_wound(res: Res, target: DarkEarthCombatant, amount: int) -> None:
         target["wound_level"] = level
         add(res, target, WOUND_CONDITIONS[level], pain_dice=PAIN_DICE[level])
         res.emit("wound_severity", target=target["id"], level=level, pain=pain_dice(target, res.options))
+        check_pain(res, target)
+
+
+def best_potential(combatant: DarkEarthCombatant) -> int:
+    """The largest POT the fighter could split or roll: any of his weapons, or his bare hands."""
+    from .allocation import bare_hands_potential, potential  # allocation imports this module
+
+    return max([bare_hands_potential(combatant), *(potential(combatant, w) for w in combatant["sheet"]["weapons"])])
+
+
+def check_pain(res: Res, target: DarkEarthCombatant) -> None:
+    """Option pain_beyond_pot "out" (G16): a pain at least his best POT leaves no ATT die: out of the fight."""
+    if res.options.get("pain_beyond_pot", "fights_on") != "out" or is_bouffon(target) or not is_standing(target):
+        return
+    pain = pain_dice(target, res.options)
+    best = best_potential(target)
+    if pain and pain >= best and add(res, target, INCAPACITATED):
+        res.emit("incapacitated_by_pain", target=target["id"], pain=pain, pot=best)
 
 
 def _worse(level: str, current: str | None) -> bool:

@@ -223,6 +223,12 @@ class Options(CommonOptions):
     death_threshold = choice(
         ["minus_res", "gm"], "minus_res", "Death at PV <= -RES (dk-gone:sante), or never automatic (the GM decides)."
     )
+    pain_beyond_pot = choice(
+        ["fights_on", "out"],
+        "fights_on",
+        "A fighter whose pain is at least his best POT (any weapon, bare hands) fights on, rolling no ATT die, "
+        "or is out of the fight (condition incapacitated).",
+    )
     auto_end = auto_end()
 
     @validates_schema

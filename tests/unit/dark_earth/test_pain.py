@@ -89,3 +89,54 @@ def test_a_pot_the_pain_swallows_is_left_as_the_style_splits_it():
     waiting = {"actor": "kael", "actions": ["allocate"], "reason": "allocation"}
     body = next(candidates(state, combatant(state, "kael"), waiting, Tactic()))
     assert body["split"] == {"init": 1, "att": 2, "def": 1}
+
+
+def weak_goule():
+    # MEL 1 + Griffes 3: POT 4; bare hands MEL 1 + Bagarre 0: 1. RES 2: a wound of 4 (2 x RES) is critique.
+    return goule(attributes={"MEL": 1, "TIR": 1, "AGI": 4, "FOR": 3, "RES": 2})
+
+
+# Kael INIT 2 strikes first: ATT 3 dice [4, 1, 1] = 1 against the Goule's DEF 1 die [1] = 0: DEG 1.
+# Goule RES 2 dice [6, 1] = 2: DEG 1 + DOM 3 + FOR 2 - PROT 0 - RES 2 = 4 -> PV 10 - 4 = 6, critique (4 >= 2 x 2).
+WEAK_GOULE_WOUNDED = [4, 1, 1, 1, 6, 1]
+
+
+def test_option_out_a_pain_at_least_the_best_pot_takes_the_fighter_out():
+    state = start(RULESET, [kael(contact_with=["goule"]), weak_goule()], options={"pain_beyond_pot": "out"})[0]
+    state, _ = step(state, allocate("kael", "goule", (2, 3, 2)))
+    state, entry = step(state, allocate("goule", "kael", (1, 2, 1), dice=WEAK_GOULE_WOUNDED))
+    # Pain 5 >= the best POT max(4, 1) = 4: out of the fight, and its riposte is lost (no die rolled).
+    assert params(entry, "incapacitated_by_pain") == {"target": "goule", "pain": 5, "pot": 4}
+    assert params(entry, "attack_lost") == {"attacker": "goule", "target": "kael"}
+    assert len(entry["rolls"]) == 6
+    goule_now = combatant(state, "goule")
+    assert (goule_now["pv"], goule_now["wound_level"]) == (6, "critique")
+    assert "incapacitated" in {c["code"] for c in goule_now["conditions"]}
+    # Only Kael stands: the GM is awaited to end the fight, the Goule no longer allocates.
+    assert state["awaiting"] == [
+        {"actor": "kael", "actions": ["allocate"], "reason": "allocation"},
+        {"actor": "gm", "actions": ["end_combat"], "reason": "one_side_standing"},
+    ]
+    assert codes(entry)[-3:] == ["attack_lost", "contact_broken", "round_started"]
+
+
+def test_by_default_the_same_wound_leaves_the_fighter_in_the_fight():
+    state = start(RULESET, [kael(contact_with=["goule"]), weak_goule()])[0]
+    state, _ = step(state, allocate("kael", "goule", (2, 3, 2)))
+    # As above, then the Goule's riposte: ATT 2 - 5 (pain and CHOC 4, the larger): no die,
+    # against Kael's DEF 2 dice [1, 1] = 0: a tie, no blow.
+    state, entry = step(state, allocate("goule", "kael", (1, 2, 1), dice=[*WEAK_GOULE_WOUNDED, 1, 1]))
+    assert "incapacitated_by_pain" not in codes(entry)
+    assert params(entry, "attack_failed", 0)["attacker"] == "goule"
+    assert "incapacitated" not in {c["code"] for c in combatant(state, "goule")["conditions"]}
+
+
+def test_option_out_when_the_gm_sets_the_wound_and_only_when_the_pain_reaches_the_pot():
+    state = start(RULESET, [kael(contact_with=["goule"]), weak_goule()], options={"pain_beyond_pot": "out"})[0]
+    # Grave: pain 2 < POT 4, the Goule fights on; Kael's critique: 5 < POT 7, he fights on.
+    state, entry = step(state, {"type": "adjust", "actor": "gm", "target": "goule", "set": {"wound_level": "grave"}})
+    state, entry = step(state, {"type": "adjust", "actor": "gm", "target": "kael", "set": {"wound_level": "critique"}})
+    assert "incapacitated_by_pain" not in codes(entry)
+    # Critique on the Goule: 5 >= 4.
+    state, entry = step(state, {"type": "adjust", "actor": "gm", "target": "goule", "set": {"wound_level": "critique"}})
+    assert params(entry, "incapacitated_by_pain") == {"target": "goule", "pain": 5, "pot": 4}
