@@ -5,6 +5,7 @@ toutes les actions du personnage"; "Arrivé à 0 point de vie, le personnage
 sombre dans le coma"; "Lorsque le total de Point de Vie atteint -RES, le
 personnage est mort". No floor, no fall for want of dice: a fighter keeps
 his choice of split, and only a split that carries ATT past the pain rolls.
+Option pain_beyond_pot "out": a pain at least his best POT takes him out.
 
 Kael (melee POT 7) and the Goule (POT 6, RES 3) start in contact; the GM
 gives both a critique wound (pain 5, no CHOC).
