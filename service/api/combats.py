@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import current_app, request, url_for
+from flask import request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -10,7 +10,7 @@ from ..rules.viewer import GM_VIEWER
 from ..usecases import actions, creation, reads
 from ..usecases.idempotency import KeyReused, ReplayUnavailable, RequestInFlight
 from . import schemas, sealing
-from .access import bearer_token, check_api_key
+from .access import api_key_required, bearer_token
 from .idempotency import Idempotency, action_fence, creation_fence, refused, replayed_response
 from .requests import if_match, json_body, store
 from .stream import long_poll
@@ -51,8 +51,8 @@ class Combats(MethodView):
         security=[{"apiKey": []}, {}],
     )
     @blp.response(201, schemas.CreatedCombat, headers={**ETAG_HEADER, "Location": {"schema": {"type": "string"}}})
+    @api_key_required
     def post(self):
-        check_api_key(current_app.extensions["melee.settings"].api_keys)
         body = json_body()
         key = Idempotency.header()
         if key is not None and (invalid := Idempotency.invalid_key(key)) is not None:
