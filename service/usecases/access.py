@@ -87,8 +87,9 @@ def require_api_key(api_keys: Sequence[str], offered: str | None) -> None:
     """With API keys set (API_KEYS), creating (a combat, a simulation) needs one of them: 401 otherwise."""
     if not api_keys:
         return
-    offered = offered or ""
-    if not any(hmac.compare_digest(offered, key) for key in api_keys):
+    # As bytes: compare_digest refuses str with non-ASCII characters (a header may carry them).
+    offered_bytes = (offered or "").encode()
+    if not any(hmac.compare_digest(offered_bytes, key.encode()) for key in api_keys):
         raise AccessDenied(401, "creating a combat on this deployment needs an API key (X-API-Key header)")
 
 

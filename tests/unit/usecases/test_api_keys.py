@@ -12,7 +12,7 @@ def test_without_api_keys_anyone_creates(offered):
     require_api_key((), offered)
 
 
-@pytest.mark.parametrize("offered", [None, "", "k-12", "k-1234", "K-123"])
+@pytest.mark.parametrize("offered", [None, "", "k-12", "k-1234", "K-123", "clé"])
 def test_with_api_keys_another_or_no_key_is_401(offered):
     with pytest.raises(AccessDenied) as denied:
         require_api_key(("k-123", "k-456"), offered)
@@ -20,6 +20,6 @@ def test_with_api_keys_another_or_no_key_is_401(offered):
     assert denied.value.detail == "creating a combat on this deployment needs an API key (X-API-Key header)"
 
 
-@pytest.mark.parametrize("offered", ["k-123", "k-456"])
+@pytest.mark.parametrize("offered", ["k-123", "k-456", "clé"])
 def test_any_of_the_api_keys_creates(offered):
-    require_api_key(("k-123", "k-456"), offered)
+    require_api_key(("k-123", "k-456", "clé"), offered)
