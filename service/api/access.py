@@ -6,9 +6,9 @@ for the views).
 
 from __future__ import annotations
 
-import hmac
+from functools import wraps
 
-from flask import request
+from flask import current_app, request
 
 from ..usecases.access import (  # noqa: F401  (re-exported for the views)
     GM_ROLE,
@@ -20,6 +20,7 @@ from ..usecases.access import (  # noqa: F401  (re-exported for the views)
     mint_creation_tokens,
     new_token,
     require_actor,
+    require_api_key,
     require_gm,
     token_id,
 )
@@ -43,10 +44,17 @@ def load_authorized(store: Combats, combat_id: str, token: str | None = None) ->
     return authorize(store, combat_id, token or bearer_token())
 
 
-def check_api_key(api_keys: tuple[str, ...]) -> None:
-    """With API_KEYS set, creating combats needs one of them."""
-    if not api_keys:
-        return
-    offered = request.headers.get("X-API-Key") or bearer_token() or ""
-    if not any(hmac.compare_digest(offered, key) for key in api_keys):
-        raise AccessDenied(401, "creating a combat on this deployment needs an API key (X-API-Key header)")
+def api_key_required(view):
+    """Declares a route that creates (a combat, a simulation): before the view runs,
+    ``require_api_key`` decides on the deployment's API_KEYS and the key offered
+    (X-API-Key, else the bearer token). Put it right above the view's ``def``:
+    it then runs after flask-smorest parsed the body, as the view's first step."""
+
+    @wraps(view)
+    def checked(*args, **kwargs):
+        require_api_key(
+            current_app.extensions["melee.settings"].api_keys, request.headers.get("X-API-Key") or bearer_token()
+        )
+        return view(*args, **kwargs)
+
+    return checked

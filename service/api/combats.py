@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from flask import current_app, request, url_for
+from flask import request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ..rules.viewer import GM_VIEWER
-from ..store import ReservationLost
 from ..usecases import actions, creation, reads
 from ..usecases.idempotency import KeyReused, ReplayUnavailable, RequestInFlight
 from . import schemas, sealing
-from .access import bearer_token, check_api_key, load_authorized
-from .idempotency import Idempotency, creation_fence, in_flight, refused, replayed_response
+from .access import api_key_required, bearer_token
+from .idempotency import Idempotency, action_fence, creation_fence, refused, replayed_response
 from .requests import if_match, json_body, store
 from .stream import long_poll
 from .views import applied_answer, combat_view, entry_view, etag
@@ -34,18 +33,6 @@ KEY_HEADER = {
 BEARER = [{"bearer": []}]
 
 
-def _exactly_once(idempotency: Idempotency, handler, *args, replay):
-    if (early := idempotency.begin(replay)) is not None:
-        return early
-    try:
-        return handler(*args, idempotency)
-    except ReservationLost:
-        return in_flight()  # another request with the key took over a stalled reservation
-    except Exception:
-        idempotency.abandon()
-        raise
-
-
 @blp.route("")
 class Combats(MethodView):
     @blp.doc(
@@ -64,8 +51,8 @@ class Combats(MethodView):
         security=[{"apiKey": []}, {}],
     )
     @blp.response(201, schemas.CreatedCombat, headers={**ETAG_HEADER, "Location": {"schema": {"type": "string"}}})
+    @api_key_required
     def post(self):
-        check_api_key(current_app.extensions["melee.settings"].api_keys)
         body = json_body()
         key = Idempotency.header()
         if key is not None and (invalid := Idempotency.invalid_key(key)) is not None:
@@ -135,27 +122,25 @@ class Actions(MethodView):
         body = json_body()
         key = Idempotency.header()
         if key is None:
-            return _act(combat_id, body, None)
+            return _act(combat_id, body)
         if (invalid := Idempotency.invalid_key(key)) is not None:
             return invalid
-        load_authorized(store(), combat_id)  # 401/404 before reserving anything
-        keyed = Idempotency.for_action(store(), combat_id, key, body)
-        return _exactly_once(
-            keyed, _act, combat_id, body, replay=lambda fields: _replayed_action(combat_id, int(fields[0]))
-        )
+        try:
+            applied = actions.act_once(
+                store(),
+                combat_id,
+                body,
+                bearer_token(),
+                action_fence(combat_id, key, body),
+                expected_version=if_match(),
+            )
+        except (RequestInFlight, KeyReused, ReplayUnavailable) as error:
+            return refused(error)
+        return replayed_response(*applied_answer(applied)) if applied.replayed else applied_answer(applied)
 
 
-def _replayed_action(combat_id: str, seq: int):
-    """The first answer, for the caller (a join's new tokens are not shown again)."""
-    replayed = actions.replayed_action(store(), combat_id, seq, bearer_token())
-    return applied_answer(replayed)
-
-
-def _act(combat_id: str, body: dict, idempotency: Idempotency | None):
-    keyed = idempotency.action_applied if idempotency else None
-    return applied_answer(
-        actions.act(store(), combat_id, body, bearer_token(), expected_version=if_match(), keyed=keyed)
-    )
+def _act(combat_id: str, body: dict):
+    return applied_answer(actions.act(store(), combat_id, body, bearer_token(), expected_version=if_match()))
 
 
 @blp.route("/<combat_id>/events")

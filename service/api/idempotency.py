@@ -19,8 +19,6 @@ import time
 
 from flask import Response, current_app, request
 
-from ..store import CombatStore
-from ..store.idempotency import KeyedWrite
 from ..store.keys import creation_key, idempotency_key
 from ..usecases.idempotency import (  # noqa: F401  (key_digest, STALE_AFTER_SECONDS: re-exported)
     STALE_AFTER_SECONDS,
@@ -28,7 +26,6 @@ from ..usecases.idempotency import (  # noqa: F401  (key_digest, STALE_AFTER_SEC
     KeyReused,
     ReplayUnavailable,
     RequestInFlight,
-    answer_fields,
     fingerprint,
     key_digest,
 )
@@ -94,18 +91,14 @@ def creation_fence(key: str, body: dict) -> KeyFence:
     return request_fence(creation_key(key_digest(key)), ttl, key, body)
 
 
+def action_fence(combat_id: str, key: str, body: dict) -> KeyFence:
+    """The fence of an action under ``key`` (usecases.actions.act_once)."""
+    ttl = current_app.extensions["melee.settings"].idempotency_ttl_seconds
+    return request_fence(idempotency_key(combat_id), ttl, key, body)
+
+
 class Idempotency:
-    """One action made under an Idempotency-Key (the HTTP side of ``KeyFence``)."""
-
-    def __init__(self, store: CombatStore, records: str, ttl: int, key: str, body: dict):
-        self.store = store
-        self.fence = request_fence(records, ttl, key, body)
-        self.key = key
-
-    @classmethod
-    def for_action(cls, store: CombatStore, combat_id: str, key: str, body: dict) -> Idempotency:
-        ttl = current_app.extensions["melee.settings"].idempotency_ttl_seconds
-        return cls(store, idempotency_key(combat_id), ttl, key, body)
+    """The ``Idempotency-Key`` header of the request."""
 
     @staticmethod
     def header() -> str | None:
@@ -121,24 +114,3 @@ class Idempotency:
                 f"{HEADER} must be {MIN_LENGTH} to {MAX_LENGTH} printable characters; a UUID is a good choice",
             )
         return None
-
-    def begin(self, replay) -> Response | None:
-        """None to go on; else the response to send instead (replay, 409, 422).
-
-        ``replay(fields)`` rebuilds the first answer, ``(body, status,
-        headers)``, from the stored record's fields after the fingerprint."""
-        try:
-            found = self.fence.reserve(self.store, int(time.time()))
-        except (RequestInFlight, KeyReused, ReplayUnavailable) as error:
-            return refused(error)
-        if found is None:
-            return None
-        return replayed_response(*replay(answer_fields(found)))
-
-    def action_applied(self, seq: int) -> KeyedWrite:
-        """What the commit script checks (the reservation) and writes instead."""
-        return self.fence.action_applied(seq)
-
-    def abandon(self) -> None:
-        """Delete this request's reservation, and only it, so that a retry runs again."""
-        self.fence.abandon(self.store)

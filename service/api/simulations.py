@@ -15,7 +15,7 @@ from ..store.cluster import is_cluster_url
 from ..usecases import simulations
 from ..usecases.ports import JobRunner, RunnerBusy
 from ..usecases.simulations import INLINE_MAX_FIGHTS
-from .access import check_api_key
+from .access import api_key_required
 from .budget import FIGHT_UNITS, RequestCompute
 from .problems import problem
 from .requests import store
@@ -126,8 +126,8 @@ class Simulations(MethodView):
     @blp.arguments(SimulationRequest)
     @blp.response(200, description="The result, inline.")
     @blp.alt_response(202, schema=SimulationJob, description="Accepted as a job; poll Location.")
+    @api_key_required
     def post(self, request_body):
-        check_api_key(current_app.extensions["melee.settings"].api_keys)
         asked = simulations.Asked(
             request_body["template"],
             request_body["fights"],

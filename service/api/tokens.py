@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from flask import g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -16,10 +15,10 @@ blp = Blueprint("tokens", __name__, url_prefix="/combats", description="Access t
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
 
-@blp.before_request
-def only_the_game_master():
-    """Every route here is the GM's; check before the body is even parsed."""
-    g.combat = tokens.as_game_master(store(), request.view_args["combat_id"], bearer_token())
+def _asked() -> tuple[str, str | None]:
+    """The role and combatant asked for, from the body (its 422 as for any body)."""
+    body = blp.ARGUMENTS_PARSER.parse(schemas.TokenRequest, location="json")
+    return body["role"], body.get("combatant")
 
 
 @blp.route("/<combat_id>/tokens")
@@ -32,19 +31,21 @@ class Tokens(MethodView):
     )
     @blp.response(200, schemas.TokenInfo(many=True))
     def get(self, combat_id):
-        return tokens.list_tokens(store(), combat_id)
+        return tokens.list_tokens(store(), combat_id, bearer_token())
 
     @blp.doc(
         operationId="mintToken",
         summary="Mint a token for the GM or a combatant's player",
         description="Game master only. The token is shown once in the answer; Redis keeps only its digest.",
+        # The body is read by the use case once the caller is the GM (``_asked``), not before the view.
+        requestBody={"required": True, "content": {"application/json": {"schema": schemas.TokenRequest}}},
         security=BEARER,
     )
-    @blp.arguments(schemas.TokenRequest)
     @blp.response(201, schemas.MintedToken)
-    def post(self, request_body, combat_id):
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def post(self, combat_id):
         try:
-            return tokens.mint(store(), g.combat, request_body["role"], request_body.get("combatant")), 201
+            return tokens.mint(store(), combat_id, bearer_token(), _asked), 201
         except tokens.UnknownCombatant as unknown:
             return problem(
                 422,
@@ -66,7 +67,7 @@ class Token(MethodView):
     @blp.response(204)
     def delete(self, combat_id, token_ref):
         try:
-            tokens.revoke(store(), combat_id, token_ref)
+            tokens.revoke(store(), combat_id, bearer_token(), token_ref)
         except tokens.TokenNotFound:
             return problem(404, "not-found", "Token not found", f"no token {token_ref!r} in this combat")
         except tokens.LastGameMasterToken:

@@ -11,8 +11,9 @@ GM's token; every read is filtered for the caller.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,6 +81,16 @@ def authorize(combats: Combats, combat_id: str, token: str | None) -> tuple[dict
     if record is None:
         raise AccessDenied(401, "this token does not open this combat (unknown or revoked)")
     return state, Grant(record["role"], record.get("combatant"))
+
+
+def require_api_key(api_keys: Sequence[str], offered: str | None) -> None:
+    """With API keys set (API_KEYS), creating (a combat, a simulation) needs one of them: 401 otherwise."""
+    if not api_keys:
+        return
+    # As bytes: compare_digest refuses str with non-ASCII characters (a header may carry them).
+    offered_bytes = (offered or "").encode()
+    if not any(hmac.compare_digest(offered_bytes, key.encode()) for key in api_keys):
+        raise AccessDenied(401, "creating a combat on this deployment needs an API key (X-API-Key header)")
 
 
 def require_gm(grant: Grant, what: str) -> None:

@@ -1,5 +1,6 @@
-"""Acting on a combat: an action, the GM's undo and redo, the replay of an
-action already applied under an Idempotency-Key, and the GM's deletion.
+"""Acting on a combat: an action (under an Idempotency-Key or not), the GM's
+undo and redo, the replay of an action already applied under an
+Idempotency-Key, and the GM's deletion.
 
 Each one authorizes the caller, computes the new state with the rules
 engine and commits it under the one conflict policy of ``conflicts.py``.
@@ -19,11 +20,12 @@ from ..rules.dice import KEY_BYTES
 from ..rules.engine import apply_loaded, redo, redo_target, replay, undo, undo_target
 from ..rules.registry import get_ruleset
 from ..rules.state import Combat, LogEntry
-from ..store import CombatNotFound
+from ..store import CombatNotFound, ReservationLost
 from ..store.idempotency import KeyedWrite
 from .access import PLAYER_ROLE, Grant, authorize, digest, new_token, require_actor, require_gm
 from .conflicts import write_with_retries
-from .ports import CombatStore, Grants
+from .idempotency import OLDER_FORMAT, ActionApplied, KeyFence, ReplayUnavailable, RequestInFlight
+from .ports import CombatStore, Grants, KeyedActionStore
 
 # The record an Idempotency-Key leaves once its action is applied as log entry seq.
 KeyedRecord = Callable[[int], KeyedWrite]
@@ -36,12 +38,15 @@ Step = Callable[[Stored, Grant], tuple[Combat[Any], LogEntry]]
 @dataclass(frozen=True)
 class Applied:
     """A committed write: the state after it, its log entry, the caller's grant,
-    and the tokens minted for combatants who joined (id -> token, shown once)."""
+    and the tokens minted for combatants who joined (id -> token, shown once).
+    ``replayed``: an action applied before, shown again for a retry under the
+    same Idempotency-Key (``act_once``)."""
 
     state: Stored
     entry: dict[str, Any]  # the log entry, as stored
     grant: Grant
     new_tokens: dict[str, str] = field(default_factory=dict)
+    replayed: bool = False
 
 
 class NothingToTakeBack(Exception):
@@ -74,11 +79,69 @@ def act(
     keyed: KeyedRecord | None = None,
 ) -> Applied:
     """Apply ``action`` for the holder of ``token``; a join mints its newcomers' tokens."""
+    return _act(combats, combat_id, action, token, expected_version, keyed, None)
+
+
+def act_once(
+    combats: KeyedActionStore,
+    combat_id: str,
+    action: dict[str, Any],
+    token: str | None,
+    fence: KeyFence,
+    *,
+    expected_version: int | None = None,
+) -> Applied:
+    """``act`` under an Idempotency-Key (``fence``), in this order:
+
+    1. authorize: the combat and the caller's grant in one read, then the
+       actor check (CombatNotFound 404, AccessDenied 401/403), before the key
+       is reserved, so a refused caller leaves no record;
+    2. reserve the key (``KeyFence.reserve``: RequestInFlight 409, KeyReused
+       422, ReplayUnavailable 409); when the key already answered, the action
+       applied then is shown again (``replayed``), from the state just read;
+    3. act on the state read in step 1 (no second read; a stale one loses the
+       compare-and-set and is read again), the commit writing the key's
+       answer. A reservation taken over meanwhile (ReservationLost) is
+       RequestInFlight; any other failure deletes this request's reservation,
+       so that a retry runs again.
+    """
+    state, grant = _authorized_actor(combats, combat_id, action, token)
+    found = fence.reserve(combats, int(time.time()))
+    if found is not None:
+        if not isinstance(found, ActionApplied):
+            raise ReplayUnavailable(OLDER_FORMAT)  # a record no action leaves
+        return _replayed(combats, combat_id, found.seq, state, grant)
+    try:
+        return _act(combats, combat_id, action, token, expected_version, fence.action_applied, (state, grant))
+    except ReservationLost:
+        raise RequestInFlight() from None  # another request with the key took over a stalled reservation
+    except Exception:
+        fence.abandon(combats)
+        raise
+
+
+def _authorized_actor(
+    combats: CombatStore, combat_id: str, action: dict[str, Any], token: str | None
+) -> tuple[Stored, Grant]:
+    state, grant = authorize(combats, combat_id, token)
+    require_actor(grant, action, get_ruleset(state["ruleset"]).gm_only_actions)
+    return state, grant
+
+
+def _act(
+    combats: CombatStore,
+    combat_id: str,
+    action: dict[str, Any],
+    token: str | None,
+    expected_version: int | None,
+    keyed: KeyedRecord | None,
+    first: tuple[Stored, Grant] | None,
+) -> Applied:
+    """``act``; ``first``: the combat and grant already read and authorized, for the first attempt."""
+    unused = [first] if first is not None else []
 
     def authorized() -> tuple[Stored, Grant]:
-        state, grant = authorize(combats, combat_id, token)
-        require_actor(grant, action, get_ruleset(state["ruleset"]).gm_only_actions)
-        return state, grant
+        return unused.pop() if unused else _authorized_actor(combats, combat_id, action, token)
 
     def step(state: Stored, grant: Grant) -> tuple[Combat[Any], LogEntry]:
         # The state was loaded for this attempt alone (a lost compare-and-set
@@ -130,11 +193,16 @@ def replayed_action(combats: CombatStore, combat_id: str, seq: int, token: str |
     actions followed; its ``expires_at`` is then the current one). A join's
     new tokens are not shown again."""
     current, grant = authorize(combats, combat_id, token)
+    return _replayed(combats, combat_id, seq, current, grant)
+
+
+def _replayed(combats: CombatStore, combat_id: str, seq: int, current: Stored, grant: Grant) -> Applied:
+    """``replayed_action``, from the ``current`` state already read and authorized."""
     after = current
     if seq != current["version"]:
         after = {**replay(*combats.snapshot_before(combat_id, seq)), "expires_at": current.get("expires_at")}
     (entry,), _ = combats.log(combat_id, seq - 1, 1)
-    return Applied(after, entry, grant)
+    return Applied(after, entry, grant, replayed=True)
 
 
 def _as_gm(combats: CombatStore, combat_id: str, token: str | None) -> Callable[[], tuple[Stored, Grant]]:

@@ -165,12 +165,3 @@ class KeyFence:
             store.swap(self.records, self.digest, self.reservation, "")
         except StoreUnavailable:
             pass  # the reservation goes stale by itself and is then taken over
-
-
-def answer_fields(record: Record) -> list[str]:
-    """The fields after the fingerprint, as the record stores them."""
-    if isinstance(record, ActionApplied):
-        return [str(record.seq)]
-    if isinstance(record, CombatCreated):
-        return [record.combat_id, record.sealed_tokens]
-    return []

@@ -105,6 +105,10 @@ class CreationStore(Combats, IdempotencyRecords, Protocol):
     """What a creation needs: the combat, and the records of its Idempotency-Key."""
 
 
+class KeyedActionStore(Combats, Grants, IdempotencyRecords, Protocol):
+    """What an action under an Idempotency-Key needs: the combat, new grants, the key's records."""
+
+
 class Sealer(Protocol):
     """Seals the tokens a retried creation shows again (AES-GCM under the server
     secret and the client's key): None when a sealed record no longer opens."""
