@@ -122,6 +122,8 @@ class Simulations(MethodView):
             "202 and Location: /simulations/{id}. With Redis, a job is split into chunks played by the worker "
             "processes (their own process type), never by the web process."
         ),
+        # An API key only where the deployment sets API_KEYS: {} says none is needed otherwise.
+        security=[{"apiKey": []}, {}],
     )
     @blp.arguments(SimulationRequest)
     @blp.response(200, description="The result, inline.")
