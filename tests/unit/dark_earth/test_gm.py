@@ -91,7 +91,7 @@ def test_a_critique_wound_starts_with_its_choc_spent_on_the_next_attack_and_clea
     assert params(entry, "wound_severity") == {"target": "kael", "level": "critique", "pain": 5}
     assert combatant(state, "kael")["choc"] == 6
     state, entry = gm(state, "worsen_wound", target="kael", amount=1, reason="bleeding")
-    assert params(entry, "wound_worsened") == {"target": "kael", "amount": 1, "reason": "bleeding"}
+    assert params(entry, "wound_worsened") == {"target": "kael", "amount": 1, "author": "gm", "reason": "bleeding"}
     assert combatant(state, "kael")["pv"] == 5 and combatant(state, "kael")["choc"] == 6  # no new CHOC
     state, entry = gm(state, "end_combat")
     assert params(entry, "choc_cleared") == {"combatant": "kael", "choc": 6}

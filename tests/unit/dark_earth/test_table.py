@@ -69,7 +69,7 @@ def test_an_untreated_wound_worsens_without_choc():
     state, entry = step(
         state, {"type": "worsen_wound", "actor": "gm", "target": "goule", "amount": 2, "reason": "2 minutes"}
     )
-    assert params(entry, "wound_worsened") == {"target": "goule", "amount": 2, "reason": "2 minutes"}
+    assert params(entry, "wound_worsened") == {"target": "goule", "amount": 2, "author": "gm", "reason": "2 minutes"}
     assert params(entry, "wounded") == {"target": "goule", "amount": 2, "pv": 5, "wounds": 5, "choc": 3}
 
 
