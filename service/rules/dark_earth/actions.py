@@ -40,11 +40,11 @@ def _contact(res: Res, action: Action) -> None:
             raise ActionNotAllowed("only fighters still standing can come into contact", field="target")
         if second["id"] in in_contact(res.state, first["id"]):
             raise ActionNotAllowed(f"{first['name']} and {second['name']} are already in contact", field="engaged")
-        engage(res, first["id"], second["id"])
+        engage(res, first["id"], second["id"], author=GM, reason=action["reason"])
     else:
         if second["id"] not in in_contact(res.state, first["id"]):
             raise ActionNotAllowed(f"{first['name']} and {second['name']} are not in contact", field="engaged")
-        disengage(res, first["id"], second["id"])
+        disengage(res, first["id"], second["id"], author=GM, reason=action["reason"])
 
 
 def _worsen_wound(res: Res, action: Action) -> None:

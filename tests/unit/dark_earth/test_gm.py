@@ -107,7 +107,8 @@ def test_choc_set_by_the_gm_is_spent_on_the_next_attack():
 
 def test_contacts_change_between_tours_only():
     state, entry = gm(duel(), "contact", combatant="kael", target="goule", engaged=False)
-    assert params(entry, "contact_broken") == {"combatant": "goule", "target": "kael"} and state["contacts"] == []
+    assert params(entry, "contact_broken") == {"combatant": "goule", "target": "kael", "author": GM, "reason": None}
+    assert state["contacts"] == []
     state, _ = step(state, allocate("kael", None, (2, 3, 2)))
     with pytest.raises(ActionNotAllowed) as refused:
         gm(state, "contact", combatant="kael", target="goule")

@@ -17,7 +17,9 @@ def test_the_gm_moves_fighters_apart_and_the_shooter_no_longer_splits():
     state, _ = start(RULESET, [kael(contact_with=["goule"]), goule()])
     assert refused(state, allocate("kael", "goule", weapon="arc"), ActionNotAllowed).field == "weapon"
     state, entry = step(state, contact("kael", "goule", engaged=False))
-    assert params(entry, "contact_broken") == {"combatant": "goule", "target": "kael"} and state["contacts"] == []
+    gm_words = {"author": "gm", "reason": None}
+    assert params(entry, "contact_broken") == {"combatant": "goule", "target": "kael", **gm_words}
+    assert state["contacts"] == []
     state, _ = step(state, allocate("kael", "goule", weapon="arc"))
     assert state["allocations"]["kael"]["mode"] == "shot"
 

@@ -481,6 +481,69 @@ CASES = [
         },
         id="combat_ended",
     ),
+    pytest.param(
+        "dark-earth",
+        [{"type": "contact", "combatant": "kael", "target": "goule", "engaged": False}],
+        "contact_broken",
+        {
+            "en": (
+                "they step back",
+                "Goule and Kael are no longer in contact (reason: they step back).",
+                "Goule and Kael are no longer in contact.",
+            ),
+            "fr": (
+                "ils reculent",
+                "Goule et Kael ne sont plus au contact (motif : ils reculent).",
+                "Goule et Kael ne sont plus au contact.",
+            ),
+            "pt": (
+                "eles recuam",
+                "Goule e Kael não estão mais em contato (motivo: eles recuam).",
+                "Goule e Kael não estão mais em contato.",
+            ),
+        },
+        id="contact_broken",
+    ),
+    pytest.param(
+        "dark-earth",
+        [
+            {"type": "contact", "combatant": "kael", "target": "goule", "engaged": False},
+            {"type": "contact", "combatant": "kael", "target": "goule"},
+        ],
+        "contact_made",
+        {
+            "en": ("charge", "Goule and Kael are in contact (reason: charge).", "Goule and Kael are in contact."),
+            "fr": ("charge", "Goule et Kael sont au contact (motif : charge).", "Goule et Kael sont au contact."),
+            "pt": ("investida", "Goule e Kael estão em contato (motivo: investida).", "Goule e Kael estão em contato."),
+        },
+        id="contact_made",
+    ),
+    pytest.param(
+        "space-opera-d100",
+        [
+            {"type": "condition", "target": "garde", "code": "paralysed"},
+            {"type": "clear_condition", "target": "garde", "condition": "paralysed"},
+        ],
+        "condition_cleared",
+        {
+            "en": (
+                "antidote",
+                "The game master lifts a condition from Garde: paralysed (reason: antidote).",
+                "The game master lifts a condition from Garde: paralysed.",
+            ),
+            "fr": (
+                "antidote",
+                "Le meneur de jeu lève un état pour Garde : paralysé (motif : antidote).",
+                "Le meneur de jeu lève un état pour Garde : paralysé.",
+            ),
+            "pt": (
+                "antídoto",
+                "O mestre retira uma condição de Garde: paralisado (motivo: antídoto).",
+                "O mestre retira uma condição de Garde: paralisado.",
+            ),
+        },
+        id="condition_cleared",
+    ),
 ]
 
 
