@@ -264,8 +264,8 @@ try {
   // What each inline answer reads as in the log: the target answered, and is not asked to defend or react.
   const answered = {
     "duel-2d6": [/Le truand attaque Philip, qui choisit Esquiver\./, "philip"],
-    "space-opera-d100": [/Garde (se )?esquiva/i, "garde"],
-    "sistema-2d6": [/Capanga defends/, "capanga"],
+    "space-opera-d100": [/Garde se esquiva: \d+ contra \d+/, "garde"],
+    "sistema-2d6": [/Capanga defends: \d+, \d+ → \d+\./, "capanga"],
   };
   for (const [ruleset, lang] of [["duel-2d6", "fr"], ["dark-earth", "en"], ["space-opera-d100", "pt"], ["age-du-silicium", "fr"], ["sistema-2d6", "en"]]) {
     await gm.page.setViewportSize(SIZES.desktop);
