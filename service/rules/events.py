@@ -192,14 +192,18 @@ def _sum(parts: Mapping[str, Any], words: Mapping[str, str]) -> str:
 
 
 # An optional part of a template: ``[param?text]`` is kept when ``param`` is
-# there (not None, False, 0 or empty), ``[!param?text]`` when it is not.
+# there (not None, False, 0, empty or only spaces), ``[!param?text]`` when it is not.
 SEGMENT = re.compile(r"\[(!?)(\w+)\?([^\[\]]*)\]")
 
 
 def _segments(template: str, params: Mapping[str, Any]) -> str:
     if "[" not in template:
         return template
-    return SEGMENT.sub(lambda m: m.group(3) if bool(params.get(m.group(2))) != bool(m.group(1)) else "", template)
+    return SEGMENT.sub(lambda m: m.group(3) if _there(params.get(m.group(2))) != bool(m.group(1)) else "", template)
+
+
+def _there(value: Any) -> bool:
+    return bool(value.strip()) if isinstance(value, str) else bool(value)
 
 
 def _flags(params: Mapping[str, Any]) -> set[str]:
@@ -282,7 +286,7 @@ def render(
         if name in ITEM_PARAMS and isinstance(value, str) and f"weapon:{value}" in names:
             shown[name] = names[f"weapon:{value}"]
         elif name in GM_WORDS and isinstance(value, str) and params.get("author") == GM_AUTHOR:
-            shown[name] = value
+            shown[name] = value.strip()
         else:
             shown[name] = _labelled(labels.get(name), value, lang) or _shown(name, value, names, lang, counted)
     try:

@@ -567,3 +567,14 @@ def test_a_reason_that_is_also_a_rules_word_is_not_translated():
         "fr": "Le truand : le meneur de jeu fixe les PV à 3 (motif : feint).",
         "pt": "O mestre deixa Le truand com 3 PV (motivo: feint).",
     }
+
+
+def test_a_blank_reason_is_not_shown_and_a_reason_is_shown_without_its_outer_spaces():
+    adjust = [{"type": "adjust", "target": "ana", "set": {"pv": 9}}]
+    assert (
+        sentences("sistema-2d6", adjust, "value_adjusted", "   ")["en"] == "The game master sets Ana's HP from 14 to 9."
+    )
+    assert (
+        sentences("sistema-2d6", adjust, "value_adjusted", "  poison ")["fr"]
+        == "Ana : le meneur de jeu fait passer les PV de 14 à 9 (motif : poison)."
+    )
