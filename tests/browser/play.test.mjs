@@ -212,6 +212,18 @@ try {
   assert.match(await player.page.textContent('#log li[data-seq="5"]'), /Rui entra no combate \(heroes; motivo: reinforcements\)\./);
   await gm.page.waitForSelector('#combatants [data-id="rui"]', { timeout: TIMEOUT });
   assert.equal(await gm.page.textContent('a.join[data-who="rui"]'), "Rui");
+  // Rui's player opens that link (a third browser, in French): the fight as it stands, Rui among the combatants.
+  const newcomer = await context("newcomer", SIZES.phone, "fr-FR");
+  try {
+    await newcomer.page.goto(base + await gm.page.getAttribute('a.join[data-who="rui"]', "href"));
+    await logHas(newcomer.page, 5);
+    assert.match(await newcomer.page.textContent('#log li[data-seq="5"]'), /Rui entre dans le combat \(heroes ; motif : reinforcements\)\./);
+    assert.match(await newcomer.page.textContent('#combatants [data-id="rui"]'), /PV 14 \/ 14/);
+    assert.equal(await newcomer.page.isHidden("#new-combat"), true);
+  } finally {
+    await newcomer.ctx.close();
+    rmSync(newcomer.dir, { recursive: true, force: true });
+  }
   assert.equal(await gm.page.isHidden("#error"), true);
   await gm.page.click("#gm-tools-box summary");
 
