@@ -69,10 +69,21 @@ function expanded(type, params) {
     }
     if (spec.type === "object" && !spec.keys && !spec.schema) {
       const inline = inlineSchema(type, name);
-      if (inline) return [name, { ...spec, inline }];
+      if (inline) return [name, { ...spec, inline: { ...inline, fits: fittingAnswers(type, name, params) } }];
     }
     return [name, spec];
   }));
+}
+
+// The answers that fit this attack, where the ruleset's catalog says (duel-2d6:
+// each maneuver's defenses, the shots' own): the schema lists every defense.
+function fittingAnswers(type, name, params) {
+  const catalog = page.ruleset?.catalog || {};
+  const maneuver = params.maneuver?.choices?.length === 1 ? params.maneuver.choices[0] : null;
+  if (name !== "defense") return {};
+  if (type === "attack" && catalog.melee_attacks?.[maneuver]?.defenses) return { defense: catalog.melee_attacks[maneuver].defenses };
+  if (type === "shoot" && Array.isArray(catalog.ranged_defenses)) return { defense: catalog.ranged_defenses };
+  return {};
 }
 
 function inlineSchema(type, name) {
@@ -350,7 +361,10 @@ function inlineField(id, name, spec, actor) {
     } else if (schema.enum || schema.type === "boolean") {
       // second_defense takes the defense's words.
       const words = key.endsWith("_defense") ? "defense" : key;
-      const choices = schema.enum ? schema.enum.filter((v) => v !== null) : [false, true];
+      const fits = spec.inline.fits?.[key];
+      // In the catalog's order (the seed's) where it lists them.
+      const listed = schema.enum ? schema.enum.filter((v) => v !== null) : [false, true];
+      const choices = fits ? fits.filter((v) => listed.includes(v)) : listed;
       const select = Object.assign(document.createElement("select"), { id: partId, name: `${name}.${key}` });
       select.append(new Option(t("defaultChoice"), ""));
       choices.forEach((choice, i) => select.append(new Option(valueLabel(words, choice, actor), String(i))));
