@@ -252,7 +252,7 @@ try {
       assert.equal(await gm.page.textContent("#form-truand-attack details.inline summary"), "Réponse du défenseur, donnée dès maintenant");
       // Only the defenses against this maneuver (Coup simple), by their names in the seed.
       assert.deepEqual(await optionTexts(gm.page, "#form-truand-attack-defense-defense"),
-        ["(par défaut)", "Esquiver", "Esquiver MA", "Bloquer", "Bloquer MA", "Amortir", "Feinte", "Contre-attaque", "Aucune défense"]);
+        ["(la cible répondra)", "Esquiver", "Esquiver MA", "Bloquer", "Bloquer MA", "Amortir", "Feinte", "Contre-attaque", "Aucune défense"]);
       await gm.page.selectOption("#form-truand-attack-defense-defense", { label: "Esquiver" });
       await gm.page.click("#form-truand-attack button[type=submit]");
     },

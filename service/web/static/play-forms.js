@@ -366,7 +366,8 @@ function inlineField(id, name, spec, actor) {
       const listed = schema.enum ? schema.enum.filter((v) => v !== null) : [false, true];
       const choices = fits ? fits.filter((v) => listed.includes(v)) : listed;
       const select = Object.assign(document.createElement("select"), { id: partId, name: `${name}.${key}` });
-      select.append(new Option(t("defaultChoice"), ""));
+      // Left empty, the answer's key field sends no answer at all: the target is asked.
+      select.append(new Option(required ? t("inline.later") : t("defaultChoice"), ""));
       choices.forEach((choice, i) => select.append(new Option(valueLabel(words, choice, actor), String(i))));
       box.append(labelled(select, fieldLabel(key), key, required));
       parts.push([key, () => (select.value === "" ? undefined : choices[Number(select.value)])]);
