@@ -21,13 +21,17 @@ from .state import Event
 COMBATANT_PARAMS = frozenset({"actor", "target", "attacker", "defender", "combatant", "healer"})
 # Params naming a weapon or an item of a sheet: shown by the name the sheet gives it.
 ITEM_PARAMS = frozenset({"weapon", "item"})
+# The game master's own words in an event the GM made (``author: "gm"``): shown as typed,
+# never through a ruleset's words for ids (duel-2d6 names its initiative reasons).
+GM_WORDS = frozenset({"reason"})
+GM_AUTHOR = "gm"
 
 # English only: translations live in the gettext catalogues (service/i18n).
 COMMON_MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "combat_started": "The fight begins ({ruleset}).",
         "round_started": "Round {round} begins.",
-        "combat_ended": "The game master ends the fight.",
+        "combat_ended": "The game master ends the fight[reason? (reason: {reason})].",
         "combat_ended.reason=one_side_standing": "The fight is over: only one side is still standing.",
         "combat_ended.reason=nobody_standing": "The fight is over: nobody is left standing.",
         "combat_over": "The fight is over: no side has an opponent left standing.",
@@ -39,24 +43,24 @@ COMMON_MESSAGES: dict[str, dict[str, str]] = {
         "condition_expired": "{combatant} is no longer {condition}.",
         "condition_expired.condition=modifier": "The game master's modifier on {combatant}'s rolls ends.",
         "condition_expired.condition=override": "The game master's ruling on {combatant}'s roll has been applied.",
-        "value_adjusted": "The game master sets {target}'s {value} from {old} to {new}.",
-        "value_adjusted.no_old": "The game master sets {target}'s {value} to {new}.",
-        "value_adjusted.no_new": "The game master clears {target}'s {value} (it was {old}).",
-        "modifier_applied": "The game master gives {target} {value:+d} on rolls for {rounds:# round|# rounds}.",
-        "modifier_applied.no_rounds": "The game master gives {target} {value:+d} on the next roll.",
-        "result_overridden": "The game master decides that {target}'s next roll is {result}.",
-        "condition_added": "By the game master's decision, {target} is {condition} for {rounds:# round|# rounds}.",
-        "condition_added.no_rounds": "By the game master's decision, {target} is {condition}.",
-        "condition_removed": "{target} is no longer {condition}.",
-        "joined": "{combatant} joins the fight ({side}).",
-        "left_fight": "{target} leaves the fight.",
-        "left_fight.how=flight": "{target} flees the fight.",
-        "left_fight.how=surrender": "{target} surrenders and leaves the fight.",
-        "left_fight.how=removed": "The game master takes {target} out of the fight.",
+        "value_adjusted": "The game master sets {target}'s {value} from {old} to {new}[reason? (reason: {reason})].",
+        "value_adjusted.no_old": "The game master sets {target}'s {value} to {new}[reason? (reason: {reason})].",
+        "value_adjusted.no_new": "The game master clears {target}'s {value} (it was {old}[reason?; reason: {reason}]).",
+        "modifier_applied": "The game master gives {target} {value:+d} on rolls for {rounds:# round|# rounds}[reason? (reason: {reason})].",
+        "modifier_applied.no_rounds": "The game master gives {target} {value:+d} on the next roll[reason? (reason: {reason})].",
+        "result_overridden": "The game master decides that {target}'s next roll is {result}[reason? (reason: {reason})].",
+        "condition_added": "By the game master's decision, {target} is {condition} for {rounds:# round|# rounds}[reason? (reason: {reason})].",
+        "condition_added.no_rounds": "By the game master's decision, {target} is {condition}[reason? (reason: {reason})].",
+        "condition_removed": "{target} is no longer {condition}[reason? (reason: {reason})].",
+        "joined": "{combatant} joins the fight ({side}[reason?; reason: {reason}]).",
+        "left_fight": "{target} leaves the fight[reason? (reason: {reason})].",
+        "left_fight.how=flight": "{target} flees the fight[reason? (reason: {reason})].",
+        "left_fight.how=surrender": "{target} surrenders and leaves the fight[reason? (reason: {reason})].",
+        "left_fight.how=removed": "The game master takes {target} out of the fight[reason? (reason: {reason})].",
         "combat_summary": "The fight lasted {rounds:# round|# rounds}: {actions:# action|# actions}, {rolls:# die rolled|# dice rolled}; dead: {deaths}.",
         "combat_summary.no_deaths": "The fight lasted {rounds:# round|# rounds}: {actions:# action|# actions}, {rolls:# die rolled|# dice rolled}; nobody died.",
-        "narrative_condition_added": "The game master marks {target}: {label}.",
-        "narrative_condition_removed": "{target} is no longer marked: {label}.",
+        "narrative_condition_added": "The game master marks {target}: {label}[reason? (reason: {reason})].",
+        "narrative_condition_removed": "{target} is no longer marked: {label}[reason? (reason: {reason})].",
         "recovered": "{target} comes round and can fight again.",
     },
 }
@@ -188,14 +192,18 @@ def _sum(parts: Mapping[str, Any], words: Mapping[str, str]) -> str:
 
 
 # An optional part of a template: ``[param?text]`` is kept when ``param`` is
-# there (not None, False, 0 or empty), ``[!param?text]`` when it is not.
+# there (not None, False, 0, empty or only spaces), ``[!param?text]`` when it is not.
 SEGMENT = re.compile(r"\[(!?)(\w+)\?([^\[\]]*)\]")
 
 
 def _segments(template: str, params: Mapping[str, Any]) -> str:
     if "[" not in template:
         return template
-    return SEGMENT.sub(lambda m: m.group(3) if bool(params.get(m.group(2))) != bool(m.group(1)) else "", template)
+    return SEGMENT.sub(lambda m: m.group(3) if _there(params.get(m.group(2))) != bool(m.group(1)) else "", template)
+
+
+def _there(value: Any) -> bool:
+    return bool(value.strip()) if isinstance(value, str) else bool(value)
 
 
 def _flags(params: Mapping[str, Any]) -> set[str]:
@@ -277,6 +285,8 @@ def render(
         value = params[name]
         if name in ITEM_PARAMS and isinstance(value, str) and f"weapon:{value}" in names:
             shown[name] = names[f"weapon:{value}"]
+        elif name in GM_WORDS and isinstance(value, str) and params.get("author") == GM_AUTHOR:
+            shown[name] = value.strip()
         else:
             shown[name] = _labelled(labels.get(name), value, lang) or _shown(name, value, names, lang, counted)
     try:

@@ -125,7 +125,8 @@ def test_the_seed_is_revealed_when_the_fight_is_over(client):
     result = act(client, location, {"type": "end_combat", "actor": "gm", "reason": "the villains flee"})
     assert result["combat"]["status"] == "over"
     assert result["combat"]["seed"] == 1234
-    assert result["events"][0]["text"] == "O mestre encerra o combate."
+    # The reason as the GM typed it, in the Portuguese sentence.
+    assert result["events"][0]["text"] == "O mestre encerra o combate (motivo: the villains flee)."
 
 
 def test_health_and_readiness(client):

@@ -70,3 +70,25 @@ def test_a_player_cannot_adjust_and_the_ended_fight_stays_readable_with_its_summ
     combat = client.get(location)
     assert combat.status_code == 200 and combat.get_json()["status"] == "over"
     assert client.get(f"{location}/options?actor=ana").get_json()["actions"] == []
+
+
+def test_the_gms_reason_is_in_the_sentence_in_the_readers_language(client):
+    location, _ = duel(client)
+    result = act(
+        client, location, {"type": "adjust", "actor": "gm", "target": "ana", "set": {"pv": 2}, "reason": "poison"}
+    )
+    adjusted = next(e for e in result["events"] if e["code"] == "value_adjusted")
+    # ANA's sheet: 6 PV, set to 2.
+    assert adjusted["params"]["reason"] == "poison"
+    assert adjusted["text"] == "The game master sets Ana's HP from 6 to 2 (reason: poison)."
+    seq = result["action"]["seq"]
+    texts = {}
+    for lang in ("fr", "pt"):
+        page = client.get(f"{location}/events?after={seq - 1}", headers={"Accept-Language": lang}).get_json()
+        texts[lang] = next(e["text"] for e in page["items"][0]["events"] if e["code"] == "value_adjusted")
+    assert texts == {
+        "fr": "Ana : le meneur de jeu fait passer les PV de 6 à 2 (motif : poison).",
+        "pt": "Ana: o mestre muda os PV de 6 para 2 (motivo: poison).",
+    }
+    ended = act(client, location, {"type": "end_combat", "actor": "gm"})
+    assert [e["text"] for e in ended["events"] if e["code"] == "combat_ended"] == ["The game master ends the fight."]

@@ -179,6 +179,54 @@ try {
   await setLanguage(gm.page, "en");
   await setLanguage(player.page, "pt");
 
+  // The GM's tools: a value set with a reason, narrated in each reader's language with the
+  // reason as typed; then a newcomer with a sheet like Ana's, whose player's link is offered.
+  await gm.page.click("#gm-tools-box summary");
+  const adjust = "#form-gm-adjust";
+  await gm.page.selectOption(`${adjust}-variant`, { label: "Ana" });
+  assert.equal(await gm.page.textContent(`${adjust} fieldset.keys:has([name="set.pv"]) legend`), "Set to");
+  await gm.page.fill(`${adjust}-reason`, "poison");
+  await gm.page.fill(`${adjust}-set-pv`, "10");
+  await gm.page.click(`${adjust} button[type=submit]`);
+  await logHas(gm.page, 4);
+  await logHas(player.page, 4);
+  // Ana's 14 PV set to 10.
+  assert.match(await gm.page.textContent('#log li[data-seq="4"]'), /The game master sets Ana's HP from 14 to 10 \(reason: poison\)\./);
+  assert.match(await player.page.textContent('#log li[data-seq="4"]'), /Ana: o mestre muda os PV de 14 para 10 \(motivo: poison\)\./);
+  assert.match(await gm.page.textContent('#combatants [data-id="ana"] .health'), /HP 10 \/ 14/);
+  // The GM tools are built again from the new options (the typed reason is gone) before the next form is filled.
+  await gm.page.waitForFunction(() => document.querySelector("#form-gm-adjust-reason")?.value === "", null, { timeout: TIMEOUT });
+  const joinForm = "#form-gm-join";
+  assert.equal(await gm.page.textContent(`${joinForm} h4`), "Add a combatant");
+  assert.deepEqual(await optionTexts(gm.page, `${joinForm}-combatant-like`), ["Ana", "Capanga"]);
+  await gm.page.fill(`${joinForm}-reason`, "reinforcements");
+  await gm.page.fill(`${joinForm}-combatant-name`, "Rui");
+  await gm.page.selectOption(`${joinForm}-combatant-side`, "heroes");
+  await gm.page.selectOption(`${joinForm}-combatant-like`, { label: "Ana" });
+  await assertReadable(gm.page);
+  await gm.page.click(`${joinForm} button[type=submit]`);
+  await logHas(gm.page, 5);
+  await logHas(player.page, 5);
+  assert.match(await gm.page.textContent('#log li[data-seq="5"]'), /Game master · Add a combatant/);
+  assert.match(await gm.page.textContent('#log li[data-seq="5"]'), /Rui joins the fight \(heroes; reason: reinforcements\)\./);
+  assert.match(await player.page.textContent('#log li[data-seq="5"]'), /Rui entra no combate \(heroes; motivo: reinforcements\)\./);
+  await gm.page.waitForSelector('#combatants [data-id="rui"]', { timeout: TIMEOUT });
+  assert.equal(await gm.page.textContent('a.join[data-who="rui"]'), "Rui");
+  // Rui's player opens that link (a third browser, in French): the fight as it stands, Rui among the combatants.
+  const newcomer = await context("newcomer", SIZES.phone, "fr-FR");
+  try {
+    await newcomer.page.goto(base + await gm.page.getAttribute('a.join[data-who="rui"]', "href"));
+    await logHas(newcomer.page, 5);
+    assert.match(await newcomer.page.textContent('#log li[data-seq="5"]'), /Rui entre dans le combat \(heroes ; motif : reinforcements\)\./);
+    assert.match(await newcomer.page.textContent('#combatants [data-id="rui"]'), /PV 14 \/ 14/);
+    assert.equal(await newcomer.page.isHidden("#new-combat"), true);
+  } finally {
+    await newcomer.ctx.close();
+    rmSync(newcomer.dir, { recursive: true, force: true });
+  }
+  assert.equal(await gm.page.isHidden("#error"), true);
+  await gm.page.click("#gm-tools-box summary");
+
   // The GM ends the fight from the GM tools; then neither page offers any form.
   await gm.page.click("#gm-tools-box summary");
   await gm.page.click("#form-gm-end_combat button[type=submit]");
@@ -197,19 +245,44 @@ try {
 
   // Every other ruleset's example: its forms carry labels, fit a phone, and
   // the first awaited combatant's first move, sent from its form, is accepted.
+  // The duel-2d6, space-opera-d100 and sistema-2d6 attacks carry the target's answer inline, from the GM's token.
   const firstMoves = {
-    "duel-2d6": async () => gm.page.click("#form-truand-attack button[type=submit]"),
+    "duel-2d6": async () => {
+      await gm.page.click("#form-truand-attack details.inline summary");
+      assert.equal(await gm.page.textContent("#form-truand-attack details.inline summary"), "Réponse du défenseur, donnée dès maintenant");
+      // Only the defenses against this maneuver (Coup simple), by their names in the seed.
+      assert.deepEqual(await optionTexts(gm.page, "#form-truand-attack-defense-defense"),
+        ["(la cible répondra)", "Esquiver", "Esquiver MA", "Bloquer", "Bloquer MA", "Amortir", "Feinte", "Contre-attaque", "Aucune défense"]);
+      await gm.page.selectOption("#form-truand-attack-defense-defense", { label: "Esquiver" });
+      await gm.page.click("#form-truand-attack button[type=submit]");
+    },
     "dark-earth": async () => {
       for (const [key, dice] of [["init", "3"], ["att", "2"], ["def", "2"]]) await gm.page.fill(`#form-kael-allocate-split-${key}`, dice);
       await gm.page.click("#form-kael-allocate button[type=submit]");
     },
-    "space-opera-d100": async () => gm.page.click("#form-kira-attack button[type=submit]"),
+    "space-opera-d100": async () => {
+      await gm.page.click("#form-kira-attack details.inline summary");
+      assert.equal(await gm.page.textContent("#form-kira-attack details.inline summary"), "Reação do alvo, declarada agora");
+      await gm.page.selectOption("#form-kira-attack-reaction-kind", { index: 1 });
+      await gm.page.click("#form-kira-attack button[type=submit]");
+    },
+    "sistema-2d6": async () => {
+      await gm.page.click("#form-ana-attack details.inline summary");
+      await gm.page.fill("#form-ana-attack-defense-skill", "Esquiva");
+      await gm.page.click("#form-ana-attack button[type=submit]");
+    },
     "age-du-silicium": async () => {
       await gm.page.selectOption("#form-krieg-declare-actions-0", { index: 1 });
       await gm.page.click("#form-krieg-declare button[type=submit]");
     },
   };
-  for (const [ruleset, lang] of [["duel-2d6", "fr"], ["dark-earth", "en"], ["space-opera-d100", "pt"], ["age-du-silicium", "fr"]]) {
+  // What each inline answer reads as in the log: the target answered, and is not asked to defend or react.
+  const answered = {
+    "duel-2d6": [/Le truand attaque Philip, qui choisit Esquiver\./, "philip"],
+    "space-opera-d100": [/Garde se esquiva: \d+ contra \d+/, "garde"],
+    "sistema-2d6": [/Capanga defends: \d+, \d+ → \d+\./, "capanga"],
+  };
+  for (const [ruleset, lang] of [["duel-2d6", "fr"], ["dark-earth", "en"], ["space-opera-d100", "pt"], ["age-du-silicium", "fr"], ["sistema-2d6", "en"]]) {
     await gm.page.setViewportSize(SIZES.desktop);
     await setLanguage(gm.page, lang);
     await gm.page.selectOption("#ruleset", ruleset);
@@ -227,6 +300,17 @@ try {
     await firstMoves[ruleset]();
     await logHas(gm.page, 2);
     assert.equal(await gm.page.isHidden("#error"), true, ruleset);
+    if (answered[ruleset]) {
+      const [said, target] = answered[ruleset];
+      assert.match(await gm.page.textContent('#log li[data-seq="2"]'), said, ruleset);
+      const awaiting = await gm.page.evaluate(async () => {
+        const hash = new URLSearchParams(location.hash.slice(1));
+        const answer = await fetch(`/combats/${hash.get("combat")}`, { headers: { Authorization: `Bearer ${hash.get("token")}` } });
+        return (await answer.json()).awaiting;
+      });
+      const prompted = awaiting.filter((w) => w.actor === target && w.actions.some((a) => a === "defend" || a === "react"));
+      assert.deepEqual(prompted, [], ruleset);
+    }
   }
 
   assert.deepEqual(errors, []);

@@ -33,7 +33,7 @@ def test_the_readme_fight_runs_as_written(server, tmp_path):
         "Capanga misses Ana.",
         "Round 2 begins.",
         "Capanga dies.",
-        "The game master ends the fight.",
+        "The game master ends the fight (reason: Capanga is dead).",
     ):
         assert sentence in output, sentence
     assert '"status":"over"' in output.replace(" ", "")

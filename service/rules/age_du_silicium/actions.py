@@ -161,6 +161,7 @@ def adjusted(res: Res, target: SiliciumCombatant, action: Action, changes: dict[
         added=action["add"],
         removed=action["remove"],
         blessures=target["blessures"],
+        author=GM,
         reason=action["reason"],
     )
     blessures_adjusted(res, target, before)

@@ -63,7 +63,7 @@ ENGLISH: dict[str, Any] = {
     "critical_wound": "Critical wound: {target} loses {amount:# point|# points}, {excess} more than remained (Endurance {endurance}).",
     "out_of_action": "{target} is out of action.",
     "died": "{target} dies.",
-    "adjusted": "The game master adjusts {combatant}[added?: now {added}][removed?; no longer {removed}]; {blessures:# wound point|# wound points} left.",
+    "adjusted": "The game master adjusts {combatant}[added?: now {added}][removed?; no longer {removed}]; {blessures:# wound point|# wound points} left[reason? (reason: {reason})].",
 }
 
 MESSAGES = {"en": ENGLISH}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..errors import ActionNotAllowed, InvalidAction
+from ..ruleset import GM
 from ..state import Action
 from .allocation import allocate
 from .contacts import disengage, engage, in_contact, leave_all
@@ -39,11 +40,11 @@ def _contact(res: Res, action: Action) -> None:
             raise ActionNotAllowed("only fighters still standing can come into contact", field="target")
         if second["id"] in in_contact(res.state, first["id"]):
             raise ActionNotAllowed(f"{first['name']} and {second['name']} are already in contact", field="engaged")
-        engage(res, first["id"], second["id"])
+        engage(res, first["id"], second["id"], author=GM, reason=action["reason"])
     else:
         if second["id"] not in in_contact(res.state, first["id"]):
             raise ActionNotAllowed(f"{first['name']} and {second['name']} are not in contact", field="engaged")
-        disengage(res, first["id"], second["id"])
+        disengage(res, first["id"], second["id"], author=GM, reason=action["reason"])
 
 
 def _worsen_wound(res: Res, action: Action) -> None:
@@ -51,7 +52,7 @@ def _worsen_wound(res: Res, action: Action) -> None:
     target = res.combatant(action["target"], field="target")
     if not target["wound_level"]:
         raise ActionNotAllowed(f"{target['name']} has no grave or critique wound to worsen", field="target")
-    res.emit("wound_worsened", target=target["id"], amount=action["amount"], reason=action["reason"])
+    res.emit("wound_worsened", target=target["id"], amount=action["amount"], author=GM, reason=action["reason"])
     # A wound that worsens is no new blow: no CHOC.
     lose_pv(res, target, action["amount"], choc=False)
     if not is_standing(target):

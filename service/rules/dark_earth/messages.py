@@ -59,8 +59,8 @@ ENGLISH: dict[str, Any] = {
     "died": "{target} dies ({pv} HP).",
     "incapacitated_by_pain": "The pain overwhelms {target} ({pain:# die|# dice} fewer, against a POT of {pot} at best): out of the fight.",
     "choc_cleared": "With the end of the fight, {combatant}'s CHOC ({choc}) is cancelled.",
-    "contact_made": "{combatant} and {target} are in contact.",
-    "contact_broken": "{combatant} and {target} are no longer in contact.",
+    "contact_made": "{combatant} and {target} are in contact[reason? (reason: {reason})].",
+    "contact_broken": "{combatant} and {target} are no longer in contact[reason? (reason: {reason})].",
     "wound_worsened": "{target}'s untreated wound worsens by {amount}[reason? ({reason})].",
     "fumbled": "Maladresse! {combatant}'s {roll} roll shows only ones.",
 }

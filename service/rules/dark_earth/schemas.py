@@ -322,6 +322,11 @@ class ContactAction(ActionBase):
     combatant = identifier(required=True)
     target = identifier(required=True)
     engaged = fields.Boolean(load_default=True)
+    reason = fields.String(
+        validate=validate.Length(max=200),
+        load_default=None,
+        metadata={"description": "Why, in the GM's words (shown in the log)."},
+    )
 
 
 class WorsenWoundAction(ActionBase):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..ruleset import GM
 from ..state import Action
 from . import exchange
 from .arsenal import band_of, check_reach, is_ranged, shot_modifiers, weapon_of
@@ -225,11 +226,11 @@ def adjusted(res: Res, target: DuelCombatant, action: Action, changes: dict[str,
     before = changes.get("pv", target["pv"])
     if action["pv"] is not None:
         target["pv"] = action["pv"]
-        res.emit("pv_set", target=target["id"], pv=action["pv"], reason=action["reason"])
+        res.emit("pv_set", target=target["id"], pv=action["pv"], author=GM, reason=action["reason"])
     pv_adjusted(res, target, before)
     for code in action["remove"]:
         if remove(target, code):
-            res.emit("condition_removed", target=target["id"], condition=code)
+            res.emit("condition_removed", target=target["id"], condition=code, author=GM, reason=action["reason"])
     if action["initiative_against"] is not None:
         duel = duel_between(res.state, target["id"], action["initiative_against"])
         if duel is None:

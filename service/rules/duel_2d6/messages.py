@@ -69,7 +69,7 @@ ENGLISH: dict[str, Any] = {
     "ricochet": "A ricochet from {attacker}'s fire hits {target}.",
     "zone_test": "{combatant} acts under fire: " + _ROLL_EN + "[safe?; under cover][!safe?; exposed].",
     "passed": "{actor} does something else.",
-    "pv_set": "The game master sets {target}'s HP to {pv}.",
+    "pv_set": "The game master sets {target}'s HP to {pv}[reason? (reason: {reason})].",
 }
 
 MESSAGES = {"en": ENGLISH}

@@ -35,7 +35,7 @@ def resolve(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
 
 def end_combat(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
     res.state["status"] = STATUS_OVER
-    res.emit("combat_ended", reason=action.get("reason"))
+    res.emit("combat_ended", author=GM, reason=action.get("reason"))
     ruleset.on_combat_end(res)
 
 

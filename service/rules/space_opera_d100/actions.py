@@ -76,7 +76,14 @@ def _clear_condition(res: Res, action: Action) -> None:
         raise InvalidAction(
             f"{target['id']} has no condition {action['condition']!r} (present: {present})", field="condition"
         )
-    res.emit("condition_cleared", target=target["id"], condition=action["condition"], by=GM)
+    res.emit(
+        "condition_cleared",
+        target=target["id"],
+        condition=action["condition"],
+        by=GM,
+        author=GM,
+        reason=action["reason"],
+    )
 
 
 HANDLERS = {"attack": attack.declare, "pass": _pass, "recover": _recover}

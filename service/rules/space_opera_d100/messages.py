@@ -55,7 +55,7 @@ ENGLISH: dict[str, Any] = {
     "wound": "{target}'s wound is {severity}: -{san_loss} SAN, -{skill_loss} to one skill of the GM's choice.",
     "wound.limb_lost": "{target}'s wound is {severity}: -{san_loss} SAN, -{skill_loss} to one skill of the GM's choice, and a limb or an organ is lost.",
     "died": "{target} dies.",
-    "condition_cleared": "The game master lifts a condition from {target}: {condition}.",
+    "condition_cleared": "The game master lifts a condition from {target}: {condition}[reason? (reason: {reason})].",
     "passed": "{actor} does something else.",
 }
 

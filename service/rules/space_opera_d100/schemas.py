@@ -294,6 +294,11 @@ class RecoverAction(ActionBase):
 class ClearConditionAction(ActionBase):
     target = identifier(required=True)
     condition = fields.String(validate=validate.Length(1, 40), required=True)
+    reason = fields.String(
+        validate=validate.Length(max=200),
+        load_default=None,
+        metadata={"description": "Why, in the GM's words (shown in the log)."},
+    )
 
 
 # What new_combatant adds to every combatant's state (published as SpaceOperaD100Combatant; never loaded).

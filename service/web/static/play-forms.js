@@ -2,7 +2,7 @@
 // action type, only its legal choices, each named; die inputs for players who
 // roll at the table; odds on demand.
 
-import { $, actionLabel, api, busy, fieldLabel, known, nameOf, page, showError, t, valueLabel } from "./play-core.js";
+import { $, ApiError, actionLabel, api, busy, fieldLabel, humanize, known, nameOf, page, showError, t, valueLabel } from "./play-core.js";
 
 const ODDS_TYPES = new Set(["attack", "shoot", "test", "threaten", "counter", "death_test", "stabilize", "break_free"]);
 // Action types that roll nothing: no die inputs on their forms.
@@ -49,7 +49,48 @@ function formsFor(listing, onCombat) {
   return [...byType].map(([type, variants]) => actionForm(listing.actor, type, variants, onCombat));
 }
 
-const renderable = (spec) => Boolean(spec.choices || ["integer", "number", "string", "boolean"].includes(spec.type) || spec.keys || Array.isArray(spec.items));
+const renderable = (spec) => Boolean(spec.choices || ["integer", "number", "string", "boolean"].includes(spec.type) || spec.keys || Array.isArray(spec.items)
+  || spec.schema === "sheet" || spec.inline);
+
+// What the listing leaves for the client to compose, made into fields: adjust's
+// `set` takes the value names `change` lists (numbers); an inline answer
+// (duel-2d6's and sistema-2d6's `defense`, space-opera-d100's `reaction`) takes
+// the fields of its object in the ruleset's action schema (GET /rulesets/{id}).
+function expanded(type, params) {
+  return Object.fromEntries(Object.entries(params).map(([name, spec]) => {
+    if (type === "adjust" && name === "set" && spec.type === "object" && !spec.keys && params.change?.keys) {
+      return [name, { ...spec, keys: params.change.keys }];
+    }
+    // duel-2d6's older adjust field names an opponent: offered by name, not typed as an id.
+    if (name === "initiative_against" && spec.type === "string" && !spec.choices) {
+      const target = params.target?.choices?.[0];
+      const others = (page.combat?.combatants || []).map((c) => c.id).filter((id) => id !== target);
+      return [name, { ...spec, choices: others }];
+    }
+    if (spec.type === "object" && !spec.keys && !spec.schema) {
+      const inline = inlineSchema(type, name);
+      if (inline) return [name, { ...spec, inline: { ...inline, fits: fittingAnswers(type, name, params) } }];
+    }
+    return [name, spec];
+  }));
+}
+
+// The answers that fit this attack, where the ruleset's catalog says (duel-2d6:
+// each maneuver's defenses, the shots' own): the schema lists every defense.
+function fittingAnswers(type, name, params) {
+  const catalog = page.ruleset?.catalog || {};
+  const maneuver = params.maneuver?.choices?.length === 1 ? params.maneuver.choices[0] : null;
+  if (name !== "defense") return {};
+  if (type === "attack" && catalog.melee_attacks?.[maneuver]?.defenses) return { defense: catalog.melee_attacks[maneuver].defenses };
+  if (type === "shoot" && Array.isArray(catalog.ranged_defenses)) return { defense: catalog.ranged_defenses };
+  return {};
+}
+
+function inlineSchema(type, name) {
+  const property = page.ruleset?.actions?.[type]?.properties?.[name];
+  const object = property?.properties ? property : property?.anyOf?.find((option) => option.properties);
+  return object ? { properties: object.properties, required: object.required || [] } : null;
+}
 
 // One form per action type; several listed entries of a type (parameters that
 // go together) become a first select, named by what tells them apart.
@@ -58,13 +99,17 @@ function actionForm(actor, type, variants, onCombat) {
   form.className = "action";
   form.id = `form-${actor}-${type}`;
   form.dataset.type = type;
-  const legend = Object.assign(document.createElement("h4"), { textContent: actionLabel(type) });
+  // The GM's join brings a newcomer in; a duel-2d6 player's join enters a duel.
+  const title = actor === "gm" && type === "join" ? t("join.action") : actionLabel(type);
+  const legend = Object.assign(document.createElement("h4"), { textContent: title });
   const body = document.createElement("div");
   body.className = "fields";
   let fields = [];
   const show = (variant) => {
-    fields = Object.entries(variant.params).filter(([, spec]) => renderable(spec)).map(([name, spec]) => field(`${form.id}-${name}`, name, spec, actor));
+    fields = Object.entries(expanded(type, variant.params)).filter(([, spec]) => renderable(spec))
+      .map(([name, spec]) => field(`${form.id}-${name}`, name, spec, actor, type));
     body.replaceChildren(...fields.map((f) => f.element));
+    for (const f of fields) f.attach?.(fields);
   };
   form.append(legend);
   if (variants.length > 1) {
@@ -107,7 +152,10 @@ function actionForm(actor, type, variants, onCombat) {
       const body = read(actor, type, fields);
       const values = dice?.read() || [];
       if (values.length) body.dice = values;
-      await onCombat((await api("POST", `/combats/${page.combatId}/actions`, body)).combat);
+      const answer = await api("POST", `/combats/${page.combatId}/actions`, body);
+      // A newcomer's player link, shown once (join): play.js adds it to the links to share.
+      if (answer.tokens?.combatants) document.dispatchEvent(new CustomEvent("melee:tokens", { detail: { tokens: answer.tokens.combatants, combat: answer.combat } }));
+      await onCombat(answer.combat);
       focusNext();
     } catch (error) {
       showError(error);
@@ -172,7 +220,9 @@ function showOdds(box, answer) {
 // Each returns {name, element, read()}; read() is undefined when the field is
 // left to its default, so the server's default applies (never a guessed one).
 
-function field(id, name, spec, actor) {
+function field(id, name, spec, actor, type) {
+  if (spec.schema === "sheet") return sheetField(id, name, spec);
+  if (spec.inline) return inlineField(id, name, spec, actor, type);
   if (spec.choices) return choiceField(id, name, spec, actor);
   if (spec.type === "boolean") return choiceField(id, name, { ...spec, choices: [false, true] }, actor);
   if (spec.keys) return keysField(id, name, spec);
@@ -242,6 +292,121 @@ function itemsField(id, name, spec, actor) {
     box.append(part.element);
   });
   return { name, element: box, read: () => parts.map((part) => part.read()) };
+}
+
+// join's newcomer: a name, a side, and a sheet copied from one of the ruleset's
+// example combatants (the fights /play starts), editable as JSON.
+function sheetField(id, name) {
+  const box = document.createElement("fieldset");
+  box.className = "sheet";
+  box.append(Object.assign(document.createElement("legend"), { textContent: t("join.who") }));
+  const named = Object.assign(document.createElement("input"), { type: "text", id: `${id}-name`, name: `${name}.name`, required: true, maxLength: 80 });
+  const side = Object.assign(document.createElement("select"), { id: `${id}-side`, name: `${name}.side`, required: true });
+  const models = page.ruleset?.example?.combat?.combatants || [];
+  const sides = [...new Set([...(page.combat?.combatants || []).map((c) => c.side), ...models.map((c) => c.side)])];
+  sides.forEach((value) => side.append(new Option(valueLabel("side", value), value)));
+  const like = Object.assign(document.createElement("select"), { id: `${id}-like`, name: `${name}.like`, required: true });
+  models.forEach((model, i) => like.append(new Option(model.name, String(i))));
+  const sheet = Object.assign(document.createElement("textarea"), { id: `${id}-sheet`, name: `${name}.sheet`, rows: 6, spellcheck: false });
+  const fill = () => {
+    const { id: _id, name: _name, side: _side, ...rest } = models[Number(like.value)] || {};
+    sheet.value = JSON.stringify(rest, null, 1);
+  };
+  like.addEventListener("change", fill);
+  fill();
+  const more = document.createElement("details");
+  more.className = "sheet-json";
+  more.append(Object.assign(document.createElement("summary"), { textContent: t("join.edit") }), labelled(sheet, t("join.sheet"), "sheet"));
+  box.append(labelled(named, t("join.name"), "name", true), labelled(side, t("side"), "side", true), labelled(like, t("join.like"), "like", true), more);
+  return {
+    name, element: box,
+    read: () => {
+      let parsed;
+      try { parsed = JSON.parse(sheet.value || "{}"); } catch (error) { throw new ApiError(422, t("join.badJson", { detail: error.message })); }
+      return { ...parsed, id: freeId(named.value), name: named.value.trim(), side: side.value };
+    },
+  };
+}
+
+// An id for a newcomer's name, unused in this fight: "Renfort 2" -> "renfort-2".
+function freeId(text) {
+  const base = text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 56) || "newcomer";
+  const used = new Set([...(page.combat?.combatants || []).map((c) => c.id), "gm"]);
+  let id = base;
+  for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
+const TARGETS = ["target", "defender", "opponent"];
+// An item of the target's: what a parry or a block is made with.
+const ITEM_FIELDS = new Set(["using", "item"]);
+
+// An inline answer: the object's own fields (a nested object, such as a
+// counter-attack's, is left to the target's own form); sent only when one is filled.
+function inlineField(id, name, spec, actor) {
+  const box = document.createElement("details");
+  box.className = "inline";
+  box.append(Object.assign(document.createElement("summary"), { textContent: known(`inline.${name}`) ?? fieldLabel(name) }));
+  const parts = [];
+  const items = [];
+  for (const [key, schema] of Object.entries(spec.inline.properties)) {
+    if (schema.anyOf || schema.type === "object" || schema.type === "array") continue;
+    const partId = `${id}-${key}`;
+    const required = spec.inline.required.includes(key);
+    if (ITEM_FIELDS.has(key)) {
+      const select = Object.assign(document.createElement("select"), { id: partId, name: `${name}.${key}` });
+      items.push(select);
+      box.append(labelled(select, fieldLabel(key), key));
+      parts.push([key, () => (select.value === "" ? undefined : select.value)]);
+    } else if (schema.enum || schema.type === "boolean") {
+      // second_defense takes the defense's words.
+      const words = key.endsWith("_defense") ? "defense" : key;
+      const fits = spec.inline.fits?.[key];
+      // In the catalog's order (the seed's) where it lists them.
+      const listed = schema.enum ? schema.enum.filter((v) => v !== null) : [false, true];
+      const choices = fits ? fits.filter((v) => listed.includes(v)) : listed;
+      const select = Object.assign(document.createElement("select"), { id: partId, name: `${name}.${key}` });
+      // Left empty, the answer's key field sends no answer at all: the target is asked.
+      select.append(new Option(required ? t("inline.later") : t("defaultChoice"), ""));
+      choices.forEach((choice, i) => select.append(new Option(valueLabel(words, choice, actor), String(i))));
+      box.append(labelled(select, fieldLabel(key), key, required));
+      parts.push([key, () => (select.value === "" ? undefined : choices[Number(select.value)])]);
+    } else {
+      const input = Object.assign(document.createElement("input"), { id: partId, name: `${name}.${key}` });
+      if (schema.type === "integer") {
+        Object.assign(input, { type: "number", inputMode: "numeric", step: 1 });
+        if (schema.minimum !== undefined) input.min = schema.minimum;
+        if (schema.maximum !== undefined) input.max = schema.maximum;
+      } else {
+        input.type = "text";
+        if (schema.maxLength) input.maxLength = schema.maxLength;
+      }
+      box.append(labelled(input, fieldLabel(key), key, required));
+      parts.push([key, () => (input.value === "" ? undefined : (input.type === "number" ? Number(input.value) : input.value))]);
+    }
+  }
+  box.append(Object.assign(document.createElement("p"), { className: "hint", textContent: t("inline.hint") }));
+  return {
+    name, element: box,
+    // The items offered are the chosen target's: filled now and whenever the target changes.
+    attach: (fields) => {
+      const target = fields.find((f) => TARGETS.includes(f.name));
+      const refill = () => {
+        const who = page.combat?.combatants.find((c) => c.id === target?.read());
+        const weapons = Array.isArray(who?.sheet?.weapons) ? who.sheet.weapons : [];
+        for (const select of items) {
+          select.replaceChildren(new Option(t("defaultChoice"), ""), ...weapons.map((w) => new Option(
+            w.name || page.ruleset?.catalog?.weapons?.[w.catalog]?.name || humanize(w.id), w.id)));
+        }
+      };
+      target?.element.querySelector("select")?.addEventListener("change", refill);
+      refill();
+    },
+    read: () => {
+      const filled = parts.map(([key, value]) => [key, value()]).filter(([, value]) => value !== undefined);
+      return filled.length ? Object.fromEntries(filled) : undefined;
+    },
+  };
 }
 
 function labelled(control, text, name, required) {

@@ -58,6 +58,17 @@ function renderLinks() {
     }));
 }
 
+// A newcomer the GM brought in (join): its player's link, shown once by the server, joins the links to share.
+function addLinks({ tokens, combat }) {
+  if (!page.links || page.links.id !== page.combatId) page.links = { id: page.combatId, tokens: [], names: [] };
+  for (const [who, token] of Object.entries(tokens)) {
+    page.links.tokens.push([who, token]);
+    page.links.names.push({ id: who, name: combat.combatants.find((c) => c.id === who)?.name || who });
+  }
+  renderLinks();
+  $("share").hidden = false;
+}
+
 async function join(combatId, token, viewer) {
   for (const id of ["actions", "gm-tools", "combatants", "awaiting"]) $(id).replaceChildren();
   resetLog();
@@ -138,7 +149,7 @@ function logItem(entry) {
   item.dataset.seq = entry.seq;
   const head = document.createElement("span");
   head.className = "entry-head";
-  head.textContent = entry.action.type === "start" ? `#${entry.seq}` : `#${entry.seq} ${nameOf(entry.action.actor)} · ${actionLabel(entry.action.type)}`;
+  head.textContent = entry.action.type === "start" ? `#${entry.seq}` : `#${entry.seq} ${nameOf(entry.action.actor)} · ${entry.action.actor === "gm" && entry.action.type === "join" ? t("join.action") : actionLabel(entry.action.type)}`;
   const text = document.createElement("span");
   text.textContent = entry.events.map((e) => e.text).join(" ");
   text.lang = page.logLang === "fight" ? page.combat?.lang || "" : page.logLang;
@@ -238,6 +249,7 @@ async function start() {
   });
   $("log-lang").addEventListener("change", () => setLogLanguage($("log-lang").value));
   $("new-combat").addEventListener("submit", createCombat);
+  document.addEventListener("melee:tokens", (event) => addLinks(event.detail));
   translatePage();
   try {
     await loadRulesets();

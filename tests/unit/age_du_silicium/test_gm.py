@@ -55,6 +55,7 @@ def test_adjust_shared_and_older_fields_logged_with_the_gm_as_author():
         "added": ["prone"],
         "removed": [],
         "blessures": 5,
+        "author": "gm",
         "reason": None,
     }
     assert codes_of(state, "bob") == ["prone"]

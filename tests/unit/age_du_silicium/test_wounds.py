@@ -126,5 +126,6 @@ def test_critical_wound_option_out_of_action_only():
         "added": ["dead"],
         "removed": [],
         "blessures": 0,
+        "author": "gm",
         "reason": "head wound",
     }

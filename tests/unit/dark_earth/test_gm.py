@@ -91,7 +91,7 @@ def test_a_critique_wound_starts_with_its_choc_spent_on_the_next_attack_and_clea
     assert params(entry, "wound_severity") == {"target": "kael", "level": "critique", "pain": 5}
     assert combatant(state, "kael")["choc"] == 6
     state, entry = gm(state, "worsen_wound", target="kael", amount=1, reason="bleeding")
-    assert params(entry, "wound_worsened") == {"target": "kael", "amount": 1, "reason": "bleeding"}
+    assert params(entry, "wound_worsened") == {"target": "kael", "amount": 1, "author": "gm", "reason": "bleeding"}
     assert combatant(state, "kael")["pv"] == 5 and combatant(state, "kael")["choc"] == 6  # no new CHOC
     state, entry = gm(state, "end_combat")
     assert params(entry, "choc_cleared") == {"combatant": "kael", "choc": 6}
@@ -107,7 +107,8 @@ def test_choc_set_by_the_gm_is_spent_on_the_next_attack():
 
 def test_contacts_change_between_tours_only():
     state, entry = gm(duel(), "contact", combatant="kael", target="goule", engaged=False)
-    assert params(entry, "contact_broken") == {"combatant": "goule", "target": "kael"} and state["contacts"] == []
+    assert params(entry, "contact_broken") == {"combatant": "goule", "target": "kael", "author": GM, "reason": None}
+    assert state["contacts"] == []
     state, _ = step(state, allocate("kael", None, (2, 3, 2)))
     with pytest.raises(ActionNotAllowed) as refused:
         gm(state, "contact", combatant="kael", target="goule")

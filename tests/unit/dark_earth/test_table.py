@@ -17,7 +17,9 @@ def test_the_gm_moves_fighters_apart_and_the_shooter_no_longer_splits():
     state, _ = start(RULESET, [kael(contact_with=["goule"]), goule()])
     assert refused(state, allocate("kael", "goule", weapon="arc"), ActionNotAllowed).field == "weapon"
     state, entry = step(state, contact("kael", "goule", engaged=False))
-    assert params(entry, "contact_broken") == {"combatant": "goule", "target": "kael"} and state["contacts"] == []
+    gm_words = {"author": "gm", "reason": None}
+    assert params(entry, "contact_broken") == {"combatant": "goule", "target": "kael", **gm_words}
+    assert state["contacts"] == []
     state, _ = step(state, allocate("kael", "goule", weapon="arc"))
     assert state["allocations"]["kael"]["mode"] == "shot"
 
@@ -69,7 +71,7 @@ def test_an_untreated_wound_worsens_without_choc():
     state, entry = step(
         state, {"type": "worsen_wound", "actor": "gm", "target": "goule", "amount": 2, "reason": "2 minutes"}
     )
-    assert params(entry, "wound_worsened") == {"target": "goule", "amount": 2, "reason": "2 minutes"}
+    assert params(entry, "wound_worsened") == {"target": "goule", "amount": 2, "author": "gm", "reason": "2 minutes"}
     assert params(entry, "wounded") == {"target": "goule", "amount": 2, "pv": 5, "wounds": 5, "choc": 3}
 
 

@@ -69,7 +69,7 @@ def test_gm_ends_the_fight():
     state, _ = start(RULESET, [ana(), bruno()], dice=ANA_FIRST)
     state, entry = step(state, {"type": "end_combat", "actor": "gm"})
     assert state["status"] == "over" and state["awaiting"] == []
-    assert params(entry, "combat_ended") == {"reason": None}
+    assert params(entry, "combat_ended") == {"author": "gm", "reason": None}
 
 
 def test_a_simultaneous_member_put_down_in_its_own_group_still_acts():

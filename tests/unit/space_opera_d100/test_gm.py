@@ -90,7 +90,13 @@ def test_paralysed_then_contracted_start_and_are_cleared():
     state, entry = exchange(fight(), {"weapon": "para", "mode": "paralyse"}, dice=[30, 1, 50, 2, 2, 2, 2, 2, 1])
     assert params(entry, "paralysed") == {"target": "garde", "minutes": 10}
     state, entry = gm(state, "clear_condition", target="garde", condition="paralysed")
-    assert params(entry, "condition_cleared") == {"target": "garde", "condition": "paralysed", "by": GM}
+    assert params(entry, "condition_cleared") == {
+        "target": "garde",
+        "condition": "paralysed",
+        "by": GM,
+        "author": GM,
+        "reason": None,
+    }
     state, entry = exchange(
         step(state, {"type": "pass", "actor": "kira", "dice": KIRA_FIRST})[0],
         {"weapon": "para", "mode": "paralyse"},

@@ -139,6 +139,12 @@ def test_when_nobody_can_act_the_gm_is_awaited_and_lifting_a_state_resumes_the_f
     state, entry = step(
         state, {"type": "clear_condition", "actor": "gm", "target": "garde", "condition": "unconscious", "dice": [4]}
     )
-    assert params(entry, "condition_cleared") == {"target": "garde", "condition": "unconscious", "by": "gm"}
+    assert params(entry, "condition_cleared") == {
+        "target": "garde",
+        "condition": "unconscious",
+        "by": "gm",
+        "author": "gm",
+        "reason": None,
+    }
     assert params(entry, "round_started") == {"round": 3}
     assert state["awaiting"][0]["actor"] == "garde"
