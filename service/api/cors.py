@@ -20,7 +20,7 @@ from typing import cast
 from flask import Flask, Response, request
 
 REMEMBERED = 64  # distinct (Origin, private-network) pairs: the Origin is the client's to choose
-_ALLOW_ORIGIN = "Access-Control-Allow-Origin"
+_ALLOW_ORIGIN_LOWER = "access-control-allow-origin"
 _EVALUATED = "_FLASK_CORS_EVALUATED"  # set by flask-cors's cross_origin decorator: it skips such answers
 
 
@@ -38,12 +38,19 @@ def remembering(cors_after_request: Callable[[Response], Response]) -> Callable[
     def cors_headers(response: Response) -> Response:
         req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
         headers = response.headers
-        if req.method == "OPTIONS" or _ALLOW_ORIGIN in headers or hasattr(response, _EVALUATED):
+        if (
+            req.method == "OPTIONS"
+            # werkzeug's ``name in headers`` raises and catches a KeyError when the name is absent
+            or any(name.lower() == _ALLOW_ORIGIN_LOWER for name, _ in headers)
+            or hasattr(response, _EVALUATED)
+        ):
             return cors_after_request(response)
-        key = (req.headers.get("Origin"), req.headers.get("Access-Control-Request-Private-Network"))
+        environ = req.environ  # what request.headers.get(...) reads
+        key = (environ.get("HTTP_ORIGIN"), environ.get("HTTP_ACCESS_CONTROL_REQUEST_PRIVATE_NETWORK"))
         known = added.get(key)
         if known is not None:
-            headers.extend(known)
+            for name, value in known:
+                headers.add(name, value)
             return response
         before = len(headers)
         answered = cors_after_request(response)
