@@ -47,7 +47,7 @@ def new_request_id() -> str:
     return raw.hex()
 
 
-_second: list = [None, ""]  # the last whole second formatted, and its text
+_second: tuple[float, str] = (-1.0, "")  # the last whole second formatted, and its text (one tuple: read at once)
 
 
 def timestamp(created: float) -> str:
@@ -62,10 +62,14 @@ def timestamp(created: float) -> str:
         whole, micros = whole + 1, micros - 1_000_000
     elif micros < 0:
         whole, micros = whole - 1, micros + 1_000_000
-    if _second[0] != whole:
-        _second[1] = datetime.fromtimestamp(whole, UTC).isoformat(timespec="seconds").removesuffix("+00:00")
-        _second[0] = whole
-    return f"{_second[1]}.{micros // 1000:03d}Z"
+    global _second
+    second = _second
+    if second[0] != whole:
+        second = _second = (
+            whole,
+            datetime.fromtimestamp(whole, UTC).isoformat(timespec="seconds").removesuffix("+00:00"),
+        )
+    return f"{second[1]}.{micros // 1000:03d}Z"
 
 
 class JsonFormatter(logging.Formatter):
