@@ -25,10 +25,11 @@ from ..usecases.access import (  # noqa: F401  (re-exported for the views)
     token_id,
 )
 from ..usecases.ports import Combats
+from .environ import header as request_header
 
 
 def bearer_token() -> str | None:
-    header = request.headers.get("Authorization", "")
+    header = request_header("Authorization") or ""
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None

@@ -57,17 +57,24 @@ def _is_page(path: str) -> bool:
 def secure(response):
     req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
     headers = response.headers
-    headers["X-Content-Type-Options"] = "nosniff"
+    # The names present, read once: werkzeug's ``name in headers`` raises and
+    # catches a KeyError for every name absent. One absent is added, as
+    # setting it would.
+    present = {name.lower() for name, _ in headers}
+    if "x-content-type-options" in present:
+        headers["X-Content-Type-Options"] = "nosniff"
+    else:
+        headers.add("X-Content-Type-Options", "nosniff")
     path = req.path
     if path.startswith("/combats"):
-        if "Vary" in headers:
+        if "vary" in present:
             for name in VARY_COMBATS:
                 response.vary.add(name)
         else:  # what the two adds above write, without parsing the header twice
-            headers["Vary"] = ", ".join(VARY_COMBATS)
-        if "Cache-Control" not in headers:
+            headers.add("Vary", ", ".join(VARY_COMBATS))
+        if "cache-control" not in present:
             writes_or_log = req.method != "GET" or path.endswith("/events")
-            headers["Cache-Control"] = NO_STORE if writes_or_log else PRIVATE
+            headers.add("Cache-Control", NO_STORE if writes_or_log else PRIVATE)
     elif _is_page(path) and response.mimetype == "text/html":
         # /play is a static file (streamed: not read here) with no inline script.
         docs = path.startswith("/docs")

@@ -29,6 +29,7 @@ from ..usecases.idempotency import (  # noqa: F401  (key_digest, STALE_AFTER_SEC
     fingerprint,
     key_digest,
 )
+from .environ import header as request_header
 from .problems import problem
 
 HEADER = "Idempotency-Key"
@@ -102,7 +103,7 @@ class Idempotency:
 
     @staticmethod
     def header() -> str | None:
-        return request.headers.get(HEADER)
+        return request_header(HEADER)
 
     @staticmethod
     def invalid_key(key: str) -> Response | None:

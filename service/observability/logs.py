@@ -11,11 +11,11 @@ orjson (service/codec.py).
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 import sys
 import time
-import uuid
 from datetime import UTC, datetime
 
 import orjson
@@ -38,10 +38,44 @@ _RESERVED = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"messa
 _AS_STR = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
+def new_request_id() -> str:
+    """What ``uuid.uuid4().hex`` gives (16 random bytes, the version 4 and
+    RFC 4122 variant bits set), without building a UUID object."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = raw[6] & 0x0F | 0x40
+    raw[8] = raw[8] & 0x3F | 0x80
+    return raw.hex()
+
+
+_second: tuple[float, str] = (-1.0, "")  # the last whole second formatted, and its text (one tuple: read at once)
+
+
+def timestamp(created: float) -> str:
+    """``datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")``
+    with ``Z`` for ``+00:00``; the seconds formatted once per second.
+
+    The microseconds are rounded half to even as ``fromtimestamp`` rounds them,
+    then cut to milliseconds as ``isoformat`` cuts them."""
+    fraction, whole = math.modf(created)
+    micros = round(fraction * 1e6)
+    if micros >= 1_000_000:
+        whole, micros = whole + 1, micros - 1_000_000
+    elif micros < 0:
+        whole, micros = whole - 1, micros + 1_000_000
+    global _second
+    second = _second
+    if second[0] != whole:
+        second = _second = (
+            whole,
+            datetime.fromtimestamp(whole, UTC).isoformat(timespec="seconds").removesuffix("+00:00"),
+        )
+    return f"{second[1]}.{micros // 1000:03d}Z"
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry = {
-            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "ts": timestamp(record.created),
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),
@@ -93,14 +127,15 @@ def init_app(app: Flask) -> None:
     def start_request():
         context = g._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
         context.melee_started = time.perf_counter()
-        incoming = request.headers.get(REQUEST_ID_HEADER, "")
-        context.melee_request_id = incoming if _SAFE_REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        # request.headers.get(REQUEST_ID_HEADER, ""), without werkzeug's exception when it is absent
+        incoming = request.environ.get("HTTP_X_REQUEST_ID", "")
+        context.melee_request_id = incoming if _SAFE_REQUEST_ID.match(incoming) else new_request_id()
 
     @app.after_request
     def log_request(response: Response) -> Response:
         req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
         context = g._get_current_object()  # type: ignore[attr-defined]
-        rid = context.get("melee_request_id") or uuid.uuid4().hex
+        rid = context.get("melee_request_id") or new_request_id()
         response.headers[REQUEST_ID_HEADER] = rid
         started = context.get("melee_started")
         latency_ms = round((time.perf_counter() - started) * 1000, 2) if started is not None else None
@@ -122,7 +157,22 @@ def init_app(app: Flask) -> None:
             kind = _refused_action_type(fields["ruleset"])
             if kind is not None:
                 fields["action_type"] = kind
-        request_log.info("%s %s %s", method, fields["route"], response.status_code, extra=fields)
+        if request_log.isEnabledFor(logging.INFO):
+            # What request_log.info(...) does, without its search of the stack
+            # for the caller (findCaller): the caller is this function.
+            request_log.handle(
+                request_log.makeRecord(
+                    request_log.name,
+                    logging.INFO,
+                    __file__,
+                    sys._getframe().f_lineno,
+                    "%s %s %s",
+                    (method, fields["route"], response.status_code),
+                    None,
+                    "log_request",
+                    fields,
+                )
+            )
         context.melee_latency = latency_ms
         return response
 
