@@ -23,7 +23,6 @@ and an address hold.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Generator, Iterator
 from dataclasses import astuple
@@ -33,6 +32,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
+from .. import codec
 from ..observability import shutdown
 from ..observability.metrics import ACTIVE_STREAMS
 from ..rules.registry import get_ruleset
@@ -83,14 +83,15 @@ def hub() -> Hub:
     return current_app.extensions["melee.stream_hub"]
 
 
-# One encoder for every frame (json.dumps with options builds a new one per call).
-_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
-
-
 def sse(event: str, data: dict, event_id: int | None = None) -> bytes:
-    """One SSE event, as the bytes written to the socket."""
-    head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {event}\ndata: {_JSON.encode(data)}\n\n".encode()
+    """One SSE event, as the bytes written to the socket.
+
+    ``data`` encoded by the project's codec (orjson), as GET /events encodes its answer: the
+    same compact UTF-8 JSON as the standard library's, about 14 times faster for an entry
+    (docs/performance.md). Compact JSON has no line break: the event's one ``data:`` line.
+    """
+    head = b"id: %d\n" % event_id if event_id is not None else b""
+    return b"%sevent: %s\ndata: %s\n\n" % (head, event.encode(), codec.dumps(data))
 
 
 def long_poll(combat_id: str, after: int, seconds: float) -> bool:
