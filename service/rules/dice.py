@@ -302,9 +302,25 @@ class DiceBox:
                 rolls.append(roll)
                 return value
             self._foreign.append((index, roller, purpose))
-        roll = self._server_roll(sides, purpose, roller)
-        rolls.append(roll)
-        return roll["value"]
+        stream = self.stream
+        if stream is None:  # the odds' dice paths (odds/tree.py), or a box of supplied or logged dice only
+            roll = self._server_roll(sides, purpose, roller)
+            rolls.append(roll)
+            return roll["value"]
+        # A server die, recorded with where it comes from (its stream and draw) for the audit.
+        value, draw = stream.roll(sides)
+        rolls.append(
+            {
+                "sides": sides,
+                "value": value,
+                "purpose": purpose,
+                "roller": roller,
+                "source": SERVER,
+                "stream": stream.index,
+                "draw": draw,
+            }
+        )
+        return value
 
     def roll_many(self, count: int, sides: int, purpose: str, roller: str) -> tuple[int, ...]:
         if count > MAX_DICE_PER_EXPRESSION:
@@ -345,20 +361,9 @@ class DiceBox:
         )
 
     def _server_roll(self, sides: int, purpose: str, roller: str) -> Roll:
-        """A server die, recorded with where it comes from (its stream and draw) for the audit."""
-        if self.stream is None:
-            raise RuntimeError("this dice box has no stream: it hands out supplied or logged dice only")
-        stream = self.stream
-        value, draw = stream.roll(sides)
-        return {
-            "sides": sides,
-            "value": value,
-            "purpose": purpose,
-            "roller": roller,
-            "source": SERVER,
-            "stream": stream.index,
-            "draw": draw,
-        }
+        """The server die of a box without a stream (``roll`` draws a stream's itself): none, but in a
+        subclass that has its own (the odds' :class:`PathDice`)."""
+        raise RuntimeError("this dice box has no stream: it hands out supplied or logged dice only")
 
 
 class ReplayDice(DiceBox):
