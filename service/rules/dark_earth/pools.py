@@ -16,12 +16,13 @@ class Pool:
 
     @property
     def successes(self) -> int:
-        return sum(SUCCESSES_BY_FACE[face] for face in self.dice)
+        return sum(map(SUCCESSES_BY_FACE.__getitem__, self.dice))  # read a few times per pool: no generator
 
     @property
     def fumble(self) -> bool:
         # An empty pool is no roll at all, so it cannot fumble (rules-notes 2.2).
-        return bool(self.dice) and all(face == 1 for face in self.dice)
+        dice = self.dice
+        return bool(dice) and dice.count(1) == len(dice)
 
     def as_params(self) -> dict[str, Any]:
         return {"dice": list(self.dice), "successes": self.successes, "fumble": self.fumble}
