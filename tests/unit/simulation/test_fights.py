@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 
@@ -165,3 +166,32 @@ def test_without_readers_the_engine_leaves_the_same_state_but_the_prompts_and_th
         assert "awaiting" not in lean and "tally" not in lean
         assert entry["events"] == [e for e in full_entry["events"] if e["code"] != "combat_summary"]
         assert lean == {k: v for k, v in full.items() if k not in ("awaiting", "tally")}
+
+
+def test_the_loader_loads_each_distinct_body_once_and_tells_apart_what_only_looks_alike():
+    ruleset, _ = load_template(template("sistema-2d6"))
+    load = ActionLoader(ruleset)
+    calls = []
+    real = ruleset.load_action
+
+    class Counting:
+        id = ruleset.id
+
+        def load_action(self, body):
+            calls.append(body)
+            return real(body)
+
+    load.ruleset = Counting()
+    body = {"type": "pass", "actor": "ana"}
+    assert load(body) is load({"type": "pass", "actor": "ana"})  # the same content: loaded once
+    assert len(calls) == 1
+    # True is not 1, "1" is not 1: each is loaded (and refused or accepted) on its own.
+    for value in (1, True, "1", 1, True, "1"):
+        with contextlib.suppress(InvalidInput):
+            load({"type": "pass", "actor": "ana", "description": value})
+    assert len(calls) == 4
+    # A body marshal cannot write (a set) is keyed on its repr: still loaded once.
+    for _ in range(2):
+        with contextlib.suppress(InvalidInput):
+            load({"type": "pass", "actor": "ana", "description": {"x"}})
+    assert len(calls) == 5
