@@ -132,9 +132,12 @@ def first_awaited(ruleset: Ruleset) -> Callable[[Combat[Any]], Awaiting | None]:
 
 
 def play(
-    ruleset: Ruleset, tactics: RulesetTactics, template: dict, seed: int, tactic: Tactic, load: ActionLoader
+    ruleset: Ruleset, tactics: RulesetTactics, template: dict | bytes, seed: int, tactic: Tactic, load: ActionLoader
 ) -> Fight:
-    """Play one fight from a loaded creation body, with the server's dice seeded by ``seed``."""
+    """Play one fight from a loaded creation body, with the server's dice seeded by ``seed``.
+
+    ``template``: the loaded body, or its pickle (the runner serialises it once per run: each
+    fight then only loads its own copy, instead of serialising the body too)."""
     state = _started(ruleset, template, seed)
     by_id = {c["id"]: i for i, c in enumerate(state["combatants"])}
     next_awaited = first_awaited(ruleset)
@@ -186,8 +189,9 @@ def play(
     return _stopped(ruleset, state, MAX_ACTIONS_PER_FIGHT, stalled=True)
 
 
-def _started(ruleset: Ruleset, template: dict, seed: int) -> Combat[Any]:
-    state, _ = create_loaded(ruleset, copy_state(template), combat_id="simulation", seed=seed, readers=False)
+def _started(ruleset: Ruleset, template: dict | bytes, seed: int) -> Combat[Any]:
+    data = pickle.loads(template) if isinstance(template, bytes) else copy_state(template)  # the fight's own copy
+    state, _ = create_loaded(ruleset, data, combat_id="simulation", seed=seed, readers=False)
     return state
 
 
