@@ -325,8 +325,34 @@ class DiceBox:
     def roll_many(self, count: int, sides: int, purpose: str, roller: str) -> tuple[int, ...]:
         if count > MAX_DICE_PER_EXPRESSION:
             raise TooManyDice(f"{count} dice in one roll; at most {MAX_DICE_PER_EXPRESSION}")
-        roll = self.roll
-        return tuple([roll(sides, purpose, roller) for _ in range(count)])
+        stream = self.stream
+        if (
+            stream is None
+            or self._next_supplied < len(self._supplied)
+            or sides not in ALLOWED_SIDES
+            or len(self.rolls) + count > MAX_DICE_PER_ACTION
+            or type(self).roll is not DiceBox.roll
+        ):
+            roll = self.roll  # die by die: supplied or logged dice, or a refusal at the die that causes it
+            return tuple([roll(sides, purpose, roller) for _ in range(count)])
+        # Only server dice (the usual case, pools of several): roll()'s server path for each, its checks made once.
+        rolls, draw, index = self.rolls, stream.roll, stream.index
+        values = []
+        for _ in range(count):
+            value, at = draw(sides)
+            rolls.append(
+                {
+                    "sides": sides,
+                    "value": value,
+                    "purpose": purpose,
+                    "roller": roller,
+                    "source": SERVER,
+                    "stream": index,
+                    "draw": at,
+                }
+            )
+            values.append(value)
+        return tuple(values)
 
     def roll_expression(self, expression: DiceExpression | str, purpose: str, roller: str) -> RollResult:
         if isinstance(expression, str):
