@@ -107,8 +107,10 @@ PROFILE_GROUPS = {
     "first awaited entry (simulator)": [("legal.py", "awaiting_entries")],
     "  its legality probes": [("legal.py", "possible")],
     "  ruleset.prompts": [("__init__.py", "prompts")],
-    "state serialised before an action": [("~", "<built-in method _pickle.dumps>")],
-    "state restored after a refusal": [("~", "<built-in method _pickle.loads>")],
+    # Since the third pass the simulator serialises a state only after a fight's first refusal,
+    # and loads each fight's copy of the template (pickle.loads) at its start.
+    "state serialised (snapshots after a refusal)": [("~", "<built-in method _pickle.dumps>")],
+    "pickle.loads (template copy, restored state)": [("~", "<built-in method _pickle.loads>")],
     "tactic (candidate bodies)": [("tactic.py", "candidates")],
     "ActionLoader": [("fight.py", "__call__")],
     "Summary.add": [("runner.py", "add")],

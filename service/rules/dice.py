@@ -302,15 +302,57 @@ class DiceBox:
                 rolls.append(roll)
                 return value
             self._foreign.append((index, roller, purpose))
-        roll = self._server_roll(sides, purpose, roller)
-        rolls.append(roll)
-        return roll["value"]
+        stream = self.stream
+        if stream is None:  # the odds' dice paths (odds/tree.py), or a box of supplied or logged dice only
+            roll = self._server_roll(sides, purpose, roller)
+            rolls.append(roll)
+            return roll["value"]
+        # A server die, recorded with where it comes from (its stream and draw) for the audit.
+        value, draw = stream.roll(sides)
+        rolls.append(
+            {
+                "sides": sides,
+                "value": value,
+                "purpose": purpose,
+                "roller": roller,
+                "source": SERVER,
+                "stream": stream.index,
+                "draw": draw,
+            }
+        )
+        return value
 
     def roll_many(self, count: int, sides: int, purpose: str, roller: str) -> tuple[int, ...]:
         if count > MAX_DICE_PER_EXPRESSION:
             raise TooManyDice(f"{count} dice in one roll; at most {MAX_DICE_PER_EXPRESSION}")
-        roll = self.roll
-        return tuple([roll(sides, purpose, roller) for _ in range(count)])
+        stream = self.stream
+        if (
+            stream is None
+            or self._next_supplied < len(self._supplied)
+            or sides not in ALLOWED_SIDES
+            or len(self.rolls) + count > MAX_DICE_PER_ACTION
+            or type(self).roll is not DiceBox.roll
+        ):
+            roll = self.roll  # die by die: supplied or logged dice, or a refusal at the die that causes it
+            return tuple([roll(sides, purpose, roller) for _ in range(count)])
+        # Only server dice (the usual case, pools of several): roll()'s server path for each, its checks made once.
+        rolls, draw, index = self.rolls, stream.roll, stream.index
+        values = []
+        for _ in range(count):
+            value, at = draw(sides)
+            rolls.append(
+                {
+                    "sides": sides,
+                    "value": value,
+                    "purpose": purpose,
+                    "roller": roller,
+                    "source": SERVER,
+                    "stream": index,
+                    "draw": at,
+                }
+            )
+            values.append(value)
+        return tuple(values)
 
     def roll_expression(self, expression: DiceExpression | str, purpose: str, roller: str) -> RollResult:
         if isinstance(expression, str):
@@ -345,20 +387,9 @@ class DiceBox:
         )
 
     def _server_roll(self, sides: int, purpose: str, roller: str) -> Roll:
-        """A server die, recorded with where it comes from (its stream and draw) for the audit."""
-        if self.stream is None:
-            raise RuntimeError("this dice box has no stream: it hands out supplied or logged dice only")
-        stream = self.stream
-        value, draw = stream.roll(sides)
-        return {
-            "sides": sides,
-            "value": value,
-            "purpose": purpose,
-            "roller": roller,
-            "source": SERVER,
-            "stream": stream.index,
-            "draw": draw,
-        }
+        """The server die of a box without a stream (``roll`` draws a stream's itself): none, but in a
+        subclass that has its own (the odds' :class:`PathDice`)."""
+        raise RuntimeError("this dice box has no stream: it hands out supplied or logged dice only")
 
 
 class ReplayDice(DiceBox):

@@ -43,16 +43,15 @@ class Resolution(Generic[CombatT_co, CombatantT_co]):
     Generic for mypy only: a ruleset's code reads ``Resolution[ItsCombat,
     ItsCombatant]``, the shared code an :data:`AnyResolution`."""
 
-    __slots__ = ("state", "dice", "events")
+    __slots__ = ("state", "dice", "events", "options")
 
     def __init__(self, state: CombatT_co, dice: DiceBox):
         self.state = state
         self.dice = dice
         self.events: list[Event] = []
-
-    @property
-    def options(self) -> dict[str, Any]:
-        return self.state["options"]
+        # The state's options (the same dict: no rule replaces it), read several times per action:
+        # an attribute, not a property.
+        self.options: dict[str, Any] = state["options"]
 
     def emit(self, code: str, **params: Any) -> None:
         self.events.append({"code": code, "params": params})  # events.event(), without a second call

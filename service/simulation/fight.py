@@ -6,8 +6,10 @@ dice. What the simulator saves is only work around the rules:
 
 - the template is validated once, and each distinct action body a tactic
   produces is loaded once (``ActionLoader``);
-- the fight owns its state: it is changed in place, and only serialised
-  before an action, to come back to it after a refusal;
+- the fight owns its state: it is changed in place; after a refusal it is
+  rebuilt by playing the fight's accepted actions again from its start (the
+  first refusal of a fight), then from a serialised copy made before each
+  action (later ones): a fight refused nothing pays for no copy;
 - the engine keeps none of what only readers of a stored combat use
   (``readers=False``: the prompts of every awaited combatant, the running
   tally, the end summary event); the simulator derives the one prompt it
@@ -21,6 +23,7 @@ dice. What the simulator saves is only work around the rules:
 
 from __future__ import annotations
 
+import marshal
 import pickle
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -31,7 +34,7 @@ from ..rules.engine import STATUS_ACTIVE, apply_loaded, copy_state, create_loade
 from ..rules.errors import InvalidInput, RulesError
 from ..rules.gm.legal import awaiting_entries, possible
 from ..rules.ruleset import Ruleset
-from ..rules.state import Awaiting, Combat
+from ..rules.state import Action, Awaiting, Combat
 from .tactics import RulesetTactics, Tactic
 
 # A fight that has not ended after this many actions is counted undecided
@@ -44,12 +47,17 @@ class ActionLoader:
 
     def __init__(self, ruleset: Ruleset):
         self.ruleset = ruleset
-        self._loaded: dict[str, dict | InvalidInput] = {}
+        self._loaded: dict[bytes | str, dict | InvalidInput] = {}
 
     def __call__(self, body: dict) -> dict:
-        # repr: the body's exact content (True is not 1, "1" is not 1), in the
-        # tactic's key order; the same body in another order is loaded once more.
-        key = repr(body)
+        # The body's exact content (True is not 1, "1" is not 1), in the tactic's key
+        # order (the same body in another order is loaded once more): marshal's version 0,
+        # which writes every value as it is (no references, no interning), in about 60 % of
+        # the instructions of repr(); repr() for what marshal cannot write.
+        try:
+            key: bytes | str = marshal.dumps(body, 0)
+        except ValueError:
+            key = repr(body)
         found = self._loaded.get(key)
         if found is None:
             try:
@@ -124,19 +132,29 @@ def first_awaited(ruleset: Ruleset) -> Callable[[Combat[Any]], Awaiting | None]:
 
 
 def play(
-    ruleset: Ruleset, tactics: RulesetTactics, template: dict, seed: int, tactic: Tactic, load: ActionLoader
+    ruleset: Ruleset, tactics: RulesetTactics, template: dict | bytes, seed: int, tactic: Tactic, load: ActionLoader
 ) -> Fight:
-    """Play one fight from a loaded creation body, with the server's dice seeded by ``seed``."""
-    state, _ = create_loaded(ruleset, copy_state(template), combat_id="simulation", seed=seed, readers=False)
+    """Play one fight from a loaded creation body, with the server's dice seeded by ``seed``.
+
+    ``template``: the loaded body, or its pickle (the runner serialises it once per run: each
+    fight then only loads its own copy, instead of serialising the body too)."""
+    state = _started(ruleset, template, seed)
     by_id = {c["id"]: i for i, c in enumerate(state["combatants"])}
     next_awaited = first_awaited(ruleset)
     candidates = tactics.candidates
+    # The way back after a refusal (the rules change the state in place, even for an action they
+    # then refuse): until a first refusal, the actions played, to play again from the start (a
+    # fight is a function of its seed and its actions); from then on, the state serialised before
+    # each action (half the price of a copy). The default tactics are refused no action in the
+    # example fights: no fight pays for a copy it never uses.
+    played: list[Action] | None = []
+    before = b""
     for count in range(MAX_ACTIONS_PER_FIGHT):
         waiting = next_awaited(state) if state["status"] == STATUS_ACTIVE else None
         if waiting is None:
             return _stopped(ruleset, state, count, stalled=state["status"] == STATUS_ACTIVE)
-        # Serialised (half the price of a copy) to come back to it after a refusal.
-        before = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+        if played is None:
+            before = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
         tried = 0
         while True:
             # The tactic's bodies are made one at a time, from the state before the action:
@@ -147,14 +165,34 @@ def play(
             if body is None:
                 return _stopped(ruleset, state, count, stalled=True)
             try:
-                state, _ = apply_loaded(ruleset, state, load(body), in_place=True, readers=False)
+                action = load(body)
+            except InvalidInput:  # refused before the rules: the state is untouched
+                tried += 1
+                continue
+            try:
+                state, _ = apply_loaded(ruleset, state, action, in_place=True, readers=False)
+                if played is not None:
+                    played.append(action)
                 break
             except RulesError:
-                state = pickle.loads(before)  # refused: try the tactic's next choice
+                if played is not None:  # the fight's first refusal: its actions again, then snapshots
+                    state = _started(ruleset, template, seed)
+                    for earlier in played:
+                        state, _ = apply_loaded(ruleset, state, earlier, in_place=True, readers=False)
+                    played = None
+                    before = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+                else:
+                    state = pickle.loads(before)  # refused: try the tactic's next choice
                 again = next_awaited(state)  # the same entry, probing the restored state
                 assert again is not None
                 waiting, tried = again, tried + 1
     return _stopped(ruleset, state, MAX_ACTIONS_PER_FIGHT, stalled=True)
+
+
+def _started(ruleset: Ruleset, template: dict | bytes, seed: int) -> Combat[Any]:
+    data = pickle.loads(template) if isinstance(template, bytes) else copy_state(template)  # the fight's own copy
+    state, _ = create_loaded(ruleset, data, combat_id="simulation", seed=seed, readers=False)
+    return state
 
 
 def _stopped(ruleset: Ruleset, state: Combat[Any], count: int, stalled: bool) -> Fight:

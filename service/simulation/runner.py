@@ -14,6 +14,7 @@ byte.
 from __future__ import annotations
 
 import hashlib
+import pickle
 import sys
 import time
 from collections import Counter
@@ -89,8 +90,9 @@ def play_range(
     load = ActionLoader(ruleset)
     summary = Summary(data["combatants"], tactics.health)
     pause = _greenlet_pause()
+    serialised = pickle.dumps(data, pickle.HIGHEST_PROTOCOL)  # once: each fight loads its own copy (fight.play)
     for played, one_seed in enumerate(fight_seeds(seed, stop, start), start=1):
-        summary.add(play(ruleset, tactics, data, one_seed, tactic, load), tactics)
+        summary.add(play(ruleset, tactics, serialised, one_seed, tactic, load), tactics)
         if pause:
             pause()
         if progress and played % every == 0:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..conditions import LEFT, find, has, has_any
+from ..conditions import LEFT, find, has
 from .state import SiliciumCombat, SiliciumCombatant
 
 SURPRISED, FRENZY, CORNERED, PRONE = "surprised", "frenzy", "cornered", "prone"
@@ -19,12 +19,16 @@ _DOWN = frozenset({OUT_OF_ACTION, DEAD, LEFT})
 
 
 def is_standing(combatant: SiliciumCombatant) -> bool:
-    return not has_any(combatant, _DOWN)
+    # has_any() inlined: called several times per combatant in every action (prompts, turn order, sides).
+    for condition in combatant["conditions"]:
+        if condition["code"] in _DOWN:
+            return False
+    return True
 
 
 def frenzy(combatant: SiliciumCombatant) -> str | None:
     """'berserker', 'flight', 'undecided' or None."""
-    found = condition(combatant, FRENZY)
+    found = find(combatant, FRENZY)
     if found is None:
         return None
     return found.get("behaviour") or "undecided"

@@ -9,7 +9,7 @@ from .allocation import allocate
 from .contacts import disengage, engage, in_contact, leave_all
 from .health import is_standing, lose_pv
 from .state import Res
-from .turns import after_allocation
+from .turns import after_allocation, waiting_for
 
 
 def resolve(res: Res, action: Action) -> None:
@@ -19,9 +19,9 @@ def resolve(res: Res, action: Action) -> None:
 def _allocate(res: Res, action: Action) -> None:
     actor = res.combatant(action["actor"], field="actor")
     res.state["allocations"][actor["id"]] = allocate(res, actor, action)
-    waiting = [c["id"] for c in res.state["combatants"] if is_standing(c) and c["id"] not in res.state["allocations"]]
+    waiting = waiting_for(res.state)
     res.emit("allocation_received", combatant=actor["id"], round=res.state["round"], waiting=len(waiting))
-    after_allocation(res)
+    after_allocation(res, waiting)
 
 
 def _between_tours(res: Res, what: str) -> None:

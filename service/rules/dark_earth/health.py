@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..conditions import LEFT, add, has, has_any, remove
+from ..conditions import LEFT, add, has, remove
 from ..health import health_adjusted
 from .bouffons import ELIMINATED, is_bouffon
 from .state import DarkEarthCombatant, Res
@@ -26,7 +26,11 @@ _DOWN = frozenset({COMA, DEAD, LEFT, ELIMINATED, INCAPACITATED})
 
 
 def is_standing(combatant: DarkEarthCombatant) -> bool:
-    return not has_any(combatant, _DOWN)
+    # has_any() inlined: called several times per combatant in every action (prompts, turn order, sides).
+    for condition in combatant["conditions"]:
+        if condition["code"] in _DOWN:
+            return False
+    return True
 
 
 def pain_dice(combatant: DarkEarthCombatant, options: dict[str, Any]) -> int:

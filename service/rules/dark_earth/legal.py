@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ..gm.legal import choice_found, describe, present
@@ -31,12 +32,13 @@ def choices(
     return None
 
 
-def _weapons(actor: DarkEarthCombatant) -> list[dict[str, Any]]:
-    """The sheet's weapons, and bare hands (the catalog's mains_nues), which anyone may fight with."""
-    weapons = list(actor["sheet"]["weapons"])
+def _weapons(actor: DarkEarthCombatant) -> Iterator[dict[str, Any]]:
+    """The sheet's weapons, and bare hands (the catalog's mains_nues), which anyone may fight with;
+    one at a time (a probe stops at the first weapon kept)."""
+    weapons = actor["sheet"]["weapons"]
+    yield from weapons
     if all(w["id"] != BARE_HANDS for w in weapons):
-        weapons.append(weapon_of(actor, BARE_HANDS))
-    return weapons
+        yield weapon_of(actor, BARE_HANDS)
 
 
 def _allocations(ruleset: AnyRuleset, state: DarkEarthCombat, actor: DarkEarthCombatant) -> list[dict[str, Any]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..conditions import take_roll_adjustments
@@ -13,15 +13,15 @@ from .tables import SUCCESSES_BY_FACE
 @dataclass(frozen=True, slots=True)
 class Pool:
     dice: tuple[int, ...]
+    # Counted once, when the pool is made: the tour reads them a few times per pool.
+    successes: int = field(init=False)
+    # An empty pool is no roll at all, so it cannot fumble (rules-notes 2.2).
+    fumble: bool = field(init=False)
 
-    @property
-    def successes(self) -> int:
-        return sum(SUCCESSES_BY_FACE[face] for face in self.dice)
-
-    @property
-    def fumble(self) -> bool:
-        # An empty pool is no roll at all, so it cannot fumble (rules-notes 2.2).
-        return bool(self.dice) and all(face == 1 for face in self.dice)
+    def __post_init__(self) -> None:
+        dice = self.dice
+        object.__setattr__(self, "successes", sum(map(SUCCESSES_BY_FACE.__getitem__, dice)))
+        object.__setattr__(self, "fumble", bool(dice) and dice.count(1) == len(dice))
 
     def as_params(self) -> dict[str, Any]:
         return {"dice": list(self.dice), "successes": self.successes, "fumble": self.fumble}

@@ -18,9 +18,10 @@ def waiting_for(state: DarkEarthCombat) -> list[DarkEarthCombatant]:
     return [c for c in standing(state) if c["id"] not in state["allocations"]]
 
 
-def after_allocation(res: Res) -> None:
-    """The tour resolves by itself once every fighter standing has allocated."""
-    if waiting_for(res.state):
+def after_allocation(res: Res, waiting: list[DarkEarthCombatant] | None = None) -> None:
+    """The tour resolves by itself once every fighter standing has allocated (``waiting``:
+    :func:`waiting_for`, when the caller has it already)."""
+    if waiting_for(res.state) if waiting is None else waiting:
         return
     Tour(res).resolve()
     res.state["allocations"] = {}

@@ -54,9 +54,9 @@ def resolve(res: Res, action: Action) -> None:
 
 
 def _check_turn(state: DuelCombat, actor: DuelCombatant, kind: str) -> None:
-    entries = awaiting(state)
-    entry = next((e for e in entries if e["actor"] == actor["id"]), None)
+    entry = next((e for e in awaiting(state, only=actor["id"]) if e["actor"] == actor["id"]), None)
     if entry is None:
+        entries = awaiting(state)
         who = ", ".join(f"{e['actor']} ({'/'.join(e['actions'])})" for e in entries) or "nobody"
         raise NotYourTurn(f"{actor['name']} cannot act now; waiting for: {who}", field="actor")
     if kind not in entry["actions"]:

@@ -24,7 +24,11 @@ from .tables import (
 
 
 def weapon_of(combatant: DuelCombatant, weapon_id: str, field: str = "weapon") -> dict[str, Any]:
-    weapon: dict[str, Any] | None = next((w for w in combatant["sheet"]["weapons"] if w["id"] == weapon_id), None)
+    weapon: dict[str, Any] | None = None
+    for carried in combatant["sheet"]["weapons"]:  # a plain loop: several lookups per blow
+        if carried["id"] == weapon_id:
+            weapon = carried
+            break
     if weapon is None and weapon_id in ALWAYS_CARRIED:
         weapon = {"id": weapon_id, **WEAPONS[weapon_id]}
     if weapon is None:

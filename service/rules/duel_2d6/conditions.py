@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from ..conditions import LEFT, add, find, has, has_any, remove
+from ..conditions import LEFT, add, find, has, remove
 from .state import DuelCombatant
 
 PRONE, STUNNED, UNCONSCIOUS, DEAD = "prone", "stunned", "unconscious", "dead"
@@ -25,7 +25,11 @@ _OUT = frozenset({UNCONSCIOUS, DEAD, LEFT})
 
 
 def is_out(combatant: DuelCombatant) -> bool:
-    return has_any(combatant, _OUT)
+    # has_any() inlined: called several times per combatant in every action (prompts, turn order, sides).
+    for condition in combatant["conditions"]:
+        if condition["code"] in _OUT:
+            return True
+    return False
 
 
 def is_dead(combatant: DuelCombatant) -> bool:

@@ -228,7 +228,9 @@ def free_fighters(state: DuelCombat) -> list[DuelCombatant]:
     return [c for c in standing if c["id"] not in engaged and any(o["side"] != c["side"] for o in standing)]
 
 
-def awaiting(state: DuelCombat) -> list[Awaiting]:
+def awaiting(state: DuelCombat, only: str | None = None) -> list[Awaiting]:
+    """Who may act now, and how. ``only``: the entry of that combatant alone, if any (the turn
+    check of every action), deriving no other: the same entry, with the same actions in the same order."""
     pending = state.get("pending")
     if pending:
         return [{"actor": pending["defender"], "actions": ["defend"], "reason": "defense"}]
@@ -241,10 +243,19 @@ def awaiting(state: DuelCombat) -> list[Awaiting]:
     for duel in state["duels"]:
         if duel["done"]:
             continue
-        offer(duel["attacker"], _attacker_actions(state, by_id(state, duel["attacker"])), "initiative")
-        threatened = other(duel, duel["attacker"])
-        if duel["threat"] and _can_counter(by_id(state, threatened), duel["threat"]):
+        attacker = duel["attacker"]
+        if only is None or only == attacker:
+            offer(attacker, _attacker_actions(state, by_id(state, attacker)), "initiative")
+        threatened = other(duel, attacker)
+        if (
+            duel["threat"]
+            and (only is None or only == threatened)
+            and _can_counter(by_id(state, threatened), duel["threat"])
+        ):
             offer(threatened, ["counter"], "threatened")
-    for fighter in free_fighters(state):
-        offer(fighter["id"], ["join"], "free")
+    # A fighter in a duel (done or not) is never free.
+    if only is None or all(only != d["a"] and only != d["b"] for d in state["duels"]):
+        for fighter in free_fighters(state):
+            if only is None or only == fighter["id"]:
+                offer(fighter["id"], ["join"], "free")
     return list(entries.values())

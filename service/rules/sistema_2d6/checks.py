@@ -46,8 +46,13 @@ def roll_check(
     if skill:
         breakdown[skill] = sheet["skills"].get(skill, 0)
     gm, forced = take_roll_adjustments(res, combatant)
-    breakdown.update({k: v for k, v in {**extra, "gm": gm}.items() if v})
-    bonus = sum(extra.values()) + gm
+    bonus = gm
+    for name, value in extra.items():  # the named modifiers that are not 0, in their order, then the GM's
+        bonus += value
+        if value:
+            breakdown[name] = value
+    if gm:
+        breakdown["gm"] = gm
     if res.options["bonus_cap"] == "total" and bonus > BONUS_CAP:
         # Source, "Precisão": "o valor máximo do bônus total de modificadores será sempre +5".
         breakdown["cap"] = BONUS_CAP - bonus

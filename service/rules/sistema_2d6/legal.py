@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..gm.legal import describe, field_spec, present
+from ..gm.legal import choice_found, describe, field_spec, present
 from ..ruleset import AnyRuleset, Choice
 from .conditions import can_act, is_dead, is_dying
 from .state import SistemaCombat, SistemaCombatant
@@ -40,6 +40,8 @@ def choices(ruleset: AnyRuleset, state: SistemaCombat, actor_id: str, action_typ
 
 def _attacks(ruleset: AnyRuleset, state: SistemaCombat, actor: SistemaCombatant) -> list[Choice]:
     targets = [c for c in present(state) if c["id"] != actor["id"] and not is_dead(c)]
+    if targets and (actor["sheet"]["weapons"] or CATALOG["weapons"]):
+        choice_found()  # a target and a weapon: at least one set below (a probe stops here)
     able = [c["id"] for c in targets if can_act(c)]
     helpless = [c["id"] for c in targets if not can_act(c)]
     weapons = actor["sheet"]["weapons"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..conditions import LEFT, add, find, has, has_any
+from ..conditions import LEFT, add, find, has
 from .state import Res, SpaceOperaCombatant
 from .tables import CONTRACTED_DEX_LOSS, CONTRACTED_TEST_PENALTY, OFF_BALANCE_PENALTY, SECONDS_PER
 
@@ -33,7 +33,11 @@ def is_dead(combatant: SpaceOperaCombatant) -> bool:
 
 
 def can_act(combatant: SpaceOperaCombatant) -> bool:
-    return not has_any(combatant, _CANNOT_ACT)
+    # has_any() inlined: called several times per combatant in every action (prompts, turn order, sides).
+    for condition in combatant["conditions"]:
+        if condition["code"] in _CANNOT_ACT:
+            return False
+    return True
 
 
 def is_droid(combatant: SpaceOperaCombatant) -> bool:

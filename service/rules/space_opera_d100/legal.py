@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..gm.legal import describe, field_spec, present
+from ..gm.legal import choice_found, describe, field_spec, present
 from ..ruleset import AnyRuleset, Choice
 from .attack import martial_arts_allowed, mode_allowed
 from .conditions import is_dead, is_droid
@@ -77,6 +77,8 @@ def _disarmable(target: SpaceOperaCombatant) -> list[str]:
 def _attacks(ruleset: AnyRuleset, state: SpaceOperaCombat, actor: SpaceOperaCombatant) -> list[dict[str, Any]]:
     """One entry per weapon and mode (attack._check_mode), disarms per target (the weapon to take)."""
     targets = [c for c in present(state) if c["id"] != actor["id"] and not is_dead(c)]
+    if targets and next(_arsenal(actor), None) is not None:
+        choice_found()  # a target and a usable weapon: its "kill" entry below (a probe stops here)
     turn = actor["round"]
     # The number is declared with the first attack of the turn; later ones repeat it (or leave it out).
     declared = list(range(1, actor["sheet"]["max_attacks"] + 1)) if turn["attacks"] is None else [turn["attacks"]]

@@ -8,6 +8,7 @@ from typing import Any
 from ..state import Awaiting
 from ..tactics import DefaultTactic, Tactic, choose_target
 from .conditions import can_act
+from .legal import usable
 from .state import SpaceOperaCombat, SpaceOperaCombatant
 
 
@@ -36,7 +37,9 @@ def candidates(
     target = choose_target(state, actor, can_act, "pv", tactic)
     if "attack" in actions and target:
         reaction = _reaction(target, tactic.style)
-        weapons = [w["id"] for w in actor["sheet"]["weapons"] if w.get("class") != "shield"]
+        # Not a weapon the rules refuse (destroyed, dropped or jammed: items.check_usable): a refused body
+        # would change nothing, only cost a try (a tenth of the attacks tried in the example fights).
+        weapons = [w["id"] for w in actor["sheet"]["weapons"] if w.get("class") != "shield" and usable(actor, w)]
         for weapon in weapons + ["unarmed"]:
             yield {"type": "attack", "actor": me, "target": target["id"], "weapon": weapon, "reaction": reaction}
     if "pass" in actions:

@@ -47,18 +47,26 @@ def _sort_key(pair: tuple[int, SpaceOperaCombatant]) -> tuple[int, int, int]:
     return (-(combatant["round"]["initiative"] or 0), -dex(combatant), index)  # _ranked keeps those who rolled: an int
 
 
+def _owed(state: SpaceOperaCombat) -> list[tuple[int, SpaceOperaCombatant]]:
+    """(index, combatant) of those still owed an action this round, in the listed order."""
+    owed = []
+    for i, c in enumerate(state["combatants"]):
+        turn = c["round"]
+        if turn["initiative"] is not None and not turn["done"] and can_act(c):
+            owed.append((i, c))
+    return owed
+
+
 def _ranked(state: SpaceOperaCombat) -> list[SpaceOperaCombatant]:
-    owed = [
-        (i, c)
-        for i, c in enumerate(state["combatants"])
-        if c["round"]["initiative"] is not None and not c["round"]["done"] and can_act(c)
-    ]
-    return [c for _, c in sorted(owed, key=_sort_key)]
+    return [c for _, c in sorted(_owed(state), key=_sort_key)]
 
 
 def current_actor(state: SpaceOperaCombat) -> SpaceOperaCombatant | None:
-    ranked = _ranked(state)
-    return ranked[0] if ranked else None
+    """The first of :func:`_ranked` (its least key: keys end with the index, so no two are equal), without the sort."""
+    owed = _owed(state)
+    if len(owed) > 1:
+        return min(owed, key=_sort_key)[1]
+    return owed[0][1] if owed else None
 
 
 def spend_attack(res: Res, combatant: SpaceOperaCombatant) -> None:

@@ -30,16 +30,13 @@ def test_the_probe_agrees_with_the_listing_along_simulated_fights(
     ruleset, data = load_template({k: v for k, v in RULESETS[ruleset_id].example()["combat"].items() if k != "dice"})
     states: list[bytes] = []
 
-    class Recording:  # the simulator serialises each state before playing an action on it
-        HIGHEST_PROTOCOL = pickle.HIGHEST_PROTOCOL
-        loads = staticmethod(pickle.loads)
+    apply_loaded = fight_module.apply_loaded
 
-        @staticmethod
-        def dumps(obj: Any, protocol: int) -> bytes:
-            states.append(pickle.dumps(obj, protocol))
-            return states[-1]
+    def recording(ruleset: Any, state: Any, action: Any, **options: Any) -> Any:
+        states.append(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))  # each state an action is played on
+        return apply_loaded(ruleset, state, action, **options)
 
-    monkeypatch.setattr(fight_module, "pickle", Recording)
+    monkeypatch.setattr(fight_module, "apply_loaded", recording)
     for index in range(3):
         play(ruleset, RULESET_TACTICS[ruleset_id], data, fight_seed(7, index), Tactic(), ActionLoader(ruleset))
     checked = set()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import re
 
 import pytest
@@ -12,16 +14,16 @@ from service.rules.registry import RULESETS
 from service.simulation import Tactic, simulate
 from service.simulation.fight import ActionLoader, play
 from service.simulation.runner import fight_seeds, load_template
-from service.simulation.tactics import RULESET_TACTICS
+from service.simulation.tactics import RULESET_TACTICS, RulesetTactics
 
 
 def template(ruleset_id: str) -> dict:
     return {key: value for key, value in RULESETS[ruleset_id].example()["combat"].items() if key != "dice"}
 
 
-def play_through_the_api_path(body: dict, seed: int, tactic: Tactic) -> dict:
+def play_through_the_api_path(body: dict, seed: int, tactic: Tactic, tactics: RulesetTactics | None = None) -> dict:
     """The slow, obviously pure way: create_combat and apply_action on every body."""
-    tactics = RULESET_TACTICS[body["ruleset"]]
+    tactics = tactics or RULESET_TACTICS[body["ruleset"]]
     body = {**body, "seed": seed, "options": {**body.get("options", {}), "auto_end": True}}
     state, _ = create_combat(body, combat_id="simulation", seed=seed)
     while state["status"] == "active" and state["awaiting"]:
@@ -48,6 +50,32 @@ def test_a_simulated_fight_ends_exactly_as_the_same_actions_through_apply_action
         reference = play_through_the_api_path(template(ruleset_id), seed, tactic)
         assert fight.state["status"] == "over"
         # The simulator keeps no running tally (the end summary of a live combat's log).
+        reference.pop("tally")
+        assert {**fight.state, "options": None} == {**reference, "options": None, "seed": seed}
+
+
+def _refused_first(tactics: RulesetTactics) -> RulesetTactics:
+    """The tactic, with its first body sent by an actor not in the fight (refused) before its own, at every third version."""
+
+    def candidates(state, actor, waiting, tactic):
+        bodies = list(tactics.candidates(state, actor, waiting, tactic))
+        if bodies and state["version"] % 3 == 1:
+            yield {**bodies[0], "actor": "nobody"}
+        yield from bodies
+
+    return dataclasses.replace(tactics, candidates=candidates)
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
+def test_after_refusals_a_fight_goes_on_exactly_as_through_apply_action(ruleset_id):
+    # A fight's first refusal plays its accepted actions again from the start; later ones restore a snapshot.
+    tactics = _refused_first(RULESET_TACTICS[ruleset_id])
+    ruleset, data = load_template(template(ruleset_id))
+    load = ActionLoader(ruleset)
+    for seed in fight_seeds(11, 3):
+        fight = play(ruleset, tactics, data, seed, Tactic(), load)
+        reference = play_through_the_api_path(template(ruleset_id), seed, Tactic(), tactics)
+        assert fight.state["status"] == "over"
         reference.pop("tally")
         assert {**fight.state, "options": None} == {**reference, "options": None, "seed": seed}
 
@@ -184,3 +212,32 @@ def test_a_fight_nobody_can_win_is_capped_and_counted_stalled_not_won(monkeypatc
     assert (result["undecided"], result["stalled"]) == (3, 3)
     assert {side: counts["wins"] for side, counts in result["sides"].items()} == {"un": 0, "deux": 0}
     assert result["actions"]["max"] == 30
+
+
+def test_the_loader_loads_each_distinct_body_once_and_tells_apart_what_only_looks_alike():
+    ruleset, _ = load_template(template("sistema-2d6"))
+    load = ActionLoader(ruleset)
+    calls = []
+    real = ruleset.load_action
+
+    class Counting:
+        id = ruleset.id
+
+        def load_action(self, body):
+            calls.append(body)
+            return real(body)
+
+    load.ruleset = Counting()
+    body = {"type": "pass", "actor": "ana"}
+    assert load(body) is load({"type": "pass", "actor": "ana"})  # the same content: loaded once
+    assert len(calls) == 1
+    # True is not 1, "1" is not 1: each is loaded (and refused or accepted) on its own.
+    for value in (1, True, "1", 1, True, "1"):
+        with contextlib.suppress(InvalidInput):
+            load({"type": "pass", "actor": "ana", "description": value})
+    assert len(calls) == 4
+    # A body marshal cannot write (a set) is keyed on its repr: still loaded once.
+    for _ in range(2):
+        with contextlib.suppress(InvalidInput):
+            load({"type": "pass", "actor": "ana", "description": {"x"}})
+    assert len(calls) == 5
