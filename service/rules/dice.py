@@ -26,7 +26,7 @@ import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any
 
 from .errors import DiceNotYours, DiceSyntaxError, DieOutOfRange, TooManyDice, UnusedDice
 from .state import Combat, DiceCommitment, RngPosition, Roll
@@ -163,17 +163,6 @@ def new_stream(state: Combat[Any], entropy: bytes) -> DiceCommitment:
     state["dice_commitments"] = [*state.get("dice_commitments", []), published]
     state["rng"] = {"stream": index, "draw": 0}
     return published
-
-
-def upgrade_legacy(state: Combat[Any]) -> None:
-    """A combat stored before keyed streams kept a private SplitMix64 state in ``rng``:
-    it keys its stream 0 from now on (never shown, so still unpredictable)."""
-    if "dice_keys" in state:
-        return
-    key = seeded_key(cast(int, state["rng"]) & ((1 << 64) - 1), 0)
-    state["dice_keys"] = [key.hex()]
-    state["dice_commitments"] = [{"stream": 0, "sha256": commitment(key)}]
-    state["rng"] = {"stream": 0, "draw": 0}
 
 
 # Rejection keeps every face equally likely (no modulo bias): draws at or above a die's limit are thrown away.

@@ -1,8 +1,12 @@
 """The engine: creates combats and applies actions, for any ruleset.
 
-Both functions are pure: they take plain JSON-like data and return new data,
-leaving their inputs untouched, so a refused action can never half-change a
-combat and any worker can compute the next state from the stored one.
+Both functions take plain JSON-like data and return new data, so any worker
+can compute the next state from the stored one. ``apply_action`` leaves its
+input untouched; ``apply_loaded(..., in_place=True)``, which the action use
+case and the simulator call, changes the state it is given, even when the
+rules then refuse the action: its callers hold their own way back (the use
+case's state was loaded for this action only and is dropped on a refusal;
+the simulator replays the fight from its start).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, cast
 
 from . import authority, conditions
-from .dice import DiceBox, DiceStream, ReplayDice, new_stream, upgrade_legacy
+from .dice import DiceBox, DiceStream, ReplayDice, new_stream
 from .ending import end_if_decided
 from .errors import ActionNotAllowed, CombatOver, InvalidAction
 from .gm import actions as gm_actions
@@ -116,7 +120,6 @@ def apply_loaded(
     _check_actor(ruleset, state, action)
     authority.check(ruleset, state, action, caller)
     working = cast(State, state) if in_place else copy_state(state)
-    upgrade_legacy(working)
     res: Resolution[State, Combatant] = Resolution(working, dice_box(working, action["dice"], caller))
     if action["actor"] == GM and action["type"] in gm_actions.HANDLERS:
         gm_actions.resolve(ruleset, res, action)
@@ -178,10 +181,8 @@ def undo(state: JSON, restored: JSON, entropy: bytes) -> tuple[State, LogEntry]:
     new = copy_state(restored)
     new["version"] = state["version"] + 1
     new["redo"] = [*state.get("redo", []), undone_seq]
-    current = copy_state(state)
-    upgrade_legacy(current)
-    new["dice_keys"] = current["dice_keys"]
-    new["dice_commitments"] = current["dice_commitments"]
+    new["dice_keys"] = list(state["dice_keys"])
+    new["dice_commitments"] = list(state["dice_commitments"])
     commitment = new_stream(new, entropy)
     new.pop("expires_at", None)
     entry: LogEntry = {

@@ -113,8 +113,7 @@ class Combat(TypedDict, Generic[CombatantT]):
     combatants: list[CombatantT]
     dice_keys: NotRequired[list[str]]  # hex; secret until the combat ends
     dice_commitments: NotRequired[list[DiceCommitment]]
-    # The position of the server's dice (a legacy combat stored a SplitMix64 state here, an int).
-    rng: NotRequired[RngPosition | int]
+    rng: NotRequired[RngPosition]  # the position of the server's dice
     parent: NotRequired[int]  # the version the last action was applied to
     redo: NotRequired[list[int]]  # the seqs an undo took back, the last one first to redo
     awaiting: NotRequired[list[Awaiting]]

@@ -295,17 +295,3 @@ def test_supplied_dice_are_used_verbatim(values):
     dice = box(values)
     assert [dice.roll(6, "p", "ana") for _ in values] == values
     dice.finish()
-
-
-def test_a_combat_stored_before_keyed_streams_plays_on_and_can_be_undone():
-    from service.rules.engine import apply_action, create_combat, undo
-    from service.rules.registry import get_ruleset
-
-    state, _ = create_combat(get_ruleset("sistema-2d6").example()["combat"], combat_id="legacy")
-    for key in ("dice_keys", "dice_commitments"):
-        del state[key]
-    state["rng"] = 2**64 - 5  # a SplitMix64 state, as stored before
-    after, entry = apply_action(state, {"type": "attack", "actor": "ana", "target": "capanga", "weapon": "pistola"})
-    assert after["rng"] == {"stream": 0, "draw": 2} and [r["draw"] for r in entry["rolls"]] == [0, 1]
-    restored, _ = undo(after, state, bytes(32))
-    assert [c["stream"] for c in restored["dice_commitments"]] == [0, 1]
