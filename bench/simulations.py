@@ -81,7 +81,7 @@ def one_process(rulesets: list[str], fights: int) -> None:
 
 
 def processes_run(rulesets: list[str], fights: int, processes: int) -> None:
-    from service.simulation import simulate
+    from service.simulation import pool
 
     print(
         "| ruleset | fights | processes | wall seconds | CPU seconds (this process and its children) | load average before |"
@@ -91,7 +91,7 @@ def processes_run(rulesets: list[str], fights: int, processes: int) -> None:
         template = _template(ruleset_id)
         load = os.getloadavg()[0]
         cpu, children, wall = time.process_time(), _children_cpu(), time.monotonic()
-        simulate(template, fights, seed=1, processes=processes)
+        pool.simulate(template, fights, seed=1, processes=processes)
         wall = time.monotonic() - wall
         cpu = time.process_time() - cpu + _children_cpu() - children
         print(f"| {ruleset_id} | {fights} | {processes} | {wall:.2f} | {cpu:.2f} | {load:.2f} |", flush=True)

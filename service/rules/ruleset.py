@@ -11,61 +11,29 @@ import inspect
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic
 
 from . import authority
-from .dice import DiceBox
-from .errors import InvalidAction, InvalidInput
+from .errors import InvalidInput
+from .gm.legal import awaited, default_legal_actions, describe, gm_choices
 from .gm.schemas import GM_ACTIONS
 from .odds.profile import OddsProfile
+
+# Re-exported: a ruleset package (built-in or a plugin) imports what it resolves
+# against from here, with the base class (docs/rulesets.md).
+from .resolution import GM as GM
+from .resolution import AnyResolution as AnyResolution
+from .resolution import Choice as Choice
+from .resolution import CombatantT as CombatantT
+from .resolution import CombatT as CombatT
+from .resolution import Resolution as Resolution
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, StrictInt
 from .shapes import Schema, fields, validate
-from .state import Action, Awaiting, Combat, Combatant, Event
+from .state import Action, Awaiting
 from .tactics import DefaultTactic
 from .viewer import GM_VIEWER, Viewer
 
 MAX_COMBATANTS = 50
-GM = "gm"
-
-# The combat and combatant types of a ruleset (state.py; a ruleset's own state.py extends them).
-CombatT = TypeVar("CombatT", bound=Combat[Any])
-CombatantT = TypeVar("CombatantT", bound=Combatant)
-# Covariant: a ruleset's Resolution[ItsCombat, ItsCombatant] goes where shared code takes an AnyResolution.
-CombatT_co = TypeVar("CombatT_co", bound=Combat[Any], covariant=True)
-CombatantT_co = TypeVar("CombatantT_co", bound=Combatant, covariant=True)
-# A choice of an action type, or a parameter's description (gm/legal.py): JSON for /options.
-Choice = dict[str, Any]
-
-
-class Resolution(Generic[CombatT_co, CombatantT_co]):
-    """One action (or the start of a combat) being resolved.
-
-    Generic for mypy only: a ruleset's code reads ``Resolution[ItsCombat,
-    ItsCombatant]``, the shared code an :data:`AnyResolution`."""
-
-    __slots__ = ("state", "dice", "events", "options")
-
-    def __init__(self, state: CombatT_co, dice: DiceBox):
-        self.state = state
-        self.dice = dice
-        self.events: list[Event] = []
-        # The state's options (the same dict: no rule replaces it), read several times per action:
-        # an attribute, not a property.
-        self.options: dict[str, Any] = state["options"]
-
-    def emit(self, code: str, **params: Any) -> None:
-        self.events.append({"code": code, "params": params})  # events.event(), without a second call
-
-    def combatant(self, combatant_id: str, field: str = "target") -> CombatantT_co:
-        combatant: CombatantT_co
-        for combatant in self.state["combatants"]:
-            if combatant["id"] == combatant_id:
-                return combatant
-        raise InvalidAction(f"there is no combatant {combatant_id!r} in this combat", field=field)
-
-
-# What the code shared by every ruleset resolves against (the engine, gm/, conditions.py...).
-AnyResolution = Resolution[Combat[Any], Combatant]
 
 
 class Ruleset(Generic[CombatT, CombatantT]):
@@ -218,8 +186,6 @@ class Ruleset(Generic[CombatT, CombatantT]):
 
     def awaiting(self, state: CombatT) -> list[Awaiting]:
         """Who the engine waits for, and the action types each may send now (gm/legal.py)."""
-        from .gm.legal import awaited
-
         return awaited(self, state)
 
     def legal_actions(self, state: CombatT, actor_id: str, caller: Viewer = GM_VIEWER) -> list[Choice]:
@@ -227,8 +193,6 @@ class Ruleset(Generic[CombatT, CombatantT]):
 
         ``caller``: whose token asks; a player is offered only the parameters
         that are theirs to set (authority.py)."""
-        from .gm.legal import default_legal_actions
-
         return authority.offered(self, default_legal_actions(self, state, actor_id), caller)
 
     def refined_choices(self, state: CombatT, actor_id: str, action_type: str) -> list[Choice] | None:
@@ -237,8 +201,6 @@ class Ruleset(Generic[CombatT, CombatantT]):
 
     def action_choices(self, state: CombatT, actor_id: str, action_type: str) -> list[Choice]:
         """The parameter sets ``actor_id`` may send ``action_type`` with (one dict each; none: not now)."""
-        from .gm.legal import describe, gm_choices
-
         refined = self.refined_choices(state, actor_id, action_type)
         if refined is not None:
             return refined

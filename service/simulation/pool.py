@@ -43,7 +43,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TextIO
 
-from .runner import chunks, play_range
+from . import runner
+from .runner import Progress, Summary, chunks, play_range, report
 from .tactics import Tactic
 
 # The folder the ``service`` package is imported from: the children's working
@@ -69,7 +70,7 @@ def default_processes() -> int:
 def can_fork() -> bool:
     """True where a child may be forked without exec: no gevent, no other thread.
 
-    A command-line run (the benches, ``simulate(processes=N)`` from a script)
+    A command-line run (the benches, ``pool.simulate`` from a script)
     forks its children, saving each the import of the service (about 0.25 s
     of CPU); a web process, under gevent or with threads, execs them.
     """
@@ -223,6 +224,49 @@ def play_chunks(
     if errors:
         raise errors[0]
     return [counts for counts in results if counts is not None]
+
+
+def simulate(
+    template: Mapping,
+    fights: int,
+    seed: int,
+    tactic: Tactic = Tactic(),
+    progress: Progress | None = None,
+    every: int = 500,
+    processes: int = 2,
+) -> dict:
+    """``runner.simulate``'s answer, byte for byte, with the run's chunks
+    played by ``processes`` child processes and merged as a job's are."""
+    if processes <= 1 or fights <= 1:
+        return report(template, seed, tactic, play_range(template, seed, tactic, 0, fights, progress, every))
+    # The job's chunks, smaller when there would be fewer than four per
+    # process, so that the children finish together (a job's 2,000-fight
+    # chunks would leave one child playing a third chunk of 10,000 fights
+    # while the other waits). The boundaries change nothing in the answer.
+    size = max(1, min(runner.CHUNK_FIGHTS, -(-fights // (4 * processes))))
+    ranges, done = chunks(fights, size), {}
+
+    def chunk_progress(index: int, count: int) -> None:
+        done[index] = count
+        if progress:
+            progress(sum(done.values()))
+
+    def chunk_played(index: int, counts: dict) -> None:
+        start, stop = ranges[index]
+        chunk_progress(index, stop - start)
+
+    parts = play_chunks(
+        template,
+        seed,
+        tactic,
+        fights,
+        processes,
+        progress=chunk_progress,
+        played=chunk_played,
+        every=every,
+        size=size,
+    )
+    return report(template, seed, tactic, Summary.merged(template, parts))
 
 
 def _serve(asked_lines: TextIO, out: TextIO) -> None:

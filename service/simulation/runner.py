@@ -137,46 +137,9 @@ def simulate(
     tactic: Tactic = Tactic(),
     progress: Progress | None = None,
     every: int = 500,
-    processes: int = 1,
 ) -> dict:
-    """The answer of a run of ``fights`` fights.
-
-    ``processes`` 1: every fight in this process, in order, the reference a
-    chunked run must equal. More: the run's chunks played by that many child
-    processes (pool.py) and merged as a job's are: the same answer, byte for
-    byte.
-    """
-    if processes > 1 and fights > 1:
-        from .pool import play_chunks
-
-        # The job's chunks, smaller when there would be fewer than four per
-        # process, so that the children finish together (a job's 2,000-fight
-        # chunks would leave one child playing a third chunk of 10,000 fights
-        # while the other waits). The boundaries change nothing in the answer.
-        size = max(1, min(CHUNK_FIGHTS, -(-fights // (4 * processes))))
-        ranges, done = chunks(fights, size), {}
-
-        def chunk_progress(index: int, count: int) -> None:
-            done[index] = count
-            if progress:
-                progress(sum(done.values()))
-
-        def chunk_played(index: int, counts: dict) -> None:
-            start, stop = ranges[index]
-            chunk_progress(index, stop - start)
-
-        parts = play_chunks(
-            template,
-            seed,
-            tactic,
-            fights,
-            processes,
-            progress=chunk_progress,
-            played=chunk_played,
-            every=every,
-            size=size,
-        )
-        return report(template, seed, tactic, Summary.merged(template, parts))
+    """The answer of a run of ``fights`` fights, every one in this process, in
+    order: the reference a chunked run (a job's, or ``pool.simulate``'s) must equal."""
     return report(template, seed, tactic, play_range(template, seed, tactic, 0, fights, progress, every))
 
 

@@ -1,5 +1,6 @@
 """The rules core stays pure: no web framework, no serialization library, no storage, no app layer and
-no global ``random`` below service/rules/, and no import cycles inside it.
+no global ``random`` below service/rules/; and no import cycle anywhere in service/, counting the
+imports inside functions (a cycle hidden in a function is a cycle all the same).
 
 Every import is resolved to an absolute module name: ``import x``,
 ``from x import y``, relative ``from ..store import CombatStore`` and
@@ -8,6 +9,7 @@ bottom prove the checker catches what the first version of this test missed.
 """
 
 import ast
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import service.rules
@@ -41,9 +43,7 @@ FORBIDDEN = (
     "service.web",
 )
 
-# Import-time cycles between modules of service/rules/ that exist today.
-# Empty: any cycle is new and fails the test.
-KNOWN_CYCLES: set[tuple[str, ...]] = set()
+SERVICE_DIR = RULES_DIR.parent
 
 
 def module_name(path: Path) -> str:
@@ -69,19 +69,32 @@ def resolve_base(module: str, package: bool, node: ast.ImportFrom) -> str:
 
 
 def imports_of(
-    module: str, package: bool, source: str, *, module_level_only: bool = False, modules: frozenset[str] = frozenset()
+    module: str,
+    package: bool,
+    source: str,
+    *,
+    module_level_only: bool = False,
+    runtime: bool = False,
+    modules: frozenset[str] = frozenset(),
 ) -> set[str]:
     """Every absolute module name ``source`` imports. ``from base import name``
     yields both ``base`` and ``base.name`` (name may be a submodule).
 
     With ``module_level_only`` (the import-time graph), imports inside
     functions and ``if TYPE_CHECKING:`` blocks are skipped: they do not run
-    when the module is imported; and ``from . import sibling``, where every
-    name is a submodule in ``modules``, yields only the submodules, not the
-    package: the package is already mid-import as the importer's parent, and
-    only the submodules are read."""
+    when the module is imported. With ``runtime``, only ``if TYPE_CHECKING:``
+    blocks are: every import that may run, now or when a function is called.
+    In both, ``from . import sibling``, where every name is a submodule in
+    ``modules``, yields only the submodules, not the package: the package is
+    already mid-import as the importer's parent, and only the submodules are read."""
     tree = ast.parse(source)
-    nodes = _module_level_imports(tree.body) if module_level_only else ast.walk(tree)
+    if module_level_only:
+        nodes: Iterable[ast.AST] = _module_level_imports(tree.body)
+    elif runtime:
+        nodes = _runtime_imports(tree)
+    else:
+        nodes = ast.walk(tree)
+    graph_edges = module_level_only or runtime
     found = set()
     for node in nodes:
         if isinstance(node, ast.Import):
@@ -91,7 +104,7 @@ def imports_of(
             names = {f"{base}.{alias.name}" for alias in node.names if alias.name != "*"}
             found.update(names)
             only_submodules_of_an_ancestor = (
-                module_level_only and names and names <= modules and module.startswith(base + ".")
+                graph_edges and names and names <= modules and module.startswith(base + ".")
             )
             if not only_submodules_of_an_ancestor:
                 found.add(base)
@@ -112,6 +125,17 @@ def _module_level_imports(body: list[ast.stmt]):
             yield from _module_level_imports(node.body)
 
 
+def _runtime_imports(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import under ``node`` but those of ``if TYPE_CHECKING:`` blocks (only a type checker reads them)."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.Import, ast.ImportFrom)):
+            yield child
+        elif isinstance(child, ast.If) and _is_type_checking(child.test):
+            yield from _runtime_imports(ast.Module(body=child.orelse, type_ignores=[]))
+        else:
+            yield from _runtime_imports(child)
+
+
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
@@ -126,14 +150,18 @@ def rules_modules() -> dict[str, Path]:
     return {module_name(path): path for path in sorted(RULES_DIR.rglob("*.py"))}
 
 
+def service_modules() -> dict[str, Path]:
+    return {module_name(path): path for path in sorted(SERVICE_DIR.rglob("*.py"))}
+
+
 def import_graph() -> dict[str, set[str]]:
-    """Module-level (import-time) edges between modules of service/rules/."""
-    modules = rules_modules()
+    """Edges between modules of service/: every import that may run, at import time or inside a function."""
+    modules = service_modules()
     names = frozenset(modules)
     return {
         name: {
             target
-            for target in imports_of(name, is_package(path), path.read_text(), module_level_only=True, modules=names)
+            for target in imports_of(name, is_package(path), path.read_text(), runtime=True, modules=names)
             if target in modules and target != name
         }
         for name, path in modules.items()
@@ -175,9 +203,9 @@ def test_rules_core_imports_no_web_storage_app_layer_or_global_random():
     assert offenders == {}
 
 
-def test_rules_core_has_no_new_import_cycle():
-    new = cycles(import_graph()) - KNOWN_CYCLES
-    assert not new, "import cycles in service/rules/: " + "; ".join(" -> ".join(c + c[:1]) for c in sorted(new))
+def test_service_has_no_import_cycle_even_through_imports_inside_functions():
+    found = cycles(import_graph())
+    assert not found, "import cycles in service/: " + "; ".join(" -> ".join(c + c[:1]) for c in sorted(found))
 
 
 def test_the_plugin_ruleset_imports_none_of_it_either():
@@ -197,7 +225,9 @@ def test_the_scan_sees_imports():
     assert "service.rules.shapes" in imports_of("service.rules.schemas", False, schemas.read_text())
     assert "service.rules.shapes" in imports_of("melee_coin_duel", True, (PLUGIN_DIR / "__init__.py").read_text())
     assert len(rules_modules()) > 50
-    assert "service.rules.ruleset" in import_graph()["service.rules.duel_2d6"]
+    graph = import_graph()
+    assert "service.rules.ruleset" in graph["service.rules.duel_2d6"]
+    assert "service.api.combats" in graph and len(graph) > 200
 
 
 # Mutants: each synthetic module is what a careless commit could add to
@@ -288,3 +318,27 @@ def test_sibling_import_is_an_edge_to_the_sibling_not_to_the_parent_package():
         "service.rules.duel_2d6.messages", False, "from . import LABELS\n", module_level_only=True, modules=modules
     )
     assert imported == {"service.rules.duel_2d6", "service.rules.duel_2d6.LABELS"}
+
+
+def test_mutant_cycle_through_an_import_inside_a_function_is_caught():
+    # The shape of the three circles issue 28 found: b imports a at module
+    # level, a imports b inside a function.
+    modules = frozenset({"service.a", "service.b"})
+    a = "def later():\n    from .b import thing\n    return thing\n"
+    b = "from .a import later\n"
+    graph = {
+        "service.a": imports_of("service.a", False, a, runtime=True, modules=modules) & modules,
+        "service.b": imports_of("service.b", False, b, runtime=True, modules=modules) & modules,
+    }
+    assert cycles(graph) == {("service.a", "service.b")}
+
+
+def test_type_checking_imports_are_no_runtime_edge_but_function_level_ones_are():
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from .engine import Combat\n"
+        "def later():\n    from .gm.legal import awaited\n"
+    )
+    imported = imports_of("service.rules.ruleset", False, source, runtime=True)
+    assert "service.rules.gm.legal" in imported
+    assert "service.rules.engine" not in imported

@@ -16,6 +16,7 @@ from ..health import health_adjusted
 from .bouffons import ELIMINATED, is_bouffon
 from .state import DarkEarthCombatant, Res
 from .tables import PAIN_DICE, WOUND_LEVELS
+from .weapons import bare_hands_potential, potential
 
 COMA, DEAD = "coma", "dead"
 INCAPACITATED = "incapacitated"  # option pain_beyond_pot "out"
@@ -79,8 +80,6 @@ def take_wound(res: Res, target: DarkEarthCombatant, amount: int) -> None:
 
 def best_potential(combatant: DarkEarthCombatant) -> int:
     """The largest POT the fighter could split or roll: any of his weapons, or his bare hands."""
-    from .allocation import bare_hands_potential, potential  # allocation imports this module
-
     return max([bare_hands_potential(combatant), *(potential(combatant, w) for w in combatant["sheet"]["weapons"])])
 
 

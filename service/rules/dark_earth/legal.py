@@ -7,11 +7,11 @@ from typing import Any
 
 from ..gm.legal import choice_found, describe, present
 from ..ruleset import AnyRuleset
-from .allocation import BARE_HANDS, bare_hands_potential, potential, weapon_of
 from .bouffons import is_bouffon
 from .contacts import in_contact
 from .health import is_standing
 from .state import DarkEarthCombat, DarkEarthCombatant
+from .weapons import BARE_HANDS, bare_hands_potential, potential, weapon_of
 
 SPLIT_KEYS = ["init", "att", "def"]
 

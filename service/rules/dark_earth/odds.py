@@ -14,8 +14,8 @@ from typing import Any, cast
 from ..odds.profile import OddsProfile
 from ..state import Action, Combat, Event
 from ..viewer import Viewer
-from .allocation import potential, weapon_of
 from .state import DarkEarthCombat
+from .weapons import potential, weapon_of
 
 
 class DarkEarthOdds(OddsProfile):

@@ -7,9 +7,9 @@ from typing import Any
 
 from ..state import Awaiting
 from ..tactics import DefaultTactic, Tactic, choose_target, first_weapon
-from .allocation import BARE_HANDS, bare_hands_potential, potential, weapon_of
 from .health import is_standing, pain_dice
 from .state import DarkEarthCombat, DarkEarthCombatant
+from .weapons import BARE_HANDS, bare_hands_potential, potential, weapon_of
 
 
 def _split(pot: int, style: str) -> dict[str, Any]:

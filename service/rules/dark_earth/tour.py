@@ -27,7 +27,7 @@ from collections.abc import Callable
 from itertools import groupby
 from typing import Any, cast
 
-from .allocation import CONTACT_SHOT, MELEE, SHOT, effective_def, effective_init, weapon_of
+from .allocation import CONTACT_SHOT, MELEE, SHOT, effective_def, effective_init
 from .blows import land_blow
 from .contacts import engage, leave_all
 from .health import attack_malus, is_standing, pain_dice
@@ -41,6 +41,7 @@ from .tables import (
     TARGET_MOVEMENT_MODIFIERS,
     size_modifier,
 )
+from .weapons import weapon_of
 
 
 class Tour:

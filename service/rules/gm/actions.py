@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 from .. import conditions
 from ..errors import ActionNotAllowed, InvalidAction, InvalidInput
-from ..ruleset import GM, AnyResolution
+from ..resolution import GM, AnyResolution
 from ..state import Action, Combatant
 from .schemas import MAX_VALUE
 

@@ -9,7 +9,7 @@ import pytest
 
 from service.jobs.chunk import request, run_chunks
 from service.rules.registry import RULESETS
-from service.simulation import Tactic, runner, simulate
+from service.simulation import Tactic, pool, runner, simulate
 from service.simulation.pool import ChildFailed, play_chunks
 from service.store.jobs import SimulationJobs
 
@@ -26,7 +26,7 @@ def test_one_or_two_processes_give_the_single_process_answer(monkeypatch, rulese
     body = template(ruleset_id)
     single = json.dumps(simulate(body, 50, 9, tactic))
     seen: list[int] = []
-    assert json.dumps(simulate(body, 50, 9, tactic, processes=2, progress=seen.append, every=10)) == single
+    assert json.dumps(pool.simulate(body, 50, 9, tactic, processes=2, progress=seen.append, every=10)) == single
     assert seen[-1] == 50 and seen == sorted(seen)
     # One child playing every chunk in turn: the same again.
     parts = play_chunks(body, 9, tactic, 50, 1)
@@ -73,7 +73,7 @@ from gevent import monkey; monkey.patch_all()
 import json, sys
 import gevent
 from service.rules.registry import RULESETS
-from service.simulation import Tactic, runner, simulate
+from service.simulation import Tactic, pool, runner, simulate
 from service.simulation.pool import can_fork, play_chunks
 body = {k: v for k, v in RULESETS["sistema-2d6"].example()["combat"].items() if k != "dice"}
 ticks = []
