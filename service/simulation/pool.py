@@ -238,7 +238,7 @@ def simulate(
     """``runner.simulate``'s answer, byte for byte, with the run's chunks
     played by ``processes`` child processes and merged as a job's are."""
     if processes <= 1 or fights <= 1:
-        return report(template, seed, tactic, play_range(template, seed, tactic, 0, fights, progress, every))
+        return runner.simulate(template, fights, seed, tactic, progress, every)
     # The job's chunks, smaller when there would be fewer than four per
     # process, so that the children finish together (a job's 2,000-fight
     # chunks would leave one child playing a third chunk of 10,000 fights
