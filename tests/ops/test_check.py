@@ -28,3 +28,13 @@ def test_scripts_check_passes():
         [str(ROOT / "scripts" / "check")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+
+
+def test_pre_commit_runs_the_checks_of_scripts_check():
+    # The same three commands, on the same pinned tools (.venv), so a commit that passes the hooks passes CI's checks.
+    yaml = pytest.importorskip("yaml")
+    hooks = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text())["repos"][0]["hooks"]
+    entries = [hook["entry"].replace(".venv/bin/", "").replace(" --force-exclude", "") for hook in hooks]
+    script = [line for line in (ROOT / "scripts" / "check").read_text().splitlines() if line and line[0] != "#"][1:]
+    # scripts/check names the tree (" ."); pre-commit passes the staged files instead (mypy: its configured files).
+    assert [line.removesuffix(" .") for line in script] == entries == ["ruff check", "ruff format --check", "mypy"]
