@@ -1,7 +1,7 @@
-"""The shared ruleset kit (service/testing/ruleset_kit.py) on each of Melee's own rulesets."""
+"""The shared ruleset kit (melee_testing/ruleset_kit.py) on each of Melee's own rulesets."""
 
+from melee_testing.ruleset_kit import RulesetKit
 from service.rules.registry import RULESETS
-from service.testing.ruleset_kit import RulesetKit
 
 # Own event codes no rule emits, and why (the kit fails when one starts being emitted).
 NEVER_EMITTED = {

@@ -1,4 +1,4 @@
-"""Install this folder's distribution for the tests below, as pip would make it found (service/testing/install.py).
+"""Install this folder's distribution for the tests below, as pip would make it found (melee_testing/install.py).
 
 A plugin author whose package is pip-installed needs none of this: their tests
 subclass the kit directly (tests/test_coin_duel.py).
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from service.testing.install import installed
+from melee_testing.install import installed
 
 
 @pytest.fixture(scope="package", autouse=True)

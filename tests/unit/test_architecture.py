@@ -9,6 +9,9 @@ bottom prove the checker catches what the first version of this test missed.
 """
 
 import ast
+import importlib.metadata
+import re
+import tomllib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -342,3 +345,40 @@ def test_type_checking_imports_are_no_runtime_edge_but_function_level_ones_are()
     imported = imports_of("service.rules.ruleset", False, source, runtime=True)
     assert "service.rules.gm.legal" in imported
     assert "service.rules.engine" not in imported
+
+
+# Declared runtime dependencies that no module of service/ imports, each with why it is declared.
+USED_WITHOUT_AN_IMPORT = {
+    "hiredis": "redis-py's C reply parser: redis-py loads it by itself when it is installed",
+}
+TEST_FRAMEWORKS = ("pytest", "_pytest", "hypothesis", "schemathesis")
+
+
+def service_imports() -> set[str]:
+    found: set[str] = set()
+    for name, path in service_modules().items():
+        found |= imports_of(name, is_package(path), path.read_text())
+    return found
+
+
+def test_the_runtime_package_imports_no_test_framework():
+    # Test support lives in melee_testing/, outside service/ (issue 28, item 5).
+    assert [name for name in sorted(service_imports()) if name.split(".")[0] in TEST_FRAMEWORKS] == []
+
+
+def normalized(distribution: str) -> str:
+    return re.sub(r"[-_.]+", "-", distribution).lower()  # PEP 503
+
+
+def test_every_declared_runtime_dependency_is_imported_or_said_why_not():
+    declared = {
+        normalized(re.split(r"[\[<>=!~; ]", requirement, maxsplit=1)[0])
+        for requirement in tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    }
+    distributions = importlib.metadata.packages_distributions()
+    imported = {
+        normalized(distribution)
+        for top in {name.split(".")[0] for name in service_imports()}
+        for distribution in distributions.get(top, ())
+    }
+    assert declared - imported == set(USED_WITHOUT_AN_IMPORT)

@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from melee_testing.listing import walk
 from service.rules.engine import create_combat
-from service.testing.listing import walk
 
 STEPS = 12
 

@@ -11,11 +11,11 @@ import re
 
 import pytest
 
+from melee_testing.ruleset_kit import played_samples
 from service.i18n import SOURCE_LANGUAGE, TRANSLATED, catalog, catalogues, owners
 from service.i18n.narration_docs import pages
 from service.rules.events import COMBATANT_PARAMS, COMMON_MESSAGES, render
 from service.rules.registry import RULESETS
-from service.testing.ruleset_kit import played_samples
 
 LANGUAGES = (SOURCE_LANGUAGE, *TRANSLATED)
 
@@ -39,7 +39,7 @@ def _base(code: str) -> str:
 
 
 # Every event reads as prose, and every event code of a ruleset is played: the
-# ruleset kit (service/testing/ruleset_kit.py, tests/kit/) checks both for each ruleset.
+# ruleset kit (melee_testing/ruleset_kit.py, tests/kit/) checks both for each ruleset.
 
 
 def test_every_shared_event_code_is_played_where_it_can_happen():

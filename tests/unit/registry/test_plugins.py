@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from melee_testing.install import installed
 from service.rules.registry import GROUP, RULESETS, RulesetPluginError, load_rulesets
-from service.testing.install import installed
 
 PLUGIN = Path(__file__).resolve().parents[2] / "plugin_ruleset"
 

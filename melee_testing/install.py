@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..rules.registry import load_rulesets
+from service.rules.registry import load_rulesets
 
 
 def _dist_info(project: Path, into: Path) -> list[str]:

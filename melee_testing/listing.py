@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
-from ..rules.ending import decided
-from ..rules.engine import apply_action
-from ..rules.errors import InvalidInput, RulesError
-from ..rules.gm.legal import describe
-from ..rules.registry import get_ruleset
-from ..rules.viewer import GM_VIEWER, Viewer
+from service.rules.ending import decided
+from service.rules.engine import apply_action
+from service.rules.errors import InvalidInput, RulesError
+from service.rules.gm.legal import describe
+from service.rules.registry import get_ruleset
+from service.rules.viewer import GM_VIEWER, Viewer
 
 SMALL = 5  # numbers drawn near zero: a listing's bounds, kept small so fights go on
 

@@ -3,7 +3,7 @@
 A ruleset package's tests subclass :class:`RulesetKit` and name their ruleset;
 pytest then runs every check below on it (docs/rulesets.md)::
 
-    from service.testing.ruleset_kit import RulesetKit
+    from melee_testing.ruleset_kit import RulesetKit
 
     class TestCoinDuel(RulesetKit):
         ruleset_id = "coin-duel"
@@ -26,17 +26,18 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from ..api import schema_name
-from ..app import create_app
-from ..i18n import SOURCE_LANGUAGE, TRANSLATED, catalogues, labels
-from ..i18n.__main__ import problems
-from ..i18n.corpus import samples
-from ..rules.engine import create_combat
-from ..rules.events import render, variant
-from ..rules.registry import get_ruleset
-from ..rules.tactics import Tactic
-from ..settings import Settings
-from ..store import CombatStore
+from service.api import schema_name
+from service.app import create_app
+from service.i18n import SOURCE_LANGUAGE, TRANSLATED, catalogues, labels
+from service.i18n.__main__ import problems
+from service.i18n.corpus import samples
+from service.rules.engine import create_combat
+from service.rules.events import render, variant
+from service.rules.registry import get_ruleset
+from service.rules.tactics import Tactic
+from service.settings import Settings
+from service.store import CombatStore
+
 from .listing import walk
 from .prose import faults
 
@@ -48,7 +49,7 @@ def _base(code: str) -> str:
 
 
 def prose_faults(ruleset_id: str, played: list[tuple[dict, dict]]) -> list[str]:
-    """What reads wrong in any language among the ``played`` (event, names) of a ruleset (service/testing/prose.py)."""
+    """What reads wrong in any language among the ``played`` (event, names) of a ruleset (melee_testing/prose.py)."""
     messages, words = catalogues(ruleset_id), labels(ruleset_id)
     found = set()
     for event, names in played:
