@@ -12,12 +12,14 @@ import type {
   EventsPage,
   EventsPageFor,
   LogEntry,
+  MintedToken,
   Odds,
   OddsRequest,
   Options,
   Ruleset,
   RulesetSummary,
   SnapshotResponse,
+  TokenRequest,
 } from "./types.js";
 
 export interface MeleeOptions {
@@ -252,6 +254,13 @@ export class MeleeClient {
     if (o.ifMatch !== undefined) headers["If-Match"] = etag(o.ifMatch);
     const call = { method: "POST", path: `/combats/${segment(id)}/${which}`, headers };
     return this.retrying(() => this.request<T>(call), { keyed: false, conditional: o.ifMatch !== undefined });
+  }
+
+  /** Mints a token (GM): a player's for one combatant (`{ role: "player", combatant }`) or another GM's. */
+  async mintToken(id: string, request: TokenRequest): Promise<MintedToken> {
+    const minted = await this.request<MintedToken>({ method: "POST", path: `/combats/${segment(id)}/tokens`, body: request });
+    this.actors.set(minted.token, minted.combatant ?? "gm");
+    return minted;
   }
 
   // -- snapshots -------------------------------------------------------------------------

@@ -43,6 +43,8 @@ export type EventsPage = Schemas["LogPage"];
 export type EventsPageFor<R extends RulesetId> = RulesetTypes[R]["logPage"];
 
 export type Tokens = Schemas["Tokens"];
+export type TokenRequest = Schemas["TokenRequest"];
+export type MintedToken = Schemas["MintedToken"];
 export type Awaiting = Schemas["Awaiting"];
 export type Roll = Schemas["Roll"];
 /** `GET /combats/{id}/options`: what one actor (or the GM) may send now. */

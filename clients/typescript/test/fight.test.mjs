@@ -44,3 +44,15 @@ for (const rulesetId of RULESET_IDS) {
     assert.ok(result.events.every((event) => typeof event.text === "string" && event.text.length > 0));
   });
 }
+
+test("a minted player token acts for its combatant, and options() knows whose it is", async () => {
+  const { melee, created, example } = await exampleCombat("sistema-2d6");
+  const minted = await melee.withToken(created.tokens.gm).mintToken(created.id, { role: "player", combatant: "ana" });
+  assert.equal(minted.combatant, "ana");
+  const ana = melee.withToken(minted.token);
+  assert.equal(ana.actor, "ana");
+  assert.equal((await ana.options(created.id)).actor, "ana");
+  const first = example.actions[0];
+  assert.equal(first.actor, "ana");
+  assert.equal((await ana.act(created.id, first)).action.type, first.type);
+});
