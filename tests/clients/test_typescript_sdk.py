@@ -202,3 +202,25 @@ def test_the_packed_tarball_installs_in_a_clean_project_and_type_checks_strict(s
         cwd=project,
     )
     assert wrong.returncode != 0 and '"atakk"' in wrong.stdout, wrong.stdout
+
+
+def first_js_block(markdown: Path, after: str = "") -> str:
+    text = markdown.read_text()
+    text = text[text.index(after) :] if after else text
+    return text[text.index("```js\n") + 6 :].split("```", 1)[0]
+
+
+def test_the_readme_first_fight_runs_and_the_vtt_guide_shows_it(sdk, melee, tmp_path):
+    snippet = first_js_block(SDK / "README.md")
+    assert snippet == first_js_block(ROOT / "docs" / "vtt.md", "## The TypeScript SDK")
+    assert len(snippet.strip().splitlines()) == 5
+    # Inside the package, "@melee/client" names the package itself (Node's self-reference).
+    script = SDK / "examples" / f".readme-{tmp_path.name}.mjs"
+    server = f'{{ baseUrl: "{melee}", apiKey: "{API_KEY}" }}'
+    script.write_text(snippet.replace('{ baseUrl: "http://localhost:8000" }', server))
+    try:
+        done = run(["node", script], timeout=60)
+    finally:
+        script.unlink()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Ana" in done.stdout, done.stdout
