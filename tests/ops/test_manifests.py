@@ -360,6 +360,8 @@ def test_app_json_provisions_redis_and_sets_only_known_variables():
     assert set(manifest["env"]) <= KNOWN_ENV, set(manifest["env"]) - KNOWN_ENV
     assert manifest["env"]["REDIS_SSL_CERT_REQS"]["value"] in ("required", "optional", "none")
     assert Settings.from_env({k: v.get("value", "") for k, v in manifest["env"].items()})
+    # One server secret for every dyno, not one generated in Redis (lost with it: docs/security.md).
+    assert manifest["env"]["SECRET_KEY"] == {**manifest["env"]["SECRET_KEY"], "generator": "secret"}
     assert (ROOT / "requirements.txt").exists() and (ROOT / ".python-version").exists()
 
 
@@ -377,6 +379,7 @@ def test_render_yaml_runs_the_procfile_command_with_a_key_value_as_redis_url(rou
     assert services[source["name"]]["maxmemoryPolicy"] == "noeviction", "combats must not be evicted"
     assert "ipAllowList" in services[source["name"]]
     assert Settings.from_env({k: str(v["value"]) for k, v in env.items() if "value" in v})
+    assert env["SECRET_KEY"].get("generateValue") is True, "one server secret for every worker, out of Redis"
     [worker] = [s for s in services.values() if s["type"] == "worker"]
     assert worker["startCommand"] == procfile()["worker"]
     assert worker["buildCommand"] == web["buildCommand"]
