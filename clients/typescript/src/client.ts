@@ -16,6 +16,7 @@ import type {
   Odds,
   OddsRequest,
   Options,
+  RestoreCombat,
   Ruleset,
   RulesetSummary,
   SnapshotResponse,
@@ -274,7 +275,8 @@ export class MeleeClient {
   /** Brings a snapshot back under its own id (the original tokens keep working): a 409 while that id is live. */
   restore<R extends RulesetId = RulesetId>(snapshot: string): Promise<CombatFor<R>> {
     const key = newIdempotencyKey();
-    const call = { method: "POST", path: "/combats", body: { snapshot }, headers: { "Idempotency-Key": key } };
+    const body: RestoreCombat = { snapshot };
+    const call = { method: "POST", path: "/combats", body, headers: { "Idempotency-Key": key } };
     return this.keyed(call, key, { keyed: true });
   }
 

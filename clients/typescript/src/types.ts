@@ -57,6 +57,6 @@ export type Ruleset = Schemas["RulesetDetail"];
 export type Problem = Schemas["Problem"];
 
 /** `GET /combats/{id}/snapshot` (GM only): the combat sealed in one opaque string. */
-export interface SnapshotResponse {
-  snapshot: string;
-}
+export type SnapshotResponse = Schemas["Snapshot"];
+/** `POST /combats` with a snapshot and nothing else: restores it under its own id. */
+export type RestoreCombat = Schemas["RestoreCombat"];

@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Create a combat
-         * @description The body depends on the ruleset: GET /rulesets/{id} serves the sheet, options and an example. The answer carries, once, the game master's token and one token per combatant.
+         * @description The body depends on the ruleset: GET /rulesets/{id} serves the sheet, options and an example. The answer carries, once, the game master's token and one token per combatant. With `{"snapshot": ...}` (from GET /combats/{id}/snapshot) and nothing else, the combat is restored instead, under its own id, version and tokens: the answer is the combat without `tokens` (409 when that combat is live, 422 `invalid-snapshot` when the snapshot does not open).
          */
         post: operations["createCombat"];
         delete?: never;
@@ -151,6 +151,28 @@ export interface paths {
          * @description Same action, same dice: the dice logged with the undone action are played again, so the result is the same.
          */
         post: operations["redoAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/combats/{combat_id}/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                combat_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Save the combat as a sealed snapshot (game master)
+         * @description Game master only. The whole combat (its state, log, history, dice secrets and the digests of its tokens), compressed, encrypted and authenticated under the server's key: an opaque string that POST /combats takes back as `{"snapshot": ...}` to resume the combat under the same id, with the same tokens, once it is gone. Nobody can read it or change it, the GM included.
+         */
+        get: operations["getSnapshot"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5212,6 +5234,10 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        RestoreCombat: {
+            /** @description A snapshot from GET /combats/{id}/snapshot, as it was answered. */
+            snapshot: string;
+        };
         Roll: {
             /** @description Server dice: the counter value that gave it. */
             draw?: number;
@@ -6277,6 +6303,12 @@ export interface components {
             /** @description Default: 0. */
             precision?: number;
             skill?: string | null;
+        };
+        Snapshot: {
+            /** @description The sealed snapshot: opaque, encrypted and authenticated; POST /combats restores it. */
+            snapshot: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description An action of a SpaceOperaD100 combat, told apart by its `type`. */
         SpaceOperaD100Action: components["schemas"]["GmAdjustAction"] | components["schemas"]["SpaceOperaD100AttackAction"] | components["schemas"]["SpaceOperaD100ClearConditionAction"] | components["schemas"]["GmConditionAction"] | components["schemas"]["EndCombatAction"] | components["schemas"]["SpaceOperaD100JoinAction"] | components["schemas"]["GmLeaveAction"] | components["schemas"]["GmModifyAction"] | components["schemas"]["GmOverrideAction"] | components["schemas"]["SpaceOperaD100PassAction"] | components["schemas"]["SpaceOperaD100ReactAction"] | components["schemas"]["SpaceOperaD100RecoverAction"];
@@ -7910,11 +7942,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateCombat"];
+                "application/json": components["schemas"]["CreateCombat"] | components["schemas"]["RestoreCombat"];
             };
         };
         responses: {
-            /** @description Created */
+            /** @description Created (with the tokens), or restored from a snapshot (without them) */
             201: {
                 headers: {
                     /** @description The combat's version, for If-Match. */
@@ -7923,7 +7955,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatedCombat"];
+                    "application/json": components["schemas"]["CreatedCombat"] | components["schemas"]["Combat"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8166,6 +8198,34 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                combat_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Snapshot"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["DEFAULT_ERROR"];
