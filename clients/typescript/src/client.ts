@@ -488,6 +488,8 @@ class Follower {
       this.fallBack();
       return;
     }
+    // Open: only streams that cannot be opened count towards the fallback, not those a proxy ends.
+    this.failures = 0;
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     const parser = new SseParser();
     try {
