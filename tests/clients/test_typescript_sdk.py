@@ -111,6 +111,10 @@ declare const process: { argv: string[]; exitCode?: number };
 const [baseUrl, apiKey] = process.argv.slice(2);
 const melee = new MeleeClient({ baseUrl: baseUrl!, apiKey: apiKey! });
 const body: CombatCreateFor<"sistema-2d6"> = BODY;
+// A published example is typed: its body creates, its actions act.
+const { example } = await melee.ruleset("duel-2d6");
+const other = await melee.createCombat(example.combat);
+for (const action of example.actions) await melee.withToken(tokenFor(other.tokens, action.actor)).act(other.id, action);
 const created = await melee.createCombat(body);
 // Narrowed to sistema-2d6 by the body: age-du-silicium's combatants have no pv.
 const health: number[] = created.combatants.map((c) => c.pv);
@@ -121,7 +125,7 @@ const answer: ActionFor<"sistema-2d6"> = { type: "defend", actor: "capanga", ski
 await melee.withToken(tokenFor(created.tokens, "capanga")).act(created.id, answer);
 const gm = melee.withToken(created.tokens.gm);
 const entries: LogEntry[] = [];
-const live = gm.subscribe(created.id, { onEntry: (e) => { entries.push(e); } }, { after: 0 });
+const live = gm.subscribe<"sistema-2d6">(created.id, { onEntry: (e) => { entries.push(e); } }, { after: 0 });
 let refused: MeleeProblem | null = null;
 try {
   await ana.act(created.id, { type: "pass", actor: "capanga" });

@@ -12,6 +12,7 @@ import type {
   EventsPage,
   EventsPageFor,
   LogEntry,
+  LogEntryFor,
   MintedToken,
   Odds,
   OddsRequest,
@@ -49,9 +50,9 @@ export interface ActOptions {
   signal?: AbortSignal;
 }
 
-export interface SubscribeHandlers {
+export interface SubscribeHandlers<E = LogEntry> {
   /** Each log entry once, in order (awaited when it returns a promise). */
-  onEntry(entry: LogEntry): void | Promise<void>;
+  onEntry(entry: E): void | Promise<void>;
   /** A final failure (the combat is gone, the token revoked or refused) or a handler's own error. */
   onError?(error: unknown): void;
   /** The server says the log was replaced: drop what you hold; the whole log follows from its first entry. */
@@ -298,12 +299,16 @@ export class MeleeClient {
    * Each entry is delivered once, in order. A `reset` event (or, polling, a log that went back)
    * calls onReset and delivers the log again from its first entry.
    */
-  subscribe(id: string, handlers: SubscribeHandlers, o: SubscribeOptions = {}): Subscription {
+  subscribe<R extends RulesetId = RulesetId>(
+    id: string,
+    handlers: SubscribeHandlers<LogEntryFor<R>>,
+    o: SubscribeOptions = {},
+  ): Subscription {
     const controller = new AbortController();
     const close = (): void => controller.abort();
     if (o.signal?.aborted) close();
     o.signal?.addEventListener("abort", close, { once: true });
-    const follower = new Follower(this, id, handlers, o, controller.signal);
+    const follower = new Follower(this, id, handlers as SubscribeHandlers, o, controller.signal);
     follower.run().catch((error: unknown) => {
       if (!controller.signal.aborted) handlers.onError?.(error);
     });

@@ -53,7 +53,14 @@ export type LegalAction = Schemas["LegalAction"];
 export type Odds = Schemas["Odds"];
 export type OddsRequest = Schemas["OddsRequest"];
 export type RulesetSummary = Schemas["RulesetSummary"];
-export type Ruleset = Schemas["RulesetDetail"];
+/** A ruleset's published example: a creation body and actions that play from it. */
+export interface RulesetExample {
+  combat: CombatCreate;
+  actions: Action[];
+  [member: string]: unknown;
+}
+/** `GET /rulesets/{id}`: its schemas, labels, options... and `example`, typed. */
+export type Ruleset = Omit<Schemas["RulesetDetail"], "example"> & { example: RulesetExample };
 export type Problem = Schemas["Problem"];
 
 /** `GET /combats/{id}/snapshot` (GM only): the combat sealed in one opaque string. */

@@ -56,3 +56,19 @@ test("a minted player token acts for its combatant, and options() knows whose it
   assert.equal(first.actor, "ana");
   assert.equal((await ana.act(created.id, first)).action.type, first.type);
 });
+
+test("odds before acting, then undo and redo (GM), each answering with the combat", async () => {
+  const { melee, created, example, as } = await exampleCombat("sistema-2d6");
+  const first = example.actions[0];
+  const { dice, ...undiced } = first;
+  const odds = await as(first.actor).odds(created.id, undiced);
+  assert.ok(Array.isArray(odds.outcomes) && odds.outcomes.length > 0, JSON.stringify(odds).slice(0, 300));
+  const acted = await as(first.actor).act(created.id, first);
+  const gm = melee.withToken(created.tokens.gm);
+  const undone = await gm.undo(created.id);
+  assert.equal(undone.combat.version, acted.combat.version + 1);
+  assert.deepEqual(undone.combat.awaiting, created.awaiting);
+  const redone = await gm.redo(created.id, { ifMatch: undone.combat.version });
+  assert.deepEqual(redone.combat.awaiting, acted.combat.awaiting);
+  assert.equal(dice.length > 0, true);
+});

@@ -4,7 +4,7 @@
 import OBR from "@owlbear-rodeo/sdk";
 import type { Metadata, Player } from "@owlbear-rodeo/sdk";
 import { MeleeClient, MeleeNetworkError, MeleeProblem } from "@melee/client";
-import type { Combat, CombatCreate } from "@melee/client";
+import type { Combat } from "@melee/client";
 import { ROOM_KEY, loadSecrets, playLink, readRoom, saveSecrets } from "./room.js";
 import type { RoomState } from "./room.js";
 import { pickLang, words } from "./words.js";
@@ -88,7 +88,7 @@ async function start(): Promise<void> {
   const baseUrl = input("melee-url");
   const melee = client(baseUrl);
   const { example } = await melee.ruleset($<HTMLSelectElement>("ruleset").value);
-  const created = await melee.createCombat(example["combat"] as CombatCreate);
+  const created = await melee.createCombat(example.combat);
   saveSecrets(localStorage, created.id, { gm: created.tokens.gm, combatants: { ...created.tokens.combatants } });
   await publish({ baseUrl, combatId: created.id, ruleset: created.ruleset, combatants: combatants(created), links: {} });
   say(t("started"));
