@@ -1,4 +1,4 @@
-"""@melee/client (clients/typescript) against a live Melee.
+"""@melee/client (clients/typescript) against a live Melee, in Node and in headless Chromium.
 
 npm ci (scripts/install-node-packages, when missing) and tsc build it; its node tests
 (node --test) play a fight of every ruleset with it, check act's retries and
