@@ -7,7 +7,7 @@
   and the log (``/events``) are ``no-store``; other reads ``private,
   no-cache`` (never in a shared cache, revalidated with their ETag). A
   response that set its own Cache-Control (the event stream) keeps it.
-- The pages (``/play``, ``/docs``): a Content-Security-Policy that runs only
+- The pages (``/``, ``/play``, ``/docs``): a Content-Security-Policy that runs only
   the service's own scripts, and no framing by another site
   (``frame-ancestors 'none'`` and ``X-Frame-Options: DENY``), unless the
   deployment names the origins that may frame them (``FRAME_ANCESTORS``: a
@@ -55,6 +55,8 @@ def content_security_policy(hashes: list[str], inline_styles: bool, frame_ancest
 
 
 def _is_page(path: str) -> bool:
+    if path == "/":  # the landing page
+        return True
     return any(path == page or path.startswith(page + "/") for page in PAGES)
 
 
