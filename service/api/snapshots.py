@@ -36,7 +36,9 @@ class Snapshot(MethodView):
     @blp.response(200, schemas.Snapshot)
     def get(self, combat_id):
         sealer = sealing.snapshot_sealer(to_seal=True)
-        return {"snapshot": snapshots.take(store(), combat_id, bearer_token(), sealer)}, 200, {"Vary": "Authorization"}
+        # no-store: whoever holds a snapshot may bring the combat back once it is gone.
+        taken = snapshots.take(store(), combat_id, bearer_token(), sealer)
+        return {"snapshot": taken}, 200, {"Cache-Control": "no-store"}
 
 
 def restored(body: dict, fence: KeyFence | None) -> Response | tuple[dict, int, dict]:

@@ -35,7 +35,7 @@ def example(client, ruleset="sistema-2d6"):
 def snapshot_of(client, location: str) -> str:
     response = client.get(f"{location}/snapshot")
     assert response.status_code == 200, response.get_json()
-    assert response.headers["Cache-Control"] == "private, no-cache"
+    assert response.headers["Cache-Control"] == "no-store"
     return response.get_json()["snapshot"]
 
 
