@@ -93,6 +93,21 @@ def _origins(env: Mapping[str, str]) -> tuple[str, ...]:
     return origins
 
 
+_FRAME_ORIGIN = re.compile(r"^https?://(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,5})?$")
+
+
+def _frame_ancestors(env: Mapping[str, str]) -> tuple[str, ...]:
+    """The origins allowed to embed /play and /docs (CSP frame-ancestors), space-separated."""
+    origins = tuple(env.get("FRAME_ANCESTORS", "").split())
+    for origin in origins:
+        if not _FRAME_ORIGIN.match(origin):
+            raise SettingsError(
+                f"FRAME_ANCESTORS: {origin!r} is not an origin such as https://www.owlbear.rodeo or "
+                "https://*.example.com (scheme and host, an optional port, no path; several: separated by spaces)"
+            )
+    return origins
+
+
 def _redis_url(env: Mapping[str, str]) -> str | None:
     url = env.get("REDIS_URL") or None
     if url is not None and not url.startswith(_REDIS_SCHEMES):
@@ -116,6 +131,10 @@ class Settings:
     combat_ttl_seconds: int = 86400
     redis_timeout_seconds: float = 2.0
     cors_origins: tuple[str, ...] = field(default_factory=lambda: ("*",))
+    # Answer Private Network Access preflights with Allow-Private-Network: true (CORS_PRIVATE_NETWORK).
+    cors_private_network: bool = False
+    # Origins that may embed /play and /docs in a frame (FRAME_ANCESTORS); none: no framing at all.
+    frame_ancestors: tuple[str, ...] = ()
     max_body_bytes: int = 64 * 1024
     retry_after_seconds: int = 5
     # Requests per client (verified credential, else address), all endpoints together.
@@ -172,6 +191,8 @@ class Settings:
         "COMBAT_TTL_SECONDS",
         "REDIS_TIMEOUT_SECONDS",
         "CORS_ORIGINS",
+        "CORS_PRIVATE_NETWORK",
+        "FRAME_ANCESTORS",
         "MAX_BODY_BYTES",
         "RETRY_AFTER_SECONDS",
         "RATE_LIMIT",
@@ -211,6 +232,8 @@ class Settings:
             combat_ttl_seconds=_int(env, "COMBAT_TTL_SECONDS", 86400, 60, 90 * 86400),
             redis_timeout_seconds=_float(env, "REDIS_TIMEOUT_SECONDS", 2.0, 60.0),
             cors_origins=_origins(env),
+            cors_private_network=_flag(env, "CORS_PRIVATE_NETWORK"),
+            frame_ancestors=_frame_ancestors(env),
             max_body_bytes=_int(env, "MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
             retry_after_seconds=_int(env, "RETRY_AFTER_SECONDS", 5, 1, 3600),
             rate_limit=_rate(env, "RATE_LIMIT", cls.rate_limit),

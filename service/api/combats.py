@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..rules.viewer import GM_VIEWER
 from ..usecases import actions, creation, reads
@@ -86,8 +85,6 @@ class Combats(MethodView):
     @api_key_required
     def post(self):
         body = json_body()
-        if "snapshot" not in body and snapshots.too_large_for_a_creation():
-            raise RequestEntityTooLarge()
         key = Idempotency.header()
         if key is not None and (invalid := Idempotency.invalid_key(key)) is not None:
             return invalid

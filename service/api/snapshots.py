@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from flask import Response, request, url_for
+from flask import Response, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -36,7 +36,9 @@ class Snapshot(MethodView):
     @blp.response(200, schemas.Snapshot)
     def get(self, combat_id):
         sealer = sealing.snapshot_sealer(to_seal=True)
-        return {"snapshot": snapshots.take(store(), combat_id, bearer_token(), sealer)}, 200, {"Vary": "Authorization"}
+        # no-store: whoever holds a snapshot may bring the combat back once it is gone.
+        taken = snapshots.take(store(), combat_id, bearer_token(), sealer)
+        return {"snapshot": taken}, 200, {"Cache-Control": "no-store"}
 
 
 def restored(body: dict, fence: KeyFence | None) -> Response | tuple[dict, int, dict]:
@@ -49,10 +51,3 @@ def restored(body: dict, fence: KeyFence | None) -> Response | tuple[dict, int, 
     headers = {"Location": url_for("combats.Combat", combat_id=done.state["id"]), "ETag": etag(done.state)}
     answer = combat_view(done.state, GM_VIEWER)
     return replayed_response(answer, 201, headers) if done.replayed else (answer, 201, headers)
-
-
-def too_large_for_a_creation() -> bool:
-    """A creation's body beyond MAX_BODY_BYTES (POST /combats reads up to MAX_SNAPSHOT_BYTES, for a snapshot)."""
-    request.max_content_length = None  # the service's own limit again, for the 413's max_bytes
-    limit = request.max_content_length
-    return limit is not None and len(request.get_data(cache=True)) > limit

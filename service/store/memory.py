@@ -95,8 +95,9 @@ class MemoryCombats:
         state = exported["state"]
         if state["id"] in self.states:
             raise VersionConflict(0)
+        # A memory export holds every version. (A Redis one holds one in SNAPSHOT_EVERY: the state at a
+        # version between is then the one kept before it, not replayed: good enough for the unit tests.)
         history = {int(version): kept for version, kept in exported["history"].items()}
-        # A version the history lacks (a Redis export keeps one in SNAPSHOT_EVERY) is the newest before it.
         versions, kept = [], history[1]
         for version in range(1, state["version"]):
             kept = history.get(version, kept)

@@ -35,7 +35,7 @@ def example(client, ruleset="sistema-2d6"):
 def snapshot_of(client, location: str) -> str:
     response = client.get(f"{location}/snapshot")
     assert response.status_code == 200, response.get_json()
-    assert response.headers["Cache-Control"] == "private, no-cache"
+    assert response.headers["Cache-Control"] == "no-store"
     return response.get_json()["snapshot"]
 
 
@@ -283,3 +283,15 @@ def test_a_long_fight_restores_whole_with_a_fresh_ttl_and_its_history(client, st
     assert undone.get_json()["combat"]["version"] == saved_state["version"] + 1
     # And a listener resuming from the last seq it saw gets what follows.
     assert [e["seq"] for e in store.entries_after(combat_id, saved_state["version"])] == [saved_state["version"] + 1]
+
+
+def test_only_a_snapshot_may_be_larger_than_a_creation(store):
+    client = app_with(store, max_body_bytes=1024, max_snapshot_bytes=64 * 1024)
+    for body, content_type in (
+        ("x" * 5000, "application/json"),  # no JSON at all
+        ('["' + "x" * 5000 + '"]', "application/json"),  # JSON, no object
+        ('{"lang": "' + "x" * 5000 + '"}', "application/json"),  # an object without a snapshot
+        ("x" * 5000, "text/plain"),
+    ):
+        refused = client.post("/combats", data=body, content_type=content_type)
+        assert refused.status_code == 413 and refused.get_json()["max_bytes"] == 1024, body[:12]
