@@ -1,0 +1,538 @@
+// MeleeClient: every operation a VTT needs, over fetch only (browsers, Node 20+, Deno, Bun).
+import type { RulesetId } from "./generated/rulesets.js";
+import { MeleeNetworkError, MeleeProblem } from "./errors.js";
+import { SseParser } from "./sse.js";
+import type {
+  Action,
+  ActionFor,
+  ActionResultFor,
+  CombatCreate,
+  CombatFor,
+  CreatedCombatOf,
+  EventsPage,
+  EventsPageFor,
+  LogEntry,
+  LogEntryFor,
+  MintedToken,
+  Odds,
+  OddsRequest,
+  Options,
+  RestoreCombat,
+  Ruleset,
+  RulesetSummary,
+  SnapshotResponse,
+  TokenRequest,
+} from "./types.js";
+
+export interface MeleeOptions {
+  /** Melee's address: `https://melee.example.org` (no trailing path needed). */
+  baseUrl: string;
+  /** The bearer token this client acts with: the GM's or one combatant's. */
+  token?: string;
+  /** `X-API-Key`, when the server requires one to create combats (API_KEYS). */
+  apiKey?: string;
+  /** The narration's language (`Accept-Language`): en, fr, pt. */
+  lang?: string;
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** How many times a retryable failure is retried (default 4). */
+  retries?: number;
+  /** The first retry's backoff in ms, doubled at each retry (default 250), and its cap (default 8000). */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+}
+
+export interface ActOptions {
+  /** The logical action's key; fresh by default. Pass a failed act's `error.idempotencyKey` to retry it later. */
+  idempotencyKey?: string;
+  /** Apply only if the combat is still at this version (`combat.version` or its ETag): a 412 otherwise. */
+  ifMatch?: string | number;
+  signal?: AbortSignal;
+}
+
+export interface SubscribeHandlers<E = LogEntry> {
+  /** Each log entry once, in order (awaited when it returns a promise). */
+  onEntry(entry: E): void | Promise<void>;
+  /** A final failure (the combat is gone, the token revoked or refused) or a handler's own error. */
+  onError?(error: unknown): void;
+  /** The server says the log was replaced: drop what you hold; the whole log follows from its first entry. */
+  onReset?(): void;
+  /** How entries arrive now: "stream" (SSE), "poll" (long poll) or "reconnecting". */
+  onStatus?(status: "stream" | "poll" | "reconnecting"): void;
+}
+
+export interface SubscribeOptions {
+  /** Deliver the entries after this seq first (0: the whole log). Default: only new ones. */
+  after?: number;
+  signal?: AbortSignal;
+  /** "auto" (default): SSE, falling back to the long poll when streaming is unavailable. */
+  transport?: "auto" | "stream" | "poll";
+  /** The long poll's wait in seconds (1 to 25, default 20). */
+  wait?: number;
+}
+
+export interface Subscription {
+  close(): void;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+interface Call {
+  method: string;
+  path: string;
+  query?: Query;
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal | undefined;
+}
+
+/** Which failures a request may retry: "keyed" (reads, and writes with an Idempotency-Key) or "unkeyed". */
+interface RetryPolicy {
+  keyed: boolean;
+  conditional?: boolean;
+}
+
+const MAX_STREAM_FAILURES = 3;
+
+/** A fresh Idempotency-Key (a v4 UUID), also where crypto.randomUUID is missing (plain-http pages). */
+export function newIdempotencyKey(): string {
+  const webCrypto = globalThis.crypto;
+  if (typeof webCrypto?.randomUUID === "function") return webCrypto.randomUUID();
+  const bytes = webCrypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The token a combatant acts with: its own, else the GM's (for NPCs and `gm`). */
+export function tokenFor(tokens: { gm: string; combatants: Record<string, string> }, actor: string): string {
+  return actor === "gm" ? tokens.gm : tokens.combatants[actor] ?? tokens.gm;
+}
+
+/** Whether a failure may be retried by the policy (the 409/412 rules of docs/vtt.md). */
+export function isRetryable(error: unknown, policy: RetryPolicy): boolean {
+  if (error instanceof MeleeNetworkError) return policy.keyed;
+  if (!(error instanceof MeleeProblem)) return false;
+  if (error.status === 429) return true; // refused before anything ran
+  if (error.status === 503) return policy.keyed || error.is("store-unavailable");
+  if (error.status === 409) {
+    if (error.is("request-in-flight")) return policy.keyed;
+    // Other actions kept committing first: nothing applied. With If-Match the 412 says so instead.
+    if (error.is("version-conflict")) return !policy.conditional;
+  }
+  return false; // 412 (reload and decide again), the rules' 4xx, 409 action-limit-reached...: final
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      signal?.removeEventListener("abort", aborted);
+      resolve();
+    }
+    function aborted(): void {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    }
+    signal?.addEventListener("abort", aborted, { once: true });
+  });
+}
+
+function etag(version: string | number): string {
+  const text = String(version);
+  return /^\d+$/.test(text) ? `"${text}"` : text;
+}
+
+const segment = encodeURIComponent;
+
+export class MeleeClient {
+  readonly baseUrl: string;
+  readonly token: string | undefined;
+  private readonly config: MeleeOptions;
+  private readonly fetchImpl: typeof fetch;
+  /** Token -> actor, learnt from creations: shared by every client derived with withToken. */
+  private readonly actors: Map<string, string>;
+
+  constructor(options: MeleeOptions, actors?: Map<string, string>) {
+    if (!options.baseUrl) throw new TypeError("MeleeClient: baseUrl is required");
+    this.config = { ...options };
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.token = options.token;
+    this.actors = actors ?? new Map();
+    const chosen = options.fetch ?? globalThis.fetch;
+    if (typeof chosen !== "function") throw new TypeError("MeleeClient: no fetch here; pass options.fetch");
+    this.fetchImpl = (input, init) => chosen(input, init); // unbound window.fetch throws "Illegal invocation"
+  }
+
+  /** The same client acting with another token (a player's, the GM's). */
+  withToken(token: string): MeleeClient {
+    return new MeleeClient({ ...this.config, token }, this.actors);
+  }
+
+  /** Who this client's token acts for, when a creation through this client (or its family) said: an id or "gm". */
+  get actor(): string | undefined {
+    return this.token === undefined ? undefined : this.actors.get(this.token);
+  }
+
+  // -- rulesets --------------------------------------------------------------------------
+
+  rulesets(): Promise<RulesetSummary[]> {
+    return this.read({ method: "GET", path: "/rulesets" });
+  }
+
+  ruleset(id: string): Promise<Ruleset> {
+    return this.read({ method: "GET", path: `/rulesets/${segment(id)}` });
+  }
+
+  // -- combats ---------------------------------------------------------------------------
+
+  /** Creates a combat (with a fresh Idempotency-Key, reused on retries); the answer holds every token, once. */
+  async createCombat<B extends CombatCreate>(body: B, o: { idempotencyKey?: string; signal?: AbortSignal } = {}): Promise<CreatedCombatOf<B>> {
+    const key = o.idempotencyKey ?? newIdempotencyKey();
+    const created = await this.keyed<CreatedCombatOf<B>>(
+      { method: "POST", path: "/combats", body, headers: { "Idempotency-Key": key }, signal: o.signal },
+      key,
+      { keyed: true },
+    );
+    const tokens = (created as { tokens?: { gm: string; combatants: Record<string, string> } }).tokens;
+    if (tokens) {
+      this.actors.set(tokens.gm, "gm");
+      for (const [actor, token] of Object.entries(tokens.combatants)) this.actors.set(token, actor);
+    }
+    return created;
+  }
+
+  combat<R extends RulesetId = RulesetId>(id: string, o: { signal?: AbortSignal } = {}): Promise<CombatFor<R>> {
+    return this.read({ method: "GET", path: `/combats/${segment(id)}`, signal: o.signal });
+  }
+
+  /** Deletes a combat (GM). */
+  async deleteCombat(id: string): Promise<void> {
+    await this.request({ method: "DELETE", path: `/combats/${segment(id)}` });
+  }
+
+  /**
+   * Sends one logical action: a fresh Idempotency-Key (or `o.idempotencyKey`), the same on each retry,
+   * so it is applied once. Retried with jittered exponential backoff (and Retry-After): no answer, 503
+   * (`outcome-unknown`, `store-unavailable`), 429, 409 `request-in-flight`, and 409 `version-conflict`
+   * unless `ifMatch` is set. A 412 (with `ifMatch`: the combat moved on) is thrown at once: reload
+   * (`error.currentVersion`), decide again, send with the new version. Other problems are final.
+   */
+  act<R extends RulesetId = RulesetId>(id: string, action: ActionFor<R>, o: ActOptions = {}): Promise<ActionResultFor<R>> {
+    const key = o.idempotencyKey ?? newIdempotencyKey();
+    const headers: Record<string, string> = { "Idempotency-Key": key };
+    if (o.ifMatch !== undefined) headers["If-Match"] = etag(o.ifMatch);
+    return this.keyed(
+      { method: "POST", path: `/combats/${segment(id)}/actions`, body: action, headers, signal: o.signal },
+      key,
+      { keyed: true, conditional: o.ifMatch !== undefined },
+    );
+  }
+
+  /** What `actor` may send now (default: this token's combatant when known, else "gm"). */
+  options(id: string, o: { actor?: string; signal?: AbortSignal } = {}): Promise<Options> {
+    const actor = o.actor ?? this.actor ?? "gm";
+    return this.read({ method: "GET", path: `/combats/${segment(id)}/options`, query: { actor }, signal: o.signal });
+  }
+
+  /** The odds of a proposed action (nothing is applied). */
+  odds(id: string, action: Action, more: Omit<OddsRequest, "action"> = {}): Promise<Odds> {
+    return this.read({ method: "POST", path: `/combats/${segment(id)}/odds`, body: { ...more, action } });
+  }
+
+  /** Undoes the last action (GM). Not retried after no answer: read the combat to see whether it happened. */
+  undo<R extends RulesetId = RulesetId>(id: string, o: { ifMatch?: string | number } = {}): Promise<ActionResultFor<R>> {
+    return this.history("undo", id, o);
+  }
+
+  redo<R extends RulesetId = RulesetId>(id: string, o: { ifMatch?: string | number } = {}): Promise<ActionResultFor<R>> {
+    return this.history("redo", id, o);
+  }
+
+  private history<T>(which: "undo" | "redo", id: string, o: { ifMatch?: string | number }): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (o.ifMatch !== undefined) headers["If-Match"] = etag(o.ifMatch);
+    const call = { method: "POST", path: `/combats/${segment(id)}/${which}`, headers };
+    return this.retrying(() => this.request<T>(call), { keyed: false, conditional: o.ifMatch !== undefined });
+  }
+
+  /** Mints a token (GM): a player's for one combatant (`{ role: "player", combatant }`) or another GM's. */
+  async mintToken(id: string, request: TokenRequest): Promise<MintedToken> {
+    const minted = await this.request<MintedToken>({ method: "POST", path: `/combats/${segment(id)}/tokens`, body: request });
+    this.actors.set(minted.token, minted.combatant ?? "gm");
+    return minted;
+  }
+
+  // -- snapshots -------------------------------------------------------------------------
+
+  /** The combat sealed in one opaque string (GM token only): keep it to restore the fight later. */
+  async snapshot(id: string): Promise<string> {
+    const answer = await this.read<SnapshotResponse>({ method: "GET", path: `/combats/${segment(id)}/snapshot` });
+    return answer.snapshot;
+  }
+
+  /** Brings a snapshot back under its own id (the original tokens keep working): a 409 while that id is live. */
+  restore<R extends RulesetId = RulesetId>(snapshot: string): Promise<CombatFor<R>> {
+    const key = newIdempotencyKey();
+    const body: RestoreCombat = { snapshot };
+    const call = { method: "POST", path: "/combats", body, headers: { "Idempotency-Key": key } };
+    return this.keyed(call, key, { keyed: true });
+  }
+
+  // -- the log ---------------------------------------------------------------------------
+
+  /** A page of the log after `after`; with `wait` (seconds, up to 25) a long poll. */
+  events<R extends RulesetId = RulesetId>(
+    id: string,
+    o: { after?: number; wait?: number; limit?: number; signal?: AbortSignal } = {},
+  ): Promise<EventsPageFor<R>> {
+    const query: Query = { after: o.after, wait: o.wait, limit: o.limit };
+    return this.read({ method: "GET", path: `/combats/${segment(id)}/events`, query, signal: o.signal });
+  }
+
+  /**
+   * Follows the log live: SSE read with fetch (so the token goes in Authorization), resumed with
+   * Last-Event-ID after a drop or the server's `reconnect`; the long poll `GET /events?wait=` when
+   * streaming is unavailable (no readable body, 429/503 on the stream, repeated failures).
+   * Each entry is delivered once, in order. A `reset` event (or, polling, a log that went back)
+   * calls onReset and delivers the log again from its first entry.
+   */
+  subscribe<R extends RulesetId = RulesetId>(
+    id: string,
+    handlers: SubscribeHandlers<LogEntryFor<R>>,
+    o: SubscribeOptions = {},
+  ): Subscription {
+    const controller = new AbortController();
+    const close = (): void => controller.abort();
+    if (o.signal?.aborted) close();
+    o.signal?.addEventListener("abort", close, { once: true });
+    const follower = new Follower(this, id, handlers as SubscribeHandlers, o, controller.signal);
+    follower.run().catch((error: unknown) => {
+      if (!controller.signal.aborted) handlers.onError?.(error);
+    });
+    return { close };
+  }
+
+  /** @internal The stream request (used by subscribe). */
+  openStream(id: string, after: number, signal: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = { Accept: "text/event-stream" };
+    if (after > 0) headers["Last-Event-ID"] = String(after);
+    return this.send({ method: "GET", path: `/combats/${segment(id)}/stream`, query: { after }, headers, signal });
+  }
+
+  /** @internal A backoff for attempt n (0-based): equal jitter, at least Retry-After. */
+  backoff(attempt: number, error?: unknown): number {
+    const base = this.config.retryBaseMs ?? 250;
+    const cap = this.config.retryMaxMs ?? 8000;
+    const ceiling = Math.min(cap, base * 2 ** attempt);
+    const retryAfter = error instanceof MeleeProblem && error.retryAfter !== undefined ? error.retryAfter * 1000 : 0;
+    return Math.max(retryAfter, ceiling / 2) + Math.random() * (ceiling / 2);
+  }
+
+  // -- the transport ---------------------------------------------------------------------
+
+  private read<T>(call: Call): Promise<T> {
+    return this.retrying(() => this.request<T>(call), { keyed: true }, call.signal);
+  }
+
+  private async keyed<T>(call: Call, key: string, policy: RetryPolicy): Promise<T> {
+    try {
+      return await this.retrying(() => this.request<T>(call), policy, call.signal);
+    } catch (error) {
+      if (error instanceof MeleeProblem || error instanceof MeleeNetworkError) error.idempotencyKey = key;
+      throw error;
+    }
+  }
+
+  private async retrying<T>(attempt: () => Promise<T>, policy: RetryPolicy, signal?: AbortSignal): Promise<T> {
+    const retries = this.config.retries ?? 4;
+    for (let n = 0; ; n++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (n >= retries || !isRetryable(error, policy) || signal?.aborted) throw error;
+        await sleep(this.backoff(n, error), signal);
+      }
+    }
+  }
+
+  /** One request: its JSON answer, or a MeleeProblem / MeleeNetworkError. */
+  private async request<T>(call: Call): Promise<T> {
+    const response = await this.send(call);
+    if (response.status === 204) return undefined as T;
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      if (call.signal?.aborted) throw error;
+      throw new MeleeNetworkError(`${call.method} ${call.path}: the answer was cut off`, { cause: error });
+    }
+    try {
+      return JSON.parse(text) as T;
+    } catch (error) {
+      throw new MeleeNetworkError(`${call.method} ${call.path}: the answer is not JSON`, { cause: error });
+    }
+  }
+
+  /** The fetch itself: a non-2xx answer is thrown as its MeleeProblem. */
+  private async send(call: Call): Promise<Response> {
+    const url = new URL(this.baseUrl + call.path);
+    for (const [name, value] of Object.entries(call.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = { Accept: "application/json", ...call.headers };
+    if (call.body !== undefined) headers["Content-Type"] = "application/json";
+    if (this.token) headers["Authorization"] = `Bearer ${this.token}`;
+    if (this.config.apiKey) headers["X-API-Key"] = this.config.apiKey;
+    if (this.config.lang) headers["Accept-Language"] = this.config.lang;
+    const init: RequestInit = { method: call.method, headers };
+    if (call.body !== undefined) init.body = JSON.stringify(call.body);
+    if (call.signal) init.signal = call.signal;
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, init);
+    } catch (error) {
+      if (call.signal?.aborted) throw error;
+      throw new MeleeNetworkError(`${call.method} ${call.path}: no answer (${String(error)})`, { cause: error });
+    }
+    if (!response.ok) throw await MeleeProblem.fromResponse(response);
+    return response;
+  }
+}
+
+/** One subscription's loop: the stream while it works, else the long poll. */
+class Follower {
+  private cursor = 0;
+  private mode: "stream" | "poll";
+  private failures = 0;
+
+  constructor(
+    private readonly client: MeleeClient,
+    private readonly id: string,
+    private readonly handlers: SubscribeHandlers,
+    private readonly o: SubscribeOptions,
+    private readonly signal: AbortSignal,
+  ) {
+    this.mode = o.transport === "poll" ? "poll" : "stream";
+  }
+
+  async run(): Promise<void> {
+    if (this.o.after !== undefined) this.cursor = this.o.after;
+    else this.cursor = (await this.client.events(this.id, { after: 0, limit: 1, signal: this.signal })).last_seq;
+    this.status(this.mode);
+    while (!this.signal.aborted) {
+      try {
+        if (this.mode === "stream") await this.stream();
+        else await this.poll();
+      } catch (error) {
+        if (this.signal.aborted) return;
+        if (!this.transient(error)) throw error;
+        this.failures += 1;
+        if (this.mode === "stream" && this.o.transport !== "stream" && this.failures >= MAX_STREAM_FAILURES) {
+          this.fallBack();
+          continue;
+        }
+        this.status("reconnecting");
+        await sleep(this.client.backoff(Math.min(this.failures, 6), error), this.signal).catch(() => undefined);
+        if (!this.signal.aborted) this.status(this.mode);
+      }
+    }
+  }
+
+  private status(status: "stream" | "poll" | "reconnecting"): void {
+    this.handlers.onStatus?.(status);
+  }
+
+  private fallBack(): void {
+    this.mode = "poll";
+    this.failures = 0;
+    this.status("poll");
+  }
+
+  private transient(error: unknown): boolean {
+    if (error instanceof MeleeNetworkError) return true;
+    if (error instanceof MeleeProblem) return error.status === 429 || error.status === 503;
+    return error instanceof TypeError; // a body cut off mid-read
+  }
+
+  private async deliver(entry: LogEntry): Promise<void> {
+    if (entry.seq <= this.cursor) return; // already delivered (a replay after resuming)
+    this.cursor = entry.seq;
+    this.failures = 0;
+    try {
+      await this.handlers.onEntry(entry);
+    } catch (error) {
+      this.handlers.onError?.(error);
+    }
+  }
+
+  private reset(): void {
+    this.cursor = 0;
+    this.handlers.onReset?.();
+  }
+
+  /** One stream connection, read to its end. */
+  private async stream(): Promise<void> {
+    let response: Response;
+    try {
+      response = await this.client.openStream(this.id, this.cursor, this.signal);
+    } catch (error) {
+      // The stream's own 429 (too many streams) and 503 (the server holds all it may) say: long-poll.
+      if (error instanceof MeleeProblem && (error.status === 429 || error.status === 503) && this.o.transport !== "stream") {
+        this.fallBack();
+        return;
+      }
+      throw error;
+    }
+    const type = response.headers.get("Content-Type") ?? "";
+    if (!response.body || !type.includes("text/event-stream")) {
+      await response.body?.cancel().catch(() => undefined);
+      if (this.o.transport === "stream") throw new MeleeNetworkError("the stream is not an event stream here");
+      this.fallBack();
+      return;
+    }
+    // Open: only streams that cannot be opened count towards the fallback, not those a proxy ends.
+    this.failures = 0;
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    const parser = new SseParser();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) throw new MeleeNetworkError("the stream ended"); // a proxy's cut: resume
+        for (const event of parser.feed(value)) {
+          if (event.event === "entry") {
+            await this.deliver(JSON.parse(event.data) as LogEntry);
+          } else if (event.event === "reconnect") {
+            return; // the server is stopping: resume at once from the cursor
+          } else if (event.event === "reset") {
+            this.reset();
+            return;
+          } else if (event.event === "gone" || event.event === "revoked") {
+            throw new MeleeProblem({
+              status: event.event === "gone" ? 404 : 401,
+              type: `/problems/${event.event === "gone" ? "not-found" : "token-revoked"}`,
+              title: event.event === "gone" ? "Combat gone" : "Token revoked",
+              detail: event.data || (event.event === "gone" ? "the combat was deleted or expired" : "this token was revoked"),
+            });
+          }
+        }
+      }
+    } finally {
+      reader.cancel().catch(() => undefined);
+    }
+  }
+
+  /** One long poll, and the pages after it. */
+  private async poll(): Promise<void> {
+    const wait = Math.min(25, Math.max(1, this.o.wait ?? 20));
+    const page: EventsPage = await this.client.events(this.id, { after: this.cursor, wait, limit: 200, signal: this.signal });
+    if (page.last_seq < this.cursor) {
+      this.reset(); // the log went back (replaced): read it again from its start
+      return;
+    }
+    for (const entry of page.items as LogEntry[]) await this.deliver(entry);
+    this.failures = 0;
+  }
+}

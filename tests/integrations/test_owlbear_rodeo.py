@@ -1,0 +1,106 @@
+"""The Owlbear Rodeo extension (integrations/owlbear-rodeo) against a live Melee.
+
+It type-checks strict against @owlbear-rodeo/sdk's own types and bundles with esbuild;
+in Debian's headless Chromium (playwright-core from tests/browser), with the OBR host
+stubbed by test/obr-stub.js, a GM starts a fight and gives players their combatants:
+the room's metadata and each player's embedded /play link are checked. Skipped, saying
+why, when node, npm, chromium or playwright-core cannot be had.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import free_port, start_gunicorn, stop
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+EXTENSION = ROOT / "integrations" / "owlbear-rodeo"
+TSC = EXTENSION / "node_modules" / ".bin" / "tsc"
+PLAYWRIGHT = ROOT / "tests" / "browser" / "node_modules" / "playwright-core"
+API_KEY = "owlbear-tests-key"
+
+
+def run(command: list, timeout: int = 300, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(part) for part in command],
+        cwd=EXTENSION,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )
+
+
+@pytest.fixture(scope="module")
+def extension() -> Path:
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node and npm are not installed: the Owlbear Rodeo extension's tests need them")
+    if not TSC.exists():
+        done = run([ROOT / "scripts" / "install-node-packages"], timeout=900)
+        if done.returncode != 0:
+            pytest.skip(f"npm could not install the extension's dev dependencies: {done.stderr[-500:]}")
+    return EXTENSION
+
+
+@pytest.fixture(scope="module")
+def browser(extension):
+    if not Path("/usr/bin/chromium").exists() or not PLAYWRIGHT.exists():
+        done = run([ROOT / "scripts" / "install-browser"], timeout=900)
+        if done.returncode != 0:
+            pytest.skip(f"scripts/install-browser could not install chromium/playwright-core: {done.stderr[-500:]}")
+
+
+def test_the_versions_are_the_project_version():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    manifest = json.loads((EXTENSION / "manifest.json").read_text())
+    package = json.loads((EXTENSION / "package.json").read_text())
+    assert (manifest["version"], package["version"]) == (project, project)
+    assert manifest["action"]["popover"] == "/index.html" and (EXTENSION / manifest["icon"].lstrip("/")).is_file()
+
+
+def test_it_type_checks_strict_against_the_owlbear_sdk_and_bundles(extension):
+    checked = run([TSC, "-p", "tsconfig.json"])
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    built = run(["node", "build.mjs"])
+    assert built.returncode == 0, built.stdout + built.stderr
+    bundle = (EXTENSION / "dist" / "main.js").read_text()
+    assert "obr-stub" not in bundle and "org.melee.owlbear/combat" in bundle
+
+
+def test_a_gm_starts_a_fight_and_each_player_sees_their_own_play(extension, browser, tmp_path):
+    bundle = tmp_path / "stub-main.js"
+    built = run(["node", "build.mjs", "--stub", "--outfile", bundle])
+    assert built.returncode == 0, built.stdout + built.stderr
+    port = free_port()
+    redis_url = os.environ.get("REDIS_URL")
+    process, base = start_gunicorn(
+        {
+            "API_KEYS": API_KEY,
+            "REDIS_URL": redis_url,
+            "WEB_CONCURRENCY": "2" if redis_url else "1",
+            # /play embedded by the extension's page (docs/vtt.md#embedding-play).
+            "FRAME_ANCESTORS": f"http://127.0.0.1:{port}",
+        }
+    )
+    try:
+        env = {
+            "MELEE_BASE_URL": base,
+            "MELEE_API_KEY": API_KEY,
+            "OWLBEAR_SITE_PORT": str(port),
+            "OWLBEAR_BUNDLE": bundle,
+        }
+        done = run(["node", "--test", "test/extension.test.mjs"], timeout=240, env=env)
+    finally:
+        stop(process)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    # The 4th test, /play loaded in the player's frame, runs: this Melee has FRAME_ANCESTORS.
+    assert "# pass 4" in done.stdout and "# fail 0" in done.stdout, done.stdout[-3000:]
