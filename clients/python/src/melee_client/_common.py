@@ -45,8 +45,9 @@ RETRIED_CONFLICTS = frozenset({"/problems/request-in-flight", "/problems/version
 class RetryPolicy:
     """Up to ``retries`` more attempts, after jittered exponential waits.
 
-    The n-th retry waits ``max(backoff * 2**n, Retry-After)`` times a random factor in
-    [0.5, 1.5) (so that clients who collided do not collide again), at most ``max_delay`` seconds.
+    Retry ``n`` (from 0) waits ``backoff * 2**n`` seconds times a random factor in [0.5, 1.5)
+    (so that clients who collided do not collide again), at most ``max_delay``; never less than
+    the answer's ``Retry-After``, itself stretched by a random 0 to 25 %.
     """
 
     retries: int = 3
@@ -54,8 +55,10 @@ class RetryPolicy:
     max_delay: float = 10.0
 
     def delay(self, attempt: int, retry_after: float | None) -> float:
-        wait = max(self.backoff * 2.0**attempt, retry_after or 0.0)
-        return min(self.max_delay, wait * random.uniform(0.5, 1.5))
+        wait = min(self.max_delay, self.backoff * 2.0**attempt * random.uniform(0.5, 1.5))
+        if retry_after:
+            wait = max(wait, retry_after * random.uniform(1.0, 1.25))
+        return wait
 
 
 def retryable(kind: Kind, failure: BaseException) -> bool:

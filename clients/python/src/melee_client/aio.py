@@ -187,21 +187,26 @@ class AsyncMelee:
                 failures = STREAM_ATTEMPTS - 1  # one more try of the stream, then poll again
                 continue
             try:
+                received = False
                 async for kind, value in self._read_stream(combat_id, last):
                     if kind == "entry":
                         entry = cast(LogEntry, value)
-                        last = entry["seq"]
-                        failures = 0
+                        last, received = entry["seq"], True
                         yield entry
-                    elif kind == "open":
-                        failures = 0
+                    elif kind == "reconnect":
+                        received = True  # the server asks for it: at once
                     elif kind == "reset":
                         if on_reset:
                             called = on_reset()
                             if called is not None:
                                 await called
-                        last = await self._head(combat_id)
+                        last, received = await self._head(combat_id), True
                         break
+                if received:
+                    failures = 0
+                else:  # opened, then closed with nothing in it: wait before the next try
+                    failures += 1
+                    await asyncio.sleep(self.policy.delay(failures - 1, None))
             except (MeleeProblem, httpx.TransportError) as failure:
                 if isinstance(failure, MeleeProblem) and failure.status not in (429, 503):
                     raise
@@ -246,7 +251,6 @@ class AsyncMelee:
             if not is_event_stream(response):
                 await response.aread()
                 raise MeleeProblem.from_response(response)
-            yield "open", None
             parser = SseParser()
             async for line in response.aiter_lines():
                 event = parser.feed(line)
@@ -255,6 +259,7 @@ class AsyncMelee:
                 if event.event == "entry":
                     yield "entry", json.loads(event.data)
                 elif event.event == "reconnect":
+                    yield "reconnect", None
                     return
                 elif event.event == "reset":
                     yield "reset", None

@@ -199,21 +199,26 @@ class Melee:
                 failures = STREAM_ATTEMPTS - 1  # one more try of the stream, then poll again
                 continue
             try:
+                received = False
                 for kind, value in self._read_stream(combat_id, last, holder, stop):
                     if kind == "entry":
                         entry = cast(LogEntry, value)
-                        last = entry["seq"]
-                        failures = 0
+                        last, received = entry["seq"], True
                         yield entry
-                    elif kind == "open":
-                        failures = 0
+                    elif kind == "reconnect":
+                        received = True  # the server asks for it: at once
                     elif kind == "reset":
                         if on_reset:
                             on_reset()
-                        last = self._head(combat_id)
+                        last, received = self._head(combat_id), True
                         break
                     if stop and stop.is_set():
                         return
+                if received:
+                    failures = 0
+                else:  # opened, then closed with nothing in it: wait before the next try
+                    failures += 1
+                    time.sleep(self.policy.delay(failures - 1, None))
             except (MeleeProblem, httpx.TransportError) as failure:
                 if stop and stop.is_set():
                     return
@@ -263,7 +268,6 @@ class Melee:
             if not is_event_stream(response):
                 response.read()
                 raise MeleeProblem.from_response(response)
-            yield "open", None
             parser = SseParser()
             for line in response.iter_lines():
                 if stop and stop.is_set():
@@ -274,6 +278,7 @@ class Melee:
                 if event.event == "entry":
                     yield "entry", json.loads(event.data)
                 elif event.event == "reconnect":
+                    yield "reconnect", None
                     return
                 elif event.event == "reset":
                     yield "reset", None

@@ -6,8 +6,6 @@ from one ruleset to another (a combatant's sheet, an action's fields, an event's
 a ``dict[str, Any]``: ``GET /rulesets/{id}`` gives its JSON Schema.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict
 
