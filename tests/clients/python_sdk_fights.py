@@ -14,13 +14,9 @@ import sys
 import threading
 
 import melee_client
-from melee_client import AsyncMelee, LogEntry, Melee, MeleeProblem
+from melee_client import AsyncMelee, LogEntry, Melee, MeleeProblem, token_for
 
 END = {"type": "end_combat", "actor": "gm", "reason": "The SDK test is over."}
-
-
-def token_for(tokens: melee_client.Tokens, actor: str) -> str:
-    return tokens["combatants"].get(actor, tokens["gm"])
 
 
 def sync_fight(base: str, key: str, ruleset: str) -> dict:

@@ -127,12 +127,13 @@ def test_the_final_4xx_are_not_retried():
         assert raised.value.errors == [{"pointer": "/weapon", "detail": "no such weapon"}]
 
 
-def test_retries_end_with_the_last_failure():
-    script = Script(*[problem(503, "store-unavailable")] * 4)
+def test_retries_end_with_the_last_failure_and_its_key():
+    script = Script(problem(429, "too-many-requests"), *[problem(503, "store-unavailable")] * 3)
     with pytest.raises(MeleeProblem) as raised:
         client(script).act(COMBAT, {"type": "pass", "actor": "ana"})
     assert raised.value.status == 503 and len(script.requests) == 4  # 1 + retries=3
-    assert len(set(script.keys())) == 1
+    (key,) = set(script.keys())
+    assert raised.value.idempotency_key == key  # to send the same action again later
 
 
 def test_creation_reuses_its_key_too():
@@ -395,6 +396,26 @@ def test_the_example_ends_a_fight(installed, api_server, ruleset, tmp_path):
     sentences = done.stdout.splitlines()
     assert len(sentences) >= 5 and all(s.strip() for s in sentences), done.stdout
     assert f"{ruleset}: over after" in done.stderr
+
+
+def five_lines(document: Path) -> str:
+    """The Python block of a document's "A first fight in five lines"."""
+    text = document.read_text()
+    section = text[re.search("first fight,? in five lines", text).start() :]
+    return section[section.index("```python\n") + 10 :].split("```", 1)[0]
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("document", ["docs/vtt.md", "clients/python/README.md"])
+def test_the_five_lines_of_the_docs_play(installed, api_server, document, tmp_path):
+    code = five_lines(ROOT / document)
+    assert [bool(line.strip()) for line in code.splitlines()] == [True, False, *[True] * 5], code  # an import, five
+    script = tmp_path / "five.py"
+    script.write_text(code.replace('Melee("http://localhost:8000")', f'Melee("{api_server}", api_key="{API_KEY}")'))
+    done = run([installed, script], cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    printed = done.stdout.splitlines()
+    assert len(printed) == len(RULESETS["sistema-2d6"].example()["actions"]) and "Ana" in printed[0], done.stdout
 
 
 @pytest.mark.e2e

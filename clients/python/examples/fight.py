@@ -16,15 +16,10 @@ import argparse
 import sys
 from typing import Any
 
-from melee_client import Action, Awaiting, CreatedCombat, LegalAction, Melee
+from melee_client import Action, Awaiting, LegalAction, Melee, token_for
 
 # The action types tried first when the prompt offers them; then the prompt's order.
 PREFERRED = ("attack", "allocate", "declare", "defend", "react")
-
-
-def token_for(created: CreatedCombat, actor: str) -> str:
-    """The actor's own token; the game master's for the GM (and for anyone without one)."""
-    return created["tokens"]["combatants"].get(actor, created["tokens"]["gm"])
 
 
 def value_for(spec: dict[str, Any]) -> Any:
@@ -63,7 +58,7 @@ def main() -> int:
     parser.add_argument("base_url")
     parser.add_argument("ruleset")
     parser.add_argument("--api-key", default=None)
-    parser.add_argument("--max-actions", type=int, default=40)
+    parser.add_argument("--max-actions", type=int, default=20)
     args = parser.parse_args()
 
     with Melee(args.base_url, api_key=args.api_key) as melee:
@@ -90,7 +85,7 @@ def main() -> int:
                     raise SystemExit(f"the example's {action['type']} by {action['actor']} is not awaited: {awaited}")
             else:
                 prompt, action = awaited[0], None
-            player = melee.with_token(token_for(created, prompt["actor"]))
+            player = melee.with_token(token_for(created["tokens"], prompt["actor"]))
             legal = player.options(combat_id, actor=prompt["actor"])["actions"]
             if action is None:
                 action = answer(choose(prompt, legal), prompt["actor"])

@@ -26,6 +26,7 @@ from .types import (
     Ruleset,
     RulesetSummary,
     Tokens,
+    token_for,
 )
 
 __all__ = [
@@ -53,4 +54,5 @@ __all__ = [
     "Subscription",
     "Tokens",
     "__version__",
+    "token_for",
 ]

@@ -28,13 +28,13 @@ STREAM_ATTEMPTS = 3
 class Kind(Enum):
     """How safe a request is to send again after a failure."""
 
-    #: A read, or a computation that changes nothing (odds): retried on any network error and 503.
+    #: A read, or a computation that changes nothing (odds): retried on any network error, 503 and 429.
     SAFE = "safe"
     #: A change sent with an Idempotency-Key: a retry returns the first answer, never acts twice, so it is
-    #: retried on network errors, 503 (outcome-unknown too) and 409 request-in-flight / version-conflict.
+    #: retried on network errors, 503 (outcome-unknown too), 429 and 409 request-in-flight / version-conflict.
     KEYED = "keyed"
     #: A change without a key (undo, redo, restore): retried only when it cannot have been applied
-    #: (no connection made, 503 store-unavailable, 409 request-in-flight / version-conflict).
+    #: (no connection made, 503 store-unavailable, 429, 409 request-in-flight / version-conflict).
     UNKEYED = "unkeyed"
 
 
@@ -71,6 +71,8 @@ def retryable(kind: Kind, failure: BaseException) -> bool:
         return False
     if failure.status == 503:
         return kind is not Kind.UNKEYED or failure.type != "/problems/outcome-unknown"
+    if failure.status == 429:
+        return True  # too many requests: refused before anything was done
     return failure.status == 409 and failure.type in RETRIED_CONFLICTS and kind is not Kind.SAFE
 
 

@@ -119,7 +119,7 @@ class AsyncMelee:
         """Post an action, once: one fresh Idempotency-Key (or yours), the same on every retry.
 
         Retried: no answer, 503 (``outcome-unknown`` too: the key makes the retry return the first
-        answer) and 409 ``request-in-flight`` / ``version-conflict``. Final: 412 (``if_match``, a
+        answer), 429 and 409 ``request-in-flight`` / ``version-conflict``. Final: 412 (``if_match``, a
         combat version, is stale: reload and decide again), 409 ``action-limit-reached``, other 4xx.
         """
         return cast(ActionResult, await self._send(action_request(combat_id, action, idempotency_key, if_match)))
@@ -279,6 +279,8 @@ class AsyncMelee:
                 return decode(response)
             except (MeleeProblem, httpx.TransportError) as failure:
                 if attempt >= self.policy.retries or not retryable(request.kind, failure):
+                    if isinstance(failure, MeleeProblem):
+                        failure.idempotency_key = request.headers.get("Idempotency-Key")
                     raise
                 await asyncio.sleep(self.policy.delay(attempt, getattr(failure, "retry_after", None)))
         raise AssertionError("unreachable")  # pragma: no cover

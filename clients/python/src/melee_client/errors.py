@@ -14,7 +14,9 @@ class MeleeProblem(Exception):
 
     ``type`` is the problem's URI (``/problems/not-your-turn``), ``detail`` the sentence to show,
     ``errors`` one ``{pointer, detail}`` per bad field. ``body`` holds every member, extensions
-    included (``current_version`` of a 412); ``retry_after`` the ``Retry-After`` header, in seconds.
+    included (``current_version`` of a 412); ``retry_after`` the ``Retry-After`` header, in seconds;
+    ``idempotency_key`` the key a refused ``act`` or ``create_combat`` was sent with (pass it back to
+    try the same action again later).
     """
 
     def __init__(
@@ -38,6 +40,7 @@ class MeleeProblem(Exception):
         self.instance = instance
         self.body = body if body is not None else {}
         self.retry_after = retry_after
+        self.idempotency_key: str | None = None
 
     def __repr__(self) -> str:
         return f"MeleeProblem(status={self.status}, type={self.type!r}, detail={self.detail!r})"

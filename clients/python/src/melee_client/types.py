@@ -157,6 +157,11 @@ class Ruleset(TypedDict):
     sheet: dict[str, Any]
 
 
+def token_for(tokens: Tokens, actor: str) -> str:
+    """The token an actor plays with: its own, or the game master's (for ``gm`` and anyone without one)."""
+    return tokens["combatants"].get(actor, tokens["gm"])
+
+
 class ProblemFieldError(TypedDict, total=False):
     pointer: str
     detail: str
