@@ -258,6 +258,48 @@ def test_the_stream_falls_back_to_the_long_poll():
     assert script.requests[4].headers["Last-Event-ID"] == "6"
 
 
+def test_the_long_poll_outlives_an_outage():
+    script = Script(
+        *[problem(503, "store-unavailable")] * 3,  # the stream, three times
+        *[problem(503, "store-unavailable")] * 4,  # a long poll and its 3 retries
+        page(1),  # the next long poll
+        sse(("gone", {"reason": "over"}, None)),
+    )
+    seen = []
+    with pytest.raises(MeleeStreamClosed):
+        for item in client(script).entries(COMBAT):
+            seen.append(item["seq"])
+    assert seen == [1] and len(script.requests) == 9
+
+
+def test_the_async_stream_resumes_and_handles_reset():
+    script = Script(
+        sse(("entry", entry(1), 1), ("reconnect", {"reason": "stopping"}, None)),
+        sse(("reset", {}, None)),
+        page(1, last=10),
+        sse(("entry", entry(11), 11), ("revoked", {"reason": "revoked"}, None)),
+    )
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        return script(request)
+
+    async def follow() -> tuple[list[int], list[str]]:
+        seen, resets = [], []
+
+        async def on_reset() -> None:
+            resets.append("reset")
+
+        melee = AsyncMelee("http://melee.test", token="t", transport=httpx.MockTransport(handler), retries=NO_WAIT)
+        with pytest.raises(MeleeStreamClosed):
+            async for item in melee.entries(COMBAT, on_reset=on_reset):
+                seen.append(item["seq"])
+        return seen, resets
+
+    assert asyncio.run(follow()) == ([1, 11], ["reset"])
+    streams = [r for r in script.requests if r.url.path.endswith("/stream")]
+    assert [r.headers["Last-Event-ID"] for r in streams] == ["0", "1", "10"]
+
+
 def test_a_stream_refused_for_good_raises_its_problem():
     script = Script(problem(404, "not-found"))
     with pytest.raises(MeleeProblem) as raised:

@@ -179,14 +179,14 @@ class AsyncMelee:
         last = await self._head(combat_id) if after is None else after
         failures = 0
         while True:
-            if failures >= STREAM_ATTEMPTS:
-                page = await self.events(combat_id, after=last, wait=LONG_POLL_SECONDS)
-                for entry in page["items"]:
-                    last = entry["seq"]
-                    yield entry
-                failures = STREAM_ATTEMPTS - 1  # one more try of the stream, then poll again
-                continue
             try:
+                if failures >= STREAM_ATTEMPTS:  # the long poll (its failures, too, wait longer each time)
+                    page = await self.events(combat_id, after=last, wait=LONG_POLL_SECONDS)
+                    for entry in page["items"]:
+                        last = entry["seq"]
+                        yield entry
+                    failures = STREAM_ATTEMPTS - 1  # one more try of the stream, then poll again
+                    continue
                 received = False
                 async for kind, value in self._read_stream(combat_id, last):
                     if kind == "entry":

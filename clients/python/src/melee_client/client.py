@@ -174,7 +174,8 @@ class Melee:
 
         Reads ``GET /combats/{id}/stream`` and resumes with ``Last-Event-ID`` after a drop or a
         ``reconnect``; when the stream cannot be opened (503, 429, no connection) three times in
-        a row it long-polls ``GET /events?wait=`` once and tries the stream again. A ``reset``
+        a row it long-polls ``GET /events?wait=`` once and tries the stream again, each failure
+        waiting longer than the last (10 s at most). A ``reset``
         event calls ``on_reset`` (reload the combat) and resumes from the log's head. Ends when
         ``stop`` is set; raises MeleeStreamClosed on ``gone``/``revoked`` and MeleeProblem on a 4xx.
         """
@@ -191,14 +192,14 @@ class Melee:
         last = self._head(combat_id) if after is None else after
         failures = 0
         while not (stop and stop.is_set()):
-            if failures >= STREAM_ATTEMPTS:
-                page = self.events(combat_id, after=last, wait=LONG_POLL_SECONDS)
-                for entry in page["items"]:
-                    last = entry["seq"]
-                    yield entry
-                failures = STREAM_ATTEMPTS - 1  # one more try of the stream, then poll again
-                continue
             try:
+                if failures >= STREAM_ATTEMPTS:  # the long poll (its failures, too, wait longer each time)
+                    page = self.events(combat_id, after=last, wait=LONG_POLL_SECONDS)
+                    for entry in page["items"]:
+                        last = entry["seq"]
+                        yield entry
+                    failures = STREAM_ATTEMPTS - 1  # one more try of the stream, then poll again
+                    continue
                 received = False
                 for kind, value in self._read_stream(combat_id, last, holder, stop):
                     if kind == "entry":
