@@ -1,4 +1,4 @@
-"""/play in a real headless Chromium, and the VTT guide's JavaScript client, against a real gunicorn.
+"""/play in a real headless Chromium, against a real gunicorn.
 
 The node scripts beside this file do the driving (playwright-core on Debian's
 chromium); scripts/install-browser installs both when missing (.ci/run calls
@@ -52,7 +52,3 @@ def run_node(script: str, base_url: str) -> str:
 
 def test_two_browsers_play_the_same_fight_live(base):
     assert "1 passed, 0 failed" in run_node("play.test.mjs", base)
-
-
-def test_the_vtt_guide_client_plays_against_a_real_server(base):
-    assert "1 passed, 0 failed" in run_node("vtt-snippet.test.mjs", base)

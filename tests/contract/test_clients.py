@@ -38,7 +38,7 @@ def spec() -> dict:
 
 
 @pytest.fixture(scope="module")
-def melee_client(tmp_path_factory):
+def melee_api(tmp_path_factory):
     out = tmp_path_factory.mktemp("python-client")
     config = out / "config.yaml"
     config.write_text("post_hooks: []\n")  # no formatter run: the code is only imported
@@ -53,7 +53,7 @@ def melee_client(tmp_path_factory):
             "--meta",
             "none",
             "--output-path",
-            out / "melee_client",
+            out / "melee_api",
             "--config",
             config,
         ],
@@ -62,10 +62,10 @@ def melee_client(tmp_path_factory):
     assert done.returncode == 0, done.stdout + done.stderr
     sys.path.insert(0, str(out))
     try:
-        yield importlib.import_module("melee_client")
+        yield importlib.import_module("melee_api")
     finally:
         sys.path.remove(str(out))
-        for name in [m for m in sys.modules if m == "melee_client" or m.startswith("melee_client.")]:
+        for name in [m for m in sys.modules if m == "melee_api" or m.startswith("melee_api.")]:
             del sys.modules[name]
 
 
@@ -82,31 +82,31 @@ def action_model(package, ruleset, action_type: str):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS.values(), ids=RULESETS.keys())
-def test_the_generated_python_client_plays_a_fight(melee_client, api_server, ruleset):
-    from melee_client.api.combats import create_combat, get_combat, list_events, post_action
-    from melee_client.client import AuthenticatedClient
+def test_the_generated_python_client_plays_a_fight(melee_api, api_server, ruleset):
+    from melee_api.api.combats import create_combat, get_combat, list_events, post_action
+    from melee_api.client import AuthenticatedClient
 
     example = ruleset.example()
     with AuthenticatedClient(base_url=api_server, token=API_KEY, prefix="", auth_header_name="X-API-Key") as keyed:
-        body = model(melee_client, f"{ruleset.schema_prefix}CreateCombat").from_dict(example["combat"])
+        body = model(melee_api, f"{ruleset.schema_prefix}CreateCombat").from_dict(example["combat"])
         created = create_combat.sync(client=keyed, body=body)
-    assert isinstance(created, model(melee_client, f"{ruleset.schema_prefix}CreatedCombat")), created
+    assert isinstance(created, model(melee_api, f"{ruleset.schema_prefix}CreatedCombat")), created
     tokens = {"gm": created.tokens.gm, **created.tokens.combatants.to_dict()}
 
     def acting_as(actor: str) -> AuthenticatedClient:
         return AuthenticatedClient(base_url=api_server, token=tokens.get(actor, tokens["gm"]))
 
     for action in [*example["actions"], END]:
-        typed = action_model(melee_client, ruleset, action["type"]).from_dict(action)
+        typed = action_model(melee_api, ruleset, action["type"]).from_dict(action)
         result = post_action.sync(created.id, client=acting_as(action["actor"]), body=typed)
-        assert isinstance(result, model(melee_client, f"{ruleset.schema_prefix}ActionResult")), (action, result)
+        assert isinstance(result, model(melee_api, f"{ruleset.schema_prefix}ActionResult")), (action, result)
     combat = get_combat.sync(created.id, client=acting_as("gm"))
     log = list_events.sync(created.id, client=acting_as("gm"), limit=200)
-    assert isinstance(combat, model(melee_client, f"{ruleset.schema_prefix}Combat")), combat
+    assert isinstance(combat, model(melee_api, f"{ruleset.schema_prefix}Combat")), combat
     assert (combat.ruleset.value, combat.status.value) == (ruleset.id, "over")
-    assert all(isinstance(c, model(melee_client, f"{ruleset.schema_prefix}Combatant")) for c in combat.combatants)
+    assert all(isinstance(c, model(melee_api, f"{ruleset.schema_prefix}Combatant")) for c in combat.combatants)
     played = [action["type"] for action in example["actions"]]
-    assert isinstance(log, model(melee_client, f"{ruleset.schema_prefix}LogPage")), log
+    assert isinstance(log, model(melee_api, f"{ruleset.schema_prefix}LogPage")), log
     assert [item.action["type"] for item in log.items] == ["start", *played, "end_combat"]
     assert log.items[-1].events[-1].code.value == "combat_summary"
 
@@ -184,11 +184,11 @@ def sistema_combat(base: str) -> tuple[str, str]:
     return created.json()["id"], created.json()["tokens"]["combatants"]["ana"]
 
 
-def test_the_guide_python_snippet_acts(melee_client, api_server):
+def test_the_guide_python_snippet_acts(melee_api, api_server):
     combat_id, ana_token = sistema_combat(api_server)
     scope = {"combat_id": combat_id, "ana_token": ana_token}
     exec(guide_snippet("python").replace("http://localhost:8000", api_server), scope)  # noqa: S102 - our own docs
-    assert isinstance(scope["result"], model(melee_client, "Sistema2d6ActionResult")), scope["result"]
+    assert isinstance(scope["result"], model(melee_api, "Sistema2d6ActionResult")), scope["result"]
 
 
 def test_the_guide_typescript_snippet_compiles_strict_and_acts(typescript, api_server):
