@@ -57,7 +57,7 @@ ENGLISH: dict[str, Any] = {
     "wound_severity": "{target} now has a {level}: {pain:# die|# dice} fewer from the pain.",
     "fell_into_coma": "{target} falls into a coma ({pv} HP).",
     "died": "{target} dies ({pv} HP).",
-    "incapacitated_by_pain": "The pain overwhelms {target} ({pain:# die|# dice} fewer, against a POT of {pot} at best): out of the fight.",
+    "incapacitated_by_pain": "{target} collapses in pain and is out of the fight: the wounds cost {pain:# die|# dice}, and their best POT is only {pot}.",
     "choc_cleared": "With the end of the fight, {combatant}'s CHOC ({choc}) is cancelled.",
     "contact_made": "{combatant} and {target} are in contact[reason? (reason: {reason})].",
     "contact_broken": "{combatant} and {target} are no longer in contact[reason? (reason: {reason})].",
@@ -84,5 +84,12 @@ LABELS: dict[str, Any] = {
         "grave_wound": "seriously wounded",
         "critical_wound": "critically wounded",
     },
-    "value": {"pv": "HP", "wound_level": "wound level", "choc": "CHOC", "wounds": "wounds"},
+    "value": {
+        "pv": "HP",
+        "pv_max": "maximum HP",
+        "wound_level": "wound level",
+        "choc": "CHOC",
+        "wounds": "wounds",
+        "loaded": "loaded weapons",
+    },
 }
