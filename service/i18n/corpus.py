@@ -71,16 +71,23 @@ def simulated_fight(ruleset_id: str, seed: int, tactic: Tactic = Tactic()) -> Fi
             break
         waiting = state["awaiting"][0]
         actor = next(c for c in state["combatants"] if c["id"] == waiting["actor"])
-        for body in list(tactics.candidates(state, actor, waiting, tactic)):
-            try:
-                state, entry = apply_action(state, body)
-            except RulesError:
-                continue
-            entries.append(entry["events"])
+        played = _first_accepted(state, list(tactics.candidates(state, actor, waiting, tactic)), entries)
+        if played is None:
             break
-        else:
-            break
+        state = played
     return Fight(ruleset_id, f"seed {seed}, {tactic.style}", _names(state), entries)
+
+
+def _first_accepted(state: dict, bodies: list[dict], entries: list[list[dict]]) -> dict | None:
+    """The state after the first of ``bodies`` the rules accept (its events added to ``entries``), or None."""
+    for body in bodies:
+        try:
+            state, entry = apply_action(state, body)
+        except RulesError:
+            continue
+        entries.append(entry["events"])
+        return state
+    return None
 
 
 def random_fight(ruleset_id: str, seed: int) -> Fight:
@@ -99,15 +106,10 @@ def random_fight(ruleset_id: str, seed: int) -> Fight:
         tried = [_random_action(rng, option, actor) for option in rng.sample(listed, len(listed))]
         if rng.random() < ADJUST_CHANCE:
             tried.insert(0, _random_adjust(rng, state))
-        for action in filter(None, tried):
-            try:
-                state, entry = apply_action(state, action)
-            except RulesError:
-                continue
-            entries.append(entry["events"])
+        played = _first_accepted(state, [action for action in tried if action], entries)
+        if played is None:
             break
-        else:
-            break
+        state = played
     if state["status"] == STATUS_ACTIVE:
         state, entry = apply_action(state, {"type": "end_combat", "actor": "gm"})
         entries.append(entry["events"])
