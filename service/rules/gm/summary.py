@@ -67,8 +67,8 @@ def count(ruleset: AnyRuleset, state: Combat[Any], entry: LogEntry) -> None:
 def summary(state: Combat[Any]) -> dict[str, Any]:
     tally = state["tally"]
     return {
-        # The rounds in which a combatant acted: not one that began and was never played.
-        "rounds": tally.get("rounds", 0),
+        # The rounds in which a combatant acted: not one that began and was never played (the first, if none was).
+        "rounds": tally.get("rounds") or min(state["round"], 1),
         "actions": tally["actions"],
         "rolls": tally["rolls"],
         "combatants": tally["combatants"],
