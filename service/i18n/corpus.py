@@ -10,18 +10,22 @@ the rules emitted them, so the narration test renders what players will read.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..rules.engine import STATUS_ACTIVE, apply_action, create_combat, redo, undo
 from ..rules.errors import RulesError
 from ..rules.events import narration_names
+from ..rules.gm.actions import PROTECTED
 from ..rules.registry import RULESETS
 from ..rules.viewer import GM_VIEWER, Viewer
 from ..simulation.tactics import RULESET_TACTICS, STYLES, Tactic
 
 SEEDS = (1, 2, 3, 4, 5, 6)
 MAX_ACTIONS = 400
+MAX_RANDOM_ACTIONS = 150
+ADJUST_CHANCE = 0.1
 
 
 @dataclass
@@ -67,16 +71,84 @@ def simulated_fight(ruleset_id: str, seed: int, tactic: Tactic = Tactic()) -> Fi
             break
         waiting = state["awaiting"][0]
         actor = next(c for c in state["combatants"] if c["id"] == waiting["actor"])
-        for body in list(tactics.candidates(state, actor, waiting, tactic)):
-            try:
-                state, entry = apply_action(state, body)
-            except RulesError:
-                continue
-            entries.append(entry["events"])
+        played = _first_accepted(state, list(tactics.candidates(state, actor, waiting, tactic)), entries)
+        if played is None:
             break
-        else:
-            break
+        state = played
     return Fight(ruleset_id, f"seed {seed}, {tactic.style}", _names(state), entries)
+
+
+def _first_accepted(state: dict, bodies: list[dict], entries: list[list[dict]]) -> dict | None:
+    """The state after the first of ``bodies`` the rules accept (its events added to ``entries``), or None."""
+    for body in bodies:
+        try:
+            state, entry = apply_action(state, body)
+        except RulesError:
+            continue
+        entries.append(entry["events"])
+        return state
+    return None
+
+
+def random_fight(ruleset_id: str, seed: int) -> Fight:
+    """A fight of random listed actions (``/options``), seeded: what a table clicking through ``/play``
+    sends, the GM adjusting now and then a value of the combatant's state, to the end or MAX_RANDOM_ACTIONS."""
+    ruleset = RULESETS[ruleset_id]
+    rng = random.Random(seed)
+    combat = {**ruleset.example()["combat"], "seed": seed, "dice": []}
+    state, entry = create_combat(combat, combat_id="narration", seed=seed)
+    entries = [entry["events"]]
+    for _ in range(MAX_RANDOM_ACTIONS):
+        if state["status"] != STATUS_ACTIVE or not state["awaiting"]:
+            break
+        actor = rng.choice(state["awaiting"])["actor"]
+        listed = ruleset.legal_actions(state, actor)
+        tried = [_random_action(rng, option, actor) for option in rng.sample(listed, len(listed))]
+        if rng.random() < ADJUST_CHANCE:
+            tried.insert(0, _random_adjust(rng, state))
+        played = _first_accepted(state, [action for action in tried if action], entries)
+        if played is None:
+            break
+        state = played
+    if state["status"] == STATUS_ACTIVE:
+        state, entry = apply_action(state, {"type": "end_combat", "actor": "gm"})
+        entries.append(entry["events"])
+    return Fight(ruleset_id, f"random {seed}", _names(state), entries)
+
+
+def _random_action(rng: random.Random, option: dict, actor: str) -> dict | None:
+    """One listed choice with its parameters drawn: listed values, small numbers; None when a required one has none."""
+    action = {"type": option["type"], "actor": actor}
+    for name, spec in option["params"].items():
+        value = _random_value(rng, spec)
+        if value is None and spec.get("required"):
+            return None
+        if value is not None and (spec.get("required") or rng.random() < 0.5):
+            action[name] = value
+    return action
+
+
+def _random_value(rng: random.Random, spec: dict) -> object:
+    if spec.get("choices"):
+        return rng.choice(spec["choices"])
+    if spec.get("type") == "integer":
+        low, high = spec.get("minimum"), spec.get("maximum")
+        low = -5 if low is None else max(low, -5)
+        return rng.randint(low, max(low, 5 if high is None else min(high, 5)))
+    if spec.get("type") == "object" and "total" in spec:  # a pool split (dark-earth): parts adding up to the total
+        cuts = sorted(rng.randint(0, spec["total"]) for _ in spec["keys"][1:])
+        return {k: b - a for k, a, b in zip(spec["keys"], [0, *cuts], [*cuts, spec["total"]], strict=True)}
+    if spec.get("type") == "array" and isinstance(spec.get("items"), list):  # one listed spec per element
+        items = [_random_value(rng, item) for item in spec["items"]]
+        return None if any(item is None for item in items) else items
+    return None
+
+
+def _random_adjust(rng: random.Random, state: dict) -> dict:
+    """The GM changes a number of a combatant's state by one: any key adjust takes (gm/actions.py)."""
+    target = rng.choice(state["combatants"])
+    numbers = sorted(k for k, v in target.items() if type(v) is int and k not in PROTECTED)
+    return {"type": "adjust", "actor": "gm", "target": target["id"], "change": {rng.choice(numbers): 1}}
 
 
 def gm_scene(ruleset_id: str) -> Fight:

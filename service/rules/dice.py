@@ -350,15 +350,19 @@ class DiceBox:
         return RollResult(str(expression), values, expression.modifier)
 
     def finish(self) -> None:
-        """Refuse the action if the client supplied dice the rules never needed (or not the caller's to supply)."""
+        """Refuse the action if the client supplied dice the rules never took.
+
+        A die left over is unused (422) whoever's roll it might have been meant for: under the dice policy
+        ``own`` the server cannot tell an extra die from one meant for another combatant's roll, so it says
+        both (the rolls it made itself because they were not the caller's to supply).
+        """
         left = len(self._supplied) - self._next_supplied
         if not left:
             return
-        if self._foreign:
-            raise DiceNotYours(self._not_yours(), field=f"dice.{self._foreign[0][0]}")
+        were = "was" if left == 1 else "were"
         raise UnusedDice(
-            f"{left} supplied dice were not needed (the action used {self._next_supplied}); "
-            "send only the dice the rules ask for",
+            f"{left} of the {len(self._supplied)} supplied dice {were} not needed (the rules took "
+            f"{self._next_supplied}); {self._not_yours() or 'send only the dice the rules ask for'}",
             field=f"dice.{self._next_supplied}",
         )
 
@@ -367,12 +371,16 @@ class DiceBox:
         return self.stream.position() if self.stream is not None else None
 
     def _not_yours(self) -> str:
-        index, roller, purpose = self._foreign[0]
-        whose = _whose(self._combatants, roller)
-        supplier = "the game master" if roller == "gm" else f"{whose}'s player or the game master"
+        """The rolls met while dice were left that were not the caller's to supply (policy ``own``), if any."""
+        if not self._foreign:
+            return ""
+        whose = {roller: _whose(self._combatants, roller) for _, roller, _ in self._foreign}
+        rolls = dict.fromkeys(f"{whose[roller]}'s roll ({purpose})" for _, roller, purpose in self._foreign)
+        players = [f"{name}'s player" for roller, name in whose.items() if roller != "gm"]
         return (
-            f"dice[{index}] would be {whose}'s roll ({purpose}); with the dice policy 'own' only {supplier} "
-            f"supplies it (send only your own combatant's dice, or none)"
+            f"with the dice policy 'own' the server rolled {' and '.join(rolls)} itself: only "
+            f"{' or '.join([*players, 'the game master'])} supplies {'it' if len(rolls) == 1 else 'them'}. "
+            "Send only your own combatant's dice, or none"
         )
 
     def _server_roll(self, sides: int, purpose: str, roller: str) -> Roll:

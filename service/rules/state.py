@@ -94,6 +94,7 @@ class Tally(TypedDict):
 
     rolls: int
     actions: int
+    rounds: NotRequired[int]  # the last round in which a combatant acted
     combatants: dict[str, CombatantTally]
 
 

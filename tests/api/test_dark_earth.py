@@ -171,7 +171,10 @@ def test_the_pain_beyond_pot_option_takes_a_fighter_out_and_says_so_in_french(cl
     result = act(client, location, allocate("goule", "kael", (1, 2, 1), dice=[4, 1, 1, 1, 6, 1]))
     assert event(result, "incapacitated_by_pain") == {"target": "goule", "pain": 5, "pot": 4}
     shown = next(e for e in result["events"] if e["code"] == "incapacitated_by_pain")
-    assert shown["text"] == "La douleur terrasse Goule (5 dés de moins, pour un POT de 4 au mieux) : hors de combat."
+    assert shown["text"] == (
+        "Goule s'effondre de douleur et ne peut plus combattre : ses blessures lui retirent 5 dés, "
+        "et son meilleur POT n'est que de 4."
+    )
     assert "attack_lost" in codes(result)
     goule_now = next(c for c in result["combat"]["combatants"] if c["id"] == "goule")
     assert goule_now["pv"] == 6 and "incapacitated" in {c["code"] for c in goule_now["conditions"]}

@@ -156,15 +156,35 @@ def test_own_is_the_default_and_published_with_the_other_options(client, ruleset
 
 
 @pytest.mark.parametrize("ruleset", sorted(SCENARIOS))
-def test_own_a_player_cannot_supply_another_combatants_dice(client, ruleset):
+def test_own_a_player_cannot_supply_another_combatants_dice_they_are_unused_and_named(client, ruleset):
     scenario = SCENARIOS[ruleset]
     location, combat_id = _setup(client, scenario, None)
     before = client.get(location).get_json()
     response = _answer(client, location, combat_id, scenario, scenario.answer["actor"], scenario.every)
-    index, whose = scenario.foreign
-    problem = _refused_unchanged(client, location, response, 403, "dice-not-yours", f"/dice/{index}", before)
-    assert problem["detail"].startswith(f"dice[{index}] would be {whose}; with the dice policy 'own' only ")
-    assert before["version"] == client.get(location).get_json()["version"]
+    _, whose = scenario.foreign
+    assert response.status_code == 422, response.get_json()
+    problem = response.get_json()
+    assert problem["type"] == "/problems/unused-dice" and problem["errors"][0]["pointer"].startswith("/dice/")
+    assert f"with the dice policy 'own' the server rolled {whose}" in problem["detail"]
+    assert client.get(location).get_json() == before, "a refusal changes nothing"
+
+
+@pytest.mark.parametrize("ruleset", sorted(SCENARIOS))
+def test_own_one_die_more_than_a_players_own_rolls_is_unused_in_every_ruleset(client, ruleset):
+    """Issue 27 item 15: one extra die is not someone else's die (dark-earth said 403 dice-not-yours)."""
+    scenario = SCENARIOS[ruleset]
+    location, combat_id = _setup(client, scenario, None)
+    played = _answer(client, location, combat_id, scenario, scenario.answer["actor"], [])
+    assert played.status_code == 200, played.get_json()
+    mine = [r["value"] for r in played.get_json()["rolls"] if r["roller"] == scenario.answer["actor"]]
+    # The same fight again (same seed, same setup): the player's own dice, then one die more.
+    location, combat_id = _setup(client, scenario, None)
+    before = client.get(location).get_json()
+    response = _answer(client, location, combat_id, scenario, scenario.answer["actor"], [*mine, 1])
+    problem = _refused_unchanged(client, location, response, 422, "unused-dice", f"/dice/{len(mine)}", before)
+    assert problem["detail"].startswith(
+        f"1 of the {len(mine) + 1} supplied dice was not needed (the rules took {len(mine)})"
+    )
 
 
 @pytest.mark.parametrize("ruleset", sorted(SCENARIOS))

@@ -62,20 +62,40 @@ def test_the_ruleset_describes_its_catalog(client):
     assert detail["option_defaults"]["hit_location"] is False
 
 
-def test_the_example_plays(client):
+def test_the_example_plays_the_seeds_worked_example_f(client):
+    """Issue 27 item 16: the published example is F's fight, die for die (seed 3 had drifted to 2+3 and 2+4)."""
     example = RULESET.example()
     location, _ = create(client, example["combat"])
     results = [play(client, location, action) for action in example["actions"]]
     assert codes(results[0]) == codes(results[2]) == ["awaiting_defense"]
     # Each defender supplied only his own defense dice; the attackers' dice were the server's.
-    assert [(r["roller"], r["source"]) for r in results[1]["rolls"]] == [("truand", "server")] * 2 + [
-        ("philip", "player")
-    ] * 2
-    assert [r["value"] for r in results[3]["rolls"] if r["roller"] == "truand"] == [4, 6]
-    # Seed 3: Philip's kick 2+4 = 6 <= 6 lands, the block 4+6 = 10 > 9 fails; 1d3+1 = 2+1 = 3:
-    # a light wound (malus -1, no PV lost), the truand keeps his 4 PV.
+    assert [(r["roller"], r["source"], r["value"]) for r in results[1]["rolls"]] == [
+        ("truand", "server", 2),
+        ("truand", "server", 1),
+        ("philip", "player", 3),
+        ("philip", "player", 3),
+    ]
+    # Round 1: the punch 2+1 = 3 <= 7 + 1 = 8, a simple success; the dodge 3+3 = 6 <= 7, critical: no damage,
+    # and Philip takes the initiative.
+    blow, dodge = event(results[1], "attack_rolled"), event(results[1], "defense_rolled")
+    assert (blow["target"], blow["total"], blow["level"]) == (8, 3, "reussite_simple")
+    assert (dodge["target"], dodge["total"], dodge["level"]) == (7, 6, "reussite_critique")
+    assert "damage_rolled" not in codes(results[1]) and event(results[1], "initiative_passes")["attacker"] == "philip"
+    # Round 2: the kick 2+2 = 4 <= 7 - 1 = 6, critical (Dd 2); the block 4+6 = 10 > 8 + 1 = 9 fails;
+    # 1D3+1 = 2+1, +2 (Dd) = 5 against PV 4: a grave wound, malus -3, PV 4 - (5 - 4) = 3.
+    assert [(r["roller"], r["source"], r["value"]) for r in results[3]["rolls"]] == [
+        ("philip", "server", 2),
+        ("philip", "server", 2),
+        ("truand", "player", 4),
+        ("truand", "player", 6),
+        ("philip", "server", 2),
+    ]
+    kick, block = event(results[3], "attack_rolled"), event(results[3], "defense_rolled")
+    assert (kick["target"], kick["total"], kick["level"], kick["dd"]) == (6, 4, "reussite_critique", 2)
+    assert (block["target"], block["total"], block["level"]) == (9, 10, "echec_simple")
+    assert event(results[3], "damage_rolled")["total"] == 5
     wounded = event(results[3], "wounded")
-    assert (wounded["effective"], wounded["level"], wounded["malus"], wounded["pv"]) == (3, "legere", -1, 4)
+    assert (wounded["level"], wounded["malus"], wounded["pv"]) == ("grave", -3, 3)
 
 
 def test_worked_example_f_the_thug_and_philip(client):

@@ -55,6 +55,7 @@ def test_the_owners_of_sistema_attack_as_declared_next_to_the_schema():
         "weapon": "actor",
         "modifier": "gm",
         "location": "actor",
+        "location_penalty": "gm",
         "condition": "gm",
         "difficulty": "gm",
         "defense": "target",

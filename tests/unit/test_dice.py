@@ -110,7 +110,7 @@ def test_unused_supplied_dice_are_refused():
     dice.roll(6, "x", "ana")
     with pytest.raises(UnusedDice) as error:
         dice.finish()
-    assert "2 supplied dice" in error.value.detail
+    assert "2 of the 3 supplied dice" in error.value.detail
 
 
 def test_expression_total_includes_the_modifier():
@@ -133,17 +133,19 @@ def test_own_hands_a_players_dice_only_to_its_own_combatants_rolls():
     assert [r["value"] for r in dice.rolls[2:4]] == list(defense)
 
 
-def test_own_refuses_a_players_dice_for_another_combatants_roll_with_403():
-    # Today's README from Ana's token: 5, 4 attack, then 2, 3 meant for Capanga's defense.
+def test_own_a_players_dice_for_another_combatants_roll_are_unused_and_that_roll_is_named():
+    # Today's README from Ana's token: 5, 4 attack, then 2, 3 meant for Capanga's defense; Ana's damage takes the 2.
     dice = box([5, 4, 2, 3, 6], caller=ANA, policy=OWN)
     dice.roll_many(2, 6, "attack", "ana")
     dice.roll_many(2, 6, "defense", "capanga")
     dice.roll(6, "damage", "ana")
-    with pytest.raises(DiceNotYours) as refused:
+    with pytest.raises(UnusedDice) as refused:
         dice.finish()
-    assert refused.value.status == 403 and refused.value.field == "dice.2"
-    assert refused.value.detail.startswith(
-        "dice[2] would be Capanga's roll (defense); with the dice policy 'own' only Capanga's player or the game master supplies it"
+    assert refused.value.status == 422 and refused.value.field == "dice.3"
+    assert refused.value.detail == (
+        "2 of the 5 supplied dice were not needed (the rules took 3); with the dice policy 'own' the server rolled "
+        "Capanga's roll (defense) itself: only Capanga's player or the game master supplies it. "
+        "Send only your own combatant's dice, or none"
     )
 
 
@@ -165,9 +167,11 @@ def test_own_lets_the_game_master_supply_any_roll():
 def test_own_a_gm_roll_is_only_the_game_masters_to_supply():
     dice = box([4], caller=ANA, policy=OWN)
     dice.roll(100, "death table", "gm")
-    with pytest.raises(DiceNotYours) as refused:
+    with pytest.raises(UnusedDice) as refused:
         dice.finish()
-    assert "only the game master supplies it" in refused.value.detail
+    assert "the server rolled the game master's roll (death table) itself: only the game master supplies it" in (
+        refused.value.detail
+    )
 
 
 @pytest.mark.parametrize("caller", [GM_VIEWER, ANA])

@@ -108,6 +108,7 @@ LABELS: dict[str, Any] = {
         "attack": "attack",
         "aim": "aiming",
         "hold": "held action",
+        "held": "held action",
         "defend": "defense",
         "flee": "flight",
         "reason": "reasoning",
@@ -118,7 +119,13 @@ LABELS: dict[str, Any] = {
     "added": _CONDITIONS,
     "removed": _CONDITIONS,
     "condition": _CONDITIONS,
-    "value": {"blessures": "wound points", "initiative": "Initiative", "aim": "aiming"},
+    "value": {
+        "blessures": "wound points",
+        "blessures_max": "maximum wound points",
+        "initiative": "Initiative",
+        "aim": "aiming",
+        "retested_round": "round of the last Calme retest",
+    },
     "behaviour": {
         "berserker": "the berserker",
         "flight": "flight",

@@ -8,7 +8,7 @@ from typing import Any
 # AGI, DIFF); its PV (points de vie) are hit points, "HP" in English, and its
 # "tour" is a round.
 ENGLISH: dict[str, Any] = {
-    "allocation_received": "{combatant} has allocated in secret (round {round}; [waiting?{waiting} still to allocate][!waiting?everyone has allocated]).",
+    "allocation_received": "{combatant} has split their POT in secret (round {round}; [waiting?{waiting:# other|# others} still to do so][!waiting?all pools are split]).",
     "allocation_revealed": (
         "{combatant} reveals: [weapon?{weapon}, ]{mode}, POT {pot}[att?: INIT {init} / ATT {att} / DEF {defense}]"
         "[target?, against {target}][evade?, evading][reload?, reloading][maneuver?, maneuver “{maneuver}”]."
@@ -16,7 +16,7 @@ ENGLISH: dict[str, Any] = {
     "shooting_order": "Shooters act first, by AGI: {order}.",
     "attack_lost": "{attacker} is out of the fight and does not strike {target}.",
     "attack_cancelled": "{target} is already out of the fight: {attacker}'s attack is lost.",
-    "choc_spent": "{combatant}'s CHOC ({choc}) weighs on this action: {malus:# die|# dice} fewer (CHOC or pain, the larger).",
+    "choc_spent": "{combatant} rolls {malus:# die|# dice} fewer for this action: the larger of their CHOC ({choc}) and their pain.",
     "evasion_rolled": "{combatant} evades (AGI + Esquive, {pool:# die|# dice}): {dice} → {successes:# success|# successes}.",
     "evasion_rolled.no_dice": "{combatant} has no dice left to evade with: no success.",
     "evasion_reused": "{combatant}'s evasion still counts: {successes:# success|# successes}.",
@@ -54,10 +54,10 @@ ENGLISH: dict[str, Any] = {
     ),
     "bouffon_eliminated": "{target} is out of the fight.",
     "wounded": "{target} loses {amount} HP and has {pv} left (wounds {wounds}, CHOC {choc}).",
-    "wound_severity": "{target} now has a {level}: {pain:# die|# dice} fewer from the pain.",
+    "wound_severity": "{target} now has a {level}: the pain costs {pain:# die|# dice}.",
     "fell_into_coma": "{target} falls into a coma ({pv} HP).",
     "died": "{target} dies ({pv} HP).",
-    "incapacitated_by_pain": "The pain overwhelms {target} ({pain:# die|# dice} fewer, against a POT of {pot} at best): out of the fight.",
+    "incapacitated_by_pain": "{target} collapses in pain and is out of the fight: the wounds cost {pain:# die|# dice}, and their best POT is only {pot}.",
     "choc_cleared": "With the end of the fight, {combatant}'s CHOC ({choc}) is cancelled.",
     "contact_made": "{combatant} and {target} are in contact[reason? (reason: {reason})].",
     "contact_broken": "{combatant} and {target} are no longer in contact[reason? (reason: {reason})].",
@@ -84,5 +84,12 @@ LABELS: dict[str, Any] = {
         "grave_wound": "seriously wounded",
         "critical_wound": "critically wounded",
     },
-    "value": {"pv": "HP", "wound_level": "wound level", "choc": "CHOC", "wounds": "wounds"},
+    "value": {
+        "pv": "HP",
+        "pv_max": "maximum HP",
+        "wound_level": "wound level",
+        "choc": "CHOC",
+        "wounds": "wounds",
+        "loaded": "loaded weapons",
+    },
 }

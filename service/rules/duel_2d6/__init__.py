@@ -115,13 +115,15 @@ class Duel2d6(Ruleset[DuelCombat, DuelCombatant]):
             "combat": {
                 "ruleset": self.id,
                 "lang": "fr",
-                "seed": 3,
+                # Seed 1900's server dice are example F's: the thug's punch 2+1, Philip's kick 2+2 and its
+                # 1D3 2 (tests/api/test_duel_2d6.py::test_the_example_plays_the_seeds_worked_example_f).
+                "seed": 1900,
                 # Initiative 2+DEX: the thug rolls 1+2 (critical-free success), Philip 5+6 (failure).
                 "dice": [1, 2, 5, 6],
                 "combatants": [thug, philip],
             },
             # The exchange is rolled when the defender answers: each player supplies only his own
-            # combatant's dice (dice policy 'own'), and the server rolls the attacker's (seed 3).
+            # combatant's dice (dice policy 'own'), and the server rolls the attacker's (seed 1900).
             "actions": [
                 {"type": "attack", "actor": "truand", "target": "philip", "maneuver": "coup_simple", "weapon": "poing"},
                 {"type": "defend", "actor": "philip", "defense": "esquiver", "dice": [3, 3]},

@@ -103,6 +103,15 @@ def check_maneuver(
         raise InvalidAction("a Prise needs a part: tete, corps or membre", field="part")
 
 
+def _blow_level(attacker: DuelCombatant, blow: dict[str, Any]) -> dict[str, Any]:
+    """A maneuver's own level: 7 + the weapon's skill, or the martial art (2 + Bagarre) for a * maneuver."""
+    skill = weapon_of(attacker, blow["weapon"])["skill"]
+    return {
+        **maneuver_base(attacker, MELEE_ATTACKS[blow["maneuver"]]["ma"], skill),
+        "specialization": specialization(attacker, blow["maneuver"]),
+    }
+
+
 def blow_modifiers(
     attacker: DuelCombatant,
     defender: DuelCombatant,
@@ -117,18 +126,14 @@ def blow_modifiers(
     blow = blows[index]
     spec = MELEE_ATTACKS[blow["maneuver"]]
     weapon = weapon_of(attacker, blow["weapon"])
-    # Double Manoeuvre is itself a martial-arts maneuver; its level is the lower of the two maneuvers'.
     double = len(blows) > 1
-    levels = [
-        {
-            **maneuver_base(
-                attacker, double or MELEE_ATTACKS[b["maneuver"]]["ma"], weapon_of(attacker, b["weapon"])["skill"]
-            ),
-            "specialization": specialization(attacker, b["maneuver"]),
-        }
-        for b in blows
-    ]
-    level = min(levels, key=lambda lv: sum(lv.values())) if double else levels[index]
+    if double:
+        # "Niveau = plus petit niveau entre les deux manoeuvres": each blow at the lower of the two blows' own
+        # levels, and never above the Double Manoeuvre's own (a martial-arts maneuver: the art, or 2 + Bagarre).
+        candidates = [_blow_level(attacker, b) for b in blows] + [maneuver_base(attacker, True, None)]
+        level = min(candidates, key=lambda lv: sum(lv.values()))
+    else:
+        level = _blow_level(attacker, blow)
     return {
         **level,
         "maneuver": hit_value(spec, blow.get("part"), defender),

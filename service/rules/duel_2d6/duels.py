@@ -258,4 +258,20 @@ def awaiting(state: DuelCombat, only: str | None = None) -> list[Awaiting]:
         for fighter in free_fighters(state):
             if only is None or only == fighter["id"]:
                 offer(fighter["id"], ["join"], "free")
+    # "Tant en attaque qu'en défense" (E-5): a fighter awaiting the attacks of several opponents chooses whom he
+    # faces before they come, not only as he declares a defense.
+    for fighter_id in _chooses_in_defense(state, only):
+        offer(fighter_id, ["face"], "opponents")
     return list(entries.values())
+
+
+def _chooses_in_defense(state: DuelCombat, only: str | None) -> list[str]:
+    """Fighters with two opponents or more, one of whom still has his exchange to lead against them."""
+    found: list[str] = []
+    for duel in state["duels"]:
+        defender = other(duel, duel["attacker"])
+        if duel["done"] or defender in found or (only is not None and only != defender):
+            continue
+        if len(duels_of(state, defender)) >= 2 and not is_out(by_id(state, defender)):
+            found.append(defender)
+    return found

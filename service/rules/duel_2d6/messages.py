@@ -125,7 +125,17 @@ LABELS: dict[str, Any] = {
         "threatened": "under a threat",
     },
     "condition": {"prone": "on the ground", "stunned": "stunned", "unconscious": "unconscious", "dead": "dead"},
-    "value": {"pv": "HP", "malus": "malus", "wound": "wound"},
+    "value": {
+        "pv": "HP",
+        "pv_max": "maximum HP",
+        "malus": "malus",
+        "wound": "wound",
+        "facing": "opponents faced",
+        "last_dive_round": "round of the last dive",
+        "ammo": "ammunition",
+        "jammed": "jammed weapons",
+        "dropped": "lost weapons",
+    },
     "old": _WOUNDS,
     "new": _WOUNDS,
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..events import GM_AUTHOR
 from ..state import Combat, CombatantTally, LogEntry, Tally
 
 if TYPE_CHECKING:  # ruleset.py imports gm/: only its types are needed here
@@ -18,6 +19,7 @@ if TYPE_CHECKING:  # ruleset.py imports gm/: only its types are needed here
 DEAD = "dead"  # the condition every ruleset calls death
 # Event params that name who is acting, most specific first.
 AUTHOR_PARAMS = ("attacker", "actor")
+ROUND_STARTED = "round_started"  # conditions.next_round's event
 
 
 def new_tally(state: Mapping[str, Any]) -> Tally:
@@ -36,8 +38,12 @@ def count(ruleset: AnyRuleset, state: Combat[Any], entry: LogEntry) -> None:
         people.setdefault(combatant["id"], _blank())
     tally["rolls"] += len(entry["rolls"])
     tally["actions"] += entry["action"]["type"] != "start"
-    damage_code, amount_param = ruleset.damage_event
     author = entry["action"]["actor"]
+    if entry["action"]["type"] != "start" and author != GM_AUTHOR:
+        # The round this action was played in: a round the action itself began is not played yet.
+        begun = sum(1 for event in entry["events"] if event["code"] == ROUND_STARTED)
+        tally["rounds"] = max(tally.get("rounds", 0), state["round"] - begun)
+    damage_code, amount_param = ruleset.damage_event
     for event in entry["events"]:
         code, params = event["code"], event["params"]
         author = next((params[p] for p in AUTHOR_PARAMS if isinstance(params.get(p), str)), author)
@@ -61,7 +67,8 @@ def count(ruleset: AnyRuleset, state: Combat[Any], entry: LogEntry) -> None:
 def summary(state: Combat[Any]) -> dict[str, Any]:
     tally = state["tally"]
     return {
-        "rounds": state["round"],
+        # The rounds in which a combatant acted: not one that began and was never played (the first, if none was).
+        "rounds": tally.get("rounds") or min(state["round"], 1),
         "actions": tally["actions"],
         "rolls": tally["rolls"],
         "combatants": tally["combatants"],

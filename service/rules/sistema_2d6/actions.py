@@ -82,6 +82,7 @@ def _attack(res: Res, attacker: SistemaCombatant, action: dict[str, Any]) -> Non
         raise InvalidAction("give either a difficulty (passive defense) or a defense roll, not both", field="defense")
     if action["condition"] and not action["location"]:
         raise InvalidAction("a condition needs a location (localized damage)", field="condition")
+    location_penalty = aimed_area_penalty(action["location"], action["location_penalty"])
     if not can_act(target):
         # "Se o alvo não puder se esquivar, o Mestre determina a dificuldade": no active defense, whatever the body says.
         if action["defense"] is not None:
@@ -95,7 +96,7 @@ def _attack(res: Res, attacker: SistemaCombatant, action: dict[str, Any]) -> Non
 
     extra = {
         "precision": weapon["precision"],  # -5..+5 by the sheet's schema
-        "location": LOCATION_PENALTIES.get(action["location"], 0),
+        "location": location_penalty,
         "burst": BURST_PENALTY if action["burst"] else 0,
         "modifier": action["modifier"],
     }
@@ -209,6 +210,24 @@ def _deal_damage(
             tag=pending["condition"],
         )
         res.emit("localized_hit", target=target["id"], location=pending["location"], tag=pending["condition"])
+
+
+def aimed_area_penalty(location: str | None, decided: int | None) -> int:
+    """ "O atacante declara qual área ... e o mestre define a penalidade": the GM's penalty, else the seed's
+    suggestion for that area; an area the seed does not suggest needs the GM's."""
+    if location is None:
+        if decided is not None:
+            raise InvalidAction("a location penalty needs a location (localized damage)", field="location_penalty")
+        return 0
+    if decided is not None:
+        return decided
+    if location not in LOCATION_PENALTIES:
+        raise InvalidAction(
+            f"{location!r} is not one of the seed's suggested areas ({', '.join(LOCATION_PENALTIES)}): "
+            "the game master sets its penalty (location_penalty)",
+            field="location_penalty",
+        )
+    return LOCATION_PENALTIES[location]
 
 
 # -- other actions ----------------------------------------------------------------

@@ -6,7 +6,7 @@ from ..gm.legal import choice_found, describe, field_spec, present
 from ..ruleset import AnyRuleset, Choice
 from .conditions import can_act, is_dead, is_dying
 from .state import SistemaCombat, SistemaCombatant
-from .tables import CATALOG
+from .tables import CATALOG, LOCATION_PENALTIES
 
 
 def choices(ruleset: AnyRuleset, state: SistemaCombat, actor_id: str, action_type: str) -> list[Choice] | None:
@@ -54,7 +54,13 @@ def _attacks(ruleset: AnyRuleset, state: SistemaCombat, actor: SistemaCombatant)
             continue
         # A helpless target has no active defense: the GM's difficulty instead.
         difficulty = {"required": True} if helpless_targets else {}
-        common = {"condition": None, "defense": None if helpless_targets else {"type": "object"}}
+        common = {
+            "condition": None,
+            # The seed's suggested areas; another needs the GM's location_penalty (actions.aimed_area_penalty).
+            "location": {"choices": sorted(LOCATION_PENALTIES)},
+            "location_penalty": None,
+            "defense": None if helpless_targets else {"type": "object"},
+        }
         for weapon_ids, burst in ((single, [False]), (automatic, [False, True])):
             if weapon_ids:
                 sets.append(

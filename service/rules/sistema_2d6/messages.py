@@ -51,6 +51,17 @@ LABELS: dict[str, Any] = {
         "leg": "leg",
         "arm": "arm",
     },
-    "condition": {"unconscious": "unconscious", "dying": "dying", "stable": "stabilised", "dead": "dead"},
-    "value": {"pv": "HP", "death_failures": "failed death tests", "initiative": "initiative"},
+    "condition": {
+        "unconscious": "unconscious",
+        "dying": "dying",
+        "stable": "stabilised",
+        "dead": "dead",
+        "localized": "suffering from a localized hit",
+    },
+    "value": {
+        "pv": "HP",
+        "pv_max": "maximum HP",
+        "death_failures": "failed death tests",
+        "initiative": "initiative",
+    },
 }

@@ -171,7 +171,27 @@ class AttackAction(ActionBase):
     modifier = StrictInt(
         validate=MODIFIER, load_default=0, metadata={"description": "GM's situational modifier.", **GM_MODIFIER}
     )
-    location = fields.String(validate=validate.OneOf(sorted(LOCATION_PENALTIES)), load_default=None)
+    location = fields.String(
+        validate=validate.Length(1, 40),
+        load_default=None,
+        metadata={
+            "description": "Localized damage: the area the attacker aims at, one of the seed's suggestions ("
+            + ", ".join(f"{area} {penalty}" for area, penalty in LOCATION_PENALTIES.items())
+            + ") or any other, whose penalty the GM sets (location_penalty)."
+        },
+    )
+    location_penalty = StrictInt(
+        validate=validate.Range(-10, 0),
+        load_default=None,
+        metadata={
+            "description": "The penalty of the aimed area: needed for an area the seed does not suggest, "
+            "and replaces a suggestion's.",
+            **gm_decides(
+                'the game master sets the penalty of the area: "o mestre define a penalidade (modificador de '
+                'ocasião) do atacante, dependendo da dificuldade do local específico do ataque"'
+            ),
+        },
+    )
     condition = fields.String(
         validate=validate.Length(1, 60),
         load_default=None,

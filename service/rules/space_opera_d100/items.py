@@ -7,6 +7,7 @@ first one stops the vibro mode; the item breaks at the step of its class.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ..errors import ActionNotAllowed, InvalidAction
@@ -17,17 +18,32 @@ from .tables import DESTROYED_AT_STEP, ITEM_STEP_DAMAGE, ITEM_STEP_SKILL, WEAPON
 JAMMED_FOR_THE_FIGHT = -1
 
 
-def find_weapon(combatant: SpaceOperaCombatant, weapon_id: str, field: str) -> dict[str, Any]:
-    weapon: dict[str, Any]
-    for weapon in combatant["sheet"]["weapons"]:
-        if weapon["id"] == weapon_id:
-            return weapon
-    base: dict[str, Any] | None = WEAPONS.get(weapon_id)
-    if base is None:
-        raise InvalidAction(f"{combatant['id']} has no weapon {weapon_id!r} and the catalog has none", field=field)
-    weapon = {"id": weapon_id, **WEAPON_DEFAULTS, **base}
+def _catalog_weapon(weapon_id: str) -> dict[str, Any]:
+    weapon = {"id": weapon_id, **WEAPON_DEFAULTS, **WEAPONS[weapon_id]}
     weapon.setdefault("skill", weapon["name"])
     return weapon
+
+
+# What everyone has without carrying it: the catalog's natural weapons (bare hands).
+_NATURAL = [_catalog_weapon(weapon_id) for weapon_id, base in WEAPONS.items() if base["class"] == "natural"]
+
+
+def arsenal(combatant: SpaceOperaCombatant) -> Iterator[dict[str, Any]]:
+    """The weapons a combatant has: his sheet's, then bare hands (« ou être désarmé »: a catalog weapon he
+    does not carry is not his to use). The one list that find_weapon and the legal listing read."""
+    carried = combatant["sheet"]["weapons"]
+    yield from carried
+    for weapon in _NATURAL:
+        if all(w["id"] != weapon["id"] for w in carried):
+            yield weapon
+
+
+def find_weapon(combatant: SpaceOperaCombatant, weapon_id: str, field: str) -> dict[str, Any]:
+    for weapon in arsenal(combatant):
+        if weapon["id"] == weapon_id:
+            return weapon
+    has = ", ".join(w["id"] for w in arsenal(combatant))
+    raise InvalidAction(f"{combatant['id']} does not carry {weapon_id!r} (has: {has})", field=field)
 
 
 def held_item(combatant: SpaceOperaCombatant, item_id: str, field: str) -> dict[str, Any]:
@@ -54,10 +70,16 @@ def state_of(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> dict[str
     return found
 
 
-def check_usable(combatant: SpaceOperaCombatant, weapon: dict[str, Any], field: str) -> None:
+def usable(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> bool:
+    """Not destroyed, dropped or jammed: what check_usable lets through."""
     item = combatant["items"].get(weapon["id"])
-    if item is None:
+    return item is None or not (item["destroyed"] or item["dropped"] or item["jam"])
+
+
+def check_usable(combatant: SpaceOperaCombatant, weapon: dict[str, Any], field: str) -> None:
+    if usable(combatant, weapon):
         return
+    item = combatant["items"][weapon["id"]]
     if item["destroyed"]:
         raise ActionNotAllowed(f"{weapon['name']} is destroyed", field=field)
     if item["dropped"]:

@@ -9,9 +9,8 @@ from ..gm.legal import choice_found, describe, field_spec, present
 from ..ruleset import AnyRuleset, Choice
 from .attack import martial_arts_allowed, mode_allowed
 from .conditions import is_dead, is_droid
-from .items import JAMMED_FOR_THE_FIGHT, find_weapon
+from .items import JAMMED_FOR_THE_FIGHT, arsenal, find_weapon, usable
 from .state import SpaceOperaCombat, SpaceOperaCombatant
-from .tables import WEAPONS
 
 
 def choices(
@@ -52,22 +51,9 @@ def choices(
     return None
 
 
-def usable(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> bool:
-    item = combatant["items"].get(weapon["id"])
-    return item is None or not (item["destroyed"] or item["dropped"] or item["jam"])
-
-
 def _arsenal(combatant: SpaceOperaCombatant) -> Iterator[dict[str, Any]]:
-    """The sheet's weapons, then the catalog's (bare hands among them), which items.find_weapon accepts too; one at a time."""
-    carried = combatant["sheet"]["weapons"]
-    for weapon in carried:
-        if usable(combatant, weapon):
-            yield weapon
-    for weapon_id in WEAPONS:
-        if all(w["id"] != weapon_id for w in carried):
-            weapon = find_weapon(combatant, weapon_id, field="weapon")
-            if usable(combatant, weapon):
-                yield weapon
+    """The weapons attack.declare accepts: items.arsenal (carried, or bare hands) that items.usable lets through."""
+    return (weapon for weapon in arsenal(combatant) if usable(combatant, weapon))
 
 
 def _disarmable(target: SpaceOperaCombatant) -> list[str]:

@@ -225,7 +225,7 @@ class Reaction(Schema):
 class AttackAction(ActionBase):
     target = identifier(required=True)
     weapon = identifier(
-        load_default="unarmed", metadata={"description": "A weapon id of the actor's sheet, or a catalog weapon."}
+        load_default="unarmed", metadata={"description": "A weapon id of the actor's sheet, or unarmed (bare hands)."}
     )
     mode = fields.String(validate=validate.OneOf(["kill", "stun", "paralyse", "disarm"]), load_default="kill")
     attacks = StrictInt(

@@ -8,7 +8,7 @@ from typing import Any
 from ..state import Awaiting
 from ..tactics import DefaultTactic, Tactic, choose_target
 from .conditions import can_act
-from .legal import usable
+from .items import usable
 from .state import SpaceOperaCombat, SpaceOperaCombatant
 
 

@@ -105,6 +105,23 @@ def defending_against_two():
     return state
 
 
+def test_a_defender_chooses_his_opponents_before_they_attack():
+    """Issue 27 item 11: « tant en attaque qu'en défense », with no attack pending yet (was 409 not-your-turn)."""
+    state = fight(ana(), bob(), sheet("cid", "villains"), first="bob")
+    state, _ = step(state, {"type": "join", "actor": "cid", "target": "ana", "dice": [1, 2, 6, 5]})
+    assert {"actor": "ana", "actions": ["face"], "reason": "opponents"} in state["awaiting"]
+    offered = [e["params"]["opponents"]["choices"] for e in legal(state, "ana") if e["type"] == "face"]
+    assert offered == [[["bob", "cid"], ["bob"], ["cid"]]]
+    state, entry = step(state, {"type": "face", "actor": "ana", "opponents": ["bob"]})
+    assert params(entry, "faces") == {"combatant": "ana", "opponents": ["bob"], "malus": 0}
+    # Bob's punch 1+2 = 3 <= 8; Ana's dodge 2+3 = 5 <= 8: 7 + Bagarre 1, no -2 for a second opponent.
+    state, entry = step(state, attack(actor="bob", target="ana", defense="esquiver", dice=[1, 2, 2, 3]))
+    assert params(entry, "defense_rolled")["target"] == 8
+    # Cid, not chosen, attacks with no defense roll.
+    state, entry = step(state, attack(actor="cid", target="ana", defense=None, dice=[6, 5]))
+    assert params(entry, "no_defense") == {"defender": "ana", "reason": "not_faced"}
+
+
 def test_a_defender_chooses_his_opponents_as_he_declares_his_defense():
     state = defending_against_two()
     # Bob's punch 1+2 = 3 <= 8; Ana's dodge 2+3 = 5 <= 8: 7 + Bagarre 1, no -2 now that she faces Bob alone.

@@ -362,3 +362,21 @@ def test_gm_adjust_sets_pv_removes_conditions_and_gives_the_initiative():
     state, entry = step(state, {"type": "adjust", "actor": "gm", "target": "bob", "pv": 2, "initiative_against": "ana"})
     assert combatant(state, "bob")["pv"] == 2 and duel(state)["attacker"] == "bob"
     assert refused(state, {"type": "adjust", "actor": "ana", "target": "bob"}, ActionNotAllowed) == "actor"
+
+
+def test_double_manoeuvre_blows_use_the_lower_of_the_two_maneuvers_levels():
+    """Issue 27 item 10: a sword blow in a Double Manoeuvre is not raised to the martial art's level."""
+    sword = [{"id": "epee", "catalog": "epee_courte"}]
+    skills = {"Bagarre": 1, "Karaté": 3, "Armes blanches": 1}
+    state = fight(ana(weapons=sword, skills=skills, martial_art="Karaté"), bob())
+    action = attack(
+        maneuver="coup_simple",
+        weapon="epee",
+        second={"maneuver": "attaque_ma", "weapon": "poing"},
+        defense={"defense": "esquiver", "second_defense": "esquiver"},
+        dice=[6, 5, 6, 5],
+    )
+    state, entry = step(state, action)
+    # Sword blow 7 + Armes blanches 1 = 8, Attaque MA 7 + Karaté 3 = 10: the lower is 8, then -2 each.
+    assert params(entry, "attack_rolled", 0)["target"] == 8 - 2
+    assert params(entry, "attack_rolled", 1)["target"] == 8 - 2

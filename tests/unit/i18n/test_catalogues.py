@@ -8,11 +8,14 @@ from babel.messages.pofile import write_po
 
 from service.i18n import TRANSLATED, catalogues, labels, locales, owners, source_entries
 from service.i18n.__main__ import placeholders, problems, template
+from service.i18n.corpus import random_fight
 from service.rules.engine import apply_action, create_combat
 from service.rules.events import render
 from service.rules.registry import RULESETS
+from service.testing.ruleset_kit import prose_faults
 
 COMPLETE = TRANSLATED
+RANDOM_SEEDS = range(1, 9)
 
 
 @pytest.mark.parametrize("lang", COMPLETE)
@@ -60,6 +63,20 @@ def test_every_event_of_played_fights_reads_in_every_language(ruleset_id):
             assert text != event["code"], (lang, event["code"])
 
 
+@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
+def test_random_play_reads_as_prose_in_every_language(ruleset_id):
+    """Seeded fights of random listed actions (and GM adjustments), rendered in en, fr and pt: no raw id,
+    no None, no snake_case token (service/testing/prose.py), as a table clicking through /play reads them."""
+    played = [
+        (event, fight.names)
+        for seed in RANDOM_SEEDS
+        for fight in [random_fight(ruleset_id, seed)]
+        for event in fight.events
+    ]
+    assert {event["code"] for event, _ in played} > {"combat_summary"}
+    assert prose_faults(ruleset_id, played) == []
+
+
 def test_source_entries_cover_every_ruleset_and_the_shared_events():
     contexts = {ctx.split("|")[0] for ctx in source_entries()}
     assert contexts == {"common", *RULESETS}
@@ -91,3 +108,28 @@ def test_lists_of_ids_read_as_words_too():
     event = {"code": "declared", "params": {"actor": "ana", "kinds": ["attack", "hold"], "ranks": [60, 50]}}
     text = render(event, "pt", catalogues("age-du-silicium"), {"ana": "Ana"}, labels("age-du-silicium")["pt"])
     assert text == "Ana declara um ataque e uma ação retida (posições 60, 50)."
+
+
+def test_a_stun_with_no_chance_says_so_without_a_roll():
+    """Issue 27 item 17: « (chance 0 %, jet None) » when no stun roll is made (space_opera_d100/damage.py)."""
+    event = {"code": "stun_failed", "params": {"target": "garde", "chance": 0, "roll": None}}
+    names, words = {"garde": "Garde"}, labels("space-opera-d100")
+    sentences = [render(event, lang, catalogues("space-opera-d100"), names, words[lang]) for lang in ("en", "fr", "pt")]
+    assert sentences == [
+        "This blow cannot stun Garde.",
+        "Ce coup ne peut pas étourdir Garde.",
+        "Este golpe não pode atordoar Garde.",
+    ]
+
+
+def test_the_pain_that_takes_a_fighter_out_reads_naturally():
+    """Issue 27 item 18: not « The pain overwhelms X (5 dice fewer, against a POT of 4 at best) »."""
+    event = {"code": "incapacitated_by_pain", "params": {"target": "goule", "pain": 5, "pot": 4}}
+    names, words = {"goule": "Goule"}, labels("dark-earth")
+    sentences = [render(event, lang, catalogues("dark-earth"), names, words[lang]) for lang in ("en", "fr", "pt")]
+    assert sentences == [
+        "Goule collapses in pain and is out of the fight: the wounds cost 5 dice, and their best POT is only 4.",
+        "Goule s'effondre de douleur et ne peut plus combattre : ses blessures lui retirent 5 dés, "
+        "et son meilleur POT n'est que de 4.",
+        "Goule desaba de dor e não consegue mais lutar: os ferimentos tiram 5 dados, e o seu melhor POT é de apenas 4.",
+    ]

@@ -4,7 +4,10 @@ import copy
 
 import pytest
 
-from service.rules.errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from service.rules.engine import apply_action
+from service.rules.errors import ActionNotAllowed, InvalidAction, NotYourDecision, NotYourTurn
+from service.rules.registry import get_ruleset
+from service.rules.viewer import GM_VIEWER, Viewer
 
 from ..rules_helpers import codes, params, start, step
 from .fixtures import ANA_FIRST, RULESET, ana, bruno
@@ -207,3 +210,25 @@ def test_skill_test_and_pass_consume_the_turn(fight):
     )
     assert params(entry, "test_rolled")["success"] is True  # 3 + 1 + 6 = 10
     assert state["awaiting"][0]["actor"] == "bruno"
+
+
+def test_the_attacker_names_any_area_and_the_gm_sets_its_penalty(fight):
+    """Issue 27 item 13: « o atacante declara qual área ... e o mestre define a penalidade ... Algumas sugestões »."""
+    aim = attack(location="tail", difficulty=8, dice=[2, 2])
+    # An area the seed does not suggest needs the GM's penalty, which a player's token may not set.
+    with pytest.raises(InvalidAction) as refused:
+        step(copy.deepcopy(fight), aim)
+    assert refused.value.field == "location_penalty"
+    with pytest.raises(NotYourDecision):
+        apply_action(copy.deepcopy(fight), {**aim, "location_penalty": -3}, caller=Viewer(combatant="ana"))
+    state, entry = apply_action(fight, {**aim, "location_penalty": -3, "condition": "no tail"}, caller=GM_VIEWER)
+    # DES 3 + Armas de Fogo 2 + precision 1 - 3 + 2+2 = 7 < CD 8: a miss (no damage die), the GM's -3 shown.
+    assert params(entry, "attack_rolled")["modifiers"]["location"] == -3
+    assert params(entry, "attack_rolled")["total"] == 3 + 2 + 1 - 3 + 4
+    # The GM's penalty also replaces a suggestion's (3 + 2 + 1 - 1 + 4 = 9 >= 8: a hit, damage die 1);
+    # the nine stay the listed choices.
+    _, entry = step(copy.deepcopy(fight), attack(location="leg", location_penalty=-1, difficulty=8, dice=[2, 2, 1]))
+    assert params(entry, "attack_rolled")["modifiers"]["location"] == -1
+    listed = [c for c in get_ruleset(RULESET).legal_actions(fight, "ana") if c["type"] == "attack"]
+    assert listed and all(c["params"]["location"]["choices"][:3] == ["ankle", "arm", "ear"] for c in listed)
+    assert all("location_penalty" not in c["params"] for c in listed)

@@ -242,3 +242,17 @@ def test_a_narrative_condition_takes_no_modifier_and_needs_code_or_label(fight):
     for body in ({"label": "dazed", "modifier": -2}, {}, {"code": "dying", "label": "dazed"}):
         with pytest.raises(InvalidInput):
             step(fight, {"type": "condition", "actor": GM, "target": "ana", **body})
+
+
+@pytest.mark.parametrize("auto_end", [True, False])
+def test_a_fight_decided_in_the_first_round_lasted_one_round(auto_end):
+    """Issue 27 item 14: the round the killing blow begins is never played; the summary says 1, not 2."""
+    frail = bruno(attributes={"FOR": 1, "DES": 2, "CON": 1})  # PV 10 + CON 1 + FOR 1 = 12, dead at -2
+    state, _ = start(RULESET, [ana(), frail], dice=ANA_FIRST, options={"auto_end": auto_end})
+    # 6+6 hits; 1d6+3 = 6+3 = 9, doubled 18: PV 12 - 18 = -6 <= -2, dead. Bruno's dodge 1+1 and the damage die 6.
+    attack = {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola", "dice": [6, 6, 1, 1, 6]}
+    state, entry = step(state, {**attack, "defense": {"skill": "Esquiva"}})
+    assert "died" in codes(entry) and state["round"] == 2
+    if not auto_end:
+        state, entry = step(state, {"type": "end_combat", "actor": GM})
+    assert params(entry, "combat_summary")["rounds"] == 1

@@ -6,6 +6,7 @@ item. Disarm dice: [reaction d100], attack d100, second attack d100, DEX x 2 d10
 import pytest
 
 from service.rules.errors import ActionNotAllowed, InvalidAction
+from service.rules.registry import get_ruleset
 
 from ..rules_helpers import codes, combatant, params, step
 from .fixtures import attack, exchange, fight, garde, unchanged
@@ -140,3 +141,19 @@ def test_a_disarm_without_a_named_weapon_takes_the_first_one_carried():
     state, entry = exchange(fight(), {"weapon": "epee", "mode": "disarm"}, dice=[30, 40, 50])
     assert params(entry, "weapon_dropped") == {"combatant": "garde", "item": "epee"}
     assert list(combatant(state, "garde")["items"]) == ["epee"]
+
+
+def test_a_disarmed_fighter_has_only_his_bare_hands_and_never_a_catalog_weapon_he_does_not_carry():
+    """Issue 27 item 12: « ou être désarmé ». The listing offers what the attack accepts (items.arsenal)."""
+    state = fight(garde_sheet=garde(weapons=[{"id": "epee", "catalog": "epee"}]))
+    # 30 and 40 <= 60; DEX 11 x 2 = 22, 50 fails: the Garde drops his only weapon.
+    state, entry = exchange(state, {"weapon": "epee", "mode": "disarm"}, dice=[30, 40, 50])
+    assert params(entry, "weapon_dropped") == {"combatant": "garde", "item": "epee"}
+    before = unchanged(state)
+    with pytest.raises(InvalidAction) as refused:
+        step(state, {"type": "attack", "actor": "garde", "target": "kira", "weapon": "hache"})
+    assert refused.value.field == "weapon" and "does not carry 'hache'" in refused.value.detail
+    assert state == before
+    listed = get_ruleset("space-opera-d100").legal_actions(state, "garde")
+    weapons = {w for e in listed if e["type"] == "attack" for w in e["params"]["weapon"]["choices"]}
+    assert weapons == {"unarmed"}
