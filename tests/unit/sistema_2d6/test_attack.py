@@ -5,6 +5,7 @@ import copy
 import pytest
 
 from service.rules.errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from service.rules.registry import RULESETS
 
 from ..rules_helpers import codes, params, start, step
 from .fixtures import ANA_FIRST, RULESET, ana, bruno
@@ -207,3 +208,16 @@ def test_skill_test_and_pass_consume_the_turn(fight):
     )
     assert params(entry, "test_rolled")["success"] is True  # 3 + 1 + 6 = 10
     assert state["awaiting"][0]["actor"] == "bruno"
+
+
+def test_the_attack_listing_offers_the_carried_weapons_and_bare_hands_only(fight):
+    # Ana carries a pistol and an automatic SMG (bursts allowed by default); the
+    # bazooka, dynamite... of the catalog are not hers. Punch and kick are everyone's.
+    listed = [choice for choice in RULESETS[RULESET].legal_actions(fight, "ana") if choice["type"] == "attack"]
+    assert [choice["params"]["weapon"]["choices"] for choice in listed] == [["pistola", "soco", "chute"], ["smg"]]
+
+
+def test_a_sheet_carrying_a_punch_of_its_own_lists_it_once():
+    state, _ = start(RULESET, [ana(weapons=[{"id": "soco", "catalog": "soco"}]), bruno()], dice=ANA_FIRST)
+    listed = [choice for choice in RULESETS[RULESET].legal_actions(state, "ana") if choice["type"] == "attack"]
+    assert [choice["params"]["weapon"]["choices"] for choice in listed] == [["soco", "chute"]]
