@@ -56,3 +56,7 @@ def test_two_browsers_play_the_same_fight_live(base):
 
 def test_the_vtt_guide_client_plays_against_a_real_server(base):
     assert "1 passed, 0 failed" in run_node("vtt-snippet.test.mjs", base)
+
+
+def test_what_a_new_game_master_tripped_over_is_fixed_in_every_language(base):
+    assert "3 passed, 0 failed" in run_node("newcomer.test.mjs", base)

@@ -2,7 +2,7 @@
 // action type, only its legal choices, each named; die inputs for players who
 // roll at the table; odds on demand.
 
-import { $, ApiError, actionLabel, api, busy, fieldLabel, humanize, known, nameOf, page, showError, t, valueLabel } from "./play-core.js";
+import { $, ApiError, actionLabel, api, busy, fieldLabel, humanize, known, nameOf, page, problemWords, showError, t, valueLabel } from "./play-core.js";
 
 const ODDS_TYPES = new Set(["attack", "shoot", "test", "threaten", "counter", "death_test", "stabilize", "break_free"]);
 // Action types that roll nothing: no die inputs on their forms.
@@ -56,8 +56,20 @@ const renderable = (spec) => Boolean(spec.choices || ["integer", "number", "stri
 // `set` takes the value names `change` lists (numbers); an inline answer
 // (duel-2d6's and sistema-2d6's `defense`, space-opera-d100's `reaction`) takes
 // the fields of its object in the ruleset's action schema (GET /rulesets/{id}).
-function expanded(type, params) {
+// A free-text skill or attribute (sistema-2d6's defend and test) is one of the sheet's own.
+const SHEET_LISTS = { skill: "skills", attribute: "attributes" };
+function sheetChoices(combatantId, name) {
+  const list = page.combat?.combatants.find((c) => c.id === combatantId)?.sheet?.[SHEET_LISTS[name]];
+  const keys = Array.isArray(list) ? list.map((item) => item?.id ?? item).filter((v) => typeof v === "string") : Object.keys(list || {});
+  return keys.length ? keys : null;
+}
+
+function expanded(type, params, actor) {
   return Object.fromEntries(Object.entries(params).map(([name, spec]) => {
+    if (SHEET_LISTS[name] && spec.type === "string" && !spec.choices) {
+      const choices = sheetChoices(actor, name);
+      if (choices) return [name, { ...spec, type: undefined, choices }];
+    }
     if (type === "adjust" && name === "set" && spec.type === "object" && !spec.keys && params.change?.keys) {
       return [name, { ...spec, keys: params.change.keys }];
     }
@@ -99,6 +111,7 @@ function actionForm(actor, type, variants, onCombat) {
   form.className = "action";
   form.id = `form-${actor}-${type}`;
   form.dataset.type = type;
+  form.noValidate = true; // refusals are said in the page's language, next to their fields, not by the browser
   // The GM's join brings a newcomer in; a duel-2d6 player's join enters a duel.
   const title = actor === "gm" && type === "join" ? t("join.action") : actionLabel(type);
   const legend = Object.assign(document.createElement("h4"), { textContent: title });
@@ -106,7 +119,7 @@ function actionForm(actor, type, variants, onCombat) {
   body.className = "fields";
   let fields = [];
   const show = (variant) => {
-    fields = Object.entries(expanded(type, variant.params)).filter(([, spec]) => renderable(spec))
+    fields = Object.entries(expanded(type, variant.params, actor)).filter(([, spec]) => renderable(spec))
       .map(([name, spec]) => field(`${form.id}-${name}`, name, spec, actor, type));
     body.replaceChildren(...fields.map((f) => f.element));
     for (const f of fields) f.attach?.(fields);
@@ -148,6 +161,7 @@ function actionForm(actor, type, variants, onCombat) {
     showError(null);
     busy(submit, true, t("sending"));
     form.setAttribute("aria-busy", "true");
+    clearFieldErrors(form);
     try {
       const body = read(actor, type, fields);
       const values = dice?.read() || [];
@@ -159,6 +173,7 @@ function actionForm(actor, type, variants, onCombat) {
       focusNext();
     } catch (error) {
       showError(error);
+      markFieldErrors(form, error);
       if (error.status === 409) onCombat(await api("GET", `/combats/${page.combatId}`).catch(() => page.combat));
     } finally { busy(submit, false); form.removeAttribute("aria-busy"); }
   });
@@ -223,8 +238,8 @@ function showOdds(box, answer) {
 function field(id, name, spec, actor, type) {
   if (spec.schema === "sheet") return sheetField(id, name, spec);
   if (spec.inline) return inlineField(id, name, spec, actor, type);
-  if (spec.choices) return choiceField(id, name, spec, actor);
-  if (spec.type === "boolean") return choiceField(id, name, { ...spec, choices: [false, true] }, actor);
+  if (spec.choices) return choiceField(id, name, spec, actor, type);
+  if (spec.type === "boolean") return choiceField(id, name, { ...spec, choices: [false, true] }, actor, type);
   if (spec.keys) return keysField(id, name, spec);
   if (Array.isArray(spec.items)) return itemsField(id, name, spec, actor);
   const input = document.createElement("input");
@@ -246,12 +261,19 @@ function field(id, name, spec, actor, type) {
   };
 }
 
-function choiceField(id, name, spec, actor) {
+// What the server does with a field left out, named: "(default: Punch)" rather than "(default)".
+function defaultWords(type, name, actor) {
+  const value = page.ruleset?.actions?.[type]?.properties?.[name]?.default;
+  if (value === undefined || value === null || typeof value === "object") return t("defaultChoice");
+  return t("defaultIs", { value: valueLabel(name, value, actor) });
+}
+
+function choiceField(id, name, spec, actor, type) {
   const select = document.createElement("select");
   select.id = id;
   select.name = name;
   select.required = Boolean(spec.required);
-  if (!spec.required || spec.choices.length > 1) select.append(new Option(spec.required ? "" : t("defaultChoice"), ""));
+  if (!spec.required || spec.choices.length > 1) select.append(new Option(spec.required ? "" : defaultWords(type, name, actor), ""));
   spec.choices.forEach((choice, i) => select.append(new Option(valueLabel(name, choice, actor), String(i))));
   if (spec.required && spec.choices.length === 1) select.value = "0";
   return {
@@ -267,10 +289,24 @@ function keysField(id, name, spec) {
   const inputs = spec.keys.map((key) => {
     const input = Object.assign(document.createElement("input"), { type: "number", id: `${id}-${key}`, name: `${name}.${key}`, step: 1 });
     if (spec.total !== undefined) { input.min = 0; input.max = spec.total; }
-    const words = valueLabel(name, key);
-    box.append(labelled(input, words.charAt(0).toUpperCase() + words.slice(1), key));
+    const words = known(`fields.${key}`) ?? valueLabel(name, key);
+    box.append(labelled(input, words.charAt(0).toUpperCase() + words.slice(1), key, spec.required && spec.total !== undefined));
+    if (spec.total !== undefined) input.required = Boolean(spec.required);
     return [key, input];
   });
+  // dark-earth's split: the dice must add up to the pool (the potential); the sum is shown as it is typed.
+  if (spec.total !== undefined) {
+    const sum = Object.assign(document.createElement("output"), { className: "sum", id: `${id}-sum` });
+    sum.setAttribute("aria-live", "polite");
+    const update = () => {
+      const total = inputs.reduce((n, [, input]) => n + (Number(input.value) || 0), 0);
+      sum.textContent = t("splitSum", { sum: total, total: spec.total });
+      sum.classList.toggle("off", total !== spec.total);
+    };
+    for (const [, input] of inputs) input.addEventListener("input", update);
+    update();
+    box.append(Object.assign(document.createElement("p"), { className: "hint", textContent: t("splitHint", { total: spec.total }) }), sum);
+  }
   return {
     name, element: box,
     read: () => {
@@ -353,7 +389,14 @@ function inlineField(id, name, spec, actor) {
     if (schema.anyOf || schema.type === "object" || schema.type === "array") continue;
     const partId = `${id}-${key}`;
     const required = spec.inline.required.includes(key);
-    if (ITEM_FIELDS.has(key)) {
+    if (SHEET_LISTS[key] && !schema.enum) {
+      // The target's own skills or attributes, refilled with the target.
+      const select = Object.assign(document.createElement("select"), { id: partId, name: `${name}.${key}` });
+      select.dataset.sheetList = key;
+      items.push(select);
+      box.append(labelled(select, fieldLabel(key), key));
+      parts.push([key, () => (select.value === "" ? undefined : select.value)]);
+    } else if (ITEM_FIELDS.has(key)) {
       const select = Object.assign(document.createElement("select"), { id: partId, name: `${name}.${key}` });
       items.push(select);
       box.append(labelled(select, fieldLabel(key), key));
@@ -395,6 +438,11 @@ function inlineField(id, name, spec, actor) {
         const who = page.combat?.combatants.find((c) => c.id === target?.read());
         const weapons = Array.isArray(who?.sheet?.weapons) ? who.sheet.weapons : [];
         for (const select of items) {
+          if (select.dataset.sheetList) {
+            const keys = sheetChoices(who?.id, select.dataset.sheetList) || [];
+            select.replaceChildren(new Option(t("defaultChoice"), ""), ...keys.map((k) => new Option(valueLabel(select.dataset.sheetList, k), k)));
+            continue;
+          }
           select.replaceChildren(new Option(t("defaultChoice"), ""), ...weapons.map((w) => new Option(
             w.name || page.ruleset?.catalog?.weapons?.[w.catalog]?.name || humanize(w.id), w.id)));
         }
@@ -461,4 +509,35 @@ function diceBox(formId) {
     element: box,
     read: () => [...list.querySelectorAll("input.die")].filter((input) => input.value !== "").map((input) => Number(input.value)),
   };
+}
+
+// ---- errors next to their fields ---------------------------------------
+// A 422's errors[].pointer ("/split/init") names the control ("split.init") or
+// the group it belongs to ("split"): the reader's words go right under it.
+
+export function clearFieldErrors(form) {
+  for (const note of form.querySelectorAll(".field-error")) note.remove();
+  for (const control of form.querySelectorAll("[aria-invalid]")) { control.removeAttribute("aria-invalid"); control.removeAttribute("aria-describedby"); }
+}
+
+export function markFieldErrors(form, error, prefix = "") {
+  let n = 0;
+  for (const e of error?.errors || []) {
+    const parts = String(e.pointer || "").split("/").filter(Boolean);
+    if (prefix && parts[0] === prefix) parts.shift();
+    let control = null;
+    for (let length = parts.length; length > 0 && !control; length--) {
+      const name = parts.slice(0, length).join(".");
+      control = form.querySelector(`[name="${CSS.escape(name)}"]`) || form.querySelector(`[name^="${CSS.escape(name)}."]`)?.closest("fieldset")
+        || form.querySelector(`[data-pointer="${CSS.escape("/" + parts.slice(0, length).join("/"))}"]`);
+    }
+    if (!control) continue;
+    const place = control.matches("fieldset") ? control : (control.closest(".field") || control);
+    const note = Object.assign(document.createElement("p"), { className: "field-error", id: `${form.id}-error-${n++}`,
+      textContent: problemWords(e.detail || e.message) ?? t("problems.other") });
+    place.after(note);
+    const target = control.matches("fieldset") ? control.querySelector("input, select") : control;
+    if (target) { target.setAttribute("aria-invalid", "true"); target.setAttribute("aria-describedby", note.id); }
+  }
+  return n;
 }

@@ -5,6 +5,14 @@
 
 export const WORDS = {
   en: {
+    problems: {
+      missing: "this is required.", number: "a whole number is expected.", choice: "pick one of the choices offered.",
+      length: "too long or too short.", unknown: "this is not part of the sheet.", unique: "each one must be different.",
+      type: "this value does not have the right form.", range: "between {min} and {max}.", min: "at least {min}.", max: "at most {max}.",
+      sum: "they add up to {sum}; they must add up to {total}.", other: "this value is not accepted.",
+    },
+    yourCombatant: "You play {who}.", you: "you", malus: "malus {n}", defaultIs: "(default: {value})",
+    splitHint: "Together they must make {total} dice (the potential).", splitSum: "Total: {sum} of {total}",
     title: "Melee: run a fight", tagline: "Combat tracker for the game master's table",
     language: "Language", ruleset: "Ruleset", create: "Start the example fight",
     share: "Links to share (each player opens their own)", gm: "Game master", joinAs: "Open as {who}",
@@ -78,6 +86,14 @@ export const WORDS = {
     },
   },
   fr: {
+    problems: {
+      missing: "ce champ est obligatoire.", number: "un nombre entier est attendu.", choice: "choisissez parmi les propositions.",
+      length: "trop long ou trop court.", unknown: "ce champ ne fait pas partie de la fiche.", unique: "chacun doit être différent.",
+      type: "cette valeur n'a pas la bonne forme.", range: "entre {min} et {max}.", min: "au moins {min}.", max: "au plus {max}.",
+      sum: "leur somme fait {sum}, elle doit faire {total}.", other: "cette valeur n'est pas acceptée.",
+    },
+    yourCombatant: "Vous jouez {who}.", you: "vous", malus: "malus {n}", defaultIs: "(par défaut\u00a0: {value})",
+    splitHint: "Ensemble, ils doivent faire {total} dés (le potentiel).", splitSum: "Total\u00a0: {sum} sur {total}",
     title: "Melee\u00a0: mener un combat", tagline: "Suivi de combat pour la table du meneur",
     language: "Langue", ruleset: "Règles", create: "Lancer le combat d'exemple",
     share: "Liens à partager (chaque joueur ouvre le sien)", gm: "Meneur", joinAs: "Ouvrir en tant que {who}",
@@ -151,6 +167,14 @@ export const WORDS = {
     },
   },
   pt: {
+    problems: {
+      missing: "este campo é obrigatório.", number: "é preciso um número inteiro.", choice: "escolha uma das opções.",
+      length: "longo ou curto demais.", unknown: "este campo não faz parte da ficha.", unique: "cada um precisa ser diferente.",
+      type: "este valor não tem o formato certo.", range: "entre {min} e {max}.", min: "no mínimo {min}.", max: "no máximo {max}.",
+      sum: "a soma dá {sum}, mas precisa dar {total}.", other: "este valor não foi aceito.",
+    },
+    yourCombatant: "Você joga com {who}.", you: "você", malus: "penalidade {n}", defaultIs: "(padrão: {value})",
+    splitHint: "Juntos, precisam somar {total} dados (o potencial).", splitSum: "Total: {sum} de {total}",
     title: "Melee: conduzir um combate", tagline: "Controle de combate para a mesa do mestre",
     language: "Idioma", ruleset: "Regras", create: "Começar o combate de exemplo",
     share: "Links para compartilhar (cada jogador abre o seu)", gm: "Mestre", joinAs: "Abrir como {who}",

@@ -185,6 +185,10 @@ function render(combat) {
   $("version").textContent = combat.version;
   $("version").dataset.version = combat.version;
   $("combatants").replaceChildren(...combat.combatants.map(card));
+  // A player's page says whose seat it is.
+  const mine = combat.combatants.find((c) => c.id === page.viewer);
+  $("seat").hidden = !mine;
+  $("seat").textContent = mine ? t("yourCombatant", { who: mine.name }) : "";
   $("awaiting").replaceChildren(...(active ? combat.awaiting : []).map((w) => {
     const item = document.createElement("li");
     item.dataset.actor = w.actor;
@@ -199,6 +203,8 @@ function render(combat) {
   return loadForms(combat, render).catch(showError);
 }
 
+const signed = (n) => (Number(n) > 0 ? `+${n}` : String(n).replace("-", "\u2212"));
+
 function card(combatant) {
   const item = document.createElement("li");
   item.className = "combatant";
@@ -206,6 +212,10 @@ function card(combatant) {
   if (page.combat.awaiting.some((w) => w.actor === combatant.id) && page.combat.status === "active") item.classList.add("awaited");
   const title = document.createElement("h3");
   title.textContent = combatant.name;
+  if (combatant.id === page.viewer) {
+    item.classList.add("mine");
+    title.append(" ", Object.assign(document.createElement("span"), { className: "badge you", textContent: t("you") }));
+  }
   const side = document.createElement("p");
   side.className = "side";
   side.textContent = `${t("side")}${t("sep")}${valueLabel("side", combatant.side)}`;
@@ -228,7 +238,17 @@ function card(combatant) {
   }
   const conditions = document.createElement("p");
   conditions.className = "conditions";
-  const names = combatant.conditions.map((c) => valueLabel("code", c.code) + (c.rounds ? ` (${c.rounds})` : ""));
+  // duel-2d6 keeps a wound level and the malus it gives apart from the HP.
+  if (typeof combatant.wound === "string") {
+    const wound = document.createElement("p");
+    wound.className = "wound";
+    const words = valueLabel("level", combatant.wound);
+    const malus = Number(combatant.malus) ? ` (${t("malus", { n: signed(combatant.malus) })})` : "";
+    wound.textContent = words.charAt(0).toUpperCase() + words.slice(1) + malus;
+    item.append(wound);
+  }
+  // The ruleset's labels name conditions under "condition".
+  const names = combatant.conditions.map((c) => valueLabel("condition", c.code) + (c.rounds ? ` (${c.rounds})` : ""));
   conditions.textContent = `${t("conditions")}${t("sep")}${names.length ? names.join(", ") : t("none")}`;
   item.append(conditions);
   return item;
