@@ -60,3 +60,7 @@ def test_the_vtt_guide_client_plays_against_a_real_server(base):
 
 def test_what_a_new_game_master_tripped_over_is_fixed_in_every_language(base):
     assert "3 passed, 0 failed" in run_node("newcomer.test.mjs", base)
+
+
+def test_a_fight_of_every_ruleset_from_characters_entered_in_the_forms(base):
+    assert "5 passed, 0 failed" in run_node("roster.test.mjs", base)

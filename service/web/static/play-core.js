@@ -119,6 +119,11 @@ export async function api(method, path, body, headers = {}) {
   return data;
 }
 
+// A refusal the page itself makes, in the page's words.
+export function pageError(text) {
+  return Object.assign(new ApiError(422, text), { local: true });
+}
+
 // A translated lead sentence, then the server's own detail (which may stay English).
 export function showError(error) {
   const box = $("error");
@@ -136,7 +141,9 @@ export function showError(error) {
   const parts = [strong];
   if (said.length) parts.push(" ", Object.assign(document.createElement("span"), { textContent: said.join(" "), className: "detail" }));
   // The rules' own reasons (English) are kept where no words of the page's say them.
-  if (!said.length || errors.some((e) => problemWords(e.detail || e.message) === null)) {
+  if (error.local) {
+    parts.push(" ", Object.assign(document.createElement("span"), { textContent: error.detail, className: "detail" }));
+  } else if (!said.length || errors.some((e) => problemWords(e.detail || e.message) === null)) {
     parts.push(" ", Object.assign(document.createElement("span"), { textContent: error.detail || error.message || "", lang: "en", className: "detail server-detail" }));
   }
   box.replaceChildren(...parts);

@@ -2,7 +2,9 @@
 // action type, only its legal choices, each named; die inputs for players who
 // roll at the table; odds on demand.
 
-import { $, ApiError, actionLabel, api, busy, fieldLabel, humanize, known, nameOf, page, problemWords, showError, t, valueLabel } from "./play-core.js";
+import { $, actionLabel, api, busy, fieldLabel, humanize, known, nameOf, page, pageError, problemWords, showError, t, valueLabel } from "./play-core.js";
+import { loadRoster } from "./play-roster.js";
+import { sheetForm, showSheetErrors } from "./play-sheet.js";
 
 const ODDS_TYPES = new Set(["attack", "shoot", "test", "threaten", "counter", "death_test", "stabilize", "break_free"]);
 // Action types that roll nothing: no die inputs on their forms.
@@ -173,7 +175,8 @@ function actionForm(actor, type, variants, onCombat) {
       focusNext();
     } catch (error) {
       showError(error);
-      markFieldErrors(form, error);
+      const sheet = form.querySelector("fieldset.sheet");
+      if (sheet) showSheetErrors(sheet, error.errors, sheet.dataset.pointer); else markFieldErrors(form, error);
       if (error.status === 409) onCombat(await api("GET", `/combats/${page.combatId}`).catch(() => page.combat));
     } finally { busy(submit, false); form.removeAttribute("aria-busy"); }
   });
@@ -330,39 +333,56 @@ function itemsField(id, name, spec, actor) {
   return { name, element: box, read: () => parts.map((part) => part.read()) };
 }
 
-// join's newcomer: a name, a side, and a sheet copied from one of the ruleset's
-// example combatants (the fights /play starts), editable as JSON.
+// join's newcomer: a name, a side, and a sheet in the same form as the roster's,
+// started from one of the ruleset's example combatants or of the GM's characters;
+// the raw JSON stays in an "advanced" view.
 function sheetField(id, name) {
   const box = document.createElement("fieldset");
   box.className = "sheet";
+  box.dataset.pointer = `/${name}`;
   box.append(Object.assign(document.createElement("legend"), { textContent: t("join.who") }));
   const named = Object.assign(document.createElement("input"), { type: "text", id: `${id}-name`, name: `${name}.name`, required: true, maxLength: 80 });
+  named.dataset.pointer = "/name";
   const side = Object.assign(document.createElement("select"), { id: `${id}-side`, name: `${name}.side`, required: true });
-  const models = page.ruleset?.example?.combat?.combatants || [];
-  const sides = [...new Set([...(page.combat?.combatants || []).map((c) => c.side), ...models.map((c) => c.side)])];
+  const examples = page.ruleset?.example?.combat?.combatants || [];
+  const characters = loadRoster().filter((c) => c.ruleset === page.ruleset?.id);
+  const models = [...examples.map((m) => ({ name: m.name, side: m.side, sheet: sheetOnly(m) })), ...characters];
+  const sides = [...new Set([...(page.combat?.combatants || []).map((c) => c.side), ...examples.map((c) => c.side)])];
   sides.forEach((value) => side.append(new Option(valueLabel("side", value), value)));
   const like = Object.assign(document.createElement("select"), { id: `${id}-like`, name: `${name}.like`, required: true });
   models.forEach((model, i) => like.append(new Option(model.name, String(i))));
+  const holder = document.createElement("details");
+  holder.className = "sheet-fold";
+  holder.append(Object.assign(document.createElement("summary"), { textContent: t("join.edit") }));
+  let form = sheetForm(page.ruleset?.sheet || { properties: {} }, models[0]?.sheet);
+  holder.append(form.element);
   const sheet = Object.assign(document.createElement("textarea"), { id: `${id}-sheet`, name: `${name}.sheet`, rows: 6, spellcheck: false });
-  const fill = () => {
-    const { id: _id, name: _name, side: _side, ...rest } = models[Number(like.value)] || {};
-    sheet.value = JSON.stringify(rest, null, 1);
+  const rebuild = (value) => {
+    const next = sheetForm(page.ruleset?.sheet || { properties: {} }, value);
+    form.element.replaceWith(next.element);
+    form = next;
   };
-  like.addEventListener("change", fill);
-  fill();
+  like.addEventListener("change", () => {
+    const model = models[Number(like.value)];
+    rebuild(model?.sheet);
+    if (model?.side && sides.includes(model.side)) side.value = model.side;
+  });
   const more = document.createElement("details");
   more.className = "sheet-json";
-  more.append(Object.assign(document.createElement("summary"), { textContent: t("join.edit") }), labelled(sheet, t("join.sheet"), "sheet"));
-  box.append(labelled(named, t("join.name"), "name", true), labelled(side, t("side"), "side", true), labelled(like, t("join.like"), "like", true), more);
+  const apply = Object.assign(document.createElement("button"), { type: "button", textContent: t("roster.applyJson") });
+  more.addEventListener("toggle", () => { if (more.open) sheet.value = JSON.stringify(form.read() || {}, null, 1); });
+  apply.addEventListener("click", () => {
+    try { rebuild(JSON.parse(sheet.value || "{}")); } catch (error) { showError(pageError(t("join.badJson", { detail: error.message }))); }
+  });
+  more.append(Object.assign(document.createElement("summary"), { textContent: t("roster.advanced") }), labelled(sheet, t("join.sheet"), "sheet"), apply);
+  box.append(labelled(named, t("join.name"), "name", true), labelled(side, t("side"), "side", true), labelled(like, t("join.like"), "like", true), holder, more);
   return {
     name, element: box,
-    read: () => {
-      let parsed;
-      try { parsed = JSON.parse(sheet.value || "{}"); } catch (error) { throw new ApiError(422, t("join.badJson", { detail: error.message })); }
-      return { ...parsed, id: freeId(named.value), name: named.value.trim(), side: side.value };
-    },
+    read: () => ({ ...(form.read() || {}), id: freeId(named.value), name: named.value.trim(), side: side.value }),
   };
 }
+
+const sheetOnly = ({ id: _id, name: _name, side: _side, ...rest }) => rest;
 
 // An id for a newcomer's name, unused in this fight: "Renfort 2" -> "renfort-2".
 function freeId(text) {
