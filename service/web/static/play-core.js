@@ -151,6 +151,21 @@ export function showError(error) {
   box.scrollIntoView({ block: "nearest" }); // on a phone the form that failed may be far below
 }
 
+// A control with its label (and a "required" mark): the one way every form of the page names its fields.
+export function labelled(control, text, name, required) {
+  const label = document.createElement("label");
+  label.htmlFor = control.id;
+  label.className = name ? `field field-${name}` : "field";
+  const words = Object.assign(document.createElement("span"), { className: "label-text", textContent: text });
+  if (required) {
+    const mark = Object.assign(document.createElement("span"), { className: "required", textContent: " *", title: t("required") });
+    mark.setAttribute("aria-hidden", "true");
+    words.append(mark);
+  }
+  label.append(words, control);
+  return label;
+}
+
 export function busy(button, on, text) {
   if (on) { button.dataset.text = button.textContent; button.textContent = text; }
   else if (button.dataset.text) button.textContent = button.dataset.text;

@@ -2,7 +2,7 @@
 // action type, only its legal choices, each named; die inputs for players who
 // roll at the table; odds on demand.
 
-import { $, actionLabel, api, busy, fieldLabel, humanize, known, nameOf, page, pageError, problemWords, showError, t, valueLabel } from "./play-core.js";
+import { $, actionLabel, api, busy, fieldLabel, humanize, known, labelled, nameOf, page, pageError, problemWords, showError, t, valueLabel } from "./play-core.js";
 import { loadRoster } from "./play-roster.js";
 import { sheetForm, showSheetErrors } from "./play-sheet.js";
 
@@ -475,20 +475,6 @@ function inlineField(id, name, spec, actor) {
       return filled.length ? Object.fromEntries(filled) : undefined;
     },
   };
-}
-
-function labelled(control, text, name, required) {
-  const label = document.createElement("label");
-  label.htmlFor = control.id;
-  label.className = `field field-${name}`;
-  const words = Object.assign(document.createElement("span"), { className: "label-text", textContent: text });
-  if (required) {
-    const mark = Object.assign(document.createElement("span"), { className: "required", textContent: " *", title: t("required") });
-    mark.setAttribute("aria-hidden", "true");
-    words.append(mark);
-  }
-  label.append(words, control);
-  return label;
 }
 
 // Physical dice, one input per die with its faces. Empty by default: the

@@ -3,7 +3,9 @@
 // imported and exported as a JSON file; a fight starts from the ones picked,
 // each on the side chosen for it.
 
-import { $, api, busy, page, pageError, showError, t } from "./play-core.js";
+import { $, api, busy, labelled, page, pageError, showError, t } from "./play-core.js";
+
+const labelledControl = (control, text, required) => labelled(control, text, "", required);
 import { missing, sheetForm, showSheetErrors, sideWords, slug } from "./play-sheet.js";
 
 const KEY = "melee-roster";
@@ -134,20 +136,6 @@ const sheetOf = (model) => {
   const { id: _id, name: _name, side: _side, ...rest } = model;
   return rest;
 };
-
-function labelledControl(control, text, required) {
-  const label = document.createElement("label");
-  label.htmlFor = control.id;
-  label.className = "field";
-  const words = Object.assign(document.createElement("span"), { className: "label-text", textContent: text });
-  if (required) {
-    const mark = Object.assign(document.createElement("span"), { className: "required", textContent: " *", title: t("required") });
-    mark.setAttribute("aria-hidden", "true");
-    words.append(mark);
-  }
-  label.append(words, control);
-  return label;
-}
 
 function closeEditor() {
   $("character-form").hidden = true;

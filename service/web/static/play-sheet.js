@@ -4,7 +4,9 @@
 // entries by name. Each control carries the JSON pointer of its value, so a
 // 422's errors[].pointer lands next to the field that caused it.
 
-import { fieldLabel, humanize, known, page, problemWords, t, valueLabel } from "./play-core.js";
+import { fieldLabel, humanize, known, labelled as named, page, problemWords, t, valueLabel } from "./play-core.js";
+
+const labelled = (control, text, required) => named(control, text, "", required);
 
 // Filled by the page itself: the combatant's id comes from its name, a side is chosen apart.
 const OWN_FIELDS = new Set(["id", "name", "side"]);
@@ -41,21 +43,6 @@ const wordsFor = (path) => {
   const key = [...path].reverse().find((part) => !/^\d+$/.test(part)) || "";
   return known(`sheet.${key}`) ?? fieldLabel(key);
 };
-
-function labelled(control, text, required, hint) {
-  const label = document.createElement("label");
-  label.htmlFor = control.id;
-  label.className = "field";
-  const words = Object.assign(document.createElement("span"), { className: "label-text", textContent: text });
-  if (required) {
-    const mark = Object.assign(document.createElement("span"), { className: "required", textContent: " *", title: t("required") });
-    mark.setAttribute("aria-hidden", "true");
-    words.append(mark);
-  }
-  label.append(words, control);
-  if (hint) label.append(Object.assign(document.createElement("span"), { className: "hint", textContent: hint }));
-  return label;
-}
 
 // One value of the schema as controls: {element, read(), write(value)}; read() is
 // undefined when the field is left empty (the server's default then applies).

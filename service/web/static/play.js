@@ -41,7 +41,8 @@ async function createCombat(event) {
 
 // A fight just created (the example's or the roster's): its links to share, then the GM's seat.
 async function opened(created) {
-  page.links = { id: created.id, tokens: [["gm", created.tokens.gm], ...Object.entries(created.tokens.combatants)], names: created.combatants };
+  page.links = { id: created.id, tokens: [["gm", created.tokens.gm], ...Object.entries(created.tokens.combatants)],
+    names: created.combatants.map(({ id, name }) => ({ id, name })) };
   renderLinks();
   $("share").hidden = false;
   await join(created.id, created.tokens.gm, "gm");
