@@ -14,7 +14,7 @@ const FIGHTS = [
   { ruleset: "sistema-2d6", lang: "en", width: 1280, characters: [
     { name: "Beatriz", side: "heroes", from: 0, numbers: { pv: "3" } },
     { name: "Ogro", side: "villains", from: 1, numbers: { pv: "3" } }] },
-  { ruleset: "duel-2d6", lang: "fr", width: 390, characters: [
+  { ruleset: "duel-2d6", lang: "fr", width: 390, refused: { pv: "0", said: "entre 1 et 200." }, characters: [
     { name: "Élodie", side: "heroes", from: 1, numbers: { pv: "2" } },
     { name: "Brute", side: "villains", from: 0, numbers: { pv: "2" } }] },
   { ruleset: "dark-earth", lang: "pt", width: 1280, characters: [
@@ -23,10 +23,58 @@ const FIGHTS = [
   { ruleset: "space-opera-d100", lang: "en", width: 390, characters: [
     { name: "Orla", side: "heroes", from: 0, numbers: { pv: "2" } },
     { name: "Trooper", side: "villains", from: 1, numbers: { pv: "2" } }] },
-  { ruleset: "age-du-silicium", lang: "fr", width: 1280, characters: [
+  { ruleset: "age-du-silicium", lang: "fr", width: 1280, missing: { key: "initiative", said: "ce champ est obligatoire." }, characters: [
     { name: "Inès", side: "heroes", from: 0, numbers: { blessures: "1" } },
     { name: "Vorn", side: "villains", from: 1, numbers: { blessures: "1" } }] },
 ];
+
+// A value the rules refuse (the server's 422): the character's form opens, the
+// error in the page's language next to the field; fixed, the fight starts.
+async function refusedThenFixed(page, fight) {
+  const [first] = fight.characters;
+  await page.click(`#roster li:has(.pick-name:text-is("${first.name}")) button.edit`);
+  await page.fill('#character-form [data-pointer="/pv"]', fight.refused.pv);
+  await page.click('#character-form button[type="submit"]');
+  await page.waitForSelector("#character-form[hidden]", { state: "attached", timeout: TIMEOUT });
+  await page.click("#start-roster");
+  await page.waitForSelector("#character-form:not([hidden]) .field-error", { timeout: TIMEOUT });
+  assert.equal(await page.locator("#character-form .field-error").textContent(), fight.refused.said);
+  assert.equal(await page.getAttribute('#character-form [data-pointer="/pv"]', "aria-invalid"), "true");
+  assert.equal(await page.inputValue("#character-name"), first.name);
+  if (fight.width === 390) await page.screenshot({ path: `${OUTPUT}roster-refused-${fight.ruleset}-${fight.lang}-390.png`, fullPage: true });
+  await page.fill('#character-form [data-pointer="/pv"]', first.numbers.pv);
+  await page.click('#character-form button[type="submit"]');
+  await page.waitForSelector("#character-form[hidden]", { state: "attached", timeout: TIMEOUT });
+}
+
+// A required value left empty is said before anything is sent.
+async function missingThenFilled(page, fight, character) {
+  await page.click("#new-character");
+  await page.selectOption("#character-like", String(character.from));
+  await page.fill("#character-name", "Sans nom");
+  await page.fill("#character-side", "heroes");
+  await page.fill(`#character-form [data-pointer="/${fight.missing.key}"]`, "");
+  await page.click('#character-form button[type="submit"]');
+  await page.waitForSelector("#character-form .field-error", { timeout: TIMEOUT });
+  assert.equal(await page.locator("#character-form .field-error").textContent(), fight.missing.said);
+  await page.click("#character-form button:not([type=submit]):text-is('Annuler')");
+}
+
+// The roster as a file: exported, then imported into another browser's roster.
+async function exportedAndImported(page, fight) {
+  const [download] = await Promise.all([page.waitForEvent("download", { timeout: TIMEOUT }), page.click("#export-roster")]);
+  const file = await download.path();
+  const other = await seat(browser, fight.lang, fight.width, errors);
+  try {
+    await other.page.goto(`${base}/play`);
+    await other.page.waitForSelector(`#ruleset option[value="${fight.ruleset}"]`, { state: "attached", timeout: TIMEOUT });
+    await other.page.selectOption("#ruleset", fight.ruleset);
+    await other.page.setInputFiles("#import-roster", file);
+    await other.page.waitForFunction(() => document.querySelectorAll("#roster .pick-name").length === 2, null, { timeout: TIMEOUT });
+    assert.deepEqual(await other.page.locator("#roster .pick-name").allTextContents(), fight.characters.map((c) => c.name));
+    assert.equal(await text(other.page, "#roster-status"), "2 characters imported.");
+  } finally { await other.ctx.close(); }
+}
 
 const browser = await launch();
 const errors = [];
@@ -39,7 +87,9 @@ try {
       await page.waitForSelector(`#ruleset option[value="${fight.ruleset}"]`, { state: "attached", timeout: TIMEOUT });
       await page.selectOption("#ruleset", fight.ruleset);
       await page.waitForFunction(() => document.querySelector("#roster-empty") && !document.querySelector("#roster-empty").hidden, null, { timeout: TIMEOUT });
+      if (fight.missing) await missingThenFilled(page, fight, fight.characters[0]);
       for (const character of fight.characters) await addCharacter(page, character);
+      if (fight.refused) await refusedThenFixed(page, fight);
       // Both are in the roster, ticked, each on its side.
       assert.deepEqual(await page.locator("#roster .pick-name").allTextContents(), fight.characters.map((c) => c.name));
       if (fight.width === 390) await page.screenshot({ path: `${OUTPUT}roster-${fight.ruleset}-${fight.lang}-390.png`, fullPage: true });
@@ -52,6 +102,7 @@ try {
       await checkCardsAndLog(page, fight);
       await noOverflow(page, `fight ${fight.ruleset}`);
       if (fight.width === 390) await page.screenshot({ path: `${OUTPUT}roster-over-${fight.ruleset}-${fight.lang}-390.png`, fullPage: true });
+      if (fight.ruleset === "sistema-2d6") await exportedAndImported(page, fight);
       console.log(`${fight.ruleset} (${fight.lang}, ${fight.width} px): over after ${steps} actions`);
       passed += 1;
     } finally { await ctx.close(); }

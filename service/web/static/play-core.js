@@ -58,11 +58,11 @@ export function valueLabel(name, value, actor) {
 // messages recognised by their shape; what is not recognised is said generally.
 export function problemWords(message) {
   const text = String(message || "");
-  const range = /greater than or equal to (-?[\d.]+) and less than or equal to (-?[\d.]+)/.exec(text);
+  const range = /greater than or equal to (-?\d+(?:\.\d+)?) and less than or equal to (-?\d+(?:\.\d+)?)/.exec(text);
   if (range) return t("problems.range", { min: range[1], max: range[2] });
-  const min = /greater than or equal to (-?[\d.]+)/.exec(text);
+  const min = /greater than or equal to (-?\d+(?:\.\d+)?)/.exec(text);
   if (min) return t("problems.min", { min: min[1] });
-  const max = /less than or equal to (-?[\d.]+)/.exec(text);
+  const max = /less than or equal to (-?\d+(?:\.\d+)?)/.exec(text);
   if (max) return t("problems.max", { max: max[1] });
   const sum = /= (\d+), but the \w+ is (\d+)/.exec(text);
   if (sum) return t("problems.sum", { sum: sum[1], total: sum[2] });
