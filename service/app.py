@@ -60,6 +60,7 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
     app = MeleeFlask("melee")
     app.json = JsonProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    app.extensions[bodies.LARGER_BODIES] = {"/combats": max(settings.max_body_bytes, settings.max_snapshot_bytes)}
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.extensions["melee.settings"] = settings

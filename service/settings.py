@@ -130,6 +130,11 @@ class Settings:
     # Seals the tokens a retried creation shows again; unset, a generated
     # secret is kept in Redis (docs/security.md). The same in every process.
     secret_key: str = ""
+    # Former secrets (SECRET_KEY_FALLBACKS, comma-separated): snapshots and
+    # sealed records they sealed still open, so SECRET_KEY can be rotated.
+    secret_key_fallbacks: tuple[str, ...] = ()
+    # The largest body POST /combats takes to restore a snapshot (MAX_SNAPSHOT_BYTES).
+    max_snapshot_bytes: int = 2 * 1024 * 1024
     # Idempotency-Key records (docs/operations.md): how long an action's is
     # kept, how long a creation's (and so its tokens) may be shown again.
     idempotency_ttl_seconds: int = 86400
@@ -174,6 +179,8 @@ class Settings:
         "COSTLY_REQUESTS_PER_WORKER",
         "API_KEYS",
         "SECRET_KEY",
+        "SECRET_KEY_FALLBACKS",
+        "MAX_SNAPSHOT_BYTES",
         "IDEMPOTENCY_TTL_SECONDS",
         "CREATION_REPLAY_SECONDS",
         "MAX_ACTIONS_PER_COMBAT",
@@ -211,6 +218,8 @@ class Settings:
             costly_requests_per_worker=_int(env, "COSTLY_REQUESTS_PER_WORKER", cls.costly_requests_per_worker, 1, 64),
             api_keys=tuple(k.strip() for k in env.get("API_KEYS", "").split(",") if k.strip()),
             secret_key=env.get("SECRET_KEY", ""),
+            secret_key_fallbacks=tuple(k.strip() for k in env.get("SECRET_KEY_FALLBACKS", "").split(",") if k.strip()),
+            max_snapshot_bytes=_int(env, "MAX_SNAPSHOT_BYTES", 2 * 1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
             idempotency_ttl_seconds=_int(env, "IDEMPOTENCY_TTL_SECONDS", 86400, 60, 90 * 86400),
             creation_replay_seconds=_int(env, "CREATION_REPLAY_SECONDS", 600, 10, 86400),
             max_actions_per_combat=_int(env, "MAX_ACTIONS_PER_COMBAT", 1000, 10, 1_000_000),

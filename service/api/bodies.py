@@ -18,12 +18,15 @@ import json
 import math
 
 import orjson
-from flask import Flask, g, request
+from flask import Flask, current_app, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .problems import problem
 
 MAX_DEPTH = 32
+# app.extensions[LARGER_BODIES]: path -> the largest POST body it reads, when above MAX_BODY_BYTES
+# (POST /combats: MAX_SNAPSHOT_BYTES, for a snapshot to restore; its view refuses a larger creation).
+LARGER_BODIES = "melee.larger_bodies"
 MAX_INTEGER = 2**63 - 1
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
@@ -118,6 +121,8 @@ def check_body():
     req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
     if req.method not in BODY_METHODS:
         return None
+    if req.method == "POST" and (larger := current_app.extensions.get(LARGER_BODIES, {}).get(req.path)):
+        req.max_content_length = larger
     data = req.get_data(cache=True)  # a Content-Length over MAX_BODY_BYTES: 413
     if req.content_length is None and len(data) >= (req.max_content_length or math.inf):
         # A chunked body is read up to the limit and silently cut there:
