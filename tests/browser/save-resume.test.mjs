@@ -20,6 +20,7 @@ try {
   await playToTheEnd(page, "before saving", 2);
   const version = Number(await page.textContent("#version"));
   assert.ok(version >= 3, `version ${version}`);
+  await logHas(page, version);
   const lines = await page.locator("#log li").allInnerTexts();
 
   // The file: the sealed snapshot and what the page needs to go on.
@@ -45,9 +46,11 @@ try {
   await page.reload();
   await page.waitForSelector('#ruleset option[value="sistema-2d6"]', { state: "attached", timeout: TIMEOUT });
   assert.equal(await page.isHidden("#fight"), true);
+  await page.selectOption("#ruleset", "dark-earth"); // the roster shows the resumed fight's ruleset once it is open
   await page.setInputFiles("#resume-file", file);
   await logHas(page, version);
   assert.equal(await text(page, "#roster-status"), "O combate voltou ao ponto em que foi salvo.");
+  assert.equal(await page.inputValue("#ruleset"), "sistema-2d6");
   assert.equal(await page.textContent("#version"), String(version));
   assert.deepEqual(await page.locator("#log li").allInnerTexts(), lines);
   assert.deepEqual(await page.locator("#join-links a.join").allTextContents(), ["Mestre", "Ana", "Capanga"]);

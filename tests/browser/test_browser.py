@@ -64,3 +64,7 @@ def test_what_a_new_game_master_tripped_over_is_fixed_in_every_language(base):
 
 def test_a_fight_of_every_ruleset_from_characters_entered_in_the_forms(base):
     assert "5 passed, 0 failed" in run_node("roster.test.mjs", base)
+
+
+def test_a_fight_saved_to_a_file_is_resumed_on_a_fresh_page_and_finished(base):
+    assert "1 passed, 0 failed" in run_node("save-resume.test.mjs", base)

@@ -128,6 +128,11 @@ async function join(combatId, token, viewer) {
   history.replaceState(null, "", `#combat=${combatId}&token=${encodeURIComponent(token)}&as=${encodeURIComponent(viewer || "")}`);
   const combat = await api("GET", `/combats/${combatId}`);
   page.ruleset = await api("GET", `/rulesets/${combat.ruleset}`);
+  // The roster shows this fight's ruleset (a resumed or linked fight may be of another).
+  if ($("ruleset").value !== combat.ruleset && [...$("ruleset").options].some((o) => o.value === combat.ruleset)) {
+    $("ruleset").value = combat.ruleset;
+    renderRoster().catch(showError);
+  }
   page.viewer = viewer || (await api("GET", `/combats/${combatId}/options?actor=gm`).then(() => "gm", () => null));
   $("fight").hidden = false;
   // A player's link is for playing, not for starting fights or keeping characters.
