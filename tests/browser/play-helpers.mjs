@@ -5,6 +5,7 @@ import { TIMEOUT, text } from "./lib.mjs";
 
 export const START_WORDS = { en: /The fight begins/, fr: /Le combat commence/, pt: /O combate começa/ };
 const SIDE_WORDS = { en: "Side: ", fr: "Camp\u00a0: ", pt: "Lado: " };
+const SIDE_NAMES = { en: { heroes: "heroes", villains: "villains" }, fr: { heroes: "héros", villains: "méchants" }, pt: { heroes: "heróis", villains: "vilões" } };
 const CONDITION_WORDS = { en: "Conditions: ", fr: "États\u00a0: ", pt: "Condições: " };
 const DECIDED = { en: "The fight is over. Nothing more can be played.", fr: "Le combat est terminé. Plus rien ne peut être joué.",
   pt: "O combate terminou. Nada mais pode ser jogado." };
@@ -15,7 +16,12 @@ export async function addCharacter(page, character) {
   await page.waitForSelector("#character-name", { timeout: TIMEOUT });
   await page.selectOption("#character-like", String(character.from));
   await page.fill("#character-name", character.name);
-  await page.fill("#character-side", character.side);
+  if (character.newSide) {
+    await page.selectOption("#character-side", "");
+    await page.fill("#character-side-new", character.newSide);
+  } else {
+    await page.selectOption("#character-side", character.side);
+  }
   for (const [key, value] of Object.entries(character.numbers || {})) await page.fill(`#character-form [data-pointer="/${key}"]`, value);
   if (character.contact) {
     // dark-earth: who this one is in contact with, by the other's id (its name, lowercased).
@@ -98,8 +104,12 @@ export async function checkCardsAndLog(page, fight) {
   assert.equal(await text(page, "#decided"), DECIDED[lang]);
   const names = fight.characters.map((c) => c.name);
   assert.deepEqual(await page.locator("#combatants li.combatant h3").allTextContents(), names);
-  for (const card of await page.locator("#combatants li.combatant").all()) {
+  const cards = await page.locator("#combatants li.combatant").all();
+  for (const [i, card] of cards.entries()) {
     const said = await card.innerText();
+    const character = fight.characters[i];
+    const side = character.newSide ?? SIDE_NAMES[lang][character.side];
+    if (side) assert.equal(await card.locator(".side").textContent(), `${SIDE_WORDS[lang]}${side}`, said);
     assert.ok((await card.locator(".side").textContent()).startsWith(SIDE_WORDS[lang]), said);
     assert.ok((await card.locator(".conditions").textContent()).startsWith(CONDITION_WORDS[lang]), said);
     assert.doesNotMatch(said, /\b[a-z]+_[a-z_]+\b|undefined|null|NaN|\{/, `${fight.ruleset} card: ${said}`);

@@ -19,7 +19,7 @@ const FIGHTS = [
     { name: "Brute", side: "villains", from: 0, numbers: { pv: "2" } }] },
   { ruleset: "dark-earth", lang: "pt", width: 1280, characters: [
     { name: "Iara", side: "heroes", from: 0, numbers: { pv: "2" }, contact: "ogro" },
-    { name: "Ogro", side: "villains", from: 1, numbers: { pv: "2" }, contact: "iara" }] },
+    { name: "Ogro", newSide: "Rebeldes", from: 1, numbers: { pv: "2" }, contact: "iara" }] },
   { ruleset: "space-opera-d100", lang: "en", width: 390, characters: [
     { name: "Orla", side: "heroes", from: 0, numbers: { pv: "2" } },
     { name: "Trooper", side: "villains", from: 1, numbers: { pv: "2" } }] },
@@ -52,7 +52,7 @@ async function missingThenFilled(page, fight, character) {
   await page.click("#new-character");
   await page.selectOption("#character-like", String(character.from));
   await page.fill("#character-name", "Sans nom");
-  await page.fill("#character-side", "heroes");
+  await page.selectOption("#character-side", "heroes");
   await page.fill(`#character-form [data-pointer="/${fight.missing.key}"]`, "");
   await page.click('#character-form button[type="submit"]');
   await page.waitForSelector("#character-form .field-error", { timeout: TIMEOUT });

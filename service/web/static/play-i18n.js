@@ -12,7 +12,7 @@ export const WORDS = {
       import: "Import characters (file)", edit: "Edit", remove: "Remove", editing: "Editing {who}", blank: "a blank sheet",
       like: "Start from", applyJson: "Use this JSON", badJson: "This is not valid JSON.", advanced: "Advanced: the sheet as JSON",
       json: "Sheet (JSON)", save: "Save the character", cancel: "Cancel", needTwo: "Tick at least two characters.",
-      imported: "{n} characters imported.", badFile: "This file does not hold Melee characters.",
+      otherSide: "another side…", newSide: "Name of the new side", imported: "{n} characters imported.", badFile: "This file does not hold Melee characters.",
     },
     sheet: {
       title: "Sheet", none: "(none)", value: "Value", entryName: "Name", remove: "Remove", addEntry: "Add ({what})", addItem: "Add ({what})", item: "{what}",
@@ -129,7 +129,7 @@ export const WORDS = {
       import: "Importer des personnages (fichier)", edit: "Modifier", remove: "Supprimer", editing: "Fiche de {who}", blank: "une fiche vierge",
       like: "Partir de", applyJson: "Utiliser ce JSON", badJson: "Ce n'est pas du JSON valide.", advanced: "Avancé\u00a0: la fiche en JSON",
       json: "Fiche (JSON)", save: "Enregistrer le personnage", cancel: "Annuler", needTwo: "Cochez au moins deux personnages.",
-      imported: "{n} personnages importés.", badFile: "Ce fichier ne contient pas de personnages Melee.",
+      otherSide: "un autre camp…", newSide: "Nom du nouveau camp", imported: "{n} personnages importés.", badFile: "Ce fichier ne contient pas de personnages Melee.",
     },
     sheet: {
       title: "Fiche", none: "(aucun)", value: "Valeur", entryName: "Nom", remove: "Retirer", addEntry: "Ajouter ({what})", addItem: "Ajouter ({what})", item: "{what}",
@@ -246,7 +246,7 @@ export const WORDS = {
       import: "Importar personagens (arquivo)", edit: "Editar", remove: "Excluir", editing: "Ficha de {who}", blank: "uma ficha em branco",
       like: "Partir de", applyJson: "Usar este JSON", badJson: "Isto não é um JSON válido.", advanced: "Avançado: a ficha em JSON",
       json: "Ficha (JSON)", save: "Salvar o personagem", cancel: "Cancelar", needTwo: "Marque pelo menos dois personagens.",
-      imported: "{n} personagens importados.", badFile: "Este arquivo não contém personagens do Melee.",
+      otherSide: "outro lado…", newSide: "Nome do novo lado", imported: "{n} personagens importados.", badFile: "Este arquivo não contém personagens do Melee.",
     },
     sheet: {
       title: "Ficha", none: "(nenhum)", value: "Valor", entryName: "Nome", remove: "Tirar", addEntry: "Adicionar ({what})", addItem: "Adicionar ({what})", item: "{what}",

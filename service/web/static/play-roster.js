@@ -88,11 +88,19 @@ export async function openEditor(character, errors) {
   const heading = Object.assign(document.createElement("h3"), { textContent: character ? t("roster.editing", { who: character.name }) : t("roster.new") });
   const name = Object.assign(document.createElement("input"), { type: "text", id: "character-name", required: true, maxLength: 80, value: character?.name || "" });
   name.dataset.pointer = "/name";
-  const side = Object.assign(document.createElement("input"), { type: "text", id: "character-side", maxLength: 60, value: character?.side || "", autocomplete: "off" });
-  side.setAttribute("list", "character-sides");
-  side.dataset.pointer = "/side";
-  const sides = Object.assign(document.createElement("datalist"), { id: "character-sides" });
-  for (const value of known) sides.append(new Option(sideWords(value), value));
+  // A side among those known (in the page's words), or a new one typed.
+  const choice = Object.assign(document.createElement("select"), { id: "character-side" });
+  choice.dataset.pointer = "/side";
+  const offered = [...new Set([...known, ...(character?.side ? [character.side] : [])])];
+  for (const value of offered) choice.append(new Option(sideWords(value), value));
+  choice.append(new Option(t("roster.otherSide"), ""));
+  choice.value = character?.side || offered[0] || "";
+  const other = Object.assign(document.createElement("input"), { type: "text", id: "character-side-new", maxLength: 60, autocomplete: "off" });
+  const otherField = labelledControl(other, t("roster.newSide"), true);
+  const showOther = () => { otherField.hidden = choice.value !== ""; };
+  choice.addEventListener("change", showOther);
+  showOther();
+  const side = { get value() { return choice.value || other.value; } };
   const like = Object.assign(document.createElement("select"), { id: "character-like" });
   like.append(new Option(t("roster.blank"), ""));
   models.forEach((model, i) => like.append(new Option(model.name, String(i))));
@@ -122,7 +130,7 @@ export async function openEditor(character, errors) {
   buttons.append(save, cancel);
   const top = document.createElement("div");
   top.className = "fields";
-  top.append(labelledControl(name, t("join.name"), true), labelledControl(side, t("side"), true), sides, labelledControl(like, t("roster.like")));
+  top.append(labelledControl(name, t("join.name"), true), labelledControl(choice, t("side"), true), otherField, labelledControl(like, t("roster.like")));
   box.replaceChildren(heading, top, holder, advanced, buttons);
   box.hidden = false;
   editing = { character, form, name, side, ruleset: ruleset.id };
@@ -151,6 +159,7 @@ function saveCharacter(event) {
   const errors = [];
   if (!name.value.trim()) errors.push({ pointer: "/name", detail: "Missing data for required field." });
   if (!slug(side.value)) errors.push({ pointer: "/side", detail: "Missing data for required field." });
+
   const schema = rulesets.get(ruleset).sheet;
   errors.push(...missing(schema, sheet));
   if (errors.length) { showSheetErrors($("character-form"), errors, ""); $("character-form").querySelector("[aria-invalid]")?.focus(); return; }
