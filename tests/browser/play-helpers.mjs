@@ -23,6 +23,24 @@ export async function addCharacter(page, character) {
     await page.selectOption("#character-side", character.side);
   }
   for (const [key, value] of Object.entries(character.numbers || {})) await page.fill(`#character-form [data-pointer="/${key}"]`, value);
+  const skills = '#character-form fieldset[data-pointer="/skills"]';
+  if (character.dropSkill) {
+    const at = await page.locator(`${skills} .row input.key`).evaluateAll((keys, name) => keys.findIndex((k) => k.value === name), character.dropSkill);
+    assert.ok(at >= 0, `no skill ${character.dropSkill}`);
+    await page.locator(`${skills} .rows > .row`).nth(at).locator("button.remove-row").click();
+  }
+  if (character.addSkill) {
+    await page.click(`${skills} > button.add-row`);
+    const row = page.locator(`${skills} .rows > .row`).last();
+    await row.locator("input.key").fill(character.addSkill[0]);
+    await row.locator('input[type="number"]').fill(character.addSkill[1]);
+  }
+  if (character.addWeapon) {
+    const weapons = '#character-form fieldset[data-pointer="/weapons"]';
+    await page.click(`${weapons} > button.add-row`);
+    const at = (await page.locator(`${weapons} .rows > .row`).count()) - 1;
+    await page.selectOption(`#character-form [data-pointer="/weapons/${at}/catalog"]`, { label: character.addWeapon });
+  }
   if (character.contact) {
     // dark-earth: who this one is in contact with, by the other's id (its name, lowercased).
     const row = '#character-form [data-pointer="/contact_with/0"]';

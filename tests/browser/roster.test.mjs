@@ -3,7 +3,7 @@
 // forms, every card and log line checked; en, fr and pt at 1280 and 390 px.
 // Usage: node roster.test.mjs <base URL>
 import assert from "node:assert/strict";
-import { OUTPUT, TIMEOUT, launch, noOverflow, seat, text } from "./lib.mjs";
+import { OUTPUT, TIMEOUT, combatNow, launch, noOverflow, seat, text } from "./lib.mjs";
 import { addCharacter, checkCardsAndLog, playToTheEnd, START_WORDS } from "./play-helpers.mjs";
 
 const base = process.argv[2];
@@ -12,7 +12,7 @@ const base = process.argv[2];
 // a side and a few values typed (low health, so the fight ends in a few blows).
 const FIGHTS = [
   { ruleset: "sistema-2d6", lang: "en", width: 1280, characters: [
-    { name: "Beatriz", side: "heroes", from: 0, numbers: { pv: "3" } },
+    { name: "Beatriz", side: "heroes", from: 0, numbers: { pv: "3" }, dropSkill: "Medicina", addSkill: ["Briga", "2"], addWeapon: "Escopeta" },
     { name: "Ogro", side: "villains", from: 1, numbers: { pv: "3" } }] },
   { ruleset: "duel-2d6", lang: "fr", width: 390, refused: { pv: "0", said: "entre 1 et 200." }, characters: [
     { name: "Élodie", side: "heroes", from: 1, numbers: { pv: "2" } },
@@ -97,6 +97,12 @@ try {
       await page.click("#start-roster");
       await page.waitForSelector('#log li[data-seq="1"]', { timeout: TIMEOUT });
       assert.match(await text(page, '#log li[data-seq="1"]'), START_WORDS[fight.lang], fight.ruleset);
+      if (fight.ruleset === "sistema-2d6") {
+        // The rows added and removed in the form are the sheet's: a shotgun beside the pistol, Briga for Medicina.
+        const combat = await combatNow(page);
+        assert.deepEqual(combat.combatants[0].sheet.weapons.map((w) => w.id), ["pistola", "escopeta"]);
+        assert.deepEqual(combat.combatants[0].sheet.skills, { "Armas de Fogo": 2, Esquiva: 1, Briga: 2 });
+      }
       const steps = await playToTheEnd(page, fight.ruleset);
       assert.equal(await page.isHidden("#decided"), false, `${fight.ruleset}: not over after ${steps} actions`);
       await checkCardsAndLog(page, fight);

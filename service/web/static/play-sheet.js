@@ -26,6 +26,7 @@ function resolve(node) {
 function choiceWords(path, value) {
   const key = path[path.length - 1];
   const owner = [...path].reverse().find((part) => CATALOGS[part]) || key;
+  if (key === "catalog" && owner === "weapons" && page.ruleset?.labels?.[page.lang]?.weapon?.[value]) return page.ruleset.labels[page.lang].weapon[value];
   for (const group of CATALOGS[key === "catalog" ? owner : key] || []) {
     const entry = page.ruleset?.catalog?.[group]?.[value];
     if (entry?.name) return entry.name;
@@ -36,6 +37,26 @@ function choiceWords(path, value) {
   if (ours) return ours;
   for (const group of Object.values(labels)) if (group && typeof group[value] === "string") return group[value];
   return known(`values.${value}`) ?? valueLabel(key, value);
+}
+
+// The skills a sheet may name, offered as suggestions: the catalog's, the
+// example's, the catalog weapons' (a skill stays free text: the rules take any).
+const SKILL_FIELDS = new Set(["skill", "defense_skill", "dodge_skill", "martial_art"]);
+const SKILL_MAPS = new Set(["skills", "skill_levels"]);
+function skillList() {
+  const id = `skills-${page.ruleset?.id}`;
+  let list = document.getElementById(id);
+  if (list) return id;
+  const catalog = page.ruleset?.catalog || {};
+  const names = new Set([
+    ...Object.values(catalog.skills || {}).filter((v) => typeof v === "string"),
+    ...(page.ruleset?.example?.combat?.combatants || []).flatMap((c) => Object.keys(c.skills || {})),
+    ...Object.values(catalog.weapons || {}).map((w) => w?.skill).filter((v) => typeof v === "string"),
+  ]);
+  list = Object.assign(document.createElement("datalist"), { id });
+  for (const name of [...names].sort((a, b) => a.localeCompare(b))) list.append(new Option(name, name));
+  document.body.append(list);
+  return id;
 }
 
 const pointerOf = (path) => `/${path.join("/")}`;
@@ -79,6 +100,7 @@ export function sheetControl(schema, path, required, value) {
   if (node.type === "object" && node.additionalProperties) return mapControl(node, path, value, text);
   const input = Object.assign(document.createElement("input"), { id, type: "text", name: path.join(".") });
   input.dataset.pointer = pointerOf(path);
+  if (SKILL_FIELDS.has(path[path.length - 1])) input.setAttribute("list", skillList());
   if (node.maxLength) input.maxLength = node.maxLength;
   if (node.default !== undefined && node.default !== null) input.placeholder = String(node.default);
   const write = (v) => { input.value = v === undefined || v === null ? "" : String(v); };
@@ -124,17 +146,17 @@ function mapControl(node, path, value, text) {
     const row = document.createElement("div");
     row.className = "row";
     const name = Object.assign(document.createElement("input"), { type: "text", id: `sheet-${++serial}`, value: key, maxLength: 40, className: "key" });
-    const entry = { name, row, part: null };
-    const rebuild = () => {
-      const pointerPath = [...path, name.value.trim() || "?"];
-      const part = sheetControl(node.additionalProperties, pointerPath, true, entry.part ? entry.part.read() : v);
-      part.element.querySelector(".label-text")?.replaceChildren(t("sheet.value"));
-      if (entry.part) entry.part.element.replaceWith(part.element); else row.append(part.element);
-      entry.part = part;
-    };
-    row.append(labelled(name, t("sheet.entryName")));
-    rebuild();
-    name.addEventListener("change", rebuild);
+    if (SKILL_MAPS.has(path[path.length - 1])) name.setAttribute("list", skillList());
+    const part = sheetControl(node.additionalProperties, [...path, key || "?"], true, v);
+    part.element.querySelector(".label-text")?.replaceChildren(t("sheet.value"));
+    const entry = { name, row, part };
+    // The entry's pointer follows its name (a 422 names "/skills/Esquiva"), the controls stay.
+    const prefix = pointerOf([...path, key || "?"]);
+    const pointed = [part.element, ...part.element.querySelectorAll("[data-pointer]")].filter((el) => el.dataset.pointer);
+    const suffixes = pointed.map((el) => el.dataset.pointer.slice(prefix.length));
+    const repoint = () => pointed.forEach((el, i) => { el.dataset.pointer = `${pointerOf([...path, name.value.trim() || "?"])}${suffixes[i]}`; });
+    row.append(labelled(name, t("sheet.entryName")), part.element);
+    name.addEventListener("input", repoint);
     const remove = Object.assign(document.createElement("button"), { type: "button", className: "remove-row", textContent: t("sheet.remove") });
     remove.setAttribute("aria-label", `${t("sheet.remove")} (${text})`);
     remove.addEventListener("click", () => { row.remove(); entries.splice(entries.indexOf(entry), 1); });
