@@ -37,7 +37,8 @@ export async function ready(page) {
     const version = document.querySelector("#version")?.textContent;
     const decided = !document.querySelector("#decided")?.hidden;
     const awaited = [...document.querySelectorAll("#awaiting li")].map((li) => li.dataset.actor);
-    const forms = awaited.some((a) => document.querySelector(`.actor-actions[data-actor="${a}"] form.action`));
+    const forms = document.querySelector("#actions").dataset.version === version
+      && awaited.some((a) => document.querySelector(`.actor-actions[data-actor="${a}"] form.action`));
     return version && document.querySelector(`#log li[data-seq="${version}"]`) && (decided || forms || !document.querySelector("#new-combat:not([hidden])"));
   }, null, { timeout: TIMEOUT });
 }

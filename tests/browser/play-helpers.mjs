@@ -59,7 +59,7 @@ async function settled(page) {
     const version = document.querySelector("#version").textContent;
     const first = document.querySelector("#awaiting li")?.dataset.actor;
     const gm = document.querySelector('#awaiting li[data-actor="gm"]') && document.querySelector("#form-gm-end_combat");
-    return version && document.querySelector(`#log li[data-seq="${version}"]`) && first
+    return version && document.querySelector(`#log li[data-seq="${version}"]`) && first && document.querySelector("#actions").dataset.version === version
       && (gm || document.querySelector(`.actor-actions[data-actor="${first}"] form.action`));
   }, null, { timeout: TIMEOUT });
 }

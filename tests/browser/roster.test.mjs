@@ -20,7 +20,7 @@ const FIGHTS = [
   { ruleset: "dark-earth", lang: "pt", width: 1280, characters: [
     { name: "Iara", side: "heroes", from: 0, numbers: { pv: "2" }, contact: "ogro" },
     { name: "Ogro", newSide: "Rebeldes", from: 1, numbers: { pv: "2" }, contact: "iara" }] },
-  { ruleset: "space-opera-d100", lang: "en", width: 390, characters: [
+  { ruleset: "space-opera-d100", lang: "en", width: 390, joins: { name: "Rex", like: "Trooper", side: "villains", pv: "1" }, characters: [
     { name: "Orla", side: "heroes", from: 0, numbers: { pv: "2" } },
     { name: "Trooper", side: "villains", from: 1, numbers: { pv: "2" } }] },
   { ruleset: "age-du-silicium", lang: "fr", width: 1280, missing: { key: "initiative", said: "ce champ est obligatoire." }, characters: [
@@ -76,6 +76,27 @@ async function exportedAndImported(page, fight) {
   } finally { await other.ctx.close(); }
 }
 
+// The GM brings a newcomer in with the same sheet form, started from a roster character.
+async function newcomerJoins(page, fight) {
+  const { name, like, side, pv } = fight.joins;
+  const form = "#form-gm-join";
+  await page.waitForSelector(form, { state: "attached", timeout: TIMEOUT });
+  await page.click("#gm-tools-box summary");
+  await page.fill(`${form}-combatant-name`, name);
+  await page.selectOption(`${form}-combatant-side`, side);
+  await page.selectOption(`${form}-combatant-like`, { label: like });
+  await page.click(`${form} fieldset.sheet > details.sheet-fold > summary`);
+  await page.fill(`${form} fieldset.sheet [data-pointer="/pv"]`, pv);
+  const version = Number(await page.textContent("#version"));
+  await page.click(`${form} button[type=submit]`);
+  await page.waitForSelector(`#log li[data-seq="${version + 1}"]`, { timeout: TIMEOUT });
+  assert.match(await text(page, `#log li[data-seq="${version + 1}"]`), new RegExp(`${name} joins the fight`));
+  await page.waitForSelector(`#combatants [data-id="${name.toLowerCase()}"]`, { timeout: TIMEOUT });
+  assert.match(await text(page, `#combatants [data-id="${name.toLowerCase()}"] .health`), new RegExp(`HP ${pv} / ${pv}`));
+  await page.click("#gm-tools-box summary");
+  fight.characters.push({ name, side });
+}
+
 const browser = await launch();
 const errors = [];
 let passed = 0;
@@ -103,6 +124,7 @@ try {
         assert.deepEqual(combat.combatants[0].sheet.weapons.map((w) => w.id), ["pistola", "escopeta"]);
         assert.deepEqual(combat.combatants[0].sheet.skills, { "Armas de Fogo": 2, Esquiva: 1, Briga: 2 });
       }
+      if (fight.joins) await newcomerJoins(page, fight);
       const steps = await playToTheEnd(page, fight.ruleset);
       assert.equal(await page.isHidden("#decided"), false, `${fight.ruleset}: not over after ${steps} actions`);
       await checkCardsAndLog(page, fight);

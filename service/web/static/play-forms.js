@@ -39,6 +39,7 @@ export async function loadForms(combat, onCombat) {
   const gm = listings.find((l) => l.actor === "gm");
   $("gm-tools-box").hidden = !gm;
   $("gm-tools").replaceChildren(...(gm ? formsFor(gm, onCombat) : []));
+  $("actions").dataset.version = combat.version; // the forms are this version's (tests wait on it)
 }
 
 function formsFor(listing, onCombat) {
