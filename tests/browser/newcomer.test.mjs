@@ -7,7 +7,7 @@ import { OUTPUT, TIMEOUT, assertNoJargon, launch, logHas, noOverflow, optionText
 const base = process.argv[2];
 const WORDS = {
   en: { default: "(default: Soco)", seat: "You play Capanga.", you: "you", round: "Round 1", actionsOfAna: "What Ana can do",
-    noWound: "No wound", malus: "No wound (malus \u22121)", missing: "this is required.", hint: "Together they must make 7 dice (the potential).",
+    noWound: "No wound", malus: "No wound (penalty \u22121)", missing: "this is required.", hint: "Together they must make 7 dice (the potential).",
     sum: "Total: 3 of 7", sumWrong: "they add up to 6; they must add up to 7.", initLabel: "Initiative dice" },
   fr: { default: "(par défaut\u00a0: Soco)", seat: "Vous jouez Capanga.", you: "vous", round: "Tour 1", actionsOfAna: "Ce qu'Ana peut faire",
     noWound: "Aucune blessure", malus: "Aucune blessure (malus \u22121)", missing: "ce champ est obligatoire.",

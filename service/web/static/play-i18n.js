@@ -5,6 +5,7 @@
 
 export const WORDS = {
   en: {
+    sheetItem: { weapons: "Weapon", armour: "Armour piece", specializations: "Specialisation", contact_with: "Contact" },
     roster: {
       title: "Your characters", hint: "Kept in this browser. Tick the ones who fight and choose their sides.",
       empty: "No character yet for these rules: add one, or start the example fight.",
@@ -20,7 +21,7 @@ export const WORDS = {
       name: "Name", skill: "Skill", attribute: "Attribute", precision: "Precision", damage: "Damage", damage_type: "Damage type",
       lethal: "Lethal", automatic: "Automatic", rd: "Damage reduction", defense_skill: "Defense skill", martial_art: "Martial art",
       specializations: "Specialisations", defensive_item: "Defensive item", initiative: "Initiative", dodge_skill: "Dodge skill",
-      hit: "To hit", kind: "Kind", handling: "Handling", ammo: "Ammunition", jams: "Jams", ip: "Protection (IP)",
+      hit: "To-hit modifier", kind: "Kind", handling: "Handling", ammo: "Ammunition", jams: "Jams", ip: "Protection (IP)",
       fragments_only: "Fragments only", encumbers: "Encumbers", bouffon: "Bouffon", diff: "Difficulty (dice)", defense: "Defense",
       tai: "Size", mechanical: "Mechanical", loaded: "Loaded", prot: "Protection", coverage: "Coverage", agi_malus: "AGI malus",
       contact_with: "In contact with (ids)", san: "Sanity", chance: "Luck", armour_catalog: "Armour", damage_bonus: "Damage bonus",
@@ -47,7 +48,7 @@ export const WORDS = {
       type: "this value does not have the right form.", range: "between {min} and {max}.", min: "at least {min}.", max: "at most {max}.",
       sum: "they add up to {sum}; they must add up to {total}.", other: "this value is not accepted.",
     },
-    yourCombatant: "You play {who}.", you: "you", malus: "malus {n}", defaultIs: "(default: {value})",
+    yourCombatant: "You play {who}.", you: "you", malus: "penalty {n}", defaultIs: "(default: {value})",
     splitHint: "Together they must make {total} dice (the potential).", splitSum: "Total: {sum} of {total}",
     title: "Melee: run a fight", tagline: "Combat tracker for the game master's table",
     language: "Language", ruleset: "Ruleset", create: "Start the example fight",
@@ -122,6 +123,7 @@ export const WORDS = {
     },
   },
   fr: {
+    sheetItem: { weapons: "Arme", armour: "Pièce d'armure", specializations: "Spécialisation", contact_with: "Contact" },
     roster: {
       title: "Vos personnages", hint: "Gardés dans ce navigateur. Cochez ceux qui combattent et choisissez leur camp.",
       empty: "Aucun personnage pour ces règles\u00a0: ajoutez-en un, ou lancez le combat d'exemple.",
@@ -137,7 +139,7 @@ export const WORDS = {
       name: "Nom", skill: "Compétence", attribute: "Caractéristique", precision: "Précision", damage: "Dégâts", damage_type: "Type de dégâts",
       lethal: "Létale", automatic: "Automatique", rd: "Réduction des dégâts", defense_skill: "Compétence de défense", martial_art: "Art martial",
       specializations: "Spécialisations", defensive_item: "Objet défensif", initiative: "Initiative", dodge_skill: "Compétence d'esquive",
-      hit: "Au toucher", kind: "Type", handling: "Maniement", ammo: "Munitions", jams: "S'enraye", ip: "Protection (IP)",
+      hit: "Modificateur au toucher", kind: "Type", handling: "Maniement", ammo: "Munitions", jams: "S'enraye", ip: "Protection (IP)",
       fragments_only: "Éclats seulement", encumbers: "Encombre", bouffon: "Bouffon", diff: "Difficulté (dés)", defense: "Défense",
       tai: "Taille", mechanical: "Mécanique", loaded: "Chargée", prot: "Protection", coverage: "Couverture", agi_malus: "Malus d'AGI",
       contact_with: "Au contact de (identifiants)", san: "Santé mentale", chance: "Chance", armour_catalog: "Armure", damage_bonus: "Bonus aux dommages",
@@ -239,12 +241,13 @@ export const WORDS = {
     },
   },
   pt: {
+    sheetItem: { weapons: "Arma", armour: "Peça de armadura", specializations: "Especialização", contact_with: "Contato" },
     roster: {
       title: "Seus personagens", hint: "Guardados neste navegador. Marque os que vão lutar e escolha o lado de cada um.",
       empty: "Nenhum personagem para estas regras: crie um ou comece o combate de exemplo.",
       start: "Começar o combate com os personagens marcados", new: "Novo personagem", export: "Exportar os personagens (arquivo)",
       import: "Importar personagens (arquivo)", edit: "Editar", remove: "Excluir", editing: "Ficha de {who}", blank: "uma ficha em branco",
-      like: "Partir de", applyJson: "Usar este JSON", badJson: "Isto não é um JSON válido.", advanced: "Avançado: a ficha em JSON",
+      like: "Com base em", applyJson: "Usar este JSON", badJson: "Isto não é um JSON válido.", advanced: "Avançado: a ficha em JSON",
       json: "Ficha (JSON)", save: "Salvar o personagem", cancel: "Cancelar", needTwo: "Marque pelo menos dois personagens.",
       otherSide: "outro lado…", newSide: "Nome do novo lado", imported: "{n} personagens importados.", badFile: "Este arquivo não contém personagens do Melee.",
     },
@@ -254,14 +257,14 @@ export const WORDS = {
       name: "Nome", skill: "Perícia", attribute: "Atributo", precision: "Precisão", damage: "Dano", damage_type: "Tipo de dano",
       lethal: "Letal", automatic: "Automática", rd: "Redução de dano", defense_skill: "Perícia de defesa", martial_art: "Arte marcial",
       specializations: "Especializações", defensive_item: "Item defensivo", initiative: "Iniciativa", dodge_skill: "Perícia de esquiva",
-      hit: "Acerto", kind: "Tipo", handling: "Empunhadura", ammo: "Munição", jams: "Emperra", ip: "Proteção (IP)",
-      fragments_only: "Só estilhaços", encumbers: "Atrapalha", bouffon: "Bufão", diff: "Dificuldade (dados)", defense: "Defesa",
+      hit: "Modificador de acerto", kind: "Tipo", handling: "Empunhadura", ammo: "Munição", jams: "Emperra", ip: "Proteção (IP)",
+      fragments_only: "Só estilhaços", encumbers: "Sobrecarrega", bouffon: "Bufão", diff: "Dificuldade (dados)", defense: "Defesa",
       tai: "Tamanho", mechanical: "Mecânica", loaded: "Carregada", prot: "Proteção", coverage: "Cobertura", agi_malus: "Penalidade de AGI",
       contact_with: "Em contato com (identificadores)", san: "Sanidade", chance: "Sorte", armour_catalog: "Armadura", damage_bonus: "Bônus de dano",
       max_attacks: "Ataques por rodada", bonus: "Bônus", edged: "Cortante", vibro: "Dano vibro", paralysing: "Paralisante", ranged: "À distância",
       armour_piercing: "Perfura armadura", stun_bonus: "Bônus de atordoamento", class: "Classe", initiative_modifier: "Modificador de iniciativa",
       actions: "Ações por rodada", vigilance: "Vigilância", calme: "Calma", sixth_sense: "Sexto sentido", on_guard: "Em guarda",
-      surprise_difficulty: "Dificuldade de surpresa", ambusher: "Arma a emboscada", experience: "Experiência", calme_modifier: "Modificador de Calma",
+      surprise_difficulty: "Dificuldade de surpresa", ambusher: "Prepara a emboscada", experience: "Experiência", calme_modifier: "Modificador de Calma",
       endurance: "Resistência", blessures: "Pontos de ferimento", vision: "Visão", skill_levels: "Níveis de perícia", burst: "Rajadas",
       full_auto: "Automático", interface: "Interface de arma", laser_sight: "Mira laser", goggles: "Óculos acoplados", unarmed: "Desarmado",
       energy: "Energia", ballistic: "Balístico", impact: "Impacto",

@@ -184,7 +184,8 @@ function listControl(node, path, value, text) {
   rows.className = "rows";
   const items = [];
   const renumber = () => items.forEach((item, i) => {
-    item.part.element.querySelector("legend, .label-text")?.replaceChildren(`${t("sheet.item", { what: text })} ${i + 1}`);
+    const one = known(`sheetItem.${path[path.length - 1]}`) ?? text;
+    item.part.element.querySelector("legend, .label-text")?.replaceChildren(`${one} ${i + 1}`);
     for (const control of item.row.querySelectorAll("[data-pointer]")) {
       control.dataset.pointer = control.dataset.pointer.replace(new RegExp(`^${pointerOf(path).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/\\d+`), `${pointerOf(path)}/${i}`);
     }
