@@ -68,3 +68,11 @@ def test_a_fight_of_every_ruleset_from_characters_entered_in_the_forms(base):
 
 def test_a_fight_saved_to_a_file_is_resumed_on_a_fresh_page_and_finished(base):
     assert "1 passed, 0 failed" in run_node("save-resume.test.mjs", base)
+
+
+def test_the_page_has_every_text_in_every_language():
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the check of /play's words runs in node")
+    done = subprocess.run(["node", "i18n.test.mjs"], cwd=HERE, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed, 0 failed" in done.stdout
