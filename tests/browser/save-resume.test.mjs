@@ -49,7 +49,7 @@ try {
   await page.selectOption("#ruleset", "dark-earth"); // the roster shows the resumed fight's ruleset once it is open
   await page.setInputFiles("#resume-file", file);
   await logHas(page, version);
-  assert.equal(await text(page, "#roster-status"), "O combate voltou ao ponto em que foi salvo.");
+  assert.equal(await text(page, "#setup-status"), "O combate voltou ao ponto em que foi salvo.");
   assert.equal(await page.inputValue("#ruleset"), "sistema-2d6");
   assert.equal(await page.textContent("#version"), String(version));
   assert.deepEqual(await page.locator("#log li").allInnerTexts(), lines);

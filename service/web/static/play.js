@@ -88,7 +88,7 @@ async function resumeFight(event) {
     renderLinks();
     $("share").hidden = false;
     await join(saved.combat, saved.gm_token, "gm");
-    $("roster-status").textContent = t("resumed");
+    $("setup-status").textContent = t("resumed");
   } catch (error) { showError(error); }
 }
 
