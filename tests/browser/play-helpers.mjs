@@ -91,7 +91,7 @@ function plan() {
   return { form: `#${form.id}`, type: form.dataset.type, steps };
 }
 
-export async function playToTheEnd(page, label, most = 60) {
+export async function playToTheEnd(page, label, most = 150) {
   for (let played = 0; played < most; played++) {
     await settled(page);
     if (!(await page.isHidden("#decided"))) return played;

@@ -13,10 +13,12 @@ const base = process.argv[2];
 const FIGHTS = [
   { ruleset: "sistema-2d6", lang: "en", width: 1280, characters: [
     { name: "Beatriz", side: "heroes", from: 0, numbers: { pv: "3" }, dropSkill: "Medicina", addSkill: ["Briga", "2"], addWeapon: "Escopeta" },
-    { name: "Ogro", side: "villains", from: 1, numbers: { pv: "3" } }] },
+    { name: "Ogro", side: "villains", from: 1, numbers: { pv: "3" } }],
+    // Kept in the roster but not ticked: not in the fight.
+    benched: { name: "Reserva", side: "heroes", from: 0 } },
   { ruleset: "duel-2d6", lang: "fr", width: 390, refused: { pv: "0", said: "entre 1 et 200." }, characters: [
-    { name: "Élodie", side: "heroes", from: 1, numbers: { pv: "2" } },
-    { name: "Brute", side: "villains", from: 0, numbers: { pv: "2" } }] },
+    { name: "Élodie", side: "heroes", from: 1, numbers: { pv: "1" } },
+    { name: "Brute", side: "heroes", rowSide: "villains", from: 0, numbers: { pv: "1" } }] },
   { ruleset: "dark-earth", lang: "pt", width: 1280, characters: [
     { name: "Iara", side: "heroes", from: 0, numbers: { pv: "2" }, contact: "ogro" },
     { name: "Ogro", newSide: "Rebeldes", from: 1, numbers: { pv: "2" }, contact: "iara" }] },
@@ -70,9 +72,12 @@ async function exportedAndImported(page, fight) {
     await other.page.waitForSelector(`#ruleset option[value="${fight.ruleset}"]`, { state: "attached", timeout: TIMEOUT });
     await other.page.selectOption("#ruleset", fight.ruleset);
     await other.page.setInputFiles("#import-roster", file);
-    await other.page.waitForFunction(() => document.querySelectorAll("#roster .pick-name").length === 2, null, { timeout: TIMEOUT });
-    assert.deepEqual(await other.page.locator("#roster .pick-name").allTextContents(), fight.characters.map((c) => c.name));
-    assert.equal(await text(other.page, "#roster-status"), "2 characters imported.");
+    const names = [...fight.characters, fight.benched].filter(Boolean).map((c) => c.name);
+    await other.page.waitForFunction((n) => document.querySelectorAll("#roster .pick-name").length === n, names.length, { timeout: TIMEOUT });
+    assert.deepEqual(await other.page.locator("#roster .pick-name").allTextContents(), names);
+    assert.equal(await text(other.page, "#roster-status"), `${names.length} characters imported.`);
+    // What was ticked and the sides travel with the file.
+    assert.deepEqual(await other.page.locator("#roster input.pick").evaluateAll((boxes) => boxes.map((b) => b.checked)), [true, true, false]);
   } finally { await other.ctx.close(); }
 }
 
@@ -111,8 +116,17 @@ try {
       if (fight.missing) await missingThenFilled(page, fight, fight.characters[0]);
       for (const character of fight.characters) await addCharacter(page, character);
       if (fight.refused) await refusedThenFixed(page, fight);
-      // Both are in the roster, ticked, each on its side.
-      assert.deepEqual(await page.locator("#roster .pick-name").allTextContents(), fight.characters.map((c) => c.name));
+      if (fight.benched) {
+        await addCharacter(page, fight.benched);
+        await page.uncheck(`#roster li:has(.pick-name:text-is("${fight.benched.name}")) input.pick`);
+      }
+      // A side changed in the roster's row, where the fight is set up.
+      for (const character of fight.characters.filter((c) => c.rowSide)) {
+        await page.selectOption(`#roster li:has(.pick-name:text-is("${character.name}")) select.pick-side`, character.rowSide);
+        character.side = character.rowSide;
+      }
+      const names = fight.characters.map((c) => c.name);
+      assert.deepEqual(await page.locator("#roster .pick-name").allTextContents(), fight.benched ? [...names, fight.benched.name] : names);
       if (fight.width === 390) await page.screenshot({ path: `${OUTPUT}roster-${fight.ruleset}-${fight.lang}-390.png`, fullPage: true });
       await noOverflow(page, `roster ${fight.ruleset}`);
       await page.click("#start-roster");

@@ -45,7 +45,7 @@ def base(browser_ready):
 
 
 def run_node(script: str, base_url: str) -> str:
-    done = subprocess.run(["node", script, base_url], cwd=HERE, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(["node", script, base_url], cwd=HERE, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
