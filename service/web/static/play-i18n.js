@@ -16,7 +16,7 @@ export const WORDS = {
       otherSide: "another side…", newSide: "Name of the new side", imported: "{n} characters imported.", badFile: "This file does not hold Melee characters.",
     },
     sheet: {
-      title: "Sheet", none: "(none)", value: "Value", entryName: "Name", remove: "Remove", addEntry: "Add ({what})", addItem: "Add ({what})", item: "{what}",
+      title: "Sheet", none: "(none)", value: "Value", entryName: "Name", remove: "Remove", addEntry: "Add ({what})", addItem: "Add ({what})",
       attributes: "Attributes", skills: "Skills", pv: "HP", weapons: "Weapons", armor: "Armour", armour: "Armour", catalog: "From the catalog",
       name: "Name", skill: "Skill", attribute: "Attribute", precision: "Precision", damage: "Damage", damage_type: "Damage type",
       lethal: "Lethal", automatic: "Automatic", rd: "Damage reduction", defense_skill: "Defense skill", martial_art: "Martial art",
@@ -134,7 +134,7 @@ export const WORDS = {
       otherSide: "un autre camp…", newSide: "Nom du nouveau camp", imported: "{n} personnages importés.", badFile: "Ce fichier ne contient pas de personnages Melee.",
     },
     sheet: {
-      title: "Fiche", none: "(aucun)", value: "Valeur", entryName: "Nom", remove: "Retirer", addEntry: "Ajouter ({what})", addItem: "Ajouter ({what})", item: "{what}",
+      title: "Fiche", none: "(aucun)", value: "Valeur", entryName: "Nom", remove: "Retirer", addEntry: "Ajouter ({what})", addItem: "Ajouter ({what})",
       attributes: "Caractéristiques", skills: "Compétences", pv: "PV", weapons: "Armes", armor: "Armure", armour: "Armure", catalog: "D'après le catalogue",
       name: "Nom", skill: "Compétence", attribute: "Caractéristique", precision: "Précision", damage: "Dégâts", damage_type: "Type de dégâts",
       lethal: "Létale", automatic: "Automatique", rd: "Réduction des dégâts", defense_skill: "Compétence de défense", martial_art: "Art martial",
@@ -252,7 +252,7 @@ export const WORDS = {
       otherSide: "outro lado…", newSide: "Nome do novo lado", imported: "{n} personagens importados.", badFile: "Este arquivo não contém personagens do Melee.",
     },
     sheet: {
-      title: "Ficha", none: "(nenhum)", value: "Valor", entryName: "Nome", remove: "Tirar", addEntry: "Adicionar ({what})", addItem: "Adicionar ({what})", item: "{what}",
+      title: "Ficha", none: "(nenhum)", value: "Valor", entryName: "Nome", remove: "Tirar", addEntry: "Adicionar ({what})", addItem: "Adicionar ({what})",
       attributes: "Atributos", skills: "Perícias", pv: "PV", weapons: "Armas", armor: "Armadura", armour: "Armadura", catalog: "Do catálogo",
       name: "Nome", skill: "Perícia", attribute: "Atributo", precision: "Precisão", damage: "Dano", damage_type: "Tipo de dano",
       lethal: "Letal", automatic: "Automática", rd: "Redução de dano", defense_skill: "Perícia de defesa", martial_art: "Arte marcial",
