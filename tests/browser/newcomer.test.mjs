@@ -8,13 +8,13 @@ const base = process.argv[2];
 const WORDS = {
   en: { default: "(default: Soco)", seat: "You play Capanga.", you: "you", round: "Round 1", actionsOfAna: "What Ana can do",
     noWound: "No wound", malus: "No wound (penalty \u22121)", missing: "this is required.", hint: "Together they must make 7 dice (the potential).",
-    sum: "Total: 3 of 7", sumWrong: "they add up to 6; they must add up to 7.", initLabel: "Initiative dice" },
+    sum: "Total: 3 of 7", sumWrong: "they add up to 6; they must add up to 7.", initLabel: "Initiative dice", pvRange: "between 1 and 200." },
   fr: { default: "(par défaut\u00a0: Soco)", seat: "Vous jouez Capanga.", you: "vous", round: "Tour 1", actionsOfAna: "Ce qu'Ana peut faire",
     noWound: "Aucune blessure", malus: "Aucune blessure (malus \u22121)", missing: "ce champ est obligatoire.",
-    hint: "Ensemble, ils doivent faire 7 dés (le potentiel).", sum: "Total\u00a0: 3 sur 7", sumWrong: "leur somme fait 6, elle doit faire 7.", initLabel: "Dés d'initiative" },
+    hint: "Ensemble, ils doivent faire 7 dés (le potentiel).", sum: "Total\u00a0: 3 sur 7", sumWrong: "leur somme fait 6, elle doit faire 7.", initLabel: "Dés d'initiative", pvRange: "entre 1 et 200." },
   pt: { default: "(padrão: Soco)", seat: "Você joga com Capanga.", you: "você", round: "Rodada 1", actionsOfAna: "O que Ana pode fazer",
     noWound: "Nenhum ferimento", malus: "Nenhum ferimento (penalidade \u22121)", missing: "este campo é obrigatório.",
-    hint: "Juntos, precisam somar 7 dados (o potencial).", sum: "Total: 3 de 7", sumWrong: "a soma dá 6, mas precisa dar 7.", initLabel: "Dados de iniciativa" },
+    hint: "Juntos, precisam somar 7 dados (o potencial).", sum: "Total: 3 de 7", sumWrong: "a soma dá 6, mas precisa dar 7.", initLabel: "Dados de iniciativa", pvRange: "entre 1 e 200." },
 };
 
 async function start(page, ruleset) {
@@ -88,6 +88,19 @@ async function duel(browser, lang, width, errors) {
     await gm.page.click(`${adjust} button[type=submit]`);
     await logHas(gm.page, 2);
     await gm.page.waitForFunction((words) => document.querySelector('#combatants [data-id="philip"] .wound')?.textContent === words, w.malus, { timeout: TIMEOUT });
+    // A newcomer's sheet the rules refuse: the error is said next to its field, in the page's language.
+    await ready(gm.page);
+    const join = "#form-gm-join";
+    if (await gm.page.isHidden(join)) await gm.page.click("#gm-tools-box summary");
+    await gm.page.fill(`${join}-combatant-name`, "Zoé");
+    await gm.page.click(`${join} fieldset.sheet > details.sheet-fold > summary`);
+    await gm.page.fill(`${join} fieldset.sheet [data-pointer="/pv"]`, "0");
+    await gm.page.click(`${join} button[type=submit]`);
+    await gm.page.waitForSelector(`${join} .field-error`, { timeout: TIMEOUT });
+    assert.equal(await gm.page.locator(`${join} .field-error`).textContent(), w.pvRange);
+    assert.equal(await gm.page.getAttribute(`${join} fieldset.sheet [data-pointer="/pv"]`, "aria-invalid"), "true");
+    await assertNoJargon(gm.page, `join ${lang}`);
+    assert.doesNotMatch(await gm.page.locator("#error").innerText(), /Must be|\/combatant/);
   } finally { await gm.ctx.close(); }
 }
 
