@@ -85,7 +85,7 @@ try {
   assert.equal(await gm.page.textContent(`${attack} label[for$="-target"] .label-text`), "Cible *");
   assert.deepEqual(await optionTexts(gm.page, `${attack} [name=target]`), ["Capanga"]);
   assert.deepEqual(await optionTexts(gm.page, `${attack} [name=lethal]`), ["(par défaut)", "non", "oui"]);
-  assert.ok((await optionTexts(gm.page, `${attack} [name=weapon]`)).includes("Serra Elétrica"));
+  assert.ok((await optionTexts(gm.page, `${attack} [name=weapon]`)).includes("Pistola"));
   assert.ok((await optionTexts(gm.page, `${attack} [name=location]`)).includes("cheville"));
   await assertReadable(gm.page);
 
@@ -268,7 +268,7 @@ try {
     },
     "sistema-2d6": async () => {
       await gm.page.click("#form-ana-attack details.inline summary");
-      await gm.page.fill("#form-ana-attack-defense-skill", "Esquiva");
+      await gm.page.selectOption("#form-ana-attack-defense-skill", "Esquiva");
       await gm.page.click("#form-ana-attack button[type=submit]");
     },
     "age-du-silicium": async () => {

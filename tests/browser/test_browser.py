@@ -45,10 +45,30 @@ def base(browser_ready):
 
 
 def run_node(script: str, base_url: str) -> str:
-    done = subprocess.run(["node", script, base_url], cwd=HERE, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(["node", script, base_url], cwd=HERE, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
 
 def test_two_browsers_play_the_same_fight_live(base):
     assert "1 passed, 0 failed" in run_node("play.test.mjs", base)
+
+
+def test_what_a_new_game_master_tripped_over_is_fixed_in_every_language(base):
+    assert "3 passed, 0 failed" in run_node("newcomer.test.mjs", base)
+
+
+def test_a_fight_of_every_ruleset_from_characters_entered_in_the_forms(base):
+    assert "5 passed, 0 failed" in run_node("roster.test.mjs", base)
+
+
+def test_a_fight_saved_to_a_file_is_resumed_on_a_fresh_page_and_finished(base):
+    assert "1 passed, 0 failed" in run_node("save-resume.test.mjs", base)
+
+
+def test_the_page_has_every_text_in_every_language():
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the check of /play's words runs in node")
+    done = subprocess.run(["node", "i18n.test.mjs"], cwd=HERE, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed, 0 failed" in done.stdout

@@ -6,7 +6,11 @@ from ..gm.legal import choice_found, describe, field_spec, present
 from ..ruleset import AnyRuleset, Choice
 from .conditions import can_act, is_dead, is_dying
 from .state import SistemaCombat, SistemaCombatant
-from .tables import CATALOG, LOCATION_PENALTIES
+from .tables import LOCATION_PENALTIES
+
+# The body's own weapons (seed: "Soco", "Chute"): everyone has them; the rest of
+# the catalog is what a sheet's weapon is based on, not something everyone carries.
+BARE_HANDS = ("soco", "chute")
 
 
 def choices(ruleset: AnyRuleset, state: SistemaCombat, actor_id: str, action_type: str) -> list[Choice] | None:
@@ -40,13 +44,14 @@ def choices(ruleset: AnyRuleset, state: SistemaCombat, actor_id: str, action_typ
 
 def _attacks(ruleset: AnyRuleset, state: SistemaCombat, actor: SistemaCombatant) -> list[Choice]:
     targets = [c for c in present(state) if c["id"] != actor["id"] and not is_dead(c)]
-    if targets and (actor["sheet"]["weapons"] or CATALOG["weapons"]):
+    if targets:
         choice_found()  # a target and a weapon: at least one set below (a probe stops here)
     able = [c["id"] for c in targets if can_act(c)]
     helpless = [c["id"] for c in targets if not can_act(c)]
     weapons = actor["sheet"]["weapons"]
     automatic = [w["id"] for w in weapons if w.get("automatic")] if state["options"]["automatic_fire"] else []
-    single = [w["id"] for w in weapons if w["id"] not in automatic] + sorted(CATALOG["weapons"])
+    carried = {w["id"] for w in weapons}
+    single = [w["id"] for w in weapons if w["id"] not in automatic] + [w for w in BARE_HANDS if w not in carried]
     # A condition tag goes with a location; an inline defense is an object the client fills.
     sets = []
     for ids, helpless_targets in ((able, False), (helpless, True)):

@@ -2,7 +2,9 @@
 // action type, only its legal choices, each named; die inputs for players who
 // roll at the table; odds on demand.
 
-import { $, ApiError, actionLabel, api, busy, fieldLabel, humanize, known, nameOf, page, showError, t, valueLabel } from "./play-core.js";
+import { $, actionLabel, api, busy, fieldLabel, humanize, known, labelled, nameOf, page, pageError, problemWords, showError, t, valueLabel } from "./play-core.js";
+import { loadRoster } from "./play-roster.js";
+import { sheetForm, showSheetErrors } from "./play-sheet.js";
 
 const ODDS_TYPES = new Set(["attack", "shoot", "test", "threaten", "counter", "death_test", "stabilize", "break_free"]);
 // Action types that roll nothing: no die inputs on their forms.
@@ -37,6 +39,7 @@ export async function loadForms(combat, onCombat) {
   const gm = listings.find((l) => l.actor === "gm");
   $("gm-tools-box").hidden = !gm;
   $("gm-tools").replaceChildren(...(gm ? formsFor(gm, onCombat) : []));
+  $("actions").dataset.version = combat.version; // the forms are this version's (tests wait on it)
 }
 
 function formsFor(listing, onCombat) {
@@ -56,8 +59,20 @@ const renderable = (spec) => Boolean(spec.choices || ["integer", "number", "stri
 // `set` takes the value names `change` lists (numbers); an inline answer
 // (duel-2d6's and sistema-2d6's `defense`, space-opera-d100's `reaction`) takes
 // the fields of its object in the ruleset's action schema (GET /rulesets/{id}).
-function expanded(type, params) {
+// A free-text skill or attribute (sistema-2d6's defend and test) is one of the sheet's own.
+const SHEET_LISTS = { skill: "skills", attribute: "attributes" };
+function sheetChoices(combatantId, name) {
+  const list = page.combat?.combatants.find((c) => c.id === combatantId)?.sheet?.[SHEET_LISTS[name]];
+  const keys = Array.isArray(list) ? list.map((item) => item?.id ?? item).filter((v) => typeof v === "string") : Object.keys(list || {});
+  return keys.length ? keys : null;
+}
+
+function expanded(type, params, actor) {
   return Object.fromEntries(Object.entries(params).map(([name, spec]) => {
+    if (SHEET_LISTS[name] && spec.type === "string" && !spec.choices) {
+      const choices = sheetChoices(actor, name);
+      if (choices) return [name, { ...spec, type: undefined, choices }];
+    }
     if (type === "adjust" && name === "set" && spec.type === "object" && !spec.keys && params.change?.keys) {
       return [name, { ...spec, keys: params.change.keys }];
     }
@@ -99,6 +114,7 @@ function actionForm(actor, type, variants, onCombat) {
   form.className = "action";
   form.id = `form-${actor}-${type}`;
   form.dataset.type = type;
+  form.noValidate = true; // refusals are said in the page's language, next to their fields, not by the browser
   // The GM's join brings a newcomer in; a duel-2d6 player's join enters a duel.
   const title = actor === "gm" && type === "join" ? t("join.action") : actionLabel(type);
   const legend = Object.assign(document.createElement("h4"), { textContent: title });
@@ -106,7 +122,7 @@ function actionForm(actor, type, variants, onCombat) {
   body.className = "fields";
   let fields = [];
   const show = (variant) => {
-    fields = Object.entries(expanded(type, variant.params)).filter(([, spec]) => renderable(spec))
+    fields = Object.entries(expanded(type, variant.params, actor)).filter(([, spec]) => renderable(spec))
       .map(([name, spec]) => field(`${form.id}-${name}`, name, spec, actor, type));
     body.replaceChildren(...fields.map((f) => f.element));
     for (const f of fields) f.attach?.(fields);
@@ -148,6 +164,7 @@ function actionForm(actor, type, variants, onCombat) {
     showError(null);
     busy(submit, true, t("sending"));
     form.setAttribute("aria-busy", "true");
+    clearFieldErrors(form);
     try {
       const body = read(actor, type, fields);
       const values = dice?.read() || [];
@@ -159,6 +176,8 @@ function actionForm(actor, type, variants, onCombat) {
       focusNext();
     } catch (error) {
       showError(error);
+      const sheet = form.querySelector("fieldset.sheet");
+      if (sheet) showSheetErrors(sheet, error.errors, sheet.dataset.pointer); else markFieldErrors(form, error);
       if (error.status === 409) onCombat(await api("GET", `/combats/${page.combatId}`).catch(() => page.combat));
     } finally { busy(submit, false); form.removeAttribute("aria-busy"); }
   });
@@ -223,8 +242,8 @@ function showOdds(box, answer) {
 function field(id, name, spec, actor, type) {
   if (spec.schema === "sheet") return sheetField(id, name, spec);
   if (spec.inline) return inlineField(id, name, spec, actor, type);
-  if (spec.choices) return choiceField(id, name, spec, actor);
-  if (spec.type === "boolean") return choiceField(id, name, { ...spec, choices: [false, true] }, actor);
+  if (spec.choices) return choiceField(id, name, spec, actor, type);
+  if (spec.type === "boolean") return choiceField(id, name, { ...spec, choices: [false, true] }, actor, type);
   if (spec.keys) return keysField(id, name, spec);
   if (Array.isArray(spec.items)) return itemsField(id, name, spec, actor);
   const input = document.createElement("input");
@@ -246,12 +265,19 @@ function field(id, name, spec, actor, type) {
   };
 }
 
-function choiceField(id, name, spec, actor) {
+// What the server does with a field left out, named: "(default: Punch)" rather than "(default)".
+function defaultWords(type, name, actor) {
+  const value = page.ruleset?.actions?.[type]?.properties?.[name]?.default;
+  if (value === undefined || value === null || typeof value === "object") return t("defaultChoice");
+  return t("defaultIs", { value: valueLabel(name, value, actor) });
+}
+
+function choiceField(id, name, spec, actor, type) {
   const select = document.createElement("select");
   select.id = id;
   select.name = name;
   select.required = Boolean(spec.required);
-  if (!spec.required || spec.choices.length > 1) select.append(new Option(spec.required ? "" : t("defaultChoice"), ""));
+  if (!spec.required || spec.choices.length > 1) select.append(new Option(spec.required ? "" : defaultWords(type, name, actor), ""));
   spec.choices.forEach((choice, i) => select.append(new Option(valueLabel(name, choice, actor), String(i))));
   if (spec.required && spec.choices.length === 1) select.value = "0";
   return {
@@ -267,10 +293,24 @@ function keysField(id, name, spec) {
   const inputs = spec.keys.map((key) => {
     const input = Object.assign(document.createElement("input"), { type: "number", id: `${id}-${key}`, name: `${name}.${key}`, step: 1 });
     if (spec.total !== undefined) { input.min = 0; input.max = spec.total; }
-    const words = valueLabel(name, key);
-    box.append(labelled(input, words.charAt(0).toUpperCase() + words.slice(1), key));
+    const words = known(`fields.${key}`) ?? valueLabel(name, key);
+    box.append(labelled(input, words.charAt(0).toUpperCase() + words.slice(1), key, spec.required && spec.total !== undefined));
+    if (spec.total !== undefined) input.required = Boolean(spec.required);
     return [key, input];
   });
+  // dark-earth's split: the dice must add up to the pool (the potential); the sum is shown as it is typed.
+  if (spec.total !== undefined) {
+    const sum = Object.assign(document.createElement("output"), { className: "sum", id: `${id}-sum` });
+    sum.setAttribute("aria-live", "polite");
+    const update = () => {
+      const total = inputs.reduce((n, [, input]) => n + (Number(input.value) || 0), 0);
+      sum.textContent = t("splitSum", { sum: total, total: spec.total });
+      sum.classList.toggle("off", total !== spec.total);
+    };
+    for (const [, input] of inputs) input.addEventListener("input", update);
+    update();
+    box.append(Object.assign(document.createElement("p"), { className: "hint", textContent: t("splitHint", { total: spec.total }) }), sum);
+  }
   return {
     name, element: box,
     read: () => {
@@ -294,39 +334,56 @@ function itemsField(id, name, spec, actor) {
   return { name, element: box, read: () => parts.map((part) => part.read()) };
 }
 
-// join's newcomer: a name, a side, and a sheet copied from one of the ruleset's
-// example combatants (the fights /play starts), editable as JSON.
+// join's newcomer: a name, a side, and a sheet in the same form as the roster's,
+// started from one of the ruleset's example combatants or of the GM's characters;
+// the raw JSON stays in an "advanced" view.
 function sheetField(id, name) {
   const box = document.createElement("fieldset");
   box.className = "sheet";
+  box.dataset.pointer = `/${name}`;
   box.append(Object.assign(document.createElement("legend"), { textContent: t("join.who") }));
   const named = Object.assign(document.createElement("input"), { type: "text", id: `${id}-name`, name: `${name}.name`, required: true, maxLength: 80 });
+  named.dataset.pointer = "/name";
   const side = Object.assign(document.createElement("select"), { id: `${id}-side`, name: `${name}.side`, required: true });
-  const models = page.ruleset?.example?.combat?.combatants || [];
-  const sides = [...new Set([...(page.combat?.combatants || []).map((c) => c.side), ...models.map((c) => c.side)])];
+  const examples = page.ruleset?.example?.combat?.combatants || [];
+  const characters = loadRoster().filter((c) => c.ruleset === page.ruleset?.id);
+  const models = [...examples.map((m) => ({ name: m.name, side: m.side, sheet: sheetOnly(m) })), ...characters];
+  const sides = [...new Set([...(page.combat?.combatants || []).map((c) => c.side), ...examples.map((c) => c.side)])];
   sides.forEach((value) => side.append(new Option(valueLabel("side", value), value)));
   const like = Object.assign(document.createElement("select"), { id: `${id}-like`, name: `${name}.like`, required: true });
   models.forEach((model, i) => like.append(new Option(model.name, String(i))));
+  const holder = document.createElement("details");
+  holder.className = "sheet-fold";
+  holder.append(Object.assign(document.createElement("summary"), { textContent: t("join.edit") }));
+  let form = sheetForm(page.ruleset?.sheet || { properties: {} }, models[0]?.sheet);
+  holder.append(form.element);
   const sheet = Object.assign(document.createElement("textarea"), { id: `${id}-sheet`, name: `${name}.sheet`, rows: 6, spellcheck: false });
-  const fill = () => {
-    const { id: _id, name: _name, side: _side, ...rest } = models[Number(like.value)] || {};
-    sheet.value = JSON.stringify(rest, null, 1);
+  const rebuild = (value) => {
+    const next = sheetForm(page.ruleset?.sheet || { properties: {} }, value);
+    form.element.replaceWith(next.element);
+    form = next;
   };
-  like.addEventListener("change", fill);
-  fill();
+  like.addEventListener("change", () => {
+    const model = models[Number(like.value)];
+    rebuild(model?.sheet);
+    if (model?.side && sides.includes(model.side)) side.value = model.side;
+  });
   const more = document.createElement("details");
   more.className = "sheet-json";
-  more.append(Object.assign(document.createElement("summary"), { textContent: t("join.edit") }), labelled(sheet, t("join.sheet"), "sheet"));
-  box.append(labelled(named, t("join.name"), "name", true), labelled(side, t("side"), "side", true), labelled(like, t("join.like"), "like", true), more);
+  const apply = Object.assign(document.createElement("button"), { type: "button", textContent: t("roster.applyJson") });
+  more.addEventListener("toggle", () => { if (more.open) sheet.value = JSON.stringify(form.read() || {}, null, 1); });
+  apply.addEventListener("click", () => {
+    try { rebuild(JSON.parse(sheet.value || "{}")); } catch (error) { showError(pageError(t("join.badJson", { detail: error.message }))); }
+  });
+  more.append(Object.assign(document.createElement("summary"), { textContent: t("roster.advanced") }), labelled(sheet, t("join.sheet"), "sheet"), apply);
+  box.append(labelled(named, t("join.name"), "name", true), labelled(side, t("side"), "side", true), labelled(like, t("join.like"), "like", true), holder, more);
   return {
     name, element: box,
-    read: () => {
-      let parsed;
-      try { parsed = JSON.parse(sheet.value || "{}"); } catch (error) { throw new ApiError(422, t("join.badJson", { detail: error.message })); }
-      return { ...parsed, id: freeId(named.value), name: named.value.trim(), side: side.value };
-    },
+    read: () => ({ ...(form.read() || {}), id: freeId(named.value), name: named.value.trim(), side: side.value }),
   };
 }
+
+const sheetOnly = ({ id: _id, name: _name, side: _side, ...rest }) => rest;
 
 // An id for a newcomer's name, unused in this fight: "Renfort 2" -> "renfort-2".
 function freeId(text) {
@@ -353,7 +410,14 @@ function inlineField(id, name, spec, actor) {
     if (schema.anyOf || schema.type === "object" || schema.type === "array") continue;
     const partId = `${id}-${key}`;
     const required = spec.inline.required.includes(key);
-    if (ITEM_FIELDS.has(key)) {
+    if (SHEET_LISTS[key] && !schema.enum) {
+      // The target's own skills or attributes, refilled with the target.
+      const select = Object.assign(document.createElement("select"), { id: partId, name: `${name}.${key}` });
+      select.dataset.sheetList = key;
+      items.push(select);
+      box.append(labelled(select, fieldLabel(key), key));
+      parts.push([key, () => (select.value === "" ? undefined : select.value)]);
+    } else if (ITEM_FIELDS.has(key)) {
       const select = Object.assign(document.createElement("select"), { id: partId, name: `${name}.${key}` });
       items.push(select);
       box.append(labelled(select, fieldLabel(key), key));
@@ -395,6 +459,11 @@ function inlineField(id, name, spec, actor) {
         const who = page.combat?.combatants.find((c) => c.id === target?.read());
         const weapons = Array.isArray(who?.sheet?.weapons) ? who.sheet.weapons : [];
         for (const select of items) {
+          if (select.dataset.sheetList) {
+            const keys = sheetChoices(who?.id, select.dataset.sheetList) || [];
+            select.replaceChildren(new Option(t("defaultChoice"), ""), ...keys.map((k) => new Option(valueLabel(select.dataset.sheetList, k), k)));
+            continue;
+          }
           select.replaceChildren(new Option(t("defaultChoice"), ""), ...weapons.map((w) => new Option(
             w.name || page.ruleset?.catalog?.weapons?.[w.catalog]?.name || humanize(w.id), w.id)));
         }
@@ -407,20 +476,6 @@ function inlineField(id, name, spec, actor) {
       return filled.length ? Object.fromEntries(filled) : undefined;
     },
   };
-}
-
-function labelled(control, text, name, required) {
-  const label = document.createElement("label");
-  label.htmlFor = control.id;
-  label.className = `field field-${name}`;
-  const words = Object.assign(document.createElement("span"), { className: "label-text", textContent: text });
-  if (required) {
-    const mark = Object.assign(document.createElement("span"), { className: "required", textContent: " *", title: t("required") });
-    mark.setAttribute("aria-hidden", "true");
-    words.append(mark);
-  }
-  label.append(words, control);
-  return label;
 }
 
 // Physical dice, one input per die with its faces. Empty by default: the
@@ -461,4 +516,35 @@ function diceBox(formId) {
     element: box,
     read: () => [...list.querySelectorAll("input.die")].filter((input) => input.value !== "").map((input) => Number(input.value)),
   };
+}
+
+// ---- errors next to their fields ---------------------------------------
+// A 422's errors[].pointer ("/split/init") names the control ("split.init") or
+// the group it belongs to ("split"): the reader's words go right under it.
+
+export function clearFieldErrors(form) {
+  for (const note of form.querySelectorAll(".field-error")) note.remove();
+  for (const control of form.querySelectorAll("[aria-invalid]")) { control.removeAttribute("aria-invalid"); control.removeAttribute("aria-describedby"); }
+}
+
+export function markFieldErrors(form, error, prefix = "") {
+  let n = 0;
+  for (const e of error?.errors || []) {
+    const parts = String(e.pointer || "").split("/").filter(Boolean);
+    if (prefix && parts[0] === prefix) parts.shift();
+    let control = null;
+    for (let length = parts.length; length > 0 && !control; length--) {
+      const name = parts.slice(0, length).join(".");
+      control = form.querySelector(`[name="${CSS.escape(name)}"]`) || form.querySelector(`[name^="${CSS.escape(name)}."]`)?.closest("fieldset")
+        || form.querySelector(`[data-pointer="${CSS.escape("/" + parts.slice(0, length).join("/"))}"]`);
+    }
+    if (!control) continue;
+    const place = control.matches("fieldset") ? control : (control.closest(".field") || control);
+    const note = Object.assign(document.createElement("p"), { className: "field-error", id: `${form.id}-error-${n++}`,
+      textContent: problemWords(e.detail || e.message) ?? t("problems.other") });
+    place.after(note);
+    const target = control.matches("fieldset") ? control.querySelector("input, select") : control;
+    if (target) { target.setAttribute("aria-invalid", "true"); target.setAttribute("aria-describedby", note.id); }
+  }
+  return n;
 }

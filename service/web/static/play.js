@@ -3,8 +3,9 @@
 // from GET /combats/{id}/options (only the legal choices, with their labels).
 // Everything here is what a VTT module does: see docs/vtt.md.
 
-import { $, LANGS, actionLabel, api, busy, humanize, known, nameOf, page, pickLanguage, showError, t, valueLabel } from "./play-core.js";
+import { $, LANGS, actionLabel, api, busy, humanize, known, nameOf, page, pageError, pickLanguage, showError, t, valueLabel } from "./play-core.js";
 import { loadForms } from "./play-forms.js";
+import { download, renderRoster, setUpRoster } from "./play-roster.js";
 
 function translatePage() {
   document.documentElement.lang = page.lang === "pt" ? "pt-BR" : page.lang;
@@ -15,6 +16,7 @@ function translatePage() {
   renderLinks();
   $("log").replaceChildren(...page.entries.map(logItem));
   if (page.combat) render(page.combat);
+  renderRoster().catch(showError);
 }
 
 
@@ -33,12 +35,61 @@ async function createCombat(event) {
   try {
     page.token = null;
     const ruleset = await api("GET", `/rulesets/${$("ruleset").value}`);
-    const created = await api("POST", "/combats", ruleset.example.combat);
-    page.links = { id: created.id, tokens: [["gm", created.tokens.gm], ...Object.entries(created.tokens.combatants)], names: created.combatants };
+    await opened(await api("POST", "/combats", ruleset.example.combat));
+  } catch (error) { showError(error); } finally { busy(button, false); }
+}
+
+// A fight just created (the example's or the roster's): its links to share, then the GM's seat.
+async function opened(created) {
+  page.links = { id: created.id, tokens: [["gm", created.tokens.gm], ...Object.entries(created.tokens.combatants)],
+    names: created.combatants.map(({ id, name }) => ({ id, name })) };
+  renderLinks();
+  $("share").hidden = false;
+  await join(created.id, created.tokens.gm, "gm");
+}
+
+// ---- save and resume -------------------------------------------------------
+// The file holds the sealed snapshot (GET /combats/{id}/snapshot, the GM's token)
+// and what the page needs to go on: where, which fight, the GM's token, the players' links.
+
+async function saveFight() {
+  showError(null);
+  const button = $("save-fight");
+  busy(button, true, t("sending"));
+  try {
+    const { snapshot } = await api("GET", `/combats/${page.combatId}/snapshot`);
+    const links = page.links?.id === page.combatId ? page.links : { id: page.combatId, tokens: [["gm", page.token]], names: [] };
+    download(`melee-${page.combatId}.json`, {
+      melee_fight: 1, base: location.origin, combat: page.combatId, ruleset: page.combat?.ruleset, saved_at: new Date().toISOString(),
+      gm_token: page.token, links: links.tokens, names: links.names, snapshot,
+    });
+    $("save-status").textContent = t("saved");
+  } catch (error) { showError(error); } finally { busy(button, false); }
+}
+
+async function resumeFight(event) {
+  const file = event.target.files?.[0];
+  event.target.value = "";
+  if (!file) return;
+  showError(null);
+  let saved;
+  try {
+    saved = JSON.parse(await file.text());
+    if (typeof saved?.snapshot !== "string" || typeof saved.combat !== "string" || typeof saved.gm_token !== "string") throw new Error("shape");
+  } catch { showError(pageError(t("badFightFile"))); return; }
+  try {
+    page.token = null;
+    try {
+      await api("POST", "/combats", { snapshot: saved.snapshot });
+    } catch (error) {
+      if (error.status !== 409) throw error; // 409: the fight is still live, it is simply reopened
+    }
+    page.links = { id: saved.combat, tokens: Array.isArray(saved.links) ? saved.links : [["gm", saved.gm_token]], names: Array.isArray(saved.names) ? saved.names : [] };
     renderLinks();
     $("share").hidden = false;
-    await join(created.id, created.tokens.gm, "gm");
-  } catch (error) { showError(error); } finally { busy(button, false); }
+    await join(saved.combat, saved.gm_token, "gm");
+    $("setup-status").textContent = t("resumed");
+  } catch (error) { showError(error); }
 }
 
 function renderLinks() {
@@ -77,9 +128,17 @@ async function join(combatId, token, viewer) {
   history.replaceState(null, "", `#combat=${combatId}&token=${encodeURIComponent(token)}&as=${encodeURIComponent(viewer || "")}`);
   const combat = await api("GET", `/combats/${combatId}`);
   page.ruleset = await api("GET", `/rulesets/${combat.ruleset}`);
+  // The roster shows this fight's ruleset (a resumed or linked fight may be of another).
+  if ($("ruleset").value !== combat.ruleset && [...$("ruleset").options].some((o) => o.value === combat.ruleset)) {
+    $("ruleset").value = combat.ruleset;
+    renderRoster().catch(showError);
+  }
   page.viewer = viewer || (await api("GET", `/combats/${combatId}/options?actor=gm`).then(() => "gm", () => null));
   $("fight").hidden = false;
-  $("new-combat").hidden = page.viewer !== "gm"; // a player's link is for playing, not for starting fights
+  // A player's link is for playing, not for starting fights or keeping characters.
+  $("new-combat").hidden = page.viewer !== "gm";
+  $("roster-box").hidden = page.viewer !== "gm";
+  $("save-box").hidden = page.viewer !== "gm";
   renderLogLanguages();
   render(combat);
   listen();
@@ -185,6 +244,10 @@ function render(combat) {
   $("version").textContent = combat.version;
   $("version").dataset.version = combat.version;
   $("combatants").replaceChildren(...combat.combatants.map(card));
+  // A player's page says whose seat it is.
+  const mine = combat.combatants.find((c) => c.id === page.viewer);
+  $("seat").hidden = !mine;
+  $("seat").textContent = mine ? t("yourCombatant", { who: mine.name }) : "";
   $("awaiting").replaceChildren(...(active ? combat.awaiting : []).map((w) => {
     const item = document.createElement("li");
     item.dataset.actor = w.actor;
@@ -199,6 +262,8 @@ function render(combat) {
   return loadForms(combat, render).catch(showError);
 }
 
+const signed = (n) => (Number(n) > 0 ? `+${n}` : String(n).replace("-", "\u2212"));
+
 function card(combatant) {
   const item = document.createElement("li");
   item.className = "combatant";
@@ -206,6 +271,10 @@ function card(combatant) {
   if (page.combat.awaiting.some((w) => w.actor === combatant.id) && page.combat.status === "active") item.classList.add("awaited");
   const title = document.createElement("h3");
   title.textContent = combatant.name;
+  if (combatant.id === page.viewer) {
+    item.classList.add("mine");
+    title.append(" ", Object.assign(document.createElement("span"), { className: "badge you", textContent: t("you") }));
+  }
   const side = document.createElement("p");
   side.className = "side";
   side.textContent = `${t("side")}${t("sep")}${valueLabel("side", combatant.side)}`;
@@ -228,7 +297,17 @@ function card(combatant) {
   }
   const conditions = document.createElement("p");
   conditions.className = "conditions";
-  const names = combatant.conditions.map((c) => valueLabel("code", c.code) + (c.rounds ? ` (${c.rounds})` : ""));
+  // duel-2d6 keeps a wound level and the malus it gives apart from the HP.
+  if (typeof combatant.wound === "string") {
+    const wound = document.createElement("p");
+    wound.className = "wound";
+    const words = valueLabel("level", combatant.wound);
+    const malus = Number(combatant.malus) ? ` (${t("malus", { n: signed(combatant.malus) })})` : "";
+    wound.textContent = words.charAt(0).toUpperCase() + words.slice(1) + malus;
+    item.append(wound);
+  }
+  // The ruleset's labels name conditions under "condition".
+  const names = combatant.conditions.map((c) => valueLabel("condition", c.code) + (c.rounds ? ` (${c.rounds})` : ""));
   conditions.textContent = `${t("conditions")}${t("sep")}${names.length ? names.join(", ") : t("none")}`;
   item.append(conditions);
   return item;
@@ -249,10 +328,14 @@ async function start() {
   });
   $("log-lang").addEventListener("change", () => setLogLanguage($("log-lang").value));
   $("new-combat").addEventListener("submit", createCombat);
+  setUpRoster(opened);
+  $("save-fight").addEventListener("click", saveFight);
+  $("resume-file").addEventListener("change", resumeFight);
   document.addEventListener("melee:tokens", (event) => addLinks(event.detail));
   translatePage();
   try {
     await loadRulesets();
+    await renderRoster();
     const hash = new URLSearchParams(location.hash.slice(1));
     if (hash.get("combat") && hash.get("token")) await join(hash.get("combat"), hash.get("token"), hash.get("as"));
   } catch (error) { showError(error); }

@@ -6,7 +6,7 @@ import pytest
 
 from service.rules.engine import apply_action
 from service.rules.errors import ActionNotAllowed, InvalidAction, NotYourDecision, NotYourTurn
-from service.rules.registry import get_ruleset
+from service.rules.registry import RULESETS, get_ruleset
 from service.rules.viewer import GM_VIEWER, Viewer
 
 from ..rules_helpers import codes, params, start, step
@@ -232,3 +232,16 @@ def test_the_attacker_names_any_area_and_the_gm_sets_its_penalty(fight):
     listed = [c for c in get_ruleset(RULESET).legal_actions(fight, "ana") if c["type"] == "attack"]
     assert listed and all(c["params"]["location"]["choices"][:3] == ["ankle", "arm", "ear"] for c in listed)
     assert all("location_penalty" not in c["params"] for c in listed)
+
+
+def test_the_attack_listing_offers_the_carried_weapons_and_bare_hands_only(fight):
+    # Ana carries a pistol and an automatic SMG (bursts allowed by default); the
+    # bazooka, dynamite... of the catalog are not hers. Punch and kick are everyone's.
+    listed = [choice for choice in RULESETS[RULESET].legal_actions(fight, "ana") if choice["type"] == "attack"]
+    assert [choice["params"]["weapon"]["choices"] for choice in listed] == [["pistola", "soco", "chute"], ["smg"]]
+
+
+def test_a_sheet_carrying_a_punch_of_its_own_lists_it_once():
+    state, _ = start(RULESET, [ana(weapons=[{"id": "soco", "catalog": "soco"}]), bruno()], dice=ANA_FIRST)
+    listed = [choice for choice in RULESETS[RULESET].legal_actions(state, "ana") if choice["type"] == "attack"]
+    assert [choice["params"]["weapon"]["choices"] for choice in listed] == [["soco", "chute"]]
