@@ -143,6 +143,8 @@ def test_compose_runs_redis_with_aof_and_several_replicas_behind_a_proxy():
     assert f"http://api:{port}" in nginx
     assert "X-Forwarded-For" in nginx and "X-Request-ID" in nginx
     assert "proxy_buffering off;" in nginx, "event streams (/stream) must not be buffered"
+    [body_size] = re.findall(r"client_max_body_size (\d+)m;", nginx)
+    assert int(body_size) * 1024 * 1024 > Settings().max_snapshot_bytes, "a snapshot to restore reaches the API"
     assert proxy["ports"]
 
 
@@ -334,6 +336,8 @@ def test_k8s_ingress_lets_event_streams_through():
     assert annotations["nginx.ingress.kubernetes.io/proxy-buffering"] == "off"
     assert int(annotations["nginx.ingress.kubernetes.io/proxy-read-timeout"]) >= 3600
     assert int(annotations["nginx.ingress.kubernetes.io/proxy-send-timeout"]) >= 3600
+    body_size = annotations["nginx.ingress.kubernetes.io/proxy-body-size"]
+    assert int(body_size.removesuffix("m")) * 1024 * 1024 > Settings().max_snapshot_bytes, "a snapshot reaches the API"
     [rule] = ingress["spec"]["rules"]
     [path] = rule["http"]["paths"]
     assert path["backend"]["service"]["name"] == by_kind(documents)["Service"]["metadata"]["name"]
