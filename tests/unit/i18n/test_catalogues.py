@@ -6,13 +6,13 @@ import io
 import pytest
 from babel.messages.pofile import write_po
 
+from melee_testing.ruleset_kit import prose_faults
 from service.i18n import TRANSLATED, catalogues, labels, locales, owners, source_entries
 from service.i18n.__main__ import placeholders, problems, template
 from service.i18n.corpus import random_fight
 from service.rules.engine import apply_action, create_combat
 from service.rules.events import render
 from service.rules.registry import RULESETS
-from service.testing.ruleset_kit import prose_faults
 
 COMPLETE = TRANSLATED
 RANDOM_SEEDS = range(1, 9)
@@ -66,7 +66,7 @@ def test_every_event_of_played_fights_reads_in_every_language(ruleset_id):
 @pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
 def test_random_play_reads_as_prose_in_every_language(ruleset_id):
     """Seeded fights of random listed actions (and GM adjustments), rendered in en, fr and pt: no raw id,
-    no None, no snake_case token (service/testing/prose.py), as a table clicking through /play reads them."""
+    no None, no snake_case token (melee_testing/prose.py), as a table clicking through /play reads them."""
     played = [
         (event, fight.names)
         for seed in RANDOM_SEEDS
