@@ -36,7 +36,10 @@ for (const fight of fights) {
   const created = await melee.POST("/combats", { body: fight.combat, headers: { "X-API-Key": apiKey } });
   if (!created.data) problem(`create a ${fight.combat.ruleset} combat`, created.error);
   const combat_id: string = created.data.id;
-  const tokens = created.data.tokens;
+  // POST /combats answers a creation with CreatedCombat (tokens shown once) and a
+  // restore (body {"snapshot"}) with the Combat alone: this body is a creation.
+  if (!("tokens" in created.data)) throw new Error("a creation answered without tokens");
+  const { tokens } = created.data as components["schemas"]["CreatedCombat"];
   const tokenOf = (actor: string): string => (actor === "gm" ? tokens.gm : tokens.combatants[actor] ?? tokens.gm);
   const play = async (action: Action): Promise<Combat> => {
     const acted = await melee.POST("/combats/{combat_id}/actions", {

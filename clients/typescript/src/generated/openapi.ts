@@ -5368,8 +5368,10 @@ export interface components {
             difficulty?: number | null;
             /** @description Override the weapon's lethality (the GM decides). */
             lethal?: boolean | null;
-            /** @enum {string|null} */
-            location?: "ankle" | "arm" | "ear" | "eye" | "finger" | "head" | "leg" | "neck" | "shoulder" | null;
+            /** @description Localized damage: the area the attacker aims at, one of the seed's suggestions (eye -6, ear -6, finger -6, head -4, neck -4, ankle -4, shoulder -2, leg -2, arm -2) or any other, whose penalty the GM sets (location_penalty). */
+            location?: string | null;
+            /** @description The penalty of the aimed area: needed for an area the seed does not suggest, and replaces a suggestion's. */
+            location_penalty?: number | null;
             /** @description GM's situational modifier. Default: 0. */
             modifier?: number;
             target: string;
@@ -6356,7 +6358,7 @@ export interface components {
             type: "attack";
             /** @description Use the vibro mode if the weapon has a working one. Default: true. */
             vibro?: boolean;
-            /** @description A weapon id of the actor's sheet, or a catalog weapon. Default: "unarmed". */
+            /** @description A weapon id of the actor's sheet, or unarmed (bare hands). Default: "unarmed". */
             weapon?: string;
         };
         SpaceOperaD100ClearConditionAction: {
