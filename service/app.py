@@ -60,6 +60,10 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
     app = MeleeFlask("melee")
     app.json = JsonProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    # POST /combats reads a snapshot to restore up to MAX_SNAPSHOT_BYTES (api/bodies.py).
+    app.extensions[bodies.LARGER_BODIES] = {
+        "/combats": (max(settings.max_body_bytes, settings.max_snapshot_bytes), "snapshot")
+    }
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.extensions["melee.settings"] = settings
@@ -93,6 +97,9 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
         # every POST (Chromium caps it at 2 hours, Firefox at 24).
         max_age=7200,
         send_wildcard=settings.cors_origins == ("*",),
+        # Private Network Access: a page on a public https origin (a VTT) calling
+        # Melee on a private address (at home) asks first; answered only if set.
+        allow_private_network=settings.cors_private_network,
     )
     cors.remember_headers(app)  # what flask-cors adds, worked out once per Origin (api/cors.py)
     stream.init_app(app)
@@ -100,7 +107,7 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
     app.register_blueprint(web.blp)
     limits.init_app(app, settings.rate_limit, settings.redis_url)
     bodies.init_app(app)  # after the limiter: a refused body still counts against the client
-    headers.init_app(app)
+    headers.init_app(app, settings.frame_ancestors)
     budget.init_app(app, settings)
     init_observability(app, settings)
     return app

@@ -93,6 +93,21 @@ def _origins(env: Mapping[str, str]) -> tuple[str, ...]:
     return origins
 
 
+_FRAME_ORIGIN = re.compile(r"^https?://(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,5})?$")
+
+
+def _frame_ancestors(env: Mapping[str, str]) -> tuple[str, ...]:
+    """The origins allowed to embed /play and /docs (CSP frame-ancestors), space-separated."""
+    origins = tuple(env.get("FRAME_ANCESTORS", "").split())
+    for origin in origins:
+        if not _FRAME_ORIGIN.match(origin):
+            raise SettingsError(
+                f"FRAME_ANCESTORS: {origin!r} is not an origin such as https://www.owlbear.rodeo or "
+                "https://*.example.com (scheme and host, an optional port, no path; several: separated by spaces)"
+            )
+    return origins
+
+
 def _redis_url(env: Mapping[str, str]) -> str | None:
     url = env.get("REDIS_URL") or None
     if url is not None and not url.startswith(_REDIS_SCHEMES):
@@ -116,6 +131,10 @@ class Settings:
     combat_ttl_seconds: int = 86400
     redis_timeout_seconds: float = 2.0
     cors_origins: tuple[str, ...] = field(default_factory=lambda: ("*",))
+    # Answer Private Network Access preflights with Allow-Private-Network: true (CORS_PRIVATE_NETWORK).
+    cors_private_network: bool = False
+    # Origins that may embed /play and /docs in a frame (FRAME_ANCESTORS); none: no framing at all.
+    frame_ancestors: tuple[str, ...] = ()
     max_body_bytes: int = 64 * 1024
     retry_after_seconds: int = 5
     # Requests per client (verified credential, else address), all endpoints together.
@@ -130,6 +149,11 @@ class Settings:
     # Seals the tokens a retried creation shows again; unset, a generated
     # secret is kept in Redis (docs/security.md). The same in every process.
     secret_key: str = ""
+    # Former secrets (SECRET_KEY_FALLBACKS, comma-separated): snapshots and
+    # sealed records they sealed still open, so SECRET_KEY can be rotated.
+    secret_key_fallbacks: tuple[str, ...] = ()
+    # The largest body POST /combats takes to restore a snapshot (MAX_SNAPSHOT_BYTES).
+    max_snapshot_bytes: int = 2 * 1024 * 1024
     # Idempotency-Key records (docs/operations.md): how long an action's is
     # kept, how long a creation's (and so its tokens) may be shown again.
     idempotency_ttl_seconds: int = 86400
@@ -167,6 +191,8 @@ class Settings:
         "COMBAT_TTL_SECONDS",
         "REDIS_TIMEOUT_SECONDS",
         "CORS_ORIGINS",
+        "CORS_PRIVATE_NETWORK",
+        "FRAME_ANCESTORS",
         "MAX_BODY_BYTES",
         "RETRY_AFTER_SECONDS",
         "RATE_LIMIT",
@@ -174,6 +200,8 @@ class Settings:
         "COSTLY_REQUESTS_PER_WORKER",
         "API_KEYS",
         "SECRET_KEY",
+        "SECRET_KEY_FALLBACKS",
+        "MAX_SNAPSHOT_BYTES",
         "IDEMPOTENCY_TTL_SECONDS",
         "CREATION_REPLAY_SECONDS",
         "MAX_ACTIONS_PER_COMBAT",
@@ -204,6 +232,8 @@ class Settings:
             combat_ttl_seconds=_int(env, "COMBAT_TTL_SECONDS", 86400, 60, 90 * 86400),
             redis_timeout_seconds=_float(env, "REDIS_TIMEOUT_SECONDS", 2.0, 60.0),
             cors_origins=_origins(env),
+            cors_private_network=_flag(env, "CORS_PRIVATE_NETWORK"),
+            frame_ancestors=_frame_ancestors(env),
             max_body_bytes=_int(env, "MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
             retry_after_seconds=_int(env, "RETRY_AFTER_SECONDS", 5, 1, 3600),
             rate_limit=_rate(env, "RATE_LIMIT", cls.rate_limit),
@@ -211,6 +241,8 @@ class Settings:
             costly_requests_per_worker=_int(env, "COSTLY_REQUESTS_PER_WORKER", cls.costly_requests_per_worker, 1, 64),
             api_keys=tuple(k.strip() for k in env.get("API_KEYS", "").split(",") if k.strip()),
             secret_key=env.get("SECRET_KEY", ""),
+            secret_key_fallbacks=tuple(k.strip() for k in env.get("SECRET_KEY_FALLBACKS", "").split(",") if k.strip()),
+            max_snapshot_bytes=_int(env, "MAX_SNAPSHOT_BYTES", 2 * 1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
             idempotency_ttl_seconds=_int(env, "IDEMPOTENCY_TTL_SECONDS", 86400, 60, 90 * 86400),
             creation_replay_seconds=_int(env, "CREATION_REPLAY_SECONDS", 600, 10, 86400),
             max_actions_per_combat=_int(env, "MAX_ACTIONS_PER_COMBAT", 1000, 10, 1_000_000),

@@ -26,6 +26,7 @@ from . import (
     rulesets,
     schemas,
     simulations,
+    snapshots,
     state,
     stream,
     tokens,
@@ -80,6 +81,8 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
     spec = api.spec
     converter = api.ma_plugin.converter
     creation_refs, action_refs, details = [], [], {}
+    if "CreatedCombat" not in spec.components.schemas:  # POST /combats names it in an anyOf (with Combat)
+        spec.components.schema("CreatedCombat", schema=schemas.CreatedCombat)
     for ruleset in RULESETS.values():
         # The core's shapes, as the marshmallow schemas apispec reads (api/shapes.py).
         creation = schema_of(ruleset.create_schema)
@@ -116,6 +119,7 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
         contract.split_by_ruleset(spec, combat, prefixes, contract.combat_of_ruleset, discriminated=True)
     for answer in ("ActionResult", "LogEntry", "LogPage"):  # in this order: each holds the one before
         contract.split_by_ruleset(spec, answer, prefixes)
+    spec.components.schema("RestoreCombat", schema=schemas.RestoreCombat)
     spec.components.schema(
         "CreateCombat", {"anyOf": creation_refs, "description": "One of the rulesets' creation bodies."}
     )
@@ -182,6 +186,7 @@ def init_app(app: Flask, retry_after_seconds: int) -> Api:
         combats.blp,
         history.blp,
         tokens.blp,
+        snapshots.blp,
         options.blp,
         odds.blp,
         stream.blp,

@@ -18,12 +18,16 @@ import json
 import math
 
 import orjson
-from flask import Flask, g, request
+from flask import Flask, current_app, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .problems import problem
 
 MAX_DEPTH = 32
+# app.extensions[LARGER_BODIES]: path -> (the largest POST body it reads, the member such a body
+# must have): POST /combats reads up to MAX_SNAPSHOT_BYTES for {"snapshot": ...}; any other body
+# beyond MAX_BODY_BYTES is a 413 as anywhere else.
+LARGER_BODIES = "melee.larger_bodies"
 MAX_INTEGER = 2**63 - 1
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
@@ -118,6 +122,10 @@ def check_body():
     req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
     if req.method not in BODY_METHODS:
         return None
+    limit = req.max_content_length or math.inf
+    larger = current_app.extensions.get(LARGER_BODIES, {}).get(req.path) if req.method == "POST" else None
+    if larger is not None:
+        req.max_content_length = larger[0]
     data = req.get_data(cache=True)  # a Content-Length over MAX_BODY_BYTES: 413
     if req.content_length is None and len(data) >= (req.max_content_length or math.inf):
         # A chunked body is read up to the limit and silently cut there:
@@ -125,6 +133,9 @@ def check_body():
         raise RequestEntityTooLarge()
     if not data:
         return None
+    oversized = len(data) > limit  # only where a larger body may be read: then it must be the one allowed
+    if oversized and not is_json(req.mimetype):
+        _too_large(req)
     if not is_json(req.mimetype):
         sent = req.mimetype or "no Content-Type"
         return problem(
@@ -134,10 +145,21 @@ def check_body():
             f"the body must be JSON sent as 'Content-Type: application/json', not {sent}",
         )
     try:
-        g.melee_body = (data, parse(data))
+        document = parse(data)
     except UnusableJson as error:
+        if oversized:
+            _too_large(req)
         return unusable(str(error))
+    if oversized and not (isinstance(document, dict) and larger is not None and larger[1] in document):
+        _too_large(req)
+    g.melee_body = (data, document)
     return None
+
+
+def _too_large(req) -> None:
+    """413, stating the service's own limit (not the larger one this path reads for its one kind of body)."""
+    req.max_content_length = None
+    raise RequestEntityTooLarge()
 
 
 def parsed_body(data: bytes):

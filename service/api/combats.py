@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 from ..rules.viewer import GM_VIEWER
 from ..usecases import actions, creation, reads
 from ..usecases.idempotency import KeyReused, ReplayUnavailable, RequestInFlight
-from . import schemas, sealing
+from . import schemas, sealing, snapshots
 from .access import api_key_required, bearer_token
 from .idempotency import Idempotency, action_fence, creation_fence, refused, replayed_response
 from .requests import if_match, json_body, store
@@ -40,17 +40,48 @@ class Combats(MethodView):
         summary="Create a combat",
         description=(
             "The body depends on the ruleset: GET /rulesets/{id} serves the sheet, options and an example. "
-            "The answer carries, once, the game master's token and one token per combatant."
+            "The answer carries, once, the game master's token and one token per combatant. "
+            'With `{"snapshot": ...}` (from GET /combats/{id}/snapshot) and nothing else, the combat is '
+            "restored instead, under its own id, version and tokens: the answer is the combat without `tokens` "
+            "(409 when that combat is live, 422 `invalid-snapshot` when the snapshot does not open)."
         ),
         requestBody={
             "required": True,
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CreateCombat"}}},
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "anyOf": [
+                            {"$ref": "#/components/schemas/CreateCombat"},
+                            {"$ref": "#/components/schemas/RestoreCombat"},
+                        ]
+                    }
+                }
+            },
         },
         parameters=[KEY_HEADER],
         # An API key only where the deployment sets API_KEYS: {} says none is needed otherwise.
         security=[{"apiKey": []}, {}],
+        # A creation answers a CreatedCombat (with its tokens), a restore a Combat (its tokens work again).
+        responses={
+            201: {
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "anyOf": [
+                                {"$ref": "#/components/schemas/CreatedCombat"},
+                                {"$ref": "#/components/schemas/Combat"},
+                            ]
+                        }
+                    }
+                }
+            }
+        },
     )
-    @blp.response(201, schemas.CreatedCombat, headers={**ETAG_HEADER, "Location": {"schema": {"type": "string"}}})
+    @blp.response(
+        201,
+        description="Created (with the tokens), or restored from a snapshot (without them)",
+        headers={**ETAG_HEADER, "Location": {"schema": {"type": "string"}}},
+    )
     @api_key_required
     def post(self):
         body = json_body()
@@ -58,6 +89,8 @@ class Combats(MethodView):
         if key is not None and (invalid := Idempotency.invalid_key(key)) is not None:
             return invalid
         fence = creation_fence(key, body) if key is not None else None
+        if "snapshot" in body:
+            return snapshots.restored(body, fence)
         try:
             created = creation.create(store(), body, fence=fence, sealer=sealing)
         except (RequestInFlight, KeyReused, ReplayUnavailable) as error:

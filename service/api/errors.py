@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, current_app
+from flask import Flask, current_app, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -12,6 +12,7 @@ from ..rules.errors import InvalidInput, RulesError
 from ..store import ActionLimitReached, CombatNotFound, OutcomeUnknown, StoreUnavailable, VersionConflict
 from ..usecases.actions import NothingToTakeBack
 from ..usecases.conflicts import ConflictPersisted, Stale
+from ..usecases.snapshots import CombatLive, InvalidSnapshot
 from . import limits
 from .access import AccessDenied
 from .problems import field_pointer, flatten_messages, problem
@@ -44,7 +45,7 @@ def http_problem(error: HTTPException):
         detail = "; ".join(f"{e['pointer']}: {e['detail']}" for e in extensions["errors"][:5])
     headers = dict(data.get("headers") or {})
     if error.code == 413:
-        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        limit = request.max_content_length or current_app.config["MAX_CONTENT_LENGTH"]
         detail = f"the request body is larger than {limit} bytes, the most this service accepts"
         extensions["max_bytes"] = limit
     if getattr(error, "valid_methods", None):  # 405: which methods the resource has
@@ -123,6 +124,22 @@ def register(app: Flask, retry_after_seconds: int) -> None:
             "other actions kept changing this combat for a while; reload it and try again "
             "(the same Idempotency-Key makes the retry safe)",
             headers={"Retry-After": "1"},
+        )
+
+    @app.errorhandler(InvalidSnapshot)
+    def invalid_snapshot(error: InvalidSnapshot):
+        detail = f"the snapshot {error.why}; nothing was created"
+        return problem(
+            422, "invalid-snapshot", "Invalid snapshot", detail, errors=[{"pointer": "/snapshot", "detail": detail}]
+        )
+
+    @app.errorhandler(CombatLive)
+    def combat_live(error: CombatLive):
+        return problem(
+            409,
+            "combat-live",
+            "Combat live",
+            f"combat {error.combat_id} is live: delete it, or let it expire, before restoring its snapshot",
         )
 
     @app.errorhandler(NothingToTakeBack)

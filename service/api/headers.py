@@ -7,8 +7,12 @@
   and the log (``/events``) are ``no-store``; other reads ``private,
   no-cache`` (never in a shared cache, revalidated with their ETag). A
   response that set its own Cache-Control (the event stream) keeps it.
-- The pages (``/play``, ``/docs``): a Content-Security-Policy that runs only
-  the service's own scripts, and no framing by another site. The Swagger UI
+- The pages (``/``, ``/play``, ``/docs``): a Content-Security-Policy that runs only
+  the service's own scripts, and no framing by another site
+  (``frame-ancestors 'none'`` and ``X-Frame-Options: DENY``), unless the
+  deployment names the origins that may frame them (``FRAME_ANCESTORS``: a
+  VTT embedding /play): then ``frame-ancestors`` lists them, and no
+  ``X-Frame-Options`` is sent (it can name no origin). The Swagger UI
   page's one inline script is allowed by its hash, computed from the page
   itself; its styles may be inline (Swagger UI sets some).
 """
@@ -19,7 +23,7 @@ import base64
 import hashlib
 import re
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 
 NO_STORE, PRIVATE = "no-store", "private, no-cache"
 VARY_COMBATS = ("Authorization", "Accept-Language")
@@ -34,7 +38,7 @@ def inline_script_hashes(page_html: str) -> list[str]:
     ]
 
 
-def content_security_policy(hashes: list[str], inline_styles: bool) -> str:
+def content_security_policy(hashes: list[str], inline_styles: bool, frame_ancestors: tuple[str, ...] = ()) -> str:
     return "; ".join(
         [
             "default-src 'self'",
@@ -45,13 +49,18 @@ def content_security_policy(hashes: list[str], inline_styles: bool) -> str:
             "object-src 'none'",
             "base-uri 'none'",
             "form-action 'self'",
-            "frame-ancestors 'none'",
+            "frame-ancestors " + (" ".join(frame_ancestors) if frame_ancestors else "'none'"),
         ]
     )
 
 
 def _is_page(path: str) -> bool:
+    if path == "/":  # the landing page
+        return True
     return any(path == page or path.startswith(page + "/") for page in PAGES)
+
+
+FRAME_ANCESTORS = "melee.frame_ancestors"
 
 
 def secure(response):
@@ -79,10 +88,13 @@ def secure(response):
         # /play is a static file (streamed: not read here) with no inline script.
         docs = path.startswith("/docs")
         hashes = inline_script_hashes(response.get_data(as_text=True)) if docs else []
-        response.headers["Content-Security-Policy"] = content_security_policy(hashes, inline_styles=docs)
-        response.headers["X-Frame-Options"] = "DENY"
+        framing = current_app.extensions.get(FRAME_ANCESTORS, ())
+        response.headers["Content-Security-Policy"] = content_security_policy(hashes, docs, framing)
+        if not framing:
+            response.headers["X-Frame-Options"] = "DENY"
     return response
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, frame_ancestors: tuple[str, ...] = ()) -> None:
+    app.extensions[FRAME_ANCESTORS] = frame_ancestors
     app.after_request(secure)

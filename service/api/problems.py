@@ -35,6 +35,8 @@ PROBLEM_TYPES = {
     "version-conflict": "Another action changed the combat first; reload it and decide again.",
     "idempotency-key-reused": "This Idempotency-Key was used for another request; each new request needs a new key.",
     "request-in-flight": "A request with this Idempotency-Key is still being processed; retry after Retry-After.",
+    "invalid-snapshot": "The snapshot does not open on this server: changed or cut, sealed by a key it does not hold (SECRET_KEY, SECRET_KEY_FALLBACKS), or of a format or ruleset it lacks; nothing was created.",
+    "combat-live": "A combat with the snapshot's id is live; delete it (or let it expire) before restoring the snapshot.",
     "replay-unavailable": "The first answer to this Idempotency-Key can no longer be shown; make a new request with a new key.",
     "action-limit-reached": "The combat has taken as many actions as one combat may (MAX_ACTIONS_PER_COMBAT); nothing was applied.",
     "precondition-failed": "If-Match names an older version of the combat.",

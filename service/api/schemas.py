@@ -5,7 +5,7 @@ describe them. Dumping returns the dict unchanged, so describing a response
 costs nothing per request.
 """
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 
 class Described(Schema):
@@ -116,6 +116,28 @@ class Tokens(Described):
 class CreatedCombat(Combat):
     tokens = fields.Nested(
         Tokens, required=True, metadata={"description": "Shown once: keep them. Redis stores only their digests."}
+    )
+
+
+class Snapshot(Described):
+    snapshot = fields.String(
+        required=True,
+        metadata={
+            "description": "The sealed snapshot: opaque, encrypted and authenticated; POST /combats restores it."
+        },
+    )
+
+
+class RestoreCombat(Schema):
+    """The body of POST /combats that restores a snapshot: the snapshot, alone."""
+
+    class Meta:
+        unknown = RAISE
+
+    snapshot = fields.String(
+        required=True,
+        validate=validate.Length(min=1),
+        metadata={"description": "A snapshot from GET /combats/{id}/snapshot, as it was answered."},
     )
 
 

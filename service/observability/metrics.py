@@ -79,6 +79,8 @@ STORE_OPERATIONS = (
     "holds_grant",
     "add_grant",
     "remove_grant",
+    "export_combat",
+    "import_combat",
 )
 
 

@@ -77,6 +77,15 @@ class ObservedStore:
         metrics.action_applied(ruleset, action_type)
         _annotate(ruleset=ruleset, action_type=action_type)
 
+    def export_combat(self, combat_id: str) -> dict:
+        exported = self._timed("export_combat", self.store.export_combat, combat_id)
+        _annotate(ruleset=exported["state"].get("ruleset"))
+        return exported
+
+    def import_combat(self, exported: dict) -> None:
+        self._timed("import_combat", self.store.import_combat, exported)
+        _annotate(combat_id=exported["state"].get("id"), ruleset=exported["state"].get("ruleset"))
+
     # -- timed only
     def ping(self) -> bool:
         return self._timed("ping", self.store.ping)

@@ -35,13 +35,14 @@ from .history import History, snapshot_arg
 from .idempotency import IdempotencyRecords, KeyedWrite, keyed_args
 from .jobs import SimulationJobs
 from .keys import combat_keys, dumps, state_key
+from .snapshots import CombatSnapshots
 from .stream import EventStreams
 
 COMMITTED, CONFLICT, GONE, AT_LIMIT, NOT_RESERVED = 0, 1, 2, 3, 4
 DEFAULT_MAX_ACTIONS = 1000
 
 
-class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
+class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams, CombatSnapshots):
     def __init__(self, client: RedisClient, ttl_seconds: int, max_actions: int = DEFAULT_MAX_ACTIONS):
         self.client = client
         self.ttl_seconds = ttl_seconds
@@ -51,6 +52,8 @@ class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams):
         self._reserve = client.register_script(scripts.RESERVE)
         self._swap = client.register_script(scripts.SWAP)
         self._archive = client.register_script(scripts.ARCHIVE)
+        self._export = client.register_script(scripts.EXPORT)
+        self._import = client.register_script(scripts.IMPORT)
 
     def ping(self) -> bool:
         with unavailable_on_failure():

@@ -55,10 +55,12 @@ class IdempotencyRecords:
         with write_outcome_unknown():
             return bool(self._swap(keys=[key], args=[field, expected, record, "" if ttl is None else ttl]))
 
-    def server_secret(self) -> bytes:
+    def server_secret(self, held: bytes | None = None) -> bytes:
         """The deployment's generated secret, the same for every worker: the
-        first one to ask stores it (SET NX), the others read it."""
+        first one to ask stores it (SET NX), the others read it. ``held``: the
+        one the caller already uses, written back (SET NX) when Redis lost it,
+        rather than a new one that the other workers would not hold."""
         with unavailable_on_failure():
-            self.client.set(SERVER_SECRET_KEY, secrets.token_hex(32), nx=True)
+            self.client.set(SERVER_SECRET_KEY, (held.hex() if held else secrets.token_hex(32)), nx=True)
             stored = self.client.get(SERVER_SECRET_KEY)
         return bytes.fromhex(stored.decode() if isinstance(stored, bytes) else stored)

@@ -106,3 +106,45 @@ end
 if ARGV[4] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[4]) end
 return 1
 """
+
+# A whole combat, read in one step (a snapshot: snapshots.py): the state
+# hash, the log list and the grants, flattened as HGETALL and LRANGE give
+# them; 0 when the combat is gone.
+EXPORT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1), redis.call('HGETALL', KEYS[4])}
+"""
+
+# A combat written back whole from a snapshot, unless one with its id is
+# live (returns 0, nothing written). ARGV: version, state, combat TTL, the
+# number of state-hash fields (snapshots, archived chunks), the number of
+# log items, the seq of the first entry to put in the stream; then the
+# fields (name, value), the log items ('' for an archived entry), and the
+# grants (digest, grant). Returns 1.
+IMPORT = f"""
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'json', ARGV[2])
+local fields, items, first = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local at = 7
+for _ = 1, fields do
+  redis.call('HSET', KEYS[1], ARGV[at], ARGV[at + 1])
+  at = at + 2
+end
+local log_at = at
+for _ = 1, items do
+  redis.call('RPUSH', KEYS[2], ARGV[at])
+  at = at + 1
+end
+for seq = first, items do
+  redis.call('XADD', KEYS[5], 'MAXLEN', '~', {STREAM_MAXLEN}, seq .. '-0', 'entry', ARGV[log_at + seq - 1])
+end
+while at < #ARGV do
+  redis.call('HSET', KEYS[4], ARGV[at], ARGV[at + 1])
+  at = at + 2
+end
+for i = 1, #KEYS do
+  if i ~= 3 then redis.call('EXPIRE', KEYS[i], ARGV[3]) end
+end
+return 1
+"""

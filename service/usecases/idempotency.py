@@ -13,6 +13,8 @@ never an answer:
 - ``C <fingerprint> <combat id> <sealed tokens>``: a creation; its record
   lasts as long as creations may be replayed, and the tokens are sealed
   (service/api/sealing.py).
+- ``R <fingerprint> <combat id> <version>``: a snapshot restored at that
+  version (usecases/snapshots.py); a replay shows the combat as it was then.
 
 ``KeyFence.reserve`` parses what it finds into one of the record types
 below, so that no caller splits strings or tells results apart by type
@@ -32,7 +34,7 @@ from ..store.errors import StoreUnavailable
 from ..store.idempotency import KeyedWrite
 from .ports import IdempotencyRecords
 
-IN_FLIGHT, ACTION, CREATION = "F", "A", "C"
+IN_FLIGHT, ACTION, CREATION, RESTORE = "F", "A", "C", "R"
 # An in-flight record older than this belonged to a worker that died or
 # stalled: another request with the key may take over. Short is safe: the
 # fenced commit refuses the first worker's write if it comes after that.
@@ -68,11 +70,17 @@ class CombatCreated:
 
 
 @dataclass(frozen=True, slots=True)
+class CombatRestored:
+    combat_id: str
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
 class Unreadable:
     """A record this version of the service does not read (an older format)."""
 
 
-Record = InFlight | ActionApplied | CombatCreated | Unreadable
+Record = InFlight | ActionApplied | CombatCreated | CombatRestored | Unreadable
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +101,8 @@ def parse(text: str) -> Found:
         return Found(fingerprint, ActionApplied(int(fields[0])))
     if kind == CREATION and len(fields) == 2:
         return Found(fingerprint, CombatCreated(fields[0], fields[1]))
+    if kind == RESTORE and len(fields) == 2 and fields[1].isdigit():
+        return Found(fingerprint, CombatRestored(fields[0], int(fields[1])))
     return Found(fingerprint, Unreadable())
 
 
@@ -158,6 +168,12 @@ class KeyFence:
         """Record the creation; False if the reservation was taken over meanwhile."""
         record = f"{CREATION} {self.fingerprint} {combat_id} {sealed_tokens}"
         return store.swap(self.records, self.digest, self.reservation, record, self.ttl)
+
+    def restore_done(self, store: IdempotencyRecords, combat_id: str, version: int) -> bool:
+        """Record the restore of a snapshot; False if the reservation was taken over meanwhile."""
+        return store.swap(
+            self.records, self.digest, self.reservation, f"{RESTORE} {self.fingerprint} {combat_id} {version}", self.ttl
+        )
 
     def abandon(self, store: IdempotencyRecords) -> None:
         """Delete this request's reservation, and only it, so that a retry runs again."""

@@ -8,6 +8,7 @@ plain-Python stand-in for each, for the use cases' unit tests.
 tests/unit/usecases/ checks them against these protocols.
 
 The rest the HTTP layer hands in: ``Sealer`` (service/api/sealing.py),
+``SnapshotSealer`` (service/crypto/snapshots.py, built by service/api/sealing.py),
 ``EntryWait`` (the long poll of service/api/stream.py), ``JobRunner`` (the
 worker processes' queue, service/jobs/queue.py, or a thread of the serving
 process, service/api/simulation_jobs.py) and ``Compute`` (the CPU budget of
@@ -97,12 +98,32 @@ class Jobs(Protocol):
     def get(self, job_id: str) -> dict[str, Any] | None: ...
 
 
+@runtime_checkable
+class CombatSnapshots(Protocol):
+    """A whole combat, out of the store and back in (a snapshot: usecases/snapshots.py)."""
+
+    def export_combat(self, combat_id: str) -> dict[str, Any]:
+        """In one consistent read: ``state``, ``entries`` (the whole log, in order),
+        ``history`` (version -> the state kept then, as text keys) and ``grants``
+        (token digest -> grant). CombatNotFound when it is gone."""
+        ...
+
+    def import_combat(self, exported: Mapping[str, Any]) -> None:
+        """Store what ``export_combat`` gave, as it was, with a fresh TTL;
+        VersionConflict (nothing written) when a combat with its id is live."""
+        ...
+
+
 class CombatStore(Combats, Grants, Protocol):
     """What an action needs: the combat and, for a join, new grants."""
 
 
 class CreationStore(Combats, IdempotencyRecords, Protocol):
     """What a creation needs: the combat, and the records of its Idempotency-Key."""
+
+
+class SnapshotStore(Combats, CombatSnapshots, IdempotencyRecords, Protocol):
+    """What taking and restoring a snapshot needs: the combat whole, and the records of an Idempotency-Key."""
 
 
 class KeyedActionStore(Combats, Grants, IdempotencyRecords, Protocol):
@@ -116,6 +137,23 @@ class Sealer(Protocol):
     def seal(self, idempotency_key: str, combat_id: str, tokens: dict[str, Any]) -> str: ...
 
     def unseal(self, idempotency_key: str, combat_id: str, sealed: str) -> dict[str, Any] | None: ...
+
+
+class SnapshotUnreadable(Exception):
+    """A sealed snapshot that does not open; ``why`` completes "the snapshot ..."."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why
+
+
+class SnapshotSealer(Protocol):
+    """Seals a combat's snapshot under the server secret (service/crypto/snapshots.py);
+    ``open`` raises SnapshotUnreadable for one altered, cut, or sealed by another key."""
+
+    def seal(self, snapshot: Mapping[str, Any]) -> str: ...
+
+    def open(self, sealed: str) -> dict[str, Any]: ...
 
 
 class EntryWait(Protocol):

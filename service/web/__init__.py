@@ -7,6 +7,9 @@ link per player, read ``awaiting``, build each viewer's forms from
 post actions, and follow the log live from the event stream, in English,
 French or Portuguese. Plain HTML, CSS and JavaScript modules (static/), nothing
 to build; play-i18n.js holds the interface's words.
+
+``/`` is a small page that leads to /play, /docs and the OpenAPI document;
+``/favicon.ico`` the icon of both (browsers ask for it on every page).
 """
 
 from __future__ import annotations
@@ -18,6 +21,16 @@ from flask import Blueprint, send_from_directory
 STATIC = Path(__file__).parent / "static"
 
 blp = Blueprint("web", __name__)
+
+
+@blp.get("/")
+def landing():
+    return send_from_directory(STATIC, "index.html")
+
+
+@blp.get("/favicon.ico")
+def favicon():
+    return send_from_directory(STATIC, "favicon.ico", mimetype="image/vnd.microsoft.icon", max_age=86400)
 
 
 @blp.get("/play")

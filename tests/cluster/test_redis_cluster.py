@@ -162,6 +162,20 @@ def test_create_act_read_the_log_and_delete(client):
     assert client.get(location).status_code == 404
 
 
+def test_a_snapshot_saved_and_restored_on_the_cluster(client):
+    example = sistema_example(client)
+    for _ in range(3):  # combats on several nodes
+        location, _ = create(client, example["combat"])
+        act(client, location, example["actions"][0])
+        saved, entries = client.get(location).get_json(), log(client, location)
+        snapshot = client.get(f"{location}/snapshot").get_json()["snapshot"]
+        assert client.delete(location).status_code == 204
+        assert client.post("/combats", json={"snapshot": snapshot}).status_code == 201
+        assert client.get(location).get_json()["version"] == saved["version"] and log(client, location) == entries
+        assert client.post("/combats", json={"snapshot": snapshot}).status_code == 409
+        act(client, location, example["actions"][1])
+
+
 def test_concurrent_actions_commit_one_at_a_time(client):
     example = sistema_example(client)
     location, _ = create(client, example["combat"])

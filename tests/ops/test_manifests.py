@@ -146,6 +146,31 @@ def test_compose_runs_redis_with_aof_and_several_replicas_behind_a_proxy():
     assert proxy["ports"]
 
 
+def test_compose_has_a_tls_front_for_a_real_domain():
+    compose = yaml.safe_load((ROOT / "deploy" / "docker-compose.yml").read_text())
+    services = compose["services"]
+    tls = services["tls"]
+    assert tls["image"] == "caddy:2"
+    assert tls["profiles"] == ["tls"], "opt-in: the plain compose keeps serving http on 8000"
+    assert "MELEE_DOMAIN" in tls["environment"]
+    assert {"80:80", "443:443"} <= set(tls["ports"]), "ports 80 and 443: the ACME challenge and https"
+    assert any(volume.endswith(":/data") for volume in tls["volumes"]), "certificates kept across restarts"
+    assert set(tls["depends_on"]) == {"api"}
+    [mount] = [v for v in tls["volumes"] if "Caddyfile" in v]
+    source, target = mount.split(":")[:2]
+    assert target == "/etc/caddy/Caddyfile"
+    caddyfile = (ROOT / "deploy" / source).read_text()
+    lines = [line.strip() for line in caddyfile.splitlines()]
+    assert "{$MELEE_DOMAIN} {" in lines, "the site is the domain the operator names"
+    assert "# tls internal" in lines, "the local alternative is there, commented"
+    assert "tls internal" not in lines, "automatic HTTPS (a real certificate) by default"
+    port = services["api"]["environment"].get("PORT", DEFAULT_PORT)
+    assert "name api" in lines and f"port {port}" in lines, "every API replica, on the API's port"
+    assert "flush_interval -1" in lines, "event streams must not be buffered"
+    assert int(services["api"]["environment"]["PROXY_FIX_HOPS"]) == 1, "Caddy is one proxy in front, as nginx"
+    assert set(compose["volumes"]) >= {v.split(":")[0] for v in tls["volumes"] if not v.startswith(".")}
+
+
 # --- Kubernetes ----------------------------------------------------------------
 
 
@@ -360,6 +385,8 @@ def test_app_json_provisions_redis_and_sets_only_known_variables():
     assert set(manifest["env"]) <= KNOWN_ENV, set(manifest["env"]) - KNOWN_ENV
     assert manifest["env"]["REDIS_SSL_CERT_REQS"]["value"] in ("required", "optional", "none")
     assert Settings.from_env({k: v.get("value", "") for k, v in manifest["env"].items()})
+    # One server secret for every dyno, not one generated in Redis (lost with it: docs/security.md).
+    assert manifest["env"]["SECRET_KEY"] == {**manifest["env"]["SECRET_KEY"], "generator": "secret"}
     assert (ROOT / "requirements.txt").exists() and (ROOT / ".python-version").exists()
 
 
@@ -377,6 +404,7 @@ def test_render_yaml_runs_the_procfile_command_with_a_key_value_as_redis_url(rou
     assert services[source["name"]]["maxmemoryPolicy"] == "noeviction", "combats must not be evicted"
     assert "ipAllowList" in services[source["name"]]
     assert Settings.from_env({k: str(v["value"]) for k, v in env.items() if "value" in v})
+    assert env["SECRET_KEY"].get("generateValue") is True, "one server secret for every worker, out of Redis"
     [worker] = [s for s in services.values() if s["type"] == "worker"]
     assert worker["startCommand"] == procfile()["worker"]
     assert worker["buildCommand"] == web["buildCommand"]

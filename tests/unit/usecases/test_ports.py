@@ -12,13 +12,14 @@ from service.api import sealing
 from service.api.budget import RequestCompute
 from service.api.simulation_jobs import ThreadRunner
 from service.api.stream import long_poll
+from service.crypto.snapshots import SnapshotSealer
 from service.jobs.queue import QueueRunner
 from service.observability.store import observed
 from service.store import connect
 from service.store.memory import MemoryCombats, MemoryJobs
 from service.usecases import ports
 
-PORTS = [ports.Combats, ports.Grants, ports.IdempotencyRecords]
+PORTS = [ports.Combats, ports.Grants, ports.IdempotencyRecords, ports.CombatSnapshots]
 
 
 def members(protocol) -> dict:
@@ -58,8 +59,9 @@ def test_the_simulation_jobs_satisfy_the_jobs_port(jobs):
         (ThreadRunner(connect(None, 60).simulation_jobs()), ports.JobRunner),
         (sealing, ports.Sealer),
         (RequestCompute(1), ports.Compute),
+        (SnapshotSealer(b"secret"), ports.SnapshotSealer),
     ],
-    ids=["queue runner", "thread runner", "sealer", "compute"],
+    ids=["queue runner", "thread runner", "sealer", "compute", "snapshot sealer"],
 )
 def test_the_http_layers_adapters_satisfy_their_ports(adapter, port):
     for name, declared in members(port).items():
