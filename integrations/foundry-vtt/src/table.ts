@@ -48,6 +48,8 @@ export class MeleeTable {
   private readonly followers = new Map<string, Subscription>();
   private readonly prompting = new Set<string>();
   private readonly recheck = new Set<string>();
+  /** After stop(): what was under way finishes quietly, nothing new starts. */
+  private stopped = false;
   private readonly opened = new Map<string, string>();
   private readonly rulesets = new Map<string, Promise<Ruleset>>();
   /** The public keys seen, per user: a user update that keeps its key needs no new seal. */
@@ -109,6 +111,7 @@ export class MeleeTable {
   }
 
   private fail(error: unknown): void {
+    if (this.stopped) return;
     const message = error instanceof MeleeProblem ? (error.detail ?? error.title) : error instanceof Error ? error.message : String(error);
     this.host.notify("error", this.t("Error.Melee", { detail: message }));
     console.error("melee |", error);
@@ -142,6 +145,13 @@ export class MeleeTable {
       .map((u) => u.id)
       .sort();
     return gms[0] === this.host.user().id;
+  }
+
+  /** Stops following every fight (the module being shut down). */
+  stop(): void {
+    this.stopped = true;
+    for (const subscription of this.followers.values()) subscription.close();
+    this.followers.clear();
   }
 
   /** Starts a Melee combat from a Foundry Combat: every Combatant mapped to a sheet (src/mapping.ts). */
@@ -305,7 +315,7 @@ export class MeleeTable {
   /** One log entry: its sentences to the chat; then (the last one of a burst) the state and the snapshot. */
   private async record(combat: HostCombat, client: MeleeClient, entry: LogEntry, last: boolean): Promise<void> {
     const state = combat.state();
-    if (!state || entry.seq <= state.lastSeq) return;
+    if (this.stopped || !state || entry.seq <= state.lastSeq) return;
     const lines = sentences(entry);
     if (lines.length) await this.host.chat(`<div class="melee-entry">${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("")}</div>`);
     const next: TableState = { ...state, lastSeq: entry.seq };
@@ -326,7 +336,7 @@ export class MeleeTable {
   /** A Combat's flags changed (on every client): prompt whoever this client acts for. */
   combatChanged(combat: HostCombat): void {
     const state = combat.state();
-    if (!state || state.status === "over") return;
+    if (this.stopped || !state || state.status === "over") return;
     void this.promptAll(combat, state).catch((e: unknown) => this.fail(e));
   }
 
@@ -505,7 +515,7 @@ export class MeleeTable {
       // Until the user acts, closes the list of actions, or the fight moves on.
       for (;;) {
         const current = combat.state();
-        if (!current || current.status === "over" || !current.awaiting.some((a) => a.actor === actor)) return;
+        if (this.stopped || !current || current.status === "over" || !current.awaiting.some((a) => a.actor === actor)) return;
         const options = await client.options(state.combatId, { actor });
         if (!options.actions.length) return;
         const buttons = options.actions.map((legal, i) => ({ action: `o${i}`, label: this.buttonLabel(ruleset, state, legal) }));
@@ -517,15 +527,13 @@ export class MeleeTable {
         const values = await this.host.form(`${name}: ${this.label("Action", legal.type)}`, this.renderForm(fields), fields, this.t("Prompt.Submit"));
         if (values === null) continue;
         try {
-          await client.act(state.combatId, asAction(MeleeTable.action(legal, actor, values)), { ifMatch: options.version });
+          // No If-Match: in a simultaneous phase (dark-earth's allocations) the others' actions move the
+          // version on without making this one stale; Melee checks it against the rules when it applies it.
+          await client.act(state.combatId, asAction(MeleeTable.action(legal, actor, values)));
           again = true;
           return;
         } catch (error) {
           if (!(error instanceof MeleeProblem)) throw error;
-          if (error.status === 412) {
-            again = true; // the fight moved on while the dialog was open
-            return;
-          }
           this.host.notify("warn", error.detail ?? error.title);
         }
       }

@@ -2,7 +2,7 @@
 // a GM and a player connected, a Foundry Combat of the ruleset's example, the fight started from it,
 // every prompt answered through the dialogs (the example's actions, in order), the log in the chat,
 // the snapshot in the Combat's flags, and the fight ended by the GM. MELEE_RULESETS limits the rulesets.
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
@@ -109,6 +109,8 @@ async function setUp(ruleset, { npc = false } = {}) {
   });
   world.settings["melee.url"] = base;
   world.settings["melee.ruleset"] = ruleset;
+  // The API key is the GM's browser's (a client setting), as the module registers it.
+  if (process.env.MELEE_API_KEY) world.storage.gm = { "melee.apiKey": process.env.MELEE_API_KEY };
   const answered = [];
   const pending = [...example.actions];
   // Each prompt: the example's next action for that combatant, picked and filled as a user would;
@@ -117,6 +119,7 @@ async function setUp(ruleset, { npc = false } = {}) {
   let current = null;
   let tries = 0;
   world.respond = async ({ user, title, content, buttons }) => {
+    if (world.holdUser === user) return null;
     if (process.env.MELEE_DEBUG) console.error("dialog", user, title, buttons.map((b) => b.label).join("/"), JSON.stringify(world.notes.slice(1)), world.state()?.lastSeq, JSON.stringify(world.state()?.awaiting), world.chat.length);
     if (buttons.length === 1 && buttons[0].action === "submit") {
       const action = current;
@@ -145,10 +148,16 @@ async function setUp(ruleset, { npc = false } = {}) {
   return { world, example, answered, pending, creation: example.combat };
 }
 
+const tables = [];
+// Every simulated client stops following its fights, whatever a test's verdict, so node can exit.
+after(() => tables.forEach((table) => table.stop()));
+
 function boot(world, userId) {
   const client = world.connect(userId);
   register(client);
-  return client.boot();
+  const table = client.boot();
+  tables.push(table);
+  return table;
 }
 
 const gmGet = async (path, token) => (await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } })).json();
@@ -202,3 +211,51 @@ for (const ruleset of rulesets) {
     assert.deepEqual(world.notes.filter((n) => n.level !== "info"), []);
   });
 }
+
+test("sistema-2d6: an NPC answered by the GM; Melee loses the fight, Foundry restarts, the GM's client restores it", { timeout: 120_000 }, async (t) => {
+  const { world, answered, creation } = await setUp("sistema-2d6", { npc: true });
+  world.holdUser = "gm"; // the GM's dialogs are closed until Foundry "restarts"
+  const gm = boot(world, "gm");
+  const alice = boot(world, "alice");
+  await Promise.all([gm.ready, alice.ready]);
+  const state = await gm.startCombat({ dice: creation.dice, seed: creation.seed });
+  const [ana, capanga] = creation.combatants.map((c) => c.id);
+  assert.deepEqual(Object.keys(state.tokens[capanga]), ["gm"], "an NPC's token is the GM's only");
+  const gmToken = await openSealed(world, "gm", state.gm.gm);
+  if ((await fetch(`${base}/combats/${state.combatId}/snapshot`, { headers: { Authorization: `Bearer ${gmToken}` } })).status === 404) {
+    t.skip("this Melee has no snapshot API");
+    return;
+  }
+  // Ana attacks (Alice's prompt); Capanga's defense is awaited from the GM.
+  await world.until(() => world.state()?.lastSeq >= 2 && world.state().awaiting.some((a) => a.actor === capanga));
+  const saved = world.state().snapshot;
+  assert.equal(typeof saved, "string");
+
+  // Melee loses the combat (the GM deletes it), and every Foundry client goes away.
+  gm.stop();
+  alice.stop();
+  const deleted = await fetch(`${base}/combats/${state.combatId}`, { method: "DELETE", headers: { Authorization: `Bearer ${gmToken}` } });
+  assert.equal(deleted.status, 204);
+  assert.equal((await fetch(`${base}/combats/${state.combatId}`, { headers: { Authorization: `Bearer ${gmToken}` } })).status, 404);
+  world.disconnectAll();
+  world.notes.length = 0;
+
+  // Foundry restarts: the GM's client finds the fight gone, restores the snapshot, and prompts the GM.
+  world.holdUser = null;
+  const gm2 = boot(world, "gm");
+  const alice2 = boot(world, "alice");
+  await Promise.all([gm2.ready, alice2.ready]);
+  assert.ok(world.notes.some((n) => n.level === "info" && n.message === en.Info.Restored), JSON.stringify(world.notes));
+  await world.until(() => world.state()?.lastSeq >= 3);
+  assert.deepEqual(
+    answered.map(({ user, action }) => [user, action.actor]),
+    [["alice", ana], ["gm", capanga]],
+  );
+  const combat = await (await fetch(`${base}/combats/${state.combatId}`, { headers: { Authorization: `Bearer ${gmToken}` } })).json();
+  assert.equal(combat.version, world.state().version);
+  await gm2.endCombat(undefined, "The test is over.");
+  await world.until(() => world.state()?.status === "over");
+  assert.deepEqual(world.notes.filter((n) => n.level !== "info"), []);
+  gm2.stop();
+  alice2.stop();
+});
