@@ -259,3 +259,35 @@ test("sistema-2d6: an NPC answered by the GM; Melee loses the fight, Foundry res
   gm2.stop();
   alice2.stop();
 });
+
+test("sistema-2d6: the mapping reads the actors' data, the GM's paths, the actor's sheet flag and the melee.mapActor hook", { timeout: 120_000 }, async () => {
+  const { world, creation } = await setUp("sistema-2d6", { npc: true });
+  const [ana, capanga] = world.actors;
+  // Ana's system in a dnd5e-like shape: hp at system.attributes.hp.max (a default path), FOR under
+  // abilities (a path the GM gives), and a skills object that is not numbers (ignored: the template's stay).
+  ana.system = { attributes: { hp: { max: 17 }, FOR: "strong" }, abilities: { str: { value: 4 } }, skills: { acr: { value: 2 } } };
+  world.settings["melee.mapping"] = JSON.stringify({ "sistema-2d6": { "attributes.FOR": ["system.nothing", "system.abilities.str.value"] } });
+  capanga.flags = { melee: { sheet: { skills: { Briga: 4 } } } };
+  const gm = boot(world, "gm");
+  world.clients.get("gm").Hooks.on("melee.mapActor", ({ sheet, ruleset }) => {
+    if (ruleset === "sistema-2d6" && sheet.id === "capanga") sheet.name = "Capanga, the boss";
+  });
+  await gm.ready;
+  const state = await gm.startCombat({ dice: creation.dice, seed: creation.seed });
+  const gmToken = await openSealed(world, "gm", state.gm.gm);
+  const combat = await gmGet(`/combats/${state.combatId}`, gmToken);
+  const byId = Object.fromEntries(combat.combatants.map((c) => [c.id, c]));
+  const template = creation.combatants[0];
+  assert.equal(byId.ana.pv_max, 17); // system.attributes.hp.max, a default path of the health field
+  const anaSheet = byId.ana.sheet;
+  assert.equal(anaSheet.attributes.FOR, 4); // the GM's second path: the first one is missing
+  assert.equal(anaSheet.attributes.DES, template.attributes.DES); // the template's where the actor has nothing
+  assert.deepEqual(anaSheet.skills, template.skills);
+  const capangaSheet = byId.capanga.sheet;
+  assert.equal(capangaSheet.skills.Briga, 4); // the actor's flags.melee.sheet, merged over
+  assert.equal(byId.capanga.name, "Capanga, the boss"); // the hook's change
+  assert.equal(state.names.capanga, "Capanga, the boss");
+  await gm.endCombat(undefined, "The test is over.");
+  await world.until(() => world.state()?.status === "over");
+  gm.stop();
+});
