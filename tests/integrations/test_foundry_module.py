@@ -12,6 +12,7 @@ with an API key required, as a locked-down deployment runs.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import zipfile
@@ -94,8 +95,6 @@ def melee():
 
 
 def test_fights_of_every_ruleset_through_the_stubbed_foundry(built, melee):
-    import os
-
     env = {**os.environ, "MELEE_URL": melee, "MELEE_API_KEY": API_KEY}
     done = run(["node", "--test", "--test-concurrency=1", "test/fight.test.mjs"], timeout=600, env=env)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
