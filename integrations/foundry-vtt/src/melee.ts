@@ -1,0 +1,58 @@
+// The JSON boundary with Melee: what the module builds or reads at run time from data (sheets mapped
+// from actors, actions from a form, a ruleset's example) is plain JSON; the SDK types it per ruleset.
+// The few conversions between the two are here, checked where they can be.
+import type { Action, CombatCreate, LegalAction, LogEntry, Ruleset } from "@melee/client";
+import type { Json, JsonObject } from "./mapping.js";
+
+export function asCreate(body: JsonObject): CombatCreate {
+  return body as unknown as CombatCreate;
+}
+
+export function asAction(action: JsonObject): Action {
+  if (typeof action.type !== "string" || typeof action.actor !== "string") throw new Error("an action needs a type and an actor");
+  return action as unknown as Action;
+}
+
+/** The example's combatants (GET /rulesets/{id} `example.combat.combatants`). */
+export function exampleCombatants(ruleset: Ruleset): JsonObject[] {
+  const combat = ruleset.example.combat as { combatants?: unknown } | undefined;
+  return Array.isArray(combat?.combatants) ? (combat.combatants as JsonObject[]) : [];
+}
+
+/** `labels[lang][param][value]`: the words a ruleset uses for a choice, if it has some. */
+export function choiceLabel(ruleset: Ruleset, lang: string, param: string, value: string): string | undefined {
+  const byLang = ruleset.labels[lang] as Record<string, Record<string, unknown>> | undefined;
+  const words = byLang?.[param]?.[value];
+  return typeof words === "string" ? words : undefined;
+}
+
+export function optionDefault(ruleset: Ruleset, option: string): unknown {
+  return ruleset.option_defaults[option];
+}
+
+/** One parameter of a legal action, as GET /combats/{id}/options describes it. */
+export interface Param {
+  required: boolean;
+  choices?: Json[];
+  type?: string;
+  minimum?: number | null;
+  maximum?: number | null;
+  keys?: string[];
+  total?: number;
+  /** An array parameter: the choices of each of its items (age-du-silicium's declared actions). */
+  items?: { choices?: Json[] }[];
+}
+
+/** A choice as a form value: its JSON when it is an object (duel-2d6's `second`). */
+export function encodeChoice(choice: Json): string {
+  return choice !== null && typeof choice === "object" ? JSON.stringify(choice) : String(choice);
+}
+
+export function params(legal: LegalAction): [string, Param][] {
+  return Object.entries(legal.params).map(([name, value]) => [name, value as Param]);
+}
+
+/** The sentences of a log entry, in the combat's language. */
+export function sentences(entry: LogEntry): string[] {
+  return entry.events.map((event) => (event as { text?: unknown }).text).filter((t): t is string => typeof t === "string" && t !== "");
+}
