@@ -30,6 +30,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -42,6 +43,7 @@ from .redis_server import free_port, redis_url
 
 ROOT = Path(__file__).resolve().parent.parent
 FLOOR_KEY_SPACE = "bench"
+COMBAT_TTL_SECONDS = 6 * 3600  # longer than any set-up and run
 
 
 def fight_actions(body: dict, seed: int) -> list[dict]:
@@ -181,12 +183,17 @@ def run_wrk(port: int, lists: list[list[str]], seconds: int, directory: Path) ->
     ).stdout
     result = json.loads(out.split("RESULT ", 1)[1].splitlines()[0])
     result["rps"] = result["requests"] / result["seconds"]
+    result["statuses"] = {
+        int(status): int(n)
+        for status, n in (line.split()[1:] for line in out.splitlines() if line.startswith("STATUS "))
+    }
+    result["sample"] = next((line[len("SAMPLE ") :] for line in out.splitlines() if line.startswith("SAMPLE ")), "")
     return result
 
 
 def run_python(port: int, lists: list[list[str]], seconds: int, directory: Path) -> dict:
     """The fallback load generator: one thread per connection, keep-alive, in order."""
-    latencies, errors, stop = [], [0], time.monotonic() + seconds
+    latencies, statuses, samples, stop = [], Counter(), [], time.monotonic() + seconds
     lock = threading.Lock()
 
     def client(lines):
@@ -202,11 +209,13 @@ def run_python(port: int, lists: list[list[str]], seconds: int, directory: Path)
             start = time.perf_counter()
             connection.request(method, path, body[0] if body else None, headers)
             response = connection.getresponse()
-            response.read()
+            data = response.read()
             own.append(time.perf_counter() - start)
-            if response.status >= 300:
+            if not 200 <= response.status < 300:
                 with lock:
-                    errors[0] += 1
+                    statuses[response.status] += 1
+                    if not samples:
+                        samples.append(data[:300].decode(errors="replace"))
         with lock:
             latencies.extend(own)
 
@@ -224,9 +233,11 @@ def run_python(port: int, lists: list[list[str]], seconds: int, directory: Path)
         "rps": len(ordered) / elapsed,
         "p50_ms": statistics.median(ordered) * 1000,
         "p99_ms": ordered[int(0.99 * (len(ordered) - 1))] * 1000,
-        "non_2xx": errors[0],
+        "non_2xx": sum(statuses.values()),
         "socket_errors": 0,
         "exhausted": 0,
+        "statuses": dict(statuses),
+        "sample": samples[0] if samples else "",
     }
 
 
@@ -274,7 +285,10 @@ def main() -> None:
                     run(floor.port, floor_lists(args.connections, cheap), args.seconds, tmp),
                 )
             )
-        service_env = {**common, "COMBAT_TTL_SECONDS": "60", "SECRET_KEY": os.urandom(16).hex()}
+        # A TTL that outlives any scenario's set-up and run: the attack lists
+        # create every combat before the load starts, thousands for the short
+        # fights, which takes more than a minute on a slow machine (issue 30).
+        service_env = {**common, "COMBAT_TTL_SECONDS": str(COMBAT_TTL_SECONDS), "SECRET_KEY": os.urandom(16).hex()}
         with Server("service.app:create_app()", service_env) as melee:
             rows.append(
                 (
@@ -291,7 +305,29 @@ def main() -> None:
     report(rows, generator, args)
 
 
+def failures(rows) -> list[str]:
+    """One line per scenario that met any answer but a 2xx, a socket error or
+    a list that ran out: its status codes and a sample body."""
+    lines = []
+    for name, r in rows:
+        if not r["non_2xx"] + r["socket_errors"] + r["exhausted"]:
+            continue
+        codes = ", ".join(f"{n} x {status}" for status, n in sorted(r.get("statuses", {}).items())) or "none"
+        lines.append(
+            f"{name}: {r['non_2xx']} non-2xx answers (status codes: {codes}), {r['socket_errors']} socket errors, "
+            f"{r['exhausted']} requests past the end of a list; sample body: {r.get('sample') or '(none)'}"
+        )
+    return lines
+
+
 def report(rows, generator: str, args) -> None:
+    """The table of ratios to the floor; when any scenario failed, no ratio at
+    all: the failures, and exit status 1 (an error answer is not throughput)."""
+    if bad := failures(rows):
+        print("\nThe benchmark is void: some scenarios did not get 2xx answers only.", file=sys.stderr)
+        for line in bad:
+            print(f"- {line}", file=sys.stderr)
+        raise SystemExit(1)
     floor = rows[0][1]
     print(f"\n{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {machine()}")
     print(
