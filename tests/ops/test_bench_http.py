@@ -12,18 +12,23 @@ import pytest
 
 from bench import http as bench
 
-ARGS = argparse.Namespace(connections=1, seconds=1, json=None)
+ARGS = argparse.Namespace(connections=1, seconds=1, passes=3, json=None)
 
 
 def row(rps: float, non_2xx: int = 0, **extra) -> dict:
     return {"rps": rps, "p50_ms": 1.0, "p99_ms": 2.0, "non_2xx": non_2xx, "socket_errors": 0, "exhausted": 0, **extra}
 
 
+def floor_and(*results: dict, floors=(1000, 1000, 1000)) -> list[tuple[dict, dict]]:
+    """Passes: each scenario pass after a floor pass."""
+    return [(row(f), r) for f, r in zip(floors, results, strict=True)]
+
+
 def test_a_scenario_with_error_answers_fails_the_run_with_its_codes_and_a_sample(capsys):
+    failing = row(900, 3, statuses={404: 3}, sample='{"title": "Combat not found"}')
     rows = [
-        ("floor", row(1000)),
-        ("attack: sistema-2d6", row(900, 3, statuses={404: 3}, sample='{"title": "Combat not found"}')),
-        ("GET /combats/{id}", row(2000)),
+        ("attack: sistema-2d6", floor_and(row(900), failing, row(900))),
+        ("GET /combats/{id}", floor_and(row(2000), row(2000), row(2000))),
     ]
     with pytest.raises(SystemExit) as exit_:
         bench.report(rows, "python", ARGS)
@@ -34,9 +39,19 @@ def test_a_scenario_with_error_answers_fails_the_run_with_its_codes_and_a_sample
     assert "GET /combats" not in err and "x |" not in out, "no ratio is printed"
 
 
-def test_a_clean_run_prints_the_ratios(capsys):
-    bench.report([("floor", row(1000)), ("attack: sistema-2d6", row(500))], "python", ARGS)
-    assert "| attack: sistema-2d6 | 500 | 1.0 | 2.0 | 0.50x | 1.00x | 0 |" in capsys.readouterr().out
+def test_a_clean_run_prints_the_median_ratio_and_its_spread(capsys):
+    # Ratios 0.50, 0.45, 0.55: median 0.50, spread (0.55 - 0.45) / 0.50 = 20 %; floor spread 0 %.
+    bench.report([("attack: sistema-2d6", floor_and(row(500), row(450), row(550)))], "python", ARGS)
+    out = capsys.readouterr().out
+    assert "| attack: sistema-2d6 | 500 | 2.0 | 0.50x | 20% | 1000 | 0% |" in out
+    assert "too noisy" not in out
+
+
+def test_a_floor_that_spreads_too_wide_is_said(capsys):
+    # Floor 800, 1000, 1200: spread 400 / 1000 = 40 %, above the limit.
+    passes = floor_and(row(400), row(500), row(600), floors=(800, 1000, 1200))
+    bench.report([("GET /combats/{id}", passes)], "python", ARGS)
+    assert "GET /combats/{id}: the floor's own passes spread more than 15%" in capsys.readouterr().out
 
 
 def test_the_python_load_generator_counts_each_status_and_keeps_a_sample(tmp_path):
@@ -61,4 +76,4 @@ def test_the_python_load_generator_counts_each_status_and_keeps_a_sample(tmp_pat
         server.shutdown()
     assert result["requests"] == 4 and result["non_2xx"] == 2 and result["statuses"] == {404: 2}
     assert result["sample"] == '{"title": "Combat not found"}'
-    assert bench.failures([("s", result)]) and bench.COMBAT_TTL_SECONDS >= 3600
+    assert bench.failures([("s", [(row(1000), result)])]) and bench.COMBAT_TTL_SECONDS >= 3600
