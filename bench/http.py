@@ -3,8 +3,12 @@
 Starts Melee under gunicorn with deploy/gunicorn.conf.py against a real
 Redis, and the floor app (bench/floor.py) under the same settings; drives
 both with the same load generator (wrk, else a Python one) at a fixed
-concurrency; prints req/s, p50 and p99 per scenario and each one's ratio to
-the floor.
+concurrency. Each scenario runs on a fresh redis-server of its own, in
+several short passes, each right after a pass of the floor; it prints per
+scenario the median req/s and p99, the median of its ratios to the floor and
+their spread, and says when the floor's own spread is too wide to judge. A
+scenario that met any answer but a 2xx makes the run fail (exit status 1)
+with its status codes and a sample body, and no ratio is printed.
 
 Every connection is one client playing its own requests in order. An action
 changes its combat, so each connection owns its combats and plays, action
@@ -30,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -42,6 +47,7 @@ from .redis_server import free_port, redis_url
 
 ROOT = Path(__file__).resolve().parent.parent
 FLOOR_KEY_SPACE = "bench"
+COMBAT_TTL_SECONDS = 6 * 3600  # longer than any set-up and run
 
 
 def fight_actions(body: dict, seed: int) -> list[dict]:
@@ -181,12 +187,17 @@ def run_wrk(port: int, lists: list[list[str]], seconds: int, directory: Path) ->
     ).stdout
     result = json.loads(out.split("RESULT ", 1)[1].splitlines()[0])
     result["rps"] = result["requests"] / result["seconds"]
+    result["statuses"] = {
+        int(status): int(n)
+        for status, n in (line.split()[1:] for line in out.splitlines() if line.startswith("STATUS "))
+    }
+    result["sample"] = next((line[len("SAMPLE ") :] for line in out.splitlines() if line.startswith("SAMPLE ")), "")
     return result
 
 
 def run_python(port: int, lists: list[list[str]], seconds: int, directory: Path) -> dict:
     """The fallback load generator: one thread per connection, keep-alive, in order."""
-    latencies, errors, stop = [], [0], time.monotonic() + seconds
+    latencies, statuses, samples, stop = [], Counter(), [], time.monotonic() + seconds
     lock = threading.Lock()
 
     def client(lines):
@@ -202,11 +213,13 @@ def run_python(port: int, lists: list[list[str]], seconds: int, directory: Path)
             start = time.perf_counter()
             connection.request(method, path, body[0] if body else None, headers)
             response = connection.getresponse()
-            response.read()
+            data = response.read()
             own.append(time.perf_counter() - start)
-            if response.status >= 300:
+            if not 200 <= response.status < 300:
                 with lock:
-                    errors[0] += 1
+                    statuses[response.status] += 1
+                    if not samples:
+                        samples.append(data[:300].decode(errors="replace"))
         with lock:
             latencies.extend(own)
 
@@ -224,9 +237,11 @@ def run_python(port: int, lists: list[list[str]], seconds: int, directory: Path)
         "rps": len(ordered) / elapsed,
         "p50_ms": statistics.median(ordered) * 1000,
         "p99_ms": ordered[int(0.99 * (len(ordered) - 1))] * 1000,
-        "non_2xx": errors[0],
+        "non_2xx": sum(statuses.values()),
         "socket_errors": 0,
         "exhausted": 0,
+        "statuses": dict(statuses),
+        "sample": samples[0] if samples else "",
     }
 
 
@@ -252,8 +267,12 @@ def machine() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=int, default=10, help="per scenario (default 10)")
+    parser.add_argument("--seconds", type=int, default=3, help="per pass of each scenario and of the floor (default 3)")
+    parser.add_argument(
+        "--passes", type=int, default=3, help="floor and scenario alternated this many times (default 3)"
+    )
     parser.add_argument("--connections", type=int, default=16, help="concurrent connections (default 16)")
+    parser.add_argument("--only", help="run only the scenarios whose name contains this text")
     parser.add_argument("--no-install", action="store_true", help="never apt-get install wrk")
     parser.add_argument("--json", type=Path, help="also write the figures there")
     args = parser.parse_args()
@@ -262,49 +281,136 @@ def main() -> None:
     # Sized after the action path got cheaper: 2,300 actions/s and 4,400 reads/s ran out of 4,000 and 5,000.
     cheap = args.seconds * 9000 // args.connections
     actions = args.seconds * 7000 // args.connections
+    scenarios = [
+        ("POST /combats (sistema-2d6)", lambda melee: create_lists(args.connections, cheap)),
+        *(
+            (f"attack: {ruleset_id}", lambda melee, r=ruleset_id: attack_lists(melee, r, args.connections, actions))
+            for ruleset_id in sorted(RULESETS)
+        ),
+        ("GET /combats/{id}", lambda melee: get_lists(melee, args.connections, cheap)),
+    ]
+    scenarios = [(name, lists) for name, lists in scenarios if not args.only or args.only in name]
     rows = []
-    with redis_url() as url, tempfile.TemporaryDirectory(prefix="melee-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="melee-bench-") as tmp:
         tmp = Path(tmp)
-        (tmp / "metrics").mkdir()
-        common = {"REDIS_URL": url, "RATE_LIMIT": "", "PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics")}
-        with Server("bench.floor:create_app()", common) as floor:
-            rows.append(
-                (
-                    "floor: JSON read-modify-write + CAS",
-                    run(floor.port, floor_lists(args.connections, cheap), args.seconds, tmp),
-                )
-            )
-        service_env = {**common, "COMBAT_TTL_SECONDS": "60", "SECRET_KEY": os.urandom(16).hex()}
-        with Server("service.app:create_app()", service_env) as melee:
-            rows.append(
-                (
-                    "POST /combats (sistema-2d6)",
-                    run(melee.port, create_lists(args.connections, cheap), args.seconds, tmp),
-                )
-            )
-            for ruleset_id in sorted(RULESETS):
-                lists = attack_lists(melee, ruleset_id, args.connections, actions)
-                rows.append((f"attack: {ruleset_id}", run(melee.port, lists, args.seconds, tmp)))
-            rows.append(
-                ("GET /combats/{id}", run(melee.port, get_lists(melee, args.connections, cheap), args.seconds, tmp))
-            )
+        for name, lists in scenarios:
+            # Fresh state for each scenario: its own redis-server and servers,
+            # so that one scenario's combats and keys cannot slow the next.
+            with own_redis() as url:
+                metrics = tmp / f"metrics-{len(rows)}"
+                metrics.mkdir()
+                common = {"REDIS_URL": url, "RATE_LIMIT": "", "PROMETHEUS_MULTIPROC_DIR": str(metrics)}
+                # A TTL that outlives any scenario's set-up and run: the attack
+                # lists create their combats before the load starts, thousands
+                # for the short fights, which takes more than a minute on a
+                # slow machine (issue 30).
+                service_env = {
+                    **common,
+                    "COMBAT_TTL_SECONDS": str(COMBAT_TTL_SECONDS),
+                    "SECRET_KEY": os.urandom(16).hex(),
+                }
+                with (
+                    Server("bench.floor:create_app()", common) as floor,
+                    Server("service.app:create_app()", service_env) as melee,
+                ):
+                    passes = []
+                    for _ in range(args.passes):  # the floor, then the scenario, alternated
+                        floor_pass = run(floor.port, floor_lists(args.connections, cheap), args.seconds, tmp)
+                        passes.append((floor_pass, run(melee.port, lists(melee), args.seconds, tmp)))
+            rows.append((name, passes))
     report(rows, generator, args)
 
 
+@contextlib.contextmanager
+def own_redis():
+    """A redis-server of this run's own (never the shared $REDIS_URL, which a fresh state would need flushed)."""
+    saved = os.environ.pop("REDIS_URL", None)
+    try:
+        with redis_url() as url:
+            yield url
+    finally:
+        if saved is not None:
+            os.environ["REDIS_URL"] = saved
+
+
+def spread(values: list[float]) -> float:
+    """(max - min) / median: 0.10 is a spread of 10 % around the median."""
+    return (max(values) - min(values)) / statistics.median(values)
+
+
+# A floor whose passes differ by more than this says the machine was too noisy to judge a ratio.
+FLOOR_SPREAD_LIMIT = 0.15
+
+
+def failures(rows) -> list[str]:
+    """One line per scenario (or floor pass) that met any answer but a 2xx, a
+    socket error or a list that ran out: its status codes and a sample body."""
+    lines = []
+    for name, passes in rows:
+        for label, r in ((f"{name} (floor)", f) for f, _ in passes):
+            lines += _failure(label, r)
+        merged = _merged([r for _, r in passes])
+        lines += _failure(name, merged)
+    return lines
+
+
+def _merged(results: list[dict]) -> dict:
+    statuses: Counter = Counter()
+    for r in results:
+        statuses.update(r.get("statuses", {}))
+    return {
+        "non_2xx": sum(r["non_2xx"] for r in results),
+        "socket_errors": sum(r["socket_errors"] for r in results),
+        "exhausted": sum(r["exhausted"] for r in results),
+        "statuses": dict(statuses),
+        "sample": next((r["sample"] for r in results if r.get("sample")), ""),
+    }
+
+
+def _failure(name: str, r: dict) -> list[str]:
+    if not r["non_2xx"] + r["socket_errors"] + r["exhausted"]:
+        return []
+    codes = ", ".join(f"{n} x {status}" for status, n in sorted(r.get("statuses", {}).items())) or "none"
+    return [
+        f"{name}: {r['non_2xx']} non-2xx answers (status codes: {codes}), {r['socket_errors']} socket errors, "
+        f"{r['exhausted']} requests past the end of a list; sample body: {r.get('sample') or '(none)'}"
+    ]
+
+
 def report(rows, generator: str, args) -> None:
-    floor = rows[0][1]
+    """Per scenario, the median of its passes' ratios to the floor pass run just
+    before each, and their spread; when any scenario failed, no ratio at all:
+    the failures, and exit status 1 (an error answer is not throughput)."""
+    if bad := failures(rows):
+        print("\nThe benchmark is void: some scenarios did not get 2xx answers only.", file=sys.stderr)
+        for line in bad:
+            print(f"- {line}", file=sys.stderr)
+        raise SystemExit(1)
     print(f"\n{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {machine()}")
     print(
-        f"load generator {generator}, {args.connections} connections, {args.seconds} s per scenario; "
-        f"gunicorn: deploy/gunicorn.conf.py defaults (WEB_CONCURRENCY=2, gevent workers); RATE_LIMIT off\n"
+        f"load generator {generator}, {args.connections} connections, {args.passes} passes of {args.seconds} s "
+        "per scenario, each after a pass of the floor, on a fresh redis-server per scenario; "
+        "gunicorn: deploy/gunicorn.conf.py defaults (WEB_CONCURRENCY=2, gevent workers); RATE_LIMIT off\n"
     )
-    print("| scenario | req/s | p50 ms | p99 ms | req/s vs floor | p99 vs floor | errors |")
+    print(
+        "| scenario | req/s (median) | p99 ms (median) | req/s vs floor (median) | spread | floor req/s | floor spread |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|")
-    for name, r in rows:
-        bad = r["non_2xx"] + r["socket_errors"] + r["exhausted"]
+    noisy = []
+    for name, passes in rows:
+        ratios = [r["rps"] / f["rps"] for f, r in passes]
+        floors = [f["rps"] for f, _ in passes]
+        if spread(floors) > FLOOR_SPREAD_LIMIT:
+            noisy.append(name)
         print(
-            f"| {name} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
-            f"{r['rps'] / floor['rps']:.2f}x | {r['p99_ms'] / floor['p99_ms']:.2f}x | {bad} |"
+            f"| {name} | {statistics.median(r['rps'] for _, r in passes):.0f} | "
+            f"{statistics.median(r['p99_ms'] for _, r in passes):.1f} | {statistics.median(ratios):.2f}x | "
+            f"{spread(ratios):.0%} | {statistics.median(floors):.0f} | {spread(floors):.0%} |"
+        )
+    for name in noisy:
+        print(
+            f"\n{name}: the floor's own passes spread more than {FLOOR_SPREAD_LIMIT:.0%}: "
+            "the machine was too noisy to judge this ratio; run again on a quieter machine or with more passes."
         )
     if args.json:
         args.json.write_text(json.dumps({"generator": generator, "machine": machine(), "rows": dict(rows)}, indent=2))

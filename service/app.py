@@ -12,6 +12,7 @@ from flask_cors import CORS
 
 from . import api, codec, web
 from .api import bodies, budget, cors, headers, limits, stream
+from .embedded_guard import refuse_several_workers
 from .observability import init_app as init_observability
 from .observability import logs as observability_logs
 from .observability.store import observed
@@ -67,6 +68,8 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.extensions["melee.settings"] = settings
+    if store is None and not settings.redis_url:
+        refuse_several_workers()  # the embedded store: one process (embedded_guard.py)
     # The store every view reaches (requests.store()), timed and logged by the observing adapter.
     app.extensions["melee.store"] = observed(
         store

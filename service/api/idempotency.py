@@ -14,7 +14,6 @@ only if still this request's: the retry then finds the answer, or nothing.
 
 from __future__ import annotations
 
-import json
 import time
 
 from flask import Response, current_app, request
@@ -71,13 +70,12 @@ def refused(error: RequestInFlight | KeyReused | ReplayUnavailable) -> Response:
     )
 
 
-def replayed_response(body: dict, status: int, headers: dict) -> Response:
-    """A first answer shown again (its body as stored, not through the response schema)."""
-    response = Response(json.dumps(body, ensure_ascii=False), status=status, mimetype="application/json")
-    for name, value in headers.items():
-        response.headers[name] = value
-    response.headers[REPLAYED] = "true"
-    return response
+def replayed_response(body: dict, status: int, headers: dict) -> tuple[dict, int, dict]:
+    """A first answer shown again: the same body, status and headers, with
+    ``Idempotent-Replayed: true``, serialized as the first answer was (the
+    view's response schema and the app's JSON), so that an action's replay
+    is the first answer byte for byte."""
+    return body, status, {**headers, REPLAYED: "true"}
 
 
 def request_fence(records: str, ttl: int, key: str, body: dict) -> KeyFence:

@@ -27,8 +27,9 @@ from .conflicts import write_with_retries
 from .idempotency import OLDER_FORMAT, ActionApplied, KeyFence, ReplayUnavailable, RequestInFlight
 from .ports import CombatStore, Grants, KeyedActionStore
 
-# The record an Idempotency-Key leaves once its action is applied as log entry seq.
-KeyedRecord = Callable[[int], KeyedWrite]
+# The record an Idempotency-Key leaves once its action is applied as log entry
+# seq, whose answer shows the combat's expires_at (seq, expires_at).
+KeyedRecord = Callable[[int, str], KeyedWrite]
 # A combat as the store holds it (plain JSON): what a use case loads, commits and answers with.
 Stored = dict[str, Any]
 # Computes the new state and its log entry from the stored state and the caller's grant.
@@ -98,7 +99,9 @@ def act_once(
        is reserved, so a refused caller leaves no record;
     2. reserve the key (``KeyFence.reserve``: RequestInFlight 409, KeyReused
        422, ReplayUnavailable 409); when the key already answered, the action
-       applied then is shown again (``replayed``), from the state just read;
+       applied then is shown again (``replayed``) as first answered: its log
+       entry, the state right after it and the expiry its record kept (the
+       state read in step 1 may be older than that action or newer);
     3. act on the state read in step 1 (no second read; a stale one loses the
        compare-and-set and is read again), the commit writing the key's
        answer. A reservation taken over meanwhile (ReservationLost) is
@@ -110,7 +113,7 @@ def act_once(
     if found is not None:
         if not isinstance(found, ActionApplied):
             raise ReplayUnavailable(OLDER_FORMAT)  # a record no action leaves
-        return _replayed(combats, combat_id, found.seq, state, grant)
+        return _replayed(combats, combat_id, found, state, grant)
     try:
         return _act(combats, combat_id, action, token, expected_version, fence.action_applied, (state, grant))
     except ReservationLost:
@@ -187,20 +190,23 @@ def play_again(
     return _write(combats, _as_gm(combats, combat_id, token), step, expected_version)[1]
 
 
-def replayed_action(combats: CombatStore, combat_id: str, seq: int, token: str | None) -> Applied:
-    """An action applied before as log entry ``seq``, as first answered: the
-    entry and the state right after it (rebuilt from history when later
-    actions followed; its ``expires_at`` is then the current one). A join's
-    new tokens are not shown again."""
+def replayed_action(combats: CombatStore, combat_id: str, applied: ActionApplied, token: str | None) -> Applied:
+    """An action applied before as log entry ``applied.seq``, as first
+    answered: the entry, the state right after it (rebuilt from history when
+    another version was read) and the ``expires_at`` that answer showed
+    (kept in the key's record; the current one for a record of an earlier
+    version, which did not keep it). A join's new tokens are not shown again."""
     current, grant = authorize(combats, combat_id, token)
-    return _replayed(combats, combat_id, seq, current, grant)
+    return _replayed(combats, combat_id, applied, current, grant)
 
 
-def _replayed(combats: CombatStore, combat_id: str, seq: int, current: Stored, grant: Grant) -> Applied:
+def _replayed(combats: CombatStore, combat_id: str, applied: ActionApplied, current: Stored, grant: Grant) -> Applied:
     """``replayed_action``, from the ``current`` state already read and authorized."""
-    after = current
+    seq, after = applied.seq, current
     if seq != current["version"]:
         after = {**replay(*combats.snapshot_before(combat_id, seq)), "expires_at": current.get("expires_at")}
+    if applied.expires_at is not None:
+        after = {**after, "expires_at": applied.expires_at}
     (entry,), _ = combats.log(combat_id, seq - 1, 1)
     return Applied(after, entry, grant, replayed=True)
 
@@ -234,7 +240,7 @@ def _write(
         version, known = state["version"], {c["id"] for c in state["combatants"]}
         new_state, entry = step(state, grant)
         stamp_expiry(new_state, combats.ttl_seconds)
-        record = keyed(new_state["version"]) if keyed else None
+        record = keyed(new_state["version"], new_state["expires_at"]) if keyed else None
         combats.commit(new_state, entry, expected_version=version, keyed=record)
         # The new state and entry, now stored: the answer serializes them as JSON.
         return known, Applied(cast(Stored, new_state), cast("dict[str, Any]", entry), grant)

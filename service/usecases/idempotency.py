@@ -8,8 +8,12 @@ never an answer:
   request's own: the commit applies only while it is still there (a write
   that reaches a stalled Redis late, after the reservation was released or
   taken over, is refused), and the clean-up after a failure deletes only it.
-- ``A <fingerprint> <seq>``: the action was applied as log entry ``seq``; a
-  replay rebuilds the answer from that entry and the state at that seq.
+- ``A <fingerprint> <seq> <expires_at>``: the action was applied as log
+  entry ``seq``, and its answer said the combat expired at ``expires_at``;
+  a replay rebuilds the answer from that entry, the state at that seq and
+  that expiry, so that it is the first answer byte for byte. (A record
+  without ``expires_at``, of an earlier version, is replayed with the
+  expiry of the state read.)
 - ``C <fingerprint> <combat id> <sealed tokens>``: a creation; its record
   lasts as long as creations may be replayed, and the tokens are sealed
   (service/api/sealing.py).
@@ -61,6 +65,7 @@ class InFlight:
 @dataclass(frozen=True, slots=True)
 class ActionApplied:
     seq: int
+    expires_at: str | None = None  # as the first answer said it; None in an earlier version's record
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +102,8 @@ def parse(text: str) -> Found:
     fields = tail.split(" ") if tail else []
     if kind == IN_FLIGHT:
         return Found(fingerprint, InFlight())
-    if kind == ACTION and len(fields) == 1 and fields[0].isdigit():
-        return Found(fingerprint, ActionApplied(int(fields[0])))
+    if kind == ACTION and len(fields) in (1, 2) and fields[0].isdigit():
+        return Found(fingerprint, ActionApplied(int(fields[0]), fields[1] if len(fields) == 2 else None))
     if kind == CREATION and len(fields) == 2:
         return Found(fingerprint, CombatCreated(fields[0], fields[1]))
     if kind == RESTORE and len(fields) == 2 and fields[1].isdigit():
@@ -160,9 +165,10 @@ class KeyFence:
             raise RequestInFlight()
         return found.record
 
-    def action_applied(self, seq: int) -> KeyedWrite:
-        """What the commit script checks (the reservation) and writes instead."""
-        return KeyedWrite(self.digest, self.reservation, f"{ACTION} {self.fingerprint} {seq}", self.ttl)
+    def action_applied(self, seq: int, expires_at: str) -> KeyedWrite:
+        """What the commit script checks (the reservation) and writes instead:
+        the log entry and the expiry the answer shows."""
+        return KeyedWrite(self.digest, self.reservation, f"{ACTION} {self.fingerprint} {seq} {expires_at}", self.ttl)
 
     def creation_done(self, store: IdempotencyRecords, combat_id: str, sealed_tokens: str) -> bool:
         """Record the creation; False if the reservation was taken over meanwhile."""

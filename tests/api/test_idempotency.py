@@ -212,8 +212,8 @@ def test_an_action_record_is_small_and_has_its_own_ttl(store):
     assert response.status_code == 200
     records = store.client.hgetall(idempotency_key(created["id"]))
     (answer,) = records.values()
-    # "A <32 hex fingerprint> 2": no answer body, whatever the combat's size.
-    assert len(answer) == 36, answer
+    # "A <32 hex fingerprint> 2 <expires_at>": no answer body, whatever the combat's size.
+    assert len(answer) == len("A ") + 32 + len(" 2 ") + len("2026-12-02T03:00:00Z"), answer
     assert 0 < store.client.ttl(idempotency_key(created["id"])) <= 900
     assert store.client.ttl(f"combat:{{{created['id']}}}:state") > 900
 
@@ -339,3 +339,35 @@ def test_another_api_key_with_the_same_idempotency_key_gets_no_tokens(store):
     )
     other = client.post("/combats", json=body, headers={"X-API-Key": "key-two", "Idempotency-Key": idempotency})
     assert other.status_code == 422 and "tokens" not in other.get_json()
+
+
+# -- a replay is the first answer, byte for byte (issue 27, item 1) ------------------
+
+
+def test_a_replay_is_the_first_answer_byte_for_byte(client):
+    location, _ = create(client, example(client)["combat"])
+    headers = {"Idempotency-Key": key()}
+    attack = {"type": "attack", "actor": "ana", "target": "capanga", "defense": {}}
+    first = client.post(f"{location}/actions", json=attack, headers=headers)
+    again = client.post(f"{location}/actions", json=attack, headers=headers)
+    assert first.status_code == again.status_code == 200
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_data() == first.get_data()
+    assert again.headers["Content-Type"] == first.headers["Content-Type"]
+
+
+def test_a_replay_after_later_actions_is_the_first_answer_byte_for_byte(client, monkeypatch):
+    from service.usecases import actions
+
+    clock = [1_000_000.0]
+    monkeypatch.setattr(actions.time, "time", lambda: clock[0])
+    location, _ = create(client, example(client)["combat"])
+    headers = {"Idempotency-Key": key()}
+    first = client.post(f"{location}/actions", json=ADJUST, headers=headers)
+    for _ in range(3):
+        clock[0] += 60  # each later action stamps a later expiry
+        client.post(f"{location}/actions", json=ADJUST)
+    again = client.post(f"{location}/actions", json=ADJUST, headers=headers)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert client.get(location).get_json()["expires_at"] != first.get_json()["combat"]["expires_at"]
+    assert again.get_data() == first.get_data()

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { chromium } from "playwright-core";
+import { CHROMIUM } from "./chromium.mjs";
 
 export const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -13,7 +14,7 @@ export const LOCALES = { en: "en-US", fr: "fr-FR", pt: "pt-BR" };
 mkdirSync(OUTPUT, { recursive: true });
 
 export async function launch() {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: FLAGS });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
 }
 
 // A fresh context (its own local storage) in a language at a width; page errors and CSP violations collected.

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { CHROMIUM } from "./chromium.mjs";
 
 const base = process.argv[2];
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -20,7 +21,7 @@ mkdirSync(OUTPUT, { recursive: true });
 // A fresh profile per context: launchPersistentContext is how playwright takes --user-data-dir.
 async function context(name, viewport, locale) {
   const dir = mkdtempSync(join(tmpdir(), `melee-${name}-`));
-  const ctx = await chromium.launchPersistentContext(dir, { executablePath: "/usr/bin/chromium", headless: true, args: FLAGS, viewport, locale });
+  const ctx = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport, locale });
   return { ctx, dir, page: ctx.pages()[0] || (await ctx.newPage()) };
 }
 

@@ -1,8 +1,11 @@
 """/play in a real headless Chromium, against a real gunicorn.
 
 The node scripts beside this file do the driving (playwright-core on Debian's
-chromium); scripts/install-browser installs both when missing (.ci/run calls
-it). Skipped, with the reason, only when they cannot be installed.
+chromium when installed, else on the Chromium the npm package
+@sparticuz/chromium ships); scripts/install-browser installs them in user
+space, never with apt or sudo (.ci/run calls it too), and says which
+Chromium to launch. Skipped, with the reason, when node or npm is missing or
+the install fails.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.chromium import chromium_env
 from tests.e2e.conftest import start_gunicorn, stop
 
 pytestmark = pytest.mark.e2e
@@ -23,17 +27,12 @@ ROOT = HERE.parents[1]
 
 
 @pytest.fixture(scope="module")
-def browser_ready():
-    if shutil.which("node") is None:
-        pytest.skip("node is not installed: the browser tests need node and Debian's chromium")
-    if not Path("/usr/bin/chromium").exists() or not (HERE / "node_modules" / "playwright-core").exists():
-        installed = subprocess.run(
-            [str(ROOT / "scripts" / "install-browser")], capture_output=True, text=True, timeout=900
-        )
-        if installed.returncode != 0:
-            pytest.skip(
-                f"scripts/install-browser could not install chromium/playwright-core: {installed.stderr[-500:]}"
-            )
+def browser_ready() -> dict[str, str]:
+    """What node needs to launch Chromium, as scripts/install-browser says (tests/browser/chromium.py)."""
+    env, why_not = chromium_env()
+    if env is None:
+        pytest.skip(why_not)
+    return env
 
 
 @pytest.fixture(scope="module")
@@ -44,26 +43,28 @@ def base(browser_ready):
     stop(process)
 
 
-def run_node(script: str, base_url: str) -> str:
-    done = subprocess.run(["node", script, base_url], cwd=HERE, capture_output=True, text=True, timeout=300)
+def run_node(script: str, base_url: str, env: dict[str, str]) -> str:
+    done = subprocess.run(
+        ["node", script, base_url], cwd=HERE, env={**os.environ, **env}, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
 
-def test_two_browsers_play_the_same_fight_live(base):
-    assert "1 passed, 0 failed" in run_node("play.test.mjs", base)
+def test_two_browsers_play_the_same_fight_live(base, browser_ready):
+    assert "1 passed, 0 failed" in run_node("play.test.mjs", base, browser_ready)
 
 
-def test_what_a_new_game_master_tripped_over_is_fixed_in_every_language(base):
-    assert "3 passed, 0 failed" in run_node("newcomer.test.mjs", base)
+def test_what_a_new_game_master_tripped_over_is_fixed_in_every_language(base, browser_ready):
+    assert "3 passed, 0 failed" in run_node("newcomer.test.mjs", base, browser_ready)
 
 
-def test_a_fight_of_every_ruleset_from_characters_entered_in_the_forms(base):
-    assert "5 passed, 0 failed" in run_node("roster.test.mjs", base)
+def test_a_fight_of_every_ruleset_from_characters_entered_in_the_forms(base, browser_ready):
+    assert "5 passed, 0 failed" in run_node("roster.test.mjs", base, browser_ready)
 
 
-def test_a_fight_saved_to_a_file_is_resumed_on_a_fresh_page_and_finished(base):
-    assert "1 passed, 0 failed" in run_node("save-resume.test.mjs", base)
+def test_a_fight_saved_to_a_file_is_resumed_on_a_fresh_page_and_finished(base, browser_ready):
+    assert "1 passed, 0 failed" in run_node("save-resume.test.mjs", base, browser_ready)
 
 
 def test_the_page_has_every_text_in_every_language():

@@ -1,9 +1,13 @@
 """A full fight over HTTP against a real gunicorn process."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 import requests
 
-from .conftest import start_gunicorn, stop
+from .conftest import ROOT, free_port, start_gunicorn, stop
 
 pytestmark = pytest.mark.e2e
 
@@ -96,3 +100,24 @@ def test_embedded_store_forces_one_worker_and_says_so():
     assert "embedded store, 1 worker" in output
     assert "embedded store" in output and "Booting worker" in output
     assert output.count("Booting worker") == 1
+
+
+@pytest.mark.parametrize("preload", [False, True], ids=["in-each-worker", "preload"])
+def test_gunicorn_with_two_workers_on_the_embedded_store_refuses_to_serve(preload):
+    # The habit of many Flask users, bypassing deploy/gunicorn.conf.py: two
+    # workers would hold two embedded stores (a combat created through one,
+    # 404 on the other). gunicorn stops instead, saying why and what to do.
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "WEB_CONCURRENCY", "GUNICORN_CMD_ARGS")}
+    command = [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{free_port()}", "--no-control-socket"]
+    process = subprocess.run(
+        [*command, *(["--preload"] if preload else []), "service.app:create_app()"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,  # it stops once the app is loaded: seconds on a quiet machine
+    )
+    assert process.returncode != 0
+    assert "REDIS_URL is not set and gunicorn runs 2 workers" in process.stderr, process.stderr
+    assert "Run one worker (-w 1" in process.stderr
+    assert "Booting worker" not in process.stderr if preload else "Worker failed to boot" in process.stderr

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.chromium import chromium_env
 from tests.e2e.conftest import free_port, start_gunicorn, stop
 
 pytestmark = pytest.mark.e2e
@@ -52,11 +53,12 @@ def extension() -> Path:
 
 
 @pytest.fixture(scope="module")
-def browser(extension):
-    if not Path("/usr/bin/chromium").exists() or not PLAYWRIGHT.exists():
-        done = run([ROOT / "scripts" / "install-browser"], timeout=900)
-        if done.returncode != 0:
-            pytest.skip(f"scripts/install-browser could not install chromium/playwright-core: {done.stderr[-500:]}")
+def browser(extension) -> dict[str, str]:
+    """What node needs to launch Chromium (tests/browser/chromium.py)."""
+    env, why_not = chromium_env()
+    if env is None:
+        pytest.skip(why_not)
+    return env
 
 
 def test_the_versions_are_the_project_version():
@@ -97,6 +99,7 @@ def test_a_gm_starts_a_fight_and_each_player_sees_their_own_play(extension, brow
             "MELEE_API_KEY": API_KEY,
             "OWLBEAR_SITE_PORT": str(port),
             "OWLBEAR_BUNDLE": bundle,
+            **browser,
         }
         done = run(["node", "--test", "test/extension.test.mjs"], timeout=240, env=env)
     finally:

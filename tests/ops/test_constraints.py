@@ -8,10 +8,12 @@ compiled again.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 
 import pytest
+import yaml
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -65,3 +67,38 @@ def test_the_image_and_the_scripts_install_with_the_pins():
     assert '--constraint "$pins"' in venv and 'pins="constraints/${extras:-runtime}.txt"' in venv
     assert 'MELEE_EXTRAS="" source' in (ROOT / "scripts" / "serve").read_text(), "serve installs the runtime only"
     assert "MELEE_EXTRAS=dev source" in (ROOT / "scripts" / "test").read_text()
+
+
+# -- the build and the PaaS builds (issue 27, items 8 and 9) -------------------------
+
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_every_runtime_dependency_has_an_upper_bound():
+    # A new major version of any of them could break every build (serve,
+    # Docker, PaaS) the day it ships; the pins move only when compiled again.
+    unbounded = [
+        str(r) for r in requirements(None) if not any(s.operator in ("<", "<=", "==", "~=") for s in r.specifier)
+    ]
+    assert unbounded == []
+
+
+def test_the_license_is_an_spdx_expression_and_setuptools_is_bounded_to_versions_that_read_it():
+    # setuptools deprecates the table form (license = {text = ...}), to fail
+    # after 2027-02-18; the SPDX string (PEP 639) is read from setuptools 77.
+    assert PYPROJECT["project"]["license"] == "MIT"
+    assert not any(c.startswith("License ::") for c in PYPROJECT["project"].get("classifiers", []))
+    (setuptools,) = [Requirement(r) for r in PYPROJECT["build-system"]["requires"] if r.startswith("setuptools")]
+    assert not setuptools.specifier.contains("76.1.0"), "setuptools before 77 rejects license = 'MIT'"
+    assert setuptools.specifier.contains("77.0.3") and any(s.operator == "<" for s in setuptools.specifier)
+
+
+def test_the_paas_builds_install_with_the_pins():
+    # Heroku (app.json, the Python buildpack) installs requirements.txt.
+    lines = [line.strip() for line in (ROOT / "requirements.txt").read_text().splitlines()]
+    assert [line for line in lines if line and not line.startswith("#")] == ["-c constraints/runtime.txt", "."]
+    assert json.loads((ROOT / "app.json").read_text())["buildpacks"] == [{"url": "heroku/python"}]
+    # Render runs each service's buildCommand.
+    services = yaml.safe_load((ROOT / "render.yaml").read_text())["services"]
+    builds = [s["buildCommand"] for s in services if "buildCommand" in s]
+    assert builds and all(b == "pip install --constraint constraints/runtime.txt ." for b in builds), builds

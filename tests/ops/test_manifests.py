@@ -339,8 +339,69 @@ def test_k8s_ingress_lets_event_streams_through():
     body_size = annotations["nginx.ingress.kubernetes.io/proxy-body-size"]
     assert int(body_size.removesuffix("m")) * 1024 * 1024 > Settings().max_snapshot_bytes, "a snapshot reaches the API"
     [rule] = ingress["spec"]["rules"]
-    [path] = rule["http"]["paths"]
-    assert path["backend"]["service"]["name"] == by_kind(documents)["Service"]["metadata"]["name"]
+    service = by_kind(documents)["Service"]
+    for path in rule["http"]["paths"]:
+        assert path["backend"]["service"]["name"] == service["metadata"]["name"]
+        assert path["backend"]["service"]["port"]["name"] in {p["name"] for p in service["spec"]["ports"]}
+
+
+# The app's paths that stay inside the cluster: the scrape and the probes.
+INTERNAL_PATHS = {"/metrics", "/healthz", "/readyz"}
+
+
+def ingress_routes(ingress: dict, path: str) -> bool:
+    """Whether one of the Ingress's paths routes ``path`` (Exact, or Prefix by path elements)."""
+    [rule] = ingress["spec"]["rules"]
+    for entry in rule["http"]["paths"]:
+        if entry["pathType"] == "Exact" and path == entry["path"]:
+            return True
+        prefix = entry["path"].rstrip("/")
+        if entry["pathType"] == "Prefix" and (path == prefix or path.startswith(prefix + "/")):
+            return True
+    return False
+
+
+def test_k8s_ingress_routes_the_public_paths_only():
+    app = create_app(Settings(), store=CombatStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()), 60))
+    # Every path the app serves, its variables filled in (/combats/<combat_id> -> /combats/x).
+    served = {re.sub(r"<[^>]+>", "x", rule.rule) for rule in app.url_map.iter_rules()}
+    ingress = named(k8s_documents(), "Ingress", "melee")
+    assert INTERNAL_PATHS <= served
+    for path in sorted(INTERNAL_PATHS | {"/", "/metrics/x", "/combatsx", "/.env"}):
+        assert not ingress_routes(ingress, path), f"the Ingress routes {path}"
+    # Flask's default /static/<path> serves nothing of Melee's (/play and /docs serve their own files).
+    public = served - INTERNAL_PATHS - {"/static/x"}
+    assert {p for p in public if not ingress_routes(ingress, p)} == set(), "public paths the Ingress drops"
+    assert all(ingress_routes(ingress, p) for p in ("/combats/x/stream", "/play/x", "/docs/static/x", "/openapi.json"))
+
+
+def test_k8s_ingress_has_a_host_and_tls_placeholders():
+    ingress = named(k8s_documents(), "Ingress", "melee")
+    [rule] = ingress["spec"]["rules"]
+    assert rule["host"].endswith(".example.com"), "a placeholder an overlay replaces"
+    [tls] = ingress["spec"]["tls"]
+    assert tls["hosts"] == [rule["host"]] and tls["secretName"]
+    operations = (ROOT / "docs" / "operations.md").read_text()
+    assert rule["host"] in operations and tls["secretName"] in operations
+
+
+def test_k8s_image_is_one_kustomize_setting_and_its_build_is_documented():
+    documents = k8s_documents()
+    containers = [
+        named(documents, "Deployment", name)["spec"]["template"]["spec"]["containers"][0]
+        for name in ("melee", "melee-worker")
+    ]
+    assert {c["image"] for c in containers} == {"melee"}, "the bare name kustomize's images: replaces"
+    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    [image] = kustomization["images"]
+    assert image["name"] == "melee"
+    registry, _, repository = image["newName"].rpartition("/")
+    assert "." in registry and repository == "melee", "a registry path, not a local name"
+    version = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
+    assert image["newTag"] == version
+    operations = (ROOT / "docs" / "operations.md").read_text()
+    assert f"docker push {image['newName']}:{version}" in operations
+    assert f"kustomize edit set image melee={image['newName']}:{version}" in operations.replace("<tag>", version)
 
 
 def test_k8s_manifests_validate_against_the_kubernetes_schemas():

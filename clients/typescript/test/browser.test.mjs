@@ -1,4 +1,4 @@
-// The built SDK in a browser (Debian's headless Chromium, through playwright-core from
+// The built SDK in a browser (headless Chromium, through playwright-core from
 // tests/browser): dist/ loaded as plain ES modules, a fight created and followed live by
 // subscribe (SSE over fetch streams, the token in Authorization) across origins (CORS).
 // Skipped, saying why, when chromium or playwright-core is missing (scripts/install-browser).
@@ -12,7 +12,9 @@ import { API_KEY, BASE } from "./helpers.mjs";
 
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
 const PLAYWRIGHT = fileURLToPath(new URL("../../../tests/browser/node_modules/playwright-core/index.mjs", import.meta.url));
-const missing = !existsSync("/usr/bin/chromium") ? "Debian's chromium is not installed (scripts/install-browser)"
+// MELEE_CHROMIUM: what scripts/install-browser found or installed (tests/browser/chromium.py).
+const CHROMIUM = process.env.MELEE_CHROMIUM || "/usr/bin/chromium";
+const missing = !existsSync(CHROMIUM) ? "no Chromium: scripts/install-browser installs one in user space"
   : !existsSync(PLAYWRIGHT) ? "tests/browser has no playwright-core (scripts/install-browser)" : false;
 
 test("in a browser, dist/ creates a fight and subscribe follows it live", { skip: missing, timeout: 120000 }, async () => {
@@ -26,7 +28,7 @@ test("in a browser, dist/ creates a fight and subscribe follows it live", { skip
     response.writeHead(200, { "Content-Type": "text/javascript" }).end(readFileSync(path));
   });
   await new Promise((done) => server.listen(0, "127.0.0.1", done));
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
   try {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${server.address().port}/`);

@@ -48,7 +48,7 @@ before(async () => {
   await new Promise((done) => server.listen(Number(process.env.OWLBEAR_SITE_PORT ?? 0), "127.0.0.1", done));
   site = `http://127.0.0.1:${server.address().port}`;
   profile = mkdtempSync(join(tmpdir(), "melee-owlbear-"));
-  context = await chromium.launchPersistentContext(profile, { executablePath: "/usr/bin/chromium", headless: true, args: FLAGS });
+  context = await chromium.launchPersistentContext(profile, { executablePath: process.env.MELEE_CHROMIUM || "/usr/bin/chromium", headless: true, args: FLAGS });
   const setup = context.pages()[0] ?? (await context.newPage());
   await setup.goto(`${site}/manifest.json`);
   await setup.evaluate((party) => localStorage.setItem("obr-stub/party", JSON.stringify(party)), PARTY);

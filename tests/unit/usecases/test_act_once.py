@@ -47,7 +47,7 @@ def test_the_first_request_reads_once_applies_and_leaves_its_answer(combats, sho
     applied = actions.act_once(combats, COMBAT_ID, ADJUST, shown["gm"], fence())
     assert applied.state["version"] == 2 and applied.entry["seq"] == 2 and not applied.replayed
     assert len(reads) == 1, "the read that authorized is the one the action is computed on"
-    assert list(combats.records[RECORDS].values()) == ["A same-request 2"]
+    assert list(combats.records[RECORDS].values()) == [f"A same-request 2 {applied.state['expires_at']}"]
 
 
 def test_a_retry_is_the_first_answer_again_and_applies_nothing(combats, shown, reads):
@@ -124,3 +124,35 @@ def test_a_reservation_taken_over_before_the_commit_is_in_flight_and_left_to_its
     with pytest.raises(RequestInFlight):
         actions.act_once(combats, COMBAT_ID, ADJUST, shown["gm"], mine)
     assert combats.records[RECORDS] == {mine.digest: theirs.reservation} and version(combats) == 1
+
+
+def test_a_replay_that_read_the_combat_before_the_first_commit_is_the_first_answer(combats, shown, monkeypatch):
+    # Two requests with one key: the second reads the combat (version 1), then
+    # the first commits version 2 a while later, then the second reserves the
+    # key and finds the first's record. Its replay is the first answer, expiry
+    # included, not the expiry of the version it read.
+    clock = [2_000_000_000.0]
+    monkeypatch.setattr(actions.time, "time", lambda: clock[0])
+    actions.stamp_expiry(combats.states[COMBAT_ID][-1], combats.ttl_seconds)  # version 1, written this second
+    real_reserve, first = combats.reserve, []
+
+    def first_commits_meanwhile(*args, **kwargs):
+        if not first:
+            combats.reserve = real_reserve
+            clock[0] += 1  # the first request commits in the next second
+            first.append(actions.act_once(combats, COMBAT_ID, ADJUST, shown["gm"], fence()))
+        return real_reserve(*args, **kwargs)
+
+    combats.reserve = first_commits_meanwhile
+    read_before = combats.states[COMBAT_ID][-1]["expires_at"]
+    again = actions.act_once(combats, COMBAT_ID, ADJUST, shown["gm"], fence())
+    assert again.replayed and version(combats) == 2
+    assert again.state == first[0].state and again.entry == first[0].entry
+    assert again.state["expires_at"] == "2033-05-18T04:33:21Z" != read_before  # 2,000,000,001 s + 3600 s TTL
+
+
+def test_a_record_without_expiry_of_an_earlier_version_is_replayed_with_the_expiry_read(combats, shown):
+    first = actions.act_once(combats, COMBAT_ID, ADJUST, shown["gm"], fence())
+    combats.records[RECORDS] = {fence().digest: "A same-request 2"}
+    again = actions.act_once(combats, COMBAT_ID, ADJUST, shown["gm"], fence())
+    assert again.replayed and again.state == first.state and version(combats) == 2

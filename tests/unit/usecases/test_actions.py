@@ -12,6 +12,7 @@ from service.store.keys import idempotency_key
 from service.usecases import actions, retry
 from service.usecases.access import AccessDenied, authorize
 from service.usecases.conflicts import ConflictPersisted, Stale
+from service.usecases.idempotency import ActionApplied
 
 from .conftest import COMBAT_ID
 
@@ -127,19 +128,20 @@ def test_a_keyed_action_leaves_its_record_and_is_replayed_from_it(combats, shown
     records = idempotency_key(COMBAT_ID)
     assert combats.reserve(records, "k", "F fp 100 n1", now=100, stale_after=15, ttl=60) is None
 
-    def keyed(seq):
-        return KeyedWrite("k", "F fp 100 n1", f"A fp {seq}", 60)
+    def keyed(seq, expires_at):
+        return KeyedWrite("k", "F fp 100 n1", f"A fp {seq} {expires_at}", 60)
 
     applied = actions.act(combats, COMBAT_ID, ADJUST, shown["gm"], keyed=keyed)
-    assert combats.records[records]["k"] == "A fp 2"
+    assert combats.records[records]["k"] == f"A fp 2 {applied.state['expires_at']}"
     actions.act(combats, COMBAT_ID, ADJUST, shown["gm"])  # a later action: the replay rebuilds version 2
-    replayed = actions.replayed_action(combats, COMBAT_ID, 2, shown["gm"])
-    assert replayed.entry == applied.entry and replayed.state["combatants"] == applied.state["combatants"]
+    recorded = ActionApplied(2, applied.state["expires_at"])
+    replayed = actions.replayed_action(combats, COMBAT_ID, recorded, shown["gm"])
+    assert replayed.entry == applied.entry and replayed.state == applied.state
 
 
 def test_a_keyed_action_whose_reservation_was_taken_over_changes_nothing(combats, shown):
-    def keyed(seq):  # never reserved
-        return KeyedWrite("k", "F fp 100 n1", f"A fp {seq}", 60)
+    def keyed(seq, expires_at):  # never reserved
+        return KeyedWrite("k", "F fp 100 n1", f"A fp {seq} {expires_at}", 60)
 
     with pytest.raises(ReservationLost):
         actions.act(combats, COMBAT_ID, ADJUST, shown["gm"], keyed=keyed)

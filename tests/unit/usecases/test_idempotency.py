@@ -75,7 +75,12 @@ def test_the_fence_reserves_then_replays_what_was_recorded():
 
 def test_an_action_record_is_written_by_the_commit():
     fence = KeyFence.new("records", "key-0123456789ab", "fp", ttl=60, now=1000)
-    assert fence.action_applied(7) == (fence.digest, fence.reservation, "A fp 7", 60)
+    assert fence.action_applied(7, "2026-12-02T03:00:00Z") == (
+        fence.digest,
+        fence.reservation,
+        "A fp 7 2026-12-02T03:00:00Z",
+        60,
+    )
     assert fence.reservation.startswith("F fp 1000 ") and len(fence.reservation) == len("F fp 1000 ") + 16
 
 
