@@ -22,6 +22,7 @@ import type {
   RulesetSummary,
   SnapshotResponse,
   TokenRequest,
+  Without,
 } from "./types.js";
 
 export interface MeleeOptions {
@@ -238,7 +239,7 @@ export class MeleeClient {
   }
 
   /** The odds of a proposed action (nothing is applied). */
-  odds(id: string, action: Action, more: Omit<OddsRequest, "action"> = {}): Promise<Odds> {
+  odds(id: string, action: Action, more: Without<OddsRequest, "action"> = {}): Promise<Odds> {
     return this.read({ method: "POST", path: `/combats/${segment(id)}/odds`, body: { ...more, action } });
   }
 

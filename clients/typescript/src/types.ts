@@ -60,7 +60,10 @@ export interface RulesetExample {
   [member: string]: unknown;
 }
 /** `GET /rulesets/{id}`: its schemas, labels, options... and `example`, typed. */
-export type Ruleset = Omit<Schemas["RulesetDetail"], "example"> & { example: RulesetExample };
+/** ``Omit`` for the generated schemas: they carry an index signature (additionalProperties),
+ * through which ``Omit`` (a ``Pick`` of ``keyof``) would keep only ``[key: string]: unknown``. */
+export type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
+export type Ruleset = Without<Schemas["RulesetDetail"], "example"> & { example: RulesetExample };
 export type Problem = Schemas["Problem"];
 
 /** `GET /combats/{id}/snapshot` (GM only): the combat sealed in one opaque string. */
