@@ -127,8 +127,7 @@ def init_app(app: Flask) -> None:
     def start_request():
         context = g._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
         context.melee_started = time.perf_counter()
-        # request.headers.get(REQUEST_ID_HEADER, ""), without werkzeug's exception when it is absent
-        incoming = request.environ.get("HTTP_X_REQUEST_ID", "")
+        incoming = request.headers.get(REQUEST_ID_HEADER, "")
         context.melee_request_id = incoming if _SAFE_REQUEST_ID.match(incoming) else new_request_id()
 
     @app.after_request
