@@ -11,7 +11,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask_cors import CORS
 
 from . import api, codec, web
-from .api import bodies, budget, cors, headers, limits, stream
+from .api import bodies, budget, headers, limits, stream
 from .observability import init_app as init_observability
 from .observability import logs as observability_logs
 from .observability.store import observed
@@ -98,7 +98,6 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
         # Melee on a private address (at home) asks first; answered only if set.
         allow_private_network=settings.cors_private_network,
     )
-    cors.remember_headers(app)  # what flask-cors adds, worked out once per Origin (api/cors.py)
     stream.init_app(app)
     api.init_app(app, settings.retry_after_seconds)
     app.register_blueprint(web.blp)
