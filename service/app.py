@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from inspect import iscoroutinefunction
 from typing import Any
 
 import orjson
@@ -34,30 +33,10 @@ class JsonProvider(DefaultJSONProvider):
         return self._app.response_class(body + b"\n", mimetype=self.mimetype)
 
 
-class MeleeFlask(Flask):
-    """Flask, remembering which views and hooks are coroutines: Flask asks
-    ``inspect.iscoroutinefunction`` of every one of them on every request
-    (about ten for an action), and the answer never changes."""
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self._coroutines: dict[Any, bool] = {}
-
-    def ensure_sync(self, func: Any) -> Any:
-        key = getattr(func, "__func__", func)  # a view class's method is bound anew for each request
-        try:
-            is_coroutine = self._coroutines[key]
-        except KeyError:
-            is_coroutine = self._coroutines[key] = iscoroutinefunction(func)
-        except TypeError:  # unhashable: ask as Flask does
-            is_coroutine = iscoroutinefunction(func)
-        return super().ensure_sync(func) if is_coroutine else func
-
-
 def create_app(settings: Settings | None = None, store: CombatStore | None = None) -> Flask:
     settings = settings or Settings.from_env()
     observability_logs.configure(settings.log_level)  # JSON lines on stderr
-    app = MeleeFlask("melee")
+    app = Flask("melee")
     app.json = JsonProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.extensions[bodies.LARGER_BODIES] = {"/combats": max(settings.max_body_bytes, settings.max_snapshot_bytes)}
