@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Flask, Response
+from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 from flask_cors import CORS
 
@@ -19,18 +19,19 @@ from .store import CombatStore, connect
 
 
 class JsonProvider(DefaultJSONProvider):
-    """Flask's JSON answers (``jsonify``, flask-smorest's responses) encoded by
-    orjson (codec.py) when they are compact, unsorted UTF-8, as here; anything
-    else, and ``dumps``, as Flask does. Dates, dataclasses and the like still
-    go through Flask's ``default``."""
+    """Flask's JSON provider (``jsonify``, flask-smorest's responses), its
+    compact answers encoded by orjson (codec.py): Flask's ``response`` asks
+    ``dumps`` for ``separators=(",", ":")`` when it writes compact JSON, and
+    this app turns sorting and ASCII escaping off. Any other ``dumps`` is
+    Flask's. Dates, dataclasses and the like still go through Flask's
+    ``default``."""
 
     OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
-    def response(self, *args: Any, **kwargs: Any) -> Response:
-        if self.sort_keys or self.ensure_ascii or self.compact is False or (self.compact is None and self._app.debug):
-            return super().response(*args, **kwargs)
-        body = codec.dumps(self._prepare_response_obj(args, kwargs), default=self.default, option=self.OPTIONS)
-        return self._app.response_class(body + b"\n", mimetype=self.mimetype)
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if kwargs == {"separators": (",", ":")} and not self.sort_keys and not self.ensure_ascii:
+            return codec.dumps_text(obj, default=self.default, option=self.OPTIONS)
+        return super().dumps(obj, **kwargs)
 
 
 def create_app(settings: Settings | None = None, store: CombatStore | None = None) -> Flask:
