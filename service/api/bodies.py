@@ -18,9 +18,10 @@ import json
 import math
 
 import orjson
-from flask import Flask, current_app, g, request
+from flask import Flask, current_app, g
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from ..proxied import current_request
 from .problems import problem
 
 MAX_DEPTH = 32
@@ -118,7 +119,7 @@ def is_json(mimetype: str) -> bool:
 
 def check_body():
     """Before every endpoint: None to go on, or the problem that answers instead."""
-    req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+    req = current_request()  # once, not through the proxy each time (proxied.py)
     if req.method not in BODY_METHODS:
         return None
     if req.method == "POST" and (larger := current_app.extensions.get(LARGER_BODIES, {}).get(req.path)):
