@@ -70,7 +70,9 @@ def secure(response):
     headers = response.headers
     # The names present, read once: werkzeug's ``name in headers`` raises and
     # catches a KeyError for every name absent. One absent is added, as
-    # setting it would.
+    # setting it would. Kept for 5 % of an action (docs/performance.md,
+    # "Framework patches: what each buys"); tests/api/test_secure_headers.py
+    # fails if werkzeug's Headers stop behaving as assumed here.
     present = {name.lower() for name, _ in headers}
     if "x-content-type-options" in present:
         headers["X-Content-Type-Options"] = "nosniff"
