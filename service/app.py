@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from inspect import iscoroutinefunction
 from typing import Any
 
 import orjson
-from flask import Flask, Response
+from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 from flask_cors import CORS
 
 from . import api, codec, web
-from .api import bodies, budget, cors, headers, limits, stream
+from .api import bodies, budget, headers, limits, stream
 from .embedded_guard import refuse_several_workers
 from .observability import init_app as init_observability
 from .observability import logs as observability_logs
@@ -21,44 +20,25 @@ from .store import CombatStore, connect
 
 
 class JsonProvider(DefaultJSONProvider):
-    """Flask's JSON answers (``jsonify``, flask-smorest's responses) encoded by
-    orjson (codec.py) when they are compact, unsorted UTF-8, as here; anything
-    else, and ``dumps``, as Flask does. Dates, dataclasses and the like still
-    go through Flask's ``default``."""
+    """Flask's JSON provider (``jsonify``, flask-smorest's responses), its
+    compact answers encoded by orjson (codec.py): Flask's ``response`` asks
+    ``dumps`` for ``separators=(",", ":")`` when it writes compact JSON, and
+    this app turns sorting and ASCII escaping off. Any other ``dumps`` is
+    Flask's. Dates, dataclasses and the like still go through Flask's
+    ``default``."""
 
     OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
-    def response(self, *args: Any, **kwargs: Any) -> Response:
-        if self.sort_keys or self.ensure_ascii or self.compact is False or (self.compact is None and self._app.debug):
-            return super().response(*args, **kwargs)
-        body = codec.dumps(self._prepare_response_obj(args, kwargs), default=self.default, option=self.OPTIONS)
-        return self._app.response_class(body + b"\n", mimetype=self.mimetype)
-
-
-class MeleeFlask(Flask):
-    """Flask, remembering which views and hooks are coroutines: Flask asks
-    ``inspect.iscoroutinefunction`` of every one of them on every request
-    (about ten for an action), and the answer never changes."""
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self._coroutines: dict[Any, bool] = {}
-
-    def ensure_sync(self, func: Any) -> Any:
-        key = getattr(func, "__func__", func)  # a view class's method is bound anew for each request
-        try:
-            is_coroutine = self._coroutines[key]
-        except KeyError:
-            is_coroutine = self._coroutines[key] = iscoroutinefunction(func)
-        except TypeError:  # unhashable: ask as Flask does
-            is_coroutine = iscoroutinefunction(func)
-        return super().ensure_sync(func) if is_coroutine else func
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if kwargs == {"separators": (",", ":")} and not self.sort_keys and not self.ensure_ascii:
+            return codec.dumps_text(obj, default=self.default, option=self.OPTIONS)
+        return super().dumps(obj, **kwargs)
 
 
 def create_app(settings: Settings | None = None, store: CombatStore | None = None) -> Flask:
     settings = settings or Settings.from_env()
     observability_logs.configure(settings.log_level)  # JSON lines on stderr
-    app = MeleeFlask("melee")
+    app = Flask("melee")
     app.json = JsonProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     # POST /combats reads a snapshot to restore up to MAX_SNAPSHOT_BYTES (api/bodies.py).
@@ -104,7 +84,6 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
         # Melee on a private address (at home) asks first; answered only if set.
         allow_private_network=settings.cors_private_network,
     )
-    cors.remember_headers(app)  # what flask-cors adds, worked out once per Origin (api/cors.py)
     stream.init_app(app)
     api.init_app(app, settings.retry_after_seconds)
     app.register_blueprint(web.blp)

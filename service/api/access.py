@@ -25,11 +25,10 @@ from ..usecases.access import (  # noqa: F401  (re-exported for the views)
     token_id,
 )
 from ..usecases.ports import Combats
-from .environ import header as request_header
 
 
 def bearer_token() -> str | None:
-    header = request_header("Authorization") or ""
+    header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None

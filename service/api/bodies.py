@@ -18,9 +18,10 @@ import json
 import math
 
 import orjson
-from flask import Flask, current_app, g, request
+from flask import Flask, current_app, g
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from ..proxied import current_request
 from .problems import problem
 
 MAX_DEPTH = 32
@@ -119,7 +120,7 @@ def is_json(mimetype: str) -> bool:
 
 def check_body():
     """Before every endpoint: None to go on, or the problem that answers instead."""
-    req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+    req = current_request()  # once, not through the proxy each time (proxied.py)
     if req.method not in BODY_METHODS:
         return None
     limit = req.max_content_length or math.inf

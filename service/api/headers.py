@@ -23,7 +23,9 @@ import base64
 import hashlib
 import re
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app
+
+from ..proxied import current_request
 
 NO_STORE, PRIVATE = "no-store", "private, no-cache"
 VARY_COMBATS = ("Authorization", "Accept-Language")
@@ -64,11 +66,13 @@ FRAME_ANCESTORS = "melee.frame_ancestors"
 
 
 def secure(response):
-    req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+    req = current_request()  # once, not through the proxy each time (proxied.py)
     headers = response.headers
     # The names present, read once: werkzeug's ``name in headers`` raises and
     # catches a KeyError for every name absent. One absent is added, as
-    # setting it would.
+    # setting it would. Kept for 5 % of an action (docs/performance.md,
+    # "Framework patches: what each buys"); tests/api/test_secure_headers.py
+    # fails if werkzeug's Headers stop behaving as assumed here.
     present = {name.lower() for name, _ in headers}
     if "x-content-type-options" in present:
         headers["X-Content-Type-Options"] = "nosniff"

@@ -28,7 +28,6 @@ from ..usecases.idempotency import (  # noqa: F401  (key_digest, STALE_AFTER_SEC
     fingerprint,
     key_digest,
 )
-from .environ import header as request_header
 from .problems import problem
 
 HEADER = "Idempotency-Key"
@@ -101,7 +100,7 @@ class Idempotency:
 
     @staticmethod
     def header() -> str | None:
-        return request_header(HEADER)
+        return request.headers.get(HEADER)
 
     @staticmethod
     def invalid_key(key: str) -> Response | None:

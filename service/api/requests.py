@@ -7,7 +7,6 @@ from marshmallow import ValidationError
 
 from ..store import CombatStore
 from .bodies import UnusableJson, parsed_body, unusable
-from .environ import header as request_header
 
 
 def store() -> CombatStore:
@@ -34,7 +33,7 @@ def if_match() -> int | None:
 
     If-Match compares strongly (RFC 9110, 13.1.1): a weak tag (W/"3") never matches.
     """
-    header = request_header("If-Match")
+    header = request.headers.get("If-Match")
     if not header or header.strip() == "*":
         return None
     tag = header.strip()

@@ -62,8 +62,7 @@ def narration_language(state: dict, accept: LanguageAccept | None = None) -> str
     is offered first, so a bare ``*`` (Node's fetch sends it) or a tie keeps it,
     and a language the service does not speak changes nothing."""
     if accept is None and has_request_context():
-        # No Accept-Language (most clients): nothing to parse (werkzeug's lookup raises when it is absent).
-        accept = request.accept_languages if "HTTP_ACCEPT_LANGUAGE" in request.environ else None
+        accept = request.accept_languages
     if not accept:
         return state["lang"]
     offered = [state["lang"], *(lang for lang in LANGUAGES if lang != state["lang"])]

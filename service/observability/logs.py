@@ -22,6 +22,7 @@ import orjson
 from flask import Flask, Response, g, request
 
 from .. import codec
+from ..proxied import current_g, current_request
 from ..rules.registry import RULESETS
 
 REQUEST_ID_HEADER = "X-Request-ID"
@@ -125,16 +126,15 @@ def _clip(value, limit: int = 64):
 def init_app(app: Flask) -> None:
     @app.before_request
     def start_request():
-        context = g._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+        context = current_g()  # once, not through the proxy each time (proxied.py)
         context.melee_started = time.perf_counter()
-        # request.headers.get(REQUEST_ID_HEADER, ""), without werkzeug's exception when it is absent
-        incoming = request.environ.get("HTTP_X_REQUEST_ID", "")
+        incoming = request.headers.get(REQUEST_ID_HEADER, "")
         context.melee_request_id = incoming if _SAFE_REQUEST_ID.match(incoming) else new_request_id()
 
     @app.after_request
     def log_request(response: Response) -> Response:
-        req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
-        context = g._get_current_object()  # type: ignore[attr-defined]
+        req = current_request()  # once, not through the proxy each time (proxied.py)
+        context = current_g()
         rid = context.get("melee_request_id") or new_request_id()
         response.headers[REQUEST_ID_HEADER] = rid
         started = context.get("melee_started")

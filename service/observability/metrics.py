@@ -32,6 +32,7 @@ from prometheus_client import (
     multiprocess,
 )
 
+from ..proxied import current_request
 from .logs import UNMATCHED
 
 HTTP_REQUESTS = Counter(
@@ -123,7 +124,7 @@ def init_app(app: Flask, multiproc_dir: str | None, token: str = "", public: boo
     @app.after_request
     def count_request(response):
         started = g.get("melee_started")
-        req = request._get_current_object()  # type: ignore[attr-defined]  # once, not through the proxy each time
+        req = current_request()  # once, not through the proxy each time (proxied.py)
         method = req.method if req.method in _METHODS else "OTHER"
         rule = req.url_rule
         key = (method, rule.rule if rule is not None else UNMATCHED, str(response.status_code))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from redis.cluster import RedisCluster
 
 from .. import codec
+from . import packed as resp
 from .cluster import RedisClient
 from .errors import CombatNotFound, retrying_read, unavailable_on_failure
 from .keys import access_key, state_key, stream_key
@@ -69,44 +70,27 @@ class EventStreams:
         return {combat_id: self._contiguous(combat_id, positions[combat_id], items) for combat_id, items in found}
 
     def _xread_all(self, positions: dict[str, int], block_ms: int) -> list[tuple[str, list[Any]]]:
-        """One ``XREAD COUNT .. BLOCK .. STREAMS <every key> <every id>``, packed here: [(combat id, items)].
+        """One ``XREAD COUNT .. BLOCK .. STREAMS <every key> <every id>``, packed by packed.py: [(combat id, items)].
 
-        redis-py packs a command one argument at a time, copying its growing
-        buffer each time: for the 400 arguments of 200 followed combats that
-        took about 300 µs of the worker's CPU per read (most of the reader's
-        cost under load), against about 30 µs here, where each stream's key
-        and position is encoded once, while its combat is followed and until
-        it moves.
+        Each stream's key and position is encoded once, while its combat is
+        followed and until it moves (packed.py says what this saves).
         """
         packed = self.__dict__.get("_packed_positions", {})
         # combat id -> (its stream's key, after, both as command arguments); only the combats followed now.
         packed = self._packed_positions = {
             combat_id: known
             if (known := packed.get(combat_id)) is not None and known[1] == after
-            else (stream_key(combat_id), after, _bulk(stream_key(combat_id).encode()), _bulk(b"%d-0" % after))
+            else (stream_key(combat_id), after, resp.bulk(stream_key(combat_id).encode()), resp.bulk(b"%d-0" % after))
             for combat_id, after in positions.items()
         }
         combats = {key: combat_id for combat_id, (key, _, _, _) in packed.items()}
-        head = b"*%d\r\n%s" % (6 + 2 * len(packed), _XREAD_HEAD % (len(b"%d" % block_ms), block_ms))
-        command = b"".join([head, *(known[2] for known in packed.values()), *(known[3] for known in packed.values())])
-        reply = self._send_packed(command, 1)[0]
+        known = packed.values()
+        command = resp.xread(MAX_ENTRIES_PER_READ, block_ms, [k[2] for k in known], [k[3] for k in known])
+        reply = resp.send(self.client, command, 1)[0]
         if not reply:
             return []
         # RESP2: [[key, [[id, [field, value, ...]], ...]], ...]; RESP3: {key: [...]}.
         return [(combats[_text(key)], items) for key, items in (reply.items() if isinstance(reply, dict) else reply)]
-
-    def _send_packed(self, command: bytes, replies: int) -> list[Any]:
-        """Send commands packed by the caller, in one write; their ``replies`` raw answers (no response callbacks)."""
-        pool = self.client.connection_pool
-        connection = pool.get_connection()
-        try:
-            connection.send_packed_command([command])
-            return [connection.read_response() for _ in range(replies)]
-        except BaseException:
-            connection.disconnect()  # answers may still come: never reuse it
-            raise
-        finally:
-            pool.release(connection)
 
     def missing(self, combat_ids: list[str]) -> set[str]:
         """Those of the combats whose stream is gone (deleted or expired)."""
@@ -130,13 +114,12 @@ class EventStreams:
                     pipe.hget(state_key(combat_id), "json")
                     pipe.hkeys(access_key(combat_id))
                 return pipe.execute()
-            # The same pipeline, packed here (see _xread_all).
+            # The same pipeline, packed by packed.py.
             command = b"".join(
-                b"*3\r\n$4\r\nHGET\r\n%s$4\r\njson\r\n*2\r\n$5\r\nHKEYS\r\n%s"
-                % (_bulk(state_key(combat_id).encode()), _bulk(access_key(combat_id).encode()))
+                resp.hget_hkeys(state_key(combat_id).encode(), b"json", access_key(combat_id).encode())
                 for combat_id in combat_ids
             )
-            return self._send_packed(command, 2 * len(combat_ids))
+            return resp.send(self.client, command, 2 * len(combat_ids))
 
         with unavailable_on_failure():
             answers = retrying_read(read)
@@ -154,20 +137,8 @@ class EventStreams:
         return entries
 
 
-_XREAD_HEAD = (
-    b"$5\r\nXREAD\r\n$5\r\nCOUNT\r\n"
-    + b"$%d\r\n%d\r\n" % (len(str(MAX_ENTRIES_PER_READ)), MAX_ENTRIES_PER_READ)
-    + (b"$5\r\nBLOCK\r\n$%d\r\n%d\r\n$7\r\nSTREAMS\r\n")
-)
-
-
 def _text(key: bytes | str) -> str:
     return key.decode() if isinstance(key, bytes) else key
-
-
-def _bulk(value: bytes) -> bytes:
-    """``value`` as one argument of a Redis command (a RESP bulk string)."""
-    return b"$%d\r\n%s\r\n" % (len(value), value)
 
 
 def _entry_field(fields: dict[Any, Any] | list[Any]) -> bytes | str:
