@@ -74,7 +74,18 @@ def offload(function, *args, **kwargs):
         return function(*args, **kwargs)
     if not monkey.is_module_patched("threading"):
         return function(*args, **kwargs)
-    return get_hub().threadpool.apply(function, args, kwargs)
+    failed, outcome = get_hub().threadpool.apply(_caught, (function, args, kwargs))
+    if failed:
+        raise outcome
+    return outcome
+
+
+def _caught(function, args, kwargs) -> tuple[bool, object]:
+    """(False, the result) or (True, the exception), on the pool's thread."""
+    try:
+        return False, function(*args, **kwargs)
+    except BaseException as error:  # noqa: BLE001 - re-raised in the request's greenlet (offload)
+        return True, error
 
 
 class Slots:
