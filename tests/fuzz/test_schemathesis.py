@@ -198,6 +198,8 @@ class CombatWorkflow(WORKFLOW.as_state_machine()):
                 "id": created["id"],
                 "gm": tokens["gm"],
                 "actors": [*tokens["combatants"], "gm"],
+                "ruleset": created["ruleset"],
+                "version": created["version"],
             }
 
     def validate_response(self, response, case, additional_checks=None, **kwargs):
