@@ -53,10 +53,9 @@ def _flag(env: Mapping[str, str], name: str) -> bool:
     raise SettingsError(f"{name}={env[name]!r} must be 1 or 0 (true or false)")
 
 
-# The most compute units one request may cost: a simulation of 20,000 fights
-# at 10 units each (service/api/budget.py). A smaller COMPUTE_LIMIT would
-# refuse such a request forever.
-MAX_REQUEST_UNITS = 200_000
+# The most compute units one request may cost (service/usecases/budget.py). A
+# smaller COMPUTE_LIMIT would refuse such a request forever.
+from .usecases.budget import MAX_REQUEST_UNITS  # noqa: E402
 
 
 def _rate(env: Mapping[str, str], name: str, default: str, at_least: int = 1) -> str:
@@ -182,6 +181,9 @@ class Settings:
     # Simulation jobs (docs/simulations.md): the RQ queue the web fills and
     # the worker processes empty, and how often a worker says it is alive.
     simulation_queue: str = "melee-simulations"
+    # The most chunks waiting on that queue, every client together: a job that
+    # would pass it gets a 503 simulation-queue-full with Retry-After.
+    simulation_queue_max_chunks: int = 40
     worker_heartbeat_seconds: int = 10
 
     # Every environment variable from_env reads (a test keeps this list true;
@@ -221,6 +223,7 @@ class Settings:
         "MAX_STREAMS_PER_TOKEN",
         "MAX_STREAMS_PER_ADDRESS",
         "SIMULATION_QUEUE",
+        "SIMULATION_QUEUE_MAX_CHUNKS",
         "WORKER_HEARTBEAT_SECONDS",
     )
 
@@ -264,4 +267,5 @@ class Settings:
             max_streams_per_address=_int(env, "MAX_STREAMS_PER_ADDRESS", 64, 0, 100_000),
             simulation_queue=env.get("SIMULATION_QUEUE", "").strip() or "melee-simulations",
             worker_heartbeat_seconds=_int(env, "WORKER_HEARTBEAT_SECONDS", 10, 1, 600),
+            simulation_queue_max_chunks=_int(env, "SIMULATION_QUEUE_MAX_CHUNKS", 40, 1, 100_000),
         )

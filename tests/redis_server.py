@@ -20,9 +20,12 @@ def free_port() -> int:
 
 
 class OwnRedis:
-    def __init__(self, directory):
+    def __init__(self, directory, snapshots: bool = False):
+        """``snapshots``: keep data in an RDB file (SAVE) instead of an append-only
+        file, so that a restart comes back to the last snapshot (a rollback)."""
         self.port = free_port()
         self.directory = directory
+        self.snapshots = snapshots
         self.process = None
 
     @property
@@ -41,7 +44,7 @@ class OwnRedis:
                 "--save",
                 "",
                 "--appendonly",
-                "yes",
+                "no" if self.snapshots else "yes",
                 "--appendfsync",
                 "always",
                 "--dir",

@@ -3,9 +3,10 @@
 ``/odds`` and ``/simulations`` cost far more CPU than any other request.
 A worker computes at most ``COSTLY_REQUESTS_PER_WORKER`` (1) of them at once;
 more get a 503 with Retry-After, so the worker's other threads keep serving
-live play. And their cost is known before they run: one unit per Monte Carlo run or
-dice-tree leaf the request allows, ``FIGHT_UNITS`` per simulated fight (see
-each endpoint's ``compute_cost``). ``COMPUTE_LIMIT`` ("200000 per minute")
+live play. And their cost is known before they run: the use cases compute it
+(service/usecases/budget.py: the branches of the odds weighted by the combat's
+size, the fights of a simulation times the measured cost of one fight of its
+ruleset and size). ``COMPUTE_LIMIT`` ("200000 per minute")
 caps the units per client (the same client as the rate limits: a verified
 credential, else the address), counted in Redis for every worker. A client
 over it gets a 429 with Retry-After; nothing is computed and nothing is
@@ -30,10 +31,6 @@ from .limits import client_key
 from .problems import problem
 
 log = logging.getLogger(__name__)
-
-# A simulated fight, in units: fights take 0.4 ms (sistema-2d6) to 8 ms
-# (duel-2d6) where a Monte Carlo run takes 0.1 to 0.3 ms (docs/security.md).
-FIGHT_UNITS = 10
 
 
 class ComputeBudget:
@@ -74,7 +71,18 @@ def offload(function, *args, **kwargs):
         return function(*args, **kwargs)
     if not monkey.is_module_patched("threading"):
         return function(*args, **kwargs)
-    return get_hub().threadpool.apply(function, args, kwargs)
+    failed, outcome = get_hub().threadpool.apply(_caught, (function, args, kwargs))
+    if failed:
+        raise outcome
+    return outcome
+
+
+def _caught(function, args, kwargs) -> tuple[bool, object]:
+    """(False, the result) or (True, the exception), on the pool's thread."""
+    try:
+        return False, function(*args, **kwargs)
+    except BaseException as error:  # noqa: BLE001 - re-raised in the request's greenlet (offload)
+        return True, error
 
 
 class Slots:
@@ -107,11 +115,8 @@ class RequestCompute:
     """The use cases' ``Compute`` port for one request: ``costly(cost)`` around
     the computation, ``offload`` to run it."""
 
-    def __init__(self, cost: int):
-        self.cost = cost
-
-    def limited(self) -> AbstractContextManager[None]:
-        return costly(self.cost)
+    def limited(self, cost: int) -> AbstractContextManager[None]:
+        return costly(cost)
 
     def run(self, function, *args, **kwargs):
         return offload(function, *args, **kwargs)

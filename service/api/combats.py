@@ -200,4 +200,4 @@ class Events(MethodView):
             wait=long_poll,
         )
         items = [entry_view(page.state, entry, page.grant.viewer) for entry in page.entries]
-        return {"items": items, "next_after": page.next_after, "last_seq": page.last_seq}
+        return {"items": items, "next_after": page.next_after, "last_seq": page.last_seq, "reset": page.reset}

@@ -29,12 +29,6 @@ DEFAULT_RUNS = 5_000
 DEFAULT_LEAVES = 10_000
 
 
-def compute_cost(request_body: dict) -> int:
-    """Compute units (service/api/budget.py): the leaves and runs the request allows, its worst case."""
-    leaves, runs = request_body["max_leaves"], request_body["runs"]
-    return {EXACT: leaves, MONTE_CARLO: runs}.get(request_body["method"], leaves + runs)
-
-
 class OddsRequest(Schema):
     action = fields.Dict(
         required=True, metadata={"description": "The action, as it would be posted to /actions.", TYPED_AS: "Action"}
@@ -93,4 +87,4 @@ class Odds(MethodView):
             request_body["seed"],
             request_body["max_leaves"],
         )
-        return odds_of(store(), combat_id, bearer_token(), asked, RequestCompute(compute_cost(request_body)))
+        return odds_of(store(), combat_id, bearer_token(), asked, RequestCompute())

@@ -44,6 +44,7 @@ PROBLEM_TYPES = {
     "compute-budget-exhausted": "This client has spent its compute units (odds runs, simulated fights) for now; wait Retry-After seconds or ask for less.",
     "compute-busy": "This server computes as many odds and simulations at once as it may; retry after Retry-After.",
     "simulation-busy": "This process already runs a simulation job; retry after Retry-After seconds.",
+    "simulation-queue-full": "The simulation queue holds as many chunks as it may (SIMULATION_QUEUE_MAX_CHUNKS, every client together); `queued` and `limit` say how many; retry after Retry-After seconds.",
     "store-unavailable": "The combat store does not answer; retry after Retry-After seconds.",
     "outcome-unknown": "The combat store did not confirm a change, which may or may not be applied; retry with the same Idempotency-Key.",
     "too-many-streams": "This server holds as many event streams and long polls as it may; retry after Retry-After, or poll without waiting.",

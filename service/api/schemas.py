@@ -188,6 +188,14 @@ class LogPage(Described):
         allow_none=True, required=True, metadata={"description": "Pass as `after` for the next page; null at the end."}
     )
     last_seq = fields.Integer(required=True)
+    reset = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "True when `after` is past the newest seq: the server lost entries this client had "
+            "read (a store rollback) and their seqs will be reused. Reload the combat and its log from 0 "
+            "(docs/vtt.md)."
+        },
+    )
 
 
 # A log position (seq, version) a client may name: no log grows this long,

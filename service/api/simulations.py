@@ -13,20 +13,14 @@ from ..jobs.queue import QueueRunner
 from ..simulation import MAX_FIGHTS, STYLES, TARGETS, Tactic
 from ..store.cluster import is_cluster_url
 from ..usecases import simulations
-from ..usecases.ports import JobRunner, RunnerBusy
+from ..usecases.ports import JobRunner, QueueFull, RunnerBusy
 from ..usecases.simulations import INLINE_MAX_FIGHTS
 from .access import api_key_required
-from .budget import FIGHT_UNITS, RequestCompute
+from .budget import RequestCompute
 from .problems import problem
 from .requests import store
 from .shapes import StrictInt
 from .simulation_jobs import ThreadRunner
-
-
-def compute_cost(fights: int) -> int:
-    """Compute units (service/api/budget.py): FIGHT_UNITS per fight."""
-    return fights * FIGHT_UNITS
-
 
 blp = Blueprint(
     "simulations",
@@ -95,7 +89,7 @@ def _runner() -> JobRunner:
     settings = current_app.extensions["melee.settings"]
     jobs = store().simulation_jobs()
     if settings.redis_url and not is_cluster_url(settings.redis_url):
-        return QueueRunner(jobs, settings.simulation_queue)
+        return QueueRunner(jobs, settings.simulation_queue, settings.simulation_queue_max_chunks)
     return ThreadRunner(jobs)
 
 
@@ -138,7 +132,18 @@ class Simulations(MethodView):
             request_body["background"],
         )
         try:
-            outcome = simulations.simulate(asked, runner=_runner(), compute=RequestCompute(compute_cost(asked.fights)))
+            outcome = simulations.simulate(asked, runner=_runner(), compute=RequestCompute())
+        except QueueFull as full:
+            return problem(
+                503,
+                "simulation-queue-full",
+                "Simulation queue full",
+                f"the simulation queue holds {full.queued} chunks of every client's jobs and takes at most "
+                f"{full.limit} (SIMULATION_QUEUE_MAX_CHUNKS); this job adds {full.more}; retry after Retry-After",
+                headers={"Retry-After": str(current_app.extensions["melee.settings"].retry_after_seconds)},
+                queued=full.queued,
+                limit=full.limit,
+            )
         except RunnerBusy:
             return problem(
                 503,

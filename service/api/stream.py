@@ -39,7 +39,7 @@ from ..rules.registry import get_ruleset
 from ..rules.ruleset import Ruleset
 from ..store import CombatNotFound, StoreUnavailable
 from ..store.stream import MAX_ENTRIES_PER_READ
-from ..usecases.stream import EventStreams, Revoked, catch_up, still_opens
+from ..usecases.stream import EventStreams, Revoked, catch_up, entry_tag, rewritten, still_opens
 from . import schemas
 from .access import bearer_token, digest, load_authorized
 from .disconnect import watch
@@ -83,14 +83,14 @@ def hub() -> Hub:
     return current_app.extensions["melee.stream_hub"]
 
 
-def sse(event: str, data: dict, event_id: int | None = None) -> bytes:
+def sse(event: str, data: dict, event_id: str | None = None) -> bytes:
     """One SSE event, as the bytes written to the socket.
 
     ``data`` encoded by the project's codec (orjson), as GET /events encodes its answer: the
     same compact UTF-8 JSON as the standard library's, about 14 times faster for an entry
     (docs/performance.md). Compact JSON has no line break: the event's one ``data:`` line.
     """
-    head = b"id: %d\n" % event_id if event_id is not None else b""
+    head = b"id: %s\n" % event_id.encode() if event_id is not None else b""
     return b"%sevent: %s\ndata: %s\n\n" % (head, event.encode(), codec.dumps(data))
 
 
@@ -141,9 +141,10 @@ class Stream(MethodView):
         operationId="streamCombat",
         summary="Live updates (Server-Sent Events)",
         description=(
-            "One `entry` event per log entry (`id` = its seq, `data` = the entry as GET /events shows it to the "
+            "One `entry` event per log entry (`id` = `<seq>:<tag>`, `data` = the entry as GET /events shows it to the "
             "caller), in order, within a second of the commit; a `:` comment line every 15 s while idle. "
-            "Reconnecting with Last-Event-ID (or ?after=) misses nothing. Events `gone` (the combat was deleted or "
+            "Reconnecting with Last-Event-ID (or ?after=) misses nothing; when the store lost entries since that "
+            "position (a rollback), one `reset` event ends the stream: reload the combat and its log. Events `gone` (the combat was deleted or "
             "expired), `revoked` (the token was) and `reconnect` (this server is stopping: reconnect at once) end "
             "the stream. 429 when this token or this address already holds as many streams as it may on this "
             "server; 503 when the server holds as many as it may: retry later or long-poll GET /events?wait=. "
@@ -163,15 +164,18 @@ class Stream(MethodView):
     def get(self, query, combat_id):
         token = query["access_token"] or bearer_token()
         state, grant = load_authorized(store(), combat_id, token=token)
-        after = _resume_point(query["after"], state["version"])
-        if after is None:
+        resumed = _resume_point(query["after"], state["version"])
+        if resumed is None:
             return problem(
                 422,
                 "invalid-request",
                 "Invalid request",
-                f"Last-Event-ID must be a seq (a whole number from 0 to {MAX_SEQ})",
+                f"Last-Event-ID must be an event id or a seq (a whole number from 0 to {MAX_SEQ})",
                 errors=[{"pointer": "/Last-Event-ID", "detail": f"must be a whole number from 0 to {MAX_SEQ}"}],
             )
+        after, tag = resumed
+        if rewritten(store(), combat_id, state["version"], after, tag):
+            return _reset(state["version"])
         holder, held = (digest(token), request.remote_addr or "unknown"), slots()
         refused = held.take(*holder)
         if refused is not None:
@@ -238,11 +242,32 @@ def _refusal(bound: str) -> Response:
     )
 
 
-def _resume_point(after: int | None, version: int) -> int | None:
+def _resume_point(after: int | None, version: int) -> tuple[int, str | None] | None:
+    """Where the stream starts, and the tag of the entry there when the client sent one:
+    Last-Event-ID (``<seq>:<tag>``, or a plain seq as before), else ``?after=``, else the head."""
     last_event_id = request.headers.get("Last-Event-ID")
     if last_event_id is not None:
-        return schemas.parse_seq(last_event_id)
-    return version if after is None else after
+        seq, _, tag = last_event_id.strip().partition(":")
+        parsed = schemas.parse_seq(seq)
+        if parsed is None or (tag and not (len(tag) <= 16 and tag.isascii() and tag.isalnum())):
+            return None
+        return parsed, tag or None
+    return (version if after is None else after), None
+
+
+def _reset(head: int) -> Response:
+    """The stream of a reader whose history is no longer the combat's: one ``reset`` event, then the end."""
+    body = f"retry: {RETRY_MILLISECONDS}\n: connected\n\n".encode() + sse(
+        "reset",
+        {
+            "reason": "the combat's history changed since this position (the store lost acknowledged writes): "
+            "reload the combat and its log from the start",
+            "last_seq": head,
+        },
+    )
+    response = Response(body, mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 def _shown_alike(ruleset_id: str) -> bool:
@@ -370,7 +395,10 @@ class Listener:
             kind = self._kinds[state["lang"]] = (*role, language)
         seen = frames.get(kind)
         if seen is None:
-            each = [sse("entry", entry_view(state, entry, self.viewer, self.accept), entry["seq"]) for entry in entries]
+            each = [
+                sse("entry", entry_view(state, entry, self.viewer, self.accept), f"{entry['seq']}:{entry_tag(entry)}")
+                for entry in entries
+            ]
             seen = frames[kind] = (each, b"".join(each))
         each, whole = seen
         if entries[0]["seq"] > self.after:  # the usual case: the whole batch is new

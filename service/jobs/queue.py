@@ -24,6 +24,7 @@ from rq.callbacks import Callback
 from ..simulation.runner import chunks
 from ..store.errors import unavailable_on_failure
 from ..store.jobs import JOB_TTL_SECONDS, SimulationJobs
+from ..usecases.ports import QueueFull
 from .chunk import run_chunk
 
 log = logging.getLogger(__name__)
@@ -35,11 +36,21 @@ CHUNK_TIMEOUT_SECONDS = 300
 CHUNK_RETRIES = 2
 
 
-def enqueue(jobs: SimulationJobs, queue_name: str, job_id: str, asked: dict) -> None:
-    """Record the job, then put each of its chunks on the queue (in the jobs' Redis)."""
+def enqueue(jobs: SimulationJobs, queue_name: str, job_id: str, asked: dict, max_chunks: int | None = None) -> None:
+    """Record the job, then put each of its chunks on the queue (in the jobs' Redis).
+
+    With ``max_chunks``: QueueFull, and nothing recorded, when the chunks
+    already waiting on the queue (every client's) and this job's would pass it.
+    Two web processes may both pass the check at once: the queue may then
+    hold one job's chunks more than the bound."""
     count = len(chunks(asked["fights"]))
-    jobs.create(job_id, asked["fights"], count, runner="queue")
     queue = Queue(queue_name, connection=jobs.client)
+    if max_chunks is not None:
+        with unavailable_on_failure():
+            queued = queue.count
+        if queued + count > max_chunks:
+            raise QueueFull(queued, count, max_chunks)
+    jobs.create(job_id, asked["fights"], count, runner="queue")
     with unavailable_on_failure():
         queue.enqueue_many(
             [
@@ -62,12 +73,13 @@ def enqueue(jobs: SimulationJobs, queue_name: str, job_id: str, asked: dict) -> 
 class QueueRunner:
     """The ``JobRunner`` of the worker processes: ``enqueue`` on the RQ queue ``queue_name``."""
 
-    def __init__(self, jobs: SimulationJobs, queue_name: str):
+    def __init__(self, jobs: SimulationJobs, queue_name: str, max_chunks: int | None = None):
         self.jobs = jobs
         self.queue_name = queue_name
+        self.max_chunks = max_chunks
 
     def submit(self, job_id: str, asked: dict) -> None:
-        enqueue(self.jobs, self.queue_name, job_id, asked)
+        enqueue(self.jobs, self.queue_name, job_id, asked, self.max_chunks)
 
 
 def play_chunk(job_id: str, index: int, asked: dict) -> None:

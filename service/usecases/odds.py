@@ -10,6 +10,7 @@ from typing import Any
 
 from ..rules.odds.compute import AUTO, odds
 from ..rules.registry import get_ruleset
+from . import budget
 from .access import AccessDenied, Grant, authorize, require_actor
 from .ports import Combats, Compute
 
@@ -45,9 +46,16 @@ def authorize_odds(
 
 def odds_of(combats: Combats, combat_id: str, token: str | None, asked: OddsAsked, compute: Compute) -> dict[str, Any]:
     """The odds of ``asked.action`` as the caller may compute them (authorized
-    first: a refused caller is charged nothing)."""
+    first: a refused caller is charged nothing).
+
+    A larger combat makes every branch dearer: the runs and leaves are capped
+    at ``budget.ODDS_MAX_UNITS`` weighted (the answer says how many runs it
+    made), and the client is charged the weighted branches (usecases/budget.py)."""
     state, grant = authorize_odds(combats, combat_id, token, asked.action)
-    with compute.limited():
+    combatants = len(state["combatants"])
+    runs = budget.odds_branches(asked.runs, combatants)
+    leaves = budget.odds_branches(asked.max_leaves, combatants)
+    with compute.limited(budget.odds_cost(asked.method, runs, leaves, combatants)):
         return compute.run(
             odds,
             state,
@@ -55,7 +63,7 @@ def odds_of(combats: Combats, combat_id: str, token: str | None, asked: OddsAske
             grant.viewer,
             answers=asked.answers,
             method=asked.method,
-            runs=asked.runs,
+            runs=runs,
             seed=asked.seed,
-            max_leaves=asked.max_leaves,
+            max_leaves=leaves,
         )

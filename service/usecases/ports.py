@@ -166,6 +166,14 @@ class RunnerBusy(Exception):
     """The job runner takes no more jobs now (503, Retry-After)."""
 
 
+class QueueFull(RunnerBusy):
+    """The queue holds ``queued`` chunks: ``more`` more would pass its ``limit`` (every client together)."""
+
+    def __init__(self, queued: int, more: int, limit: int):
+        super().__init__(f"{queued} chunks queued, {more} more would pass {limit}")
+        self.queued, self.more, self.limit = queued, more, limit
+
+
 class JobRunner(Protocol):
     """Plays a simulation job's chunks somewhere, writing to ``Jobs``; RunnerBusy when it cannot take it."""
 
@@ -176,9 +184,10 @@ Result = TypeVar("Result")
 
 
 class Compute(Protocol):
-    """Where a costly computation runs: ``limited()`` around it (refuses when
-    the process or the client has no budget left), ``run`` to play it."""
+    """Where a costly computation runs: ``limited(cost)`` around it (refuses when
+    the process or the client has no budget left for ``cost`` units,
+    usecases/budget.py), ``run`` to play it."""
 
-    def limited(self) -> AbstractContextManager[None]: ...
+    def limited(self, cost: int) -> AbstractContextManager[None]: ...
 
     def run(self, function: Callable[..., Result], *args: Any, **kwargs: Any) -> Result: ...

@@ -33,6 +33,9 @@ class EventsPage:
     grant: Grant
     entries: list[dict[str, Any]]
     last_seq: int
+    # The reader's ``after`` is past the newest seq: the store lost writes it had
+    # read (a Redis rollback); it reloads the combat and its log from the start.
+    reset: bool = False
 
     @property
     def next_after(self) -> int | None:
@@ -76,6 +79,8 @@ def read_events(
     and the token's grant, as they are then)."""
     state, grant = authorize(combats, combat_id, token)
     entries, last = combats.log(combat_id, after, limit)
+    if after > state["version"]:
+        return EventsPage(state, grant, entries, last, reset=True)
     if not entries and wait_seconds and wait is not None and wait(combat_id, after, wait_seconds):
         state, grant = authorize(combats, combat_id, token)
         entries, last = combats.log(combat_id, after, limit)

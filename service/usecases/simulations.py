@@ -17,13 +17,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..jobs import chunk
+from ..rules.errors import InvalidInput
 from ..simulation import Tactic
 from ..simulation import simulate as play_fights
 from ..simulation.runner import load_template
+from . import budget
 from .ports import Compute, JobRunner, Jobs
 
-# Runs up to this many fights answer inline; longer ones run as a job. At
-# most ~2 s of a request thread (duel-2d6, the slowest ruleset: 8 ms a fight).
+# Runs up to this many fights, and budget.INLINE_MAX_UNITS units (about 2.5 s
+# of a web worker), answer inline; longer ones run as a job.
 INLINE_MAX_FIGHTS = 250
 # A thread-run job whose progress has not moved for this long died with its process.
 LOST_AFTER_SECONDS = 120
@@ -43,6 +45,10 @@ class Asked:
     @property
     def inline(self) -> bool:
         return not (self.background or (self.background is None and self.fights > INLINE_MAX_FIGHTS))
+
+    def runs_inline(self, cost: int) -> bool:
+        """Inline when asked so, or by default when short in fights and in units."""
+        return self.inline and (self.background is False or cost <= budget.INLINE_MAX_UNITS)
 
 
 @dataclass(frozen=True)
@@ -74,11 +80,32 @@ def simulate(asked: Asked, *, runner: JobRunner, compute: Compute, job_id: str |
     """Play ``asked`` inline, or hand it to ``runner`` as a job (RunnerBusy when it takes none).
 
     The template is checked first (InvalidInput, 422), before the
-    compute budget is charged or a job recorded."""
-    load_template(asked.template)
+    compute budget is charged or a job recorded. The cost is the fights times
+    what one fight of the template's ruleset and size takes (usecases/budget.py):
+    past ``budget.MAX_REQUEST_UNITS`` a 422 says how many fights the template
+    may have; inline past ``budget.INLINE_MAX_UNITS``, a 422 too (or a job when
+    ``background`` is not given)."""
+    ruleset, data = load_template(asked.template)
+    shape = {"ruleset": ruleset.id, "combatants": data["combatants"]}
+    cost = budget.simulation_cost(shape, asked.fights)
+    if cost > budget.MAX_REQUEST_UNITS:
+        raise InvalidInput(
+            {
+                "fights": [
+                    f"this template costs {cost // asked.fights} compute units a fight: "
+                    f"at most {budget.max_fights(shape)} fights in one request"
+                ]
+            }
+        )
+    inline = asked.runs_inline(cost)
+    if inline and cost > budget.INLINE_MAX_UNITS:
+        fights = budget.INLINE_MAX_UNITS // (cost // asked.fights)
+        raise InvalidInput(
+            {"fights": [f"at most {fights} fights of this template inline; send background: true for more"]}
+        )
     seed = asked.seed if asked.seed is not None else secrets.randbits(63)
-    with compute.limited():
-        if asked.inline:
+    with compute.limited(cost):
+        if inline:
             return Ran(compute.run(play_fights, asked.template, asked.fights, seed, asked.tactic))
         job_id = job_id or uuid.uuid4().hex
         runner.submit(job_id, chunk.request(asked.template, asked.fights, seed, asked.tactic))

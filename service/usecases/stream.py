@@ -11,8 +11,11 @@ stream is an ordinary read's authorization (``access.authorize``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import hashlib
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol, runtime_checkable
+
+from .. import codec
 
 
 @runtime_checkable
@@ -39,6 +42,30 @@ class EventStreams(Protocol):
         ...
 
     def missing(self, combat_ids: list[str]) -> set[str]: ...
+
+
+def entry_tag(entry: Mapping[str, Any]) -> str:
+    """A short fingerprint of a stored log entry, the same for every viewer and every read.
+
+    A stream's event id is ``<seq>:<tag>``. After Redis lost acknowledged
+    writes (a restart from an older snapshot, the second AOF ``everysec`` may
+    lose, a failover to a lagging replica), new actions take seqs clients
+    already saw: the entry at a client's seq then has another tag, and
+    :func:`rewritten` tells it so."""
+    return hashlib.blake2b(codec.dumps(entry), digest_size=4).hexdigest()
+
+
+def rewritten(log: Any, combat_id: str, head: int, after: int, tag: str | None) -> bool:
+    """Whether the history a reader followed up to ``after`` is no longer the combat's:
+    its position is past the head, or the entry there is not the one it saw (``tag``).
+
+    ``log`` is the store's ``log(combat_id, after, limit)`` (the Combats port)."""
+    if after > head:
+        return True
+    if tag is None or after == 0:
+        return False
+    entries, _ = log.log(combat_id, after - 1, 1)
+    return not entries or entries[0]["seq"] != after or entry_tag(entries[0]) != tag
 
 
 class Revoked(Exception):

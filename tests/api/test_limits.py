@@ -177,13 +177,80 @@ def test_a_compute_limit_below_the_largest_request_is_refused_at_start():
 
 
 def test_request_costs_are_the_work_they_allow():
-    from service.api import odds, simulations
+    from service.usecases import budget
 
-    defaults = odds.OddsRequest().load({"action": {}})
-    assert odds.compute_cost(defaults) == 15_000  # auto: 10,000 leaves, then 5,000 runs
-    assert odds.compute_cost({**defaults, "method": "exact", "max_leaves": 300}) == 300
-    assert odds.compute_cost({**defaults, "method": "monte_carlo", "runs": 100}) == 100
-    assert simulations.compute_cost(20_000) == 200_000
+    # /odds: the branches it allows, weighted by the combat's size (1 + (n - 2) / 12).
+    assert budget.odds_cost("auto", 5_000, 10_000, 2) == 15_000  # auto: 10,000 leaves, then 5,000 runs
+    assert budget.odds_cost("exact", 5_000, 300, 2) == 300
+    assert budget.odds_cost("monte_carlo", 100, 10_000, 2) == 100
+    assert budget.odds_cost("monte_carlo", 2_000, 10_000, 50) == 10_000  # 2,000 × (1 + 48 / 12)
+    assert budget.odds_branches(10_000, 2) == 10_000
+    assert budget.odds_branches(10_000, 50) == 2_000  # 10,000 / 5
+    assert budget.odds_branches(1, 50) == 1
+    # A fight: its measured CPU in 0.2 ms units, 10 at least.
+    assert budget.fight_units("sistema-2d6", 2) == 10  # 0.4 ms: 2 units, raised to 10
+    assert budget.fight_units("duel-2d6", 2) == 41  # 8.1 ms / 0.2
+    assert budget.fight_units("sistema-2d6", 50) == 139  # 27.7 ms / 0.2
+    assert budget.fight_units("duel-2d6", 50) == 8_797  # 1759.4 ms / 0.2
+    assert budget.fight_units("a-plugin", 2) == 41  # unmeasured: the dearest
+    # Between the measured sizes, interpolated: more combatants never cost less.
+    for ruleset_id in budget.FIGHT_MS:
+        costs = [budget.fight_units(ruleset_id, n) for n in range(2, 51)]
+        assert costs == sorted(costs), ruleset_id
+    fifty = {"ruleset": "sistema-2d6", "combatants": [{}] * 50}
+    assert budget.simulation_cost(fifty, 250) == 34_750  # 250 × 139: the flat 10 a fight charged 2,500
+    assert budget.max_fights(fifty) == 1_438  # 200,000 // 139
+
+
+def big_template(client, ruleset_id: str, size: int) -> dict:
+    """The example's combatants repeated (new ids and names) up to ``size``."""
+    template = client.get(f"/rulesets/{ruleset_id}").get_json()["example"]["combat"]
+    template = {k: v for k, v in template.items() if k not in ("dice", "seed")}
+    people = template["combatants"]
+    template["combatants"] = [{**people[i % len(people)], "id": f"c{i}", "name": f"C {i}"} for i in range(size)]
+    return template
+
+
+def test_a_simulation_costs_what_its_template_makes_it_do(store):
+    client = limited_client(store, "", compute_limit="200000 per minute")
+    template = big_template(client, "sistema-2d6", 50)
+    # 100 fights of 50 combatants: 100 × 139 = 13,900 units, more than an inline request may
+    # cost (12,500, about 2.5 s of a web worker; the flat cost charged 1,000 and ran them).
+    inline = client.post("/simulations", json={"template": template, "fights": 100, "seed": 1, "background": False})
+    assert inline.status_code == 422, inline.get_json()
+    assert "at most 89 fights of this template inline" in str(inline.get_json()["errors"])  # 12,500 // 139
+    # Past the most one request may cost (200,000 units): refused, naming how many fights fit.
+    duel = big_template(client, "duel-2d6", 50)
+    refused = client.post("/simulations", json={"template": duel, "fights": 23, "seed": 1, "background": True})
+    assert refused.status_code == 422
+    assert "at most 22 fights in one request" in str(refused.get_json()["errors"])  # 200,000 // 8,797
+
+
+def test_a_full_simulation_queue_refuses_a_job_naming_its_limit(store, monkeypatch):
+    import fakeredis
+    from rq import Queue
+
+    from service.api import simulations as api_simulations
+    from service.jobs.queue import QueueRunner
+    from service.store.jobs import SimulationJobs
+
+    redis = fakeredis.FakeRedis()
+    runner = QueueRunner(SimulationJobs(redis), "test-queue", max_chunks=3)
+    monkeypatch.setattr(api_simulations, "_runner", lambda: runner)
+    client = limited_client(store, "", compute_limit="")
+    template = client.get("/rulesets/sistema-2d6").get_json()["example"]["combat"]
+    template = {k: v for k, v in template.items() if k != "dice"}
+    # 4,001 fights: three chunks of 2,000 at most, as many as the queue takes.
+    first = client.post("/simulations", json={"template": template, "fights": 4_001, "seed": 1})
+    assert first.status_code == 202
+    assert Queue("test-queue", connection=redis).count == 3
+    # Any other client's job now waits for room (the queue is every client's).
+    full = client.post("/simulations", json={"template": template, "fights": 300, "seed": 2})
+    problem = full.get_json()
+    assert full.status_code == 503 and problem["type"] == "/problems/simulation-queue-full", problem
+    assert (problem["queued"], problem["limit"]) == (3, 3) and full.headers["Retry-After"] == "5"
+    assert "SIMULATION_QUEUE_MAX_CHUNKS" in problem["detail"]
+    assert Queue("test-queue", connection=redis).count == 3  # nothing more queued
 
 
 def test_a_worker_computes_one_costly_request_at_a_time(store):

@@ -30,6 +30,9 @@ class DarkEarthOdds(OddsProfile):
             return f"wound {event['params']['level']}"
         return super().label(event)
 
+    def answered_types(self) -> frozenset[str]:
+        return frozenset({"allocate"})
+
     def answers(self, state: Combat[Any], proposed: Action) -> list[Action]:
         for waiting in state.get("awaiting", ()):
             if "allocate" in waiting["actions"]:

@@ -92,6 +92,10 @@ class OddsProfile:
                 lost[old["id"]] = old_health - new_health
         return lost
 
+    def answered_types(self) -> frozenset[str]:
+        """The action types the default answers are made of (the prompts the odds look at)."""
+        return frozenset(self.default_answers)
+
     def answers(self, state: Combat[Any], proposed: Action) -> list[Action]:
         """Default answers to what ``state`` waits for, in order of preference (none: stop)."""
         for waiting in state.get("awaiting", ()):

@@ -161,6 +161,8 @@ function listen() {
     if (entry.seq > page.lastSeq) catchUp().catch(showError);
   });
   for (const end of ["gone", "revoked"]) stream.addEventListener(end, () => { stream.close(); setLive(end, false); });
+  // The store lost entries this page had shown (a Redis rollback): start again from an empty log.
+  stream.addEventListener("reset", () => listen());
 }
 
 function setLive(key, on) {
@@ -179,6 +181,7 @@ async function catchUp() {
     for (;;) {
       const answer = await api("GET", `/combats/${page.combatId}/events?after=${after}`, undefined, { "Accept-Language": language });
       if (generation !== page.logGeneration) return; // the log was reset meanwhile: those words are stale
+      if (answer.reset) return listen(); // the store lost entries shown here: start again from an empty log
       for (const entry of answer.items) appendEntry(entry);
       if (!answer.next_after) break;
       after = answer.next_after;

@@ -37,8 +37,9 @@ class Compute:
         self.charged = 0
 
     @contextmanager
-    def limited(self):
+    def limited(self, cost):
         self.charged += 1
+        self.cost = cost
         yield
 
     def run(self, function, *args, **kwargs):
@@ -68,3 +69,27 @@ def test_a_refused_caller_is_charged_nothing(combats, shown):
     with pytest.raises(AccessDenied):
         odds_of(combats, COMBAT_ID, shown["combatants"]["ana"], OddsAsked({**ATTACK, "actor": "capanga"}), compute)
     assert compute.charged == 0
+
+
+class Recorded(Compute):
+    """Records what the computation would be run with, without running it."""
+
+    def run(self, function, *args, **kwargs):
+        self.kwargs = kwargs
+        return {}
+
+
+def test_a_larger_combat_gets_fewer_runs_and_is_charged_by_its_size(combats, shown):
+    # 50 combatants: each run copies and checks the whole combat, 5 times the work of a pair
+    # (usecases/budget.py branch_weight: 1 + 48 / 12), so at most 10,000 / 5 runs and leaves.
+    state = combats.states[COMBAT_ID][-1]
+    state["combatants"] = state["combatants"] + [
+        {**state["combatants"][1], "id": f"extra{i}"} for i in range(50 - len(state["combatants"]))
+    ]
+    compute = Recorded()
+    odds_of(combats, COMBAT_ID, shown["gm"], OddsAsked(ATTACK, method="monte_carlo", runs=10_000), compute)
+    assert compute.kwargs["runs"] == 2_000 and compute.kwargs["max_leaves"] == 2_000
+    assert compute.cost == 10_000  # 2,000 runs × 5 (the flat cost charged 10,000 for 10,000 runs)
+    compute = Recorded()
+    odds_of(combats, COMBAT_ID, shown["gm"], OddsAsked(ATTACK, method="monte_carlo", runs=1_000), compute)
+    assert compute.kwargs["runs"] == 1_000 and compute.cost == 5_000

@@ -58,7 +58,7 @@ def test_the_simulation_jobs_satisfy_the_jobs_port(jobs):
         (QueueRunner(connect(None, 60).simulation_jobs(), "q"), ports.JobRunner),
         (ThreadRunner(connect(None, 60).simulation_jobs()), ports.JobRunner),
         (sealing, ports.Sealer),
-        (RequestCompute(1), ports.Compute),
+        (RequestCompute(), ports.Compute),
         (SnapshotSealer(b"secret"), ports.SnapshotSealer),
     ],
     ids=["queue runner", "thread runner", "sealer", "compute", "snapshot sealer"],

@@ -22,11 +22,13 @@ TEMPLATE = {key: value for key, value in get_ruleset("sistema-2d6").example()["c
 class Compute:
     def __init__(self):
         self.entered = self.left = 0
+        self.costs = []
         self.ran = []
 
     @contextmanager
-    def limited(self):
+    def limited(self, cost):
         self.entered += 1
+        self.costs.append(cost)
         try:
             yield
         finally:
