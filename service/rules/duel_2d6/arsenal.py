@@ -43,6 +43,33 @@ def is_ranged(weapon: dict[str, Any]) -> bool:
     return weapon["kind"] in RANGED_KINDS
 
 
+def ammo_refusal(shooter: DuelCombatant, weapon: dict[str, Any], shots: int) -> str | None:
+    """Why ``weapon`` cannot fire ``shots`` rounds now (jammed, too few left), or None.
+
+    The one statement of the rule: ranged.spend_ammo refuses with it, legal.py and duels.awaiting list with it.
+    """
+    if weapon["id"] in shooter["jammed"]:
+        return f"{weapon['name']} is jammed: reload it first"
+    if weapon.get("ammo"):
+        left = shooter["ammo"].get(weapon["id"], weapon["ammo"])
+        if left < shots:
+            return f"{weapon['name']} has {left} rounds left, {shots} needed: reload it"
+    return None
+
+
+def automatic_refusal(weapon: dict[str, Any], shot: str) -> str | None:
+    """Why ``weapon`` cannot make ``shot`` (a long burst needs an automatic weapon), or None: the shot and legal.py."""
+    if RANGED_SHOTS[shot].get("automatic") and not weapon.get("automatic"):
+        return f"{weapon['name']} cannot fire the long burst a suppression needs"
+    return None
+
+
+def shots_of(shot: str) -> int:
+    """The rounds a kind of shot fires (Double tir: 2)."""
+    found: int = RANGED_SHOTS[shot].get("shots", 1)
+    return found
+
+
 def band_of(distance: int) -> str:
     if distance < BAND_LIMITS["contact"]:
         return "contact"

@@ -15,6 +15,7 @@ from typing import Any, cast
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..state import Action
 from .arsenal import (
+    automatic_refusal,
     band_of,
     blow_modifiers,
     check_maneuver,
@@ -22,6 +23,7 @@ from .arsenal import (
     distance_malus,
     shift_band,
     shot_modifiers,
+    shots_of,
     weapon_of,
 )
 from .checks import attribute_base, roll_test
@@ -29,7 +31,7 @@ from .conditions import is_out, is_stunned
 from .defense import absorption, check_declaration, defense_modifiers
 from .duels import by_id, close_exchange, duel_between, face_opponents, give_initiative, hold_on
 from .effects import land_blow, release
-from .ranged import after_shot, land_shot, spend_ammo
+from .ranged import after_shot, land_shot, refuse, spend_ammo
 from .state import Duel, DuelCombatant, Res
 from .tables import CRITICAL, DEFENSES, FUMBLE, LEVELS, MELEE_ATTACKS, RANGED_SHOTS, SUCCESS
 from .wounds import roll_damage
@@ -107,8 +109,8 @@ def declare_attack(res: Res, attacker: DuelCombatant, action: Action) -> None:
 
 def declare_shot(res: Res, shooter: DuelCombatant, action: Action, weapon: dict[str, Any], duel: Duel) -> None:
     _check_options(res, action)
-    spec = RANGED_SHOTS[action["shot"]]
-    shots = spec.get("shots", 1)
+    refuse(automatic_refusal(weapon, action["shot"]))
+    shots = shots_of(action["shot"])
     spend_ammo(res, shooter, weapon, shots)
     plan = {
         "kind": "ranged",

@@ -1,7 +1,9 @@
 """Duel 2D6: the legal actions of a fighter now (blows, shots, threats, defenses, counters...).
 
-Each check here mirrors the one that would refuse the action (exchange.engaged,
-arsenal.check_maneuver and check_reach, defense.check_declaration, ranged.spend_ammo,
+The jammed, ammunition and automatic-fire conditions are the functions the
+resolution refuses with (arsenal.ammo_refusal, automatic_refusal). The other
+checks here still mirror the ones that would refuse the action (exchange.engaged,
+arsenal.check_maneuver and check_reach, defense.check_declaration,
 actions._join and _face); an inline defense and a Double Manoeuvre's second blow
 against an opponent already held stay for the client to compose.
 """
@@ -14,7 +16,7 @@ from typing import Any, cast
 
 from ..gm.legal import choice_found, describe, field_spec, present
 from ..ruleset import AnyRuleset, Choice
-from .arsenal import is_ranged, within_reach_of_a_blow
+from .arsenal import ammo_refusal, automatic_refusal, is_ranged, shots_of, within_reach_of_a_blow
 from .conditions import is_out
 from .defense import LOCKED_DEFENSES, allowed
 from .duels import by_id, duel_between, duels_of, hold_on, is_locked, max_opponents, other
@@ -52,6 +54,11 @@ def _weapons(actor: DuelCombatant) -> list[dict[str, Any]]:
     weapons += [{"id": w, **WEAPONS[w]} for w in ALWAYS_CARRIED if w not in held]
     dropped = actor["dropped"]
     return [w for w in weapons if w["id"] not in dropped] if dropped else weapons
+
+
+def _shooting(actor: DuelCombatant) -> list[dict[str, Any]]:
+    """The ranged weapons that can fire a round now (ranged.ammo_refusal): a counter shoots once."""
+    return [w for w in _weapons(actor) if is_ranged(w) and ammo_refusal(actor, w, 1) is None]
 
 
 def _reach(weapon: dict[str, Any]) -> dict[str, Any]:
@@ -147,13 +154,10 @@ def _shots(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list
     if not targets:
         return sets
     for weapon in _weapons(actor):
-        if not is_ranged(weapon) or weapon["id"] in actor["jammed"]:
+        if not is_ranged(weapon):
             continue
-        left = actor["ammo"].get(weapon["id"], weapon.get("ammo")) if weapon.get("ammo") else None
-        for shot, spec in RANGED_SHOTS.items():
-            if (left is not None and left < spec.get("shots", 1)) or (
-                spec.get("automatic") and not weapon.get("automatic")
-            ):
+        for shot in RANGED_SHOTS:
+            if automatic_refusal(weapon, shot) is not None or ammo_refusal(actor, weapon, shots_of(shot)) is not None:
                 continue
             suppression = shot == "tir_de_suppression"
             sets.append(
@@ -273,7 +277,7 @@ def _counters(
             for w, m, p in _blows(state, actor, opponent)
         ]
     if distance is not None:
-        found += [{"weapon": w["id"]} for w in _weapons(actor) if is_ranged(w) and distance <= _reach(w)["maximum"]]
+        found += [{"weapon": w["id"]} for w in _shooting(actor) if distance <= _reach(w)["maximum"]]
     return found
 
 
@@ -334,36 +338,23 @@ def _answers_to_threats(ruleset: AnyRuleset, state: DuelCombat, actor: DuelComba
     if duel is None:
         return []
     threatener = by_id(state, duel["attacker"])
-    sets = []
     threat = cast("dict[str, Any]", duel["threat"])  # found above among the threatened duels
     blows = _blows(state, actor, threatener) if within_reach_of_a_blow(threat.get("distance")) else []
-    for weapon, maneuver, part in blows:
-        sets.append(
-            describe(
-                ruleset,
-                state,
-                actor["id"],
-                "counter",
-                weapon={"required": True, "choices": [weapon["id"]]},
-                maneuver={"required": True, "choices": [maneuver]},
-                part={"required": True, "choices": [part]} if part else None,
-                distance=None,
-            )
+
+    def answer(weapon: dict[str, Any], maneuver: str | None = None, part: str | None = None) -> Choice:
+        return describe(
+            ruleset,
+            state,
+            actor["id"],
+            "counter",
+            weapon={"required": True, "choices": [weapon["id"]]},
+            maneuver={"required": True, "choices": [maneuver]} if maneuver else None,
+            part={"required": True, "choices": [part]} if part else None,
+            distance=None if maneuver else {"required": True, **_reach(weapon)},
         )
-    for weapon in _weapons(actor):
-        if is_ranged(weapon):
-            sets.append(
-                describe(
-                    ruleset,
-                    state,
-                    actor["id"],
-                    "counter",
-                    weapon={"required": True, "choices": [weapon["id"]]},
-                    maneuver=None,
-                    part=None,
-                    distance={"required": True, **_reach(weapon)},
-                )
-            )
+
+    sets = [answer(weapon, maneuver, part) for weapon, maneuver, part in blows]
+    sets += [answer(weapon) for weapon in _shooting(actor)]
     return sets
 
 

@@ -6,15 +6,13 @@ resolution refuses with it and legal.py / rounds.awaiting list with it. The
 tests below change one such function and watch both sides follow.
 """
 
-import sys
-
 import pytest
 
 from service.rules.age_du_silicium import declarations, status, weapons
 from service.rules.errors import ActionNotAllowed
 from service.rules.registry import get_ruleset
 
-from ..rules_helpers import combatant, step
+from ..rules_helpers import combatant, replace_everywhere, start, step
 from .fixtures import RULESET, ana, attack_entry, bob, cy, declare, duel, refused, to_resolution
 
 
@@ -27,18 +25,11 @@ def _awaited(state, actor):
 
 
 def _replace_everywhere(monkeypatch, original, replacement):
-    """Put ``replacement`` wherever the ruleset's modules hold ``original``: one function, changed in one place."""
-    for name, module in list(sys.modules.items()):
-        if name.startswith("service.rules.age_du_silicium"):
-            for attribute, value in list(vars(module).items()):
-                if value is original:
-                    monkeypatch.setattr(module, attribute, replacement)
+    replace_everywhere(monkeypatch, "service.rules.age_du_silicium", original, replacement)
 
 
 def _before_reasoning():
     """Bob (corpo) fails his Calme (99) and flees; Cy, his ally, declared to reason with him; Ana declares last."""
-    from ..rules_helpers import start
-
     state, _ = start(RULESET, [ana(), bob(), cy(calme=80)], dice=[1, 99, 1])
     state, _ = step(state, {"type": "choose_frenzy", "actor": "bob", "behaviour": "flight"})
     state, _ = declare(state, "bob", {"kind": "flee"})
@@ -87,8 +78,6 @@ def test_refusing_a_kind_in_kind_refusal_refuses_it_in_the_resolution_and_the_li
 
 
 def test_refusing_a_kind_in_kind_refusal_refuses_its_declaration_and_its_listing(monkeypatch):
-    from ..rules_helpers import start
-
     state, _ = start(RULESET, [ana(), bob(), cy(calme=80)], dice=[1, 99, 1])
     state, _ = step(state, {"type": "choose_frenzy", "actor": "bob", "behaviour": "flight"})
     state, _ = declare(state, "bob", {"kind": "flee"})
