@@ -21,6 +21,7 @@ from .arsenal import (
     check_maneuver,
     check_reach,
     distance_malus,
+    hold_refusal,
     shift_band,
     shot_modifiers,
     shots_of,
@@ -33,7 +34,7 @@ from .duels import by_id, close_exchange, duel_between, face_opponents, give_ini
 from .effects import land_blow, release
 from .ranged import after_shot, land_shot, refuse, spend_ammo
 from .state import Duel, DuelCombatant, Res
-from .tables import CRITICAL, DEFENSES, FUMBLE, LEVELS, MELEE_ATTACKS, RANGED_SHOTS, SUCCESS
+from .tables import CRITICAL, DEFENSES, FUMBLE, LEVELS, RANGED_SHOTS, SUCCESS
 from .wounds import roll_damage
 
 NO_DEFENSE = {
@@ -88,13 +89,7 @@ def declare_attack(res: Res, attacker: DuelCombatant, action: Action) -> None:
         field = "maneuver" if index == 0 else "second.maneuver"
         weapon = weapon_of(attacker, blow["weapon"], field="weapon" if index == 0 else "second.weapon")
         check_maneuver(attacker, blow["maneuver"], weapon, blow["part"], field)
-        needs = MELEE_ATTACKS[blow["maneuver"]].get("needs_hold")
-        set_up = index == 1 and blows[0]["maneuver"] == "prise" and blows[0]["part"] in (needs or ())
-        if needs and held_part not in needs and not set_up:
-            raise ActionNotAllowed(
-                f"{MELEE_ATTACKS[blow['maneuver']]['name']} needs a Prise ({' or '.join(needs)}) on {defender['name']} first",
-                field=field,
-            )
+        refuse(hold_refusal(blow["maneuver"], held_part, defender["name"], blows[0] if index == 1 else None), field)
     plan = {
         "kind": "melee",
         "attacker": attacker["id"],
@@ -215,14 +210,10 @@ def _melee_blow(
     res: Res, plan: dict[str, Any], index: int, decl: dict[str, Any], attacker: DuelCombatant, defender: DuelCombatant
 ) -> list[str]:
     blow = plan["blows"][index]
-    spec = MELEE_ATTACKS[blow["maneuver"]]
-    needs = spec.get("needs_hold")
     hold = hold_on(res.state, defender["id"])
-    if (
-        is_out(attacker)
-        or is_out(defender)
-        or (needs and not (hold and hold["holder"] == attacker["id"] and hold["part"] in needs))
-    ):
+    held_part = hold["part"] if hold and hold["holder"] == attacker["id"] else None
+    # The hold a blow needs is checked again as it lands: the first blow's Prise may have failed.
+    if is_out(attacker) or is_out(defender) or hold_refusal(blow["maneuver"], held_part, defender["name"]):
         res.emit("blow_impossible", attacker=attacker["id"], defender=defender["id"], maneuver=blow["maneuver"])
         return []
     mods = blow_modifiers(

@@ -1,10 +1,10 @@
 """Duel 2D6: the legal actions of a fighter now (blows, shots, threats, defenses, counters...).
 
-The jammed, ammunition and automatic-fire conditions are the functions the
-resolution refuses with (arsenal.ammo_refusal, automatic_refusal). The other
-checks here still mirror the ones that would refuse the action (exchange.engaged,
-arsenal.check_maneuver and check_reach, defense.check_declaration,
-actions._join and _face); an inline defense and a Double Manoeuvre's second blow
+The jammed, ammunition, automatic-fire, maneuver-weapon and hold conditions
+are the functions the resolution refuses with (arsenal.ammo_refusal,
+automatic_refusal, maneuver_refusal, hold_refusal). The other checks here still
+mirror the ones that would refuse the action (exchange.engaged,
+arsenal.check_reach, defense.check_declaration, actions._join and _face); an inline defense and a Double Manoeuvre's second blow
 against an opponent already held stay for the client to compose.
 """
 
@@ -16,7 +16,15 @@ from typing import Any, cast
 
 from ..gm.legal import choice_found, describe, field_spec, present
 from ..ruleset import AnyRuleset, Choice
-from .arsenal import ammo_refusal, automatic_refusal, is_ranged, shots_of, within_reach_of_a_blow
+from .arsenal import (
+    ammo_refusal,
+    automatic_refusal,
+    hold_refusal,
+    is_ranged,
+    maneuver_refusal,
+    shots_of,
+    within_reach_of_a_blow,
+)
 from .conditions import is_out
 from .defense import LOCKED_DEFENSES, allowed
 from .duels import by_id, duel_between, duels_of, hold_on, is_locked, max_opponents, other
@@ -74,14 +82,8 @@ def _blows(
     hold = hold_on(state, opponent["id"])
     held_part = hold["part"] if hold and hold["holder"] == actor["id"] else None
     for weapon in _weapons(actor):
-        if is_ranged(weapon):
-            continue
-        for maneuver, spec in MELEE_ATTACKS.items():
-            if "weapons" in spec and weapon["id"] not in spec["weapons"]:
-                continue
-            if spec.get("grapple") and weapon["kind"] != "natural" and not weapon.get("grapple"):
-                continue
-            if spec.get("needs_hold") and held_part not in spec["needs_hold"]:
+        for maneuver in MELEE_ATTACKS:
+            if maneuver_refusal(maneuver, weapon) or hold_refusal(maneuver, held_part, opponent["name"]):
                 continue
             for part in HOLD_PARTS if maneuver == "prise" else [None]:
                 yield weapon, maneuver, part
@@ -123,26 +125,24 @@ def _attacks(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> li
                     weapon={"required": True, "choices": [weapon["id"]]},
                     maneuver={"required": True, "choices": [maneuver]},
                     part={"required": True, "choices": [part]} if part else None,
-                    second={"choices": _seconds(state, actor, maneuver, part)},
+                    second={"choices": _seconds(state, actor, opponent, maneuver, part)},
                     defense={"type": "object"},  # the defender's declaration: what his `defend` would list
                 )
             )
     return sets
 
 
-def _seconds(state: DuelCombat, actor: DuelCombatant, first: str, part: str | None) -> list[dict[str, Any]]:
+def _seconds(
+    state: DuelCombat, actor: DuelCombatant, opponent: DuelCombatant, first: str, part: str | None
+) -> list[dict[str, Any]]:
     """Double Manoeuvre: second blows needing no hold, or the hold the first blow (a Prise) sets up."""
     found = []
+    set_up_by = {"maneuver": first, "part": part}
     for weapon in _weapons(actor):
-        if is_ranged(weapon):
-            continue
-        for maneuver, spec in MELEE_ATTACKS.items():
-            needs = spec.get("needs_hold")
-            if ("weapons" in spec and weapon["id"] not in spec["weapons"]) or maneuver == "prise":
+        for maneuver in MELEE_ATTACKS:
+            if maneuver == "prise" or maneuver_refusal(maneuver, weapon):
                 continue
-            if spec.get("grapple") and weapon["kind"] != "natural" and not weapon.get("grapple"):
-                continue
-            if needs and not (first == "prise" and part in needs):
+            if hold_refusal(maneuver, None, opponent["name"], set_up_by):
                 continue
             found.append({"maneuver": maneuver, "weapon": weapon["id"]})
     return found

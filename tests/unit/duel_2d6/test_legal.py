@@ -7,10 +7,10 @@ change one of them in one place and watch both sides follow.
 """
 
 from service.rules.duel_2d6 import arsenal
-from service.rules.errors import ActionNotAllowed
+from service.rules.errors import ActionNotAllowed, InvalidAction
 
 from ..rules_helpers import codes, combatant, params, replace_everywhere, step
-from .fixtures import ana, bob, fight, legal, refused, shoot
+from .fixtures import ana, attack, bob, fight, legal, refused, shoot
 
 GUNS = [{"id": "pistolet", "catalog": "pistolet_9mm"}, {"id": "fusil", "catalog": "fusil_assaut"}]
 SHOOTER = {"weapons": GUNS, "skills": {"Bagarre": 1, "Armes à feu": 2}}
@@ -133,3 +133,44 @@ def test_allowing_every_weapon_in_ammo_refusal_awaits_her_counter_and_accepts_it
     assert _counter_weapons(state) == {"pistolet"}
     _, entry = step(state, {"type": "counter", "actor": "ana", "weapon": "pistolet", "dice": [1, 2, 1]})
     assert params(entry, "counter_rolled")["target"] == 7 + 2 - 3  # Armes à feu 2, counter -3
+
+
+# -- the maneuvers: arsenal.maneuver_refusal (the weapon a maneuver takes), hold_refusal (the Prise it needs) ---
+
+
+def _maneuvers(state, actor="ana"):
+    """(maneuver, weapon) pairs of the first blows /options lists, and of the Double Manoeuvre seconds."""
+    attacks = [c["params"] for c in legal(state, actor) if c["type"] == "attack"]
+    firsts = {(p["maneuver"]["choices"][0], p["weapon"]["choices"][0]) for p in attacks}
+    seconds = {(s["maneuver"], s["weapon"]) for p in attacks for s in p["second"]["choices"]}
+    return firsts, seconds
+
+
+def test_refusing_a_maneuver_in_maneuver_refusal_refuses_it_in_the_resolution_and_the_listing(monkeypatch):
+    state = fight(ana(), bob())  # bare hands: fist and foot
+    firsts, seconds = _maneuvers(state)
+    assert ("coup_simple", "poing") in firsts and ("coup_simple", "poing") in seconds
+    original = arsenal.maneuver_refusal
+
+    def no_punches(maneuver, weapon):
+        return "no punches" if weapon["id"] == "poing" else original(maneuver, weapon)
+
+    _replace(monkeypatch, original, no_punches)
+    firsts, seconds = _maneuvers(state)
+    assert firsts and all(w != "poing" for _, w in firsts | seconds)
+    assert refused(state, attack(maneuver="coup_simple", weapon="poing"), InvalidAction) == "maneuver"
+
+
+def test_allowing_every_hold_in_hold_refusal_lists_and_accepts_a_strangling_without_a_prise(monkeypatch):
+    state = fight(ana(), bob())
+    firsts, seconds = _maneuvers(state)
+    assert ("etrangler", "poing") not in firsts  # Étrangler needs a Prise on the head first
+    assert refused(state, attack(maneuver="etrangler", weapon="poing"), ActionNotAllowed) == "maneuver"
+    _replace(monkeypatch, arsenal.hold_refusal, lambda maneuver, held_part, opponent, set_up_by=None: None)
+    firsts, seconds = _maneuvers(state)
+    assert ("etrangler", "poing") in firsts and ("etrangler", "poing") in seconds
+    # Declared, and struck as it lands (the blow's own check is the same function): 1 + 2 = 3 against
+    # 2 + Bagarre 1 = 3 succeeds; damage 1d3 (3); Bob's CON roll 1 + 1 against 2 - 3 fails: stunned.
+    _, entry = step(state, attack(maneuver="etrangler", weapon="poing", defense="aucune", dice=[1, 2, 3, 1, 1]))
+    assert "blow_impossible" not in codes(entry)
+    assert params(entry, "stunned") == {"target": "bob", "until": 2}
