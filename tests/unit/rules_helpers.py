@@ -49,3 +49,16 @@ def replace_everywhere(monkeypatch, package: str, original, replacement) -> None
             for attribute, value in list(vars(module).items()):
                 if value is original:
                     monkeypatch.setattr(module, attribute, replacement)
+
+
+def refused(state: dict, action: dict, error: type):
+    """Assert the engine refuses ``action`` with ``error`` and leaves ``state`` untouched; return the error."""
+    import copy
+
+    import pytest
+
+    before = copy.deepcopy(state)
+    with pytest.raises(error) as caught:
+        apply_action(state, action)
+    assert state == before
+    return caught.value

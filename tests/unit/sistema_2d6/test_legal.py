@@ -5,16 +5,11 @@ functions the resolution raises and legal.py lists with. Each test changes one
 of them in one place and watches both the refusal and the listing follow.
 """
 
-import copy
-
-import pytest
-
-from service.rules.engine import apply_action
 from service.rules.errors import ActionNotAllowed
 from service.rules.registry import get_ruleset
 from service.rules.sistema_2d6 import actions
 
-from ..rules_helpers import params, replace_everywhere, start, step
+from ..rules_helpers import params, refused, replace_everywhere, start, step
 from .fixtures import ANA_FIRST, RULESET, ana, bruno
 
 
@@ -35,20 +30,12 @@ def _replace(monkeypatch, original, replacement):
     replace_everywhere(monkeypatch, "service.rules.sistema_2d6", original, replacement)
 
 
-def _refused(state, action, error=ActionNotAllowed):
-    before = copy.deepcopy(state)
-    with pytest.raises(error) as caught:
-        apply_action(state, action)
-    assert state == before
-    return caught.value
-
-
 def test_refusing_a_target_in_attack_target_refusal_refuses_it_in_the_resolution_and_the_listing(monkeypatch):
     state = _fight()
     assert [p["target"]["choices"] for p in _attacks(state)] == [["bruno"], ["bruno"]]  # single shots, bursts
     _replace(monkeypatch, actions.attack_target_refusal, lambda a, t: ActionNotAllowed("protected", field="target"))
     assert _attacks(state) == []
-    error = _refused(state, {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola"})
+    error = refused(state, {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "pistola"}, ActionNotAllowed)
     assert (error.field, str(error)) == ("target", "protected")
 
 
@@ -58,7 +45,7 @@ def test_burst_refusal_decides_the_burst_in_the_resolution_and_the_listing(monke
     burst = {"type": "attack", "actor": "ana", "target": "bruno", "weapon": "smg", "burst": True, "difficulty": 10}
     _replace(monkeypatch, actions.burst_refusal, lambda weapon, options: ActionNotAllowed("no bursts", field="burst"))
     assert _bursts(state) == set()
-    assert str(_refused(state, burst)) == "no bursts"
+    assert str(refused(state, burst, ActionNotAllowed)) == "no bursts"
     _replace(monkeypatch, actions.burst_refusal, lambda weapon, options: None)
     assert "pistola" in _bursts(state)
     # The pistol now fires a burst: DES 3 + Armas de Fogo 2 + precision 1 - 4 + (6 + 6) = 14 >= 10.
@@ -76,4 +63,4 @@ def test_refusing_a_patient_in_stabilize_refusal_refuses_it_in_both(monkeypatch)
     _replace(monkeypatch, actions.stabilize_refusal, lambda h, p: ActionNotAllowed("not now", field="target"))
     assert "stabilize" not in {c["type"] for c in get_ruleset(RULESET).legal_actions(state, "ana")}
     aid = {"type": "stabilize", "actor": "ana", "target": "bruno", "skill": "Medicina", "difficulty": 10}
-    assert str(_refused(state, aid)) == "not now"
+    assert str(refused(state, aid, ActionNotAllowed)) == "not now"
