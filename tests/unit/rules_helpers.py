@@ -35,3 +35,30 @@ def codes(entry: dict) -> list[str]:
 
 def combatant(state: dict, combatant_id: str) -> dict:
     return next(c for c in state["combatants"] if c["id"] == combatant_id)
+
+
+def replace_everywhere(monkeypatch, package: str, original, replacement) -> None:
+    """Put ``replacement`` wherever the modules of ``package`` hold ``original``: one check, changed in one place.
+
+    A ruleset whose listing restated a check instead of calling it would not follow the change.
+    """
+    import sys
+
+    for name, module in list(sys.modules.items()):
+        if name == package or name.startswith(package + "."):
+            for attribute, value in list(vars(module).items()):
+                if value is original:
+                    monkeypatch.setattr(module, attribute, replacement)
+
+
+def refused(state: dict, action: dict, error: type):
+    """Assert the engine refuses ``action`` with ``error`` and leaves ``state`` untouched; return the error."""
+    import copy
+
+    import pytest
+
+    before = copy.deepcopy(state)
+    with pytest.raises(error) as caught:
+        apply_action(state, action)
+    assert state == before
+    return caught.value

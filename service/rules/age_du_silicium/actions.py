@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..conditions import add, has, remove
+from ..conditions import add, remove
 from ..ending import ends_now
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..ruleset import GM
 from ..state import Action
 from .attacks import attack
 from .checks import Test, roll_test
-from .declarations import check_reason_target, choose_frenzy, declare, standing_check
+from .declarations import check_reason_target, choose_frenzy, declare, retest_refusal, standing_check
 from .opening import calme_chance, numbers_modifier
 from .reactions import react
-from .rounds import add_reaction, available_reactions, current_slot, finish_slot, run
+from .rounds import add_reaction, available_reactions, current_slot, finish_slot, own_slot, run
 from .state import Res, SiliciumCombatant
-from .status import FRENZY, IMMOBILISED, condition, enemies, frenzy, is_standing, standing_sides
+from .status import FRENZY, IMMOBILISED, condition, enemies, frenzy, is_standing, refuse, standing_sides
 from .tables import BREAK_FREE_SKILL, EXPERIENCE
 from .weapons import skill
 from .wounds import blessures_adjusted
@@ -41,25 +41,14 @@ def settle(res: Res) -> None:
         run(res)
 
 
-def _own_slot(res: Res, actor: SiliciumCombatant, kind: str | None = None) -> dict[str, Any]:
-    slot = current_slot(res.state)
-    if slot is None or slot["actor"] != actor["id"]:
-        who = slot["actor"] if slot else "nobody"
-        raise NotYourTurn(f"it is not {actor['id']}'s action; waiting for {who}", field="actor")
-    if kind and slot["kind"] != kind:
-        raise ActionNotAllowed(f"{actor['id']} declared {slot['kind']!r}, not {kind!r}", field="type")
-    return slot
-
-
 def reason(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     """Seed: an ally talks a frenzied combatant down; one Calme retest a round, at least 10 %."""
-    slot = _own_slot(res, actor, "reason")
+    slot = own_slot(res.state, actor, "reason")
     target = res.combatant(action["target"], field="target")
     if slot["target"] != target["id"]:
         raise ActionNotAllowed(f"{actor['id']} declared to reason with {slot['target']}", field="target")
     check_reason_target(actor, target, "target")
-    if target["retested_round"] == res.state["round"]:
-        raise ActionNotAllowed(f"{target['id']} has already retested its Calme this round", field="target")
+    refuse(retest_refusal(res.state, target), "target")
     modifiers = {}
     if res.options["retest_modifiers"] == "situation":
         experience = target["sheet"]["experience"]
@@ -88,9 +77,7 @@ def break_free(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     A victim grabbed before his rank breaks free with whatever action he had
     declared: the hold changed what he can do, not whether he acts.
     """
-    _own_slot(res, actor)
-    if not has(actor, IMMOBILISED):
-        raise ActionNotAllowed(f"{actor['id']} is not immobilised", field="type")
+    own_slot(res.state, actor, "break_free")
     holder_id = (condition(actor, IMMOBILISED) or {}).get("by")
     holder = next((c for c in res.state["combatants"] if c["id"] == holder_id), None)
     victim_test = roll_test(res, skill(actor, BREAK_FREE_SKILL) + action["modifier"], "break free", actor)
@@ -120,10 +107,8 @@ def break_free(res: Res, actor: SiliciumCombatant, action: Action) -> None:
 
 def hold(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     """Seed: one may always give up the initiative and hold the action."""
-    slot = _own_slot(res, actor)
     # Held down, he may only break free; freed before his rank, he may hold the break_free he declared.
-    if has(actor, IMMOBILISED):
-        raise ActionNotAllowed(f"{actor['id']} is immobilised and can only try to break free", field="type")
+    slot = own_slot(res.state, actor, "hold")
     add_reaction(res, slot, "held")
     finish_slot(res.state)
 
@@ -136,7 +121,7 @@ def forgo(res: Res, actor: SiliciumCombatant, action: Action) -> None:
         held[0]["used"] = True
         res.emit("held_action_given_up", actor=actor["id"])
         return
-    slot = _own_slot(res, actor)
+    slot = own_slot(res.state, actor, "forgo")
     res.emit("action_forgone", actor=actor["id"], kind=slot["kind"], description=action["description"])
     finish_slot(res.state)
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import add, has
-from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..errors import ActionNotAllowed, InvalidAction
 from ..state import Action
 from .checks import roll_test
 from .declarations import check_attack_target, check_kind
 from .modifiers import attack_modifiers, mode
-from .rounds import available_reactions, current_slot, defences, finish_slot
+from .rounds import available_reactions, current_slot, defences, finish_slot, own_slot
 from .state import PendingAttack, Res, SiliciumCombat, SiliciumCombatant
 from .status import DISARMED, IMMOBILISED, is_standing
 from .weapons import skill, usable_weapon
@@ -33,12 +33,7 @@ def _spend_action(res: Res, attacker: SiliciumCombatant, action: Action) -> bool
             raise ActionNotAllowed(f"{attacker['id']} holds no action to react with", field="reaction")
         held[0]["used"] = True
         return False
-    slot = current_slot(state)
-    if slot is None or slot["actor"] != attacker["id"]:
-        who = slot["actor"] if slot else "nobody"
-        raise NotYourTurn(f"it is not {attacker['id']}'s action; waiting for {who}", field="actor")
-    if slot["kind"] != "attack":
-        raise ActionNotAllowed(f"{attacker['id']} declared {slot['kind']!r}, not an attack", field="type")
+    own_slot(state, attacker, "attack")
     return True
 
 

@@ -13,35 +13,14 @@ from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..state import Action
 from .rounds import next_declarer, plan, spend_surprise
 from .state import Res, SiliciumCombat, SiliciumCombatant
-from .status import CORNERED, FRENZY, IMMOBILISED, condition, frenzy, is_standing
-from .tables import DEFENSIVE_KINDS, MAX_AIM
+from .status import DEAD, FRENZY, condition, frenzy, is_standing, kind_refusal, refuse
+from .tables import MAX_AIM
 from .weapons import find_weapon
 
 
 def check_kind(combatant: SiliciumCombatant, kind: str, field: str, forced_defence: bool = False) -> None:
-    """Refuse a kind of action the combatant's state forbids."""
-    behaviour = frenzy(combatant)
-    immobilised = has(combatant, IMMOBILISED)
-    if immobilised:
-        # Breaking free is all a victim can do, surprised or frenzied alike.
-        if kind != "break_free":
-            raise ActionNotAllowed(f"{combatant['id']} is immobilised and can only try to break free", field=field)
-        return
-    if kind == "break_free":
-        raise ActionNotAllowed(f"{combatant['id']} is not immobilised", field=field)
-    if forced_defence:
-        if kind not in DEFENSIVE_KINDS:
-            raise ActionNotAllowed(
-                f"{combatant['id']} was surprised: this action must be defensive ({', '.join(DEFENSIVE_KINDS)})",
-                field=field,
-            )
-        return  # the surprise's compulsory defence comes before the frenzy (docs, gap G9)
-    if behaviour == "berserker" and kind in DEFENSIVE_KINDS:
-        raise ActionNotAllowed(f"{combatant['id']} is a berserker and takes no defensive action", field=field)
-    if behaviour == "flight" and kind in ("attack", "aim") and not has(combatant, CORNERED):
-        # Seed: "il doit éviter tout combat, sauf s'il n'a pas le choix": aiming prepares a shot.
-        what = "attacks" if kind == "attack" else "aims"
-        raise ActionNotAllowed(f"{combatant['id']} is fleeing and {what} only when cornered", field=field)
+    """Refuse a kind of action the combatant's state forbids (status.kind_refusal)."""
+    refuse(kind_refusal(combatant, kind, forced_defence), field)
 
 
 def check_target(state: SiliciumCombat, actor: SiliciumCombatant, kind: str, target_id: str | None, field: str) -> None:
@@ -60,18 +39,37 @@ def check_target(state: SiliciumCombat, actor: SiliciumCombatant, kind: str, tar
         check_reason_target(actor, target, field)
 
 
-def check_attack_target(attacker: SiliciumCombatant, target: SiliciumCombatant, field: str) -> None:
-    if has(target, "dead"):
-        raise ActionNotAllowed(f"{target['id']} is dead", field=field)
+def attack_target_refusal(attacker: SiliciumCombatant, target: SiliciumCombatant) -> str | None:
+    """Why ``attacker`` may not attack ``target`` (another combatant), or None: the declaration, the attack and the listing."""
+    if has(target, DEAD):
+        return f"{target['id']} is dead"
     if frenzy(attacker) == "berserker" and target["side"] == attacker["side"]:
-        raise ActionNotAllowed(f"{attacker['id']} is a berserker and attacks only enemies", field=field)
+        return f"{attacker['id']} is a berserker and attacks only enemies"
+    return None
+
+
+def check_attack_target(attacker: SiliciumCombatant, target: SiliciumCombatant, field: str) -> None:
+    refuse(attack_target_refusal(attacker, target), field)
+
+
+def reason_target_refusal(actor: SiliciumCombatant, target: SiliciumCombatant) -> str | None:
+    """Why ``actor`` may not talk ``target`` (another combatant) out of a frenzy, or None (seed: an ally, a frenzy)."""
+    if target["side"] != actor["side"]:
+        return f"only an ally can talk {target['id']} out of its frenzy"
+    if condition(target, FRENZY) is None:
+        return f"{target['id']} is not in a frenzy"
+    return None
 
 
 def check_reason_target(actor: SiliciumCombatant, target: SiliciumCombatant, field: str) -> None:
-    if target["side"] != actor["side"]:
-        raise ActionNotAllowed(f"only an ally can talk {target['id']} out of its frenzy", field=field)
-    if condition(target, FRENZY) is None:
-        raise ActionNotAllowed(f"{target['id']} is not in a frenzy", field=field)
+    refuse(reason_target_refusal(actor, target), field)
+
+
+def retest_refusal(state: SiliciumCombat, target: SiliciumCombatant) -> str | None:
+    """Seed: one Calme retest a round ("tous les rounds où on l'aide")."""
+    if target["retested_round"] == state["round"]:
+        return f"{target['id']} has already retested its Calme this round"
+    return None
 
 
 def reasoned_with(state: SiliciumCombat) -> set[str]:

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..conditions import has
 from ..gm.legal import choice_found, describe, field_spec, present
 from ..ruleset import AnyRuleset
-from .declarations import reasoned_with
+from .declarations import attack_target_refusal, reason_target_refusal, reasoned_with, retest_refusal
 from .modifiers import mode
 from .rounds import current_slot, defences, plan
 from .state import PendingAttack, SiliciumCombat, SiliciumCombatant
-from .status import CORNERED, DEAD, DISARMED, FRENZY, IMMOBILISED, condition, frenzy, is_standing, may_attack
+from .status import is_standing, kind_refusal, may_attack
 from .tables import (
     DECLARED_KINDS,
-    DEFENSIVE_KINDS,
     FULL_AUTO,
     MANEUVER_SKILL_LEVEL,
     MANEUVERS,
@@ -22,6 +20,7 @@ from .tables import (
     SITUATION,
     UNARMED,
 )
+from .weapons import weapon_refusal
 
 # What a melee attack never takes (modifiers._melee), and what a ranged one never takes (_ranged).
 RANGED_ONLY = (
@@ -60,42 +59,25 @@ def choices(ruleset: AnyRuleset, state: SiliciumCombat, actor_id: str, action_ty
         return _attacks(ruleset, state, actor, own)
     if action_type == "reason":
         target = next((c for c in state["combatants"] if c["id"] == cast("dict[str, Any]", own)["target"]), None)
-        if target is None or not _may_reason(actor, target) or target["retested_round"] == state["round"]:
+        if target is None or not _may_reason(actor, target) or retest_refusal(state, target) is not None:
             return []
         return [describe(ruleset, state, actor_id, action_type, target={"required": True, "choices": [target["id"]]})]
-    if action_type == "hold" and has(actor, IMMOBILISED):
-        return []  # an immobilised victim can only try to break free
     if action_type == "react":
         return _reactions(ruleset, state, actor)
     return None
 
 
 def _allowed_kinds(actor: SiliciumCombatant, forced_defence: bool) -> list[str]:
-    """declarations.check_kind, as a list."""
-    if has(actor, IMMOBILISED):
-        return ["break_free"]
-    kinds = [k for k in DECLARED_KINDS if k != "break_free"]
-    if forced_defence:
-        return [k for k in kinds if k in DEFENSIVE_KINDS]
-    if frenzy(actor) == "berserker":
-        kinds = [k for k in kinds if k not in DEFENSIVE_KINDS]
-    if frenzy(actor) == "flight" and not has(actor, CORNERED):
-        kinds = [k for k in kinds if k not in ("attack", "aim")]
-    return kinds
+    """The kinds the declaration accepts (status.kind_refusal)."""
+    return [k for k in DECLARED_KINDS if kind_refusal(actor, k, forced_defence) is None]
 
 
 def _attack_targets(state: SiliciumCombat, actor: SiliciumCombatant) -> list[str]:
-    return [
-        c["id"]
-        for c in present(state)
-        if c["id"] != actor["id"]
-        and not has(c, DEAD)
-        and not (frenzy(actor) == "berserker" and c["side"] == actor["side"])
-    ]
+    return [c["id"] for c in present(state) if c["id"] != actor["id"] and attack_target_refusal(actor, c) is None]
 
 
 def _may_reason(actor: SiliciumCombatant, target: SiliciumCombatant) -> bool:
-    return target["id"] != actor["id"] and target["side"] == actor["side"] and condition(target, FRENZY) is not None
+    return target["id"] != actor["id"] and reason_target_refusal(actor, target) is None
 
 
 def _slots(state: SiliciumCombat, actor: SiliciumCombatant) -> list[dict[str, Any]]:
@@ -122,9 +104,8 @@ def _slots(state: SiliciumCombat, actor: SiliciumCombatant) -> list[dict[str, An
 
 
 def _weapons(actor: SiliciumCombatant) -> list[dict[str, Any]]:
-    """The weapons the actor may strike with now (weapons.usable_weapon)."""
-    weapons = [*actor["sheet"]["weapons"], UNARMED]
-    return [w for w in weapons if w["unarmed"]] if has(actor, DISARMED) else weapons
+    """The weapons the actor may strike with now (weapons.weapon_refusal)."""
+    return [w for w in [*actor["sheet"]["weapons"], UNARMED] if weapon_refusal(actor, w) is None]
 
 
 def _attacks(

@@ -12,9 +12,21 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import has, next_round, remove
+from ..errors import NotYourTurn
 from ..state import Awaiting
 from .state import Reaction, Res, SiliciumCombat, SiliciumCombatant
-from .status import IMMOBILISED, SURPRISED, by_id, condition, frenzy, is_standing, may_attack
+from .status import (
+    IMMOBILISED,
+    RANK_ACTIONS,
+    SURPRISED,
+    by_id,
+    condition,
+    frenzy,
+    is_standing,
+    may_attack,
+    rank_refusal,
+    refuse,
+)
 from .tables import ACTION_STEP, INTERACTIVE_KINDS, MAX_AIM
 
 # A round holds at most MAX_COMBATANTS * MAX_ACTIONS slots; this only stops
@@ -117,6 +129,16 @@ def current_slot(state: SiliciumCombat) -> dict[str, Any] | None:
     if state.get("phase") != "resolution" or state["slot"] >= len(state["slots"]):
         return None
     return state["slots"][state["slot"]]
+
+
+def own_slot(state: SiliciumCombat, actor: SiliciumCombatant, kind: str) -> dict[str, Any]:
+    """The actor's current slot, where it may send ``kind`` (status.rank_refusal, which awaiting lists with)."""
+    slot = current_slot(state)
+    if slot is None or slot["actor"] != actor["id"]:
+        who = slot["actor"] if slot else "nobody"
+        raise NotYourTurn(f"it is not {actor['id']}'s action; waiting for {who}", field="actor")
+    refuse(rank_refusal(actor, slot["kind"], kind), "type")
+    return slot
 
 
 def finish_slot(state: SiliciumCombat) -> None:
@@ -247,13 +269,10 @@ def awaiting(state: SiliciumCombat) -> list[Awaiting]:
     slot = current_slot(state)
     # run() leaves a fallen actor's slot current when nobody stands any more: it awaits no one then.
     if slot is not None and is_standing(by_id(state)[slot["actor"]]):
-        if has(by_id(state)[slot["actor"]], IMMOBILISED):
-            # Source: the victim may only try to break free (or do nothing).
-            actions = ["break_free", "forgo"]
-        elif slot["kind"] == "break_free":
-            actions = ["hold", "forgo"]  # freed before his rank: nothing left to break
-        else:
-            actions = [slot["kind"], "hold", "forgo"]
+        actor = by_id(state)[slot["actor"]]
+        # An immobilised victim may only break free or forgo; one freed before his rank may hold or forgo.
+        candidates = dict.fromkeys((slot["kind"], *RANK_ACTIONS))
+        actions = [kind for kind in candidates if rank_refusal(actor, slot["kind"], kind) is None]
         waiting.append({"actor": slot["actor"], "actions": actions, "reason": "resolution"})
     # A held action is an attack later in the round, or given up (forgo).
     waiting.extend(

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import LEFT, find, has
+from ..errors import ActionNotAllowed
 from .state import SiliciumCombat, SiliciumCombatant
+from .tables import DEFENSIVE_KINDS
 
 SURPRISED, FRENZY, CORNERED, PRONE = "surprised", "frenzy", "cornered", "prone"
 IMMOBILISED, DISARMED, OUT_OF_ACTION, DEAD = "immobilised", "disarmed", "out_of_action", "dead"
@@ -34,9 +36,58 @@ def frenzy(combatant: SiliciumCombatant) -> str | None:
     return found.get("behaviour") or "undecided"
 
 
+def kind_refusal(combatant: SiliciumCombatant, kind: str, forced_defence: bool = False) -> str | None:
+    """Why the combatant's state forbids this kind of action now, or None when it allows it.
+
+    The one statement of the rule: the declaration and the resolution refuse
+    with it (declarations.check_kind, rank_refusal), the listing filters with it.
+    """
+    if has(combatant, IMMOBILISED):
+        # Source: breaking free is all a victim can do, surprised or frenzied alike.
+        return None if kind == "break_free" else f"{combatant['id']} is immobilised and can only try to break free"
+    if kind == "break_free":
+        return f"{combatant['id']} is not immobilised"
+    if forced_defence:
+        if kind not in DEFENSIVE_KINDS:
+            return f"{combatant['id']} was surprised: this action must be defensive ({', '.join(DEFENSIVE_KINDS)})"
+        return None  # the surprise's compulsory defence comes before the frenzy (docs, gap G9)
+    behaviour = frenzy(combatant)
+    if behaviour == "berserker" and kind in DEFENSIVE_KINDS:
+        return f"{combatant['id']} is a berserker and takes no defensive action"
+    if behaviour == "flight" and kind in ("attack", "aim") and not has(combatant, CORNERED):
+        # Seed: "il doit éviter tout combat, sauf s'il n'a pas le choix": aiming prepares a shot.
+        return f"{combatant['id']} is fleeing and {'attacks' if kind == 'attack' else 'aims'} only when cornered"
+    return None
+
+
+def refuse(refusal: str | None, field: str) -> None:
+    """Raise a refusal a check function found (409 action-not-allowed) on ``field``."""
+    if refusal is not None:
+        raise ActionNotAllowed(refusal, field=field)
+
+
+# What an actor may send at the rank of its declared action besides that action.
+RANK_ACTIONS = ("break_free", "hold", "forgo")
+
+
+def rank_refusal(combatant: SiliciumCombatant, declared: str, kind: str) -> str | None:
+    """Why ``kind`` may not be sent at the rank of the action declared as ``declared``, or None.
+
+    Giving the action up is always possible; otherwise what was declared, or
+    holding it, as the combatant's state allows (a victim grabbed before his
+    rank breaks free instead, docs M6). rounds.awaiting lists with it,
+    the resolution refuses with it.
+    """
+    if kind == "forgo":
+        return None
+    if kind != declared and kind not in RANK_ACTIONS:
+        return f"{combatant['id']} declared {declared!r}, not {kind!r}"
+    return kind_refusal(combatant, kind)
+
+
 def may_attack(combatant: SiliciumCombatant) -> bool:
-    """Not held down, and not fleeing unless cornered (declarations.check_kind)."""
-    return not has(combatant, IMMOBILISED) and (frenzy(combatant) != "flight" or has(combatant, CORNERED))
+    """Not held down, and not fleeing unless cornered (kind_refusal)."""
+    return kind_refusal(combatant, "attack") is None
 
 
 def enemies(state: SiliciumCombat, combatant: SiliciumCombatant) -> list[SiliciumCombatant]:

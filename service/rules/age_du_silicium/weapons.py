@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import has
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import InvalidAction
 from .state import SiliciumCombatant
-from .status import DISARMED
+from .status import DISARMED, refuse
 from .tables import UNARMED
 
 
@@ -25,13 +25,17 @@ def find_weapon(combatant: SiliciumCombatant, weapon_id: str | None, field: str 
     return weapon
 
 
+def weapon_refusal(combatant: SiliciumCombatant, weapon: dict[str, Any]) -> str | None:
+    """Why the combatant may not strike or parry with ``weapon`` now, or None: the resolution and the listing."""
+    if has(combatant, DISARMED) and not weapon["unarmed"]:
+        return f"{combatant['id']} was disarmed and fights bare-handed until the GM says otherwise"
+    return None
+
+
 def usable_weapon(combatant: SiliciumCombatant, weapon_id: str | None, field: str = "weapon") -> dict[str, Any]:
     disarmed = has(combatant, DISARMED)
     weapon = find_weapon(combatant, UNARMED["id"] if disarmed and weapon_id is None else weapon_id, field)
-    if disarmed and not weapon["unarmed"]:
-        raise ActionNotAllowed(
-            f"{combatant['id']} was disarmed and fights bare-handed until the GM says otherwise", field=field
-        )
+    refuse(weapon_refusal(combatant, weapon), field)
     return weapon
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, RulesError
 from ..ruleset import GM
 from ..state import Action
 from .allocation import allocate
 from .contacts import disengage, engage, in_contact, leave_all
 from .health import is_standing, lose_pv
-from .state import Res
+from .state import DarkEarthCombat, DarkEarthCombatant, Res
 from .turns import after_allocation, waiting_for
 
 
@@ -24,34 +24,57 @@ def _allocate(res: Res, action: Action) -> None:
     after_allocation(res, waiting)
 
 
-def _between_tours(res: Res, what: str) -> None:
-    if res.state["allocations"]:
-        raise ActionNotAllowed(f"{what} only between tours, before the first allocation", field="type")
+def between_tours_refusal(state: DarkEarthCombat, what: str) -> ActionNotAllowed | None:
+    """The GM's table actions come between tours, before the first allocation: legal.py lists with it."""
+    if state["allocations"]:
+        return ActionNotAllowed(f"{what} only between tours, before the first allocation", field="type")
+    return None
+
+
+def contact_refusal(
+    state: DarkEarthCombat, first: DarkEarthCombatant, second: DarkEarthCombatant, engaged: bool
+) -> RulesError | None:
+    """Why ``first`` and ``second`` may not come into contact (``engaged``) or break off, or None: legal.py too."""
+    if first["id"] == second["id"]:
+        return InvalidAction("a fighter cannot be in contact with himself", field="target")
+    touching = second["id"] in in_contact(state, first["id"])
+    if engaged:
+        if not (is_standing(first) and is_standing(second)):
+            return ActionNotAllowed("only fighters still standing can come into contact", field="target")
+        if touching:
+            return ActionNotAllowed(f"{first['name']} and {second['name']} are already in contact", field="engaged")
+    elif not touching:
+        return ActionNotAllowed(f"{first['name']} and {second['name']} are not in contact", field="engaged")
+    return None
+
+
+def worsen_refusal(target: DarkEarthCombatant) -> ActionNotAllowed | None:
+    """Only a grave or critique wound worsens: the GM's action refuses with it, legal.py lists with it."""
+    if not target["wound_level"]:
+        return ActionNotAllowed(f"{target['name']} has no grave or critique wound to worsen", field="target")
+    return None
+
+
+def _refuse(refusal: RulesError | None) -> None:
+    if refusal is not None:
+        raise refusal
 
 
 def _contact(res: Res, action: Action) -> None:
-    _between_tours(res, "contacts change")
+    _refuse(between_tours_refusal(res.state, "contacts change"))
     first = res.combatant(action["combatant"], field="combatant")
     second = res.combatant(action["target"], field="target")
-    if first is second:
-        raise InvalidAction("a fighter cannot be in contact with himself", field="target")
+    _refuse(contact_refusal(res.state, first, second, action["engaged"]))
     if action["engaged"]:
-        if not (is_standing(first) and is_standing(second)):
-            raise ActionNotAllowed("only fighters still standing can come into contact", field="target")
-        if second["id"] in in_contact(res.state, first["id"]):
-            raise ActionNotAllowed(f"{first['name']} and {second['name']} are already in contact", field="engaged")
         engage(res, first["id"], second["id"], author=GM, reason=action["reason"])
     else:
-        if second["id"] not in in_contact(res.state, first["id"]):
-            raise ActionNotAllowed(f"{first['name']} and {second['name']} are not in contact", field="engaged")
         disengage(res, first["id"], second["id"], author=GM, reason=action["reason"])
 
 
 def _worsen_wound(res: Res, action: Action) -> None:
-    _between_tours(res, "wounds worsen")
+    _refuse(between_tours_refusal(res.state, "wounds worsen"))
     target = res.combatant(action["target"], field="target")
-    if not target["wound_level"]:
-        raise ActionNotAllowed(f"{target['name']} has no grave or critique wound to worsen", field="target")
+    _refuse(worsen_refusal(target))
     res.emit("wound_worsened", target=target["id"], amount=action["amount"], author=GM, reason=action["reason"])
     # A wound that worsens is no new blow: no CHOC.
     lose_pv(res, target, action["amount"], choc=False)

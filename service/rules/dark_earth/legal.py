@@ -7,6 +7,7 @@ from typing import Any
 
 from ..gm.legal import choice_found, describe, present
 from ..ruleset import AnyRuleset
+from .actions import between_tours_refusal, contact_refusal, worsen_refusal
 from .bouffons import is_bouffon
 from .contacts import in_contact
 from .health import is_standing
@@ -25,8 +26,8 @@ def choices(
     if action_type == "contact":
         return _contacts(ruleset, state)
     if action_type == "worsen_wound":
-        wounded = [c["id"] for c in present(state) if c["wound_level"]]
-        if state["allocations"] or not wounded:
+        wounded = [c["id"] for c in present(state) if worsen_refusal(c) is None]
+        if between_tours_refusal(state, "wounds worsen") or not wounded:
             return []
         return [describe(ruleset, state, "gm", action_type, target={"required": True, "choices": wounded})]
     return None
@@ -106,15 +107,12 @@ def _allocations(ruleset: AnyRuleset, state: DarkEarthCombat, actor: DarkEarthCo
 
 def _contacts(ruleset: AnyRuleset, state: DarkEarthCombat) -> list[dict[str, Any]]:
     """Between tours only: standing fighters come into contact, fighters in contact break off."""
-    if state["allocations"]:
+    if between_tours_refusal(state, "contacts change"):
         return []
     sets = []
     for fighter in present(state):
-        touching = in_contact(state, fighter["id"])
-        apart = [
-            c["id"] for c in present(state) if c["id"] != fighter["id"] and c["id"] not in touching and is_standing(c)
-        ]
-        for others, engaged in ((apart if is_standing(fighter) else [], True), (touching, False)):
+        for engaged in (True, False):
+            others = [c["id"] for c in present(state) if contact_refusal(state, fighter, c, engaged) is None]
             if others:
                 sets.append(
                     describe(

@@ -43,6 +43,33 @@ def is_ranged(weapon: dict[str, Any]) -> bool:
     return weapon["kind"] in RANGED_KINDS
 
 
+def ammo_refusal(shooter: DuelCombatant, weapon: dict[str, Any], shots: int) -> str | None:
+    """Why ``weapon`` cannot fire ``shots`` rounds now (jammed, too few left), or None.
+
+    The one statement of the rule: ranged.spend_ammo refuses with it, legal.py and duels.awaiting list with it.
+    """
+    if weapon["id"] in shooter["jammed"]:
+        return f"{weapon['name']} is jammed: reload it first"
+    if weapon.get("ammo"):
+        left = shooter["ammo"].get(weapon["id"], weapon["ammo"])
+        if left < shots:
+            return f"{weapon['name']} has {left} rounds left, {shots} needed: reload it"
+    return None
+
+
+def automatic_refusal(weapon: dict[str, Any], shot: str) -> str | None:
+    """Why ``weapon`` cannot make ``shot`` (a long burst needs an automatic weapon), or None: the shot and legal.py."""
+    if RANGED_SHOTS[shot].get("automatic") and not weapon.get("automatic"):
+        return f"{weapon['name']} cannot fire the long burst a suppression needs"
+    return None
+
+
+def shots_of(shot: str) -> int:
+    """The rounds a kind of shot fires (Double tir: 2)."""
+    found: int = RANGED_SHOTS[shot].get("shots", 1)
+    return found
+
+
 def band_of(distance: int) -> str:
     if distance < BAND_LIMITS["contact"]:
         return "contact"
@@ -87,18 +114,44 @@ def hit_value(spec: dict[str, Any], part: str | None, defender: DuelCombatant) -
     return cast(int, hit)
 
 
+def maneuver_refusal(maneuver: str, weapon: dict[str, Any]) -> str | None:
+    """Why ``maneuver`` cannot be made with ``weapon`` (a gun, another weapon, no grapple), or None.
+
+    The one statement of the rule: check_maneuver refuses with it, legal.py lists with it.
+    """
+    spec = MELEE_ATTACKS[maneuver]
+    if is_ranged(weapon):
+        return f"{weapon['name']} is a ranged weapon: use a shoot action"
+    if "weapons" in spec and weapon["id"] not in spec["weapons"]:
+        return f"{spec['name']} is made with {' or '.join(spec['weapons'])}, not {weapon['name']}"
+    if spec.get("grapple") and weapon["kind"] != "natural" and not weapon.get("grapple"):
+        return f"{spec['name']} cannot be made with {weapon['name']}"
+    return None
+
+
+def hold_refusal(
+    maneuver: str, held_part: str | None, opponent: str, set_up_by: dict[str, Any] | None = None
+) -> str | None:
+    """Why ``maneuver`` cannot be made on ``opponent`` (a name), or None: the holds Étrangler, Projection, Clé, Briser need.
+
+    ``held_part``: the part the striker holds on the opponent; ``set_up_by``: the
+    first blow of a Double Manoeuvre, whose Prise sets the hold up for the second.
+    The declaration, the counter and legal.py all use it.
+    """
+    needs = MELEE_ATTACKS[maneuver].get("needs_hold")
+    if not needs or held_part in needs:
+        return None
+    if set_up_by is not None and set_up_by["maneuver"] == "prise" and set_up_by["part"] in needs:
+        return None
+    return f"{MELEE_ATTACKS[maneuver]['name']} needs a Prise ({' or '.join(needs)}) on {opponent} first"
+
+
 def check_maneuver(
     combatant: DuelCombatant, maneuver: str, weapon: dict[str, Any], part: str | None, field: str
 ) -> None:
-    spec = MELEE_ATTACKS[maneuver]
-    if is_ranged(weapon):
-        raise InvalidAction(f"{weapon['name']} is a ranged weapon: use a shoot action", field=field)
-    if "weapons" in spec and weapon["id"] not in spec["weapons"]:
-        raise InvalidAction(
-            f"{spec['name']} is made with {' or '.join(spec['weapons'])}, not {weapon['name']}", field=field
-        )
-    if spec.get("grapple") and weapon["kind"] != "natural" and not weapon.get("grapple"):
-        raise InvalidAction(f"{spec['name']} cannot be made with {weapon['name']}", field=field)
+    refusal = maneuver_refusal(maneuver, weapon)
+    if refusal is not None:
+        raise InvalidAction(refusal, field=field)
     if maneuver == "prise" and part is None:
         raise InvalidAction("a Prise needs a part: tete, corps or membre", field="part")
 

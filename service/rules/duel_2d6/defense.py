@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ActionNotAllowed, InvalidAction
-from .arsenal import band_of, check_maneuver, check_reach, is_ranged, weapon_of, within_reach_of_a_blow
+from .arsenal import band_of, check_maneuver, check_reach, hold_refusal, is_ranged, weapon_of, within_reach_of_a_blow
 from .checks import attribute_base, maneuver_base, situation, skill_base, skill_level, specialization
 from .duels import hold_on, is_locked
 from .state import DuelCombat, DuelCombatant
@@ -52,13 +52,11 @@ def check_counter(
             field=f"{prefix}weapon",
         )
     check_maneuver(defender, counter["maneuver"], weapon, counter["part"], field=f"{prefix}maneuver")
-    needs = MELEE_ATTACKS[counter["maneuver"]].get("needs_hold")
     hold = hold_on(state, attacker["id"])
-    if needs and not (hold and hold["holder"] == defender["id"] and hold["part"] in needs):
-        raise ActionNotAllowed(
-            f"{counter['maneuver']} needs a Prise ({' or '.join(needs)}) on the opponent first",
-            field=f"{prefix}maneuver",
-        )
+    held_part = hold["part"] if hold and hold["holder"] == defender["id"] else None
+    refusal = hold_refusal(counter["maneuver"], held_part, attacker["name"])
+    if refusal is not None:
+        raise ActionNotAllowed(refusal, field=f"{prefix}maneuver")
 
 
 def check_declaration(

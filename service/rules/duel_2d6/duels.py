@@ -13,7 +13,7 @@ from typing import Any
 from ..conditions import next_round, remove
 from ..errors import ActionNotAllowed, InvalidAction
 from ..state import Awaiting
-from .arsenal import within_reach_of_a_blow
+from .arsenal import ammo_refusal, is_ranged, within_reach_of_a_blow
 from .checks import attribute_base, roll_test, skill_base
 from .conditions import PRONE, is_out, is_prone, is_stunned
 from .state import Duel, DuelCombat, DuelCombatant, Hold, Pair, Res
@@ -216,10 +216,13 @@ def _attacker_actions(state: DuelCombat, combatant: DuelCombatant) -> list[str]:
 
 
 def _can_counter(combatant: DuelCombatant, threat: dict[str, Any]) -> bool:
-    """A blow answers a threat within contact; from further only a ranged weapon in hand can."""
+    """A blow answers a threat within contact; from further only a ranged weapon in hand that can fire (ammo_refusal)."""
     if within_reach_of_a_blow(threat.get("distance")):
         return True
-    return any(w["kind"] in RANGED_KINDS and w["id"] not in combatant["dropped"] for w in combatant["sheet"]["weapons"])
+    return any(
+        is_ranged(w) and w["id"] not in combatant["dropped"] and ammo_refusal(combatant, w, 1) is None
+        for w in combatant["sheet"]["weapons"]
+    )
 
 
 def free_fighters(state: DuelCombat) -> list[DuelCombatant]:

@@ -15,13 +15,16 @@ from typing import Any, cast
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..state import Action
 from .arsenal import (
+    automatic_refusal,
     band_of,
     blow_modifiers,
     check_maneuver,
     check_reach,
     distance_malus,
+    hold_refusal,
     shift_band,
     shot_modifiers,
+    shots_of,
     weapon_of,
 )
 from .checks import attribute_base, roll_test
@@ -29,9 +32,9 @@ from .conditions import is_out, is_stunned
 from .defense import absorption, check_declaration, defense_modifiers
 from .duels import by_id, close_exchange, duel_between, face_opponents, give_initiative, hold_on
 from .effects import land_blow, release
-from .ranged import after_shot, land_shot, spend_ammo
+from .ranged import after_shot, land_shot, refuse, spend_ammo
 from .state import Duel, DuelCombatant, Res
-from .tables import CRITICAL, DEFENSES, FUMBLE, LEVELS, MELEE_ATTACKS, RANGED_SHOTS, SUCCESS
+from .tables import CRITICAL, DEFENSES, FUMBLE, LEVELS, RANGED_SHOTS, SUCCESS
 from .wounds import roll_damage
 
 NO_DEFENSE = {
@@ -86,13 +89,7 @@ def declare_attack(res: Res, attacker: DuelCombatant, action: Action) -> None:
         field = "maneuver" if index == 0 else "second.maneuver"
         weapon = weapon_of(attacker, blow["weapon"], field="weapon" if index == 0 else "second.weapon")
         check_maneuver(attacker, blow["maneuver"], weapon, blow["part"], field)
-        needs = MELEE_ATTACKS[blow["maneuver"]].get("needs_hold")
-        set_up = index == 1 and blows[0]["maneuver"] == "prise" and blows[0]["part"] in (needs or ())
-        if needs and held_part not in needs and not set_up:
-            raise ActionNotAllowed(
-                f"{MELEE_ATTACKS[blow['maneuver']]['name']} needs a Prise ({' or '.join(needs)}) on {defender['name']} first",
-                field=field,
-            )
+        refuse(hold_refusal(blow["maneuver"], held_part, defender["name"], blows[0] if index == 1 else None), field)
     plan = {
         "kind": "melee",
         "attacker": attacker["id"],
@@ -107,8 +104,8 @@ def declare_attack(res: Res, attacker: DuelCombatant, action: Action) -> None:
 
 def declare_shot(res: Res, shooter: DuelCombatant, action: Action, weapon: dict[str, Any], duel: Duel) -> None:
     _check_options(res, action)
-    spec = RANGED_SHOTS[action["shot"]]
-    shots = spec.get("shots", 1)
+    refuse(automatic_refusal(weapon, action["shot"]))
+    shots = shots_of(action["shot"])
     spend_ammo(res, shooter, weapon, shots)
     plan = {
         "kind": "ranged",
@@ -213,14 +210,10 @@ def _melee_blow(
     res: Res, plan: dict[str, Any], index: int, decl: dict[str, Any], attacker: DuelCombatant, defender: DuelCombatant
 ) -> list[str]:
     blow = plan["blows"][index]
-    spec = MELEE_ATTACKS[blow["maneuver"]]
-    needs = spec.get("needs_hold")
     hold = hold_on(res.state, defender["id"])
-    if (
-        is_out(attacker)
-        or is_out(defender)
-        or (needs and not (hold and hold["holder"] == attacker["id"] and hold["part"] in needs))
-    ):
+    held_part = hold["part"] if hold and hold["holder"] == attacker["id"] else None
+    # The hold a blow needs is checked again as it lands: the first blow's Prise may have failed.
+    if is_out(attacker) or is_out(defender) or hold_refusal(blow["maneuver"], held_part, defender["name"]):
         res.emit("blow_impossible", attacker=attacker["id"], defender=defender["id"], maneuver=blow["maneuver"])
         return []
     mods = blow_modifiers(

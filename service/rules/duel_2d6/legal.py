@@ -1,8 +1,10 @@
 """Duel 2D6: the legal actions of a fighter now (blows, shots, threats, defenses, counters...).
 
-Each check here mirrors the one that would refuse the action (exchange.engaged,
-arsenal.check_maneuver and check_reach, defense.check_declaration, ranged.spend_ammo,
-actions._join and _face); an inline defense and a Double Manoeuvre's second blow
+The jammed, ammunition, automatic-fire, maneuver-weapon and hold conditions
+are the functions the resolution refuses with (arsenal.ammo_refusal,
+automatic_refusal, maneuver_refusal, hold_refusal). The other checks here still
+mirror the ones that would refuse the action (exchange.engaged,
+arsenal.check_reach, defense.check_declaration, actions._join and _face); an inline defense and a Double Manoeuvre's second blow
 against an opponent already held stay for the client to compose.
 """
 
@@ -14,7 +16,15 @@ from typing import Any, cast
 
 from ..gm.legal import choice_found, describe, field_spec, present
 from ..ruleset import AnyRuleset, Choice
-from .arsenal import is_ranged, within_reach_of_a_blow
+from .arsenal import (
+    ammo_refusal,
+    automatic_refusal,
+    hold_refusal,
+    is_ranged,
+    maneuver_refusal,
+    shots_of,
+    within_reach_of_a_blow,
+)
 from .conditions import is_out
 from .defense import LOCKED_DEFENSES, allowed
 from .duels import by_id, duel_between, duels_of, hold_on, is_locked, max_opponents, other
@@ -54,6 +64,11 @@ def _weapons(actor: DuelCombatant) -> list[dict[str, Any]]:
     return [w for w in weapons if w["id"] not in dropped] if dropped else weapons
 
 
+def _shooting(actor: DuelCombatant) -> list[dict[str, Any]]:
+    """The ranged weapons that can fire a round now (ranged.ammo_refusal): a counter shoots once."""
+    return [w for w in _weapons(actor) if is_ranged(w) and ammo_refusal(actor, w, 1) is None]
+
+
 def _reach(weapon: dict[str, Any]) -> dict[str, Any]:
     """The distances a weapon reaches, in metres."""
     band = weapon.get("max_band")
@@ -67,14 +82,8 @@ def _blows(
     hold = hold_on(state, opponent["id"])
     held_part = hold["part"] if hold and hold["holder"] == actor["id"] else None
     for weapon in _weapons(actor):
-        if is_ranged(weapon):
-            continue
-        for maneuver, spec in MELEE_ATTACKS.items():
-            if "weapons" in spec and weapon["id"] not in spec["weapons"]:
-                continue
-            if spec.get("grapple") and weapon["kind"] != "natural" and not weapon.get("grapple"):
-                continue
-            if spec.get("needs_hold") and held_part not in spec["needs_hold"]:
+        for maneuver in MELEE_ATTACKS:
+            if maneuver_refusal(maneuver, weapon) or hold_refusal(maneuver, held_part, opponent["name"]):
                 continue
             for part in HOLD_PARTS if maneuver == "prise" else [None]:
                 yield weapon, maneuver, part
@@ -116,26 +125,24 @@ def _attacks(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> li
                     weapon={"required": True, "choices": [weapon["id"]]},
                     maneuver={"required": True, "choices": [maneuver]},
                     part={"required": True, "choices": [part]} if part else None,
-                    second={"choices": _seconds(state, actor, maneuver, part)},
+                    second={"choices": _seconds(state, actor, opponent, maneuver, part)},
                     defense={"type": "object"},  # the defender's declaration: what his `defend` would list
                 )
             )
     return sets
 
 
-def _seconds(state: DuelCombat, actor: DuelCombatant, first: str, part: str | None) -> list[dict[str, Any]]:
+def _seconds(
+    state: DuelCombat, actor: DuelCombatant, opponent: DuelCombatant, first: str, part: str | None
+) -> list[dict[str, Any]]:
     """Double Manoeuvre: second blows needing no hold, or the hold the first blow (a Prise) sets up."""
     found = []
+    set_up_by = {"maneuver": first, "part": part}
     for weapon in _weapons(actor):
-        if is_ranged(weapon):
-            continue
-        for maneuver, spec in MELEE_ATTACKS.items():
-            needs = spec.get("needs_hold")
-            if ("weapons" in spec and weapon["id"] not in spec["weapons"]) or maneuver == "prise":
+        for maneuver in MELEE_ATTACKS:
+            if maneuver == "prise" or maneuver_refusal(maneuver, weapon):
                 continue
-            if spec.get("grapple") and weapon["kind"] != "natural" and not weapon.get("grapple"):
-                continue
-            if needs and not (first == "prise" and part in needs):
+            if hold_refusal(maneuver, None, opponent["name"], set_up_by):
                 continue
             found.append({"maneuver": maneuver, "weapon": weapon["id"]})
     return found
@@ -147,13 +154,10 @@ def _shots(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list
     if not targets:
         return sets
     for weapon in _weapons(actor):
-        if not is_ranged(weapon) or weapon["id"] in actor["jammed"]:
+        if not is_ranged(weapon):
             continue
-        left = actor["ammo"].get(weapon["id"], weapon.get("ammo")) if weapon.get("ammo") else None
-        for shot, spec in RANGED_SHOTS.items():
-            if (left is not None and left < spec.get("shots", 1)) or (
-                spec.get("automatic") and not weapon.get("automatic")
-            ):
+        for shot in RANGED_SHOTS:
+            if automatic_refusal(weapon, shot) is not None or ammo_refusal(actor, weapon, shots_of(shot)) is not None:
                 continue
             suppression = shot == "tir_de_suppression"
             sets.append(
@@ -273,7 +277,7 @@ def _counters(
             for w, m, p in _blows(state, actor, opponent)
         ]
     if distance is not None:
-        found += [{"weapon": w["id"]} for w in _weapons(actor) if is_ranged(w) and distance <= _reach(w)["maximum"]]
+        found += [{"weapon": w["id"]} for w in _shooting(actor) if distance <= _reach(w)["maximum"]]
     return found
 
 
@@ -334,36 +338,23 @@ def _answers_to_threats(ruleset: AnyRuleset, state: DuelCombat, actor: DuelComba
     if duel is None:
         return []
     threatener = by_id(state, duel["attacker"])
-    sets = []
     threat = cast("dict[str, Any]", duel["threat"])  # found above among the threatened duels
     blows = _blows(state, actor, threatener) if within_reach_of_a_blow(threat.get("distance")) else []
-    for weapon, maneuver, part in blows:
-        sets.append(
-            describe(
-                ruleset,
-                state,
-                actor["id"],
-                "counter",
-                weapon={"required": True, "choices": [weapon["id"]]},
-                maneuver={"required": True, "choices": [maneuver]},
-                part={"required": True, "choices": [part]} if part else None,
-                distance=None,
-            )
+
+    def answer(weapon: dict[str, Any], maneuver: str | None = None, part: str | None = None) -> Choice:
+        return describe(
+            ruleset,
+            state,
+            actor["id"],
+            "counter",
+            weapon={"required": True, "choices": [weapon["id"]]},
+            maneuver={"required": True, "choices": [maneuver]} if maneuver else None,
+            part={"required": True, "choices": [part]} if part else None,
+            distance=None if maneuver else {"required": True, **_reach(weapon)},
         )
-    for weapon in _weapons(actor):
-        if is_ranged(weapon):
-            sets.append(
-                describe(
-                    ruleset,
-                    state,
-                    actor["id"],
-                    "counter",
-                    weapon={"required": True, "choices": [weapon["id"]]},
-                    maneuver=None,
-                    part=None,
-                    distance={"required": True, **_reach(weapon)},
-                )
-            )
+
+    sets = [answer(weapon, maneuver, part) for weapon, maneuver, part in blows]
+    sets += [answer(weapon) for weapon in _shooting(actor)]
     return sets
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..errors import ActionNotAllowed, InvalidAction
 from ..state import Action
-from .arsenal import aim_limit, shot_modifiers
+from .arsenal import aim_limit, ammo_refusal, automatic_refusal, shot_modifiers
 from .checks import Test, roll_test, situation, skill_base, skill_level
 from .conditions import SUPPRESSED, add, condition, is_out, remove
 from .duels import by_id
@@ -15,15 +15,16 @@ from .tables import CRITICAL, FUMBLE, LEVELS
 from .wounds import roll_damage, wound
 
 
+def refuse(refusal: str | None, field: str = "weapon") -> None:
+    """Raise a refusal a check function found (409 action-not-allowed)."""
+    if refusal is not None:
+        raise ActionNotAllowed(refusal, field=field)
+
+
 def spend_ammo(res: Res, shooter: DuelCombatant, weapon: dict[str, Any], shots: int) -> None:
-    if weapon["id"] in shooter["jammed"]:
-        raise ActionNotAllowed(f"{weapon['name']} is jammed: reload it first", field="weapon")
-    if not weapon.get("ammo"):
-        return
-    left = shooter["ammo"].get(weapon["id"], weapon["ammo"])
-    if left < shots:
-        raise ActionNotAllowed(f"{weapon['name']} has {left} rounds left, {shots} needed: reload it", field="weapon")
-    shooter["ammo"][weapon["id"]] = left - shots
+    refuse(ammo_refusal(shooter, weapon, shots))
+    if weapon.get("ammo"):
+        shooter["ammo"][weapon["id"]] = shooter["ammo"].get(weapon["id"], weapon["ammo"]) - shots
 
 
 def after_shot(res: Res, shooter: DuelCombatant, weapon: dict[str, Any], test: Test) -> None:
@@ -62,8 +63,7 @@ def suppression(
     res: Res, shooter: DuelCombatant, defender: DuelCombatant, weapon: dict[str, Any], action: Action, band: str
 ) -> list[str]:
     """Tir de suppression: no defense; a critical hits the whole zone by ricochet."""
-    if not weapon.get("automatic"):
-        raise ActionNotAllowed(f"{weapon['name']} cannot fire the long burst a suppression needs", field="weapon")
+    refuse(automatic_refusal(weapon, "tir_de_suppression"))
     if action["zone_width"] is None:
         raise InvalidAction("a suppression fire needs zone_width (metres covered)", field="zone_width")
     zone = [defender["id"]] + [i for i in action["zone"] if i != defender["id"]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import add
-from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn, RulesError
 from .checks import Check, beats_difficulty, roll_check, wins_opposed
 from .conditions import can_act, is_dead, is_dying
 from .state import PendingAttack, Res, SistemaCombat, SistemaCombatant
@@ -67,17 +67,45 @@ def _weapon(actor: SistemaCombatant, weapon_id: str) -> dict[str, Any]:
     return {"id": weapon_id, "attribute": "DES", "precision": 0, "lethal": True, "automatic": False, **base}
 
 
+def attack_target_refusal(attacker: SistemaCombatant, target: SistemaCombatant) -> RulesError | None:
+    """Why ``attacker`` may not attack ``target``, or None: the attack raises it, legal.py lists with it."""
+    if target is attacker or target["id"] == attacker["id"]:
+        return InvalidAction("a combatant cannot attack itself", field="target")
+    if is_dead(target):
+        return ActionNotAllowed(f"{target['id']} is already dead", field="target")
+    return None
+
+
+def burst_refusal(weapon: dict[str, Any], options: dict[str, Any]) -> RulesError | None:
+    """Why ``weapon`` may not fire a burst in this combat, or None: the attack raises it, legal.py lists with it."""
+    if not weapon.get("automatic"):
+        return InvalidAction(f"{weapon['name']} cannot fire bursts (not automatic)", field="burst")
+    if not options["automatic_fire"]:
+        return ActionNotAllowed("automatic fire is off in this combat's options", field="burst")
+    return None
+
+
+def stabilize_refusal(healer: SistemaCombatant, patient: SistemaCombatant) -> RulesError | None:
+    """Why ``healer`` may not stabilise ``patient``, or None: the first aid raises it, legal.py lists with it."""
+    if patient is healer or patient["id"] == healer["id"]:
+        # "Caso outro personagem seja bem sucedido em um teste de cura": another character.
+        return InvalidAction(f"{healer['id']} cannot stabilise itself; another character must", field="target")
+    if not is_dying(patient):
+        return ActionNotAllowed(f"{patient['id']} is not dying", field="target")
+    return None
+
+
+def _refuse(refusal: RulesError | None) -> None:
+    if refusal is not None:
+        raise refusal
+
+
 def _attack(res: Res, attacker: SistemaCombatant, action: dict[str, Any]) -> None:
     target = res.combatant(action["target"], field="target")
-    if target is attacker:
-        raise InvalidAction("a combatant cannot attack itself", field="target")
-    if is_dead(target):
-        raise ActionNotAllowed(f"{target['id']} is already dead", field="target")
+    _refuse(attack_target_refusal(attacker, target))
     weapon = _weapon(attacker, action["weapon"])
-    if action["burst"] and not weapon["automatic"]:
-        raise InvalidAction(f"{weapon['name']} cannot fire bursts (not automatic)", field="burst")
-    if action["burst"] and not res.options["automatic_fire"]:
-        raise ActionNotAllowed("automatic fire is off in this combat's options", field="burst")
+    if action["burst"]:
+        _refuse(burst_refusal(weapon, res.options))
     if action["difficulty"] is not None and action["defense"] is not None:
         raise InvalidAction("give either a difficulty (passive defense) or a defense roll, not both", field="defense")
     if action["condition"] and not action["location"]:
@@ -240,11 +268,7 @@ def _death_test(res: Res, actor: SistemaCombatant, action: dict[str, Any]) -> No
 
 def _stabilize(res: Res, healer: SistemaCombatant, action: dict[str, Any]) -> None:
     patient = res.combatant(action["target"], field="target")
-    if patient is healer:
-        # "Caso outro personagem seja bem sucedido em um teste de cura": another character.
-        raise InvalidAction(f"{healer['id']} cannot stabilise itself; another character must", field="target")
-    if not is_dying(patient):
-        raise ActionNotAllowed(f"{patient['id']} is not dying", field="target")
+    _refuse(stabilize_refusal(healer, patient))
     check = roll_check(res, healer, action["attribute"], action["skill"], {"modifier": action["modifier"]}, "healing")
     success = beats_difficulty(check, action["difficulty"], res.options["critical_rolls"])
     res.emit(

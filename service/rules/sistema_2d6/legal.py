@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..gm.legal import choice_found, describe, field_spec, present
 from ..ruleset import AnyRuleset, Choice
-from .conditions import can_act, is_dead, is_dying
+from .actions import attack_target_refusal, burst_refusal, stabilize_refusal
+from .conditions import can_act
 from .state import SistemaCombat, SistemaCombatant
 from .tables import LOCATION_PENALTIES
 
@@ -21,8 +22,8 @@ def choices(ruleset: AnyRuleset, state: SistemaCombat, actor_id: str, action_typ
     if action_type == "attack":
         return _attacks(ruleset, state, actor)
     if action_type == "stabilize":
-        # "Caso outro personagem seja bem sucedido": never oneself.
-        dying = [c["id"] for c in present(state) if is_dying(c) and c["id"] != actor_id]
+        # "Caso outro personagem seja bem sucedido": never oneself (actions.stabilize_refusal).
+        dying = [c["id"] for c in present(state) if stabilize_refusal(actor, c) is None]
         return (
             [describe(ruleset, state, actor_id, "stabilize", target={"required": True, "choices": dying})]
             if dying
@@ -43,13 +44,13 @@ def choices(ruleset: AnyRuleset, state: SistemaCombat, actor_id: str, action_typ
 
 
 def _attacks(ruleset: AnyRuleset, state: SistemaCombat, actor: SistemaCombatant) -> list[Choice]:
-    targets = [c for c in present(state) if c["id"] != actor["id"] and not is_dead(c)]
+    targets = [c for c in present(state) if attack_target_refusal(actor, c) is None]
     if targets:
         choice_found()  # a target and a weapon: at least one set below (a probe stops here)
     able = [c["id"] for c in targets if can_act(c)]
     helpless = [c["id"] for c in targets if not can_act(c)]
     weapons = actor["sheet"]["weapons"]
-    automatic = [w["id"] for w in weapons if w.get("automatic")] if state["options"]["automatic_fire"] else []
+    automatic = [w["id"] for w in weapons if burst_refusal(w, state["options"]) is None]
     carried = {w["id"] for w in weapons}
     single = [w["id"] for w in weapons if w["id"] not in automatic] + [w for w in BARE_HANDS if w not in carried]
     # A condition tag goes with a location; an inline defense is an object the client fills.
