@@ -382,6 +382,8 @@ def test_every_declared_runtime_dependency_is_imported_or_said_why_not():
         for distribution in distributions.get(top, ())
     }
     assert declared - imported == set(USED_WITHOUT_AN_IMPORT)
+
+
 # Framework internals: no module of service/ reaches into a private name
 # (one leading underscore) of these packages, except the places listed in
 # FRAMEWORK_PRIVATE_ALLOWED, each kept for a measured gain of at least 5 % of

@@ -190,7 +190,7 @@ export interface paths {
         };
         /**
          * Live updates (Server-Sent Events)
-         * @description One `entry` event per log entry (`id` = its seq, `data` = the entry as GET /events shows it to the caller), in order, within a second of the commit; a `:` comment line every 15 s while idle. Reconnecting with Last-Event-ID (or ?after=) misses nothing. Events `gone` (the combat was deleted or expired), `revoked` (the token was) and `reconnect` (this server is stopping: reconnect at once) end the stream. 429 when this token or this address already holds as many streams as it may on this server; 503 when the server holds as many as it may: retry later or long-poll GET /events?wait=. See docs/vtt.md.
+         * @description One `entry` event per log entry (`id` = `<seq>:<tag>`, `data` = the entry as GET /events shows it to the caller), in order, within a second of the commit; a `:` comment line every 15 s while idle. Reconnecting with Last-Event-ID (or ?after=) misses nothing; when the store lost entries since that position (a rollback), one `reset` event ends the stream: reload the combat and its log. Events `gone` (the combat was deleted or expired), `revoked` (the token was) and `reconnect` (this server is stopping: reconnect at once) end the stream. 429 when this token or this address already holds as many streams as it may on this server; 503 when the server holds as many as it may: retry later or long-poll GET /events?wait=. See docs/vtt.md.
          */
         get: operations["streamCombat"];
         put?: never;
@@ -1701,6 +1701,8 @@ export interface components {
             last_seq: number;
             /** @description Pass as `after` for the next page; null at the end. */
             next_after: number | null;
+            /** @description True when `after` is past the newest seq: the server lost entries this client had read (a store rollback) and their seqs will be reused. Reload the combat and its log from 0 (docs/vtt.md). */
+            reset: boolean;
         } & {
             [key: string]: unknown;
         };
@@ -3056,6 +3058,8 @@ export interface components {
             last_seq: number;
             /** @description Pass as `after` for the next page; null at the end. */
             next_after: number | null;
+            /** @description True when `after` is past the newest seq: the server lost entries this client had read (a store rollback) and their seqs will be reused. Reload the combat and its log from 0 (docs/vtt.md). */
+            reset: boolean;
         } & {
             [key: string]: unknown;
         };
@@ -4858,6 +4862,8 @@ export interface components {
             last_seq: number;
             /** @description Pass as `after` for the next page; null at the end. */
             next_after: number | null;
+            /** @description True when `after` is past the newest seq: the server lost entries this client had read (a store rollback) and their seqs will be reused. Reload the combat and its log from 0 (docs/vtt.md). */
+            reset: boolean;
         } & {
             [key: string]: unknown;
         };
@@ -6182,6 +6188,8 @@ export interface components {
             last_seq: number;
             /** @description Pass as `after` for the next page; null at the end. */
             next_after: number | null;
+            /** @description True when `after` is past the newest seq: the server lost entries this client had read (a store rollback) and their seqs will be reused. Reload the combat and its log from 0 (docs/vtt.md). */
+            reset: boolean;
         } & {
             [key: string]: unknown;
         };
@@ -7597,6 +7605,8 @@ export interface components {
             last_seq: number;
             /** @description Pass as `after` for the next page; null at the end. */
             next_after: number | null;
+            /** @description True when `after` is past the newest seq: the server lost entries this client had read (a store rollback) and their seqs will be reused. Reload the combat and its log from 0 (docs/vtt.md). */
+            reset: boolean;
         } & {
             [key: string]: unknown;
         };
