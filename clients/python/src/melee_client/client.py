@@ -195,6 +195,11 @@ class Melee:
             try:
                 if failures >= STREAM_ATTEMPTS:  # the long poll (its failures, too, wait longer each time)
                     page = self.events(combat_id, after=last, wait=LONG_POLL_SECONDS)
+                    if page.get("reset"):  # rolled back past ``last`` (an older server sends no reset): from the head
+                        if on_reset:
+                            on_reset()
+                        last = self._head(combat_id)
+                        continue
                     for entry in page["items"]:
                         last = entry["seq"]
                         yield entry

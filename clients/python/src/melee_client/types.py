@@ -93,6 +93,7 @@ class EventsPage(TypedDict):
     items: list[LogEntry]
     last_seq: int
     next_after: int | None
+    reset: bool  # true: the reader's position is past the log's head (Redis lost entries)
 
 
 class LegalAction(TypedDict):
