@@ -132,12 +132,18 @@ def _count(value: int, lang: str) -> Count:
 
 
 def narration_names(state: Mapping[str, Any]) -> dict[str, str]:
-    """What the sentences call things by: combatant ids and ``weapon:<id>`` of the sheets."""
+    """What the sentences call things by: combatant ids and ``weapon:<id>`` of the sheets; for a catalog
+    weapon the sheet does not name (``named`` false), ``catalog:<id>``, its catalog id, which the
+    renderer shows through the ``weapon`` labels in the combat's language."""
     names: dict[str, str] = {}
     for combatant in state["combatants"]:
         sheet = combatant.get("sheet") if isinstance(combatant.get("sheet"), Mapping) else {}
         for weapon in sheet.get("weapons") or ():
-            if isinstance(weapon, Mapping) and weapon.get("id") and weapon.get("name"):
+            if not isinstance(weapon, Mapping) or not weapon.get("id"):
+                continue
+            if weapon.get("named") is False and weapon.get("catalog"):
+                names.setdefault(f"catalog:{weapon['id']}", weapon["catalog"])
+            if weapon.get("name"):
                 names.setdefault(f"weapon:{weapon['id']}", weapon["name"])
     names.update({c["id"]: c["name"] for c in state["combatants"]})
     names.setdefault("gm", "GM")
@@ -283,8 +289,8 @@ def render(
         if name not in params:
             return code
         value = params[name]
-        if name in ITEM_PARAMS and isinstance(value, str) and f"weapon:{value}" in names:
-            shown[name] = names[f"weapon:{value}"]
+        if name in ITEM_PARAMS and isinstance(value, str) and (item := _item_name(value, names, labels)):
+            shown[name] = item
         elif name in GM_WORDS and isinstance(value, str) and params.get("author") == GM_AUTHOR:
             shown[name] = value.strip()
         else:
@@ -293,6 +299,18 @@ def render(
         return template.format_map(shown)
     except (KeyError, IndexError, ValueError):
         return code
+
+
+def _item_name(item_id: str, names: Mapping[str, str], labels: Mapping[str, Mapping[str, str]]) -> str | None:
+    """A weapon or item param in words: the catalog's name in this language for a catalog weapon the sheet
+    does not name, else the sheet's name, else the words for a weapon nobody carries (bare hands)."""
+    words = labels.get("weapon") or {}
+    catalog = names.get(f"catalog:{item_id}")
+    if catalog is not None and catalog in words:
+        return words[catalog]
+    if f"weapon:{item_id}" in names:
+        return names[f"weapon:{item_id}"]
+    return words.get(item_id)
 
 
 @lru_cache(maxsize=4096)

@@ -76,7 +76,23 @@ _CONDITIONS = {
 }
 LABELS = {
     "condition": _CONDITIONS,
-    "weapon": {"unarmed": "bare hands"},
+    # The catalog's weapons (tables.WEAPONS), for those a sheet does not name.
+    "weapon": {
+        "unarmed": "bare hands",
+        "couteau": "knife",
+        "vibro_couteau": "vibro-knife",
+        "epee": "sword",
+        "hache": "axe",
+        "vibro_hache": "vibro-axe",
+        "epee_2_mains": "two-handed sword",
+        "matraque": "baton",
+        "matraque_paralysante": "stun baton",
+        "baton_force": "force staff",
+        "bouclier": "shield",
+        "blaster_poing": "blaster pistol",
+        "fusil_blaster": "blaster rifle",
+        "fusil_perforant": "piercing rifle",
+    },
     "kind": {"dodge": "dodge", "parry": "parry", "none": "no reaction", "unarmed": "unarmed", "armed": "armed"},
     "table": {"melee_house": "melee fumble table", "jam": "jam table"},
     "value": {

@@ -87,6 +87,9 @@ class Weapon(Schema):
     @post_load
     def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         base = {**WEAPON_DEFAULTS, **(WEAPONS[data["catalog"]] if data["catalog"] else {})}
+        # A catalog weapon the sheet does not name is called, in sentences, by the
+        # catalog's name in the combat's language (the "weapon" labels).
+        data["named"] = data["name"] is not None or not data["catalog"]
         for key in WEAPON_FIELDS:
             if data.get(key) is None:
                 data[key] = base.get(key)
