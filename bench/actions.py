@@ -225,7 +225,8 @@ def floor_driver() -> Driver:
 
 
 def floor_cpu(driver: Driver, count: int) -> float:
-    """CPU µs per request of the floor (bench/floor.py: a JSON read-modify-write of one Redis key) through the same driver."""
+    """CPU µs per request of the floor (bench/floor.py: a JSON read-modify-write of one Redis key)
+    through the same driver."""
     key, body = os.urandom(4).hex(), json.dumps({"type": "attack", "actor": "ana"}).encode()
     started = time.process_time()
     for _ in range(count):
@@ -317,7 +318,8 @@ def main() -> None:
     if args.profile:
         total = sum(sampler.components.values())
         print(
-            f"\nSplit ({total} CPU samples over {profiled} actions of all rulesets, scaled to the unprofiled mean of {mean:.0f} µs):"
+            f"\nSplit ({total} CPU samples over {profiled} actions of all "
+            f"rulesets, scaled to the unprofiled mean of {mean:.0f} µs):"
         )
         print("| component | share | CPU µs per action |\n|---|---:|---:|")
         for component, count in sorted(sampler.components.items(), key=lambda item: -item[1]):

@@ -262,7 +262,10 @@ def machine() -> str:
             if line.startswith("model name"):
                 model = line.split(":", 1)[1].strip()
                 break
-    return f"{platform.node()}: {os.cpu_count()} cores, {model}, Python {platform.python_version()}, {platform.system()} {platform.release()}"
+    return (
+        f"{platform.node()}: {os.cpu_count()} cores, {model}, Python "
+        f"{platform.python_version()}, {platform.system()} {platform.release()}"
+    )
 
 
 def main() -> None:
@@ -393,7 +396,8 @@ def report(rows, generator: str, args) -> None:
         "gunicorn: deploy/gunicorn.conf.py defaults (WEB_CONCURRENCY=2, gevent workers); RATE_LIMIT off\n"
     )
     print(
-        "| scenario | req/s (median) | p99 ms (median) | req/s vs floor (median) | spread | floor req/s | floor spread |"
+        "| scenario | req/s (median) | p99 ms (median) | "
+        "req/s vs floor (median) | spread | floor req/s | floor spread |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|")
     noisy = []

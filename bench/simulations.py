@@ -63,7 +63,8 @@ def one_process(rulesets: list[str], fights: int) -> None:
 
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(
-        "| ruleset | fights | CPU seconds | wall seconds | µs per fight | actions per fight | µs per action | undecided |"
+        "| ruleset | fights | CPU seconds | wall seconds | "
+        "µs per fight | actions per fight | µs per action | undecided |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for ruleset_id in rulesets:
@@ -84,7 +85,8 @@ def processes_run(rulesets: list[str], fights: int, processes: int) -> None:
     from service.simulation import pool
 
     print(
-        "| ruleset | fights | processes | wall seconds | CPU seconds (this process and its children) | load average before |"
+        "| ruleset | fights | processes | wall seconds | "
+        "CPU seconds (this process and its children) | load average before |"
     )
     print("|---|---:|---:|---:|---:|---:|")
     for ruleset_id in rulesets:
@@ -153,7 +155,8 @@ def _measure(cwd: Path, ruleset_id: str, fights: int) -> dict:
 def before_after(rulesets: list[str], fights: int, before: Path, repeat: int) -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(
-        "| ruleset | fights | µs per action before (median) | after (median) | after / before | actions per fight before, after |"
+        "| ruleset | fights | µs per action before (median) | "
+        "after (median) | after / before | actions per fight before, after |"
     )
     print("|---|---:|---:|---:|---:|---|")
     for ruleset_id in rulesets:
@@ -166,7 +169,8 @@ def before_after(rulesets: list[str], fights: int, before: Path, repeat: int) ->
                 actions[side] = measured["actions"]
         b, a = statistics.median(runs["before"]), statistics.median(runs["after"])
         print(
-            f"| {ruleset_id} | {fights} | {b:.1f} | {a:.1f} | {a / b:.2f} | {actions['before']:.2f}, {actions['after']:.2f} |",
+            f"| {ruleset_id} | {fights} | {b:.1f} | {a:.1f} | {a / b:.2f} "
+            f"| {actions['before']:.2f}, {actions['after']:.2f} |",
             flush=True,
         )
     print(f"load average after: {os.getloadavg()[0]:.2f}")

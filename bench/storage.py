@@ -100,7 +100,8 @@ def main() -> None:
     for row in rows:
         b = row["redis_bytes"]
         print(
-            f"{row['version']:>8} {row['state_json_bytes']:>10}B {b['state']:>10}B {b['log']:>8}B {row['redis_total']:>7}B "
+            f"{row['version']:>8} {row['state_json_bytes']:>10}B "
+            f"{b['state']:>10}B {b['log']:>8}B {row['redis_total']:>7}B "
             f"{row['read_state_us']:>9.0f}us {row['read_first_page_us']:>6.0f}us {row['read_last_page_us']:>8.0f}us "
             f"{row['state_from_snapshot_us']:>6.0f}us"
         )

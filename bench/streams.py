@@ -74,7 +74,8 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
 
 
 async def poster(port: int, combats: list[Combat], stop_at: float, done: list, interval: float) -> None:
-    """One keep-alive connection posting the next action of each of its combats in turn, one per ``interval`` (0: at once)."""
+    """One keep-alive connection posting the next action of each of its combats in turn, one per
+    ``interval`` (0: at once)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     position = {id(c): 0 for c in combats}
     next_at = time.monotonic()
@@ -90,7 +91,8 @@ async def poster(port: int, combats: list[Combat], stop_at: float, done: list, i
             body = json.dumps(combat.actions[position[id(combat)]]).encode()
             position[id(combat)] += 1
             writer.write(
-                f"POST {combat.location}/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {combat.gm_token}\r\n"
+                f"POST {combat.location}/actions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Authorization: Bearer {combat.gm_token}\r\n"
                 f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
                 + body
             )
@@ -265,7 +267,8 @@ def main() -> None:
             for index, (name, viewers, rate) in enumerate(runs):
                 combats = create_combats(melee, args.combats, 100_000 * (index + 1))
                 print(
-                    f"{name}: {args.combats} combats, {viewers} viewers, {args.posters} posters, {args.seconds:g} s ...",
+                    f"{name}: {args.combats} combats, {viewers} viewers, "
+                    f"{args.posters} posters, {args.seconds:g} s ...",
                     flush=True,
                 )
                 rows.append((name, asyncio.run(run(melee, combats, args.posters, viewers, args.seconds, rate))))
@@ -276,7 +279,8 @@ def report(rows: list[tuple[str, dict]], args) -> None:
     baseline = statistics.mean(r["actions_per_s"] for name, r in rows if name.startswith("baseline"))
     print(f"\n{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {machine()}")
     print(
-        f"gunicorn: deploy/gunicorn.conf.py defaults (WEB_CONCURRENCY={os.environ.get('WEB_CONCURRENCY', '2')}, gevent); "
+        "gunicorn: deploy/gunicorn.conf.py defaults "
+        f"(WEB_CONCURRENCY={os.environ.get('WEB_CONCURRENCY', '2')}, gevent); "
         f"{args.combats} {RULESET} combats per run, {args.posters} posters, {args.seconds:g} s; RATE_LIMIT off\n"
     )
     cpu = statistics.mean(r["server_cpu_ms_per_action"] for name, r in rows if name.startswith("baseline"))
@@ -289,17 +293,21 @@ def report(rows: list[tuple[str, dict]], args) -> None:
             else float("nan")
         )
     print(
-        "| run | viewers (refused) | actions/s | vs mean baseline | workers' CPU ms per action | vs mean baseline | of which kernel | "
-        "action p99 ms | action errors | deliveries | workers' CPU µs per delivery | p50 ms | p99 ms | max ms | missing | "
+        "| run | viewers (refused) | actions/s | vs mean baseline | "
+        "workers' CPU ms per action | vs mean baseline | of which kernel | "
+        "action p99 ms | action errors | deliveries | "
+        "workers' CPU µs per delivery | p50 ms | p99 ms | max ms | missing | "
         "out of order | generator lag p99 ms |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, r in rows:
         print(
-            f"| {name} | {r['viewers']} ({r['refused']}) | {r['actions_per_s']:.0f} | {r['actions_per_s'] / baseline:.2f}x | "
+            f"| {name} | {r['viewers']} ({r['refused']}) | "
+            f"{r['actions_per_s']:.0f} | {r['actions_per_s'] / baseline:.2f}x | "
             f"{r['server_cpu_ms_per_action']:.2f} | {r['server_cpu_ms_per_action'] / cpu:.2f}x | "
             f"{r['server_system_share']:.0%} | {r['action_p99_ms']:.0f} | "
-            f"{r['action_errors']} | {r['deliveries']} | {r['server_cpu_us_per_delivery']:.0f} | {r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {r['max_ms']:.0f} | "
+            f"{r['action_errors']} | {r['deliveries']} | {r['server_cpu_us_per_delivery']:.0f} "
+            f"| {r['p50_ms']:.0f} | {r['p99_ms']:.0f} | {r['max_ms']:.0f} | "
             f"{r['missing']} | {r['viewers_out_of_order']} | {r['generator_lag_p99_ms']:.0f} |"
         )
     print(
@@ -307,7 +315,8 @@ def report(rows: list[tuple[str, dict]], args) -> None:
         "actions/s with viewers >= 0.90x the baseline"
     )
     print(
-        f"load average now: {' '.join(f'{x:.1f}' for x in os.getloadavg())} (other work on the machine skews actions/s; "
+        f"load average now: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
+        "(other work on the machine skews actions/s; "
         "the workers' CPU per action does not depend on it as much)"
     )
     if args.json:

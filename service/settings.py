@@ -68,7 +68,8 @@ def _rate(env: Mapping[str, str], name: str, default: str, at_least: int = 1) ->
             items = parse_many(raw)
         except ValueError:
             raise SettingsError(
-                f"{name}={raw!r} is not a rate such as '600 per minute' (several: '10 per second; 600 per minute'); empty turns it off"
+                f"{name}={raw!r} is not a rate such as '600 per minute' "
+                "(several: '10 per second; 600 per minute'); empty turns it off"
             ) from None
         if min(item.amount for item in items) < at_least:
             raise SettingsError(

@@ -151,7 +151,8 @@ def costly(cost: int) -> Iterator[None]:
                     "compute-budget-exhausted",
                     "Compute budget exhausted",
                     f"this request costs {cost} compute units and this client's allowance "
-                    f"({'; '.join(map(str, budget.items))}) has fewer left; retry in {wait} s, or ask for fewer runs or fights",
+                    f"({'; '.join(map(str, budget.items))}) has fewer left; "
+                    f"retry in {wait} s, or ask for fewer runs or fights",
                     headers={"Retry-After": str(wait)},
                     cost=cost,
                 )

@@ -30,7 +30,7 @@ KEY_HEADER = {
     "required": False,
     "schema": {"type": "string", "minLength": 16, "maxLength": 255},
 }
-BEARER = [{"bearer": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
 
 @blp.route("")

@@ -17,7 +17,8 @@ from gevent import monkey
 
 
 def watch(environ: dict, on_left: Callable[[], None]) -> Callable[[], None] | None:
-    """Call ``on_left()`` once the client closes the connection; returns what stops watching, or None if it cannot be watched."""
+    """Call ``on_left()`` once the client closes the connection; returns what stops watching, or
+    None if it cannot be watched."""
     sock = environ.get("gunicorn.socket")
     if sock is None or not monkey.is_module_patched("socket"):
         return None

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, current_app, request
+from flask import Flask, Response, current_app, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from ..rules.errors import InvalidInput, RulesError
 from ..store import ActionLimitReached, CombatNotFound, OutcomeUnknown, StoreUnavailable, VersionConflict
@@ -30,31 +30,32 @@ _HTTP_KINDS = {
 }
 
 
-def http_problem(error: HTTPException):
+def http_problem(error: HTTPException) -> Response:
     """flask-smorest and werkzeug errors (including webargs' 422)."""
     data = getattr(error, "data", None) or {}
     messages = data.get("messages") or data.get("errors")
-    extensions = {}
+    extensions: dict[str, object] = {}
+    detail = data.get("message") or error.description or error.name
     if messages:
         # webargs nests messages under the location ("json", "query"...).
         if isinstance(messages, dict) and len(messages) == 1 and next(iter(messages)) in ("json", "query", "headers"):
             messages = next(iter(messages.values()))
-        extensions["errors"] = flatten_messages(messages)
-    detail = data.get("message") or error.description or error.name
-    if extensions.get("errors"):
-        detail = "; ".join(f"{e['pointer']}: {e['detail']}" for e in extensions["errors"][:5])
+        errors = extensions["errors"] = flatten_messages(messages)
+        if errors:
+            detail = "; ".join(f"{e['pointer']}: {e['detail']}" for e in errors[:5])
     headers = dict(data.get("headers") or {})
     if error.code == 413:
         limit = request.max_content_length or current_app.config["MAX_CONTENT_LENGTH"]
         detail = f"the request body is larger than {limit} bytes, the most this service accepts"
         extensions["max_bytes"] = limit
-    if getattr(error, "valid_methods", None):  # 405: which methods the resource has
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:  # 405: which methods the resource has
         headers["Allow"] = ", ".join(error.valid_methods)
     if error.code == 429 and (wait := limits.retry_after(error)):
         headers["Retry-After"] = wait
+    status = error.code or 500
     return problem(
-        error.code or 500,
-        _HTTP_KINDS.get(error.code, "http-error"),
+        status,
+        _HTTP_KINDS.get(status, "http-error"),
         error.name,
         detail,
         headers=headers,
@@ -67,13 +68,13 @@ def register(app: Flask, retry_after_seconds: int) -> None:
     # marshmallow schemas' ValidationError: the same nested messages, the same 422 problem.
     @app.errorhandler(InvalidInput)
     @app.errorhandler(ValidationError)
-    def invalid_input(error: ValidationError | InvalidInput):
+    def invalid_input(error: ValidationError | InvalidInput) -> Response:
         errors = flatten_messages(error.messages)
         detail = "; ".join(f"{e['pointer']}: {e['detail']}" for e in errors[:5])
         return problem(422, "invalid-request", "Invalid request", detail, errors=errors)
 
     @app.errorhandler(RulesError)
-    def refused_by_rules(error: RulesError):
+    def refused_by_rules(error: RulesError) -> Response:
         extensions = {}
         if error.field:
             extensions["errors"] = [{"pointer": field_pointer(error.field), "detail": error.detail}]
@@ -82,13 +83,13 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         return problem(error.status, error.code, title, error.detail, **extensions)
 
     @app.errorhandler(CombatNotFound)
-    def combat_not_found(error: CombatNotFound):
+    def combat_not_found(error: CombatNotFound) -> Response:
         return problem(
             404, "not-found", "Combat not found", f"no combat {error}: it never existed, was deleted, or expired"
         )
 
     @app.errorhandler(AccessDenied)
-    def access_denied(error: AccessDenied):
+    def access_denied(error: AccessDenied) -> Response:
         if error.status == 401:
             return problem(
                 401, "unauthorized", "Unauthorized", error.detail, headers={"WWW-Authenticate": 'Bearer realm="melee"'}
@@ -99,13 +100,13 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         return problem(403, "forbidden", "Forbidden", error.detail, **extensions)
 
     @app.errorhandler(VersionConflict)
-    def version_conflict(error: VersionConflict):
+    def version_conflict(error: VersionConflict) -> Response:
         return problem(
             409, "version-conflict", "Version conflict", "the combat changed meanwhile; reload it and try again"
         )
 
     @app.errorhandler(Stale)
-    def stale(error: Stale):
+    def stale(error: Stale) -> Response:
         return problem(
             412,
             "precondition-failed",
@@ -116,7 +117,7 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         )
 
     @app.errorhandler(ConflictPersisted)
-    def conflict_persisted(error: ConflictPersisted):
+    def conflict_persisted(error: ConflictPersisted) -> Response:
         return problem(
             409,
             "version-conflict",
@@ -127,14 +128,14 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         )
 
     @app.errorhandler(InvalidSnapshot)
-    def invalid_snapshot(error: InvalidSnapshot):
+    def invalid_snapshot(error: InvalidSnapshot) -> Response:
         detail = f"the snapshot {error.why}; nothing was created"
         return problem(
             422, "invalid-snapshot", "Invalid snapshot", detail, errors=[{"pointer": "/snapshot", "detail": detail}]
         )
 
     @app.errorhandler(CombatLive)
-    def combat_live(error: CombatLive):
+    def combat_live(error: CombatLive) -> Response:
         return problem(
             409,
             "combat-live",
@@ -143,11 +144,11 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         )
 
     @app.errorhandler(NothingToTakeBack)
-    def nothing_to_take_back(error: NothingToTakeBack):
+    def nothing_to_take_back(error: NothingToTakeBack) -> Response:
         return problem(409, "action-not-allowed", error.title, error.detail)
 
     @app.errorhandler(StoreUnavailable)
-    def store_unavailable(error: StoreUnavailable):
+    def store_unavailable(error: StoreUnavailable) -> Response:
         log.error("combat store unavailable: %s", error)
         return problem(
             503,
@@ -158,7 +159,7 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         )
 
     @app.errorhandler(OutcomeUnknown)
-    def outcome_unknown(error: OutcomeUnknown):
+    def outcome_unknown(error: OutcomeUnknown) -> Response:
         log.error("combat store did not confirm a write: %s", error)
         return problem(
             503,
@@ -170,7 +171,7 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         )
 
     @app.errorhandler(ActionLimitReached)
-    def action_limit_reached(error: ActionLimitReached):
+    def action_limit_reached(error: ActionLimitReached) -> Response:
         return problem(
             409,
             "action-limit-reached",
@@ -181,7 +182,7 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         )
 
     @app.errorhandler(Exception)
-    def unexpected(error: Exception):
+    def unexpected(error: Exception) -> Response:
         if isinstance(error, HTTPException):
             return http_problem(error)
         log.exception("unhandled error")

@@ -43,7 +43,10 @@ class Redo(MethodView):
     @blp.doc(
         operationId="redoAction",
         summary="Play the last undone action again (game master)",
-        description="Same action, same dice: the dice logged with the undone action are played again, so the result is the same.",
+        description=(
+            "Same action, same dice: the dice logged with the undone "
+            "action are played again, so the result is the same."
+        ),
         parameters=[IF_MATCH],
         security=BEARER,
     )

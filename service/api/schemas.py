@@ -67,7 +67,9 @@ class Combatant(Described):
     conditions = fields.List(fields.Nested(Condition), required=True)
     sheet = fields.Dict(
         metadata={
-            "description": "The sheet as created, less id, name, side and starting health; absent for sheets the GM hides."
+            "description": (
+                "The sheet as created, less id, name, side and starting health; absent for sheets the GM hides."
+            )
         }
     )
 
@@ -94,7 +96,9 @@ class Combat(Described):
         fields.Dict(),
         required=True,
         metadata={
-            "description": "`{stream, sha256}`: the SHA-256 of each stream's key of the server's dice, published before any die."
+            "description": (
+                "`{stream, sha256}`: the SHA-256 of each stream's key of the server's dice, published before any die."
+            )
         },
     )
     dice_secrets = fields.List(
@@ -283,16 +287,21 @@ class RulesetDetail(RulesetSummary):
     actions = fields.Dict(
         required=True,
         metadata={
-            "description": "JSON Schema of each action type. A field that is not the acting combatant's to decide carries "
-            "x-decided-by and x-rule (the seed's words); the fields inside an object share its owner unless they carry their own."
+            "description": (
+                "JSON Schema of each action type. A field that is not the acting combatant's to decide carries "
+                "x-decided-by and x-rule (the seed's words); the fields inside an object share its owner unless "
+                "they carry their own."
+            )
         },
     )
     decided_by = fields.Dict(
         required=True,
         metadata={
-            "description": "Action type -> field path (defense.modifier) -> who may set it: 'actor' (the acting combatant's "
-            "token), 'gm' (the game master's token only), or the name of the field naming the combatant who answers "
-            "(target: the target's token). The GM's token may set everything."
+            "description": (
+                "Action type -> field path (defense.modifier) -> who may set it: 'actor' (the acting combatant's "
+                "token), 'gm' (the game master's token only), or the name of the field naming the combatant who "
+                "answers (target: the target's token). The GM's token may set everything."
+            )
         },
     )
     catalog = fields.Dict(required=True)

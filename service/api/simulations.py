@@ -72,7 +72,9 @@ class SimulationJob(Schema):
     status = fields.String(
         required=True,
         metadata={
-            "description": "queued, running, done, failed or lost (the web process that ran it stopped; only without a queue)."
+            "description": (
+                "queued, running, done, failed or lost (the web process that ran it stopped; only without a queue)."
+            )
         },
     )
     progress = fields.Dict(required=True, metadata={"description": "{done, total}: fights played so far."})

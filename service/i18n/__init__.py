@@ -21,10 +21,11 @@ missing. A ruleset without a catalogue for a language reads in English there.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
 from ..rules.events import COMMON_LABELS, COMMON_MESSAGES
@@ -67,7 +68,7 @@ def label_context(ruleset_id: str | None, param: str, value: str) -> str:
     return f"{ruleset_id or COMMON}|label:{param}:{value}"
 
 
-def source_labels(ruleset_id: str | None) -> dict[str, dict[str, str]]:
+def source_labels(ruleset_id: str | None) -> Mapping[str, Mapping[str, str]]:
     """The English words for ids: the shared ones, or a ruleset's own."""
     return COMMON_LABELS if ruleset_id is None else RULESETS[ruleset_id].labels
 
@@ -78,10 +79,10 @@ def source_entries() -> dict[str, str]:
     for ruleset_id, ruleset in sorted(RULESETS.items()):
         for code, text in ruleset.messages[SOURCE_LANGUAGE].items():
             entries[context(ruleset_id, code)] = text
-    for ruleset_id in (None, *sorted(RULESETS)):
-        for param, words in source_labels(ruleset_id).items():
+    for labels_owner in owners():
+        for param, words in source_labels(labels_owner).items():
             for value, text in words.items():
-                entries[label_context(ruleset_id, param, value)] = text
+                entries[label_context(labels_owner, param, value)] = text
     return entries
 
 
@@ -97,8 +98,17 @@ def catalog(lang: str, ruleset_id: str | None = None) -> Catalog:
 
 def _translation(lang: str, ruleset_id: str | None, code: str, msgid: str, ctx: str | None = None) -> str | None:
     message = catalog(lang, ruleset_id).get(msgid, context=ctx or context(ruleset_id, code))
-    if message is None or not message.string or message.fuzzy:
+    if message is None or message.fuzzy:
         return None
+    return translated_text(message) or None
+
+
+def translated_text(message: Message | None) -> str:
+    """An entry's translation, "" when there is none. Melee's entries have no
+    plural forms, so a translation is one string (babel also types the plural
+    forms' tuple)."""
+    if message is None or not isinstance(message.string, str):
+        return ""
     return message.string
 
 

@@ -21,7 +21,7 @@ from babel.messages.pofile import write_po
 
 from ..rules.events import SEGMENT
 from ..rules.registry import RULESETS
-from . import TRANSLATED, catalog, locales, owner, owners, source_entries
+from . import TRANSLATED, catalog, locales, owner, owners, source_entries, translated_text
 
 FLAGS = ("python-brace-format",)
 
@@ -53,13 +53,14 @@ def problems(lang: str, chosen: tuple[str | None, ...] | None = None) -> list[st
         if owner(ctx) not in chosen:
             continue
         message = catalog(lang, owner(ctx)).get(msgid, context=ctx)
-        if message is None or not message.string:
+        translated = translated_text(message)
+        if message is None or not translated:
             found.append(f"{lang}: {ctx} is not translated")
         elif message.fuzzy:
             found.append(f"{lang}: {ctx} is fuzzy (the English changed): review it")
-        elif placeholders(message.string) != placeholders(msgid):
+        elif placeholders(translated) != placeholders(msgid):
             found.append(
-                f"{lang}: {ctx} uses {sorted(placeholders(message.string))}, the English {sorted(placeholders(msgid))}"
+                f"{lang}: {ctx} uses {sorted(placeholders(translated))}, the English {sorted(placeholders(msgid))}"
             )
     return found
 

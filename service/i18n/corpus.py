@@ -13,12 +13,15 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from ..rules.engine import STATUS_ACTIVE, apply_action, create_combat, redo, undo
+from ..rules.engine import STATUS_ACTIVE, State, apply_action, create_combat, redo, undo
 from ..rules.errors import RulesError
 from ..rules.events import narration_names
 from ..rules.gm.actions import PROTECTED
 from ..rules.registry import RULESETS
+from ..rules.ruleset import Choice
+from ..rules.state import Action, Event
 from ..rules.viewer import GM_VIEWER, Viewer
 from ..simulation.tactics import RULESET_TACTICS, STYLES, Tactic
 
@@ -35,14 +38,14 @@ class Fight:
     ruleset: str
     title: str
     names: dict[str, str]
-    entries: list[list[dict]]
+    entries: list[list[Event]]
 
     @property
-    def events(self) -> list[dict]:
+    def events(self) -> list[Event]:
         return [event for events in self.entries for event in events]
 
 
-def _names(state: dict) -> dict[str, str]:
+def _names(state: State) -> dict[str, str]:
     return narration_names(state)
 
 
@@ -78,7 +81,7 @@ def simulated_fight(ruleset_id: str, seed: int, tactic: Tactic = Tactic()) -> Fi
     return Fight(ruleset_id, f"seed {seed}, {tactic.style}", _names(state), entries)
 
 
-def _first_accepted(state: dict, bodies: list[dict], entries: list[list[dict]]) -> dict | None:
+def _first_accepted(state: State, bodies: list[Action], entries: list[list[Event]]) -> State | None:
     """The state after the first of ``bodies`` the rules accept (its events added to ``entries``), or None."""
     for body in bodies:
         try:
@@ -116,9 +119,9 @@ def random_fight(ruleset_id: str, seed: int) -> Fight:
     return Fight(ruleset_id, f"random {seed}", _names(state), entries)
 
 
-def _random_action(rng: random.Random, option: dict, actor: str) -> dict | None:
+def _random_action(rng: random.Random, option: Choice, actor: str) -> Action | None:
     """One listed choice with its parameters drawn: listed values, small numbers; None when a required one has none."""
-    action = {"type": option["type"], "actor": actor}
+    action: Action = {"type": option["type"], "actor": actor}
     for name, spec in option["params"].items():
         value = _random_value(rng, spec)
         if value is None and spec.get("required"):
@@ -128,7 +131,7 @@ def _random_action(rng: random.Random, option: dict, actor: str) -> dict | None:
     return action
 
 
-def _random_value(rng: random.Random, spec: dict) -> object:
+def _random_value(rng: random.Random, spec: dict[str, Any]) -> object:
     if spec.get("choices"):
         return rng.choice(spec["choices"])
     if spec.get("type") == "integer":
@@ -144,7 +147,7 @@ def _random_value(rng: random.Random, spec: dict) -> object:
     return None
 
 
-def _random_adjust(rng: random.Random, state: dict) -> dict:
+def _random_adjust(rng: random.Random, state: State) -> Action:
     """The GM changes a number of a combatant's state by one: any key adjust takes (gm/actions.py)."""
     target = rng.choice(state["combatants"])
     numbers = sorted(k for k, v in target.items() if type(v) is int and k not in PROTECTED)
@@ -160,7 +163,7 @@ def gm_scene(ruleset_id: str) -> Fight:
     first, second = (c["id"] for c in state["combatants"][:2])
     newcomer = {**example["combat"]["combatants"][1], "id": "renfort", "name": "Renfort"}
     condition = sorted(ruleset.gm_conditions)[0] if ruleset.gm_conditions else None
-    gm = [
+    gm: list[Action | None] = [
         {"type": "modify", "target": first, "value": -2, "reason": "fumée"},
         {"type": "modify", "target": first, "value": 1, "rounds": 1},
         {"type": "modify", "target": second, "value": 1, "rounds": 3},
@@ -206,7 +209,7 @@ def fights(ruleset_id: str) -> list[Fight]:
 
 # Codes no played fight nor rules test reliably reaches, with parameters shaped as
 # their emitters write them (the file and line are named).
-HAND_WRITTEN = [
+HAND_WRITTEN: list[tuple[str, Event, dict[str, str]]] = [
     # duel_2d6/effects.py: a disarm on a fighter who holds nothing.
     ("duel-2d6", {"code": "nothing_to_disarm", "params": {"target": "philip"}}, {"philip": "Philip"}),
     # duel_2d6/exchange.py: a shot beyond the weapon's longest band.
@@ -228,7 +231,7 @@ HAND_WRITTEN = [
 RECORDED = Path(__file__).resolve().parent / "recorded.json"
 
 
-def samples(ruleset_id: str) -> list[tuple[dict, dict[str, str]]]:
+def samples(ruleset_id: str) -> list[tuple[Event, dict[str, str]]]:
     """Every (event, names) to read for a ruleset: played fights, recorded rules tests, hand-written."""
     found = [(event, fight.names) for fight in fights(ruleset_id) for event in fight.events]
     for sample in json.loads(RECORDED.read_text(encoding="utf-8")):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, TypedDict
 
 from ..rules.events import narration_names
 from ..rules.ruleset import Resolution
@@ -21,15 +22,24 @@ RECORDED = Path(__file__).resolve().parent / "recorded.json"
 # Distinct parameter sets kept per event code: enough variety, a small file.
 PER_CODE = 4
 
-_seen: dict[tuple[str, str], list[dict]] = {}
+
+class Sample(TypedDict):
+    """One recorded emission, made JSON (what ``recorded.json`` keeps)."""
+
+    params: dict[str, Any]
+    names: dict[str, str]
+
+
+_seen: dict[tuple[str, str], list[Sample]] = {}
 _original_emit = Resolution.emit
 
 
-def _recording_emit(self, code: str, **params) -> None:
+def _recording_emit(self: Resolution[Any, Any], code: str, **params: Any) -> None:
     _original_emit(self, code, **params)
     kept = _seen.setdefault((self.state.get("ruleset", ""), code), [])
     names = narration_names(self.state)
-    sample = json.loads(json.dumps({"params": params, "names": names}, default=str))
+    # The dict above, its values made JSON (str() for the rest): a Sample.
+    sample: Sample = json.loads(json.dumps({"params": params, "names": names}, default=str))
     shape = _shape(params)
     # Two samples of each code, then only new shapes (a None, a list...).
     new_shape = all(_shape(s["params"]) != shape for s in kept)
@@ -37,16 +47,18 @@ def _recording_emit(self, code: str, **params) -> None:
         kept.append(sample)
 
 
-def _shape(params: dict) -> list:
+def _shape(params: dict[str, Any]) -> list[tuple[str, str]]:
     return sorted((key, type(value).__name__) for key, value in params.items())
 
 
-def pytest_configure(config) -> None:
-    Resolution.emit = _recording_emit
+# A deliberate patch of the rules' own class, for the recording run only (the
+# pytest hooks below set it and take it back): mypy refuses any method assignment.
+def pytest_configure(config: object) -> None:
+    Resolution.emit = _recording_emit  # type: ignore[method-assign]
 
 
-def pytest_unconfigure(config) -> None:
-    Resolution.emit = _original_emit
+def pytest_unconfigure(config: object) -> None:
+    Resolution.emit = _original_emit  # type: ignore[method-assign]
     recorded = [
         {"ruleset": ruleset, "code": code, "params": sample["params"], "names": sample["names"]}
         for (ruleset, code), samples in sorted(_seen.items())

@@ -57,7 +57,8 @@ def main() -> int:
     logs.configure(settings.log_level)
     if not settings.redis_url or is_cluster_url(settings.redis_url):
         log.error(
-            "the simulation worker needs REDIS_URL on a single Redis (not a cluster); simulations then run in the web process"
+            "the simulation worker needs REDIS_URL on a single Redis "
+            "(not a cluster); simulations then run in the web process"
         )
         return 2
     options = {}

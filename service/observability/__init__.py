@@ -24,7 +24,8 @@ def init_app(app: Flask, settings: Settings, api: Api | None = None) -> None:
         # Trust exactly this many proxies' X-Forwarded-For/-Proto: the client
         # address in logs (and rate limits) is the real one, not the proxy's.
         hops = settings.proxy_fix_hops
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
+        # Flask's documented way to add a WSGI middleware; its types declare wsgi_app a method.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     commit = version.shown_commit(version.git_commit(settings.git_commit), settings.version_commit)
     app.extensions["melee.version"] = {"version": version.package_version(), "commit": commit}
     (api or _rest_api(app)).register_blueprint(version.blp)

@@ -17,6 +17,7 @@ import re
 import sys
 import time
 from datetime import UTC, datetime
+from typing import TextIO
 
 import orjson
 from flask import Flask, Response, g, request
@@ -89,18 +90,18 @@ class JsonFormatter(logging.Formatter):
         return codec.dumps_text(entry, default=str, option=_AS_STR)
 
 
-class _StderrHandler(logging.StreamHandler):
+class _StderrHandler(logging.StreamHandler[TextIO]):
     """Writes to whatever sys.stderr is at the time (test runners swap it)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
 
     @property
-    def stream(self):
+    def stream(self) -> TextIO:
         return sys.stderr
 
     @stream.setter
-    def stream(self, value):
+    def stream(self, value: TextIO) -> None:
         pass
 
 
@@ -114,18 +115,22 @@ def configure(level: str) -> None:
     root.setLevel(level)
 
 
-def annotate(**fields) -> None:
+# What a request's log line may carry beyond its fixed fields: JSON scalars.
+LogValue = str | int | float | bool
+
+
+def annotate(**fields: object) -> None:
     """Add fields (combat_id, ruleset, action_type) to this request's log line."""
     g.setdefault("melee_log", {}).update({k: v for k, v in fields.items() if isinstance(v, (str, int, float, bool))})
 
 
-def _clip(value, limit: int = 64):
+def _clip(value: LogValue, limit: int = 64) -> LogValue:
     return value[:limit] if isinstance(value, str) else value
 
 
 def init_app(app: Flask) -> None:
     @app.before_request
-    def start_request():
+    def start_request() -> None:
         context = current_g()  # once, not through the proxy each time (proxied.py)
         context.melee_started = time.perf_counter()
         incoming = request.headers.get(REQUEST_ID_HEADER, "")
@@ -140,7 +145,7 @@ def init_app(app: Flask) -> None:
         started = context.get("melee_started")
         latency_ms = round((time.perf_counter() - started) * 1000, 2) if started is not None else None
         method, rule = req.method, req.url_rule
-        fields = {
+        fields: dict[str, LogValue | None] = {
             "request_id": rid,
             "method": method,
             "route": rule.rule if rule is not None else UNMATCHED,
@@ -153,8 +158,9 @@ def init_app(app: Flask) -> None:
         if "combat_id" in view_args:
             fields["combat_id"] = _clip(view_args["combat_id"])
         fields.update({k: _clip(v) for k, v in context.get("melee_log", {}).items()})
-        if "action_type" not in fields and "ruleset" in fields and method == "POST":
-            kind = _refused_action_type(fields["ruleset"])
+        ruleset = fields.get("ruleset")
+        if "action_type" not in fields and isinstance(ruleset, str) and method == "POST":
+            kind = _refused_action_type(ruleset)
             if kind is not None:
                 fields["action_type"] = kind
         if request_log.isEnabledFor(logging.INFO):

@@ -172,9 +172,13 @@ def _refusal(path: str, field: Field, owner: str, combatant: str | None, names: 
     if owner == GM:
         return f"{path} is the game master's to set{why}; send it with the GM's token"
     if combatant is None:
-        return f"{path} is for the combatant named by {owner} to decide{why}; name that combatant, or send it with the GM's token"
+        return (
+            f"{path} is for the combatant named by {owner} to decide{why}; "
+            "name that combatant, or send it with the GM's token"
+        )
     name = names.get(combatant, combatant)
     return (
-        f"{path} is {_whose(names, combatant)} to decide{why}: send it with {_whose(names, combatant)} token or the GM's, "
+        f"{path} is {_whose(names, combatant)} to decide{why}: send "
+        f"it with {_whose(names, combatant)} token or the GM's, "
         f"or leave it out and let {name} answer"
     )

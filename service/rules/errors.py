@@ -81,7 +81,8 @@ class DiceNotYours(DiceError):
 
 
 class InvalidInput(RulesError):
-    """A body the shapes refuse (service/rules/shapes/): a field missing, of the wrong type or out of bounds, or unknown.
+    """A body the shapes refuse (service/rules/shapes/): a field missing, of the wrong type or out
+    of bounds, or unknown.
 
     ``messages`` holds every error found, nested by field as the input is
     (``{"combatants": {0: {"pv": ["Must be greater than or equal to 1 ..."]}}}``);

@@ -46,19 +46,37 @@ COMMON_MESSAGES: dict[str, dict[str, str]] = {
         "value_adjusted": "The game master sets {target}'s {value} from {old} to {new}[reason? (reason: {reason})].",
         "value_adjusted.no_old": "The game master sets {target}'s {value} to {new}[reason? (reason: {reason})].",
         "value_adjusted.no_new": "The game master clears {target}'s {value} (it was {old}[reason?; reason: {reason}]).",
-        "modifier_applied": "The game master gives {target} {value:+d} on rolls for {rounds:# round|# rounds}[reason? (reason: {reason})].",
-        "modifier_applied.no_rounds": "The game master gives {target} {value:+d} on the next roll[reason? (reason: {reason})].",
-        "result_overridden": "The game master decides that {target}'s next roll is {result}[reason? (reason: {reason})].",
-        "condition_added": "By the game master's decision, {target} is {condition} for {rounds:# round|# rounds}[reason? (reason: {reason})].",
-        "condition_added.no_rounds": "By the game master's decision, {target} is {condition}[reason? (reason: {reason})].",
+        "modifier_applied": (
+            "The game master gives {target} {value:+d} on rolls for "
+            "{rounds:# round|# rounds}[reason? (reason: {reason})]."
+        ),
+        "modifier_applied.no_rounds": (
+            "The game master gives {target} {value:+d} on the next roll[reason? (reason: {reason})]."
+        ),
+        "result_overridden": (
+            "The game master decides that {target}'s next roll is {result}[reason? (reason: {reason})]."
+        ),
+        "condition_added": (
+            "By the game master's decision, {target} is {condition} for "
+            "{rounds:# round|# rounds}[reason? (reason: {reason})]."
+        ),
+        "condition_added.no_rounds": (
+            "By the game master's decision, {target} is {condition}[reason? (reason: {reason})]."
+        ),
         "condition_removed": "{target} is no longer {condition}[reason? (reason: {reason})].",
         "joined": "{combatant} joins the fight ({side}[reason?; reason: {reason}]).",
         "left_fight": "{target} leaves the fight[reason? (reason: {reason})].",
         "left_fight.how=flight": "{target} flees the fight[reason? (reason: {reason})].",
         "left_fight.how=surrender": "{target} surrenders and leaves the fight[reason? (reason: {reason})].",
         "left_fight.how=removed": "The game master takes {target} out of the fight[reason? (reason: {reason})].",
-        "combat_summary": "The fight lasted {rounds:# round|# rounds}: {actions:# action|# actions}, {rolls:# die rolled|# dice rolled}; dead: {deaths}.",
-        "combat_summary.no_deaths": "The fight lasted {rounds:# round|# rounds}: {actions:# action|# actions}, {rolls:# die rolled|# dice rolled}; nobody died.",
+        "combat_summary": (
+            "The fight lasted {rounds:# round|# rounds}: {actions:# action|# actions}, "
+            "{rolls:# die rolled|# dice rolled}; dead: {deaths}."
+        ),
+        "combat_summary.no_deaths": (
+            "The fight lasted {rounds:# round|# rounds}: {actions:# action|# actions}, "
+            "{rolls:# die rolled|# dice rolled}; nobody died."
+        ),
         "narrative_condition_added": "The game master marks {target}: {label}[reason? (reason: {reason})].",
         "narrative_condition_removed": "{target} is no longer marked: {label}[reason? (reason: {reason})].",
         "recovered": "{target} comes round and can fight again.",

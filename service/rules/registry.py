@@ -41,7 +41,8 @@ def _load(entry: EntryPoint) -> AnyRuleset:
         raise RulesetPluginError(f"the ruleset plugin {_origin(entry)} does not load: {error!r}") from error
     if not isinstance(ruleset, Ruleset):
         raise RulesetPluginError(
-            f"the ruleset plugin {_origin(entry)} is a {type(ruleset).__name__}, not an instance of service.rules.ruleset.Ruleset"
+            f"the ruleset plugin {_origin(entry)} is a {type(ruleset).__name__}, "
+            "not an instance of service.rules.ruleset.Ruleset"
         )
     missing = ruleset.missing()
     if missing:

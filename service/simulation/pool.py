@@ -186,7 +186,8 @@ def play_chunks(
                     line = child.stdout.readline()
                     if not line:
                         raise ChildFailed(
-                            f"a simulation process stopped in chunk {index}: {child.stderr.read()[-2000:] if child.stderr else ''}"
+                            f"a simulation process stopped in chunk {index}: "
+                            f"{child.stderr.read()[-2000:] if child.stderr else ''}"
                         )
                     answer = json.loads(line)
                     if "counts" in answer:

@@ -42,10 +42,10 @@ def connect(
 ) -> CombatStore:
     """A store on ``redis_url``, or on an in-process fakeredis when it is empty.
 
-    ``redis+cluster://`` URLs use Redis Cluster (cluster.py). ``rediss://`` URLs connect with TLS; ``ssl_cert_reqs`` ("required",
-    "optional", "none") relaxes certificate checks for add-ons that serve
-    self-signed certificates (Heroku Redis). Nothing connects until the first
-    command.
+    ``redis+cluster://`` URLs use Redis Cluster (cluster.py). ``rediss://``
+    URLs connect with TLS; ``ssl_cert_reqs`` ("required", "optional", "none")
+    relaxes certificate checks for add-ons that serve self-signed
+    certificates (Heroku Redis). Nothing connects until the first command.
     """
     if redis_url:
         options = {

@@ -35,7 +35,8 @@ class EventStreams:
         def log(self, combat_id: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int]: ...
 
     def entries_after(self, combat_id: str, after: int, block_ms: int | None = None) -> list[dict[str, Any]]:
-        """Entries with seq > ``after``, in order; waits up to ``block_ms`` for the first one ([] then; None: no wait)."""
+        """Entries with seq > ``after``, in order; waits up to ``block_ms`` for the first one
+        ([] then; None: no wait)."""
         with unavailable_on_failure():
             found = self.client.xread({stream_key(combat_id): f"{after}-0"}, count=MAX_ENTRIES_PER_READ, block=block_ms)
             # Nothing new: the combat may be gone (deleted or expired; its stream

@@ -20,7 +20,8 @@ from .. import codec
 
 @runtime_checkable
 class EventStreams(Protocol):
-    """What the stream's readers need of the store (service/store/stream.py; the Redis store has it, fakeredis included)."""
+    """What the stream's readers need of the store (service/store/stream.py; the Redis store has it,
+    fakeredis included)."""
 
     @property
     def polls_streams(self) -> bool:

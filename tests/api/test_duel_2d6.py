@@ -157,9 +157,9 @@ def test_worked_example_f_the_thug_and_philip(client):
     assert "initiative_passes" not in codes(round2)
     assert round2["combat"]["awaiting"][0]["actor"] == "philip"
     text = next(e["text"] for e in round2["events"] if e["code"] == "wounded")
-    assert (
-        text
-        == "Le truand subit 5 points de dommages (5 - 0 absorbés - IP 0) : blessure grave, perd 1 PV, il lui en reste 3 ; malus -3."
+    assert text == (
+        "Le truand subit 5 points de dommages (5 - 0 absorbés - IP 0) : "
+        "blessure grave, perd 1 PV, il lui en reste 3 ; malus -3."
     )
 
 

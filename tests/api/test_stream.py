@@ -290,7 +290,8 @@ def test_a_last_event_id_past_the_largest_stream_id_is_a_422(client):
 
 
 def test_many_viewers_of_many_combats_all_get_the_same_entries_in_order(store):
-    """40 listeners on 4 combats, through the one hub of the app: each gets every entry of its combat, once, in order."""
+    """40 listeners on 4 combats, through the one hub of the app: each gets
+    every entry of its combat, once, in order."""
     client = client_with(store, max_streams_per_token=10)
     combats = [create(client, SISTEMA["combat"])[0] for _ in range(4)]
     viewers = {location: [open_stream(client, location) for _ in range(10)] for location in combats}
@@ -328,7 +329,8 @@ def test_a_listener_whose_queue_overflowed_reads_the_gap_from_the_store(client, 
     location, _ = create(client, SISTEMA["combat"])
     stream = open_stream(client, location)
     stream.next()
-    # The hub brings three batches (or fewer, larger ones) while the listener reads nothing: its queue of one drops some.
+    # The hub brings three batches (or fewer, larger ones) while the listener
+    # reads nothing: its queue of one drops some.
     for action in PLAY:
         act(client, location, action)
     assert [int(stream.next_event()["id"].split(":")[0]) for _ in range(3)] == [2, 3, 4]
@@ -360,7 +362,8 @@ def test_a_long_poll_after_a_huge_seq_does_not_break_the_streams(app):
 
 
 def test_the_reader_gets_only_what_each_followed_combat_lacks(client, store):
-    """One XREAD over many followed combats (packed by the store itself): each combat's entries after its own position."""
+    """One XREAD over many followed combats (packed by the store itself): each
+    combat's entries after its own position."""
     locations = [create(client, SISTEMA["combat"])[0] for _ in range(3)]
     ids = [location.rsplit("/", 1)[1] for location in locations]
     for action in PLAY[:2]:

@@ -113,7 +113,8 @@ def test_a_client_that_leaves_frees_its_slot():
 
 
 def test_two_hundred_viewers_of_ten_combats_get_the_same_entries_in_order():
-    """Many listeners on a real gunicorn (two workers on REDIS_URL, else one): each gets every entry of its combat, in order."""
+    """Many listeners on a real gunicorn (two workers on REDIS_URL, else one):
+    each gets every entry of its combat, in order."""
     redis_url = os.environ.get("REDIS_URL")
     process, base = start_gunicorn(
         {

@@ -45,7 +45,8 @@ def built() -> Path:
     )
     if done.returncode != 0:
         pytest.skip(
-            f"npm could not install the Foundry module's packages (is the npm registry reachable?): {done.stderr[-500:]}"
+            "npm could not install the Foundry module's packages (is the npm registry reachable?): "
+            f"{done.stderr[-500:]}"
         )
     build = run(["npm", "run", "--silent", "build"])
     assert build.returncode == 0, build.stdout + build.stderr

@@ -288,7 +288,10 @@ def test_mutant_marshmallow_in_a_rulesets_schemas_is_caught():
 
 
 def test_allowed_imports_are_not_flagged():
-    source = "import random_words\nfrom .random_table import roll\nfrom .shapes import fields\nimport redisish\nimport marshmallowish\n"
+    source = (
+        "import random_words\nfrom .random_table import roll\nfrom .shapes import fields\n"
+        "import redisish\nimport marshmallowish\n"
+    )
     assert forbidden_in(imports_of("service.rules.dice", False, source)) == []
 
 

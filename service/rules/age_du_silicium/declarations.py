@@ -40,7 +40,8 @@ def check_target(state: SiliciumCombat, actor: SiliciumCombatant, kind: str, tar
 
 
 def attack_target_refusal(attacker: SiliciumCombatant, target: SiliciumCombatant) -> str | None:
-    """Why ``attacker`` may not attack ``target`` (another combatant), or None: the declaration, the attack and the listing."""
+    """Why ``attacker`` may not attack ``target`` (another combatant), or None: the declaration, the
+    attack and the listing."""
     if has(target, DEAD):
         return f"{target['id']} is dead"
     if frenzy(attacker) == "berserker" and target["side"] == attacker["side"]:

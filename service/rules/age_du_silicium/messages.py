@@ -8,10 +8,14 @@ from typing import Any
 # Vigilance and Endurance keep the seed's names.
 _CHANCE = "{roll} against {chance}"
 ENGLISH: dict[str, Any] = {
-    "surprise_test": "{combatant} tests Vigilance against surprise: difficulty {difficulty}, reduced to {effective} "
-    "(6th sense {sixth_sense}, on guard {on_guard}); " + _CHANCE + ", a failure.",
-    "surprise_test.success": "{combatant} tests Vigilance against surprise: difficulty {difficulty}, reduced to {effective} "
-    "(6th sense {sixth_sense}, on guard {on_guard}); " + _CHANCE + ", a success.",
+    "surprise_test": (
+        "{combatant} tests Vigilance against surprise: difficulty {difficulty}, reduced to {effective} "
+        "(6th sense {sixth_sense}, on guard {on_guard}); " + _CHANCE + ", a failure."
+    ),
+    "surprise_test.success": (
+        "{combatant} tests Vigilance against surprise: difficulty {difficulty}, reduced to {effective} "
+        "(6th sense {sixth_sense}, on guard {on_guard}); " + _CHANCE + ", a success."
+    ),
     "surprised": "{combatant} is surprised: the first action is lost and the next must be defensive.",
     "stress_test": "{combatant} tests Calme ({calme}): " + _CHANCE + ", a failure.",
     "stress_test.success": "{combatant} tests Calme ({calme}): " + _CHANCE + ", a success.",
@@ -36,7 +40,10 @@ ENGLISH: dict[str, Any] = {
     "action_forgone": "{actor} gives up the declared action ({kind}[description?: {description}]).",
     "held_action_given_up": "{actor} gives up the held action.",
     "action_skipped": "{actor} is out of action: action {number} does not happen.",
-    "attack": "{attacker} attacks {target} with {weapon_name}: {skill} {base}, chance {chance} % ({shots:a single attack|# shots}).",
+    "attack": (
+        "{attacker} attacks {target} with {weapon_name}: {skill} {base}, chance {chance} % "
+        "({shots:a single attack|# shots})."
+    ),
     "attack_roll": "{attacker} rolls " + _CHANCE + ": a failure.",
     "attack_roll.success": "{attacker} rolls " + _CHANCE + ": a success.",
     "attack_roll.critical.success": "{attacker} rolls " + _CHANCE + ": a critical success.",
@@ -57,13 +64,20 @@ ENGLISH: dict[str, Any] = {
     "hit_location": "{target} is hit in the {location}.",
     "wound_reroll": "A 6 on the wound die: {attacker} rolls to hit again, " + _CHANCE + ", a failure.",
     "wound_reroll.success": "A 6 on the wound die: {attacker} rolls to hit again, " + _CHANCE + ", a success.",
-    "wound_rolled": "Wounds on {target} ({location}): damage {damage}[burst? + burst {burst}] - (Endurance {endurance} + "
-    "armour {armour} {damage_type}) + {dice}[doubled?, doubled][halved?, halved] = {wounds}.",
+    "wound_rolled": (
+        "Wounds on {target} ({location}): damage {damage}[burst? + burst {burst}] - (Endurance {endurance} + "
+        "armour {armour} {damage_type}) + {dice}[doubled?, doubled][halved?, halved] = {wounds}."
+    ),
     "wounded": "{target} loses {amount:# wound point|# wound points} ({left} left).",
-    "critical_wound": "Critical wound: {target} loses {amount:# point|# points}, {excess} more than remained (Endurance {endurance}).",
+    "critical_wound": (
+        "Critical wound: {target} loses {amount:# point|# points}, {excess} more than remained (Endurance {endurance})."
+    ),
     "out_of_action": "{target} is out of action.",
     "died": "{target} dies.",
-    "adjusted": "The game master adjusts {combatant}[added?: now {added}][removed?; no longer {removed}]; {blessures:# wound point|# wound points} left[reason? (reason: {reason})].",
+    "adjusted": (
+        "The game master adjusts {combatant}[added?: now {added}][removed?; no longer {removed}]; "
+        "{blessures:# wound point|# wound points} left[reason? (reason: {reason})]."
+    ),
 }
 
 MESSAGES = {"en": ENGLISH}

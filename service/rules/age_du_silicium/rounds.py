@@ -282,7 +282,8 @@ def awaiting(state: SiliciumCombat) -> list[Awaiting]:
 
 
 def _with_frenzy_choices(state: SiliciumCombat, waiting: list[Awaiting]) -> list[Awaiting]:
-    """A frenzy still undecided after the frenzy phase (one who was down then) is chosen at any time, pending hits aside."""
+    """A frenzy still undecided after the frenzy phase (one who was down then) is chosen at any
+    time, pending hits aside."""
     for combatant in state["combatants"]:
         if is_standing(combatant) and frenzy(combatant) == "undecided":
             entry = next((e for e in waiting if e["actor"] == combatant["id"]), None)

@@ -8,7 +8,10 @@ from typing import Any
 # AGI, DIFF); its PV (points de vie) are hit points, "HP" in English, and its
 # "tour" is a round.
 ENGLISH: dict[str, Any] = {
-    "allocation_received": "{combatant} has split their POT in secret (round {round}; [waiting?{waiting:# other|# others} still to do so][!waiting?all pools are split]).",
+    "allocation_received": (
+        "{combatant} has split their POT in secret (round {round}; "
+        "[waiting?{waiting:# other|# others} still to do so][!waiting?all pools are split])."
+    ),
     "allocation_revealed": (
         "{combatant} reveals: [weapon?{weapon}, ]{mode}, POT {pot}[att?: INIT {init} / ATT {att} / DEF {defense}]"
         "[target?, against {target}][evade?, evading][reload?, reloading][maneuver?, maneuver “{maneuver}”]."
@@ -16,13 +19,19 @@ ENGLISH: dict[str, Any] = {
     "shooting_order": "Shooters act first, by AGI: {order}.",
     "attack_lost": "{attacker} is out of the fight and does not strike {target}.",
     "attack_cancelled": "{target} is already out of the fight: {attacker}'s attack is lost.",
-    "choc_spent": "{combatant} rolls {malus:# die|# dice} fewer for this action: the larger of their CHOC ({choc}) and their pain.",
-    "evasion_rolled": "{combatant} evades (AGI + Esquive, {pool:# die|# dice}): {dice} → {successes:# success|# successes}.",
+    "choc_spent": (
+        "{combatant} rolls {malus:# die|# dice} fewer for this "
+        "action: the larger of their CHOC ({choc}) and their pain."
+    ),
+    "evasion_rolled": (
+        "{combatant} evades (AGI + Esquive, {pool:# die|# dice}): {dice} → {successes:# success|# successes}."
+    ),
     "evasion_rolled.no_dice": "{combatant} has no dice left to evade with: no success.",
     "evasion_reused": "{combatant}'s evasion still counts: {successes:# success|# successes}.",
     "shot_rolled.no_dice": "{attacker} has no dice left to shoot at {target} with: no success.",
     "shot_rolled": (
-        "{attacker} shoots at {target} ({pool:# die|# dice}): {dice} → {successes:# success|# successes} against DIFF {difficulty}."
+        "{attacker} shoots at {target} ({pool:# die|# dice}): {dice} → "
+        "{successes:# success|# successes} against DIFF {difficulty}."
     ),
     "shot_missed": "{attacker}'s shot misses {target}.",
     "shot_hit": "{attacker}'s shot hits {target}: DEG {deg}.",
@@ -30,7 +39,8 @@ ENGLISH: dict[str, Any] = {
     "weapon_reloaded": "{combatant} reloads the {weapon}.",
     "attack_rolled.no_dice": "{attacker} has no dice left to attack {target} with: no success.",
     "attack_rolled": (
-        "{attacker} attacks {target} ({pool:# die|# dice}[riposte_bonus?, riposte bonus {riposte_bonus}]): {dice} → {total:# success|# successes}."
+        "{attacker} attacks {target} ({pool:# die|# dice}[riposte_bonus?, riposte "
+        "bonus {riposte_bonus}]): {dice} → {total:# success|# successes}."
     ),
     "defense_rolled": "{defender} defends ({pool:# die|# dice}): {dice} → {successes:# success|# successes}.",
     "defense_rolled.no_dice": "{defender} has no dice left to defend with: no success.",
@@ -38,7 +48,8 @@ ENGLISH: dict[str, Any] = {
     "attack_hit": "{attacker} hits {target}: DEG {deg}.",
     "attack_failed": "{attacker} fails against {target}[!riposte_bonus? (a tie)].",
     "attack_failed.riposte_later": (
-        "{attacker} fails against {target}[riposte_bonus?: {target} will strike back this round with a riposte bonus of {riposte_bonus}]"
+        "{attacker} fails against {target}[riposte_bonus?: {target} will "
+        "strike back this round with a riposte bonus of {riposte_bonus}]"
         "[!riposte_bonus? (a tie: no riposte bonus)]."
     ),
     "armour_rolled": "{combatant}'s partial armour: {dice} → {successes:# success|# successes}.",
@@ -57,7 +68,10 @@ ENGLISH: dict[str, Any] = {
     "wound_severity": "{target} now has a {level}: the pain costs {pain:# die|# dice}.",
     "fell_into_coma": "{target} falls into a coma ({pv} HP).",
     "died": "{target} dies ({pv} HP).",
-    "incapacitated_by_pain": "{target} collapses in pain and is out of the fight: the wounds cost {pain:# die|# dice}, and their best POT is only {pot}.",
+    "incapacitated_by_pain": (
+        "{target} collapses in pain and is out of the fight: the wounds "
+        "cost {pain:# die|# dice}, and their best POT is only {pot}."
+    ),
     "choc_cleared": "With the end of the fight, {combatant}'s CHOC ({choc}) is cancelled.",
     "contact_made": "{combatant} and {target} are in contact[reason? (reason: {reason})].",
     "contact_broken": "{combatant} and {target} are no longer in contact[reason? (reason: {reason})].",

@@ -162,7 +162,8 @@ def _join(res: Res, actor: DuelCombatant, action: Action) -> None:
         raise ActionNotAllowed(f"{actor['name']} already fights {target['name']}", field="target")
     if len(actor["facing"]) >= max_opponents(actor):
         raise ActionNotAllowed(
-            f"{actor['name']} already faces {len(actor['facing'])} opponents, the most DEX allows ({max_opponents(actor)})",
+            f"{actor['name']} already faces {len(actor['facing'])} "
+            f"opponents, the most DEX allows ({max_opponents(actor)})",
             field="target",
         )
     winner = roll_initiative(res, actor, target, interruption=True)

@@ -132,7 +132,8 @@ def maneuver_refusal(maneuver: str, weapon: dict[str, Any]) -> str | None:
 def hold_refusal(
     maneuver: str, held_part: str | None, opponent: str, set_up_by: dict[str, Any] | None = None
 ) -> str | None:
-    """Why ``maneuver`` cannot be made on ``opponent`` (a name), or None: the holds Étrangler, Projection, Clé, Briser need.
+    """Why ``maneuver`` cannot be made on ``opponent`` (a name), or None: the holds Étrangler,
+    Projection, Clé, Briser need.
 
     ``held_part``: the part the striker holds on the opponent; ``set_up_by``: the
     first blow of a Double Manoeuvre, whose Prise sets the hold up for the second.

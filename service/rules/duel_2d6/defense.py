@@ -46,9 +46,11 @@ def check_counter(
         check_reach(weapon, band_of(distance), field=f"{prefix}distance")
         return
     if not within_reach_of_a_blow(plan_distance):
-        # "Permet attaque normale en défense": against a shot from afar the normal attack is shooting back (E-2, Menacer).
+        # "Permet attaque normale en défense": against a shot from afar the normal attack is
+        # shooting back (E-2, Menacer).
         raise ActionNotAllowed(
-            f"{attacker['name']} is {plan_distance} m away, beyond contact (under 2 m): only a ranged weapon can counter-attack",
+            f"{attacker['name']} is {plan_distance} m away, beyond contact "
+            "(under 2 m): only a ranged weapon can counter-attack",
             field=f"{prefix}weapon",
         )
     check_maneuver(defender, counter["maneuver"], weapon, counter["part"], field=f"{prefix}maneuver")

@@ -216,7 +216,8 @@ def _attacker_actions(state: DuelCombat, combatant: DuelCombatant) -> list[str]:
 
 
 def _can_counter(combatant: DuelCombatant, threat: dict[str, Any]) -> bool:
-    """A blow answers a threat within contact; from further only a ranged weapon in hand that can fire (ammo_refusal)."""
+    """A blow answers a threat within contact; from further only a ranged weapon in hand that can
+    fire (ammo_refusal)."""
     if within_reach_of_a_blow(threat.get("distance")):
         return True
     return any(

@@ -4,7 +4,8 @@ The jammed, ammunition, automatic-fire, maneuver-weapon and hold conditions
 are the functions the resolution refuses with (arsenal.ammo_refusal,
 automatic_refusal, maneuver_refusal, hold_refusal). The other checks here still
 mirror the ones that would refuse the action (exchange.engaged,
-arsenal.check_reach, defense.check_declaration, actions._join and _face); an inline defense and a Double Manoeuvre's second blow
+arsenal.check_reach, defense.check_declaration, actions._join and _face); an inline defense and a
+Double Manoeuvre's second blow
 against an opponent already held stay for the client to compose.
 """
 

@@ -30,7 +30,9 @@ ENGLISH: dict[str, Any] = {
     "defense_rolled": "{defender} tries {defense}: " + _ROLL_EN + ".",
     "blow_avoided": "{defender} avoids the blow ({defense}).",
     "blow_blocked": "{defender} blocks and absorbs {absorbed:# point|# points}.",
-    "critical_downgraded": "{defender}'s martial-arts dodge turns the critical blow into a simple one (without the +{dd}).",
+    "critical_downgraded": (
+        "{defender}'s martial-arts dodge turns the critical blow into a simple one (without the +{dd})."
+    ),
     "blow_impossible": "{attacker} cannot carry out {maneuver} on {defender}.",
     "feint_check": "{attacker} rolls SEN against the feint: " + _ROLL_EN + ".",
     "counter_rolled": "{attacker} counter-attacks {defender} ({maneuver}): {level}.",

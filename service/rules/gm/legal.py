@@ -103,7 +103,8 @@ _probing: ContextVar[bool] = ContextVar("probing_legal_choices", default=False)
 
 
 def possible(ruleset: AnyRuleset, state: Combat[Any], actor_id: str, action_type: str) -> bool:
-    """``actor_id`` has at least one legal choice of ``action_type`` (a type the ruleset does not refine always has one).
+    """``actor_id`` has at least one legal choice of ``action_type`` (a type the ruleset does not
+    refine always has one).
 
     The same listing as ``/options``, stopped at its first choice: the prompts
     are computed after every action, and building every choice's parameters

@@ -112,7 +112,8 @@ def _attack(res: Res, attacker: SistemaCombatant, action: dict[str, Any]) -> Non
         raise InvalidAction("a condition needs a location (localized damage)", field="condition")
     location_penalty = aimed_area_penalty(action["location"], action["location_penalty"])
     if not can_act(target):
-        # "Se o alvo não puder se esquivar, o Mestre determina a dificuldade": no active defense, whatever the body says.
+        # "Se o alvo não puder se esquivar, o Mestre determina a dificuldade": no active defense,
+        # whatever the body says.
         if action["defense"] is not None:
             raise ActionNotAllowed(
                 f"{target['id']} is unconscious and cannot defend: give the difficulty (CD) instead", field="defense"

@@ -17,14 +17,20 @@ ENGLISH: dict[str, Any] = {
     "attack_missed.fumble": "{attacker} misses {target}: a critical failure.",
     "burst_hits": "The burst hits {target} {hits:once|# times}.",
     "damage_rolled": "Damage {expression}: {rolled}, damage reduction {rd} → {dealt:# point|# points} to {target}.",
-    "damage_rolled.doubled": "Damage {expression}: {rolled}, doubled, damage reduction {rd} → {dealt:# point|# points} to {target}.",
+    "damage_rolled.doubled": (
+        "Damage {expression}: {rolled}, doubled, damage reduction {rd} → {dealt:# point|# points} to {target}."
+    ),
     "damage_taken": "{target} loses {amount} HP and has {pv} left.",
     "knocked_out": "{target} falls unconscious.",
     "dying": "{target} falls unconscious and is dying ({pv} HP).",
     "died": "{target} dies.",
     "death_test": "Death test for {actor}: {dice} → {total}.",
-    "death_test.outcome=success": "Death test for {actor}: {dice} → {total}, {actor} holds on ({failures:# failure|# failures} so far).",
-    "death_test.outcome=failure": "Death test for {actor}: {dice} → {total}, a failure ({failures:# failure|# failures} of 3).",
+    "death_test.outcome=success": (
+        "Death test for {actor}: {dice} → {total}, {actor} holds on ({failures:# failure|# failures} so far)."
+    ),
+    "death_test.outcome=failure": (
+        "Death test for {actor}: {dice} → {total}, a failure ({failures:# failure|# failures} of 3)."
+    ),
     "death_test.outcome=stabilised": "Death test for {actor}: {dice} → {total}, a 12: {actor} is stabilised.",
     "stabilised": "{target} is stabilised.",
     "healing_test": "{healer} tends {target}: {dice} → {total} against {difficulty}, a failure.",

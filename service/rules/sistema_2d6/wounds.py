@@ -19,7 +19,8 @@ from .tables import (
 
 
 def damage_expression(weapon: dict[str, Any], wielder: SistemaCombatant, reading: str) -> DiceExpression:
-    """The weapon's dice; ``FOR+N`` reads the FOR damage table (the seed's or the source's, option ``for_damage``), plus N."""
+    """The weapon's dice; ``FOR+N`` reads the FOR damage table (the seed's or the source's, option
+    ``for_damage``), plus N."""
     match = FOR_DAMAGE_PATTERN.match(weapon["damage"])
     if not match:
         return DiceExpression.parse(weapon["damage"])

@@ -31,7 +31,8 @@ def _check_turn(state: SpaceOperaCombat, actor: SpaceOperaCombatant) -> None:
     pending = state.get("pending")
     if pending:
         raise NotYourTurn(
-            f"waiting for {pending['target']} to declare a dodge, a parry or nothing against {pending['attacker']}'s attack",
+            f"waiting for {pending['target']} to declare a dodge, a "
+            f"parry or nothing against {pending['attacker']}'s attack",
             field="actor",
         )
     if is_dead(actor):

@@ -1,4 +1,5 @@
-"""Space opera d100: the legal actions of a combatant now (attack plans, reactions, recoveries) and the GM's clear_condition."""
+"""Space opera d100: the legal actions of a combatant now (attack plans, reactions, recoveries) and
+the GM's clear_condition."""
 
 from __future__ import annotations
 

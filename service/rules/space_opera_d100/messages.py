@@ -12,8 +12,12 @@ ENGLISH: dict[str, Any] = {
     "awaiting_reaction": "{target} must declare a dodge, a parry or nothing against {attacker} before the roll.",
     "reaction_declared": "{defender} declares: {kind}[item? with {item}].",
     "dodge_rolled": "{defender} dodges: {roll} against {needed} ({level}); attacker modifier {attack_modifier}.",
-    "parry_rolled": "{defender} parries with {item}: {roll} against {needed} ({level}); attacker modifier {attack_modifier}.",
-    "parry_against_critical": "Against a critical hit {defender}'s parry is read at {penalty}: {roll} against {needed} ({level}).",
+    "parry_rolled": (
+        "{defender} parries with {item}: {roll} against {needed} ({level}); attacker modifier {attack_modifier}."
+    ),
+    "parry_against_critical": (
+        "Against a critical hit {defender}'s parry is read at {penalty}: {roll} against {needed} ({level})."
+    ),
     "attack_rolled": "{attacker} attacks {target} with {weapon}: {roll} against {needed} ({level}).",
     "disarm_second_roll": "{attacker}'s second disarm roll: {roll} against {needed} ({level}).",
     "attack_hit": "{attacker} hits {target}.",
@@ -22,7 +26,9 @@ ENGLISH: dict[str, Any] = {
     "attack_missed.fumble": "{attacker} misses {target}: a fumble.",
     "martial_arts_rolled": "{attacker}'s martial arts ({kind}): {roll} against {needed} ({level}).",
     "damage_rolled": "Damage {rolled}, parried {parried}, armour {armour}, {location}: {pv_loss} HP for {target}.",
-    "parry_points": "{defender}'s {item} stops {points:# point|# points} ({pierced} pierced): {parried} damage parried.",
+    "parry_points": (
+        "{defender}'s {item} stops {points:# point|# points} ({pierced} pierced): {parried} damage parried."
+    ),
     "item_wear": "{combatant}'s {item} risks damage: {roll} against {chance}, unharmed.",
     "item_wear.damaged": "{combatant}'s {item} risks damage: {roll} against {chance}, damaged.",
     "item_damaged": "{combatant}'s {item} is damaged (step {steps})[vibro_lost?; its vibro edge no longer works].",
@@ -54,7 +60,10 @@ ENGLISH: dict[str, Any] = {
     "fell_unconscious.unit=hours": "{target} falls unconscious for {amount:# hour|# hours}.",
     "death_table": "Death table for {target} at {pv} HP: {roll} → {result}.",
     "wound": "{target}'s wound is {severity}: -{san_loss} SAN, -{skill_loss} to one skill of the GM's choice.",
-    "wound.limb_lost": "{target}'s wound is {severity}: -{san_loss} SAN, -{skill_loss} to one skill of the GM's choice, and a limb or an organ is lost.",
+    "wound.limb_lost": (
+        "{target}'s wound is {severity}: -{san_loss} SAN, -{skill_loss} "
+        "to one skill of the GM's choice, and a limb or an organ is lost."
+    ),
     "died": "{target} dies.",
     "condition_cleared": "The game master lifts a condition from {target}: {condition}[reason? (reason: {reason})].",
     "passed": "{actor} does something else.",

@@ -187,7 +187,10 @@ ARMOUR: dict[str, Any] = {
 
 WEAPON_TRAITS = {
     "edged": "Tranchante: cannot be used to stun (seed 2); martial arts with weapons (seed 8).",
-    "vibro": "Vibro: extra damage dice while vibro mode works; never counted in a parry; lost at the first damage step (seed 6, 7).",
+    "vibro": (
+        "Vibro: extra damage dice while vibro mode works; never counted "
+        "in a parry; lost at the first damage step (seed 6, 7)."
+    ),
     "paralysing": "Paralysante: may attack to paralyse (seed 3).",
     "armour_piercing": "Ignores that many armour points, parry points first (seed 6).",
     "stun_bonus": "Added to the stun percentage (seed 2).",

@@ -332,7 +332,8 @@ def test_full_automatic_fire_is_bursts_with_the_recoil_of_extra_shots():
     # House reading of the lost TA text (docs, gap G12), option full_auto: "bursts".
     # Three bursts: Armes de poing 60, burst -10, recoil -5 x 2 = 40, each burst rolls to hit.
     state = ana_attacks(options={**NO_STRESS, "full_auto": "bursts"}, ana_sheet=_gunner())
-    # Burst 1: 30 hits; d10 2 torso; 8 + 2 (burst) - (Endurance 3 + 0) + d6 1 = 8. Burst 2: 50 misses. Burst 3: 99 misses.
+    # Burst 1: 30 hits; d10 2 torso; 8 + 2 (burst) - (Endurance 3 + 0) + d6 1 = 8.
+    # Burst 2: 50 misses. Burst 3: 99 misses.
     state, entry = attack(state, [30, 2, 1, 50, 99], weapon="fusil", full_auto=3)
     assert params(entry, "attack")["modifiers"] == {"burst": -10, "recoil": -10}
     assert params(entry, "attack")["chance"] == 40 and params(entry, "attack")["shots"] == 3

@@ -110,8 +110,9 @@ def test_its_defense_can_absorb_a_blow_and_the_last_option_puts_it_after_the_fig
         fight(options={**ON, "bouffon_initiative": "last"}, hero=hero, defense=3),
         allocate("kael", "brigand", (1, 3, 0)),
     )
-    # INIT: Kael 1 > the brigand's 0. Kael ATT [4, 1, 1] = 1 vs its DEF [1, 2, 3] = 0: DEG 1; 1 + DOM 0 + FOR 2 - Défense 3
-    # = 0: absorbed. Brigand ATT [1, 1, 2] = 0 vs Kael's DEF, no dice: a tie fails; tour 2 begins.
+    # INIT: Kael 1 > the brigand's 0. Kael ATT [4, 1, 1] = 1 vs its DEF [1, 2, 3] = 0:
+    # DEG 1; 1 + DOM 0 + FOR 2 - Défense 3 = 0: absorbed. Brigand ATT [1, 1, 2] = 0
+    # vs Kael's DEF, no dice: a tie fails; tour 2 begins.
     state, entry = step(state, allocate("brigand", "kael", dice=[4, 1, 1, 1, 2, 3, 1, 1, 2]))
     assert params(entry, "turn_order") == {"order": [["kael"], ["brigand"]]}
     assert params(entry, "bouffon_blow_scored")["score"] == 0 and params(entry, "blow_absorbed") == {

@@ -138,14 +138,16 @@ def test_a_later_lighter_wound_does_not_lower_the_severity():
     ],
 )
 def test_the_example_goule_after_a_4_point_wound(options, level, pain, riposte_malus, tour_2_dice, tour_2_pool):
-    """The published example (Kael 2/3/2, the Goule RES 2 with 1/3/2): what the thresholds change, and what they do not."""
+    """The published example (Kael 2/3/2, the Goule RES 2 with 1/3/2): what the
+    thresholds change, and what they do not."""
     from service.rules.dark_earth import RULESET as RULESET_OBJECT
 
     example = RULESET_OBJECT.example()
     kael_action, goule_action = example["actions"]
     state, _ = start(RULESET, example["combat"]["combatants"], options=options)
     state, _ = step(state, kael_action)
-    # Kael ATT [2, 1, 4] = 1 vs the Goule's DEF [2, 1] = 0: DEG 1; RES 2 dice [6, 1] = 2: 1 + DOM 3 + FOR 2 - 2 = 4 -> PV 6.
+    # Kael ATT [2, 1, 4] = 1 vs the Goule's DEF [2, 1] = 0: DEG 1;
+    # RES 2 dice [6, 1] = 2: 1 + DOM 3 + FOR 2 - 2 = 4 -> PV 6.
     # Its riposte: ATT 3 - max(CHOC 4, pain) -> no dice either way: the seed's CHOC alone (4 PV lost, 4 dice fewer)
     # empties it; against Kael's DEF [4, 4] = 2 it fails.
     state, entry = step(state, {**goule_action, "dice": [2, 1, 4, 2, 1, 6, 1, 4, 4]})

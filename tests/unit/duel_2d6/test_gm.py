@@ -1,4 +1,5 @@
-"""Game-master controls in Duel 2D6: adjust, modify, override, conditions, a newcomer's interruption roll, leave, the end.
+"""Game-master controls in Duel 2D6: adjust, modify, override, conditions, a
+newcomer's interruption roll, leave, the end.
 
 ``fight()`` gives Ana the surprise: she holds the initiative against Bob without dice.
 Ana's Coup simple with the fist: 7 + Bagarre 1 = 8.

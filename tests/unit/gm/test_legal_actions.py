@@ -77,7 +77,8 @@ def _age_du_silicium_trio() -> dict:
 
 
 def _duel_armoury() -> dict:
-    """Three fighters (one free), guns with ammunition and an automatic, a chain, a shield, martial arts, optional rules on."""
+    """Three fighters (one free), guns with ammunition and an automatic, a chain,
+    a shield, martial arts, optional rules on."""
     from ..duel_2d6.fixtures import ana, bob, sheet
 
     guns = [

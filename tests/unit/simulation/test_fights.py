@@ -55,7 +55,8 @@ def test_a_simulated_fight_ends_exactly_as_the_same_actions_through_apply_action
 
 
 def _refused_first(tactics: RulesetTactics) -> RulesetTactics:
-    """The tactic, with its first body sent by an actor not in the fight (refused) before its own, at every third version."""
+    """The tactic, with its first body sent by an actor not in the fight
+    (refused) before its own, at every third version."""
 
     def candidates(state, actor, waiting, tactic):
         bodies = list(tactics.candidates(state, actor, waiting, tactic))

@@ -86,7 +86,8 @@ gevent.sleep(0)
 parts = play_chunks(body, 1, Tactic(), 400, 2, size=100)
 ticker.kill()
 merged = runner.report(body, 1, Tactic(), runner.Summary.merged(body, parts))
-print(json.dumps({"can_fork": can_fork(), "same": json.dumps(merged) == json.dumps(simulate(body, 400, 1)), "ticks": len(ticks)}))
+same = json.dumps(merged) == json.dumps(simulate(body, 400, 1))
+print(json.dumps({"can_fork": can_fork(), "same": same, "ticks": len(ticks)}))
 """
 
 

@@ -1,4 +1,5 @@
-"""The adapters (the stores, the observing one around Redis, and what the HTTP layer hands in) satisfy the ports the use cases are written against."""
+"""The adapters (the stores, the observing one around Redis, and what the HTTP
+layer hands in) satisfy the ports the use cases are written against."""
 
 from __future__ import annotations
 
