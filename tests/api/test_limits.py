@@ -253,6 +253,31 @@ def test_a_full_simulation_queue_refuses_a_job_naming_its_limit(store, monkeypat
     assert Queue("test-queue", connection=redis).count == 3  # nothing more queued
 
 
+def test_a_job_refused_by_a_full_queue_is_charged_nothing(store, monkeypatch):
+    import fakeredis
+    from rq import Queue
+
+    from service.api import simulations as api_simulations
+    from service.jobs.queue import QueueRunner
+    from service.store.jobs import SimulationJobs
+
+    redis = fakeredis.FakeRedis()
+    runner = QueueRunner(SimulationJobs(redis), "test-queue", max_chunks=9)
+    monkeypatch.setattr(api_simulations, "_runner", lambda: runner)
+    client = limited_client(store, "", compute_limit="200000 per minute")
+    template = client.get("/rulesets/sistema-2d6").get_json()["example"]["combat"]
+    template = {k: v for k, v in template.items() if k != "dice"}
+
+    def post(fights: int) -> int:
+        return client.post("/simulations", json={"template": template, "fights": fights, "seed": 1}).status_code
+
+    assert post(2_000) == 202  # one chunk, 20,000 units (10 a fight): 180,000 left, room for 8 chunks
+    assert post(18_000) == 503  # 9 chunks, 180,000 units: the queue refuses it
+    redis.delete(Queue("test-queue", connection=redis).key)  # the workers took the queued chunk
+    # Had the refused job been charged, this client would have no unit left for it.
+    assert post(18_000) == 202
+
+
 def test_a_worker_computes_one_costly_request_at_a_time(store):
     app = create_app(Settings(rate_limit="", compute_limit=""), store=store)
     client = app.test_client()
