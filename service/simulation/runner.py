@@ -140,17 +140,10 @@ def report(template: Mapping, seed: int, tactic: Tactic, summary: Summary) -> di
     }
 
 
-def simulate(
-    template: Mapping,
-    fights: int,
-    seed: int,
-    tactic: Tactic = Tactic(),
-    progress: Progress | None = None,
-    every: int = 500,
-) -> dict:
+def simulate(template: Mapping, fights: int, seed: int, tactic: Tactic = Tactic()) -> dict:
     """The answer of a run of ``fights`` fights, every one in this process, in
     order: an inline request's answer, and the one a job's merged chunks must equal."""
-    return report(template, seed, tactic, play_range(template, seed, tactic, 0, fights, progress, every))
+    return report(template, seed, tactic, play_range(template, seed, tactic, 0, fights))
 
 
 class Summary:
