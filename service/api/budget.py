@@ -10,7 +10,9 @@ ruleset and size). ``COMPUTE_LIMIT`` ("200000 per minute")
 caps the units per client (the same client as the rate limits: a verified
 credential, else the address), counted in Redis for every worker. A client
 over it gets a 429 with Retry-After; nothing is computed and nothing is
-charged. Measured costs and the reasoning: docs/security.md.
+charged. A simulation job is charged once its runner took it: a job refused
+(the queue full, the process busy) is charged nothing. Measured costs and
+the reasoning: docs/security.md.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app
 from limits import parse_many
@@ -32,6 +35,8 @@ from .problems import problem
 
 log = logging.getLogger(__name__)
 
+Result = TypeVar("Result")
+
 
 class ComputeBudget:
     def __init__(self, compute_limit: str, redis_url: str | None):
@@ -41,18 +46,23 @@ class ComputeBudget:
         )
         self.window = FixedWindowRateLimiter(storage)
 
-    def charge(self, client: str, cost: int) -> int | None:
-        """Charge ``cost`` units; None when done, else the seconds to wait (nothing charged)."""
+    def wait_for(self, client: str, cost: int) -> int | None:
+        """None when ``client`` has ``cost`` units left, else the seconds until it has (nothing charged)."""
         try:
             refused = [item for item in self.items if not self.window.test(item, "compute", client, cost=cost)]
             if refused:
                 reset = max(self.window.get_window_stats(item, "compute", client).reset_time for item in refused)
                 return max(1, math.ceil(reset - time.time()))
-            for item in self.items:
-                self.window.hit(item, "compute", client, cost=cost)
         except Exception:  # Redis down: serve, as the rate limits do (the store answers 503 anyway)
             log.warning("compute budget storage unavailable; not counted", exc_info=True)
         return None
+
+    def charge(self, client: str, cost: int) -> None:
+        try:
+            for item in self.items:
+                self.window.hit(item, "compute", client, cost=cost)
+        except Exception:  # as in wait_for
+            log.warning("compute budget storage unavailable; not counted", exc_info=True)
 
 
 def offload(function, *args, **kwargs):
@@ -113,21 +123,27 @@ def init_app(app: Flask, settings) -> None:
 
 class RequestCompute:
     """The use cases' ``Compute`` port for one request: ``costly(cost)`` around
-    the computation, ``offload`` to run it."""
+    the computation, ``offload`` to run it; ``accepting(cost)`` around handing a
+    job to its runner (usecases/simulations.py ``SimulationCompute``)."""
 
     def limited(self, cost: int) -> AbstractContextManager[None]:
         return costly(cost)
 
-    def run(self, function, *args, **kwargs):
+    def accepting(self, cost: int) -> AbstractContextManager[None]:
+        return costly(cost, charged_when_accepted=True)
+
+    def run(self, function: Callable[..., Result], *args: Any, **kwargs: Any) -> Result:
         return offload(function, *args, **kwargs)
 
 
 @contextmanager
-def costly(cost: int) -> Iterator[None]:
+def costly(cost: int, *, charged_when_accepted: bool = False) -> Iterator[None]:
     """Around the computation of an accepted request (authorized, valid) that costs ``cost`` units.
 
     Aborts with a 503 ``compute-busy`` when this worker computes as many as it
     may, or a 429 ``compute-budget-exhausted`` when the client's units are spent.
+    The units are charged before the block runs; with ``charged_when_accepted``,
+    only once it ended without an error (a job its runner refused costs nothing).
     """
     slots: Slots = current_app.extensions["melee.compute_slots"]
     if not slots.take():
@@ -143,20 +159,30 @@ def costly(cost: int) -> Iterator[None]:
         )
     try:
         budget: ComputeBudget | None = current_app.extensions.get("melee.compute_budget")
-        wait = budget.charge(client_key(), cost) if budget else None
-        if wait is not None:
-            abort(
-                problem(
-                    429,
-                    "compute-budget-exhausted",
-                    "Compute budget exhausted",
-                    f"this request costs {cost} compute units and this client's allowance "
-                    f"({'; '.join(map(str, budget.items))}) has fewer left; "
-                    f"retry in {wait} s, or ask for fewer runs or fights",
-                    headers={"Retry-After": str(wait)},
-                    cost=cost,
-                )
-            )
+        client = client_key()
+        if budget is not None:
+            _refuse_when_short(budget, client, cost)
+            if not charged_when_accepted:
+                budget.charge(client, cost)
         yield
+        if budget is not None and charged_when_accepted:
+            budget.charge(client, cost)
     finally:
         slots.give_back()
+
+
+def _refuse_when_short(budget: ComputeBudget, client: str, cost: int) -> None:
+    wait = budget.wait_for(client, cost)
+    if wait is not None:
+        abort(
+            problem(
+                429,
+                "compute-budget-exhausted",
+                "Compute budget exhausted",
+                f"this request costs {cost} compute units and this client's allowance "
+                f"({'; '.join(map(str, budget.items))}) has fewer left; "
+                f"retry in {wait} s, or ask for fewer runs or fights",
+                headers={"Retry-After": str(wait)},
+                cost=cost,
+            )
+        )

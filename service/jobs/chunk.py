@@ -6,10 +6,12 @@ hash, and the chunk that completes the set merges every chunk's counts into
 the result. A chunk played twice (retried after its worker died) writes the
 same counts again: the result does not change.
 
-``run_chunk`` plays one chunk in this process (a queue worker);
-``run_chunks`` plays every chunk of a job in child processes
-(service/simulation/pool.py: the job's runner without a queue), recording
-each the same way.
+Both ways play a chunk with ``runner.play_range`` (the one function that
+plays fights, an inline run's too) and record it with ``_record``; they
+differ only in where the fights are played: ``run_chunk`` plays one chunk
+in this process (a queue worker's work horse), ``run_chunks`` every chunk
+of a job in child processes (service/simulation/pool.py: the job's runner
+without a queue).
 """
 
 from __future__ import annotations

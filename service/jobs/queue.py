@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 
+from redis.exceptions import WatchError
 from rq import Queue, Retry, get_current_job
 from rq.callbacks import Callback
 
@@ -37,37 +38,44 @@ CHUNK_RETRIES = 2
 
 
 def enqueue(jobs: SimulationJobs, queue_name: str, job_id: str, asked: dict, max_chunks: int | None = None) -> None:
-    """Record the job, then put each of its chunks on the queue (in the jobs' Redis).
+    """Record the job and put each of its chunks on the queue (in the jobs' Redis), in one transaction.
 
     With ``max_chunks``: QueueFull, and nothing recorded, when the chunks
     already waiting on the queue (every client's) and this job's would pass it.
-    Two web processes may both pass the check at once: the queue may then
-    hold one job's chunks more than the bound."""
+    The check and the writes are one step for every web process: the queue's
+    length is read under WATCH and the job written in MULTI/EXEC (RQ writes
+    into a pipeline it is given); if another process changed the queue in
+    between, EXEC writes nothing and the check is made again."""
     count = len(chunks(asked["fights"]))
     queue = Queue(queue_name, connection=jobs.client)
-    if max_chunks is not None:
-        with unavailable_on_failure():
-            queued = queue.count
-        if queued + count > max_chunks:
-            raise QueueFull(queued, count, max_chunks)
-    jobs.create(job_id, asked["fights"], count, runner="queue")
-    with unavailable_on_failure():
-        queue.enqueue_many(
-            [
-                Queue.prepare_data(
-                    play_chunk,
-                    args=(job_id, index, asked),
-                    job_id=f"{job_id}-{index}",
-                    description=f"simulation {job_id} chunk {index + 1}/{count}",
-                    timeout=CHUNK_TIMEOUT_SECONDS,
-                    retry=Retry(max=CHUNK_RETRIES),
-                    result_ttl=JOB_TTL_SECONDS,
-                    failure_ttl=JOB_TTL_SECONDS,
-                    on_failure=Callback(chunk_failed),
-                )
-                for index in range(count)
-            ]
+    prepared = [
+        Queue.prepare_data(
+            play_chunk,
+            args=(job_id, index, asked),
+            job_id=f"{job_id}-{index}",
+            description=f"simulation {job_id} chunk {index + 1}/{count}",
+            timeout=CHUNK_TIMEOUT_SECONDS,
+            retry=Retry(max=CHUNK_RETRIES),
+            result_ttl=JOB_TTL_SECONDS,
+            failure_ttl=JOB_TTL_SECONDS,
+            on_failure=Callback(chunk_failed),
         )
+        for index in range(count)
+    ]
+    with unavailable_on_failure(), jobs.client.pipeline(transaction=True) as pipe:
+        while True:
+            try:
+                pipe.watch(queue.key)
+                queued = pipe.llen(queue.key)
+                if max_chunks is not None and queued + count > max_chunks:
+                    raise QueueFull(queued, count, max_chunks)
+                pipe.multi()
+                jobs.create_on(pipe, job_id, asked["fights"], count, runner="queue")
+                queue.enqueue_many(prepared, pipeline=pipe)
+                pipe.execute()
+                return
+            except WatchError:  # another process queued or took a chunk since the WATCH: check again
+                continue
 
 
 class QueueRunner:
@@ -84,7 +92,9 @@ class QueueRunner:
 
 def play_chunk(job_id: str, index: int, asked: dict) -> None:
     """The RQ job: runs in a worker's work horse."""
-    run_chunk(SimulationJobs(get_current_job().connection), job_id, index, asked)
+    job = get_current_job()
+    assert job is not None  # RQ calls this only from a job
+    run_chunk(SimulationJobs(job.connection), job_id, index, asked)
 
 
 def chunk_failed(job, connection, exc_type, exc_value, traceback) -> None:

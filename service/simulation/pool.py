@@ -1,13 +1,14 @@
-"""A run's chunks played by child processes: every core for a large run without a queue.
+"""A run's chunks played by child processes: every core for a job without a queue.
 
 The run is cut as a job is (``runner.chunks``); each child process plays
 whole chunks with ``play_range``, exactly as a queue worker does, and hands
 back the chunk's counts (``Summary.to_counts``) as JSON, as a worker writes
-them into the job's hash. The caller merges them with ``Summary.merged``,
-the merge of the job queue: fight *i* has the same seed in any chunk and any
-process, and every rate is computed once from the summed integers, so the
-answer is the single-process one, byte for byte, whatever the number of
-processes (``tests/unit/simulation/test_pool.py``).
+them into the job's hash. The caller records them as a worker does
+(service/jobs/chunk.py ``run_chunks``), or merges them with
+``Summary.merged`` (the benches): fight *i* has the same seed in any chunk
+and any process, and every rate is computed once from the summed integers,
+so the answer is the single-process one, byte for byte, whatever the number
+of processes (``tests/unit/simulation/test_pool.py``).
 
 The children are fresh interpreters (``python -m service.simulation.pool``)
 started with ``subprocess``, talking JSON lines over their stdin and stdout,
@@ -43,8 +44,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TextIO
 
-from . import runner
-from .runner import Progress, Summary, chunks, play_range, report
+from .runner import chunks, play_range
 from .tactics import Tactic
 
 # The folder the ``service`` package is imported from: the children's working
@@ -70,7 +70,7 @@ def default_processes() -> int:
 def can_fork() -> bool:
     """True where a child may be forked without exec: no gevent, no other thread.
 
-    A command-line run (the benches, ``pool.simulate`` from a script)
+    A command-line run (the benches, a script)
     forks its children, saving each the import of the service (about 0.25 s
     of CPU); a web process, under gevent or with threads, execs them.
     """
@@ -225,49 +225,6 @@ def play_chunks(
     if errors:
         raise errors[0]
     return [counts for counts in results if counts is not None]
-
-
-def simulate(
-    template: Mapping,
-    fights: int,
-    seed: int,
-    tactic: Tactic = Tactic(),
-    progress: Progress | None = None,
-    every: int = 500,
-    processes: int = 2,
-) -> dict:
-    """``runner.simulate``'s answer, byte for byte, with the run's chunks
-    played by ``processes`` child processes and merged as a job's are."""
-    if processes <= 1 or fights <= 1:
-        return runner.simulate(template, fights, seed, tactic, progress, every)
-    # The job's chunks, smaller when there would be fewer than four per
-    # process, so that the children finish together (a job's 2,000-fight
-    # chunks would leave one child playing a third chunk of 10,000 fights
-    # while the other waits). The boundaries change nothing in the answer.
-    size = max(1, min(runner.CHUNK_FIGHTS, -(-fights // (4 * processes))))
-    ranges, done = chunks(fights, size), {}
-
-    def chunk_progress(index: int, count: int) -> None:
-        done[index] = count
-        if progress:
-            progress(sum(done.values()))
-
-    def chunk_played(index: int, counts: dict) -> None:
-        start, stop = ranges[index]
-        chunk_progress(index, stop - start)
-
-    parts = play_chunks(
-        template,
-        seed,
-        tactic,
-        fights,
-        processes,
-        progress=chunk_progress,
-        played=chunk_played,
-        every=every,
-        size=size,
-    )
-    return report(template, seed, tactic, Summary.merged(template, parts))
 
 
 def _serve(asked_lines: TextIO, out: TextIO) -> None:

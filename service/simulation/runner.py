@@ -1,5 +1,12 @@
 """Many fights from one template, and what they add up to.
 
+``play_range`` is the one function that plays fights. Every run calls it,
+and the runs differ only in where it runs: an inline request calls it from
+``simulate`` in the web process (on gevent's thread pool under gunicorn,
+``Compute.run``); a job calls it once per chunk, in a queue worker
+(service/jobs/chunk.py ``run_chunk``) or in a child process of the web
+process (service/simulation/pool.py, for ``run_chunks``).
+
 Fight *i* of a run seeded *s* gets its own seed, a hash of ``(s, i)``
 (``fight_seed``), so a run is reproducible from ``(template, fights, seed,
 tactic)``, any single fight can be replayed as a live combat with
@@ -84,7 +91,10 @@ def play_range(
     progress: Progress | None = None,
     every: int = 500,
 ) -> Summary:
-    """The summary of fights ``start`` to ``stop - 1`` of a run; ``progress`` gets the count played so far."""
+    """The summary of fights ``start`` to ``stop - 1`` of a run; ``progress`` gets the count played so far.
+
+    The one place fights are played: a whole inline run (``simulate``) and
+    each chunk of a job, in whichever process, come here."""
     ruleset, data = load_template(template)
     tactics = RULESET_TACTICS[ruleset.id]
     load = ActionLoader(ruleset)
@@ -130,17 +140,10 @@ def report(template: Mapping, seed: int, tactic: Tactic, summary: Summary) -> di
     }
 
 
-def simulate(
-    template: Mapping,
-    fights: int,
-    seed: int,
-    tactic: Tactic = Tactic(),
-    progress: Progress | None = None,
-    every: int = 500,
-) -> dict:
+def simulate(template: Mapping, fights: int, seed: int, tactic: Tactic = Tactic()) -> dict:
     """The answer of a run of ``fights`` fights, every one in this process, in
-    order: the reference a chunked run (a job's, or ``pool.simulate``'s) must equal."""
-    return report(template, seed, tactic, play_range(template, seed, tactic, 0, fights, progress, every))
+    order: an inline request's answer, and the one a job's merged chunks must equal."""
+    return report(template, seed, tactic, play_range(template, seed, tactic, 0, fights))
 
 
 class Summary:
@@ -152,10 +155,10 @@ class Summary:
         self.undecided = self.stalled = self.fights = 0
         self.rounds: Counter = Counter()
         self.actions: Counter = Counter()
-        self.health_left = {i: Counter() for i in self.side_of}
+        self.health_left: dict[str, Counter[int]] = {i: Counter() for i in self.side_of}
         self.deaths: Counter = Counter()
-        self.wounds = {i: Counter() for i in self.side_of}
-        self.conditions = {i: Counter() for i in self.side_of}
+        self.wounds: dict[str, Counter[str]] = {i: Counter() for i in self.side_of}
+        self.conditions: dict[str, Counter[str]] = {i: Counter() for i in self.side_of}
 
     # The counters, by name, that merge() adds and to_counts() serialises.
     COUNTED = ("wins", "rounds", "actions", "deaths")

@@ -36,16 +36,26 @@ class SimulationJobs:
 
     def _pipeline(self, job_id: str, **fields: Any) -> Any:  # a redis pipeline
         pipe = self.client.pipeline(transaction=True)
+        self._set(pipe, job_id, **fields)
+        return pipe
+
+    def _set(self, pipe: Any, job_id: str, **fields: Any) -> None:
         pipe.hset(job_key(job_id), mapping={**fields, "updated_at": int(time.time())})
         pipe.expire(job_key(job_id), self.ttl_seconds)
-        return pipe
 
     def _write(self, job_id: str, **fields: Any) -> None:
         with unavailable_on_failure():
             self._pipeline(job_id, **fields).execute()
 
     def create(self, job_id: str, total: int, chunks: int, runner: str) -> None:
-        self._write(job_id, total=total, chunks=chunks, runner=runner, created_at=int(time.time()))
+        with unavailable_on_failure():
+            pipe = self.client.pipeline(transaction=True)
+            self.create_on(pipe, job_id, total, chunks, runner)
+            pipe.execute()
+
+    def create_on(self, pipe: Any, job_id: str, total: int, chunks: int, runner: str) -> None:
+        """``create``'s writes, added to ``pipe``: a transaction of the caller's (the job queue's)."""
+        self._set(pipe, job_id, total=total, chunks=chunks, runner=runner, created_at=int(time.time()))
 
     def progress(self, job_id: str, chunk: int, done: int) -> None:
         self._write(job_id, **{f"done:{chunk}": done})

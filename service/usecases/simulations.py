@@ -4,8 +4,9 @@ or as a job (docs/simulations.md).
 A short run is played in the request, under the process's CPU budget
 (``Compute``); a long one, or one asked for in the background, becomes a job
 whose chunks a ``JobRunner`` plays (the worker processes' queue, or a thread
-of the serving process) and whose progress and result the ``Jobs`` port
-keeps. Reading a job derives what readers see from what the runners wrote.
+of the serving process), charged to the same budget once the runner took it,
+and whose progress and result the ``Jobs`` port keeps. Reading a job derives
+what readers see from what the runners wrote.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from __future__ import annotations
 import secrets
 import time
 import uuid
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..jobs import chunk
 from ..rules.errors import InvalidInput
@@ -76,7 +78,15 @@ class JobNotFound(Exception):
     """No simulation job has this id: it never existed, or expired (404)."""
 
 
-def simulate(asked: Asked, *, runner: JobRunner, compute: Compute, job_id: str | None = None) -> Ran | Job:
+class SimulationCompute(Compute, Protocol):
+    """``Compute`` (ports.py), and ``accepting(cost)`` around handing a job to its
+    runner: it refuses as ``limited`` does, but charges the units only once the
+    block ended without an error, so that a job the runner refuses costs nothing."""
+
+    def accepting(self, cost: int) -> AbstractContextManager[None]: ...
+
+
+def simulate(asked: Asked, *, runner: JobRunner, compute: SimulationCompute, job_id: str | None = None) -> Ran | Job:
     """Play ``asked`` inline, or hand it to ``runner`` as a job (RunnerBusy when it takes none).
 
     The template is checked first (InvalidInput, 422), before the
@@ -104,12 +114,13 @@ def simulate(asked: Asked, *, runner: JobRunner, compute: Compute, job_id: str |
             {"fights": [f"at most {fights} fights of this template inline; send background: true for more"]}
         )
     seed = asked.seed if asked.seed is not None else secrets.randbits(63)
-    with compute.limited(cost):
-        if inline:
+    if inline:
+        with compute.limited(cost):
             return Ran(compute.run(play_fights, asked.template, asked.fights, seed, asked.tactic))
-        job_id = job_id or uuid.uuid4().hex
+    job_id = job_id or uuid.uuid4().hex
+    with compute.accepting(cost):  # a job the runner refuses (RunnerBusy, QueueFull) is charged nothing
         runner.submit(job_id, chunk.request(asked.template, asked.fights, seed, asked.tactic))
-        return Job(job_id, "queued", 0, asked.fights)
+    return Job(job_id, "queued", 0, asked.fights)
 
 
 def read_job(jobs: Jobs, job_id: str, now: float | None = None) -> Job:

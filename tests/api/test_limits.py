@@ -226,7 +226,8 @@ def test_a_simulation_costs_what_its_template_makes_it_do(store):
     assert "at most 22 fights in one request" in str(refused.get_json()["errors"])  # 200,000 // 8,797
 
 
-def test_a_full_simulation_queue_refuses_a_job_naming_its_limit(store, monkeypatch):
+def queue_client(store, monkeypatch, max_chunks: int, compute_limit: str):
+    """A client whose jobs go to a fakeredis queue taking ``max_chunks``; that Redis's queue; a sistema-2d6 template."""
     import fakeredis
     from rq import Queue
 
@@ -235,22 +236,39 @@ def test_a_full_simulation_queue_refuses_a_job_naming_its_limit(store, monkeypat
     from service.store.jobs import SimulationJobs
 
     redis = fakeredis.FakeRedis()
-    runner = QueueRunner(SimulationJobs(redis), "test-queue", max_chunks=3)
+    runner = QueueRunner(SimulationJobs(redis), "test-queue", max_chunks=max_chunks)
     monkeypatch.setattr(api_simulations, "_runner", lambda: runner)
-    client = limited_client(store, "", compute_limit="")
+    client = limited_client(store, "", compute_limit=compute_limit)
     template = client.get("/rulesets/sistema-2d6").get_json()["example"]["combat"]
-    template = {k: v for k, v in template.items() if k != "dice"}
+    return client, Queue("test-queue", connection=redis), {k: v for k, v in template.items() if k != "dice"}
+
+
+def test_a_full_simulation_queue_refuses_a_job_naming_its_limit(store, monkeypatch):
+    client, queue, template = queue_client(store, monkeypatch, max_chunks=3, compute_limit="")
     # 4,001 fights: three chunks of 2,000 at most, as many as the queue takes.
     first = client.post("/simulations", json={"template": template, "fights": 4_001, "seed": 1})
     assert first.status_code == 202
-    assert Queue("test-queue", connection=redis).count == 3
+    assert queue.count == 3
     # Any other client's job now waits for room (the queue is every client's).
     full = client.post("/simulations", json={"template": template, "fights": 300, "seed": 2})
     problem = full.get_json()
     assert full.status_code == 503 and problem["type"] == "/problems/simulation-queue-full", problem
     assert (problem["queued"], problem["limit"]) == (3, 3) and full.headers["Retry-After"] == "5"
     assert "SIMULATION_QUEUE_MAX_CHUNKS" in problem["detail"]
-    assert Queue("test-queue", connection=redis).count == 3  # nothing more queued
+    assert queue.count == 3  # nothing more queued
+
+
+def test_a_job_refused_by_a_full_queue_is_charged_nothing(store, monkeypatch):
+    client, queue, template = queue_client(store, monkeypatch, max_chunks=9, compute_limit="200000 per minute")
+
+    def post(fights: int) -> int:
+        return client.post("/simulations", json={"template": template, "fights": fights, "seed": 1}).status_code
+
+    assert post(2_000) == 202  # one chunk, 20,000 units (10 a fight): 180,000 left, room for 8 chunks
+    assert post(18_000) == 503  # 9 chunks, 180,000 units: the queue refuses it
+    queue.connection.delete(queue.key)  # the workers took the queued chunk
+    # Had the refused job been charged, this client would have no unit left for it.
+    assert post(18_000) == 202
 
 
 def test_a_worker_computes_one_costly_request_at_a_time(store):

@@ -9,7 +9,7 @@ import pytest
 
 from service.jobs.chunk import request, run_chunks
 from service.rules.registry import RULESETS
-from service.simulation import Tactic, pool, runner, simulate
+from service.simulation import Tactic, runner, simulate
 from service.simulation.pool import ChildFailed, play_chunks
 from service.store.jobs import SimulationJobs
 
@@ -21,17 +21,19 @@ def template(ruleset_id: str) -> dict:
 @pytest.mark.parametrize(
     ("ruleset_id", "tactic"), [("sistema-2d6", Tactic()), ("dark-earth", Tactic("weakest", "aggressive"))]
 )
-def test_one_or_two_processes_give_the_single_process_answer(monkeypatch, ruleset_id, tactic):
+@pytest.mark.parametrize("processes", [1, 2])
+def test_one_or_two_processes_give_the_single_process_answer(monkeypatch, ruleset_id, tactic, processes):
     monkeypatch.setattr(runner, "CHUNK_FIGHTS", 15)  # 50 fights: 4 chunks (15, 15, 15, 5)
     body = template(ruleset_id)
     single = json.dumps(simulate(body, 50, 9, tactic))
-    seen: list[int] = []
-    assert json.dumps(pool.simulate(body, 50, 9, tactic, processes=2, progress=seen.append, every=10)) == single
-    assert seen[-1] == 50 and seen == sorted(seen)
-    # One child playing every chunk in turn: the same again.
-    parts = play_chunks(body, 9, tactic, 50, 1)
+    told: dict[int, list[int]] = {}
+    parts = play_chunks(
+        body, 9, tactic, 50, processes, progress=lambda index, done: told.setdefault(index, []).append(done), every=10
+    )
     assert len(parts) == 4
     assert json.dumps(runner.report(body, 9, tactic, runner.Summary.merged(body, parts))) == single
+    # Each chunk is announced (0), then told every 10 fights: chunks of 15, 15, 15 and 5.
+    assert told == {0: [0, 10], 1: [0, 10], 2: [0, 10], 3: [0]}
 
 
 def test_a_job_played_by_child_processes_records_each_chunk_and_the_merged_result(monkeypatch):
@@ -73,7 +75,7 @@ from gevent import monkey; monkey.patch_all()
 import json, sys
 import gevent
 from service.rules.registry import RULESETS
-from service.simulation import Tactic, pool, runner, simulate
+from service.simulation import Tactic, runner, simulate
 from service.simulation.pool import can_fork, play_chunks
 body = {k: v for k, v in RULESETS["sistema-2d6"].example()["combat"].items() if k != "dice"}
 ticks = []

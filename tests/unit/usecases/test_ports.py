@@ -19,6 +19,7 @@ from service.observability.store import observed
 from service.store import connect
 from service.store.memory import MemoryCombats, MemoryJobs
 from service.usecases import ports
+from service.usecases.simulations import SimulationCompute
 
 PORTS = [ports.Combats, ports.Grants, ports.IdempotencyRecords, ports.CombatSnapshots]
 
@@ -60,9 +61,10 @@ def test_the_simulation_jobs_satisfy_the_jobs_port(jobs):
         (ThreadRunner(connect(None, 60).simulation_jobs()), ports.JobRunner),
         (sealing, ports.Sealer),
         (RequestCompute(), ports.Compute),
+        (RequestCompute(), SimulationCompute),
         (SnapshotSealer(b"secret"), ports.SnapshotSealer),
     ],
-    ids=["queue runner", "thread runner", "sealer", "compute", "snapshot sealer"],
+    ids=["queue runner", "thread runner", "sealer", "compute", "simulation compute", "snapshot sealer"],
 )
 def test_the_http_layers_adapters_satisfy_their_ports(adapter, port):
     for name, declared in members(port).items():

@@ -20,17 +20,31 @@ TEMPLATE = {key: value for key, value in get_ruleset("sistema-2d6").example()["c
 
 
 class Compute:
+    """Charges ``limited``'s cost on entry, ``accepting``'s once its block ended without an error."""
+
     def __init__(self):
         self.entered = self.left = 0
         self.costs = []
+        self.charged = []
         self.ran = []
 
     @contextmanager
     def limited(self, cost):
         self.entered += 1
         self.costs.append(cost)
+        self.charged.append(cost)
         try:
             yield
+        finally:
+            self.left += 1
+
+    @contextmanager
+    def accepting(self, cost):
+        self.entered += 1
+        self.costs.append(cost)
+        try:
+            yield
+            self.charged.append(cost)
         finally:
             self.left += 1
 
@@ -83,6 +97,7 @@ def test_a_long_run_is_handed_to_the_runner_as_a_job():
         ("j1", {"template": TEMPLATE, "fights": 300, "seed": 7, "tactic": {"target": "weakest", "style": "balanced"}})
     ]
     assert compute.ran == [] and (compute.entered, compute.left) == (1, 1)
+    assert compute.charged == [3000]  # 300 fights × 10 units, once the runner took the job
 
 
 def test_a_busy_runner_is_said_and_the_budget_given_back():
@@ -90,6 +105,7 @@ def test_a_busy_runner_is_said_and_the_budget_given_back():
     with pytest.raises(RunnerBusy):
         simulate(Asked(TEMPLATE, 10, background=True), runner=Runner(busy=True), compute=compute)
     assert (compute.entered, compute.left) == (1, 1)
+    assert compute.costs == [100] and compute.charged == []  # refused: nothing charged
 
 
 def test_a_bad_template_is_refused_before_anything_is_charged_or_recorded():
