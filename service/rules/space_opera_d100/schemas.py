@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+
 from ..authority import answered_by, gm_decides
 from ..schemas import (
     ActionBase,
@@ -16,7 +18,6 @@ from ..schemas import (
     name,
     number,
 )
-from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 from .tables import ARMOUR, FUMBLE_TABLES, ITEM_CLASSES, LOCATIONS, WEAPONS
 
 MODIFIER = validate.Range(-200, 200)
@@ -82,7 +83,7 @@ class Weapon(Schema):
     @validates_schema
     def _damage_known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("damage") is None and data.get("catalog") is None:
-            raise InvalidInput("give a damage expression or a catalog weapon", "damage")
+            raise ValidationError("give a damage expression or a catalog weapon", "damage")
 
     @post_load
     def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -141,12 +142,12 @@ class Sheet(CombatantBase):
     def _check(self, data: dict[str, Any], **kwargs: Any) -> None:
         missing = [a for a in ("DEX", "CON") if a not in data.get("attributes", {})]
         if missing:
-            raise InvalidInput(f"missing attributes: {', '.join(missing)}", "attributes")
+            raise ValidationError(f"missing attributes: {', '.join(missing)}", "attributes")
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
-            raise InvalidInput("weapon ids must be unique", "weapons")
+            raise ValidationError("weapon ids must be unique", "weapons")
         if data.get("armour") is not None and data.get("armour_catalog") is not None:
-            raise InvalidInput("give armour points or an armour catalog entry, not both", "armour")
+            raise ValidationError("give armour points or an armour catalog entry, not both", "armour")
 
     @post_load
     def _armour_points(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
