@@ -1,8 +1,9 @@
 """Rules-core micro-benchmarks (not part of the test suite): ./bench/micro
 
 Microseconds per complete attack for each ruleset, split into loading the
-body (the core's shapes) and resolving it, a combat's creation, a replay from a
-snapshot, and the reference: one ``d20.roll("1d20")`` of avrae's d20.
+body (the ruleset's marshmallow schema) and resolving it, a combat's
+creation, a replay from a snapshot, and the reference: one
+``d20.roll("1d20")`` of avrae's d20.
 """
 
 from __future__ import annotations

@@ -31,7 +31,6 @@ from . import (
     stream,
     tokens,
 )
-from .shapes import is_shape, schema_of
 
 SWAGGER_STATIC = "/docs/static/"
 
@@ -39,12 +38,9 @@ SWAGGER_STATIC = "/docs/static/"
 def schema_name(schema) -> str:
     """Component names: ruleset schemas get the ruleset's prefix (Sistema2d6Sheet), a plugin's too.
 
-    ``schema``: a marshmallow schema (class, instance or name), or one of the rules core's shapes."""
-    if is_shape(schema):
-        cls = schema
-    else:
-        resolved = resolve_schema_cls(schema)
-        cls = resolved[0] if isinstance(resolved, list) else resolved
+    ``schema``: a marshmallow schema (class, instance or name)."""
+    resolved = resolve_schema_cls(schema)
+    cls = resolved[0] if isinstance(resolved, list) else resolved
     name = cls.__name__.removesuffix("Schema") or cls.__name__
     owner = ruleset_of_module(cls.__module__)
     parts = cls.__module__.split(".")
@@ -84,12 +80,11 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
     if "CreatedCombat" not in spec.components.schemas:  # POST /combats names it in an anyOf (with Combat)
         spec.components.schema("CreatedCombat", schema=schemas.CreatedCombat)
     for ruleset in RULESETS.values():
-        # The core's shapes, as the marshmallow schemas apispec reads (api/shapes.py).
-        creation = schema_of(ruleset.create_schema)
-        creation_name = schema_name(creation)
-        spec.components.schema(creation_name, schema=creation)
+        # The rules core's own marshmallow schemas, read by apispec as they are.
+        creation_name = schema_name(ruleset.create_schema)
+        spec.components.schema(creation_name, schema=ruleset.create_schema)
         creation_refs.append({"$ref": f"#/components/schemas/{creation_name}"})
-        action_schemas = {kind: schema_of(s) for kind, s in ruleset.all_action_schemas.items()}
+        action_schemas = ruleset.all_action_schemas
         for action_schema in action_schemas.values():
             if schema_name(action_schema) not in spec.components.schemas:
                 spec.components.schema(schema_name(action_schema), schema=action_schema)
@@ -98,8 +93,8 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
         action_refs.append({"$ref": f"#/components/schemas/{union}"})
         spec.components.schema(f"{ruleset.schema_prefix}Combatant", schema=state.combatant_schema(ruleset))
         raw = {
-            "sheet": converter.schema2jsonschema(schema_of(ruleset.sheet_schema)),
-            "options": converter.schema2jsonschema(schema_of(ruleset.options_schema)),
+            "sheet": converter.schema2jsonschema(ruleset.sheet_schema),
+            "options": converter.schema2jsonschema(ruleset.options_schema),
             "actions": {kind: converter.schema2jsonschema(s) for kind, s in action_schemas.items()},
         }
         components = spec.to_dict()["components"]["schemas"]

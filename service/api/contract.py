@@ -1,7 +1,7 @@
 """What turns the generated OpenAPI document into a contract a generated client can type.
 
-Derived from what the blueprints, the rulesets' schemas (the core's shapes,
-turned into marshmallow schemas by api/shapes.py) and their message
+Derived from what the blueprints, the rulesets' schemas (the rules core's
+marshmallow schemas, read by apispec as they are) and their message
 catalogues declare, so a new endpoint, action type, field or event code shows
 up typed without editing this module:
 

@@ -64,8 +64,8 @@ def http_problem(error: HTTPException) -> Response:
 
 
 def register(app: Flask, retry_after_seconds: int) -> None:
-    # The rules core's InvalidInput (its shapes refused the body) and the HTTP layer's own
-    # marshmallow schemas' ValidationError: the same nested messages, the same 422 problem.
+    # The rules core's InvalidInput (a ruleset's schema refused the body: marshmallow's messages)
+    # and the HTTP layer's own schemas' ValidationError: the same nested messages, the same 422 problem.
     @app.errorhandler(InvalidInput)
     @app.errorhandler(ValidationError)
     def invalid_input(error: ValidationError | InvalidInput) -> Response:

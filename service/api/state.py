@@ -1,7 +1,7 @@
 """What a combatant's state holds in each ruleset, for the OpenAPI document.
 
 The rules core builds a combatant's state in ``Ruleset.new_combatant`` and
-each ruleset declares the fields it adds there as a shape,
+each ruleset declares the fields it adds there as a marshmallow schema,
 ``Ruleset.combatant_state`` (its health...); :func:`combatant_schema`
 publishes the common core (``schemas.Combatant``) plus those fields as
 ``<Prefix>Combatant``, and ``contract.split_by_ruleset`` publishes a Combat
@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from .schemas import Combatant
-from .shapes import field_of
 
 _BUILT: dict[tuple[str, Any], type[Combatant]] = {}
 
@@ -28,6 +27,6 @@ def combatant_schema(ruleset: Any) -> type[Combatant]:
         found = _BUILT[key] = type(
             f"{ruleset.schema_prefix}Combatant",
             (Combatant,),
-            {"__doc__": Combatant.__doc__, "__module__": __name__, **{name: field_of(field) for name, field in own}},
+            {"__doc__": Combatant.__doc__, "__module__": __name__, **dict(own)},
         )
     return found

@@ -18,14 +18,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from marshmallow import Schema, fields, missing
+
 from .errors import NotYourDecision
-from .shapes import Schema, fields, missing
 from .viewer import Viewer
 
 if TYPE_CHECKING:  # ruleset.py imports this module: only its type is needed here
     from .ruleset import AnyRuleset
 
-Field = fields.Field
+Field = fields.Field[Any]
 JSON = Mapping[str, Any]
 
 ACTOR, GM = "actor", "gm"

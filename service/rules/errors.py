@@ -81,30 +81,16 @@ class DiceNotYours(DiceError):
 
 
 class InvalidInput(RulesError):
-    """A body the shapes refuse (service/rules/shapes/): a field missing, of the wrong type or out
-    of bounds, or unknown.
+    """A body the schemas refuse: a field missing, of the wrong type or out of bounds, or unknown.
 
     ``messages`` holds every error found, nested by field as the input is
-    (``{"combatants": {0: {"pv": ["Must be greater than or equal to 1 ..."]}}}``);
-    a validator raises it with one message and, optionally, the field to blame:
-    ``InvalidInput("weapon ids must be unique", "weapons")``.
+    (``{"combatants": {0: {"pv": ["Must be greater than or equal to 1."]}}}``):
+    the messages of marshmallow's ValidationError when a schema refused the
+    body (``Ruleset.load_*`` turns one into this), or the core's own.
     """
 
     code = "invalid-request"
-    SCHEMA = "_schema"
 
-    def __init__(self, message: str | list[Any] | dict[Any, Any], field_name: str = SCHEMA):
-        Exception.__init__(self, message)
-        self.messages = [message] if isinstance(message, str) else message
-        self.field_name = field_name
-        self.field = None if field_name == self.SCHEMA else field_name
-
-    @property
-    def detail(self) -> str:  # type: ignore[override]
-        return str(self.normalized_messages())
-
-    def normalized_messages(self) -> dict[Any, Any]:
-        """The messages as a dict by field (a message raised for one field, under that field)."""
-        if self.field_name == self.SCHEMA and isinstance(self.messages, dict):
-            return self.messages
-        return {self.field_name: self.messages}
+    def __init__(self, messages: dict[Any, Any]):
+        super().__init__(str(messages))
+        self.messages = messages

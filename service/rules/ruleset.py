@@ -11,7 +11,9 @@ import inspect
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Generic
+from typing import Any, Generic, cast
+
+from marshmallow import Schema, ValidationError, fields, validate
 
 from . import authority
 from .errors import InvalidInput
@@ -28,7 +30,6 @@ from .resolution import CombatantT as CombatantT
 from .resolution import CombatT as CombatT
 from .resolution import Resolution as Resolution
 from .schemas import LANGUAGES, MAX_SUPPLIED_DICE, StrictInt
-from .shapes import Schema, fields, validate
 from .state import Action, Awaiting
 from .tactics import DefaultTactic
 from .viewer import GM_VIEWER, Viewer
@@ -102,7 +103,7 @@ class Ruleset(Generic[CombatT, CombatantT]):
         lacking += [f"{name}()" for name in self.HOOKS if getattr(type(self), name) is getattr(Ruleset, name)]
         if hasattr(self, "messages") and "en" not in self.messages:
             lacking.append("messages['en']")
-        # Schemas are the core's shapes (a marshmallow schema, say, would fail at the first request instead).
+        # Schemas are marshmallow schema classes (anything else would fail at the first request instead).
         declared = {name: getattr(self, name) for name in ("sheet_schema", "options_schema") if hasattr(self, name)}
         declared.update(
             {f"action_schemas[{kind!r}]": schema for kind, schema in getattr(self, "action_schemas", {}).items()}
@@ -110,7 +111,7 @@ class Ruleset(Generic[CombatT, CombatantT]):
         if self.combatant_state is not None:
             declared["combatant_state"] = self.combatant_state
         lacking += [
-            f"{name} as a shape (a service.rules.shapes.Schema subclass)"
+            f"{name} as a marshmallow Schema subclass"
             for name, schema in declared.items()
             if not (isinstance(schema, type) and issubclass(schema, Schema))
         ]
@@ -239,7 +240,7 @@ class Ruleset(Generic[CombatT, CombatantT]):
                 "combatants": fields.List(
                     fields.Nested(sheet), required=True, validate=validate.Length(2, MAX_COMBATANTS)
                 ),
-                "options": fields.Nested(options, load_default=lambda: options().load({})),
+                "options": fields.Nested(options, load_default=lambda: self._options_loader.load({})),
                 "seed": StrictInt(
                     validate=validate.Range(0, 2**63 - 1),
                     load_default=None,
@@ -265,9 +266,11 @@ class Ruleset(Generic[CombatT, CombatantT]):
             name=f"{self.schema_prefix}CreateCombat",
         )
 
+    # Schema instances, built once and reused by every load: building a marshmallow
+    # schema (it copies and binds its fields) costs more than loading with it, and
+    # load() keeps no per-call state on the instance.
     @cached_property
     def _action_loaders(self) -> dict[str, Schema]:
-        # One instance per action type, built once; load() keeps no per-call state on the instance.
         return {action_type: schema() for action_type, schema in self.all_action_schemas.items()}
 
     def action_schema(self, action_type: str) -> Schema:
@@ -278,12 +281,21 @@ class Ruleset(Generic[CombatT, CombatantT]):
     def _creation_loader(self) -> Schema:
         return self.create_schema()
 
+    @cached_property
+    def _sheet_loader(self) -> Schema:
+        return self.sheet_schema()
+
+    @cached_property
+    def _options_loader(self) -> Schema:
+        return self.options_schema()
+
     @property
     def schema_prefix(self) -> str:
         return "".join(part.capitalize() for part in self.id.replace("_", "-").split("-"))
 
     def load_creation(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        data = self._creation_loader.load(body)
+        """The creation body loaded (sheets and options with their defaults), or InvalidInput."""
+        data: dict[str, Any] = _loaded(self._creation_loader, body)
         seen: dict[str, int] = {}
         for index, combatant in enumerate(data["combatants"]):
             if combatant["id"] in seen or combatant["id"] == GM:
@@ -298,10 +310,15 @@ class Ruleset(Generic[CombatT, CombatantT]):
         for index, hidden in enumerate(data["hidden_sheets"]):
             if hidden not in seen:
                 raise InvalidInput({"hidden_sheets": {index: [f"there is no combatant {hidden!r}"]}})
-        loaded: dict[str, Any] = data
-        return loaded
+        return data
+
+    def load_sheet(self, body: Any) -> dict[str, Any]:
+        """One combatant's sheet loaded (the GM's join brings one), or InvalidInput."""
+        sheet: dict[str, Any] = _loaded(self._sheet_loader, body)
+        return sheet
 
     def load_action(self, body: Mapping[str, Any]) -> Action:
+        """The action loaded by its type's schema, or InvalidInput."""
         if not isinstance(body, Mapping):
             raise InvalidInput({"_schema": ["the action must be a JSON object"]})
         action_type = body.get("type")
@@ -309,8 +326,17 @@ class Ruleset(Generic[CombatT, CombatantT]):
         if loader is None:
             known = ", ".join(sorted(self.all_action_schemas))
             raise InvalidInput({"type": [f"unknown action type {action_type!r} for {self.id}; one of: {known}"]})
-        action: Action = loader.load(body)
+        action: Action = _loaded(loader, body)
         return action
+
+
+def _loaded(schema: Schema, body: Any) -> Any:
+    """``schema.load(body)``, refused with the core's own error: nothing above the rules core
+    sees marshmallow's ValidationError, and the messages (nested by field) are marshmallow's."""
+    try:
+        return schema.load(body)
+    except ValidationError as error:
+        raise InvalidInput(cast("dict[Any, Any]", error.messages)) from error  # a schema's: a dict by field
 
 
 # A ruleset whatever its state types: what the registry hands out and shared code takes.

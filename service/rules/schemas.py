@@ -1,4 +1,4 @@
-"""Building blocks shared by every ruleset's sheets and actions, written with the core's shapes (shapes/).
+"""Marshmallow building blocks shared by every ruleset's sheets and actions.
 
 The rules core owns its input shapes: the HTTP layer publishes these same
 schemas in the OpenAPI document, so the contract cannot drift from the rules.
@@ -6,9 +6,10 @@ schemas in the OpenAPI document, so the contract cannot drift from the rules.
 
 from typing import Any
 
+from marshmallow import Schema, ValidationError, fields, validate
+
 from .dice import DEFAULT_POLICY, MAX_EXPRESSION_LENGTH, POLICIES, DiceExpression
 from .errors import DiceError
-from .shapes import InvalidInput, Schema, fields, validate
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 MAX_SUPPLIED_DICE = 200
@@ -28,12 +29,12 @@ class DiceExpressionField(fields.String):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(validate=validate.Length(max=MAX_EXPRESSION_LENGTH), **kwargs)
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any) -> Any:
-        text = super()._deserialize(value, attr, data)
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        text = super()._deserialize(value, attr, data, **kwargs)
         try:
             DiceExpression.parse(text)
         except DiceError as error:
-            raise InvalidInput(error.detail) from error
+            raise ValidationError(error.detail) from error
         return text
 
 

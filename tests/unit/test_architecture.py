@@ -1,4 +1,4 @@
-"""The rules core stays pure: no web framework, no serialization library, no storage, no app layer and
+"""The rules core stays pure: no web framework, no OpenAPI generator, no storage, no app layer and
 no global ``random`` below service/rules/; and no import cycle anywhere in service/, counting the
 imports inside functions (a cycle hidden in a function is a cycle all the same).
 
@@ -24,13 +24,12 @@ PLUGIN_DIR = PROJECT_ROOT / "tests" / "plugin_ruleset" / "melee_coin_duel"
 
 # Module prefixes the rules core must not import (a prefix matches itself and
 # its submodules). The rulesets' sheet and action schemas live in the core,
-# written with its own kit (service/rules/shapes/): no marshmallow, which
-# only the HTTP layer uses to publish them (service/api/shapes.py).
+# written with marshmallow (a schema library, allowed); the HTTP layer alone
+# publishes them (apispec) and serves them (flask, flask-smorest).
 FORBIDDEN = (
     "flask",
     "flask_smorest",
     "werkzeug",
-    "marshmallow",
     "apispec",
     "redis",
     "fakeredis",
@@ -212,7 +211,7 @@ def test_service_has_no_import_cycle_even_through_imports_inside_functions():
 
 
 def test_the_plugin_ruleset_imports_none_of_it_either():
-    # The contract for ruleset authors (docs/rulesets.md): a plugin writes its schemas with the core's shapes.
+    # The contract for ruleset authors (docs/rulesets.md): a plugin writes its schemas with marshmallow, and no more.
     offenders = {}
     for path in sorted(PLUGIN_DIR.rglob("*.py")):
         name = ".".join(path.relative_to(PLUGIN_DIR.parent).with_suffix("").parts).removesuffix(".__init__")
@@ -225,8 +224,8 @@ def test_the_plugin_ruleset_imports_none_of_it_either():
 def test_the_scan_sees_imports():
     # Guard against a scan that silently finds nothing.
     schemas = RULES_DIR / "schemas.py"
-    assert "service.rules.shapes" in imports_of("service.rules.schemas", False, schemas.read_text())
-    assert "service.rules.shapes" in imports_of("melee_coin_duel", True, (PLUGIN_DIR / "__init__.py").read_text())
+    assert "service.rules.dice" in imports_of("service.rules.schemas", False, schemas.read_text())
+    assert "service.rules.ruleset" in imports_of("melee_coin_duel", True, (PLUGIN_DIR / "__init__.py").read_text())
     assert len(rules_modules()) > 50
     graph = import_graph()
     assert "service.rules.ruleset" in graph["service.rules.duel_2d6"]
@@ -271,14 +270,12 @@ def test_mutant_absolute_imports_are_caught():
     ]
 
 
-def test_mutant_marshmallow_in_a_rulesets_schemas_is_caught():
-    # What the core's schemas were written with before service/rules/shapes/.
-    source = "from marshmallow import Schema, fields, validate\nimport marshmallow.validate\n"
+def test_mutant_the_http_layers_schema_tools_in_a_rulesets_schemas_are_caught():
+    # The core declares marshmallow schemas; publishing them (apispec) and serving them (flask-smorest) is the API's.
+    source = "from flask_smorest import Blueprint\nfrom marshmallow import Schema, fields\n"
     assert forbidden_in(imports_of("service.rules.sistema_2d6.schemas", False, source)) == [
-        "marshmallow",
-        "marshmallow.Schema",
-        "marshmallow.fields",
-        "marshmallow.validate",
+        "flask_smorest",
+        "flask_smorest.Blueprint",
     ]
     source = "def later():\n    from apispec.ext.marshmallow import MarshmallowPlugin\n"
     assert forbidden_in(imports_of("service.rules.registry", False, source)) == [
@@ -289,8 +286,8 @@ def test_mutant_marshmallow_in_a_rulesets_schemas_is_caught():
 
 def test_allowed_imports_are_not_flagged():
     source = (
-        "import random_words\nfrom .random_table import roll\nfrom .shapes import fields\n"
-        "import redisish\nimport marshmallowish\n"
+        "import random_words\nfrom .random_table import roll\nfrom marshmallow import fields\n"
+        "import marshmallow.validate\nimport redisish\nimport apispecish\n"
     )
     assert forbidden_in(imports_of("service.rules.dice", False, source)) == []
 
@@ -392,7 +389,7 @@ def test_every_declared_runtime_dependency_is_imported_or_said_why_not():
 # FRAMEWORK_PRIVATE_ALLOWED, each kept for a measured gain of at least 5 % of
 # the action path and guarded by a test that fails when the framework
 # underneath changes (docs/performance.md, "Framework patches: what each buys").
-FRAMEWORKS = ("flask", "werkzeug", "flask_cors", "flask_smorest", "gunicorn", "redis")
+FRAMEWORKS = ("flask", "werkzeug", "flask_cors", "flask_smorest", "gunicorn", "redis", "marshmallow")
 # "<module>: <expression>" -> (measured gain, guard test "path::name").
 _PROXIED_GAIN = "0.149 million instructions of an action's 2.863 million, 5.2 % (cachegrind, both together)"
 FRAMEWORK_PRIVATE_ALLOWED: dict[str, tuple[str, str]] = {
@@ -509,6 +506,7 @@ def test_mutant_reaches_into_framework_private_names_are_caught():
         "from flask import request, _cv_app\n"
         "from werkzeug.datastructures import Headers\n"
         "from flask.json.provider import DefaultJSONProvider\n"
+        "from marshmallow import Schema, fields\n"
         "from .. import codec\n"
         "import os\n"
         "def hook(response):\n"
@@ -526,6 +524,9 @@ def test_mutant_reaches_into_framework_private_names_are_caught():
         "class Plain:\n"
         "    def go(self):\n"
         "        return self._elsewhere\n"
+        "class Dice(fields.String):\n"
+        "    def _deserialize(self, value, attr, data, **kwargs):\n"
+        "        return super()._deserialize(value, attr, data, **kwargs), Schema._declared_fields\n"
     )
     assert sorted(framework_private_uses("service.api.mutant", False, source)) == sorted(
         [
@@ -535,5 +536,6 @@ def test_mutant_reaches_into_framework_private_names_are_caught():
             "service.api.mutant: Headers._list",
             "service.api.mutant: self._app",
             "service.api.mutant: super()._prepare_response_obj",
+            "service.api.mutant: Schema._declared_fields",
         ]
     )

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from marshmallow import Schema, fields
 
 from service.rules import authority
 from service.rules.errors import NotYourDecision
 from service.rules.registry import RULESETS, get_ruleset
-from service.rules.shapes import Schema, fields
 from service.rules.viewer import GM_VIEWER, Viewer
 
 SISTEMA = get_ruleset("sistema-2d6")

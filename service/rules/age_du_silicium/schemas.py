@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+
 from ..authority import gm_decides
 from ..gm import schemas as gm
 from ..schemas import (
@@ -16,7 +18,6 @@ from ..schemas import (
     name,
     number,
 )
-from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 from .tables import (
     AIM_CHOICES,
     COVER,
@@ -158,7 +159,7 @@ class Sheet(CombatantBase):
     def _unique_weapons(self, data: dict[str, Any], **kwargs: Any) -> None:
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)) or "unarmed" in ids:
-            raise InvalidInput("weapon ids must be unique and not 'unarmed' (always available)", "weapons")
+            raise ValidationError("weapon ids must be unique and not 'unarmed' (always available)", "weapons")
 
 
 class Options(CommonOptions):
@@ -317,7 +318,7 @@ class AdjustAction(gm.AdjustAction):
     def _one_target(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         data["target"] = data["target"] or data["combatant"]
         if data["target"] is None:
-            raise InvalidInput("give the combatant to adjust", "target")
+            raise ValidationError("give the combatant to adjust", "target")
         return data
 
 

@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+
 from ..authority import gm_decides
 from ..schemas import (
     ActionBase,
@@ -15,7 +17,6 @@ from ..schemas import (
     name,
     number,
 )
-from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 from .tables import (
     ARMOURS,
     COVER_MODIFIERS,
@@ -90,7 +91,7 @@ class Armour(Schema):
     @validates_schema
     def _known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("prot") is None and data.get("catalog") is None:
-            raise InvalidInput("give a PROT or a catalog armour", "prot")
+            raise ValidationError("give a PROT or a catalog armour", "prot")
 
     @post_load
     def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -163,7 +164,7 @@ class Sheet(CombatantBase):
     def _unique_weapons(self, data: dict[str, Any], **kwargs: Any) -> None:
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
-            raise InvalidInput("weapon ids must be unique", "weapons")
+            raise ValidationError("weapon ids must be unique", "weapons")
 
     @validates_schema
     def _fighter_or_bouffon(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -172,11 +173,11 @@ class Sheet(CombatantBase):
                 key: ["Missing data for required field."] for key in ("attributes", "pv") if data.get(key) is None
             }
             if missing:
-                raise InvalidInput(missing)
+                raise ValidationError(missing)
         elif data.get("weapons"):
-            raise InvalidInput("a bouffon's weapon is its damage bonus: give no weapons", "weapons")
+            raise ValidationError("a bouffon's weapon is its damage bonus: give no weapons", "weapons")
         elif data.get("attributes") is not None:
-            raise InvalidInput(
+            raise ValidationError(
                 "a bouffon is its DIFF, damage and defense: give no attributes (its size is bouffon.tai)", "attributes"
             )
 
@@ -210,7 +211,8 @@ class Options(CommonOptions):
     reload_in_contact = choice(
         ["allowed", "forbidden"],
         "allowed",
-        "A shooter in contact may reload his mechanical weapon, splitting his bare-hands POT (MEL + Bagarre) without attacking, or may not.",
+        "A shooter in contact may reload his mechanical weapon, splitting his bare-hands POT (MEL + Bagarre) without "
+        "attacking, or may not.",
     )
     bouffons = flag(
         False, "The optional Bouffons rule (dk-gone:regles_optionnelles): sheets with a bouffon block are mooks."
@@ -234,7 +236,7 @@ class Options(CommonOptions):
     @validates_schema
     def _ordered_thresholds(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data["critical_wound_res_multiple"] < data["grave_wound_res_multiple"]:
-            raise InvalidInput("a critique wound cannot need less than a grave one", "critical_wound_res_multiple")
+            raise ValidationError("a critique wound cannot need less than a grave one", "critical_wound_res_multiple")
 
 
 class Split(Schema):
@@ -256,7 +258,10 @@ class Split(Schema):
 
 # Who decides (service/rules/authority.py): the shooter his range and his own pace,
 # the game master what he sees of the target and of the scene.
-GM_DIFF = "the game master judges the target's situation: \"une difficulté de 3, à laquelle s'ajoute les modificateurs suivants\""
+GM_DIFF = (
+    "the game master judges the target's situation: \"une difficulté de 3, à laquelle s'ajoute les modificateurs "
+    'suivants"'
+)
 
 
 class ShotModifiers(Schema):
@@ -306,7 +311,8 @@ class AllocateAction(ActionBase):
         metadata={
             "description": "Dice the GM adds to (or takes from) this attack or shot: a maneuver, the situation.",
             **gm_decides(
-                'the fighter announces his maneuver ("les combattants annoncent s\'ils souhaitent utiliser une manœuvre"); '
+                "the fighter announces his maneuver (\"les combattants annoncent s'ils souhaitent utiliser une "
+                'manœuvre"); '
                 "the game master rules on the dice it is worth"
             ),
         },

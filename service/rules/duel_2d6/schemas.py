@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+
 from ..authority import answered_by, gm_decides
 from ..gm import schemas as gm
 from ..schemas import (
@@ -17,7 +19,6 @@ from ..schemas import (
     name,
     number,
 )
-from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 from .tables import (
     ARMOURS,
     ATTRIBUTES,
@@ -43,7 +44,8 @@ SPECIALIZABLE = sorted(set(MELEE_ATTACKS) | set(DEFENSES) | set(RANGED_SHOTS) | 
 # game master's, as the judge of the scene.
 GM_MODIFIER = gm_decides('the game master judges the situation: "avec modificateurs éventuels"')
 GM_COVER = gm_decides(
-    'the game master judges the cover: "si la protection qui couvre le défenseur peut être surpassée par les dommages de l\'arme"'
+    'the game master judges the cover: "si la protection qui couvre le défenseur peut être surpassée par les dommages '
+    "de l'arme\""
 )
 
 
@@ -71,7 +73,7 @@ class Weapon(Schema):
     @validates_schema
     def _known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("catalog") is None and (data.get("damage") is None or data.get("kind") is None):
-            raise InvalidInput("give a catalog weapon, or a damage expression and a kind", "catalog")
+            raise ValidationError("give a catalog weapon, or a damage expression and a kind", "catalog")
 
     @post_load
     def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -95,14 +97,15 @@ class Armour(Schema):
     encumbers = fields.Boolean(
         load_default=None,
         metadata={
-            "description": "Its IP counts for encumbrance (-1 if IP > FOR); default: yes, except a fragments-only piece (the helmet)."
+            "description": "Its IP counts for encumbrance (-1 if IP > FOR); default: yes, except a fragments-only "
+            "piece (the helmet)."
         },
     )
 
     @validates_schema
     def _known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("catalog") is None and data.get("ip") is None:
-            raise InvalidInput("give a catalog armour or an IP", "catalog")
+            raise ValidationError("give a catalog armour or an IP", "catalog")
 
     @post_load
     def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -157,13 +160,13 @@ class Sheet(CombatantBase):
     def _core(self, data: dict[str, Any], **kwargs: Any) -> None:
         missing = [a for a in ATTRIBUTES if a not in data.get("attributes", {})]
         if missing:
-            raise InvalidInput(f"missing attributes: {', '.join(missing)}", "attributes")
+            raise ValidationError(f"missing attributes: {', '.join(missing)}", "attributes")
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
-            raise InvalidInput("weapon ids must be unique", "weapons")
+            raise ValidationError("weapon ids must be unique", "weapons")
         art = data.get("martial_art")
         if art is not None and art not in data.get("skills", {}):
-            raise InvalidInput(f"martial_art {art!r} must be one of the skills", "martial_art")
+            raise ValidationError(f"martial_art {art!r} must be one of the skills", "martial_art")
 
 
 class Options(CommonOptions):
@@ -240,7 +243,7 @@ class DefenseFields(Schema):
     @validates_schema
     def _counter(self, data: dict[str, Any], **kwargs: Any) -> None:
         if (data.get("defense") == "contre_attaque") != (data.get("counter") is not None):
-            raise InvalidInput("give counter exactly when the defense is contre_attaque", "counter")
+            raise ValidationError("give counter exactly when the defense is contre_attaque", "counter")
 
 
 class DefenseDeclaration(DefenseFields):
@@ -334,7 +337,8 @@ class DefendAction(ActionBase, DefenseFields):
         validate=validate.Length(min=1, max=50),
         load_default=None,
         metadata={
-            "description": "Opponents to face from now on (E-5), chosen with this defense; must include the attacker (at most DEX)."
+            "description": "Opponents to face from now on (E-5), chosen with this defense; must include the attacker "
+            "(at most DEX)."
         },
     )
 
@@ -360,9 +364,9 @@ class JoinAction(gm.JoinAction):
     @validates_schema
     def _one_of_the_two(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("actor") == "gm" and data.get("combatant") is None:
-            raise InvalidInput("the GM's join brings a newcomer: give its sheet", "combatant")
+            raise ValidationError("the GM's join brings a newcomer: give its sheet", "combatant")
         if data.get("actor") != "gm" and data.get("target") is None:
-            raise InvalidInput("a fighter joins against an opponent: give the target", "target")
+            raise ValidationError("a fighter joins against an opponent: give the target", "target")
 
 
 class FaceAction(ActionBase):

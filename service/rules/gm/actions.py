@@ -221,7 +221,7 @@ def _present(res: AnyResolution, action: Action) -> Combatant:
 
 def join(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
     try:
-        sheet = ruleset.sheet_schema().load(action["combatant"])
+        sheet = ruleset.load_sheet(action["combatant"])
     except InvalidInput as error:
         raise InvalidInput({"combatant": error.messages}) from None
     if sheet["id"] == GM or any(c["id"] == sheet["id"] for c in res.state["combatants"]):

@@ -21,9 +21,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from marshmallow import fields, validate
+
 from .. import conditions
 from ..ending import decided
-from ..shapes import fields, validate
 from ..state import Awaiting, Combat, Combatant
 from .actions import LEFT, PROTECTED
 
@@ -169,10 +170,10 @@ def describe(ruleset: AnyRuleset, state: Combat[Any], actor_id: str, action_type
     return described
 
 
-_FIELDS: dict[tuple[str, str], dict[str, tuple[fields.Field, dict[str, Any] | None]]] = {}
+_FIELDS: dict[tuple[str, str], dict[str, tuple[fields.Field[Any], dict[str, Any] | None]]] = {}
 
 
-def _fields(ruleset: AnyRuleset, action_type: str) -> dict[str, tuple[fields.Field, dict[str, Any] | None]]:
+def _fields(ruleset: AnyRuleset, action_type: str) -> dict[str, tuple[fields.Field[Any], dict[str, Any] | None]]:
     """name -> (field, its description when it does not depend on the fight, else None), built once per type.
 
     ``/options`` describes the same schema fields for every choice it lists: once is enough.
@@ -195,7 +196,7 @@ def field_spec(ruleset: AnyRuleset, action_type: str, name: str) -> dict[str, An
     return dict(static)
 
 
-def _dynamic_field(state: Combat[Any], actor_id: str, name: str, field: fields.Field) -> dict[str, Any]:
+def _dynamic_field(state: Combat[Any], actor_id: str, name: str, field: fields.Field[Any]) -> dict[str, Any]:
     if name in TARGET_FIELDS:
         return {"choices": [c["id"] for c in present(state) if c["id"] != actor_id]}
     if actor_id == GM:
@@ -204,7 +205,7 @@ def _dynamic_field(state: Combat[Any], actor_id: str, name: str, field: fields.F
     return {"choices": [w["id"] for w in actor["sheet"].get("weapons", [])]}
 
 
-def _describe_field(field: fields.Field) -> dict[str, Any]:
+def _describe_field(field: fields.Field[Any]) -> dict[str, Any]:
     one_of = next((v for v in field.validators if isinstance(v, validate.OneOf)), None)
     if one_of is not None:
         return {"choices": list(one_of.choices)}

@@ -2,8 +2,9 @@
 
 from typing import Any
 
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
 from ..schemas import ActionBase, EndCombatAction, StrictInt, identifier
-from ..shapes import InvalidInput, Schema, fields, validate, validates_schema
 
 MODIFIER_RANGE = validate.Range(-100, 100)
 MAX_ROUNDS = 100
@@ -16,7 +17,7 @@ MAX_VALUE = 100_000
 MAX_TEXT_VALUE = 80
 
 
-class AdjustedValue(fields.Field):
+class AdjustedValue(fields.Field[Any]):
     """A value the GM sets: null, true/false, a whole number within ±MAX_VALUE, or a short text."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
@@ -24,13 +25,13 @@ class AdjustedValue(fields.Field):
             return value
         if isinstance(value, int):
             if abs(value) > MAX_VALUE:
-                raise InvalidInput(f"must be between -{MAX_VALUE} and {MAX_VALUE}")
+                raise ValidationError(f"must be between -{MAX_VALUE} and {MAX_VALUE}")
             return value
         if isinstance(value, str):
             if len(value) > MAX_TEXT_VALUE:
-                raise InvalidInput(f"at most {MAX_TEXT_VALUE} characters")
+                raise ValidationError(f"at most {MAX_TEXT_VALUE} characters")
             return value
-        raise InvalidInput("must be null, true or false, a whole number or a text")
+        raise ValidationError("must be null, true or false, a whole number or a text")
 
 
 NARRATIVE_LABEL_LENGTH = 40
@@ -131,11 +132,11 @@ class ConditionAction(TargetedGmAction):
     @validates_schema
     def _removal_is_bare(self, data: dict[str, Any], **kwargs: Any) -> None:
         if (data["code"] is None) == (data["label"] is None):
-            raise InvalidInput("give either code (a condition of the rules) or label (a narrative one)", "code")
+            raise ValidationError("give either code (a condition of the rules) or label (a narrative one)", "code")
         if data["remove"] and (data["rounds"] is not None or data["modifier"]):
-            raise InvalidInput("rounds and modifier belong to adding a condition", "rounds")
+            raise ValidationError("rounds and modifier belong to adding a condition", "rounds")
         if data["label"] is not None and data["modifier"]:
-            raise InvalidInput("a narrative condition has no effect on the rules: no modifier", "modifier")
+            raise ValidationError("a narrative condition has no effect on the rules: no modifier", "modifier")
 
 
 class JoinAction(GmAction):

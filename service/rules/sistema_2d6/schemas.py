@@ -3,6 +3,8 @@
 import re
 from typing import Any
 
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+
 from ..authority import answered_by, gm_decides
 from ..schemas import (
     ActionBase,
@@ -16,7 +18,6 @@ from ..schemas import (
     identifier,
     name,
 )
-from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 from .tables import ATTRIBUTES_REQUIRED, CATALOG, LOCATION_PENALTIES
 
 ATTRIBUTE = validate.Regexp(r"^[A-Z]{2,4}$", error="attributes are 2-4 capital letters, such as FOR or DES")
@@ -62,7 +63,7 @@ class Weapon(Schema):
     @validates_schema
     def _damage_known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("damage") is None and data.get("catalog") is None:
-            raise InvalidInput("give a damage expression or a catalog weapon", "damage")
+            raise ValidationError("give a damage expression or a catalog weapon", "damage")
 
     @post_load
     def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -122,10 +123,10 @@ class Sheet(CombatantBase):
     def _core_attributes(self, data: dict[str, Any], **kwargs: Any) -> None:
         missing = [a for a in ATTRIBUTES_REQUIRED if a not in data.get("attributes", {})]
         if missing:
-            raise InvalidInput(f"missing attributes: {', '.join(missing)}", "attributes")
+            raise ValidationError(f"missing attributes: {', '.join(missing)}", "attributes")
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
-            raise InvalidInput("weapon ids must be unique", "weapons")
+            raise ValidationError("weapon ids must be unique", "weapons")
 
 
 class Options(CommonOptions):
@@ -198,7 +199,8 @@ class AttackAction(ActionBase):
         metadata={
             "description": "Condition tag a localized hit inflicts (blind, limping...).",
             **gm_decides(
-                'the game master narrates what a localized hit does: "o mestre define narrativamente qual foi a consequência do ataque"'
+                'the game master narrates what a localized hit does: "o mestre define narrativamente qual foi a '
+                'consequência do ataque"'
             ),
         },
     )
@@ -208,7 +210,8 @@ class AttackAction(ActionBase):
         metadata={
             "description": "Passive defense: the CD the GM sets.",
             **gm_decides(
-                'the game master sets the difficulty when the target cannot defend: "o Mestre determina a dificuldade de acertar"'
+                'the game master sets the difficulty when the target cannot defend: "o Mestre determina a dificuldade '
+                'de acertar"'
             ),
         },
     )

@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+
 from ..authority import answered_by, gm_decides
 from ..schemas import (
     ActionBase,
@@ -16,7 +18,6 @@ from ..schemas import (
     name,
     number,
 )
-from ..shapes import InvalidInput, Schema, fields, post_load, validate, validates_schema
 from .tables import ARMOUR, FUMBLE_TABLES, ITEM_CLASSES, LOCATIONS, WEAPONS
 
 MODIFIER = validate.Range(-200, 200)
@@ -75,14 +76,15 @@ class Weapon(Schema):
         validate=validate.OneOf(ITEM_CLASSES),
         load_default=None,
         metadata={
-            "description": "light / simple / heavy / shield (destroyed at the 1st / 2nd / 3rd / 5th damage step); natural never breaks."
+            "description": "light / simple / heavy / shield (destroyed at the 1st / 2nd / 3rd / 5th damage step); "
+            "natural never breaks."
         },
     )
 
     @validates_schema
     def _damage_known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("damage") is None and data.get("catalog") is None:
-            raise InvalidInput("give a damage expression or a catalog weapon", "damage")
+            raise ValidationError("give a damage expression or a catalog weapon", "damage")
 
     @post_load
     def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -141,12 +143,12 @@ class Sheet(CombatantBase):
     def _check(self, data: dict[str, Any], **kwargs: Any) -> None:
         missing = [a for a in ("DEX", "CON") if a not in data.get("attributes", {})]
         if missing:
-            raise InvalidInput(f"missing attributes: {', '.join(missing)}", "attributes")
+            raise ValidationError(f"missing attributes: {', '.join(missing)}", "attributes")
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
-            raise InvalidInput("weapon ids must be unique", "weapons")
+            raise ValidationError("weapon ids must be unique", "weapons")
         if data.get("armour") is not None and data.get("armour_catalog") is not None:
-            raise InvalidInput("give armour points or an armour catalog entry, not both", "armour")
+            raise ValidationError("give armour points or an armour catalog entry, not both", "armour")
 
     @post_load
     def _armour_points(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -158,7 +160,8 @@ class Sheet(CombatantBase):
 class Options(CommonOptions):
     ask_reactions = flag(
         True,
-        "Wait for the target's dodge/parry declaration (react) before rolling; false: attacks resolve at once unless a reaction is inline.",
+        "Wait for the target's dodge/parry declaration (react) before rolling; false: attacks resolve at once unless a "
+        "reaction is inline.",
     )
     high_rolls_always_fumble = flag(
         False, "96-00 is a fumble even under the skill (false: only when it fails, as the seed reads)."
@@ -194,7 +197,8 @@ class Options(CommonOptions):
     armed_martial_arts = choice(
         ["edged", "any_melee"],
         "edged",
-        "Martial arts with a weapon: a bladed one only (the seed's arme blanche), or any melee weapon (clubs, shields).",
+        "Martial arts with a weapon: a bladed one only (the seed's arme blanche), or any melee weapon (clubs, "
+        "shields).",
     )
     ranged_stun_and_disarm = flag(
         False, "Shots may stun or disarm (false: only melee blows do, as the seed's melee page describes them)."
@@ -269,7 +273,8 @@ class AttackAction(ActionBase):
             "description": "The target's declaration, inline (from the target's or the GM's token).",
             **answered_by(
                 "target",
-                "the defender announces it: \"il faut annoncer l'esquive / la parade avant que l'attaque ne soit portée\"",
+                "the defender announces it: \"il faut annoncer l'esquive / la parade avant que l'attaque ne soit "
+                'portée"',
             ),
         },
     )

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from marshmallow import Schema, fields, validate
+
 from service.rules.conditions import add, has, next_round, remove, roll_bonus
 from service.rules.errors import InvalidAction
 from service.rules.gm.legal import describe
 from service.rules.ruleset import Resolution, Ruleset
 from service.rules.schemas import ActionBase, CombatantBase, CommonOptions, StrictInt, auto_end, identifier
-from service.rules.shapes import Schema, fields, validate
 from service.rules.tactics import DefaultTactic, Tactic, choose_target
 
 DOWN = "down"

@@ -84,8 +84,8 @@ def test_a_plugin_lacking_part_of_the_contract_is_refused_with_what_it_lacks(tmp
     )
 
 
-def test_a_plugin_whose_schemas_are_not_the_cores_shapes_is_refused(tmp_path):
-    # A ruleset written for the marshmallow era: its schemas must be ported to service.rules.shapes (docs/rulesets.md).
+def test_a_plugin_whose_schemas_are_not_marshmallow_schema_classes_is_refused(tmp_path):
+    # A schema instance, or a dict of fields, would otherwise fail at the first request (docs/rulesets.md).
     code = """
         from marshmallow import Schema, fields
         from service.rules.sistema_2d6 import Sistema2d6
@@ -95,8 +95,8 @@ def test_a_plugin_whose_schemas_are_not_the_cores_shapes_is_refused(tmp_path):
 
         class Old(Sistema2d6):
             id = "old"
-            sheet_schema = Sheet
-            action_schemas = {**Sistema2d6.action_schemas, "wave": Sheet}
+            sheet_schema = Sheet()
+            action_schemas = {**Sistema2d6.action_schemas, "wave": {"id": fields.String()}}
 
         RULESET = Old()
     """
@@ -105,9 +105,8 @@ def test_a_plugin_whose_schemas_are_not_the_cores_shapes_is_refused(tmp_path):
         with installed(project):
             pass
     assert (
-        "lacks: sheet_schema as a shape (a service.rules.shapes.Schema subclass), "
-        "action_schemas['wave'] as a shape (a service.rules.shapes.Schema subclass) (docs/rulesets.md)"
-        in str(error.value)
+        "lacks: sheet_schema as a marshmallow Schema subclass, "
+        "action_schemas['wave'] as a marshmallow Schema subclass (docs/rulesets.md)" in str(error.value)
     )
 
 
