@@ -21,11 +21,10 @@ from ..rules.engine import apply_loaded, redo, redo_target, replay, undo, undo_t
 from ..rules.registry import get_ruleset
 from ..rules.state import Combat, LogEntry
 from ..store import CombatNotFound, ReservationLost
-from ..store.idempotency import KeyedWrite
 from .access import PLAYER_ROLE, Grant, authorize, digest, new_token, require_actor, require_gm
 from .conflicts import write_with_retries
 from .idempotency import OLDER_FORMAT, ActionApplied, KeyFence, ReplayUnavailable, RequestInFlight
-from .ports import CombatStore, Grants, KeyedActionStore
+from .ports import CombatStore, Grants, KeyedActionStore, KeyedWrite
 
 # The record an Idempotency-Key leaves once its action is applied as log entry
 # seq, whose answer shows the combat's expires_at (seq, expires_at).

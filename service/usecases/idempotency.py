@@ -35,8 +35,7 @@ import secrets
 from dataclasses import dataclass
 
 from ..store.errors import StoreUnavailable
-from ..store.idempotency import KeyedWrite
-from .ports import IdempotencyRecords
+from .ports import IdempotencyRecords, KeyedWrite
 
 IN_FLIGHT, ACTION, CREATION, RESTORE = "F", "A", "C", "R"
 # An in-flight record older than this belonged to a worker that died or

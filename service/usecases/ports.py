@@ -19,9 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
-from ..store.idempotency import KeyedWrite
+
+class KeyedWrite(NamedTuple):
+    """A commit made under an Idempotency-Key: it applies only while the
+    request's own reservation ``reserved`` is still in field ``field`` of the
+    combat's records, and replaces it with ``answer`` (TTL ``ttl``)."""
+
+    field: str
+    reserved: str
+    answer: str
+    ttl: int
 
 
 @runtime_checkable

@@ -89,3 +89,15 @@ def test_the_use_cases_never_import_flask_nor_the_api():
                 assert not name.startswith(("flask", "werkzeug", "..api", "service.api")), (
                     f"{module.name} imports {name}"
                 )
+
+
+def test_the_ports_import_nothing_from_the_store():
+    # The store is an adapter of the ports: it imports their types (KeyedWrite), never the other way.
+    imported = []
+    for node in ast.walk(ast.parse(Path(ports.__file__).read_text())):
+        if isinstance(node, ast.ImportFrom):
+            imported.append(("." * node.level) + (node.module or ""))
+        elif isinstance(node, ast.Import):
+            imported += [alias.name for alias in node.names]
+    assert "typing" in imported  # the scan sees the imports
+    assert [name for name in imported if name.startswith(("..store", ".store", "service.store"))] == []
