@@ -6,7 +6,6 @@ from flask import request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..rules.viewer import GM_VIEWER
 from ..usecases import actions, creation, reads
 from ..usecases.idempotency import KeyReused, ReplayUnavailable, RequestInFlight
 from . import schemas, sealing, snapshots
@@ -14,7 +13,7 @@ from .access import api_key_required, bearer_token
 from .idempotency import Idempotency, action_fence, creation_fence, refused, replayed_response
 from .requests import if_match, json_body, store
 from .stream import long_poll
-from .views import applied_answer, combat_view, entry_view, etag
+from .views import accepted_languages, applied_answer, etag
 
 blp = Blueprint(
     "combats",
@@ -96,8 +95,7 @@ class Combats(MethodView):
         except (RequestInFlight, KeyReused, ReplayUnavailable) as error:
             return refused(error)
         headers = {"Location": url_for("combats.Combat", combat_id=created.state["id"]), "ETag": etag(created.state)}
-        answer = {**combat_view(created.state, GM_VIEWER), "tokens": created.tokens}
-        return replayed_response(answer, 201, headers) if created.replayed else (answer, 201, headers)
+        return replayed_response(created.combat, 201, headers) if created.replayed else (created.combat, 201, headers)
 
 
 @blp.route("/<combat_id>")
@@ -118,7 +116,7 @@ class Combat(MethodView):
         tag = etag(seen.state)
         if request.if_none_match.contains(tag.strip('"')):
             return "", 304, {"ETag": tag, "Vary": "Authorization"}
-        return combat_view(seen.state, seen.grant.viewer), 200, {"ETag": tag, "Vary": "Authorization"}
+        return seen.combat, 200, {"ETag": tag, "Vary": "Authorization"}
 
     @blp.doc(
         operationId="deleteCombat",
@@ -198,6 +196,6 @@ class Events(MethodView):
             limit=query["limit"],
             wait_seconds=query["wait"],
             wait=long_poll,
+            languages=accepted_languages(),
         )
-        items = [entry_view(page.state, entry, page.grant.viewer) for entry in page.entries]
-        return {"items": items, "next_after": page.next_after, "last_seq": page.last_seq, "reset": page.reset}
+        return {"items": page.items, "next_after": page.next_after, "last_seq": page.last_seq, "reset": page.reset}

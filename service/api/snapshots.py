@@ -7,14 +7,13 @@ from flask import Response, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..rules.viewer import GM_VIEWER
 from ..usecases import snapshots
 from ..usecases.idempotency import KeyFence, KeyReused, ReplayUnavailable, RequestInFlight
 from . import schemas, sealing
 from .access import bearer_token
 from .idempotency import refused, replayed_response
 from .requests import store
-from .views import combat_view, etag
+from .views import etag
 
 blp = Blueprint("snapshots", __name__, url_prefix="/combats", description="Save a combat and resume it later.")
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
@@ -49,5 +48,4 @@ def restored(body: dict, fence: KeyFence | None) -> Response | tuple[dict, int, 
     except (RequestInFlight, KeyReused, ReplayUnavailable) as error:
         return refused(error)
     headers = {"Location": url_for("combats.Combat", combat_id=done.state["id"]), "ETag": etag(done.state)}
-    answer = combat_view(done.state, GM_VIEWER)
-    return replayed_response(answer, 201, headers) if done.replayed else (answer, 201, headers)
+    return replayed_response(done.combat, 201, headers) if done.replayed else (done.combat, 201, headers)

@@ -35,11 +35,10 @@ from marshmallow import Schema, fields
 from .. import codec
 from ..observability import shutdown
 from ..observability.metrics import ACTIVE_STREAMS
-from ..rules.registry import get_ruleset
-from ..rules.ruleset import Ruleset
 from ..store import CombatNotFound, StoreUnavailable
 from ..store.stream import MAX_ENTRIES_PER_READ
 from ..usecases.stream import EventStreams, Revoked, catch_up, entry_tag, rewritten, still_opens
+from ..usecases.views import entries_shown_alike, entry_view, narration_language
 from . import schemas
 from .access import bearer_token, digest, load_authorized
 from .disconnect import watch
@@ -47,7 +46,7 @@ from .fanout import GONE, LEFT, STOP, TICK, TICK_SECONDS, UNAVAILABLE, Batch, Hu
 from .problems import problem
 from .requests import store
 from .stream_slots import WORKER, Slots
-from .views import entry_view, narration_language
+from .views import accepted_languages
 
 blp = Blueprint("stream", __name__, url_prefix="/combats", description="Live updates of a combat.")
 
@@ -189,7 +188,7 @@ class Stream(MethodView):
             after,
             state["version"],
             request.environ,
-            request.accept_languages,
+            accepted_languages(),
         )
         # Passed through as is: each write is the listener's own bytes, with no
         # wrapper iterator (encoding, closing) between it and the server.
@@ -268,12 +267,6 @@ def _reset(head: int) -> Response:
     response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     return response
-
-
-def _shown_alike(ruleset_id: str) -> bool:
-    """Whether the ruleset shows every viewer its log entries alike: it keeps the base class's ``visible_entry``,
-    and the rest of ``views.entry_view`` does not depend on the viewer."""
-    return type(get_ruleset(ruleset_id)).visible_entry is Ruleset.visible_entry
 
 
 class _End(Exception):
@@ -391,12 +384,12 @@ class Listener:
             language = narration_language(state, self.accept)
             # A ruleset that hides nothing in its log shows every viewer the same entries: one kind per language.
             # Else the viewer's fields (its role), as plain values: hashed in C at every lookup.
-            role = () if _shown_alike(state["ruleset"]) else astuple(self.viewer)
+            role = () if entries_shown_alike(state["ruleset"]) else astuple(self.viewer)
             kind = self._kinds[state["lang"]] = (*role, language)
         seen = frames.get(kind)
         if seen is None:
             each = [
-                sse("entry", entry_view(state, entry, self.viewer, self.accept), f"{entry['seq']}:{entry_tag(entry)}")
+                sse("entry", entry_view(state, entry, self.viewer, kind[-1]), f"{entry['seq']}:{entry_tag(entry)}")
                 for entry in entries
             ]
             seen = frames[kind] = (each, b"".join(each))
