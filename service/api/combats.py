@@ -8,10 +8,10 @@ from flask_smorest import Blueprint
 
 from ..usecases import actions, creation, reads
 from ..usecases.idempotency import KeyReused, ReplayUnavailable, RequestInFlight
-from . import schemas, sealing, snapshots
+from . import schemas, snapshots
 from .access import api_key_required, bearer_token
 from .idempotency import Idempotency, action_fence, creation_fence, refused, replayed_response
-from .requests import if_match, json_body, store
+from .requests import if_match, json_body, sealing, store
 from .stream import long_poll
 from .views import accepted_languages, applied_answer, etag
 
@@ -91,7 +91,7 @@ class Combats(MethodView):
         if "snapshot" in body:
             return snapshots.restored(body, fence)
         try:
-            created = creation.create(store(), body, fence=fence, sealer=sealing)
+            created = creation.create(store(), body, fence=fence, sealer=sealing())
         except (RequestInFlight, KeyReused, ReplayUnavailable) as error:
             return refused(error)
         headers = {"Location": url_for("combats.Combat", combat_id=created.state["id"]), "ETag": etag(created.state)}

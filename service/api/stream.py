@@ -3,7 +3,7 @@ long-poll wait of ``GET /combats/<id>/events``.
 
 Every committed log entry is also in the combat's Redis Stream (the commit
 script adds it, see service/store/scripts.py), with its seq as the stream
-id. The process's one reader (fanout.Hub) reads the streams of every
+id. The process's one reader (service/adapters/fanout.py, ``Hub``) reads the streams of every
 followed combat and hands each listener the new entries; each is sent as
 one SSE event (``id`` = its seq), filtered for the caller like every read,
 and a batch of them is rendered and encoded once per kind of viewer
@@ -33,6 +33,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from .. import codec
+from ..adapters.fanout import GONE, LEFT, STOP, TICK, TICK_SECONDS, UNAVAILABLE, Batch, Hub, Subscription
 from ..observability import shutdown
 from ..observability.metrics import ACTIVE_STREAMS
 from ..store import CombatNotFound, StoreUnavailable
@@ -42,7 +43,6 @@ from ..usecases.views import entries_shown_alike, entry_view, narration_language
 from . import schemas
 from .access import bearer_token, digest, load_authorized
 from .disconnect import watch
-from .fanout import GONE, LEFT, STOP, TICK, TICK_SECONDS, UNAVAILABLE, Batch, Hub, Subscription
 from .problems import problem
 from .requests import store
 from .stream_slots import WORKER, Slots

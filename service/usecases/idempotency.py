@@ -16,7 +16,7 @@ never an answer:
   expiry of the state read.)
 - ``C <fingerprint> <combat id> <sealed tokens>``: a creation; its record
   lasts as long as creations may be replayed, and the tokens are sealed
-  (service/api/sealing.py).
+  (service/adapters/sealing.py).
 - ``R <fingerprint> <combat id> <version>``: a snapshot restored at that
   version (usecases/snapshots.py); a replay shows the combat as it was then.
 

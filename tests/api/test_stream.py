@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from service.api import fanout
+from service.adapters import fanout
 from service.api import stream as stream_api
 from service.api.access import digest, token_id
 from service.app import create_app

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from service.api import sealing
+from service.adapters.sealing import Sealing
 from service.api.budget import RequestCompute
 from service.api.simulation_jobs import ThreadRunner
 from service.api.stream import long_poll
@@ -57,7 +57,7 @@ def test_the_simulation_jobs_satisfy_the_jobs_port(jobs):
     [
         (QueueRunner(connect(None, 60).simulation_jobs(), "q"), ports.JobRunner),
         (ThreadRunner(connect(None, 60).simulation_jobs()), ports.JobRunner),
-        (sealing, ports.Sealer),
+        (Sealing(connect(None, 60)), ports.Sealer),
         (RequestCompute(), ports.Compute),
         (SnapshotSealer(b"secret"), ports.SnapshotSealer),
     ],
