@@ -30,6 +30,20 @@ KEY_HEADER = {
     "schema": {"type": "string", "minLength": 16, "maxLength": 255},
 }
 BEARER = [{"bearer": []}]
+# The workflow a client follows from a combat's id (OpenAPI links): what it may do next.
+NEXT_STEPS = {
+    "postAction": "Post the next action to this combat.",
+    "getCombat": "Read this combat's state.",
+    "listEvents": "Read this combat's log.",
+}
+
+
+def next_steps(combat_id: str) -> dict:
+    """The links of an answer to a combat's next steps; ``combat_id``: where the combat's id is (a runtime expression)."""
+    return {
+        target: {"operationId": target, "parameters": {"combat_id": combat_id}, "description": purpose}
+        for target, purpose in NEXT_STEPS.items()
+    }
 
 
 @blp.route("")
@@ -63,6 +77,7 @@ class Combats(MethodView):
         # A creation answers a CreatedCombat (with its tokens), a restore a Combat (its tokens work again).
         responses={
             201: {
+                "links": next_steps("$response.body#/id"),
                 "content": {
                     "application/json": {
                         "schema": {
@@ -72,7 +87,7 @@ class Combats(MethodView):
                             ]
                         }
                     }
-                }
+                },
             }
         },
     )
@@ -147,6 +162,7 @@ class Actions(MethodView):
         },
         parameters=[{"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"}}, KEY_HEADER],
         security=BEARER,
+        responses={200: {"links": next_steps("$request.path.combat_id")}},
     )
     @blp.response(200, schemas.ActionResult, headers=ETAG_HEADER)
     def post(self, combat_id):
