@@ -29,7 +29,7 @@ KEY_HEADER = {
     "required": False,
     "schema": {"type": "string", "minLength": 16, "maxLength": 255},
 }
-BEARER = [{"bearer": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 # The workflow a client follows from a combat's id (OpenAPI links): what it may do next.
 NEXT_STEPS = {
     "postAction": "Post the next action to this combat.",

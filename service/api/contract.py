@@ -103,7 +103,7 @@ class ContractPlugin(BasePlugin):
 
 
 def _problems_of(path: str, operation: dict) -> list[str]:
-    names = []
+    names: list[str] = []
     if "requestBody" in operation:
         names += BODY_ERRORS
     if any(s.get("bearer") is not None for s in operation["security"]):
@@ -242,7 +242,8 @@ def event_union(spec, prefix: str, templates: dict[str, str]) -> None:
 
 
 def _placeholders(template: str) -> list[str]:
-    names = (re.match(r"\w+", field).group() for _, field, _, _ in string.Formatter().parse(template) if field)
+    # The param's name, without the attribute or index the format syntax allows after it.
+    names = (re.split(r"\W", field, maxsplit=1)[0] for _, field, _, _ in string.Formatter().parse(template) if field)
     return sorted(set(names))
 
 
