@@ -52,7 +52,7 @@ COMPONENTS = [
     ("service/rules/events.py", "views and i18n"),
     ("service/rules/", "rules core"),
     ("service/i18n/", "views and i18n"),
-    ("service/api/views.py", "views and i18n"),
+    ("service/usecases/views.py", "views and i18n"),
     ("babel/", "views and i18n"),
     ("marshmallow", "body loading (marshmallow)"),
     ("service/observability/logs.py", "request log"),

@@ -105,7 +105,7 @@ def sample() -> tuple[dict, list[dict], object]:
 
 
 def run(args, state: dict, template: dict, viewer) -> tuple[float, float]:
-    from service.api import fanout
+    from service.adapters import fanout
     from service.api.stream import Listener
 
     fanout.GATHER_SECONDS = 0  # the driver paces the batches

@@ -18,7 +18,7 @@ bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # gevent workers: each connection is a greenlet, so the app's event streams
 # and waiting long polls (GET /combats/<id>/stream, /events?wait=) hold no OS
-# thread; each worker's one stream reader (service/api/fanout.py) fans the
+# thread; each worker's one stream reader (service/adapters/fanout.py) fans the
 # combats' new entries out to them. redis-py's sockets, its pool's locks and
 # the app's threads are made cooperative by gevent's monkey-patching, which
 # the worker applies before it loads the app. A worker holds at most

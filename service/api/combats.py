@@ -6,15 +6,14 @@ from flask import request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..rules.viewer import GM_VIEWER
 from ..usecases import actions, creation, reads
 from ..usecases.idempotency import KeyReused, ReplayUnavailable, RequestInFlight
-from . import schemas, sealing, snapshots
+from . import schemas, snapshots
 from .access import api_key_required, bearer_token
 from .idempotency import Idempotency, action_fence, creation_fence, refused, replayed_response
-from .requests import if_match, json_body, store
+from .requests import if_match, json_body, sealing, store
 from .stream import long_poll
-from .views import applied_answer, combat_view, entry_view, etag
+from .views import accepted_languages, applied_answer, etag
 
 blp = Blueprint(
     "combats",
@@ -31,6 +30,23 @@ KEY_HEADER = {
     "schema": {"type": "string", "minLength": 16, "maxLength": 255},
 }
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
+# The workflow a client follows from a combat's id (OpenAPI links): what it may do next.
+NEXT_STEPS = {
+    "postAction": "Post the next action to this combat.",
+    "getCombat": "Read this combat's state.",
+    "listEvents": "Read this combat's log.",
+}
+
+
+def next_steps(combat_id: str) -> dict:
+    """The links of an answer to a combat's next steps.
+
+    ``combat_id``: where the answer holds the combat's id (a runtime expression).
+    """
+    return {
+        target: {"operationId": target, "parameters": {"combat_id": combat_id}, "description": purpose}
+        for target, purpose in NEXT_STEPS.items()
+    }
 
 
 @blp.route("")
@@ -64,6 +80,7 @@ class Combats(MethodView):
         # A creation answers a CreatedCombat (with its tokens), a restore a Combat (its tokens work again).
         responses={
             201: {
+                "links": next_steps("$response.body#/id"),
                 "content": {
                     "application/json": {
                         "schema": {
@@ -73,7 +90,7 @@ class Combats(MethodView):
                             ]
                         }
                     }
-                }
+                },
             }
         },
     )
@@ -92,12 +109,11 @@ class Combats(MethodView):
         if "snapshot" in body:
             return snapshots.restored(body, fence)
         try:
-            created = creation.create(store(), body, fence=fence, sealer=sealing)
+            created = creation.create(store(), body, fence=fence, sealer=sealing())
         except (RequestInFlight, KeyReused, ReplayUnavailable) as error:
             return refused(error)
         headers = {"Location": url_for("combats.Combat", combat_id=created.state["id"]), "ETag": etag(created.state)}
-        answer = {**combat_view(created.state, GM_VIEWER), "tokens": created.tokens}
-        return replayed_response(answer, 201, headers) if created.replayed else (answer, 201, headers)
+        return replayed_response(created.combat, 201, headers) if created.replayed else (created.combat, 201, headers)
 
 
 @blp.route("/<combat_id>")
@@ -118,7 +134,7 @@ class Combat(MethodView):
         tag = etag(seen.state)
         if request.if_none_match.contains(tag.strip('"')):
             return "", 304, {"ETag": tag, "Vary": "Authorization"}
-        return combat_view(seen.state, seen.grant.viewer), 200, {"ETag": tag, "Vary": "Authorization"}
+        return seen.combat, 200, {"ETag": tag, "Vary": "Authorization"}
 
     @blp.doc(
         operationId="deleteCombat",
@@ -149,6 +165,7 @@ class Actions(MethodView):
         },
         parameters=[{"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"}}, KEY_HEADER],
         security=BEARER,
+        responses={200: {"links": next_steps("$request.path.combat_id")}},
     )
     @blp.response(200, schemas.ActionResult, headers=ETAG_HEADER)
     def post(self, combat_id):
@@ -198,6 +215,6 @@ class Events(MethodView):
             limit=query["limit"],
             wait_seconds=query["wait"],
             wait=long_poll,
+            languages=accepted_languages(),
         )
-        items = [entry_view(page.state, entry, page.grant.viewer) for entry in page.entries]
-        return {"items": items, "next_after": page.next_after, "last_seq": page.last_seq, "reset": page.reset}
+        return {"items": page.items, "next_after": page.next_after, "last_seq": page.last_seq, "reset": page.reset}

@@ -1,22 +1,26 @@
-"""What turns the generated OpenAPI document into a contract a generated client can type.
+"""What apispec and flask-smorest cannot say of the OpenAPI document by themselves.
 
-Derived from what the blueprints, the rulesets' schemas (the rules core's
-marshmallow schemas, read by apispec as they are) and their message
-catalogues declare, so a new endpoint, action type, field or event code shows
-up typed without editing this module:
+What a route can say, it says in its decorators: its credentials
+(``@blp.doc(security=...)``), its answers, the workflow's links
+(``combats.next_steps``). What is left here is derived, so that a new
+endpoint, action type, field or event code shows up typed without editing
+this module:
 
-- every operation gets its security (undeclared: a combat's token under
-  /combats/{combat_id}, else public, said with ``security: []``), the problem
-  responses its shape makes possible (a body: 400 and 422; a bearer token: 401,
-  and 403 unless the read is only filtered; a resource in the path: 404...),
-  and OpenAPI links for the workflow create a combat -> act -> read the log;
-- each ruleset's actions become a discriminated union (``Sistema2d6Action``):
-  one component per action type whose ``type`` is a single-value enum, and a
-  ``discriminator`` mapping each type to its component;
-- the answers (combat, action result, log, events) get one schema per ruleset;
-- a few shapes marshmallow fields convert loosely are tightened for client
-  generators (a nullable nested object, a dict's size, a default on a request
-  field, which openapi-typescript would otherwise turn into a required field).
+- problem responses, from an operation's shape (a body: 400 and 422; a
+  bearer token: 401, and 403 unless the read is only filtered; a resource in
+  the path: 404...): one rule, rather than the same alt_response on every
+  route; and ``security: []`` on a route that declares none (public);
+- each ruleset's unions, from the registry: its actions discriminated by
+  ``type`` (``Sistema2d6Action``), its events by ``code``, its answers
+  (combat, action result, log) one schema per ruleset. Marshmallow has no
+  union, and these are built per installed ruleset;
+- what apispec converts loosely (``tighten``): a free dict typed as a
+  component (``TYPED_AS``: a field cannot carry a bare ``$ref``), a dict's size
+  (apispec writes ``maxLength``), a nullable nested object or choice (OpenAPI
+  3.0 pairs ``nullable`` with a ``type``), a request field's default said in
+  words (openapi-typescript would make it a required field), and the
+  components no operation uses (flask-smorest's pagination, the shared
+  schemas every ruleset replaced).
 """
 
 from __future__ import annotations
@@ -62,19 +66,7 @@ PROBLEMS = {
 BODY_ERRORS = ("BadRequest", "UnprocessableContent")
 # Reads that every token of the combat may make: filtered for the caller, never refused (no 403).
 FILTERED_READS = frozenset({"getCombat", "listEvents", "streamCombat"})
-COMBAT_PATH = "/combats/{combat_id}"
 STORELESS_PATHS = ("/healthz", "/rulesets", "/version")
-
-# The workflow a client follows: (operation, status) -> links to follow, and where the combat id comes from.
-WORKFLOW = {
-    ("createCombat", "201"): ("$response.body#/id", ("postAction", "getCombat", "listEvents")),
-    ("postAction", "200"): ("$request.path.combat_id", ("postAction", "getCombat", "listEvents")),
-}
-LINK_PURPOSES = {
-    "postAction": "Post the next action to this combat.",
-    "getCombat": "Read this combat's state.",
-    "listEvents": "Read this combat's log.",
-}
 
 
 def register_problem_responses(spec) -> None:
@@ -94,12 +86,12 @@ def register_problem_responses(spec) -> None:
 
 
 class ContractPlugin(BasePlugin):
-    """Security, problem responses and links of every operation, from its shape."""
+    """The problem responses of every operation, from its shape; ``security: []`` on those that declare none."""
 
     def operation_helper(self, path=None, operations=None, **kwargs):
         for operation in (operations or {}).values():
-            # Undeclared: what is about one combat needs one of its tokens; the rest is public.
-            operation.setdefault("security", [{"bearer": []}] if path.startswith(COMBAT_PATH) else [])
+            # Each route declares its credentials (@blp.doc(security=...)); one that declares none is public.
+            operation.setdefault("security", [])
             # flask-smorest keys responses by int; apispec turns them into strings later.
             responses = operation.setdefault("responses", {})
             for status in [key for key in responses if isinstance(key, int)]:
@@ -108,20 +100,10 @@ class ContractPlugin(BasePlugin):
                 status = str(PROBLEMS[name][0])
                 if status not in responses:
                     responses[status] = name
-            for (operation_id, status), (combat_id, targets) in WORKFLOW.items():
-                if operation.get("operationId") == operation_id and isinstance(responses.get(status), dict):
-                    responses[status]["links"] = {
-                        target: {
-                            "operationId": target,
-                            "parameters": {"combat_id": combat_id},
-                            "description": LINK_PURPOSES[target],
-                        }
-                        for target in targets
-                    }
 
 
 def _problems_of(path: str, operation: dict) -> list[str]:
-    names = []
+    names: list[str] = []
     if "requestBody" in operation:
         names += BODY_ERRORS
     if any(s.get("bearer") is not None for s in operation["security"]):
@@ -260,7 +242,8 @@ def event_union(spec, prefix: str, templates: dict[str, str]) -> None:
 
 
 def _placeholders(template: str) -> list[str]:
-    names = (re.match(r"\w+", field).group() for _, field, _, _ in string.Formatter().parse(template) if field)
+    # The param's name, without the attribute or index the format syntax allows after it.
+    names = (re.split(r"\W", field, maxsplit=1)[0] for _, field, _, _ in string.Formatter().parse(template) if field)
     return sorted(set(names))
 
 

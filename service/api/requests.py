@@ -5,12 +5,25 @@ from __future__ import annotations
 from flask import abort, current_app, request
 from marshmallow import ValidationError
 
+from ..adapters.sealing import Sealing
 from ..store import CombatStore
 from .bodies import UnusableJson, parsed_body, unusable
+
+SEALING = "melee.sealing"
 
 
 def store() -> CombatStore:
     return current_app.extensions["melee.store"]
+
+
+def sealing() -> Sealing:
+    """The process's sealer (the Sealer port; its SnapshotSealer), built on first use
+    from the settings and the store, which keeps a generated secret for every process."""
+    found = current_app.extensions.get(SEALING)
+    if found is None:
+        settings = current_app.extensions["melee.settings"]
+        found = current_app.extensions[SEALING] = Sealing(store(), settings.secret_key, settings.secret_key_fallbacks)
+    return found
 
 
 def json_body() -> dict:

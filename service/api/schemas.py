@@ -1,6 +1,6 @@
 """Response shapes, for the OpenAPI document.
 
-Views build their responses as plain dicts (see ``views.py``); these schemas
+The use cases show combats as plain dicts (service/usecases/views.py); these schemas
 describe them. Dumping returns the dict unchanged, so describing a response
 costs nothing per request.
 """

@@ -7,14 +7,13 @@ from flask import Response, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..rules.viewer import GM_VIEWER
 from ..usecases import snapshots
 from ..usecases.idempotency import KeyFence, KeyReused, ReplayUnavailable, RequestInFlight
-from . import schemas, sealing
+from . import schemas
 from .access import bearer_token
 from .idempotency import refused, replayed_response
-from .requests import store
-from .views import combat_view, etag
+from .requests import sealing, store
+from .views import etag
 
 blp = Blueprint("snapshots", __name__, url_prefix="/combats", description="Save a combat and resume it later.")
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
@@ -35,7 +34,7 @@ class Snapshot(MethodView):
     )
     @blp.response(200, schemas.Snapshot)
     def get(self, combat_id):
-        sealer = sealing.snapshot_sealer(to_seal=True)
+        sealer = sealing().snapshot_sealer(to_seal=True)
         # no-store: whoever holds a snapshot may bring the combat back once it is gone.
         taken = snapshots.take(store(), combat_id, bearer_token(), sealer)
         return {"snapshot": taken}, 200, {"Cache-Control": "no-store"}
@@ -45,9 +44,8 @@ def restored(body: dict, fence: KeyFence | None) -> Response | tuple[dict, int, 
     """POST /combats with a snapshot: the combat as restored (201), without tokens: its own work again."""
     asked = schemas.RestoreCombat().load(body)
     try:
-        done = snapshots.restore(store(), asked["snapshot"], sealing.snapshot_sealer(), fence=fence)
+        done = snapshots.restore(store(), asked["snapshot"], sealing().snapshot_sealer(), fence=fence)
     except (RequestInFlight, KeyReused, ReplayUnavailable) as error:
         return refused(error)
     headers = {"Location": url_for("combats.Combat", combat_id=done.state["id"]), "ETag": etag(done.state)}
-    answer = combat_view(done.state, GM_VIEWER)
-    return replayed_response(answer, 201, headers) if done.replayed else (answer, 201, headers)
+    return replayed_response(done.combat, 201, headers) if done.replayed else (done.combat, 201, headers)

@@ -3,7 +3,7 @@ long-poll wait of ``GET /combats/<id>/events``.
 
 Every committed log entry is also in the combat's Redis Stream (the commit
 script adds it, see service/store/scripts.py), with its seq as the stream
-id. The process's one reader (fanout.Hub) reads the streams of every
+id. The process's one reader (service/adapters/fanout.py, ``Hub``) reads the streams of every
 followed combat and hands each listener the new entries; each is sent as
 one SSE event (``id`` = its seq), filtered for the caller like every read,
 and a batch of them is rendered and encoded once per kind of viewer
@@ -33,21 +33,20 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from .. import codec
+from ..adapters.fanout import GONE, LEFT, STOP, TICK, TICK_SECONDS, UNAVAILABLE, Batch, Hub, Subscription
 from ..observability import shutdown
 from ..observability.metrics import ACTIVE_STREAMS
-from ..rules.registry import get_ruleset
-from ..rules.ruleset import Ruleset
 from ..store import CombatNotFound, StoreUnavailable
 from ..store.stream import MAX_ENTRIES_PER_READ
 from ..usecases.stream import EventStreams, Revoked, catch_up, entry_tag, rewritten, still_opens
+from ..usecases.views import entries_shown_alike, entry_view, narration_language
 from . import schemas
 from .access import bearer_token, digest, load_authorized
 from .disconnect import watch
-from .fanout import GONE, LEFT, STOP, TICK, TICK_SECONDS, UNAVAILABLE, Batch, Hub, Subscription
 from .problems import problem
 from .requests import store
 from .stream_slots import WORKER, Slots
-from .views import entry_view, narration_language
+from .views import accepted_languages
 
 blp = Blueprint("stream", __name__, url_prefix="/combats", description="Live updates of a combat.")
 
@@ -190,7 +189,7 @@ class Stream(MethodView):
             after,
             state["version"],
             request.environ,
-            request.accept_languages,
+            accepted_languages(),
         )
         # Passed through as is: each write is the listener's own bytes, with no
         # wrapper iterator (encoding, closing) between it and the server.
@@ -269,12 +268,6 @@ def _reset(head: int) -> Response:
     response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     return response
-
-
-def _shown_alike(ruleset_id: str) -> bool:
-    """Whether the ruleset shows every viewer its log entries alike: it keeps the base class's ``visible_entry``,
-    and the rest of ``views.entry_view`` does not depend on the viewer."""
-    return type(get_ruleset(ruleset_id)).visible_entry is Ruleset.visible_entry
 
 
 class _End(Exception):
@@ -392,12 +385,12 @@ class Listener:
             language = narration_language(state, self.accept)
             # A ruleset that hides nothing in its log shows every viewer the same entries: one kind per language.
             # Else the viewer's fields (its role), as plain values: hashed in C at every lookup.
-            role = () if _shown_alike(state["ruleset"]) else astuple(self.viewer)
+            role = () if entries_shown_alike(state["ruleset"]) else astuple(self.viewer)
             kind = self._kinds[state["lang"]] = (*role, language)
         seen = frames.get(kind)
         if seen is None:
             each = [
-                sse("entry", entry_view(state, entry, self.viewer, self.accept), f"{entry['seq']}:{entry_tag(entry)}")
+                sse("entry", entry_view(state, entry, self.viewer, kind[-1]), f"{entry['seq']}:{entry_tag(entry)}")
                 for entry in entries
             ]
             seen = frames[kind] = (each, b"".join(each))

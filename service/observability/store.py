@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from flask import has_request_context
 
 from ..store import CombatStore, StoreUnavailable
-from ..store.idempotency import KeyedWrite
+from ..usecases.ports import KeyedWrite
 from . import metrics
 from .logs import annotate
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import codec
+from ..usecases.ports import KeyedWrite
 from . import scripts
 from .access import AccessGrants, grant_args
 from .cluster import RedisClient
@@ -32,7 +33,7 @@ from .errors import (
     write_outcome_unknown,
 )
 from .history import History, snapshot_arg
-from .idempotency import IdempotencyRecords, KeyedWrite, keyed_args
+from .idempotency import IdempotencyRecords, keyed_args
 from .jobs import SimulationJobs
 from .keys import combat_keys, dumps, state_key
 from .snapshots import CombatSnapshots

@@ -10,24 +10,13 @@ reserves, swaps and reads them atomically (scripts.py).
 from __future__ import annotations
 
 import secrets
-from typing import NamedTuple
 
 from redis.commands.core import Script
 
+from ..usecases.ports import KeyedWrite
 from .cluster import RedisClient
 from .errors import unavailable_on_failure, write_outcome_unknown
 from .keys import SERVER_SECRET_KEY
-
-
-class KeyedWrite(NamedTuple):
-    """A commit made under an Idempotency-Key: it applies only while the
-    request's own reservation ``reserved`` is still in field ``field`` of the
-    combat's records, and replaces it with ``answer`` (TTL ``ttl``)."""
-
-    field: str
-    reserved: str
-    answer: str
-    ttl: int
 
 
 def keyed_args(keyed: KeyedWrite | None) -> list[str | int]:

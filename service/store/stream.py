@@ -5,7 +5,7 @@ The stream holds the entries the commit script added (stream id
 the trimmed part gets its entries from the log list, which keeps them all.
 
 ``read_streams`` serves the one reader each process runs for all the
-combats its listeners follow (service/api/fanout.py): on a single Redis one
+combats its listeners follow (service/adapters/fanout.py): on a single Redis one
 blocking XREAD over all their streams; on Redis Cluster, where one command
 cannot span slots, one pipelined XREAD per stream without blocking (the
 caller then waits a little before the next poll).

@@ -3,7 +3,7 @@
 ``POST /combats`` answers, once, with a game-master token and one token per
 combatant. Tokens are 192 random bits; the store keeps only their SHA-256
 digests (a creation retried with an Idempotency-Key shows them again from a
-sealed record: service/api/sealing.py). A player's token acts for its own
+sealed record: service/adapters/sealing.py). A player's token acts for its own
 combatant only; game-master actions, token management and deletion need the
 GM's token; every read is filtered for the caller.
 """

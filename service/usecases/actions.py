@@ -21,11 +21,11 @@ from ..rules.engine import apply_loaded, redo, redo_target, replay, undo, undo_t
 from ..rules.registry import get_ruleset
 from ..rules.state import Combat, LogEntry
 from ..store import CombatNotFound, ReservationLost
-from ..store.idempotency import KeyedWrite
 from .access import PLAYER_ROLE, Grant, authorize, digest, new_token, require_actor, require_gm
 from .conflicts import write_with_retries
 from .idempotency import OLDER_FORMAT, ActionApplied, KeyFence, ReplayUnavailable, RequestInFlight
-from .ports import CombatStore, Grants, KeyedActionStore
+from .ports import CombatStore, Grants, KeyedActionStore, KeyedWrite
+from .views import Languages, action_result
 
 # The record an Idempotency-Key leaves once its action is applied as log entry
 # seq, whose answer shows the combat's expires_at (seq, expires_at).
@@ -48,6 +48,14 @@ class Applied:
     grant: Grant
     new_tokens: dict[str, str] = field(default_factory=dict)
     replayed: bool = False
+
+    def shown(self, languages: Languages | None = None) -> dict[str, Any]:
+        """The answer as the caller may see it (views.action_result), narrated in its ``languages``
+        when the service speaks one, with a join's new tokens."""
+        result = action_result(self.state, self.entry, self.grant.viewer, languages)
+        if self.new_tokens:
+            result["tokens"] = {"combatants": self.new_tokens}
+        return result
 
 
 class NothingToTakeBack(Exception):

@@ -19,11 +19,13 @@ from typing import Any
 
 from ..rules.dice import KEY_BYTES
 from ..rules.engine import create_combat
+from ..rules.viewer import GM_VIEWER
 from ..store.errors import ReservationLost
 from .access import mint_creation_tokens
 from .actions import stamp_expiry
 from .idempotency import CombatCreated, KeyFence, ReplayUnavailable, RequestInFlight
 from .ports import Combats, CreationStore, Sealer
+from .views import combat_view
 
 SECRET_CHANGED = "created a combat under a server secret that has changed since"
 
@@ -36,6 +38,11 @@ class Created:
     state: Mapping[str, Any]
     tokens: dict[str, Any]
     replayed: bool = False
+
+    @property
+    def combat(self) -> dict[str, Any]:
+        """The combat as its creator, the GM, sees it, with its tokens."""
+        return {**combat_view(self.state, GM_VIEWER), "tokens": self.tokens}
 
 
 def create(

@@ -16,7 +16,7 @@ never an answer:
   expiry of the state read.)
 - ``C <fingerprint> <combat id> <sealed tokens>``: a creation; its record
   lasts as long as creations may be replayed, and the tokens are sealed
-  (service/api/sealing.py).
+  (service/adapters/sealing.py).
 - ``R <fingerprint> <combat id> <version>``: a snapshot restored at that
   version (usecases/snapshots.py); a replay shows the combat as it was then.
 
@@ -35,8 +35,7 @@ import secrets
 from dataclasses import dataclass
 
 from ..store.errors import StoreUnavailable
-from ..store.idempotency import KeyedWrite
-from .ports import IdempotencyRecords
+from .ports import IdempotencyRecords, KeyedWrite
 
 IN_FLIGHT, ACTION, CREATION, RESTORE = "F", "A", "C", "R"
 # An in-flight record older than this belonged to a worker that died or

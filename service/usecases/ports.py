@@ -7,8 +7,8 @@ when embedded) satisfies ``Combats``, ``Grants`` and ``IdempotencyRecords``;
 plain-Python stand-in for each, for the use cases' unit tests.
 tests/unit/usecases/ checks them against these protocols.
 
-The rest the HTTP layer hands in: ``Sealer`` (service/api/sealing.py),
-``SnapshotSealer`` (service/crypto/snapshots.py, built by service/api/sealing.py),
+The rest the HTTP layer hands in: ``Sealer`` (``Sealing``, service/adapters/sealing.py),
+``SnapshotSealer`` (service/crypto/snapshots.py, built by ``Sealing``),
 ``EntryWait`` (the long poll of service/api/stream.py), ``JobRunner`` (the
 worker processes' queue, service/jobs/queue.py, or a thread of the serving
 process, service/api/simulation_jobs.py) and ``Compute`` (the CPU budget of
@@ -19,9 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
-from ..store.idempotency import KeyedWrite
+
+class KeyedWrite(NamedTuple):
+    """A commit made under an Idempotency-Key: it applies only while the
+    request's own reservation ``reserved`` is still in field ``field`` of the
+    combat's records, and replaces it with ``answer`` (TTL ``ttl``)."""
+
+    field: str
+    reserved: str
+    answer: str
+    ttl: int
 
 
 @runtime_checkable

@@ -1,8 +1,9 @@
 """Reading a combat: its state, its log (a page, or a long poll for the next
 entry) and the legal actions of one of its combatants, for the holder of a
-token. What the caller may see of them (the rules' secrets, the sheets the
-GM hides, the narration's language) is the serializer's: service/api/views.py
-filters by the ``grant`` these return.
+token. Each result shows what the caller may see of them (the rules'
+secrets, the sheets the GM hides, the narration in the reader's language:
+``views.py``), by the ``grant`` of its token; ``state`` is the combat as
+stored, for its version.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from ..rules.registry import get_ruleset
 from ..rules.ruleset import GM
 from .access import AccessDenied, Grant, authorize
 from .ports import Combats, EntryWait
+from .views import Languages, combat_view, entry_view, narration_language
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,11 @@ class Seen:
 
     state: dict[str, Any]
     grant: Grant
+
+    @property
+    def combat(self) -> dict[str, Any]:
+        """The combat as the token's holder may see it."""
+        return combat_view(self.state, self.grant.viewer)
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,13 @@ class EventsPage:
     # The reader's ``after`` is past the newest seq: the store lost writes it had
     # read (a Redis rollback); it reloads the combat and its log from the start.
     reset: bool = False
+    lang: str | None = None  # the narration's language; None: the combat's
+
+    @property
+    def items(self) -> list[dict[str, Any]]:
+        """The entries as the token's holder may see them, narrated in ``lang``."""
+        lang = self.lang or self.state["lang"]
+        return [entry_view(self.state, entry, self.grant.viewer, lang) for entry in self.entries]
 
     @property
     def next_after(self) -> int | None:
@@ -73,18 +87,20 @@ def read_events(
     limit: int,
     wait_seconds: float = 0,
     wait: EntryWait | None = None,
+    languages: Languages | None = None,
 ) -> EventsPage:
-    """A page of the log; with ``wait_seconds`` (and ``wait``), when there is no
+    """A page of the log, narrated in the reader's ``languages`` when the service
+    speaks one; with ``wait_seconds`` (and ``wait``), when there is no
     entry after ``after`` yet, waits for one, then reads again (the combat,
     and the token's grant, as they are then)."""
     state, grant = authorize(combats, combat_id, token)
     entries, last = combats.log(combat_id, after, limit)
     if after > state["version"]:
-        return EventsPage(state, grant, entries, last, reset=True)
+        return EventsPage(state, grant, entries, last, reset=True, lang=narration_language(state, languages))
     if not entries and wait_seconds and wait is not None and wait(combat_id, after, wait_seconds):
         state, grant = authorize(combats, combat_id, token)
         entries, last = combats.log(combat_id, after, limit)
-    return EventsPage(state, grant, entries, last)
+    return EventsPage(state, grant, entries, last, lang=narration_language(state, languages))
 
 
 def legal_actions(combats: Combats, combat_id: str, token: str | None, actor: str) -> LegalActions:

@@ -23,11 +23,13 @@ from typing import Any
 
 from ..rules.engine import replay
 from ..rules.registry import RULESETS
+from ..rules.viewer import GM_VIEWER
 from ..store.errors import ReservationLost, VersionConflict
 from .access import authorize, require_gm
 from .actions import stamp_expiry
 from .idempotency import OLDER_FORMAT, CombatRestored, KeyFence, ReplayUnavailable, RequestInFlight
 from .ports import SnapshotSealer, SnapshotStore, SnapshotUnreadable
+from .views import combat_view
 
 FORMAT = 1
 PARTS = ("state", "entries", "history", "grants")
@@ -56,6 +58,11 @@ class Restored:
 
     state: dict[str, Any]
     replayed: bool = False
+
+    @property
+    def combat(self) -> dict[str, Any]:
+        """The combat as the GM sees it (without tokens: its own work again)."""
+        return combat_view(self.state, GM_VIEWER)
 
 
 def take(combats: SnapshotStore, combat_id: str, token: str | None, sealer: SnapshotSealer) -> str:

@@ -1,7 +1,7 @@
 """Following a combat live: what a follower of its event stream lacks, and whether its token still opens it.
 
 service/api/stream.py holds the connection and frames entries as
-Server-Sent Events; service/api/fanout.py, the process's one reader, brings
+Server-Sent Events; service/adapters/fanout.py, the process's one reader, brings
 the entries committed from now on. Here, with no HTTP in sight: reading from
 the store what a follower has not had yet (on joining, after a gap), page by
 page, each page with the state to show it by, and refusing to go on once

@@ -304,11 +304,11 @@ def test_without_secret_key_every_worker_shares_one_generated_secret(store):
 
     apps = [create_app(Settings(rate_limit=""), store=store) for _ in range(2)]
     with apps[0].app_context():
-        from service.api.sealing import server_secret
+        from service.api.requests import sealing
 
-        first = server_secret()
+        first = sealing().server_secret()
     with apps[1].app_context():
-        assert server_secret() == first
+        assert sealing().server_secret() == first
     assert len(first) == 32 and store.client.get(SERVER_SECRET_KEY) == first.hex().encode()
 
 

@@ -46,6 +46,8 @@ def test_every_operation_has_an_id_security_and_problem_answers(client):
             ids.append(operation["operationId"])
             assert operation["summary"] and operation["description"], (method, path)
             assert "security" in operation, (method, path)
+            if path.startswith("/combats/{combat_id}"):  # each declares it: undeclared is public
+                assert operation["security"] == [{"bearer": []}], (method, path)
             if operation["security"] and path not in ("/healthz", "/readyz"):
                 assert "401" in operation["responses"], (method, path)
     assert len(ids) == len(set(ids))

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from service.api import fanout
+from service.adapters import fanout
 from service.api import stream as stream_api
 from service.api.access import digest, token_id
 from service.app import create_app
@@ -18,6 +18,7 @@ from service.observability.store import observed
 from service.rules.registry import RULESETS, get_ruleset
 from service.settings import Settings
 from service.usecases.stream import EventStreams, Revoked, catch_up
+from service.usecases.views import entries_shown_alike
 from tests.conftest import TTL, GameMasterClient
 from tests.helpers import act, create
 
@@ -416,7 +417,7 @@ def test_catching_up_reads_page_after_page_and_stops_at_a_revoked_token(client, 
         next(catch_up(store, combat["id"], ana, 1, 2))
 
 
-@pytest.mark.parametrize("ruleset_id", sorted(rid for rid in RULESETS if stream_api._shown_alike(rid)))
+@pytest.mark.parametrize("ruleset_id", sorted(rid for rid in RULESETS if entries_shown_alike(rid)))
 def test_a_ruleset_that_hides_nothing_in_its_log_shows_every_role_the_same_entries(client, ruleset_id):
     """The stream renders such a ruleset's entries once per language, not once per role: that holds only while
     every role reads the same log (GET /events shows entries as the stream does)."""
@@ -438,7 +439,7 @@ def test_a_ruleset_that_hides_nothing_in_its_log_shows_every_role_the_same_entri
 
 
 def test_dark_earth_hides_an_allocation_from_the_other_roles_so_it_is_rendered_per_role():
-    assert not stream_api._shown_alike("dark-earth")
+    assert not entries_shown_alike("dark-earth")
 
 
 def test_a_follower_is_ticked_only_once_its_heartbeat_is_due_and_never_twice_unread(monkeypatch):

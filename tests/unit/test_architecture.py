@@ -1,6 +1,7 @@
 """The rules core stays pure: no web framework, no OpenAPI generator, no storage, no app layer and
-no global ``random`` below service/rules/; and no import cycle anywhere in service/, counting the
-imports inside functions (a cycle hidden in a function is a cycle all the same).
+no global ``random`` below service/rules/; no import cycle anywhere in service/, counting the
+imports inside functions (a cycle hidden in a function is a cycle all the same); and each room of
+service/ (``ROOMS``) imports only the rooms listed for it, the web framework only in ``WEB_ROOMS``.
 
 Every import is resolved to an absolute module name: ``import x``,
 ``from x import y``, relative ``from ..store import CombatStore`` and
@@ -345,6 +346,128 @@ def test_type_checking_imports_are_no_runtime_edge_but_function_level_ones_are()
     imported = imports_of("service.rules.ruleset", False, source, runtime=True)
     assert "service.rules.gm.legal" in imported
     assert "service.rules.engine" not in imported
+
+
+# The rooms of service/ (a package or a top-level module) and the rooms each may import, every import that may
+# run counted: the layers of docs/architecture.md point down. A new room has no place until it is listed here.
+ROOMS: dict[str, frozenset[str]] = {
+    # the rules core and what only reads it
+    "service.rules": frozenset(),
+    "service.simulation": frozenset({"service.rules"}),
+    "service.i18n": frozenset({"service.rules", "service.simulation"}),
+    "service.codec": frozenset(),
+    # the use cases: the rules, and the store's error types and usecases/simulations.py's jobs.chunk (the two
+    # shortcuts docs/architecture.md names)
+    "service.usecases": frozenset(
+        {"service.rules", "service.simulation", "service.i18n", "service.codec", "service.store", "service.jobs"}
+    ),
+    # the adapters of the ports: they import the use cases' types, never HTTP
+    "service.store": frozenset({"service.codec", "service.usecases"}),
+    "service.crypto": frozenset({"service.codec", "service.usecases"}),
+    "service.adapters": frozenset({"service.crypto", "service.store", "service.usecases"}),
+    "service.jobs": frozenset(
+        {"service.observability", "service.settings", "service.simulation", "service.store", "service.usecases"}
+    ),
+    "service.settings": frozenset({"service.usecases"}),
+    # around HTTP
+    "service": frozenset(),  # the package itself: __version__
+    "service.proxied": frozenset(),
+    "service.observability": frozenset(
+        {"service", "service.codec", "service.proxied", "service.rules", "service.settings", "service.store"}
+        | {"service.usecases"}
+    ),
+    "service.web": frozenset(),
+    "service.api": frozenset(
+        {"service", "service.adapters", "service.codec", "service.i18n", "service.jobs", "service.observability"}
+        | {"service.proxied", "service.rules", "service.simulation", "service.store", "service.usecases"}
+    ),
+    # the process: the app factory and what starts it
+    "service.embedded_guard": frozenset(),
+    "service.gunicorn_errors": frozenset(),
+    "service.app": frozenset(
+        {"service.api", "service.codec", "service.embedded_guard", "service.observability", "service.settings"}
+        | {"service.store", "service.web"}
+    ),
+    "service.openapi": frozenset({"service.app", "service.settings", "service.store"}),
+}
+# The web framework, and the rooms that may import it: HTTP (api/, web/), the app factory, and what hooks into
+# the request (observability/: logs, metrics, /version; proxied.py). The use cases and every adapter are
+# written without it.
+WEB_FRAMEWORK = ("flask", "flask_smorest", "flask_cors", "flask_limiter", "werkzeug")
+WEB_ROOMS = frozenset({"service.api", "service.web", "service.app", "service.observability", "service.proxied"})
+
+
+def room_of(module: str) -> str | None:
+    """The room ``module`` (or a name in it) is in: the longest entry of ROOMS it is or is under, ``service``
+    itself only for the package's own module (a name read from it, ``service.__version__``, is in none)."""
+    parts = module.split(".")
+    for end in range(len(parts), 1, -1):
+        if ".".join(parts[:end]) in ROOMS:
+            return ".".join(parts[:end])
+    return module if module in ROOMS else None
+
+
+def misplaced_imports(module: str, package: bool, source: str, modules: frozenset[str]) -> list[str]:
+    """``"<module>: <what is wrong>"`` for a module in no room, each import of a room its own may not import, and
+    each import of the web framework outside WEB_ROOMS (at module level, inside a function or for types only)."""
+    room = room_of(module)
+    if room is None:
+        return [f"{module}: in no room of ROOMS"]
+    found = []
+    for name in sorted(imports_of(module, package, source, runtime=True, modules=modules)):
+        target = room_of(name) if name == "service" or name.startswith("service.") else None
+        if target is not None and target != room and target not in ROOMS[room]:
+            found.append(f"{module}: imports {name} ({target})")
+    if room not in WEB_ROOMS:
+        found += [
+            f"{module}: imports {name}"
+            for name in sorted(imports_of(module, package, source))
+            if name.split(".")[0] in WEB_FRAMEWORK
+        ]
+    return found
+
+
+def test_every_module_of_service_is_in_a_room_and_imports_only_the_rooms_below_it():
+    modules = service_modules()
+    names = frozenset(modules)
+    found = [
+        use
+        for name, path in modules.items()
+        for use in misplaced_imports(name, is_package(path), path.read_text(), names)
+    ]
+    assert found == []
+    assert {room_of(name) for name in modules} == set(ROOMS)  # no room listed for nothing
+
+
+def test_mutant_an_adapter_reaching_for_flask_or_the_api_is_caught():
+    modules = frozenset({"service.adapters.sealing", "service.api.requests"})
+    source = (
+        "from ..api.requests import store\ndef settings():\n    from flask import current_app\n    return current_app\n"
+    )
+    assert misplaced_imports("service.adapters.sealing", False, source, modules) == [
+        "service.adapters.sealing: imports service.api.requests (service.api)",
+        "service.adapters.sealing: imports service.api.requests.store (service.api)",
+        "service.adapters.sealing: imports flask",
+        "service.adapters.sealing: imports flask.current_app",
+    ]
+
+
+def test_mutant_the_use_cases_importing_an_adapter_or_werkzeug_are_caught():
+    source = "from werkzeug.datastructures import LanguageAccept\nfrom ..adapters import fanout\n"
+    modules = frozenset({"service.adapters", "service.adapters.fanout"})
+    assert misplaced_imports("service.usecases.views", False, source, modules) == [
+        "service.usecases.views: imports service.adapters (service.adapters)",
+        "service.usecases.views: imports service.adapters.fanout (service.adapters)",
+        "service.usecases.views: imports werkzeug.datastructures",
+        "service.usecases.views: imports werkzeug.datastructures.LanguageAccept",
+    ]
+
+
+def test_mutant_a_module_in_no_room_is_caught_and_the_api_may_import_flask():
+    assert misplaced_imports("service.newroom.thing", False, "import os\n", frozenset()) == [
+        "service.newroom.thing: in no room of ROOMS"
+    ]
+    assert misplaced_imports("service.api.views", False, "from flask import request\n", frozenset()) == []
 
 
 # Declared runtime dependencies that no module of service/ imports, each with why it is declared.

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from service.api import sealing
+from service.adapters.sealing import Sealing
 from service.api.budget import RequestCompute
 from service.api.simulation_jobs import ThreadRunner
 from service.api.stream import long_poll
@@ -59,7 +59,7 @@ def test_the_simulation_jobs_satisfy_the_jobs_port(jobs):
     [
         (QueueRunner(connect(None, 60).simulation_jobs(), "q"), ports.JobRunner),
         (ThreadRunner(connect(None, 60).simulation_jobs()), ports.JobRunner),
-        (sealing, ports.Sealer),
+        (Sealing(connect(None, 60)), ports.Sealer),
         (RequestCompute(), ports.Compute),
         (RequestCompute(), SimulationCompute),
         (SnapshotSealer(b"secret"), ports.SnapshotSealer),
@@ -92,3 +92,15 @@ def test_the_use_cases_never_import_flask_nor_the_api():
                 assert not name.startswith(("flask", "werkzeug", "..api", "service.api")), (
                     f"{module.name} imports {name}"
                 )
+
+
+def test_the_ports_import_nothing_from_the_store():
+    # The store is an adapter of the ports: it imports their types (KeyedWrite), never the other way.
+    imported = []
+    for node in ast.walk(ast.parse(Path(ports.__file__).read_text())):
+        if isinstance(node, ast.ImportFrom):
+            imported.append(("." * node.level) + (node.module or ""))
+        elif isinstance(node, ast.Import):
+            imported += [alias.name for alias in node.names]
+    assert "typing" in imported  # the scan sees the imports
+    assert [name for name in imported if name.startswith(("..store", ".store", "service.store"))] == []
