@@ -36,7 +36,8 @@ ENGLISH: dict[str, Any] = {
     "action_forgone": "{actor} gives up the declared action ({kind}[description?: {description}]).",
     "held_action_given_up": "{actor} gives up the held action.",
     "action_skipped": "{actor} is out of action: action {number} does not happen.",
-    "attack": "{attacker} attacks {target} with {weapon_name}: {skill} {base}, chance {chance} % ({shots:a single attack|# shots}).",
+    "attack": "{attacker} attacks {target} with {weapon}: {skill} {base}, chance {chance} % ({shots:a single attack|# shots}).",
+    "attack.weapon=unarmed": "{attacker} attacks {target} bare-handed: {skill} {base}, chance {chance} % ({shots:a single attack|# shots}).",
     "attack_roll": "{attacker} rolls " + _CHANCE + ": a failure.",
     "attack_roll.success": "{attacker} rolls " + _CHANCE + ": a success.",
     "attack_roll.critical.success": "{attacker} rolls " + _CHANCE + ": a critical success.",
@@ -81,6 +82,8 @@ _CONDITIONS = {
     "dead": "dead",
 }
 LABELS: dict[str, Any] = {
+    # Bare hands, the catalog's one weapon (its attack has a sentence of its own: "bare-handed").
+    "weapon": {"unarmed": "bare hands"},
     "location": {
         "head": "head",
         "torso": "torso",

@@ -78,7 +78,7 @@ def test_random_play_reads_as_prose_in_every_language(ruleset_id):
 
 
 # Rulesets whose events still carry a catalog weapon's source name (weapon_name), not its id: issue 27 item 17.
-CATALOG_NAMES_NOT_TRANSLATED = {"age-du-silicium", "duel-2d6"}
+CATALOG_NAMES_NOT_TRANSLATED = {"duel-2d6"}
 
 
 @pytest.mark.parametrize(
