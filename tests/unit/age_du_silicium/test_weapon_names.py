@@ -1,11 +1,8 @@
 """Issue 27 item 17: bare hands, the catalog's one weapon, read in the combat's language;
 a sheet's weapon is shown by the name the sheet gives it."""
 
-from service.i18n import catalogues, labels
-from service.rules.events import narration_names, render
-
-from ..rules_helpers import step
-from .fixtures import RULESET, ana, attack_entry, bob, declare, duel
+from ..rules_helpers import sentences, step
+from .fixtures import ana, attack_entry, bob, declare, duel
 
 
 def _attack_sentences(weapon, ana_sheet=None):
@@ -14,9 +11,7 @@ def _attack_sentences(weapon, ana_sheet=None):
     state, _ = declare(state, "bob", {"kind": "other"})
     state, _ = declare(state, "ana", attack_entry("bob", weapon=weapon))
     state, entry = step(state, {"type": "attack", "actor": "ana", "target": "bob", "weapon": weapon, "dice": [30]})
-    event = next(e for e in entry["events"] if e["code"] == "attack")
-    names = narration_names(state)
-    return [render(event, lang, catalogues(RULESET), names, labels(RULESET)[lang]) for lang in ("en", "fr", "pt")]
+    return sentences(state, entry, "attack")
 
 
 def test_bare_hands_read_in_the_combat_language():

@@ -1,19 +1,10 @@
 """Issue 27 item 17: a catalog weapon the sheet does not name is called by the catalog's
 name in the combat's language, article included; a name typed on the sheet is shown as typed."""
 
-from service.i18n import catalogues, labels
-from service.rules.events import narration_names, render
-
-from ..rules_helpers import step
-from .fixtures import RULESET, ana, bob, fight, shoot
+from ..rules_helpers import sentences, step
+from .fixtures import ana, bob, fight, shoot
 
 SHOOTER = {"skills": {"Bagarre": 1, "Armes à feu": 2}}
-
-
-def _sentences(state, entry, code):
-    event = next(e for e in entry["events"] if e["code"] == code)
-    names = narration_names(state)
-    return [render(event, lang, catalogues(RULESET), names, labels(RULESET)[lang]) for lang in ("en", "fr", "pt")]
 
 
 def _jam(weapon):
@@ -24,7 +15,7 @@ def _jam(weapon):
 
 def test_an_unnamed_catalog_weapon_is_named_in_the_combat_language_with_its_article():
     state, entry = _jam({"id": "pistolet", "catalog": "pistolet_9mm"})
-    assert _sentences(state, entry, "weapon_jammed") == [
+    assert sentences(state, entry, "weapon_jammed") == [
         "Ana's shot jams the 9 mm pistol (Dd 6).",
         "Ana tire et le pistolet 9 mm s'enraye (Dd 6).",
         "Ana atira e a pistola 9 mm emperra (Dd 6).",
@@ -33,7 +24,7 @@ def test_an_unnamed_catalog_weapon_is_named_in_the_combat_language_with_its_arti
 
 def test_a_name_typed_on_the_sheet_is_shown_as_typed():
     state, entry = _jam({"id": "pistolet", "catalog": "pistolet_9mm", "name": "Beretta d'Ana"})
-    assert _sentences(state, entry, "weapon_jammed") == [
+    assert sentences(state, entry, "weapon_jammed") == [
         "Ana's shot jams Beretta d'Ana (Dd 6).",
         "Ana tire et Beretta d'Ana s'enraye (Dd 6).",
         "Ana atira e Beretta d'Ana emperra (Dd 6).",

@@ -1,19 +1,14 @@
 """Issue 27 item 17: a catalog weapon the sheet does not name is called by the catalog's
 name in the combat's language, article included; a name typed on the sheet is shown as typed."""
 
-from service.i18n import catalogues, labels
-from service.rules.events import narration_names, render
-
-from ..rules_helpers import start, step
+from ..rules_helpers import sentences, start, step
 from .fixtures import ANA_FIRST, RULESET, ana, bruno
 
 
 def _attack_sentences(weapon):
     state, _ = start(RULESET, [ana(), bruno()], dice=ANA_FIRST)
     state, entry = step(state, {"type": "attack", "actor": "ana", "target": "bruno", "weapon": weapon, "dice": [4, 3]})
-    event = next(e for e in entry["events"] if e["code"] == "attack_rolled")
-    names = narration_names(state)
-    return [render(event, lang, catalogues(RULESET), names, labels(RULESET)[lang]) for lang in ("en", "fr", "pt")]
+    return sentences(state, entry, "attack_rolled")
 
 
 def test_an_unnamed_catalog_weapon_is_named_in_the_combat_language():
