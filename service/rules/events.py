@@ -24,6 +24,8 @@ ITEM_PARAMS = frozenset({"weapon", "item"})
 # The game master's own words in an event the GM made (``author: "gm"``): shown as typed,
 # never through a ruleset's words for ids (duel-2d6 names its initiative reasons).
 GM_WORDS = frozenset({"reason"})
+# The label group naming a catalog weapon inside a sentence, article included (``_item_name``).
+WEAPON_IN_SENTENCE = "weapon_in_sentence"
 GM_AUTHOR = "gm"
 
 # English only: translations live in the gettext catalogues (service/i18n).
@@ -321,8 +323,11 @@ def render(
 
 def _item_name(item_id: str, names: Mapping[str, str], labels: Mapping[str, Mapping[str, str]]) -> str | None:
     """A weapon or item param in words: the catalog's name in this language for a catalog weapon the sheet
-    does not name, else the sheet's name, else the words for a weapon nobody carries (bare hands)."""
-    words = labels.get("weapon") or {}
+    does not name, else the sheet's name, else the words for a weapon nobody carries (bare hands).
+
+    The catalog's name is its ``weapon_in_sentence`` words where the ruleset gives them (with the article
+    its sentences need: "le pistolet", "la hache"), else its ``weapon`` words (the bare name menus show)."""
+    words = labels.get(WEAPON_IN_SENTENCE) or labels.get("weapon") or {}
     catalog = names.get(f"catalog:{item_id}")
     if catalog is not None and catalog in words:
         return words[catalog]

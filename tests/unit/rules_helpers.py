@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from service.i18n import catalogues, labels
 from service.rules.engine import apply_action, create_combat
+from service.rules.events import narration_names, render
 from service.rules.viewer import GM_VIEWER, Viewer
 
 
@@ -31,6 +33,13 @@ def params(entry: dict, code: str, index: int = 0) -> dict:
 
 def codes(entry: dict) -> list[str]:
     return [e["code"] for e in entry["events"]]
+
+
+def sentences(state: dict, entry: dict, code: str) -> list[str]:
+    """The first ``code`` event of ``entry`` as the en, fr and pt tables of ``state``'s ruleset read it."""
+    event = next(e for e in entry["events"] if e["code"] == code)
+    ruleset, names = state["ruleset"], narration_names(state)
+    return [render(event, lang, catalogues(ruleset), names, labels(ruleset)[lang]) for lang in ("en", "fr", "pt")]
 
 
 def combatant(state: dict, combatant_id: str) -> dict:

@@ -77,7 +77,6 @@ def attack(res: Res, attacker: SiliciumCombatant, action: Action) -> None:
         attacker=attacker["id"],
         target=target["id"],
         weapon=weapon["id"],
-        weapon_name=weapon["name"],
         skill=weapon["skill"],
         base=skill(attacker, weapon["skill"]),
         modifiers=modifiers,

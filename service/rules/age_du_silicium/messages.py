@@ -41,8 +41,11 @@ ENGLISH: dict[str, Any] = {
     "held_action_given_up": "{actor} gives up the held action.",
     "action_skipped": "{actor} is out of action: action {number} does not happen.",
     "attack": (
-        "{attacker} attacks {target} with {weapon_name}: {skill} {base}, chance {chance} % "
+        "{attacker} attacks {target} with {weapon}: {skill} {base}, chance {chance} % "
         "({shots:a single attack|# shots})."
+    ),
+    "attack.weapon=unarmed": (
+        "{attacker} attacks {target} bare-handed: {skill} {base}, chance {chance} % ({shots:a single attack|# shots})."
     ),
     "attack_roll": "{attacker} rolls " + _CHANCE + ": a failure.",
     "attack_roll.success": "{attacker} rolls " + _CHANCE + ": a success.",
@@ -95,6 +98,8 @@ _CONDITIONS = {
     "dead": "dead",
 }
 LABELS: dict[str, Any] = {
+    # Bare hands, the catalog's one weapon (its attack has a sentence of its own: "bare-handed").
+    "weapon": {"unarmed": "bare hands"},
     "location": {
         "head": "head",
         "torso": "torso",

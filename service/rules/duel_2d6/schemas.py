@@ -77,8 +77,11 @@ class Weapon(Schema):
 
     @post_load
     def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        base = WEAPONS.get(data.pop("catalog") or "", {})
+        base = WEAPONS.get(data["catalog"] or "", {})
         merged = {**base, **{k: v for k, v in data.items() if v is not None}}
+        # A catalog weapon the sheet does not name is called, in sentences, by the
+        # catalog's name in the combat's language (the "weapon_in_sentence" labels).
+        merged["named"] = data["name"] is not None or not data["catalog"]
         merged.setdefault("name", data["id"])
         merged.setdefault("hit", 0)
         merged.setdefault("skill", {"natural": BRAWL}.get(merged["kind"], merged["name"]))

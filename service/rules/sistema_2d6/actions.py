@@ -145,7 +145,6 @@ def _attack(res: Res, attacker: SistemaCombatant, action: dict[str, Any]) -> Non
         attacker=attacker["id"],
         target=target["id"],
         weapon=weapon["id"],
-        weapon_name=weapon["name"],
         **check.as_params(),
     )
     if action["difficulty"] is not None:

@@ -7,7 +7,7 @@ from typing import Any
 # The seed's PV (pontos de vida) are hit points: "HP" in English.
 ENGLISH: dict[str, Any] = {
     "initiative_rolled": "{combatant} rolls initiative: DES {des} + bonus {bonus} + {dice} = {total}.",
-    "attack_rolled": "{attacker} attacks {target} with {weapon_name}: {dice} → {total}.",
+    "attack_rolled": "{attacker} attacks {target} with {weapon}: {dice} → {total}.",
     "awaiting_defense": "{target} must defend against {attacker}.",
     "defense_rolled": "{defender} defends: {dice} → {total}.",
     "passive_defense": "{target} cannot defend: the difficulty is {difficulty}.",
@@ -46,6 +46,26 @@ MESSAGES = {"en": ENGLISH}
 
 # Words for the ids events carry.
 LABELS: dict[str, Any] = {
+    # The catalog's weapons (tables.CATALOG["weapons"]), for those a sheet does not name:
+    # alone (a menu), and as the attack sentence says them ("attacks Bruno with a shotgun").
+    "weapon": {
+        "soco": "punch",
+        "chute": "kick",
+        "tiro": "gunshot",
+        "escopeta": "shotgun",
+        "serra_eletrica": "chainsaw",
+        "dinamite": "dynamite",
+        "bazuca": "bazooka",
+    },
+    "weapon_in_sentence": {
+        "soco": "a punch",
+        "chute": "a kick",
+        "tiro": "a gun",
+        "escopeta": "a shotgun",
+        "serra_eletrica": "a chainsaw",
+        "dinamite": "dynamite",
+        "bazuca": "a bazooka",
+    },
     "location": {
         "eye": "eye",
         "ear": "ear",

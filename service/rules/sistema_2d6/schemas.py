@@ -68,6 +68,9 @@ class Weapon(Schema):
     @post_load
     def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         base = CATALOG["weapons"].get(data["catalog"], {}) if data["catalog"] else {}
+        # A catalog weapon the sheet does not name is called, in sentences, by the
+        # catalog's name in the combat's language (the "weapon_in_sentence" labels).
+        data["named"] = data["name"] is not None or not data["catalog"]
         for key in ("name", "skill", "damage", "damage_type"):
             if data[key] is None:
                 data[key] = base.get(key)

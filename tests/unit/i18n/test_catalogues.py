@@ -77,19 +77,7 @@ def test_random_play_reads_as_prose_in_every_language(ruleset_id):
     assert prose_faults(ruleset_id, played) == []
 
 
-# Rulesets whose events still carry a catalog weapon's source name (weapon_name), not its id: issue 27 item 17.
-CATALOG_NAMES_NOT_TRANSLATED = {"age-du-silicium", "duel-2d6", "sistema-2d6"}
-
-
-@pytest.mark.parametrize(
-    "ruleset_id",
-    [
-        pytest.param(r, marks=pytest.mark.xfail(strict=True, reason="the event carries the catalog's source name"))
-        if r in CATALOG_NAMES_NOT_TRANSLATED
-        else r
-        for r in sorted(RULESETS)
-    ],
-)
+@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
 def test_catalog_weapons_the_sheet_does_not_name_read_in_the_combat_language(ruleset_id):
     """A catalog weapon (bare hands included) that no sheet names is not called by the catalog's own
     name in an English or Portuguese sentence of seeded random fights."""

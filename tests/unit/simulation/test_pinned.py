@@ -18,7 +18,9 @@ every state's options), its figures did not. The space-opera-d100 fight's
 state digest changed on 2026-12-02 when a sheet's catalog weapon without a
 name of its own began to carry ``named: false`` (its sentences name it in the
 combat's language); with that field left out the state gives the old digest,
-df65e432c218fb28, and its figures are unchanged.
+df65e432c218fb28, and its figures are unchanged. The sistema-2d6 fight's state
+digest changed the same way, later on 2026-12-02 (``named`` on its sheets'
+weapons; without it, 35039d1740342fa5).
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ FIGHTS = [
     ("age-du-silicium", 18, 4, 19, {"ana": 0, "krieg": 3}, "74a4b2711a355496"),
     ("dark-earth", 8, 4, 9, {"kael": 11, "goule": -4}, "836ba94bcde05e3d"),
     ("duel-2d6", 121, 121, 122, {"truand": 0, "philip": 5}, "e5afa85a9e0b15f9"),
-    ("sistema-2d6", 3, 2, 4, {"ana": 14, "capanga": -1}, "35039d1740342fa5"),
+    ("sistema-2d6", 3, 2, 4, {"ana": 14, "capanga": -1}, "f9f03391738b6f2f"),
     ("space-opera-d100", 30, 16, 31, {"kira": 1, "garde": 2}, "ec6bf4e06739d154"),
 ]
 

@@ -816,8 +816,8 @@ export interface components {
                 skill?: unknown;
                 /** @description Shown in the sentence as {target}. */
                 target?: unknown;
-                /** @description Shown in the sentence as {weapon_name}. */
-                weapon_name?: unknown;
+                /** @description Shown in the sentence as {weapon}. */
+                weapon?: unknown;
             } & {
                 [key: string]: unknown;
             };
@@ -5586,8 +5586,8 @@ export interface components {
                 target?: unknown;
                 /** @description Shown in the sentence as {total}. */
                 total?: unknown;
-                /** @description Shown in the sentence as {weapon_name}. */
-                weapon_name?: unknown;
+                /** @description Shown in the sentence as {weapon}. */
+                weapon?: unknown;
             } & {
                 [key: string]: unknown;
             };
