@@ -56,21 +56,19 @@ def _allocations(ruleset: AnyRuleset, state: DarkEarthCombat, actor: DarkEarthCo
     """
     if allocator_refusal(state, actor) is not None:
         return []
-    targets = [c["id"] for c in present(state) if target_refusal(actor, c) is None]
-    if is_bouffon(actor):  # only its target to name (bouffons.allocation)
-        fixed = {field: None for field in (*REFUSED_FIELDS, *REFUSED_FLAGS)}
-        attacks = [{"required": True, "choices": targets}] if targets else []
-        return [
-            describe(ruleset, state, actor["id"], "allocate", **fixed, target=target) for target in [*attacks, None]
-        ]
+    if is_bouffon(actor):
+        return _bouffon_allocations(ruleset, state, actor)
     options = state["options"]
     contact = bool(in_contact(state, actor["id"]))
     sets = []
+    targets: list[str] | None = None  # found after the first choice, where a probe has stopped already
     for weapon in weapons_of(actor):
         for reloading in (False, True):
             if not _serves(options, actor, weapon, contact, reloading):
                 continue
             choice_found()  # every choice kept has at least its entry without attack: a probe stops here
+            if targets is None:
+                targets = _targets(state, actor)
             pot = allocated_potential(actor, weapon, contact, reloading)
             common = {
                 "weapon": {"required": True, "choices": [weapon["id"]]},
@@ -106,6 +104,21 @@ def _allocations(ruleset: AnyRuleset, state: DarkEarthCombat, actor: DarkEarthCo
                 )
             )
     return sets
+
+
+def _bouffon_allocations(
+    ruleset: AnyRuleset, state: DarkEarthCombat, actor: DarkEarthCombatant
+) -> list[dict[str, Any]]:
+    """A bouffon names only its target, or none (bouffons.allocation)."""
+    choice_found()  # it always has its entry without attack: a probe stops here
+    targets = _targets(state, actor)
+    fixed = {field: None for field in (*REFUSED_FIELDS, *REFUSED_FLAGS)}
+    attacks = [{"required": True, "choices": targets}] if targets else []
+    return [describe(ruleset, state, actor["id"], "allocate", **fixed, target=target) for target in [*attacks, None]]
+
+
+def _targets(state: DarkEarthCombat, actor: DarkEarthCombatant) -> list[str]:
+    return [c["id"] for c in present(state) if target_refusal(actor, c) is None]
 
 
 def _serves(
