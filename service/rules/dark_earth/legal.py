@@ -6,6 +6,7 @@ actions.py's for the GM's.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..gm.legal import choice_found, describe, present
@@ -60,6 +61,7 @@ def _allocations(ruleset: AnyRuleset, state: DarkEarthCombat, actor: DarkEarthCo
         return _bouffon_allocations(ruleset, state, actor)
     options = state["options"]
     contact = bool(in_contact(state, actor["id"]))
+    entry = partial(describe, ruleset, state, actor["id"], "allocate")
     sets = []
     targets: list[str] | None = None  # found after the first choice, where a probe has stopped already
     for weapon in weapons_of(actor):
@@ -80,29 +82,15 @@ def _allocations(ruleset: AnyRuleset, state: DarkEarthCombat, actor: DarkEarthCo
             if targets and reload_attack_refusal(reloading) is None and unloaded_refusal(actor, weapon) is None:
                 shoots = shot_refusal(attack_mode(weapon, True, contact)) is None
                 sets.append(
-                    describe(
-                        ruleset,
-                        state,
-                        actor["id"],
-                        "allocate",
+                    entry(
                         **common,
                         target={"required": True, "choices": targets},
                         evade={"choices": [e for e in (False, True) if evade_attack_refusal(options, e) is None]},
                         shot={"type": "object"} if shoots else None,
                     )
                 )
-            sets.append(
-                describe(
-                    ruleset,
-                    state,
-                    actor["id"],
-                    "allocate",
-                    **common,
-                    target=None,
-                    shot=None,
-                    evade={"choices": [False, True]},  # evading without an attack gives up nothing
-                )
-            )
+            # Evading without an attack gives up nothing.
+            sets.append(entry(**common, target=None, shot=None, evade={"choices": [False, True]}))
     return sets
 
 
