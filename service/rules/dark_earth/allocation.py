@@ -9,18 +9,24 @@ weapon is useless in contact: the fighter takes a melee weapon or his bare
 hands (MEL + Bagarre), the POT de combat of the seed ("MELée + compétence de
 l'arme utilisée"). [HOUSE] One who reloads in contact splits that bare-hands
 POT (option reload_in_contact).
+
+Each condition an allocation is refused for is one function here (a
+``*_refusal`` returns the refusal or None; ``allocated_potential`` and
+``splits_the_pot`` bound the split): allocate raises the refusal, legal.py
+lists with the same functions and turns.waiting_for awaits with
+allocator_refusal.
 """
 
 from __future__ import annotations
 
 from typing import Any, cast
 
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, RulesError
 from ..state import Action
 from . import bouffons
 from .contacts import in_contact
 from .health import is_standing
-from .state import Allocation, DarkEarthCombatant, Res, Split
+from .state import Allocation, DarkEarthCombat, DarkEarthCombatant, Res, Split
 from .tables import CONTACT_SHOT_DEF_MALUS, CONTACT_SHOT_INIT_BONUS
 from .weapons import BARE_HANDS, bare_hands_potential, potential, weapon_of
 
@@ -46,28 +52,137 @@ def effective_def(allocation: Allocation | None) -> int:
     return max(0, allocation["split"]["def"] - malus)
 
 
-def allocate(res: Res, actor: DarkEarthCombatant, action: Action) -> Allocation:
-    """Check the allocation against the rules; return what the tour will use."""
-    state = res.state
+def allocator_refusal(state: DarkEarthCombat, actor: DarkEarthCombatant) -> ActionNotAllowed | None:
+    """Each fighter standing allocates once a tour: allocate refuses with it, turns.waiting_for awaits with it."""
     if not is_standing(actor):
-        raise ActionNotAllowed(f"{actor['name']} is out of the fight and cannot allocate", field="actor")
+        return ActionNotAllowed(f"{actor['name']} is out of the fight and cannot allocate", field="actor")
     if actor["id"] in state["allocations"]:
-        raise ActionNotAllowed(f"{actor['name']} has already allocated this tour", field="actor")
+        return ActionNotAllowed(f"{actor['name']} has already allocated this tour", field="actor")
+    return None
+
+
+def target_refusal(actor: DarkEarthCombatant, target: DarkEarthCombatant) -> RulesError | None:
+    """Why ``actor`` may not attack ``target`` this tour, or None."""
+    if target["id"] == actor["id"]:
+        return InvalidAction("a fighter cannot attack himself", field="target")
+    if not is_standing(target):
+        return ActionNotAllowed(f"{target['name']} is already out of the fight", field="target")
+    return None
+
+
+def reload_attack_refusal(reloading: bool) -> InvalidAction | None:
+    """Reloading takes the tour (G7): a fighter who reloads does not attack."""
+    if reloading:
+        return InvalidAction("a fighter who reloads does not attack: send no target", field="target")
+    return None
+
+
+def evade_attack_refusal(options: dict[str, Any], evading: bool) -> InvalidAction | None:
+    """An evader gives up his attack this tour (G6), unless the option evasion_uses_attack is off."""
+    if evading and options["evasion_uses_attack"]:
+        return InvalidAction("a fighter who evades gives up his attack this tour: send no target", field="target")
+    return None
+
+
+def _loaded(actor: DarkEarthCombatant, weapon: dict[str, Any]) -> bool:
+    loaded: bool = actor["loaded"].get(weapon["id"], True)
+    return loaded
+
+
+def reload_refusal(
+    options: dict[str, Any], actor: DarkEarthCombatant, weapon: dict[str, Any], contact: bool
+) -> RulesError | None:
+    """Why ``actor`` may not reload ``weapon`` this tour, or None: only an unloaded mechanical weapon reloads."""
+    if weapon["kind"] != "ranged" or not weapon["mechanical"]:
+        return InvalidAction(
+            f"{weapon['name']} is not a mechanical ranged weapon; there is nothing to reload", field="reload"
+        )
+    if _loaded(actor, weapon):
+        return ActionNotAllowed(f"{weapon['name']} is already loaded", field="reload")
+    if contact and options["reload_in_contact"] == "forbidden":
+        return ActionNotAllowed(
+            f"{actor['name']} is in contact: in this combat nobody reloads in contact", field="reload"
+        )
+    return None
+
+
+def contact_weapon_refusal(
+    actor: DarkEarthCombatant, weapon: dict[str, Any], contact: bool, reloading: bool
+) -> ActionNotAllowed | None:
+    """Seed: in contact a ranged weapon serves only mechanical and loaded; one reloading is not used (G7)."""
+    if (
+        contact
+        and weapon["kind"] == "ranged"
+        and not reloading
+        and not (weapon["mechanical"] and _loaded(actor, weapon))
+    ):
+        return ActionNotAllowed(
+            f"{actor['name']} is in contact: only a loaded mechanical weapon (crossbow...) can be used, not "
+            f"{weapon['name']}; fight with a melee weapon or bare hands (weapon {BARE_HANDS})",
+            field="weapon",
+        )
+    return None
+
+
+def unloaded_refusal(actor: DarkEarthCombatant, weapon: dict[str, Any]) -> ActionNotAllowed | None:
+    """A mechanical weapon shoots only loaded: why ``actor`` may not attack with ``weapon``, or None."""
+    if weapon["kind"] == "ranged" and weapon["mechanical"] and not _loaded(actor, weapon):
+        return ActionNotAllowed(f"{weapon['name']} is not loaded: reload it first", field="weapon")
+    return None
+
+
+def allocated_potential(actor: DarkEarthCombatant, weapon: dict[str, Any], contact: bool, reloading: bool) -> int:
+    """The POT the allocation splits (or shoots): the weapon's; reloading in contact, the bare hands' (G7)."""
+    return bare_hands_potential(actor) if contact and reloading else potential(actor, weapon)
+
+
+def splits_the_pot(weapon: dict[str, Any], contact: bool) -> bool:
+    """Seed: a shooter facing nobody in contact does not split his POT de Tir; every other allocation does."""
+    return weapon["kind"] != "ranged" or contact
+
+
+def attack_mode(weapon: dict[str, Any], attacking: bool, contact: bool) -> str:
+    if not attacking:
+        return NO_ATTACK
+    if weapon["kind"] == "melee":
+        return MELEE
+    return CONTACT_SHOT if contact else SHOT
+
+
+def shot_refusal(mode: str) -> InvalidAction | None:
+    """Why an allocation of ``mode`` may not give shooting modifiers, or None: only a shot at a distance takes them."""
+    if mode != SHOT:
+        return InvalidAction("shooting modifiers apply only to a shot at a distance", field="shot")
+    return None
+
+
+def _refuse(refusal: RulesError | None) -> None:
+    if refusal is not None:
+        raise refusal
+
+
+def allocate(res: Res, actor: DarkEarthCombatant, action: Action) -> Allocation:
+    """Check the allocation against the rules (the checks above); return what the tour will use."""
+    state = res.state
+    _refuse(allocator_refusal(state, actor))
     target = _target(res, actor, action)
     if bouffons.is_bouffon(actor):
         return bouffons.allocation(res, actor, action, target)
     weapon = weapon_of(actor, action["weapon"])
     contact = bool(in_contact(state, actor["id"]))
-    if action["reload"]:
-        _check_reload(res, actor, weapon, contact)
-    if action["evade"] and target is not None and res.options["evasion_uses_attack"]:
-        raise InvalidAction("a fighter who evades gives up his attack this tour: send no target", field="target")
-    mode = _mode(actor, weapon, target, contact, action["reload"])
-    reloading_in_contact = contact and action["reload"]
-    pot = bare_hands_potential(actor) if reloading_in_contact else potential(actor, weapon)
+    reloading = action["reload"]
+    if reloading:
+        _refuse(reload_refusal(res.options, actor, weapon, contact))
+    if target is not None:
+        _refuse(evade_attack_refusal(res.options, action["evade"]))
+    _refuse(contact_weapon_refusal(actor, weapon, contact, reloading))
+    if target is not None:
+        _refuse(unloaded_refusal(actor, weapon))
+    mode = attack_mode(weapon, target is not None, contact)
+    pot = allocated_potential(actor, weapon, contact, reloading)
     split = _split(action, weapon, contact, pot)
-    if action["shot"] is not None and mode != SHOT:
-        raise InvalidAction("shooting modifiers apply only to a shot at a distance", field="shot")
+    if action["shot"] is not None:
+        _refuse(shot_refusal(mode))
     return {
         "combatant": actor["id"],
         "weapon": weapon["id"],
@@ -75,9 +190,9 @@ def allocate(res: Res, actor: DarkEarthCombatant, action: Action) -> Allocation:
         "target": target["id"] if target else None,
         "pot": pot,
         "split": split,
-        "tir_in_contact": contact and weapon["kind"] == "ranged" and not reloading_in_contact,
+        "tir_in_contact": contact and weapon["kind"] == "ranged" and not reloading,
         "evade": action["evade"],
-        "reload": action["reload"],
+        "reload": reloading,
         "shot": (action["shot"] or _default_shot()) if mode == SHOT else None,
         "dice_modifier": action["dice_modifier"],
         "maneuver": action["maneuver"],
@@ -91,51 +206,15 @@ def _default_shot() -> dict[str, Any]:
 def _target(res: Res, actor: DarkEarthCombatant, action: Action) -> DarkEarthCombatant | None:
     if action["target"] is None:
         return None
-    if action["reload"]:
-        raise InvalidAction("a fighter who reloads does not attack: send no target", field="target")
+    _refuse(reload_attack_refusal(action["reload"]))
     target = res.combatant(action["target"], field="target")
-    if target is actor:
-        raise InvalidAction("a fighter cannot attack himself", field="target")
-    if not is_standing(target):
-        raise ActionNotAllowed(f"{target['name']} is already out of the fight", field="target")
+    _refuse(target_refusal(actor, target))
     return target
-
-
-def _check_reload(res: Res, actor: DarkEarthCombatant, weapon: dict[str, Any], contact: bool) -> None:
-    if weapon["kind"] != "ranged" or not weapon["mechanical"]:
-        raise InvalidAction(
-            f"{weapon['name']} is not a mechanical ranged weapon; there is nothing to reload", field="reload"
-        )
-    if actor["loaded"].get(weapon["id"], True):
-        raise ActionNotAllowed(f"{weapon['name']} is already loaded", field="reload")
-    if contact and res.options["reload_in_contact"] == "forbidden":
-        raise ActionNotAllowed(
-            f"{actor['name']} is in contact: in this combat nobody reloads in contact", field="reload"
-        )
-
-
-def _mode(
-    actor: DarkEarthCombatant, weapon: dict[str, Any], target: DarkEarthCombatant | None, contact: bool, reloading: bool
-) -> str:
-    loaded = actor["loaded"].get(weapon["id"], True)
-    if contact and weapon["kind"] == "ranged" and not reloading and not (weapon["mechanical"] and loaded):
-        raise ActionNotAllowed(
-            f"{actor['name']} is in contact: only a loaded mechanical weapon (crossbow...) can be used, not "
-            f"{weapon['name']}; fight with a melee weapon or bare hands (weapon {BARE_HANDS})",
-            field="weapon",
-        )
-    if target is None:
-        return NO_ATTACK
-    if weapon["kind"] == "melee":
-        return MELEE
-    if weapon["mechanical"] and not loaded:
-        raise ActionNotAllowed(f"{weapon['name']} is not loaded: reload it first", field="weapon")
-    return CONTACT_SHOT if contact else SHOT
 
 
 def _split(action: Action, weapon: dict[str, Any], contact: bool, pot: int) -> Split | None:
     split = action["split"]
-    if weapon["kind"] == "ranged" and not contact:
+    if not splits_the_pot(weapon, contact):
         if split is not None:
             raise InvalidAction(
                 "a shooter facing nobody in contact does not split his POT de Tir: send no split", field="split"

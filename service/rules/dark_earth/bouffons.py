@@ -27,6 +27,7 @@ from .state import Allocation, DarkEarthCombatant, Res
 ELIMINATED = "eliminated"
 BOUFFON_WEAPON = "bouffon"
 REFUSED_FIELDS = ("weapon", "split", "shot")  # a bouffon only names its target
+REFUSED_FLAGS = ("evade", "reload")  # ... and neither evades nor reloads
 
 
 def is_bouffon(combatant: DarkEarthCombatant) -> bool:
@@ -55,7 +56,7 @@ def allocation(res: Res, actor: DarkEarthCombatant, action: Action, target: Dark
     for field in REFUSED_FIELDS:
         if action[field] is not None:
             raise InvalidAction(f"{actor['name']} is a bouffon: it names only its target (no {field})", field=field)
-    for field in ("evade", "reload"):
+    for field in REFUSED_FLAGS:
         if action[field]:
             raise InvalidAction(f"{actor['name']} is a bouffon: it neither evades nor reloads", field=field)
     diff = actor["sheet"]["bouffon"]["diff"]

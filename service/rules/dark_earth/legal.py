@@ -1,18 +1,34 @@
-"""Dark Earth: the legal actions of a fighter (his allocation) and of the GM (contact, worsen_wound)."""
+"""Dark Earth: the legal actions of a fighter (his allocation) and of the GM (contact, worsen_wound).
+
+Listed with the functions the actions refuse with: allocation.py's checks for the allocation,
+actions.py's for the GM's.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 from ..gm.legal import choice_found, describe, present
 from ..ruleset import AnyRuleset
 from .actions import between_tours_refusal, contact_refusal, worsen_refusal
-from .bouffons import is_bouffon
+from .allocation import (
+    allocated_potential,
+    allocator_refusal,
+    attack_mode,
+    contact_weapon_refusal,
+    evade_attack_refusal,
+    reload_attack_refusal,
+    reload_refusal,
+    shot_refusal,
+    splits_the_pot,
+    target_refusal,
+    unloaded_refusal,
+)
+from .bouffons import REFUSED_FIELDS, REFUSED_FLAGS, is_bouffon
 from .contacts import in_contact
-from .health import is_standing
 from .state import DarkEarthCombat, DarkEarthCombatant
-from .weapons import BARE_HANDS, bare_hands_potential, potential, weapon_of
+from .weapons import weapons_of
 
 SPLIT_KEYS = ["init", "att", "def"]
 
@@ -33,76 +49,74 @@ def choices(
     return None
 
 
-def _weapons(actor: DarkEarthCombatant) -> Iterator[dict[str, Any]]:
-    """The sheet's weapons, and bare hands (the catalog's mains_nues), which anyone may fight with;
-    one at a time (a probe stops at the first weapon kept)."""
-    weapons = actor["sheet"]["weapons"]
-    yield from weapons
-    if all(w["id"] != BARE_HANDS for w in weapons):
-        yield weapon_of(actor, BARE_HANDS)
-
-
 def _allocations(ruleset: AnyRuleset, state: DarkEarthCombat, actor: DarkEarthCombatant) -> list[dict[str, Any]]:
-    """One entry per weapon and per choice of attacking or not (allocation.allocate's rules).
+    """One entry per weapon, per choice of reloading or not and of attacking or not, that allocate accepts.
 
-    In contact a ranged weapon serves only loaded and mechanical (its POT de Tir split); an unloaded one
-    may be reloaded (the bare-hands POT split; option reload_in_contact); a bow is not offered at all.
+    Each choice is kept or left out by the checks allocation.allocate refuses with, and the split is bounded
+    by the POT it compares with (allocation.allocated_potential, splits_the_pot).
     """
+    if allocator_refusal(state, actor) is not None:
+        return []
+    if is_bouffon(actor):
+        return _bouffon_allocations(ruleset, state, actor)
+    options = state["options"]
     contact = bool(in_contact(state, actor["id"]))
-    targets = [c["id"] for c in present(state) if c["id"] != actor["id"] and is_standing(c)]
-    if is_bouffon(actor):  # only its target to name (bouffons.allocation)
-        fixed = {field: None for field in ("weapon", "split", "evade", "reload", "shot")}
-        attacks = [{"required": True, "choices": targets}] if targets else []
-        return [
-            describe(ruleset, state, actor["id"], "allocate", **fixed, target=target) for target in [*attacks, None]
-        ]
-    evade_and_attack = not state["options"]["evasion_uses_attack"]
-    reload_in_contact = state["options"]["reload_in_contact"] == "allowed"
+    entry = partial(describe, ruleset, state, actor["id"], "allocate")
     sets = []
-    for weapon in _weapons(actor):
-        ranged, mechanical = weapon["kind"] == "ranged", weapon["mechanical"]
-        loaded = actor["loaded"].get(weapon["id"], True)
-        reloads = [False, True] if ranged and mechanical and not loaded else [False]
-        unready = contact and ranged and not (mechanical and loaded)  # in contact, a shot needs a loaded mechanism
-        if unready and not (mechanical and reload_in_contact):
-            continue  # useless in contact
-        choice_found()  # every weapon kept has at least the entry without attack: a probe stops here
-        if unready:
-            reloads, pot = [True], bare_hands_potential(actor)
-        else:
-            pot = potential(actor, weapon)
-        shooting_free = ranged and not contact  # a shot at a distance: no split, shooting modifiers
-        split = None if shooting_free else {"required": True, "type": "object", "keys": SPLIT_KEYS, "total": pot}
-        common = {"weapon": {"required": True, "choices": [weapon["id"]]}, "split": split}
-        can_strike = not ranged or (loaded if mechanical else not contact)
-        if can_strike and targets:
-            sets.append(
-                describe(
-                    ruleset,
-                    state,
-                    actor["id"],
-                    "allocate",
-                    **common,
-                    target={"required": True, "choices": targets},
-                    evade={"choices": [False, True] if evade_and_attack else [False]},
-                    reload={"choices": [False]},
-                    shot={"type": "object"} if shooting_free else None,
+    targets: list[str] | None = None  # found after the first choice, where a probe has stopped already
+    for weapon in weapons_of(actor):
+        for reloading in (False, True):
+            if not _serves(options, actor, weapon, contact, reloading):
+                continue
+            choice_found()  # every choice kept has at least its entry without attack: a probe stops here
+            if targets is None:
+                targets = _targets(state, actor)
+            pot = allocated_potential(actor, weapon, contact, reloading)
+            common = {
+                "weapon": {"required": True, "choices": [weapon["id"]]},
+                "split": {"required": True, "type": "object", "keys": SPLIT_KEYS, "total": pot}
+                if splits_the_pot(weapon, contact)
+                else None,
+                "reload": {"required": reloading, "choices": [reloading]},
+            }
+            if targets and reload_attack_refusal(reloading) is None and unloaded_refusal(actor, weapon) is None:
+                shoots = shot_refusal(attack_mode(weapon, True, contact)) is None
+                sets.append(
+                    entry(
+                        **common,
+                        target={"required": True, "choices": targets},
+                        evade={"choices": [e for e in (False, True) if evade_attack_refusal(options, e) is None]},
+                        shot={"type": "object"} if shoots else None,
+                    )
                 )
-            )
-        sets.append(
-            describe(
-                ruleset,
-                state,
-                actor["id"],
-                "allocate",
-                **common,
-                target=None,
-                shot=None,
-                evade={"choices": [False, True]},
-                reload={"required": reloads == [True], "choices": reloads},
-            )
-        )
+            # Evading without an attack gives up nothing.
+            sets.append(entry(**common, target=None, shot=None, evade={"choices": [False, True]}))
     return sets
+
+
+def _bouffon_allocations(
+    ruleset: AnyRuleset, state: DarkEarthCombat, actor: DarkEarthCombatant
+) -> list[dict[str, Any]]:
+    """A bouffon names only its target, or none (bouffons.allocation)."""
+    choice_found()  # it always has its entry without attack: a probe stops here
+    targets = _targets(state, actor)
+    fixed = {field: None for field in (*REFUSED_FIELDS, *REFUSED_FLAGS)}
+    attacks = [{"required": True, "choices": targets}] if targets else []
+    return [describe(ruleset, state, actor["id"], "allocate", **fixed, target=target) for target in [*attacks, None]]
+
+
+def _targets(state: DarkEarthCombat, actor: DarkEarthCombatant) -> list[str]:
+    return [c["id"] for c in present(state) if target_refusal(actor, c) is None]
+
+
+def _serves(
+    options: dict[str, Any], actor: DarkEarthCombatant, weapon: dict[str, Any], contact: bool, reloading: bool
+) -> bool:
+    """allocate takes ``weapon`` reloading (or not): in contact a bow, or an unloaded crossbow that may not be
+    reloaded there, serves for nothing."""
+    if contact_weapon_refusal(actor, weapon, contact, reloading) is not None:
+        return False
+    return not reloading or reload_refusal(options, actor, weapon, contact) is None
 
 
 def _contacts(ruleset: AnyRuleset, state: DarkEarthCombat) -> list[dict[str, Any]]:

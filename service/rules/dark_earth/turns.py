@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..conditions import next_round
 from ..ending import ends_now
 from ..state import Awaiting
+from .allocation import allocator_refusal
 from .health import is_standing
 from .state import DarkEarthCombat, DarkEarthCombatant, Res
 from .tour import Tour
@@ -15,7 +16,8 @@ def standing(state: DarkEarthCombat) -> list[DarkEarthCombatant]:
 
 
 def waiting_for(state: DarkEarthCombat) -> list[DarkEarthCombatant]:
-    return [c for c in standing(state) if c["id"] not in state["allocations"]]
+    """Who may still allocate this tour (allocation.allocator_refusal): the tour waits for them."""
+    return [c for c in state["combatants"] if allocator_refusal(state, c) is None]
 
 
 def after_allocation(res: Res, waiting: list[DarkEarthCombatant] | None = None) -> None:

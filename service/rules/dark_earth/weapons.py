@@ -8,6 +8,7 @@ it lives below both.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ..errors import InvalidAction
@@ -18,18 +19,25 @@ from .tables import WEAPONS
 BARE_HANDS = "mains_nues"
 
 
+def weapons_of(combatant: DarkEarthCombatant) -> Iterator[dict[str, Any]]:
+    """The weapons a fighter may allocate with: his sheet's, then the catalog's he has not on it (bare hands).
+
+    One at a time: weapon_of and a listing's probe stop at the first that serves.
+    """
+    weapons = combatant["sheet"]["weapons"]
+    yield from weapons
+    for weapon_id, weapon in WEAPONS.items():
+        if all(w["id"] != weapon_id for w in weapons):
+            yield {"id": weapon_id, **weapon}
+
+
 def weapon_of(combatant: DarkEarthCombatant, weapon_id: str | None) -> dict[str, Any]:
+    """The weapon ``weapon_id`` of :func:`weapons_of` (None: the first); a bouffon's own blow whatever is asked."""
     if bouffons.is_bouffon(combatant):
         return bouffons.weapon(combatant)
-    weapons = combatant["sheet"]["weapons"]
-    if weapon_id is None:
-        return weapons[0] if weapons else {"id": BARE_HANDS, **WEAPONS[BARE_HANDS]}
-    weapon: dict[str, Any]
-    for weapon in weapons:
-        if weapon["id"] == weapon_id:
+    for weapon in weapons_of(combatant):
+        if weapon_id is None or weapon["id"] == weapon_id:
             return weapon
-    if weapon_id in WEAPONS:
-        return {"id": weapon_id, **WEAPONS[weapon_id]}
     raise InvalidAction(f"{combatant['name']} has no weapon {weapon_id!r} and the catalog has none", field="weapon")
 
 
