@@ -182,7 +182,12 @@ LABELS: dict[str, Any] = {
         "reussite_critique": "critical success",
         **_WOUNDS,
     },
-    "maneuver": {**_names(tables.MELEE_ATTACKS), "menacer": tables.THREATEN["name"]},
+    # A counter-attack with a gun is a single shot (exchange.counter): that is its maneuver.
+    "maneuver": {
+        **_names(tables.MELEE_ATTACKS),
+        "menacer": tables.THREATEN["name"],
+        "tir_simple": tables.RANGED_SHOTS["tir_simple"]["name"],
+    },
     "defense": _names(tables.DEFENSES),
     "shot": _names(tables.RANGED_SHOTS),
     "weapon": _WEAPONS,
