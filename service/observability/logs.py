@@ -19,7 +19,7 @@ import time
 from datetime import UTC, datetime
 
 import orjson
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 
 from .. import codec
 from ..proxied import current_g, current_request
@@ -116,7 +116,9 @@ def configure(level: str) -> None:
 
 def annotate(**fields) -> None:
     """Add fields (combat_id, ruleset, action_type) to this request's log line."""
-    g.setdefault("melee_log", {}).update({k: v for k, v in fields.items() if isinstance(v, (str, int, float, bool))})
+    current_g().setdefault("melee_log", {}).update(
+        {k: v for k, v in fields.items() if isinstance(v, (str, int, float, bool))}
+    )
 
 
 def _clip(value, limit: int = 64):
@@ -128,7 +130,7 @@ def init_app(app: Flask) -> None:
     def start_request():
         context = current_g()  # once, not through the proxy each time (proxied.py)
         context.melee_started = time.perf_counter()
-        incoming = request.headers.get(REQUEST_ID_HEADER, "")
+        incoming = current_request().headers.get(REQUEST_ID_HEADER, "")
         context.melee_request_id = incoming if _SAFE_REQUEST_ID.match(incoming) else new_request_id()
 
     @app.after_request
