@@ -30,7 +30,8 @@ class AccessGrants:
         """The combat and what the token with this digest may do (None: nothing)."""
 
         def read() -> Any:  # the two replies
-            if isinstance(self.client, RedisCluster):  # its pipeline sends each command to its slot's node
+            on_cluster = isinstance(self.client, RedisCluster)  # (a flag: the client stays Any to mypy, cluster.py)
+            if on_cluster:  # its pipeline sends each command to its slot's node
                 pipe = self.client.pipeline(transaction=False)
                 pipe.hget(state_key(combat_id), "json")
                 pipe.hget(access_key(combat_id), digest or "-")
