@@ -10,6 +10,7 @@ from functools import wraps
 
 from flask import current_app, request
 
+from ..proxied import current_request
 from ..usecases.access import (  # noqa: F401  (re-exported for the views)
     GM_ROLE,
     PLAYER_ROLE,
@@ -28,7 +29,7 @@ from ..usecases.ports import Combats
 
 
 def bearer_token() -> str | None:
-    header = request.headers.get("Authorization", "")
+    header = current_request().headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None

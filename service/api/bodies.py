@@ -18,10 +18,10 @@ import json
 import math
 
 import orjson
-from flask import Flask, current_app, g
+from flask import Flask, current_app
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from ..proxied import current_request
+from ..proxied import current_g, current_request
 from .problems import problem
 
 MAX_DEPTH = 32
@@ -153,7 +153,7 @@ def check_body():
         return unusable(str(error))
     if oversized and not (isinstance(document, dict) and larger is not None and larger[1] in document):
         _too_large(req)
-    g.melee_body = (data, document)
+    current_g().melee_body = (data, document)
     return None
 
 
@@ -165,7 +165,7 @@ def _too_large(req) -> None:
 
 def parsed_body(data: bytes):
     """The request's document (``data``, its body), parsed by ``check_body`` before the view, or now."""
-    parsed = g.pop("melee_body", None)
+    parsed = current_g().pop("melee_body", None)
     if parsed is not None and parsed[0] is data:  # the very bytes check_body read (request.get_data caches them)
         return parsed[1]
     return parse(data)

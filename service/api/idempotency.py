@@ -18,6 +18,7 @@ import time
 
 from flask import Response, current_app, request
 
+from ..proxied import current_request
 from ..store.keys import creation_key, idempotency_key
 from ..usecases.idempotency import (  # noqa: F401  (key_digest, STALE_AFTER_SECONDS: re-exported)
     STALE_AFTER_SECONDS,
@@ -100,7 +101,7 @@ class Idempotency:
 
     @staticmethod
     def header() -> str | None:
-        return request.headers.get(HEADER)
+        return current_request().headers.get(HEADER)
 
     @staticmethod
     def invalid_key(key: str) -> Response | None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask import abort, current_app, request
+from flask import abort, current_app
 from marshmallow import ValidationError
 
 from ..adapters.sealing import Sealing
+from ..proxied import current_request
 from ..store import CombatStore
 from .bodies import UnusableJson, parsed_body, unusable
 
@@ -28,7 +29,7 @@ def sealing() -> Sealing:
 
 def json_body() -> dict:
     """The body as a JSON object: 400 `invalid-json` when it is not JSON at all, 422 when it is JSON but no object."""
-    data = request.get_data(cache=True)
+    data = current_request().get_data(cache=True)
     if not data:
         # A body that is there was checked before the view (bodies.check_body); a missing one is no JSON either.
         abort(unusable("the body is empty: send a JSON object"))
@@ -46,7 +47,7 @@ def if_match() -> int | None:
 
     If-Match compares strongly (RFC 9110, 13.1.1): a weak tag (W/"3") never matches.
     """
-    header = request.headers.get("If-Match")
+    header = current_request().headers.get("If-Match")
     if not header or header.strip() == "*":
         return None
     tag = header.strip()

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import TextIO
 
 import orjson
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 
 from .. import codec
 from ..proxied import current_g, current_request
@@ -121,7 +121,9 @@ LogValue = str | int | float | bool
 
 def annotate(**fields: object) -> None:
     """Add fields (combat_id, ruleset, action_type) to this request's log line."""
-    g.setdefault("melee_log", {}).update({k: v for k, v in fields.items() if isinstance(v, (str, int, float, bool))})
+    current_g().setdefault("melee_log", {}).update(
+        {k: v for k, v in fields.items() if isinstance(v, (str, int, float, bool))}
+    )
 
 
 def _clip(value: LogValue, limit: int = 64) -> LogValue:
@@ -133,7 +135,7 @@ def init_app(app: Flask) -> None:
     def start_request() -> None:
         context = current_g()  # once, not through the proxy each time (proxied.py)
         context.melee_started = time.perf_counter()
-        incoming = request.headers.get(REQUEST_ID_HEADER, "")
+        incoming = current_request().headers.get(REQUEST_ID_HEADER, "")
         context.melee_request_id = incoming if _SAFE_REQUEST_ID.match(incoming) else new_request_id()
 
     @app.after_request

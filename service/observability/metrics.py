@@ -20,7 +20,7 @@ import hmac
 import time
 from typing import Any
 
-from flask import Flask, Response, abort, g, request
+from flask import Flask, Response, abort, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -32,7 +32,7 @@ from prometheus_client import (
     multiprocess,
 )
 
-from ..proxied import current_request
+from ..proxied import current_g, current_request
 from .logs import UNMATCHED
 
 HTTP_REQUESTS = Counter(
@@ -123,7 +123,7 @@ def init_app(app: Flask, multiproc_dir: str | None, token: str = "", public: boo
 
     @app.after_request
     def count_request(response):
-        started = g.get("melee_started")
+        started = current_g().get("melee_started")
         req = current_request()  # once, not through the proxy each time (proxied.py)
         method = req.method if req.method in _METHODS else "OTHER"
         rule = req.url_rule

@@ -8,7 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from redis.cluster import RedisCluster
+
 from .. import codec
+from . import packed
 from .cluster import RedisClient
 from .errors import CombatNotFound, retrying_read, unavailable_on_failure
 from .keys import access_key, dumps, state_key
@@ -26,11 +29,18 @@ class AccessGrants:
     def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The combat and what the token with this digest may do (None: nothing)."""
 
-        def read() -> Any:  # the pipeline's replies
-            pipe = self.client.pipeline(transaction=False)
-            pipe.hget(state_key(combat_id), "json")
-            pipe.hget(access_key(combat_id), digest or "-")
-            return pipe.execute()
+        def read() -> Any:  # the two replies
+            on_cluster = isinstance(self.client, RedisCluster)  # (a flag: the client stays Any to mypy, cluster.py)
+            if on_cluster:  # its pipeline sends each command to its slot's node
+                pipe = self.client.pipeline(transaction=False)
+                pipe.hget(state_key(combat_id), "json")
+                pipe.hget(access_key(combat_id), digest or "-")
+                return pipe.execute()
+            # The same two commands, packed by packed.py (what it saves is said there).
+            state, grant = state_key(combat_id).encode(), access_key(combat_id).encode()
+            return packed.send(
+                self.client, packed.hget(state, b"json") + packed.hget(grant, (digest or "-").encode()), 2
+            )
 
         with unavailable_on_failure():
             raw, grant = retrying_read(read)

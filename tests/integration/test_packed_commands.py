@@ -2,7 +2,7 @@
 
 If a redis-py upgrade renames or changes ``get_connection``,
 ``send_packed_command`` or ``read_response``, or packs commands otherwise,
-these fail: the stream reader's hand-packed read must then be revisited.
+these fail: the stream reader's and the action's hand-packed reads must then be revisited.
 """
 
 import inspect
@@ -35,6 +35,10 @@ def test_xread_is_packed_as_redis_py_packs_it():
 def test_hget_then_hkeys_are_packed_as_redis_py_packs_them():
     command = packed.hget_hkeys(b"{c1}:state", b"json", b"{c1}:access")
     assert command == redis_py_packs("HGET", b"{c1}:state", "json") + redis_py_packs("HKEYS", b"{c1}:access")
+
+
+def test_hget_is_packed_as_redis_py_packs_it():
+    assert packed.hget(b"{c1}:access", b"-") == redis_py_packs("HGET", b"{c1}:access", "-")
 
 
 def test_the_redis_py_calls_it_relies_on_are_still_there():
@@ -73,5 +77,9 @@ def test_raw_replies_are_what_the_stream_reader_takes_apart(store):
             store.client, packed.hget_hkeys(state_key(combat_id).encode(), b"json", access_key(combat_id).encode()), 2
         )
         assert both == [b"{}", [b"d1"]]
+        state_and_grant = packed.hget(state_key(combat_id).encode(), b"json") + packed.hget(
+            access_key(combat_id).encode(), b"d1"
+        )
+        assert packed.send(store.client, state_and_grant, 2) == [b"{}", b"x"]
     finally:
         store.client.delete(key, state_key(combat_id), access_key(combat_id))

@@ -32,21 +32,25 @@ def _blank() -> CombatantTally:
 
 def count(ruleset: AnyRuleset, state: Combat[Any], entry: LogEntry) -> None:
     """Add one log entry to the totals."""
-    tally = state.setdefault("tally", new_tally(state))
+    tally = state.get("tally") or state.setdefault("tally", new_tally(state))
     people = tally["combatants"]
     for combatant in state["combatants"]:
-        people.setdefault(combatant["id"], _blank())
+        if combatant["id"] not in people:  # one who joined
+            people[combatant["id"]] = _blank()
     tally["rolls"] += len(entry["rolls"])
     tally["actions"] += entry["action"]["type"] != "start"
     author = entry["action"]["actor"]
     if entry["action"]["type"] != "start" and author != GM_AUTHOR:
         # The round this action was played in: a round the action itself began is not played yet.
-        begun = sum(1 for event in entry["events"] if event["code"] == ROUND_STARTED)
+        begun = [event["code"] for event in entry["events"]].count(ROUND_STARTED)
         tally["rounds"] = max(tally.get("rounds", 0), state["round"] - begun)
     damage_code, amount_param = ruleset.damage_event
     for event in entry["events"]:
         code, params = event["code"], event["params"]
-        author = next((params[p] for p in AUTHOR_PARAMS if isinstance(params.get(p), str)), author)
+        for param in AUTHOR_PARAMS:  # the first one there names the author, else the one before stays
+            if isinstance(params.get(param), str):
+                author = params[param]
+                break
         target = params.get("target", params.get("combatant"))
         if target not in people:
             continue
