@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import request
 from werkzeug.datastructures import LanguageAccept
 
+from ..proxied import current_request
 from ..usecases.actions import Applied
 
 
 def accepted_languages() -> LanguageAccept:
     """The current request's Accept-Language, for the narration (``usecases.views.narration_language``)."""
-    return request.accept_languages
+    return current_request().accept_languages
 
 
 def etag(state: Mapping[str, Any]) -> str:
