@@ -1,7 +1,8 @@
 """JSON in and out: orjson, with the standard library for what orjson refuses.
 
 Encoding and decoding the combat's state, its log entry and the answer were
-the largest single cost of an action in Python's ``json`` (docs/performance.md);
+the largest single cost of an action in Python's ``json`` (measured on 2026-11-29:
+``git log -p -- docs/performance.md``);
 orjson does the same work in a fraction of the time. What it writes is what
 ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)`` writes, as
 UTF-8 bytes: compact, keys in order, non-ASCII text as is; the only

@@ -224,7 +224,8 @@ def copy_state(state: JSON) -> State:
 
     A pickle round trip copies plain data exactly as ``copy.deepcopy`` does
     (same types, same sharing) in a quarter of the time: the copy was the
-    largest single cost of an action (docs/performance.md).
+    largest single cost of an action when it was measured (the history of
+    docs/performance.md).
     """
     copied: State = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
     return copied
