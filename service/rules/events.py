@@ -309,18 +309,12 @@ def render(
         if name not in params:
             return code
         value = params[name]
-        kind = type(value)
         if name in ITEM_PARAMS and isinstance(value, str) and (item := _item_name(value, names, labels)):
             shown[name] = item
         elif name in GM_WORDS and isinstance(value, str) and params.get("author") == GM_AUTHOR:
             shown[name] = value.strip()
         elif (words := labels.get(name)) and (in_words := _labelled(words, value, lang)):
             shown[name] = in_words
-        # The most common values, as _shown shows them, without the call.
-        elif kind is int:
-            shown[name] = _count(value, lang) if counted else value
-        elif kind is str:
-            shown[name] = names.get(value, value) if name in COMBATANT_PARAMS else value
         else:
             shown[name] = _shown(name, value, names, lang, counted)
     try:
