@@ -4,9 +4,10 @@ The one place Melee writes the protocol itself, for two callers: the stream
 reader (stream.py), its one ``XREAD`` over every followed stream and its
 pipelined ``HGET`` + ``HKEYS`` per combat; and the load of every action
 (access.py), the combat's state and the caller's grant, two ``HGET`` in one
-write (redis-py's pipeline object, its command stack and its callbacks cost
-about 50,000 instructions of an action's 3.1 million, 1.6 %). With hiredis installed (a runtime dependency), redis-py
-already packs each command in C (``hiredis.pack_command``) and parses the
+write instead of redis-py's pipeline object, its command stack and its
+callbacks: 3.153 -> 3.072 million instructions per action, 2.6 %
+(``bench.instructions 600`` under cachegrind). With hiredis installed (a
+runtime dependency), redis-py already packs each command in C (``hiredis.pack_command``) and parses the
 replies in C. What it still does in Python, and what is saved here, is the
 work around them: the argument list of ``client.xread`` rebuilt and every
 stream key and position encoded again on each read, and the XREAD reply
