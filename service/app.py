@@ -7,10 +7,9 @@ from typing import Any
 import orjson
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
-from flask_cors import CORS
 
 from . import api, codec, web
-from .api import bodies, budget, headers, limits, stream
+from .api import bodies, budget, cors, headers, limits, stream
 from .embedded_guard import refuse_several_workers
 from .observability import init_app as init_observability
 from .observability import logs as observability_logs
@@ -61,29 +60,7 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
             settings.max_actions_per_combat,
         )
     )
-    CORS(
-        app,
-        origins=list(settings.cors_origins),
-        expose_headers=["ETag", "Location", "Retry-After", "X-Request-ID"],
-        allow_headers=[
-            "Content-Type",
-            "If-Match",
-            "If-None-Match",
-            "Authorization",
-            "X-API-Key",
-            "Idempotency-Key",
-            "X-Request-ID",
-            "Last-Event-ID",
-        ],
-        supports_credentials=False,
-        # Browsers keep a preflight's answer this long rather than preflight
-        # every POST (Chromium caps it at 2 hours, Firefox at 24).
-        max_age=7200,
-        send_wildcard=settings.cors_origins == ("*",),
-        # Private Network Access: a page on a public https origin (a VTT) calling
-        # Melee on a private address (at home) asks first; answered only if set.
-        allow_private_network=settings.cors_private_network,
-    )
+    cors.init_app(app, settings.cors_origins, settings.cors_private_network)
     stream.init_app(app)
     api.init_app(app, settings.retry_after_seconds)
     app.register_blueprint(web.blp)
