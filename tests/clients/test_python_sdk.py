@@ -272,6 +272,55 @@ def test_the_long_poll_outlives_an_outage():
     assert seen == [1] and len(script.requests) == 9
 
 
+def rolled_back(last: int) -> httpx.Response:
+    """A long poll's answer when the log was rolled back past its ``after``."""
+    return httpx.Response(200, json={"items": [], "last_seq": last, "next_after": None, "reset": True})
+
+
+def test_the_long_poll_handles_reset():
+    script = Script(
+        *[problem(503, "too-many-streams")] * 3,  # the stream, three times
+        rolled_back(3),  # the long poll after 5: the log was undone back to 3
+        page(last=3),  # the head
+        page(4),  # the long poll after 3
+        sse(("gone", {"reason": "over"}, None)),
+    )
+    seen, resets = [], []
+    with pytest.raises(MeleeStreamClosed):
+        for item in client(script).entries(COMBAT, after=5, on_reset=lambda: resets.append(len(seen))):
+            seen.append(item["seq"])
+    assert seen == [4] and resets == [0]
+    polls = [dict(r.url.params) for r in script.requests if r.url.params.get("wait")]
+    assert polls == [{"after": "5", "wait": "20"}, {"after": "3", "wait": "20"}]
+
+
+def test_the_async_long_poll_awaits_its_reset():
+    script = Script(
+        *[problem(503, "too-many-streams")] * 3,
+        rolled_back(3),
+        page(last=3),
+        page(4),
+        sse(("gone", {"reason": "over"}, None)),
+    )
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        return script(request)
+
+    async def follow() -> tuple[list[int], list[str]]:
+        seen, resets = [], []
+
+        async def on_reset() -> None:
+            resets.append("reset")
+
+        melee = AsyncMelee("http://melee.test", token="t", transport=httpx.MockTransport(handler), retries=NO_WAIT)
+        with pytest.raises(MeleeStreamClosed):
+            async for item in melee.entries(COMBAT, after=5, on_reset=on_reset):
+                seen.append(item["seq"])
+        return seen, resets
+
+    assert asyncio.run(follow()) == ([4], ["reset"])
+
+
 def test_the_async_stream_resumes_and_handles_reset():
     script = Script(
         sse(("entry", entry(1), 1), ("reconnect", {"reason": "stopping"}, None)),

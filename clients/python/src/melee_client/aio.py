@@ -183,8 +183,7 @@ class AsyncMelee:
                 if failures >= STREAM_ATTEMPTS:  # the long poll (its failures, too, wait longer each time)
                     page = await self.events(combat_id, after=last, wait=LONG_POLL_SECONDS)
                     if page.get("reset"):  # rolled back past ``last`` (an older server sends no reset): from the head
-                        if on_reset:
-                            on_reset()
+                        await _reset(on_reset)
                         last = await self._head(combat_id)
                         continue
                     for entry in page["items"]:
@@ -201,10 +200,7 @@ class AsyncMelee:
                     elif kind == "reconnect":
                         received = True  # the server asks for it: at once
                     elif kind == "reset":
-                        if on_reset:
-                            called = on_reset()
-                            if called is not None:
-                                await called
+                        await _reset(on_reset)
                         last, received = await self._head(combat_id), True
                         break
                 if received:
@@ -289,6 +285,14 @@ class AsyncMelee:
                     raise
                 await asyncio.sleep(self.policy.delay(attempt, getattr(failure, "retry_after", None)))
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def _reset(on_reset: Callable[[], Awaitable[None] | None] | None) -> None:
+    """The caller's ``on_reset``, awaited when it is a coroutine function."""
+    if on_reset:
+        called = on_reset()
+        if called is not None:
+            await called
 
 
 class AsyncSubscription:
