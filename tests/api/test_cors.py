@@ -81,8 +81,19 @@ def test_a_listed_origin_is_echoed_and_varies(store):
 
 
 def test_what_is_kept_is_bounded(store, monkeypatch):
+    decisions = []
+    decide = cors.cross_origin
+
+    def counted(**options):
+        decorate = decide(**options)
+        return lambda answer: decorate(lambda: decisions.append(1) or answer())
+
     monkeypatch.setattr(cors, "REMEMBERED", 2)
+    monkeypatch.setattr(cors, "cross_origin", counted)
     melee = create_app(Settings(rate_limit="", cors_origins=ORIGINS["pattern"]), store=store).test_client()
-    for index in range(5):  # beyond what it keeps, flask-cors decides each time
-        origin = f"https://t{index}.forge-vtt.com"
-        assert melee.get("/rulesets", headers={"Origin": origin}).headers["Access-Control-Allow-Origin"] == origin
+    for _ in range(2):
+        for index in range(5):
+            origin = f"https://t{index}.forge-vtt.com"
+            assert melee.get("/rulesets", headers={"Origin": origin}).headers["Access-Control-Allow-Origin"] == origin
+    # The first two origins are decided once and kept; the other three, beyond the bound, every time.
+    assert len(decisions) == 2 + 3 * 2

@@ -277,14 +277,40 @@ def rolled_back(last: int) -> httpx.Response:
     return httpx.Response(200, json={"items": [], "last_seq": last, "next_after": None, "reset": True})
 
 
-def test_the_long_poll_handles_reset():
-    script = Script(
-        *[problem(503, "too-many-streams")] * 3,  # the stream, three times
-        rolled_back(3),  # the long poll after 5: the log was undone back to 3
+def long_poll_reset() -> Script:
+    """The stream refused three times, then a long poll after 5 finds the log undone back to 3."""
+    return Script(
+        *[problem(503, "too-many-streams")] * 3,
+        rolled_back(3),
         page(last=3),  # the head
         page(4),  # the long poll after 3
         sse(("gone", {"reason": "over"}, None)),
     )
+
+
+def follow_async(script: Script, **options) -> tuple[list[int], list[str]]:
+    """The async client's entries until the stream closes, with an async on_reset: (seqs seen, resets)."""
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        return script(request)
+
+    async def follow() -> tuple[list[int], list[str]]:
+        seen, resets = [], []
+
+        async def on_reset() -> None:
+            resets.append("reset")
+
+        melee = AsyncMelee("http://melee.test", token="t", transport=httpx.MockTransport(handler), retries=NO_WAIT)
+        with pytest.raises(MeleeStreamClosed):
+            async for item in melee.entries(COMBAT, on_reset=on_reset, **options):
+                seen.append(item["seq"])
+        return seen, resets
+
+    return asyncio.run(follow())
+
+
+def test_the_long_poll_handles_reset():
+    script = long_poll_reset()
     seen, resets = [], []
     with pytest.raises(MeleeStreamClosed):
         for item in client(script).entries(COMBAT, after=5, on_reset=lambda: resets.append(len(seen))):
@@ -295,30 +321,7 @@ def test_the_long_poll_handles_reset():
 
 
 def test_the_async_long_poll_awaits_its_reset():
-    script = Script(
-        *[problem(503, "too-many-streams")] * 3,
-        rolled_back(3),
-        page(last=3),
-        page(4),
-        sse(("gone", {"reason": "over"}, None)),
-    )
-
-    async def handler(request: httpx.Request) -> httpx.Response:
-        return script(request)
-
-    async def follow() -> tuple[list[int], list[str]]:
-        seen, resets = [], []
-
-        async def on_reset() -> None:
-            resets.append("reset")
-
-        melee = AsyncMelee("http://melee.test", token="t", transport=httpx.MockTransport(handler), retries=NO_WAIT)
-        with pytest.raises(MeleeStreamClosed):
-            async for item in melee.entries(COMBAT, after=5, on_reset=on_reset):
-                seen.append(item["seq"])
-        return seen, resets
-
-    assert asyncio.run(follow()) == ([4], ["reset"])
+    assert follow_async(long_poll_reset(), after=5) == ([4], ["reset"])
 
 
 def test_the_async_stream_resumes_and_handles_reset():
@@ -328,23 +331,7 @@ def test_the_async_stream_resumes_and_handles_reset():
         page(1, last=10),
         sse(("entry", entry(11), 11), ("revoked", {"reason": "revoked"}, None)),
     )
-
-    async def handler(request: httpx.Request) -> httpx.Response:
-        return script(request)
-
-    async def follow() -> tuple[list[int], list[str]]:
-        seen, resets = [], []
-
-        async def on_reset() -> None:
-            resets.append("reset")
-
-        melee = AsyncMelee("http://melee.test", token="t", transport=httpx.MockTransport(handler), retries=NO_WAIT)
-        with pytest.raises(MeleeStreamClosed):
-            async for item in melee.entries(COMBAT, on_reset=on_reset):
-                seen.append(item["seq"])
-        return seen, resets
-
-    assert asyncio.run(follow()) == ([1, 11], ["reset"])
+    assert follow_async(script) == ([1, 11], ["reset"])
     streams = [r for r in script.requests if r.url.path.endswith("/stream")]
     assert [r.headers["Last-Event-ID"] for r in streams] == ["0", "1", "10"]
 
