@@ -23,11 +23,11 @@ from pathlib import Path
 import redis
 
 from service.app import create_app
-from service.jobs import chunk
 from service.jobs.queue import QueueRunner
 from service.rules.registry import RULESETS
 from service.settings import Settings
 from service.simulation import MAX_FIGHTS, Tactic
+from service.simulation.runner import job_request
 from service.store.jobs import SimulationJobs
 
 from .redis_server import redis_url
@@ -60,7 +60,7 @@ def run(url: str, fights: int, workers: int) -> tuple[float, dict]:
             # queued as POST /simulations queues it: the same chunks, the same workers.
             job_id = uuid.uuid4().hex
             jobs = SimulationJobs(redis.Redis.from_url(url))
-            QueueRunner(jobs, queue).submit(job_id, chunk.request(template, fights, 1, Tactic()))
+            QueueRunner(jobs, queue).submit(job_id, job_request(template, fights, 1, Tactic()))
         job_ids.append(job_id)
         while (job := client.get(f"/simulations/{job_id}").get_json())["status"] not in ("done", "failed"):
             time.sleep(0.2)

@@ -24,7 +24,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..store import StoreUnavailable
+from ..usecases.port_errors import StoreUnavailable
 from ..usecases.stream import EventStreams
 
 log = logging.getLogger(__name__)

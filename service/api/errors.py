@@ -9,9 +9,9 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from ..rules.errors import InvalidInput, RulesError
-from ..store import ActionLimitReached, CombatNotFound, OutcomeUnknown, StoreUnavailable, VersionConflict
 from ..usecases.actions import NothingToTakeBack
 from ..usecases.conflicts import ConflictPersisted, Stale
+from ..usecases.port_errors import ActionLimitReached, CombatNotFound, OutcomeUnknown, StoreUnavailable, VersionConflict
 from ..usecases.snapshots import CombatLive, InvalidSnapshot
 from . import limits
 from .access import AccessDenied

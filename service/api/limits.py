@@ -24,7 +24,7 @@ from flask import Flask, current_app, g, request
 from flask_limiter import HeaderNames, Limiter
 from flask_limiter.util import get_remote_address
 
-from ..store import StoreUnavailable
+from ..usecases.port_errors import StoreUnavailable
 from .access import bearer_token, digest
 
 UNLIMITED_PREFIXES = ("/healthz", "/readyz", "/docs", "/openapi.json", "/problems/", "/metrics")

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from ..jobs.queue import QueueRunner
+from ..jobs.threads import ThreadRunner
 from ..rules.schemas import StrictInt
 from ..simulation import MAX_FIGHTS, STYLES, TARGETS, Tactic
 from ..store.cluster import is_cluster_url
@@ -20,7 +21,6 @@ from .access import api_key_required
 from .budget import RequestCompute
 from .problems import problem
 from .requests import store
-from .simulation_jobs import ThreadRunner
 
 blp = Blueprint(
     "simulations",

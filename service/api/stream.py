@@ -36,8 +36,8 @@ from .. import codec
 from ..adapters.fanout import GONE, LEFT, STOP, TICK, TICK_SECONDS, UNAVAILABLE, Batch, Hub, Subscription
 from ..observability import shutdown
 from ..observability.metrics import ACTIVE_STREAMS
-from ..store import CombatNotFound, StoreUnavailable
 from ..store.stream import MAX_ENTRIES_PER_READ
+from ..usecases.port_errors import CombatNotFound, StoreUnavailable
 from ..usecases.stream import EventStreams, Revoked, catch_up, entry_tag, rewritten, still_opens
 from ..usecases.views import entries_shown_alike, entry_view, narration_language
 from . import schemas

@@ -22,15 +22,6 @@ from ..simulation.tactics import Tactic
 from ..store.jobs import SimulationJobs
 
 
-def request(template: dict, fights: int, seed: int, tactic: Tactic) -> dict:
-    return {
-        "template": template,
-        "fights": fights,
-        "seed": seed,
-        "tactic": {"target": tactic.target, "style": tactic.style},
-    }
-
-
 def _over(jobs: SimulationJobs, job_id: str) -> bool:
     job = jobs.get(job_id)
     return job is None or job["status"] in ("failed", "done")  # expired, or another chunk failed for good

@@ -18,7 +18,8 @@ from typing import Any, TypeVar
 
 from flask import has_request_context
 
-from ..store import CombatStore, StoreUnavailable
+from ..store import CombatStore
+from ..usecases.port_errors import StoreUnavailable
 from ..usecases.ports import KeyedWrite
 from . import metrics
 from .logs import annotate

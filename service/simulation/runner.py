@@ -82,6 +82,16 @@ def chunks(fights: int, size: int | None = None) -> list[tuple[int, int]]:
     return [(start, min(start + size, fights)) for start in range(0, fights, size)]
 
 
+def job_request(template: dict, fights: int, seed: int, tactic: Tactic) -> dict:
+    """A simulation job's request, JSON-safe: what each of its chunks plays (service/jobs/chunk.py)."""
+    return {
+        "template": template,
+        "fights": fights,
+        "seed": seed,
+        "tactic": {"target": tactic.target, "style": tactic.style},
+    }
+
+
 def play_range(
     template: Mapping,
     seed: int,

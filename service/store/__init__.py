@@ -10,25 +10,8 @@ from redis.retry import Retry
 
 from .cluster import cluster_client, is_cluster_url
 from .combats import DEFAULT_MAX_ACTIONS, CombatStore
-from .errors import (
-    ActionLimitReached,
-    CombatNotFound,
-    OutcomeUnknown,
-    ReservationLost,
-    StoreUnavailable,
-    VersionConflict,
-)
 
-__all__ = [
-    "ActionLimitReached",
-    "CombatNotFound",
-    "CombatStore",
-    "OutcomeUnknown",
-    "ReservationLost",
-    "StoreUnavailable",
-    "VersionConflict",
-    "connect",
-]
+__all__ = ["CombatStore", "connect"]
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,10 @@ from typing import Any
 from redis.cluster import RedisCluster
 
 from .. import codec
+from ..usecases.port_errors import CombatNotFound
 from . import packed
 from .cluster import RedisClient
-from .errors import CombatNotFound, retrying_read, unavailable_on_failure
+from .errors import retrying_read, unavailable_on_failure
 from .keys import access_key, dumps, state_key
 
 

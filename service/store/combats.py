@@ -19,19 +19,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import codec
+from ..usecases.port_errors import ActionLimitReached, CombatNotFound, ReservationLost, VersionConflict
 from ..usecases.ports import KeyedWrite
 from . import scripts
 from .access import AccessGrants, grant_args
 from .cluster import RedisClient
-from .errors import (
-    ActionLimitReached,
-    CombatNotFound,
-    ReservationLost,
-    VersionConflict,
-    retrying_read,
-    unavailable_on_failure,
-    write_outcome_unknown,
-)
+from .errors import retrying_read, unavailable_on_failure, write_outcome_unknown
 from .history import History, snapshot_arg
 from .idempotency import IdempotencyRecords, keyed_args
 from .jobs import SimulationJobs

@@ -1,4 +1,4 @@
-"""Store errors, and the translation of Redis trouble into them."""
+"""The translation of Redis trouble into the store ports' errors (usecases/port_errors.py)."""
 
 from __future__ import annotations
 
@@ -11,40 +11,11 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from ..usecases.port_errors import OutcomeUnknown, StoreUnavailable
+
 READ_ATTEMPTS = 3
 T = TypeVar("T")
 READ_BACKOFF_SECONDS = 0.05
-
-
-class StoreUnavailable(Exception):
-    """Redis did not answer; the request may be retried later."""
-
-
-class OutcomeUnknown(StoreUnavailable):
-    """A write was sent but Redis did not confirm it: it may still be applied
-    (a stalled Redis runs it when it resumes). Only a retry with the same
-    Idempotency-Key can tell, by finding the stored answer or a clean slate."""
-
-
-class ActionLimitReached(Exception):
-    def __init__(self, limit: int):
-        super().__init__(f"the combat has reached its limit of {limit} actions")
-        self.limit = limit
-
-
-class ReservationLost(Exception):
-    """The request's Idempotency-Key reservation was released or taken over
-    before its write reached Redis: the write was refused, nothing changed."""
-
-
-class CombatNotFound(Exception):
-    pass
-
-
-class VersionConflict(Exception):
-    def __init__(self, current: int):
-        super().__init__(f"the combat is at version {current}")
-        self.current = current
 
 
 class unavailable_on_failure:

@@ -27,8 +27,9 @@ from typing import Any
 from redis.commands.core import Script
 
 from .. import codec
+from ..usecases.port_errors import CombatNotFound
 from .cluster import RedisClient
-from .errors import CombatNotFound, retrying_read, unavailable_on_failure
+from .errors import retrying_read, unavailable_on_failure
 from .keys import dumps, log_key, state_key
 
 SNAPSHOT_EVERY = 20

@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
+from ..usecases.port_errors import CombatNotFound, ReservationLost, VersionConflict
 from ..usecases.ports import KeyedWrite
-from .errors import CombatNotFound, ReservationLost, VersionConflict
 from .keys import idempotency_key
 
 JSON = dict[str, Any]

@@ -18,8 +18,9 @@ from typing import Any
 from redis.commands.core import Script
 
 from .. import codec
+from ..usecases.port_errors import CombatNotFound, VersionConflict
 from .cluster import RedisClient
-from .errors import CombatNotFound, VersionConflict, retrying_read, unavailable_on_failure, write_outcome_unknown
+from .errors import retrying_read, unavailable_on_failure, write_outcome_unknown
 from .history import CHUNK, pack, unpack
 from .keys import combat_keys, dumps
 from .scripts import STREAM_MAXLEN

@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 from redis.cluster import RedisCluster
 
 from .. import codec
+from ..usecases.port_errors import CombatNotFound
 from . import packed as resp
 from .cluster import RedisClient
-from .errors import CombatNotFound, retrying_read, unavailable_on_failure
+from .errors import retrying_read, unavailable_on_failure
 from .keys import access_key, state_key, stream_key
 
 MAX_ENTRIES_PER_READ = 100

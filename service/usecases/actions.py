@@ -20,10 +20,10 @@ from ..rules.dice import KEY_BYTES
 from ..rules.engine import apply_loaded, redo, redo_target, replay, undo, undo_target
 from ..rules.registry import get_ruleset
 from ..rules.state import Combat, LogEntry
-from ..store import CombatNotFound, ReservationLost
 from .access import PLAYER_ROLE, Grant, authorize, digest, new_token, require_actor, require_gm
 from .conflicts import write_with_retries
 from .idempotency import OLDER_FORMAT, ActionApplied, KeyFence, ReplayUnavailable, RequestInFlight
+from .port_errors import CombatNotFound, ReservationLost
 from .ports import CombatStore, Grants, KeyedActionStore, KeyedWrite
 from .views import Languages, action_result
 

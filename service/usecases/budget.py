@@ -5,8 +5,9 @@ run or dice-tree leaf of ``/odds`` on a combat of two. The cost is what the
 request will really do: the branches it allows times their weight in the
 combat's size for the odds, the fights it asks for times what one fight of
 its ruleset and size takes for a simulation (measured: ``FIGHT_MS``). The
-budget itself (per client, per worker) is the API's (service/api/budget.py,
-the ``Compute`` port); this module is only the policy: costs and bounds.
+budget itself (per client, per worker) is counted by service/adapters/compute.py
+and enforced by the API's ``Compute`` port (service/api/budget.py); this
+module is only the policy: costs and bounds.
 """
 
 from __future__ import annotations

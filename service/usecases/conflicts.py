@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from ..store import VersionConflict
 from . import retry
+from .port_errors import VersionConflict
 
 Loaded = TypeVar("Loaded")
 Result = TypeVar("Result")

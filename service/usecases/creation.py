@@ -20,10 +20,10 @@ from typing import Any
 from ..rules.dice import KEY_BYTES
 from ..rules.engine import create_combat
 from ..rules.viewer import GM_VIEWER
-from ..store.errors import ReservationLost
 from .access import mint_creation_tokens
 from .actions import stamp_expiry
 from .idempotency import CombatCreated, KeyFence, ReplayUnavailable, RequestInFlight
+from .port_errors import ReservationLost
 from .ports import Combats, CreationStore, Sealer
 from .views import combat_view
 

@@ -34,7 +34,7 @@ import json
 import secrets
 from dataclasses import dataclass
 
-from ..store.errors import StoreUnavailable
+from .port_errors import StoreUnavailable
 from .ports import IdempotencyRecords, KeyedWrite
 
 IN_FLIGHT, ACTION, CREATION, RESTORE = "F", "A", "C", "R"

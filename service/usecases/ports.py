@@ -11,8 +11,8 @@ The rest the HTTP layer hands in: ``Sealer`` (``Sealing``, service/adapters/seal
 ``SnapshotSealer`` (service/crypto/snapshots.py, built by ``Sealing``),
 ``EntryWait`` (the long poll of service/api/stream.py), ``JobRunner`` (the
 worker processes' queue, service/jobs/queue.py, or a thread of the serving
-process, service/api/simulation_jobs.py) and ``Compute`` (the CPU budget of
-service/api/budget.py).
+process, service/jobs/threads.py) and ``Compute`` (the CPU budget of
+service/api/budget.py, counted by service/adapters/compute.py).
 """
 
 from __future__ import annotations

@@ -18,11 +18,10 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..jobs import chunk
 from ..rules.errors import InvalidInput
 from ..simulation import Tactic
 from ..simulation import simulate as play_fights
-from ..simulation.runner import load_template
+from ..simulation.runner import job_request, load_template
 from . import budget
 from .ports import Compute, JobRunner, Jobs
 
@@ -119,7 +118,7 @@ def simulate(asked: Asked, *, runner: JobRunner, compute: SimulationCompute, job
             return Ran(compute.run(play_fights, asked.template, asked.fights, seed, asked.tactic))
     job_id = job_id or uuid.uuid4().hex
     with compute.accepting(cost):  # a job the runner refuses (RunnerBusy, QueueFull) is charged nothing
-        runner.submit(job_id, chunk.request(asked.template, asked.fights, seed, asked.tactic))
+        runner.submit(job_id, job_request(asked.template, asked.fights, seed, asked.tactic))
     return Job(job_id, "queued", 0, asked.fights)
 
 

@@ -24,10 +24,10 @@ from typing import Any
 from ..rules.engine import replay
 from ..rules.registry import RULESETS
 from ..rules.viewer import GM_VIEWER
-from ..store.errors import ReservationLost, VersionConflict
 from .access import authorize, require_gm
 from .actions import stamp_expiry
 from .idempotency import OLDER_FORMAT, CombatRestored, KeyFence, ReplayUnavailable, RequestInFlight
+from .port_errors import ReservationLost, VersionConflict
 from .ports import SnapshotSealer, SnapshotStore, SnapshotUnreadable
 from .views import combat_view
 

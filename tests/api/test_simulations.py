@@ -6,8 +6,9 @@ import time
 
 import pytest
 
-from service.api import simulation_jobs
+from service.jobs import threads as simulation_jobs
 from service.rules.registry import RULESETS
+from service.usecases.simulations import LOST_AFTER_SECONDS, public_status
 
 
 def template(ruleset_id: str = "sistema-2d6") -> dict:
@@ -101,8 +102,8 @@ def test_an_unknown_job_is_404(client):
 
 def test_a_thread_job_whose_process_went_silent_is_lost():
     job = {"status": "running", "updated_at": 1000, "runner": "thread"}
-    assert simulation_jobs.public_status(job, now=1000 + simulation_jobs.LOST_AFTER_SECONDS + 1) == "lost"
-    assert simulation_jobs.public_status(job, now=1010) == "running"
-    assert simulation_jobs.public_status({**job, "status": "done", "updated_at": 0}, now=10**9) == "done"
+    assert public_status(job, now=1000 + LOST_AFTER_SECONDS + 1) == "lost"
+    assert public_status(job, now=1010) == "running"
+    assert public_status({**job, "status": "done", "updated_at": 0}, now=10**9) == "done"
     # On the queue a dead worker's chunk is retried, and a job waits for a worker as long as it takes.
-    assert simulation_jobs.public_status({**job, "runner": "queue", "status": "queued"}, now=10**9) == "queued"
+    assert public_status({**job, "runner": "queue", "status": "queued"}, now=10**9) == "queued"

@@ -9,8 +9,9 @@ import pytest
 
 from service.app import create_app
 from service.settings import Settings
-from service.store import VersionConflict, connect
+from service.store import connect
 from service.usecases import retry
+from service.usecases.port_errors import VersionConflict
 
 from ..conftest import GameMasterClient
 from ..helpers import create, log

@@ -1,5 +1,5 @@
 """Under gunicorn's gevent worker, a costly computation (odds by Monte Carlo) runs on a
-thread of gevent's pool (service/api/budget.py ``offload``): the worker's event loop keeps
+thread of gevent's pool (service/adapters/compute.py ``offload``): the worker's event loop keeps
 answering other requests meanwhile instead of freezing until the computation ends."""
 
 from __future__ import annotations

@@ -8,15 +8,16 @@ import uuid
 import pytest
 from rq import Queue
 
-from service.jobs import chunk, queue
+from service.jobs import queue
 from service.rules.registry import get_ruleset
 from service.simulation import Tactic
+from service.simulation.runner import job_request
 from service.store.jobs import SimulationJobs
 from service.usecases.ports import QueueFull
 
 TEMPLATE = {key: value for key, value in get_ruleset("sistema-2d6").example()["combat"].items() if key != "dice"}
 # 6,000 fights: three chunks of 2,000.
-ASKED = chunk.request(TEMPLATE, 6_000, 1, Tactic())
+ASKED = job_request(TEMPLATE, 6_000, 1, Tactic())
 
 
 @pytest.fixture

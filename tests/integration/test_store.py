@@ -7,8 +7,9 @@ import pytest
 
 from service.rules.engine import apply_action, create_combat
 from service.rules.registry import get_ruleset
-from service.store import CombatNotFound, CombatStore, StoreUnavailable, VersionConflict, connect, scripts
+from service.store import CombatStore, connect, scripts
 from service.store.keys import combat_keys, idempotency_key, log_key, state_key, stream_key
+from service.usecases.port_errors import CombatNotFound, StoreUnavailable, VersionConflict
 from service.usecases.ports import KeyedWrite
 
 from ..conftest import TTL

@@ -8,10 +8,11 @@ import random
 import fakeredis
 import pytest
 
-from service.jobs.chunk import request, run_chunk
+from service.jobs.chunk import run_chunk
 from service.rules.registry import RULESETS
 from service.simulation import Tactic, runner, simulate
 from service.simulation.runner import Summary, chunks, fight_seed, fight_seeds, play_range, report
+from service.simulation.runner import job_request as request
 from service.store.jobs import SimulationJobs
 
 

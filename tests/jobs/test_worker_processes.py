@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from service.api import simulation_jobs
 from service.app import create_app
+from service.jobs import threads as simulation_jobs
 from service.rules.registry import RULESETS
 from service.settings import Settings
 from service.simulation import Tactic, simulate

@@ -356,11 +356,8 @@ ROOMS: dict[str, frozenset[str]] = {
     "service.simulation": frozenset({"service.rules"}),
     "service.i18n": frozenset({"service.rules", "service.simulation"}),
     "service.codec": frozenset(),
-    # the use cases: the rules, and the store's error types and usecases/simulations.py's jobs.chunk (the two
-    # shortcuts docs/architecture.md names)
-    "service.usecases": frozenset(
-        {"service.rules", "service.simulation", "service.i18n", "service.codec", "service.store", "service.jobs"}
-    ),
+    # the use cases: the rules and their own ports (the store's errors are the ports', usecases/port_errors.py)
+    "service.usecases": frozenset({"service.rules", "service.simulation", "service.i18n", "service.codec"}),
     # the adapters of the ports: they import the use cases' types, never HTTP
     "service.store": frozenset({"service.codec", "service.usecases"}),
     "service.crypto": frozenset({"service.codec", "service.usecases"}),
@@ -437,6 +434,20 @@ def test_every_module_of_service_is_in_a_room_and_imports_only_the_rooms_below_i
     ]
     assert found == []
     assert {room_of(name) for name in modules} == set(ROOMS)  # no room listed for nothing
+
+
+def test_no_two_packages_of_service_may_import_each_other_even_through_others():
+    # With every import checked against ROOMS (above), a cycle-free ROOMS means no package of service/ reaches
+    # back into one that imports it, at module level or inside a function (typing-only imports aside).
+    rooms = {room: set(allowed) for room, allowed in ROOMS.items()}
+    found = cycles(rooms)
+    assert not found, "rooms that import each other: " + "; ".join(" -> ".join(c + c[:1]) for c in sorted(found))
+
+
+def test_mutant_two_rooms_importing_each_other_are_caught():
+    rooms = {room: set(allowed) for room, allowed in ROOMS.items()}
+    rooms["service.usecases"].add("service.store")
+    assert ["service.store", "service.usecases"] in [sorted(cycle) for cycle in cycles(rooms)]
 
 
 def test_mutant_an_adapter_reaching_for_flask_or_the_api_is_caught():

@@ -7,10 +7,11 @@ import json
 import fakeredis
 import pytest
 
-from service.jobs.chunk import request, run_chunks
+from service.jobs.chunk import run_chunks
 from service.rules.registry import RULESETS
 from service.simulation import Tactic, runner, simulate
 from service.simulation.pool import ChildFailed, play_chunks
+from service.simulation.runner import job_request as request
 from service.store.jobs import SimulationJobs
 
 

@@ -9,12 +9,12 @@ import time
 import pytest
 
 from service.rules.errors import RulesError
-from service.store import CombatNotFound
 from service.store.keys import idempotency_key
 from service.usecases import actions
 from service.usecases.access import AccessDenied
 from service.usecases.conflicts import Stale
 from service.usecases.idempotency import KeyFence, KeyReused, ReplayUnavailable, RequestInFlight
+from service.usecases.port_errors import CombatNotFound
 
 from .conftest import COMBAT_ID
 

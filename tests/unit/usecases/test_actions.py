@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from service.rules.registry import get_ruleset
-from service.store import CombatNotFound, ReservationLost, VersionConflict
 from service.store.keys import idempotency_key
 from service.usecases import actions, retry
 from service.usecases.access import AccessDenied, authorize
 from service.usecases.conflicts import ConflictPersisted, Stale
 from service.usecases.idempotency import ActionApplied
+from service.usecases.port_errors import CombatNotFound, ReservationLost, VersionConflict
 from service.usecases.ports import KeyedWrite
 
 from .conftest import COMBAT_ID

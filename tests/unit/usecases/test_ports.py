@@ -11,10 +11,10 @@ import pytest
 
 from service.adapters.sealing import Sealing
 from service.api.budget import RequestCompute
-from service.api.simulation_jobs import ThreadRunner
 from service.api.stream import long_poll
 from service.crypto.snapshots import SnapshotSealer
 from service.jobs.queue import QueueRunner
+from service.jobs.threads import ThreadRunner
 from service.observability.store import observed
 from service.store import connect
 from service.store.memory import MemoryCombats, MemoryJobs

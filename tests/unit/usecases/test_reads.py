@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from service.store import CombatNotFound
 from service.usecases import actions, reads
 from service.usecases.access import AccessDenied
+from service.usecases.port_errors import CombatNotFound
 
 from .conftest import COMBAT_ID
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from service.store import CombatNotFound
 from service.usecases import actions, tokens
 from service.usecases.access import AccessDenied, authorize
+from service.usecases.port_errors import CombatNotFound
 
 from .conftest import COMBAT_ID
 

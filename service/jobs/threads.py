@@ -19,12 +19,11 @@ from __future__ import annotations
 import logging
 import threading
 
-from ..jobs.chunk import run_chunks
 from ..simulation.pool import default_processes
 from ..simulation.runner import chunks
 from ..store.jobs import SimulationJobs
 from ..usecases.ports import RunnerBusy
-from ..usecases.simulations import LOST_AFTER_SECONDS, public_status  # noqa: F401  (re-exported)
+from .chunk import run_chunks
 
 log = logging.getLogger(__name__)
 
