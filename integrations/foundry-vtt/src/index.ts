@@ -1,5 +1,5 @@
 // Melee for Foundry VTT v13: the module's entry point (module.json `esmodules`).
-import { foundryHost, registerSettings, type FoundryGlobals } from "./foundry.js";
+import { foundryHost, onActorMenu, registerSettings, type FoundryGlobals } from "./foundry.js";
 import type { Host } from "./host.js";
 import { MeleeTable } from "./table.js";
 
@@ -23,6 +23,10 @@ export function register(g: FoundryGlobals): void {
     const module = g.game.modules.get("melee");
     if (module) module.api = table;
     void table.start();
+  });
+  onActorMenu(g, "MELEE.Sheet.Menu", (actorId) => {
+    const api = g.game.modules.get("melee")?.api;
+    api?.editSheet(actorId).catch((error: unknown) => g.ui.notifications?.error(String(error instanceof Error ? error.message : error)));
   });
   g.Hooks.on("renderCombatTracker", (_app, html) => {
     if (!g.game.user?.isGM || html.querySelector(".melee-start")) return;

@@ -574,6 +574,11 @@ var Follower = class {
 var RULESET_IDS = ["age-du-silicium", "dark-earth", "duel-2d6", "sistema-2d6", "space-opera-d100"];
 
 // src/foundry.ts
+function presetUrl(g) {
+  const flags = g.game.modules.get("melee")?.flags;
+  const url = flags?.melee?.url;
+  return typeof url === "string" && url !== "" ? url : null;
+}
 function registerSettings(g) {
   const settings = g.game.settings;
   settings.register("melee", "url", {
@@ -582,7 +587,7 @@ function registerSettings(g) {
     scope: "world",
     config: true,
     type: String,
-    default: "http://localhost:8000"
+    default: presetUrl(g) ?? "http://localhost:8000"
   });
   settings.register("melee", "apiKey", {
     name: "MELEE.Settings.apiKey.name",
@@ -609,7 +614,31 @@ function registerSettings(g) {
     type: String,
     default: ""
   });
+  settings.register("melee", "health", {
+    name: "MELEE.Settings.health.name",
+    hint: "MELEE.Settings.health.hint",
+    scope: "world",
+    config: true,
+    type: String,
+    default: ""
+  });
   settings.register("melee", "keyPair", { scope: "client", config: false, type: String, default: "" });
+  settings.register("melee", "snapshots", { scope: "client", config: false, type: String, default: "{}" });
+}
+function onActorMenu(g, label, open2) {
+  const hook = "getActorContextOptions";
+  const addEntry = (_app, entries) => {
+    entries.push({
+      name: label,
+      icon: '<i class="fa-solid fa-user-pen"></i>',
+      condition: () => g.game.user?.isGM ?? false,
+      callback: (li) => {
+        const id = li.dataset.entryId;
+        if (id) open2(id);
+      }
+    });
+  };
+  g.Hooks.on(hook, addEntry);
 }
 function foundryHost(g) {
   const game = g.game;
@@ -623,23 +652,43 @@ function foundryHost(g) {
   const toActor = (a) => ({
     id: a.id ?? "",
     name: a.name ?? "",
+    statuses: [...a.statuses],
     system: a.system,
     sheet: a.getFlag("melee", "sheet") ?? null,
     ownerIds: game.users.filter((u) => !u.isGM && a.testUserPermission(u, "OWNER")).map((u) => u.id ?? "")
   });
+  const actorOf = (c, combatantId) => {
+    const actor = c.combatants.get(combatantId)?.actor;
+    if (!actor) throw new Error(`melee: combatant ${combatantId} has no actor`);
+    return actor;
+  };
   const toCombat = (c) => ({
     id: c.id ?? "",
-    combatants: c.combatants.contents.map(
-      (cb) => ({
-        id: cb.id ?? "",
-        name: cb.name ?? "",
-        actor: cb.actor ? toActor(cb.actor) : null,
-        disposition: cb.token?.disposition ?? null
-      })
-    ),
+    // Read anew each time: the actors' data and statuses change during the fight.
+    get combatants() {
+      return c.combatants.contents.map(
+        (cb) => ({
+          id: cb.id ?? "",
+          name: cb.name ?? "",
+          actor: cb.actor ? toActor(cb.actor) : null,
+          disposition: cb.token?.disposition ?? null
+        })
+      );
+    },
     state: () => c.getFlag("melee", "state") ?? null,
     setState: async (state) => {
       await c.setFlag("melee", "state", state);
+    },
+    setTurn: async (combatantId, round) => {
+      const index = combatantId === null ? -1 : c.turns.findIndex((t) => t.id === combatantId);
+      const turn = index === -1 ? c.turn : index;
+      if (turn !== c.turn || round !== c.round) await c.update({ turn, round });
+    },
+    updateActor: async (combatantId, data) => {
+      await actorOf(c, combatantId).update(data);
+    },
+    setStatus: async (combatantId, statusId2, active) => {
+      await actorOf(c, combatantId).toggleStatusEffect(statusId2, { active });
     }
   });
   const me = () => {
@@ -655,6 +704,20 @@ function foundryHost(g) {
       await game.settings.set("melee", key, value);
     },
     currentCombat: () => game.combat ? toCombat(game.combat) : null,
+    actor: (id) => {
+      const actor = game.actors.get(id);
+      return actor ? toActor(actor) : null;
+    },
+    setActorSheet: async (id, sheet) => {
+      const actor = game.actors.get(id);
+      if (!actor) return;
+      if (sheet === null) await actor.unsetFlag("melee", "sheet");
+      else await actor.setFlag("melee", "sheet", sheet);
+    },
+    addStatusEffects: (effects) => {
+      const known = new Set(g.CONFIG.statusEffects.map((e) => e.id));
+      for (const effect of effects) if (!known.has(effect.id)) g.CONFIG.statusEffects.push({ ...effect });
+    },
     combats: () => game.combats.contents.map(toCombat),
     lang: () => game.i18n.lang,
     localize: (key, data) => data ? game.i18n.format(key, Object.fromEntries(Object.entries(data).map(([k, v]) => [k, String(v)]))) : game.i18n.localize(key),
@@ -726,6 +789,7 @@ __export(mapping_exports, {
   fit: () => fit,
   fixUp: () => fixUp,
   getPath: () => getPath,
+  hasMeleeFields: () => hasMeleeFields,
   mapSheet: () => mapSheet,
   mergeSheet: () => mergeSheet,
   parseMapping: () => parseMapping,
@@ -812,16 +876,21 @@ function mapSheet(input) {
   sheet.name = input.name.slice(0, 80) || input.id;
   sheet.side = input.side;
   const paths = { ...defaultPaths(input.ruleset, input.template), ...input.mapping[input.ruleset] ?? {} };
+  const read = [];
   for (const [field, from] of Object.entries(paths)) {
     const current = getPath(sheet, field);
     for (const path of Array.isArray(from) ? from : [from]) {
       const found = getPath({ system: input.system }, path);
       if (found === void 0 || found === null) continue;
       setPath(sheet, field, fit(toJson(current) ?? null, found));
+      if (typeof found === typeof current) read.push(field);
       break;
     }
   }
-  return mergeSheet(sheet, input.sheet);
+  return { sheet: mergeSheet(sheet, input.sheet), read };
+}
+function hasMeleeFields(read, sheet) {
+  return read.length > 0 || isObject(sheet) && Object.keys(sheet).length > 0;
 }
 function fixUp(ruleset, sheets) {
   if (ruleset !== "dark-earth") return;
@@ -870,6 +939,14 @@ function choiceLabel(ruleset, lang, param, value) {
   const words = byLang?.[param]?.[value];
   return typeof words === "string" ? words : void 0;
 }
+function conditionLabels(ruleset, lang) {
+  const byLang = ruleset.labels[lang] ?? ruleset.labels.en;
+  const words = byLang?.condition;
+  return words !== null && typeof words === "object" ? words : {};
+}
+function asJson(combat) {
+  return combat;
+}
 function optionDefault(ruleset, option) {
   return ruleset.option_defaults[option];
 }
@@ -881,6 +958,72 @@ function params(legal) {
 }
 function sentences(entry) {
   return entry.events.map((event) => event.text).filter((t) => typeof t === "string" && t !== "");
+}
+
+// src/mirror.ts
+var HEALTH_PATHS = [
+  { value: "system.attributes.hp.value", max: "system.attributes.hp.max" },
+  { value: "system.hp.value", max: "system.hp.max" },
+  { value: "system.health.value", max: "system.health.max" }
+];
+var FALLBACK_HEALTH = { value: "flags.melee.health.value", max: "flags.melee.health.max" };
+function parseHealthSetting(text) {
+  if (typeof text !== "string" || text.trim() === "") return null;
+  const value = JSON.parse(text);
+  if (typeof value?.value !== "string") throw new Error('health: {"value": "system.\u2026.value", "max": "system.\u2026.max"} expected');
+  return typeof value.max === "string" ? { value: value.value, max: value.max } : { value: value.value };
+}
+function healthPaths(system, setting) {
+  if (setting) return setting;
+  return HEALTH_PATHS.find((paths) => typeof getPath({ system }, paths.value) === "number") ?? FALLBACK_HEALTH;
+}
+function meleeHealth(ruleset, combatant) {
+  const field = HEALTH_FIELD[ruleset];
+  const value = field ? combatant[field] : void 0;
+  if (typeof value !== "number") return null;
+  const max = combatant[`${field}_max`];
+  return { value, max: typeof max === "number" ? max : null };
+}
+function healthUpdate(paths, health) {
+  const data = { [paths.value]: health.value };
+  if (paths.max && health.max !== null) data[paths.max] = health.max;
+  return data;
+}
+var STATUS_PREFIX = "melee-";
+function statusId(condition) {
+  return `${STATUS_PREFIX}${condition}`;
+}
+function conditionCodes(combatant) {
+  const conditions = Array.isArray(combatant.conditions) ? combatant.conditions : [];
+  const codes = conditions.map((c) => c !== null && typeof c === "object" && !Array.isArray(c) ? c.code : c);
+  return [...new Set(codes.filter((c) => typeof c === "string" && c !== ""))];
+}
+var ICONS = {
+  dead: "icons/svg/skull.svg",
+  unconscious: "icons/svg/unconscious.svg",
+  knocked_out: "icons/svg/unconscious.svg",
+  coma: "icons/svg/unconscious.svg",
+  dying: "icons/svg/degen.svg",
+  stable: "icons/svg/regen.svg",
+  prone: "icons/svg/falling.svg",
+  stunned: "icons/svg/daze.svg",
+  paralysed: "icons/svg/paralysis.svg",
+  immobilised: "icons/svg/net.svg",
+  disarmed: "icons/svg/sword.svg",
+  surprised: "icons/svg/hazard.svg",
+  frenzy: "icons/svg/terror.svg",
+  wound: "icons/svg/blood.svg",
+  grave_wound: "icons/svg/blood.svg",
+  critical_wound: "icons/svg/blood.svg",
+  eliminated: "icons/svg/skull.svg",
+  incapacitated: "icons/svg/daze.svg"
+};
+var DEFAULT_ICON = "icons/svg/aura.svg";
+function statusEffects(conditionLabels2) {
+  return Object.entries(conditionLabels2).filter((entry) => typeof entry[1] === "string").map(([code, words]) => ({ id: statusId(code), name: words.charAt(0).toUpperCase() + words.slice(1), img: ICONS[code] ?? DEFAULT_ICON }));
+}
+function turnOf(awaiting, combatantIds) {
+  return awaiting.map((a) => a.actor).find((actor) => combatantIds.includes(actor)) ?? null;
 }
 
 // src/seal.ts
@@ -1065,23 +1208,28 @@ var MeleeTable = class _MeleeTable {
     const example = exampleCombatants(ruleset);
     const lang = meleeLang(this.host.lang());
     const sheets = [];
+    const bare = [];
     const entries = combat.combatants.map((c) => {
       const ally = c.disposition === 1 || c.disposition !== -1 && (c.actor?.ownerIds.length ?? 0) > 0;
       return { combatant: c, ally, template: templateFor(example, ally) };
     });
     for (const { combatant, ally, template } of entries) {
-      sheets.push(
-        mapSheet({
-          ruleset: rulesetId,
-          template,
-          id: combatant.id,
-          name: combatant.name || combatant.actor?.name || combatant.id,
-          side: ally ? "allies" : "enemies",
-          system: combatant.actor?.system,
-          sheet: combatant.actor?.sheet,
-          mapping
-        })
-      );
+      const { sheet, read } = mapSheet({
+        ruleset: rulesetId,
+        template,
+        id: combatant.id,
+        name: combatant.name || combatant.actor?.name || combatant.id,
+        side: ally ? "allies" : "enemies",
+        system: combatant.actor?.system,
+        sheet: combatant.actor?.sheet,
+        mapping
+      });
+      if (!hasMeleeFields(read, combatant.actor?.sheet)) bare.push(combatant.name || combatant.actor?.name || combatant.id);
+      sheets.push(sheet);
+    }
+    if (bare.length) {
+      this.host.notify("error", this.t("Error.NoSheet", { names: bare.join(", ") }));
+      return null;
     }
     fixUp(rulesetId, sheets);
     const kept = [];
@@ -1118,14 +1266,14 @@ var MeleeTable = class _MeleeTable {
       version: created.version,
       awaiting: created.awaiting,
       lastSeq: 0,
-      snapshot: null,
       names: Object.fromEntries(kept.map((s) => [String(s.id), String(s.name)])),
       dicePolicy: String(o.options?.dice_policy ?? optionDefault(ruleset, "dice_policy") ?? "own"),
       gm: await this.sealFor(gms, gmToken),
       tokens
     };
     this.opened.set(`${created.id}:gm`, gmToken);
-    state.snapshot = await this.trySnapshot(this.client(gmToken), created.id);
+    await this.saveSnapshot(created.id, await this.trySnapshot(this.client(gmToken), created.id));
+    await this.mirror(combat, state, asJson(created));
     await combat.setState(state);
     this.follow(combat, state, gmToken);
     this.host.notify("info", this.t("Info.Started", { ruleset: ruleset.name }));
@@ -1147,6 +1295,48 @@ var MeleeTable = class _MeleeTable {
       throw error;
     }
   }
+  /** The snapshots this browser keeps, by Melee combat id (a client setting: see saveSnapshot). */
+  snapshots() {
+    try {
+      const all = JSON.parse(String(this.host.setting("snapshots") || "{}"));
+      return all !== null && typeof all === "object" ? all : {};
+    } catch {
+      return {};
+    }
+  }
+  /** Keeps (or, null, forgets) a fight's snapshot in the leading GM's browser only: a client
+   * setting. Not in the Combat's flags, nor in a world setting or a document: Foundry sends those
+   * to every client, players included, whatever their ownership or a setting's `restricted`. */
+  async saveSnapshot(combatId, snapshot) {
+    const all = this.snapshots();
+    if (snapshot) all[combatId] = snapshot;
+    else if (combatId in all) delete all[combatId];
+    else return;
+    await this.host.setSetting("snapshots", JSON.stringify(all));
+  }
+  /** Melee's combat (`GET /combats/{id}` or the creation's answer) mirrored onto the world:
+   * health onto the actors, conditions as status effects, the tracker's turn and round. */
+  async mirror(combat, state, melee) {
+    const ruleset = await this.ruleset(state.ruleset);
+    this.host.addStatusEffects(statusEffects(conditionLabels(ruleset, state.lang)));
+    const health = parseHealthSetting(this.host.setting("health"));
+    const fighters = Array.isArray(melee.combatants) ? melee.combatants : [];
+    for (const fighter of fighters) {
+      const actor = combat.combatants.find((c) => c.id === fighter.id)?.actor;
+      if (!actor) continue;
+      const id = String(fighter.id);
+      const now = meleeHealth(state.ruleset, fighter);
+      if (now) await combat.updateActor(id, healthUpdate(healthPaths(actor.system, health), now));
+      const wanted = conditionCodes(fighter).map(statusId);
+      for (const status of actor.statuses) {
+        if (status.startsWith(STATUS_PREFIX) && !wanted.includes(status)) await combat.setStatus(id, status, false);
+      }
+      for (const status of wanted) if (!actor.statuses.includes(status)) await combat.setStatus(id, status, true);
+    }
+    const awaiting = Array.isArray(melee.awaiting) ? melee.awaiting : [];
+    const round = typeof melee.round === "number" ? melee.round : 1;
+    await combat.setTurn(turnOf(awaiting, combat.combatants.map((c) => c.id)), round);
+  }
   /** A GM's client at start-up: a fight Melee no longer has is restored from its snapshot, then followed. */
   async resume(combat) {
     const state = combat.state();
@@ -1157,9 +1347,10 @@ var MeleeTable = class _MeleeTable {
     try {
       await client.combat(state.combatId);
     } catch (error) {
-      if (!(error instanceof MeleeProblem) || error.status !== 404 && error.status !== 410 || !state.snapshot) throw error;
+      const snapshot = this.snapshots()[state.combatId];
+      if (!(error instanceof MeleeProblem) || error.status !== 404 && error.status !== 410 || !snapshot) throw error;
       try {
-        await this.client().restore(state.snapshot);
+        await client.restore(snapshot);
         this.host.notify("info", this.t("Info.Restored"));
       } catch (restoreError) {
         if (!(restoreError instanceof MeleeProblem) || restoreError.status !== 409) throw restoreError;
@@ -1201,7 +1392,8 @@ var MeleeTable = class _MeleeTable {
       next.status = now.status;
       next.version = now.version;
       next.awaiting = now.awaiting;
-      next.snapshot = await this.trySnapshot(client, state.combatId) ?? state.snapshot;
+      await this.mirror(combat, next, asJson(now));
+      await this.saveSnapshot(state.combatId, now.status === "over" ? null : await this.trySnapshot(client, state.combatId));
     }
     await combat.setState(next);
     if (next.status === "over") {
@@ -1339,7 +1531,9 @@ var MeleeTable = class _MeleeTable {
     const rows = fields.map((f) => {
       const id = `melee-${f.name.replace(/[^A-Za-z0-9_-]/g, "-")}`;
       let input;
-      if (f.kind === "select") {
+      if (f.kind === "textarea") {
+        input = `<textarea id="${id}" name="${escapeHtml(f.name)}" rows="16">${escapeHtml(f.value ?? "")}</textarea>`;
+      } else if (f.kind === "select") {
         const blank = f.required ? "" : `<option value="">\u2014</option>`;
         input = `<select id="${id}" name="${escapeHtml(f.name)}">${blank}${(f.choices ?? []).map((c) => `<option value="${escapeHtml(c.value)}">${escapeHtml(c.label)}</option>`).join("")}</select>`;
       } else {
@@ -1395,6 +1589,51 @@ var MeleeTable = class _MeleeTable {
       if (this.recheck.delete(key) && again) this.combatChanged(combat);
     }
   }
+  /** The GM's "Melee sheet" editor of an actor: its `flags.melee.sheet` as JSON, opened with the
+   * sheet Melee would make of it now for the world's ruleset (the fields to fill), saved on submit;
+   * emptied, the flag is removed. Returns whether a sheet was saved. */
+  async editSheet(actorId) {
+    if (!this.host.user().isGM) throw new Error(this.t("Error.GMOnly"));
+    const actor = this.host.actor(actorId);
+    if (!actor) return false;
+    const rulesetId = String(this.host.setting("ruleset") ?? "");
+    let current = actor.sheet;
+    if (current === null || typeof current !== "object") {
+      const example = exampleCombatants(await this.ruleset(rulesetId));
+      const ally = actor.ownerIds.length > 0;
+      const { sheet } = mapSheet({
+        ruleset: rulesetId,
+        template: templateFor(example, ally),
+        id: actor.id,
+        name: actor.name,
+        side: ally ? "allies" : "enemies",
+        system: actor.system,
+        sheet: null,
+        mapping: parseMapping(this.host.setting("mapping"))
+      });
+      const { id: _id, name: _name, side: _side, ...statistics } = sheet;
+      current = statistics;
+    }
+    const field = { name: "sheet", label: this.t("Sheet.Label"), kind: "textarea", required: false, hint: this.t("Sheet.Hint"), value: JSON.stringify(current, null, 2) };
+    for (; ; ) {
+      const values = await this.host.form(this.t("Sheet.Title", { name: actor.name }), this.renderForm([field]), [field], this.t("Sheet.Save"));
+      if (values === null) return false;
+      const text = (values.sheet ?? "").trim();
+      if (text === "") {
+        await this.host.setActorSheet(actor.id, null);
+        return false;
+      }
+      try {
+        const sheet = JSON.parse(text);
+        if (sheet === null || typeof sheet !== "object" || Array.isArray(sheet)) throw new Error("not an object");
+        await this.host.setActorSheet(actor.id, sheet);
+        return true;
+      } catch {
+        this.host.notify("warn", this.t("Error.SheetJson"));
+        field.value = text;
+      }
+    }
+  }
   /** A user published a (new) key: the lead GM seals their combatants' tokens for it. */
   async userChanged(user) {
     if (!this.host.user().isGM || !user.publicKey) return;
@@ -1440,6 +1679,10 @@ function register(g) {
     const module = g.game.modules.get("melee");
     if (module) module.api = table;
     void table.start();
+  });
+  onActorMenu(g, "MELEE.Sheet.Menu", (actorId) => {
+    const api = g.game.modules.get("melee")?.api;
+    api?.editSheet(actorId).catch((error) => g.ui.notifications?.error(String(error instanceof Error ? error.message : error)));
   });
   g.Hooks.on("renderCombatTracker", (_app, html) => {
     if (!g.game.user?.isGM || html.querySelector(".melee-start")) return;
