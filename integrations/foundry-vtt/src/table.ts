@@ -397,8 +397,17 @@ export class MeleeTable {
     void this.promptAll(combat, state).catch((e: unknown) => this.fail(e));
   }
 
+  /** Opens again the prompts this client's user has to answer in the current Combat (one closed
+   * before acting comes back): the combat tracker's "Your move" button. */
+  promptAgain(): void {
+    const combat = this.host.currentCombat();
+    if (combat) this.combatChanged(combat);
+  }
+
   private async promptAll(combat: HostCombat, state: TableState): Promise<void> {
     await this.ready;
+    // Every client knows the ruleset's status effects: its token HUD lists them.
+    this.host.addStatusEffects(statusEffects(conditionLabels(await this.ruleset(state.ruleset), state.lang)));
     const me = this.host.user();
     const users = this.host.users();
     for (const awaited of state.awaiting) {

@@ -330,12 +330,13 @@ test("sistema-2d6: the mapping reads the actors' data, the GM's paths, the actor
   gm.stop();
 });
 
-test("sistema-2d6: an actor Melee can read nothing from is refused, until the GM fills its Melee sheet", { timeout: 120_000 }, async () => {
+test("sistema-2d6: an actor Melee can read nothing from is refused until the GM fills its Melee sheet; a closed prompt comes back", { timeout: 120_000 }, async () => {
   const { world, creation } = await setUp("sistema-2d6", { npc: true });
   const capanga = world.actors[1];
   capanga.system = { biography: "A thug from the docks." };
   const gm = boot(world, "gm");
-  await gm.ready;
+  const alice = boot(world, "alice");
+  await Promise.all([gm.ready, alice.ready]);
   // Refused, naming it: it would otherwise fight with the example's statistics under its name.
   assert.equal(await gm.startCombat({ dice: creation.dice, seed: creation.seed }), null);
   assert.deepEqual(
@@ -356,10 +357,27 @@ test("sistema-2d6: an actor Melee can read nothing from is refused, until the GM
   assert.equal(await gm.editSheet(capanga.id), true);
   assert.equal(capanga.flags.melee.sheet.pv, 11);
 
-  world.respond = async () => null;
+  // Alice closes her prompt without acting, once the fight has settled (nobody acts: nothing
+  // changes, so nothing prompts her again); the tracker's "Your move" button brings it back.
+  let alicePrompts = 0;
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  world.respond = async ({ user }) => {
+    if (user !== "alice") return null;
+    alicePrompts++;
+    world.changed();
+    if (alicePrompts === 1) await held;
+    return null;
+  };
   world.notes.length = 0;
   const state = await gm.startCombat({ dice: creation.dice, seed: creation.seed });
   assert.ok(state, JSON.stringify(world.notes));
+  await world.until(() => alicePrompts === 1 && world.state()?.lastSeq >= 1);
+  release();
+  await new Promise((resolve) => setImmediate(resolve)); // the closed prompt's promise chain (no I/O) settles
+  assert.equal(alicePrompts, 1);
+  alice.promptAgain();
+  await world.until(() => alicePrompts === 2);
   const gmToken = await openSealed(world, "gm", state.gm.gm);
   const combat = await gmGet(`/combats/${state.combatId}`, gmToken);
   assert.equal(combat.combatants.find((c) => c.id === "capanga").pv_max, 11);
@@ -367,4 +385,5 @@ test("sistema-2d6: an actor Melee can read nothing from is refused, until the GM
   await world.until(() => world.state()?.status === "over");
   assert.equal(savedSnapshot(world, state.combatId), undefined, "a finished fight's snapshot is forgotten");
   gm.stop();
+  alice.stop();
 });

@@ -1407,8 +1407,15 @@ var MeleeTable = class _MeleeTable {
     if (this.stopped || !state || state.status === "over") return;
     void this.promptAll(combat, state).catch((e) => this.fail(e));
   }
+  /** Opens again the prompts this client's user has to answer in the current Combat (one closed
+   * before acting comes back): the combat tracker's "Your move" button. */
+  promptAgain() {
+    const combat = this.host.currentCombat();
+    if (combat) this.combatChanged(combat);
+  }
   async promptAll(combat, state) {
     await this.ready;
+    this.host.addStatusEffects(statusEffects(conditionLabels(await this.ruleset(state.ruleset), state.lang)));
     const me = this.host.user();
     const users = this.host.users();
     for (const awaited of state.awaiting) {
@@ -1685,17 +1692,24 @@ function register(g) {
     api?.editSheet(actorId).catch((error) => g.ui.notifications?.error(String(error instanceof Error ? error.message : error)));
   });
   g.Hooks.on("renderCombatTracker", (_app, html) => {
-    if (!g.game.user?.isGM || html.querySelector(".melee-start")) return;
     const api = g.game.modules.get("melee")?.api;
     if (!api) return;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "melee-start";
-    button.textContent = g.game.i18n.localize("MELEE.Start");
-    button.addEventListener("click", () => {
-      api.startCombat().catch((error) => g.ui.notifications?.error(String(error instanceof Error ? error.message : error)));
-    });
-    (html.querySelector(".combat-tracker-header") ?? html).prepend(button);
+    const header = html.querySelector(".combat-tracker-header") ?? html;
+    const add = (className, label, onClick) => {
+      if (html.querySelector(`.${className}`)) return;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = className;
+      button.textContent = g.game.i18n.localize(label);
+      button.addEventListener("click", onClick);
+      header.prepend(button);
+    };
+    add("melee-act", "MELEE.Act", () => api.promptAgain());
+    if (g.game.user?.isGM) {
+      add("melee-start", "MELEE.Start", () => {
+        api.startCombat().catch((error) => g.ui.notifications?.error(String(error instanceof Error ? error.message : error)));
+      });
+    }
   });
 }
 if (typeof globalThis.Hooks !== "undefined") register(globalThis);
