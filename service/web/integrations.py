@@ -37,6 +37,19 @@ FOUNDRY_FILES = ("module.json", "dist/melee.mjs", "lang/en.json", "lang/fr.json"
 ZIP_NAME = "melee.zip"
 EARLIEST_ZIP_DATE = time.mktime((1980, 1, 1, 0, 0, 0, 0, 0, -1))  # a zip entry's dates start there
 
+# The types an extension's files are served with, whatever the host's /etc/mime.types says
+# (some name .js application/javascript); anything else is guessed from its name.
+TYPES = {
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".css": "text/css",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".webp": "image/webp",
+}
+
 blp = Blueprint(
     "integrations",
     __name__,
@@ -126,6 +139,6 @@ class OwlbearFiles(MethodView):
         if filename == "README.md":  # the folder's note for developers, not a file of the extension
             abort(404, message=f"The Owlbear Rodeo extension has no file {filename}.")
         try:
-            return send_from_directory(OWLBEAR, filename)
+            return send_from_directory(OWLBEAR, filename, mimetype=TYPES.get(Path(filename).suffix.lower()))
         except NotFound:
             abort(404, message=f"The Owlbear Rodeo extension has no file {filename}.")
