@@ -247,7 +247,7 @@ export class MeleeTable {
     };
     this.opened.set(`${created.id}:gm`, gmToken);
     await this.saveSnapshot(created.id, await this.trySnapshot(this.client(gmToken), created.id));
-    await this.mirror(combat, state, asJson(created));
+    await this.mirror(combat, state, asJson(created)).catch((e: unknown) => this.fail(e)); // the fight goes on
     await combat.setState(state);
     this.follow(combat, state, gmToken);
     this.host.notify("info", this.t("Info.Started", { ruleset: ruleset.name }));
@@ -380,7 +380,7 @@ export class MeleeTable {
       next.status = now.status;
       next.version = now.version;
       next.awaiting = now.awaiting;
-      await this.mirror(combat, next, asJson(now));
+      await this.mirror(combat, next, asJson(now)).catch((e: unknown) => this.fail(e)); // the fight goes on
       await this.saveSnapshot(state.combatId, now.status === "over" ? null : await this.trySnapshot(client, state.combatId));
     }
     await combat.setState(next);
