@@ -331,8 +331,8 @@ export class MeleeTable {
       const snapshot = this.snapshots()[state.combatId];
       if (!(error instanceof MeleeProblem) || (error.status !== 404 && error.status !== 410) || !snapshot) throw error;
       try {
-        // With the GM token: Melee answers a restore without a combat token with {id, ruleset, version}
-        // only, which is all this needs (the fight is followed below with the same token).
+        // Sent with the GM token; nothing of the answer is used (a restore may answer no more than
+        // {id, ruleset, version}): the fight is followed below with the same token.
         await client.restore(snapshot);
         this.host.notify("info", this.t("Info.Restored"));
       } catch (restoreError) {
