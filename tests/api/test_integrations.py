@@ -101,9 +101,9 @@ def test_owlbear_files_are_served_with_their_type_and_a_missing_one_is_a_404_pro
         assert answer.get_json()["detail"] == f"The Owlbear Rodeo extension has no file {missing}."
 
 
-def test_the_owlbear_folder_is_in_the_package():
-    assert OWLBEAR.is_dir()
-    assert "web/integrations/**/*" in (ROOT / "pyproject.toml").read_text()
+def test_the_served_folders_exist_and_are_package_data():
+    assert OWLBEAR.is_dir() and all((FOUNDRY / name).is_file() for name in FOUNDRY_FILES)
+    assert '"web/integrations/**/*"' in (ROOT / "pyproject.toml").read_text()  # in the wheel a deployment installs
 
 
 def test_the_checked_in_foundry_build_is_a_fresh_build(tmp_path):
