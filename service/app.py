@@ -16,6 +16,7 @@ from .observability import logs as observability_logs
 from .observability.store import observed
 from .settings import Settings
 from .store import CombatStore, connect
+from .web import integrations
 
 
 class JsonProvider(DefaultJSONProvider):
@@ -62,8 +63,9 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
     )
     cors.init_app(app, settings.cors_origins, settings.cors_private_network)
     stream.init_app(app)
-    api.init_app(app, settings.retry_after_seconds)
+    rest_api = api.init_app(app, settings.retry_after_seconds)
     app.register_blueprint(web.blp)
+    rest_api.register_blueprint(integrations.blp)  # the VTT modules, in the OpenAPI document
     limits.init_app(app, settings.rate_limit, settings.redis_url)
     bodies.init_app(app)  # after the limiter: a refused body still counts against the client
     headers.init_app(app, settings.frame_ancestors)

@@ -19,7 +19,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import requests
 
+from tests.api.test_integrations import check_module_archive
 from tests.e2e.conftest import start_gunicorn, stop
 
 pytestmark = pytest.mark.e2e
@@ -86,6 +88,8 @@ def test_npm_run_package_makes_the_zip_a_manifest_downloads(built):
         assert {"melee/module.json", "melee/dist/melee.mjs", "melee/lang/fr.json"} <= names
         assert archive.read("melee/dist/melee.mjs") == built.read_bytes()
         assert archive.testzip() is None
+        for entry in archive.infolist():  # not the zero date, read 1980-00-00
+            assert entry.date_time[0] >= 1980 and entry.date_time[1] >= 1 and entry.date_time[2] >= 1, entry
 
 
 @pytest.fixture(scope="module")
@@ -99,4 +103,15 @@ def test_fights_of_every_ruleset_through_the_stubbed_foundry(built, melee):
     env = {**os.environ, "MELEE_URL": melee, "MELEE_API_KEY": API_KEY}
     done = run(["node", "--test", "--test-concurrency=1", "test/fight.test.mjs"], timeout=600, env=env)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
-    assert "# fail 0" in done.stdout and "# pass 7" in done.stdout, done.stdout[-3000:]
+    assert "# fail 0" in done.stdout and "# pass 8" in done.stdout, done.stdout[-3000:]
+
+
+def test_a_running_melee_serves_the_module_by_one_url(melee):
+    """What a GM pastes in Foundry's Install Module dialog: the manifest, then the zip it names."""
+    manifest = requests.get(f"{melee}/integrations/foundry/module.json", timeout=30)
+    assert manifest.status_code == 200
+    download = manifest.json()["download"]
+    assert download == f"{melee}/integrations/foundry/melee.zip"
+    archive = requests.get(download, timeout=30)
+    assert archive.status_code == 200 and archive.headers["Content-Type"] == "application/zip"
+    check_module_archive(archive.content, melee)

@@ -14,6 +14,8 @@ export interface HostUser {
 export interface HostActor {
   id: string;
   name: string;
+  /** The status effects the actor has now (`actor.statuses`): ids of CONFIG.statusEffects. */
+  statuses: string[];
   /** `actor.system`: the game system's data, read by the mapping's paths. */
   system: unknown;
   /** `actor.flags.melee.sheet`: a partial Melee sheet the GM set on this actor, if any. */
@@ -33,7 +35,9 @@ export interface HostCombatant {
 /** A sealed string per user id: only that user's browser opens it (src/seal.ts). */
 export type Sealed = Record<string, string>;
 
-/** What the module keeps in a Combat's flags (`flags.melee.state`). Nothing in it is a secret in clear. */
+/** What the module keeps in a Combat's flags (`flags.melee.state`), which every client receives:
+ * nothing in it is a secret in clear, and Melee's snapshot is not in it (the leading GM's browser
+ * keeps it, in a client setting: see `Host.setSetting("snapshots")`). */
 export interface TableState {
   combatId: string;
   ruleset: string;
@@ -43,8 +47,6 @@ export interface TableState {
   awaiting: { actor: string; actions: string[]; reason: string }[];
   /** The seq of the last log entry posted to the chat. */
   lastSeq: number;
-  /** Melee's sealed snapshot of the combat after the last action (null until the snapshot API answers). */
-  snapshot: string | null;
   /** Names of the combatants by Melee id (the Foundry Combatant ids). */
   names: Record<string, string>;
   /** The combat's dice_policy: "server" hides the dice input. */
@@ -69,6 +71,20 @@ export interface HostCombat {
   combatants: HostCombatant[];
   state(): TableState | null;
   setState(state: TableState): Promise<void>;
+  /** The tracker's turn (an index in the Combat's turn order) and round, set together (`combat.update`). */
+  setTurn(combatantId: string | null, round: number): Promise<void>;
+  /** Writes data (dotted paths, `system.attributes.hp.value`) to a combatant's actor: for a
+   * token not linked to its actor, the token's own actor, so the token's bar shows it. */
+  updateActor(combatantId: string, data: Record<string, unknown>): Promise<void>;
+  /** Sets or clears one of CONFIG.statusEffects on a combatant's actor (`actor.toggleStatusEffect`). */
+  setStatus(combatantId: string, statusId: string, active: boolean): Promise<void>;
+}
+
+/** A status effect the module adds to CONFIG.statusEffects (`name` shown, already translated). */
+export interface StatusEffect {
+  id: string;
+  name: string;
+  img: string;
 }
 
 export interface FieldChoice {
@@ -80,15 +96,17 @@ export interface FieldChoice {
 export interface Field {
   name: string;
   label: string;
-  kind: "select" | "number" | "text";
+  kind: "select" | "number" | "text" | "textarea";
   choices?: FieldChoice[];
   required: boolean;
   min?: number;
   max?: number;
   hint?: string;
+  /** The value the form opens with. */
+  value?: string;
 }
 
-export type SettingKey = "url" | "apiKey" | "ruleset" | "mapping" | "keyPair";
+export type SettingKey = "url" | "apiKey" | "ruleset" | "mapping" | "health" | "keyPair" | "snapshots";
 
 export interface Host {
   /** This client's user. */
@@ -97,6 +115,12 @@ export interface Host {
   setting(key: SettingKey): unknown;
   setSetting(key: SettingKey, value: unknown): Promise<void>;
   currentCombat(): HostCombat | null;
+  /** A world actor by id. */
+  actor(id: string): HostActor | null;
+  /** Sets (a partial sheet) or clears (null) an actor's Melee sheet, `flags.melee.sheet`. */
+  setActorSheet(id: string, sheet: object | null): Promise<void>;
+  /** Adds status effects to CONFIG.statusEffects (those not there yet), so tokens can show them. */
+  addStatusEffects(effects: StatusEffect[]): void;
   combats(): HostCombat[];
   /** The interface language (`game.i18n.lang`). */
   lang(): string;

@@ -1,5 +1,5 @@
 // Melee for Foundry VTT v13: the module's entry point (module.json `esmodules`).
-import { foundryHost, registerSettings, type FoundryGlobals } from "./foundry.js";
+import { foundryHost, onActorMenu, registerSettings, type FoundryGlobals } from "./foundry.js";
 import type { Host } from "./host.js";
 import { MeleeTable } from "./table.js";
 
@@ -24,18 +24,30 @@ export function register(g: FoundryGlobals): void {
     if (module) module.api = table;
     void table.start();
   });
+  onActorMenu(g, "MELEE.Sheet.Menu", (actorId) => {
+    const api = g.game.modules.get("melee")?.api;
+    api?.editSheet(actorId).catch((error: unknown) => g.ui.notifications?.error(String(error instanceof Error ? error.message : error)));
+  });
+  // The tracker's buttons: "Start a Melee fight" for GMs, "Your move" (the prompts again) for everyone.
   g.Hooks.on("renderCombatTracker", (_app, html) => {
-    if (!g.game.user?.isGM || html.querySelector(".melee-start")) return;
     const api = g.game.modules.get("melee")?.api;
     if (!api) return;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "melee-start";
-    button.textContent = g.game.i18n.localize("MELEE.Start");
-    button.addEventListener("click", () => {
-      api.startCombat().catch((error: unknown) => g.ui.notifications?.error(String(error instanceof Error ? error.message : error)));
-    });
-    (html.querySelector(".combat-tracker-header") ?? html).prepend(button);
+    const header = html.querySelector(".combat-tracker-header") ?? html;
+    const add = (className: string, label: string, onClick: () => void) => {
+      if (html.querySelector(`.${className}`)) return;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = className;
+      button.textContent = g.game.i18n.localize(label);
+      button.addEventListener("click", onClick);
+      header.prepend(button);
+    };
+    add("melee-act", "MELEE.Act", () => api.promptAgain());
+    if (g.game.user?.isGM) {
+      add("melee-start", "MELEE.Start", () => {
+        api.startCombat().catch((error: unknown) => g.ui.notifications?.error(String(error instanceof Error ? error.message : error)));
+      });
+    }
   });
 }
 

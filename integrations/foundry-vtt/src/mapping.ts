@@ -119,24 +119,32 @@ export interface MapInput {
   mapping: Mapping;
 }
 
-/** Steps 2 to 4: the sheet of one combatant. */
-export function mapSheet(input: MapInput): JsonObject {
+/** Steps 2 to 4: the sheet of one combatant, and the sheet fields read from the actor's data. */
+export function mapSheet(input: MapInput): { sheet: JsonObject; read: string[] } {
   const sheet = JSON.parse(JSON.stringify(input.template)) as JsonObject;
   delete sheet.contact_with;
   sheet.id = input.id;
   sheet.name = input.name.slice(0, 80) || input.id;
   sheet.side = input.side;
   const paths: Paths = { ...defaultPaths(input.ruleset, input.template), ...(input.mapping[input.ruleset] ?? {}) };
+  const read: string[] = [];
   for (const [field, from] of Object.entries(paths)) {
     const current = getPath(sheet, field);
     for (const path of Array.isArray(from) ? from : [from]) {
       const found = getPath({ system: input.system }, path);
       if (found === undefined || found === null) continue;
       setPath(sheet, field, fit((toJson(current) ?? null) as Json, found));
+      if (typeof found === typeof current) read.push(field); // of the template's kind: taken (fit above)
       break;
     }
   }
-  return mergeSheet(sheet, input.sheet);
+  return { sheet: mergeSheet(sheet, input.sheet), read };
+}
+
+/** Whether an actor gives Melee anything of its own: a field read from its data, or a Melee sheet
+ * the GM set. Without either, its combatant would fight with the example's statistics. */
+export function hasMeleeFields(read: string[], sheet: unknown): boolean {
+  return read.length > 0 || (isObject(sheet) && Object.keys(sheet).length > 0);
 }
 
 /** Step 5, once every sheet is made. */

@@ -26,6 +26,18 @@ export function choiceLabel(ruleset: Ruleset, lang: string, param: string, value
   return typeof words === "string" ? words : undefined;
 }
 
+/** `labels[lang].condition`: the ruleset's words for its conditions. */
+export function conditionLabels(ruleset: Ruleset, lang: string): Record<string, unknown> {
+  const byLang = (ruleset.labels[lang] ?? ruleset.labels.en) as Record<string, unknown> | undefined;
+  const words = byLang?.condition;
+  return words !== null && typeof words === "object" ? (words as Record<string, unknown>) : {};
+}
+
+/** A combat as Melee answered it, as plain JSON (the mirror reads its combatants, awaiting, round). */
+export function asJson(combat: object): JsonObject {
+  return combat as unknown as JsonObject;
+}
+
 export function optionDefault(ruleset: Ruleset, option: string): unknown {
   return ruleset.option_defaults[option];
 }

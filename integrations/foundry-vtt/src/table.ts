@@ -1,10 +1,12 @@
 // The module's logic, over the Host interface only: start a Melee combat from a Foundry Combat,
-// seal the tokens, follow the log into the chat, save the snapshot, prompt whoever is awaited.
+// seal the tokens, follow the log into the chat, mirror Melee's state onto the world (src/mirror.ts),
+// keep the snapshot in the GM's browser, prompt whoever is awaited, edit an actor's Melee sheet.
 import { MeleeClient, MeleeProblem } from "@melee/client";
 import type { LegalAction, LogEntry, Ruleset, Subscription } from "@melee/client";
 import type { Field, Host, HostCombat, HostUser, Sealed, TableState } from "./host.js";
-import { fixUp, mapSheet, parseMapping, templateFor, type Json, type JsonObject } from "./mapping.js";
-import { asAction, asCreate, choiceLabel, encodeChoice, exampleCombatants, optionDefault, params, sentences } from "./melee.js";
+import { fixUp, hasMeleeFields, mapSheet, parseMapping, templateFor, type Json, type JsonObject } from "./mapping.js";
+import { asAction, asCreate, asJson, choiceLabel, conditionLabels, encodeChoice, exampleCombatants, optionDefault, params, sentences } from "./melee.js";
+import { conditionCodes, healthPaths, healthUpdate, meleeHealth, parseHealthSetting, STATUS_PREFIX, statusEffects, statusId, turnOf } from "./mirror.js";
 import { generateKeyPair, open, seal, type KeyPairJwk } from "./seal.js";
 
 /** Melee's narration languages, from Foundry's. */
@@ -176,6 +178,7 @@ export class MeleeTable {
     const example = exampleCombatants(ruleset);
     const lang = meleeLang(this.host.lang());
     const sheets: JsonObject[] = [];
+    const bare: string[] = [];
     const entries = combat.combatants.map((c) => {
       // The token's disposition says the side (friendly: allies, hostile: enemies); without one, a
       // combatant a player owns is an ally.
@@ -183,18 +186,23 @@ export class MeleeTable {
       return { combatant: c, ally, template: templateFor(example, ally) };
     });
     for (const { combatant, ally, template } of entries) {
-      sheets.push(
-        mapSheet({
-          ruleset: rulesetId,
-          template,
-          id: combatant.id,
-          name: combatant.name || combatant.actor?.name || combatant.id,
-          side: ally ? "allies" : "enemies",
-          system: combatant.actor?.system,
-          sheet: combatant.actor?.sheet,
-          mapping,
-        }),
-      );
+      const { sheet, read } = mapSheet({
+        ruleset: rulesetId,
+        template,
+        id: combatant.id,
+        name: combatant.name || combatant.actor?.name || combatant.id,
+        side: ally ? "allies" : "enemies",
+        system: combatant.actor?.system,
+        sheet: combatant.actor?.sheet,
+        mapping,
+      });
+      // Nothing of its own: it would fight with the example's statistics under its name. Refused.
+      if (!hasMeleeFields(read, combatant.actor?.sheet)) bare.push(combatant.name || combatant.actor?.name || combatant.id);
+      sheets.push(sheet);
+    }
+    if (bare.length) {
+      this.host.notify("error", this.t("Error.NoSheet", { names: bare.join(", ") }));
+      return null;
     }
     fixUp(rulesetId, sheets);
     const kept: JsonObject[] = [];
@@ -232,14 +240,14 @@ export class MeleeTable {
       version: created.version,
       awaiting: created.awaiting,
       lastSeq: 0,
-      snapshot: null,
       names: Object.fromEntries(kept.map((s) => [String(s.id), String(s.name)])),
       dicePolicy: String((o.options?.dice_policy as string | undefined) ?? optionDefault(ruleset, "dice_policy") ?? "own"),
       gm: await this.sealFor(gms, gmToken),
       tokens,
     };
     this.opened.set(`${created.id}:gm`, gmToken);
-    state.snapshot = await this.trySnapshot(this.client(gmToken), created.id);
+    await this.saveSnapshot(created.id, await this.trySnapshot(this.client(gmToken), created.id));
+    await this.mirror(combat, state, asJson(created)).catch((e: unknown) => this.fail(e)); // the fight goes on
     await combat.setState(state);
     this.follow(combat, state, gmToken);
     this.host.notify("info", this.t("Info.Started", { ruleset: ruleset.name }));
@@ -265,6 +273,51 @@ export class MeleeTable {
     }
   }
 
+  /** The snapshots this browser keeps, by Melee combat id (a client setting: see saveSnapshot). */
+  private snapshots(): Record<string, string> {
+    try {
+      const all: unknown = JSON.parse(String(this.host.setting("snapshots") || "{}"));
+      return all !== null && typeof all === "object" ? (all as Record<string, string>) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  /** Keeps (or, null, forgets) a fight's snapshot in the leading GM's browser only: a client
+   * setting. Not in the Combat's flags, nor in a world setting or a document: Foundry sends those
+   * to every client, players included, whatever their ownership or a setting's `restricted`. */
+  private async saveSnapshot(combatId: string, snapshot: string | null): Promise<void> {
+    const all = this.snapshots();
+    if (snapshot) all[combatId] = snapshot;
+    else if (combatId in all) delete all[combatId];
+    else return;
+    await this.host.setSetting("snapshots", JSON.stringify(all));
+  }
+
+  /** Melee's combat (`GET /combats/{id}` or the creation's answer) mirrored onto the world:
+   * health onto the actors, conditions as status effects, the tracker's turn and round. */
+  private async mirror(combat: HostCombat, state: TableState, melee: JsonObject): Promise<void> {
+    const ruleset = await this.ruleset(state.ruleset);
+    this.host.addStatusEffects(statusEffects(conditionLabels(ruleset, state.lang)));
+    const health = parseHealthSetting(this.host.setting("health"));
+    const fighters = Array.isArray(melee.combatants) ? (melee.combatants as JsonObject[]) : [];
+    for (const fighter of fighters) {
+      const actor = combat.combatants.find((c) => c.id === fighter.id)?.actor;
+      if (!actor) continue;
+      const id = String(fighter.id);
+      const now = meleeHealth(state.ruleset, fighter);
+      if (now) await combat.updateActor(id, healthUpdate(healthPaths(actor.system, health), now));
+      const wanted = conditionCodes(fighter).map(statusId);
+      for (const status of actor.statuses) {
+        if (status.startsWith(STATUS_PREFIX) && !wanted.includes(status)) await combat.setStatus(id, status, false);
+      }
+      for (const status of wanted) if (!actor.statuses.includes(status)) await combat.setStatus(id, status, true);
+    }
+    const awaiting = Array.isArray(melee.awaiting) ? (melee.awaiting as { actor: string }[]) : [];
+    const round = typeof melee.round === "number" ? melee.round : 1;
+    await combat.setTurn(turnOf(awaiting, combat.combatants.map((c) => c.id)), round);
+  }
+
   /** A GM's client at start-up: a fight Melee no longer has is restored from its snapshot, then followed. */
   async resume(combat: HostCombat): Promise<void> {
     const state = combat.state();
@@ -275,9 +328,12 @@ export class MeleeTable {
     try {
       await client.combat(state.combatId);
     } catch (error) {
-      if (!(error instanceof MeleeProblem) || (error.status !== 404 && error.status !== 410) || !state.snapshot) throw error;
+      const snapshot = this.snapshots()[state.combatId];
+      if (!(error instanceof MeleeProblem) || (error.status !== 404 && error.status !== 410) || !snapshot) throw error;
       try {
-        await this.client().restore(state.snapshot);
+        // Sent with the GM token; nothing of the answer is used (a restore may answer no more than
+        // {id, ruleset, version}): the fight is followed below with the same token.
+        await client.restore(snapshot);
         this.host.notify("info", this.t("Info.Restored"));
       } catch (restoreError) {
         // 409: restored meanwhile (another GM's client, a retry): it is live, which is all we need.
@@ -324,7 +380,8 @@ export class MeleeTable {
       next.status = now.status;
       next.version = now.version;
       next.awaiting = now.awaiting;
-      next.snapshot = (await this.trySnapshot(client, state.combatId)) ?? state.snapshot;
+      await this.mirror(combat, next, asJson(now)).catch((e: unknown) => this.fail(e)); // the fight goes on
+      await this.saveSnapshot(state.combatId, now.status === "over" ? null : await this.trySnapshot(client, state.combatId));
     }
     await combat.setState(next);
     if (next.status === "over") {
@@ -340,8 +397,17 @@ export class MeleeTable {
     void this.promptAll(combat, state).catch((e: unknown) => this.fail(e));
   }
 
+  /** Opens again the prompts this client's user has to answer in the current Combat (one closed
+   * before acting comes back): the combat tracker's "Your move" button. */
+  promptAgain(): void {
+    const combat = this.host.currentCombat();
+    if (combat) this.combatChanged(combat);
+  }
+
   private async promptAll(combat: HostCombat, state: TableState): Promise<void> {
     await this.ready;
+    // Every client knows the ruleset's status effects: its token HUD lists them.
+    this.host.addStatusEffects(statusEffects(conditionLabels(await this.ruleset(state.ruleset), state.lang)));
     const me = this.host.user();
     const users = this.host.users();
     for (const awaited of state.awaiting) {
@@ -479,7 +545,9 @@ export class MeleeTable {
     const rows = fields.map((f) => {
       const id = `melee-${f.name.replace(/[^A-Za-z0-9_-]/g, "-")}`;
       let input: string;
-      if (f.kind === "select") {
+      if (f.kind === "textarea") {
+        input = `<textarea id="${id}" name="${escapeHtml(f.name)}" rows="16">${escapeHtml(f.value ?? "")}</textarea>`;
+      } else if (f.kind === "select") {
         const blank = f.required ? "" : `<option value="">—</option>`;
         input = `<select id="${id}" name="${escapeHtml(f.name)}">${blank}${(f.choices ?? [])
           .map((c) => `<option value="${escapeHtml(c.value)}">${escapeHtml(c.label)}</option>`)
@@ -540,6 +608,53 @@ export class MeleeTable {
     } finally {
       this.prompting.delete(key);
       if (this.recheck.delete(key) && again) this.combatChanged(combat);
+    }
+  }
+
+  /** The GM's "Melee sheet" editor of an actor: its `flags.melee.sheet` as JSON, opened with the
+   * sheet Melee would make of it now for the world's ruleset (the fields to fill), saved on submit;
+   * emptied, the flag is removed. Returns whether a sheet was saved. */
+  async editSheet(actorId: string): Promise<boolean> {
+    if (!this.host.user().isGM) throw new Error(this.t("Error.GMOnly"));
+    const actor = this.host.actor(actorId);
+    if (!actor) return false;
+    const rulesetId = String(this.host.setting("ruleset") ?? "");
+    let current = actor.sheet;
+    if (current === null || typeof current !== "object") {
+      const example = exampleCombatants(await this.ruleset(rulesetId));
+      const ally = actor.ownerIds.length > 0;
+      const { sheet } = mapSheet({
+        ruleset: rulesetId,
+        template: templateFor(example, ally),
+        id: actor.id,
+        name: actor.name,
+        side: ally ? "allies" : "enemies",
+        system: actor.system,
+        sheet: null,
+        mapping: parseMapping(this.host.setting("mapping")),
+      });
+      // Who fights and on which side come from the Combat: the editor holds the statistics only.
+      const { id: _id, name: _name, side: _side, ...statistics } = sheet;
+      current = statistics;
+    }
+    const field: Field = { name: "sheet", label: this.t("Sheet.Label"), kind: "textarea", required: false, hint: this.t("Sheet.Hint"), value: JSON.stringify(current, null, 2) };
+    for (;;) {
+      const values = await this.host.form(this.t("Sheet.Title", { name: actor.name }), this.renderForm([field]), [field], this.t("Sheet.Save"));
+      if (values === null) return false;
+      const text = (values.sheet ?? "").trim();
+      if (text === "") {
+        await this.host.setActorSheet(actor.id, null);
+        return false;
+      }
+      try {
+        const sheet: unknown = JSON.parse(text);
+        if (sheet === null || typeof sheet !== "object" || Array.isArray(sheet)) throw new Error("not an object");
+        await this.host.setActorSheet(actor.id, sheet);
+        return true;
+      } catch {
+        this.host.notify("warn", this.t("Error.SheetJson"));
+        field.value = text;
+      }
     }
   }
 

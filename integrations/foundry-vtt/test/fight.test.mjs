@@ -1,7 +1,8 @@
 // The module's logic against a live Melee (MELEE_URL), through the stubbed host of foundry-stub.mjs:
 // a GM and a player connected, a Foundry Combat of the ruleset's example, the fight started from it,
 // every prompt answered through the dialogs (the example's actions, in order), the log in the chat,
-// the snapshot in the Combat's flags, and the fight ended by the GM. MELEE_RULESETS limits the rulesets.
+// Melee's state mirrored onto the actors, their status effects and the tracker's turn, the snapshot
+// in the GM's browser only, and the fight ended by the GM. MELEE_RULESETS limits the rulesets.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -84,13 +85,16 @@ async function openSealed(world, userId, sealed) {
 }
 
 /** A world with a GM, Alice who owns the example's first combatant, Bob the second one (unless it is
- * an NPC), and Carol who owns none. */
+ * an NPC), and Carol who owns none. The first actor is dnd5e-like (its health at
+ * system.attributes.hp), the others keep only the sheet's fields (health written to their flags).
+ * The module was installed from Melee's manifest: its flags preset the Melee URL. */
 async function setUp(ruleset, { npc = false } = {}) {
   const detail = await (await fetch(`${base}/rulesets/${ruleset}`)).json();
   const example = detail.example;
   const [first, ...others] = example.combat.combatants;
-  const actor = (sheet, owners) => {
+  const actor = (sheet, owners, dnd5e = false) => {
     const { id, name, side, contact_with, ...system } = sheet;
+    if (dnd5e) system.attributes = { ...(system.attributes ?? {}), hp: { value: 1, max: 1 } };
     return { id: `actor-${id}`, name, system, owners };
   };
   const world = createWorld({
@@ -101,13 +105,13 @@ async function setUp(ruleset, { npc = false } = {}) {
       { id: "bob", name: "Bob", isGM: false },
       { id: "carol", name: "Carol", isGM: false },
     ],
-    actors: [actor(first, ["alice"]), ...others.map((s, i) => actor(s, i === 0 && !npc ? ["bob"] : []))],
+    actors: [actor(first, ["alice"], true), ...others.map((s, i) => actor(s, i === 0 && !npc ? ["bob"] : []))],
     combat: {
       id: "combat1",
       combatants: example.combat.combatants.map((s, i) => ({ id: s.id, name: s.name, actorId: `actor-${s.id}`, disposition: i === 0 ? 1 : -1 })),
     },
+    moduleFlags: { melee: { url: base } },
   });
-  world.settings["melee.url"] = base;
   world.settings["melee.ruleset"] = ruleset;
   // The API key is the GM's browser's (a client setting), as the module registers it.
   if (process.env.MELEE_API_KEY) world.storage.gm = { "melee.apiKey": process.env.MELEE_API_KEY };
@@ -145,7 +149,7 @@ async function setUp(ruleset, { npc = false } = {}) {
     current = action;
     return { action: button.action };
   };
-  return { world, example, answered, pending, creation: example.combat };
+  return { world, detail, example, answered, pending, creation: example.combat };
 }
 
 const tables = [];
@@ -162,9 +166,37 @@ function boot(world, userId) {
 
 const gmGet = async (path, token) => (await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } })).json();
 
+/** The snapshot the GM's browser keeps for a fight (a client setting: its local storage). */
+const savedSnapshot = (world, combatId) => JSON.parse(world.storage.gm?.["melee.snapshots"] ?? "{}")[combatId];
+
+const HEALTH = { "age-du-silicium": "blessures" };
+
+/** Melee's combat as the GM's client mirrored it: each actor's health (the dnd5e-like first one at
+ * system.attributes.hp, the others in their Melee flags), its melee-* status effects (registered in
+ * the GM's CONFIG.statusEffects with the ruleset's words), the tracker's turn and round. */
+function assertMirrored(world, detail, live) {
+  const field = HEALTH[detail.id] ?? "pv";
+  const config = world.clients.get("gm").CONFIG.statusEffects;
+  const words = detail.labels.en.condition;
+  live.combatants.forEach((fighter, i) => {
+    const data = world.actors.find((a) => a.id === `actor-${fighter.id}`);
+    const written = i === 0 ? data.system.attributes.hp : data.flags.melee?.health;
+    assert.deepEqual(written, { value: fighter[field], max: fighter[`${field}_max`] }, `${fighter.id}'s health`);
+    const codes = fighter.conditions.map((c) => c.code);
+    assert.deepEqual([...data.statuses].sort(), codes.map((c) => `melee-${c}`).sort(), `${fighter.id}'s status effects`);
+    for (const code of codes) {
+      const effect = config.find((e) => e.id === `melee-${code}`);
+      assert.equal(effect?.name, words[code].charAt(0).toUpperCase() + words[code].slice(1));
+    }
+  });
+  const awaited = live.awaiting.map((a) => a.actor).find((id) => world.combat.combatants.some((c) => c.id === id));
+  if (awaited) assert.equal(world.combat.combatants[world.combat.turn].id, awaited, "the tracker's turn");
+  assert.equal(world.combat.round, live.round, "the tracker's round");
+}
+
 for (const ruleset of rulesets) {
   test(`${ruleset}: a fight started from Foundry's Combat, played through the prompts, to its end`, { timeout: 120_000 }, async () => {
-    const { world, example, answered, creation } = await setUp(ruleset);
+    const { world, detail, example, answered, creation } = await setUp(ruleset);
     const [gm, alice, bob, carol] = ["gm", "alice", "bob", "carol"].map((id) => boot(world, id));
     await Promise.all([gm.ready, alice.ready, bob.ready, carol.ready]);
 
@@ -191,9 +223,14 @@ for (const ruleset of rulesets) {
     assert.ok(world.chat.length >= entries - 1, "one chat message per log entry that has sentences");
     assert.ok(world.chat.every((m) => m.speaker.alias === "Melee" && m.content.startsWith('<div class="melee-entry">')));
 
-    // The snapshot is saved after each action once Melee has the snapshot API.
-    const snapshotApi = (await fetch(`${base}/combats/${state.combatId}/snapshot`, { headers: { Authorization: `Bearer ${gmToken}` } })).status;
-    if (snapshotApi === 200) assert.equal(typeof world.state().snapshot, "string");
+    // Melee's state on the world: health, status effects, turn and round.
+    const live = await gmGet(`/combats/${state.combatId}`, gmToken);
+    assertMirrored(world, detail, live);
+
+    // The snapshot is saved after each action in the GM's browser, nowhere a player receives it.
+    const saved = savedSnapshot(world, state.combatId);
+    assert.equal(typeof saved, "string");
+    assert.ok(!world.shared().includes(saved), "the snapshot in the world's shared data");
 
     await gm.endCombat(undefined, "The test is over.");
     await world.until(() => world.state()?.status === "over");
@@ -228,8 +265,9 @@ test("sistema-2d6: an NPC answered by the GM; Melee loses the fight, Foundry res
   }
   // Ana attacks (Alice's prompt); Capanga's defense is awaited from the GM.
   await world.until(() => world.state()?.lastSeq >= 2 && world.state().awaiting.some((a) => a.actor === capanga));
-  const saved = world.state().snapshot;
+  const saved = savedSnapshot(world, state.combatId);
   assert.equal(typeof saved, "string");
+  assert.ok(!world.shared().includes(saved), "the snapshot in the world's shared data");
 
   // Melee loses the combat (the GM deletes it), and every Foundry client goes away.
   gm.stop();
@@ -290,4 +328,62 @@ test("sistema-2d6: the mapping reads the actors' data, the GM's paths, the actor
   await gm.endCombat(undefined, "The test is over.");
   await world.until(() => world.state()?.status === "over");
   gm.stop();
+});
+
+test("sistema-2d6: an actor Melee can read nothing from is refused until the GM fills its Melee sheet; a closed prompt comes back", { timeout: 120_000 }, async () => {
+  const { world, creation } = await setUp("sistema-2d6", { npc: true });
+  const capanga = world.actors[1];
+  capanga.system = { biography: "A thug from the docks." };
+  const gm = boot(world, "gm");
+  const alice = boot(world, "alice");
+  await Promise.all([gm.ready, alice.ready]);
+  // Refused, naming it: it would otherwise fight with the example's statistics under its name.
+  assert.equal(await gm.startCombat({ dice: creation.dice, seed: creation.seed }), null);
+  assert.deepEqual(
+    world.notes.filter((n) => n.level !== "info").map((n) => n.message),
+    [en.Error.NoSheet.replace("{names}", "Capanga")],
+  );
+  assert.equal(world.state(), null, "nothing started");
+
+  // The GM's Melee sheet editor opens with the fields Melee needs (the example's), the GM sets pv.
+  world.respond = async ({ user, title, content, buttons }) => {
+    assert.equal(user, "gm");
+    assert.equal(title, en.Sheet.Title.replace("{name}", capanga.name));
+    assert.deepEqual(buttons.map((b) => b.action), ["submit"]);
+    const shown = JSON.parse(unescape(/<textarea [^>]*>([\s\S]*?)<\/textarea>/.exec(content)[1]));
+    assert.ok(typeof shown.attributes?.FOR === "number" && !("id" in shown) && !("side" in shown), JSON.stringify(shown));
+    return { action: "submit", values: { sheet: JSON.stringify({ ...shown, pv: 11 }) } };
+  };
+  assert.equal(await gm.editSheet(capanga.id), true);
+  assert.equal(capanga.flags.melee.sheet.pv, 11);
+
+  // Alice closes her prompt without acting, once the fight has settled (nobody acts: nothing
+  // changes, so nothing prompts her again); the tracker's "Your move" button brings it back.
+  let alicePrompts = 0;
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  world.respond = async ({ user }) => {
+    if (user !== "alice") return null;
+    alicePrompts++;
+    world.changed();
+    if (alicePrompts === 1) await held;
+    return null;
+  };
+  world.notes.length = 0;
+  const state = await gm.startCombat({ dice: creation.dice, seed: creation.seed });
+  assert.ok(state, JSON.stringify(world.notes));
+  await world.until(() => alicePrompts === 1 && world.state()?.lastSeq >= 1);
+  release();
+  await new Promise((resolve) => setImmediate(resolve)); // the closed prompt's promise chain (no I/O) settles
+  assert.equal(alicePrompts, 1);
+  alice.promptAgain();
+  await world.until(() => alicePrompts === 2);
+  const gmToken = await openSealed(world, "gm", state.gm.gm);
+  const combat = await gmGet(`/combats/${state.combatId}`, gmToken);
+  assert.equal(combat.combatants.find((c) => c.id === "capanga").pv_max, 11);
+  await gm.endCombat(undefined, "The test is over.");
+  await world.until(() => world.state()?.status === "over");
+  assert.equal(savedSnapshot(world, state.combatId), undefined, "a finished fight's snapshot is forgotten");
+  gm.stop();
+  alice.stop();
 });

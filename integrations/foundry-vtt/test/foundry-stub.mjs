@@ -3,7 +3,11 @@
 // ChatMessage, foundry, ui) as src/foundry.ts reads them, its own hooks and its own browser storage
 // (client-scoped settings). Only what the module uses is here, with Foundry's v13 semantics:
 //  - a document update runs the update hook (updateCombat, updateUser) on every client;
-//  - only a GM may update a Combat or a world setting (as Foundry refuses players);
+//  - only a GM may update a Combat or a world setting (as Foundry refuses players); an actor's
+//    owners and the GMs may update it (Document#update with dotted paths, setFlag, unsetFlag,
+//    toggleStatusEffect, which refuses an id not in that client's CONFIG.statusEffects);
+//  - a Combat has turns (its combatants, in the order given), turn and round, set by Combat#update;
+//  - game.modules.get("melee").flags is the installed module.json's `flags` (createWorld's moduleFlags);
 //  - world settings, documents and their flags are what every client receives: a test that looks
 //    for a secret "anywhere a player could read" looks in world.shared();
 //  - DialogV2.wait hands the dialog (title, HTML content, buttons) to world.respond, which the test
@@ -31,6 +35,24 @@ function hasProperty(object, path) {
 }
 
 const clone = (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+
+/** foundry.utils.setProperty: writes `value` at a dotted path, making the objects on the way. */
+function setProperty(object, path, value) {
+  const parts = path.split(".");
+  let node = object;
+  for (const part of parts.slice(0, -1)) {
+    if (node[part] === null || typeof node[part] !== "object") node[part] = {};
+    node = node[part];
+  }
+  node[parts.at(-1)] = value;
+}
+
+/** The statuses a v13 client starts with (a few of CONFIG.statusEffects' defaults). */
+const CORE_STATUS_EFFECTS = [
+  { id: "dead", name: "EFFECT.StatusDead", img: "icons/svg/skull.svg" },
+  { id: "unconscious", name: "EFFECT.StatusUnconscious", img: "icons/svg/unconscious.svg" },
+  { id: "prone", name: "EFFECT.StatusProne", img: "icons/svg/falling.svg" },
+];
 
 class Hooks {
   #handlers = new Map();
@@ -61,14 +83,16 @@ class Hooks {
 
 /**
  * users: [{id, name, isGM}], actors: [{id, name, system, owners: [userId], sheet?}],
- * combat: {id, combatants: [{id, name, actorId, disposition}]}, lang: the interface language file.
+ * combat: {id, combatants: [{id, name, actorId, disposition}]}, lang: the interface language file,
+ * moduleFlags: the `flags` of the module.json installed.
  */
-export function createWorld({ users, actors, combat, lang = "en", langDir }) {
+export function createWorld({ users, actors, combat, lang = "en", langDir, moduleFlags = {} }) {
   const words = flatten(JSON.parse(readFileSync(`${langDir}/${lang}.json`, "utf8")));
   const world = {
     users: users.map((u) => ({ ...u, active: false, flags: {} })),
-    actors: actors.map((a) => ({ ...a, flags: a.sheet ? { melee: { sheet: a.sheet } } : {} })),
-    combat: { ...combat, flags: {} },
+    actors: actors.map((a) => ({ ...a, statuses: [], flags: a.sheet ? { melee: { sheet: a.sheet } } : {} })),
+    combat: { ...combat, turn: null, round: 0, flags: {} },
+    moduleFlags,
     settings: {},
     chat: [],
     notes: [],
@@ -133,23 +157,66 @@ function makeClient(world, userId, words, lang) {
     },
   });
   const users = () => world.users.map(userView);
+  const mayUpdate = (data) => me().isGM || (data.owners ?? []).includes(userId);
   const actorView = (data) => ({
     id: data.id,
     name: data.name,
     system: clone(data.system),
+    get statuses() { return new Set(data.statuses); },
     getFlag: (scope, key) => clone(data.flags[scope]?.[key]),
+    setFlag: async (scope, key, value) => {
+      if (!mayUpdate(data)) throw new Error("stub: only an owner or a GM may update an actor");
+      (data.flags[scope] ??= {})[key] = clone(value);
+      world.changed();
+    },
+    unsetFlag: async (scope, key) => {
+      if (!mayUpdate(data)) throw new Error("stub: only an owner or a GM may update an actor");
+      delete data.flags[scope]?.[key];
+      world.changed();
+    },
+    update: async (changes) => {
+      if (!mayUpdate(data)) throw new Error("stub: only an owner or a GM may update an actor");
+      for (const [path, value] of Object.entries(flatten(changes))) {
+        if (!path.startsWith("system.") && !path.startsWith("flags.")) throw new Error(`stub: ${path} is not actor data`);
+        setProperty(data, path, clone(value));
+      }
+      world.changed();
+    },
+    toggleStatusEffect: async (statusId, { active } = {}) => {
+      if (!mayUpdate(data)) throw new Error("stub: only an owner or a GM may update an actor");
+      if (!client.CONFIG.statusEffects.some((e) => e.id === statusId)) throw new Error(`Invalid status ID "${statusId}" provided to Actor#toggleStatusEffect`);
+      const has = data.statuses.includes(statusId);
+      const wanted = active ?? !has;
+      if (wanted === has) return has ? true : undefined;
+      data.statuses = wanted ? [...data.statuses, statusId] : data.statuses.filter((s) => s !== statusId);
+      world.changed();
+      return wanted ? { id: statusId } : false;
+    },
     testUserPermission: (user, level) => level === "OWNER" && (user.isGM || (data.owners ?? []).includes(user.id)),
     ownership: Object.fromEntries((data.owners ?? []).map((id) => [id, OWNER])),
   });
+  const combatantViews = (data) =>
+    data.combatants.map((c) => ({
+      id: c.id,
+      name: c.name,
+      actor: c.actorId ? actorView(world.actors.find((a) => a.id === c.actorId)) : null,
+      token: { disposition: c.disposition ?? 0 },
+    }));
   const combatView = (data) => ({
     id: data.id,
     combatants: {
-      contents: data.combatants.map((c) => ({
-        id: c.id,
-        name: c.name,
-        actor: c.actorId ? actorView(world.actors.find((a) => a.id === c.actorId)) : null,
-        token: { disposition: c.disposition ?? 0 },
-      })),
+      get contents() { return combatantViews(data); },
+      get: (id) => combatantViews(data).find((c) => c.id === id),
+    },
+    get turns() { return combatantViews(data); },
+    get turn() { return data.turn; },
+    get round() { return data.round; },
+    update: async (changes) => {
+      if (!me().isGM) throw new Error("stub: only a GM may update a Combat");
+      for (const key of Object.keys(changes)) if (!["turn", "round"].includes(key)) throw new Error(`stub: Combat#update of ${key}`);
+      Object.assign(data, clone(changes));
+      world.broadcast("updateCombat", (c) => [c.game.combat, clone(changes), {}, userId]);
+      world.changed();
     },
     getFlag: (scope, key) => clone(data.flags[scope]?.[key]),
     setFlag: async (scope, key, value) => {
@@ -159,13 +226,14 @@ function makeClient(world, userId, words, lang) {
       world.changed();
     },
   });
-  const module = { id: "melee" };
+  const module = { id: "melee", flags: clone(world.moduleFlags) };
   const notify = (level) => (message) => {
     world.notes.push({ user: userId, level, message });
     world.changed();
   };
   const client = {
     Hooks: new Hooks(),
+    CONFIG: { statusEffects: clone(CORE_STATUS_EFFECTS) },
     game: {
       get user() { return userView(me()); },
       users: {
@@ -174,6 +242,12 @@ function makeClient(world, userId, words, lang) {
         get: (id) => users().find((u) => u.id === id),
       },
       get combat() { return combatView(world.combat); },
+      actors: {
+        get: (id) => {
+          const data = world.actors.find((a) => a.id === id);
+          return data ? actorView(data) : undefined;
+        },
+      },
       combats: { get contents() { return [combatView(world.combat)]; } },
       modules: { get: (id) => (id === "melee" ? module : undefined) },
       i18n: {
