@@ -32,7 +32,7 @@ from .effects import release
 from .ranged import after_shot, suppression, zone_test
 from .state import Duel, DuelCombat, DuelCombatant, Res
 from .tables import THREATEN
-from .wounds import pv_adjusted
+from .wounds import pv_adjusted, wound_level_set
 
 # Actions that make a suppressed combatant move or act in the zone (E-2, Tir de suppression).
 ACTS_IN_ZONE = frozenset({"attack", "shoot", "threaten", "counter", "join", "reload", "break_free"})
@@ -223,12 +223,15 @@ def _break_free(res: Res, actor: DuelCombatant, action: Action) -> None:
 
 
 def adjusted(res: Res, target: DuelCombatant, action: Action, changes: dict[str, Any]) -> bool:
-    """After the GM's adjust: this ruleset's own fields (care, narrative falls, a new attacker), and what PV mean."""
+    """After the GM's adjust: this ruleset's own fields (care, narrative falls, a new attacker), and what PV and the
+    wound level mean."""
     before = changes.get("pv", target["pv"])
     if action["pv"] is not None:
         target["pv"] = action["pv"]
         res.emit("pv_set", target=target["id"], pv=action["pv"], author=GM, reason=action["reason"])
     pv_adjusted(res, target, before)
+    if "wound" in changes and "malus" not in changes:  # a malus the GM sets with the level is his to choose
+        wound_level_set(res, target)
     for code in action["remove"]:
         if remove(target, code):
             res.emit("condition_removed", target=target["id"], condition=code, author=GM, reason=action["reason"])

@@ -379,8 +379,12 @@ def _resolve_shots(
     if firing_cover:
         extra["target_in_cover"] = -firing_cover["penalty"]
     reasons: list[str] = []
-    for _ in plan["blows"]:
+    for index, _ in enumerate(plan["blows"]):
         if is_out(defender):
+            break
+        if index and weapon["id"] in shooter["jammed"]:
+            # "S'enraye si Maladresse...": a weapon jammed by the first shot of a Double tir fires no second.
+            res.emit("shot_not_fired", attacker=shooter["id"], weapon=weapon["id"])
             break
         reasons += _one_shot(res, plan, decl, shooter, defender, weapon, band, extra, cover_ip)
     if spec.get("loses_initiative") and "critical_shot" not in reasons:

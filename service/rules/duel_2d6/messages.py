@@ -62,6 +62,7 @@ ENGLISH: dict[str, Any] = {
     "threat_broken": "{attacker} gets out of {defender}'s threat.",
     "threat_shot": "{attacker} fires at the threatened {defender}: only a critical failure misses, so the shot hits.",
     "weapon_jammed": "{attacker}'s shot jams {weapon} (Dd {dd}).",
+    "shot_not_fired": "{attacker}'s second shot is not fired: {weapon} is jammed.",
     "reloaded": "{actor} reloads {weapon}.",
     "shot_blocked_by_cover": "{defender}'s cover stops {attacker}'s shot.",
     "zigzag_band": "{defender} zigzags: the shot is made as at range {band}.",
@@ -71,6 +72,9 @@ ENGLISH: dict[str, Any] = {
     "ricochet": "A ricochet from {attacker}'s fire hits {target}.",
     "zone_test": "{combatant} acts under fire: " + _ROLL_EN + "[safe?; under cover][!safe?; exposed].",
     "passed": "{actor} does something else.",
+    "wound_malus": "{target} now has a {level}: malus {malus} on every action.",
+    "wound_malus.level=egratignure": "{target} now has only a scratch: no more malus.",
+    "wound_malus.level=aucune": "{target} no longer has any wound: no more malus.",
     "pv_set": "The game master sets {target}'s HP to {pv}[reason? (reason: {reason})].",
 }
 

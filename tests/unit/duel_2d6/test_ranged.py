@@ -177,6 +177,16 @@ def test_jam_on_a_maladresse_with_dd_above_the_skill_and_reload_clears_it():
     assert combatant(state, "ana")["jammed"] == [] and combatant(state, "ana")["ammo"]["pistolet"] == 15
 
 
+def test_a_jam_on_the_first_shot_of_a_double_tir_stops_the_second():
+    # Double tir with the 9 mm at 5 m: 7 + Armes à feu 2 - 2 = 7; 5 + 5 = 10 is a Maladresse (a double that
+    # fails) and Dd 5 > skill 2: "s'enraye". No second shot: the two dice are all the rules take.
+    state, entry = step(gunfight(), shoot("pistolet", 5, shot="double_tir", dice=[5, 5]))
+    assert params(entry, "weapon_jammed") == {"attacker": "ana", "weapon": "pistolet", "dd": 5}
+    assert params(entry, "shot_not_fired") == {"attacker": "ana", "weapon": "pistolet"}
+    assert codes(entry).count("shot_rolled") == 1 and "wounded" not in codes(entry)
+    assert combatant(state, "ana")["jammed"] == ["pistolet"]
+
+
 def test_no_jam_when_dd_is_not_above_the_skill_or_the_weapon_never_jams():
     _, entry = step(gunfight(), shoot("pistolet", 5, dice=[2, 2, 1]))
     assert "weapon_jammed" not in codes(entry)
