@@ -16,6 +16,7 @@ from .duels import (
     awaiting,
     by_id,
     close_exchange,
+    cover_refusal,
     duel_between,
     duels_of,
     face_opponents,
@@ -54,6 +55,9 @@ def resolve(res: Res, action: Action) -> None:
 
 
 def _check_turn(state: DuelCombat, actor: DuelCombatant, kind: str) -> None:
+    refusal = cover_refusal(actor, kind)
+    if refusal is not None:
+        raise ActionNotAllowed(refusal, field="type")
     entry = next((e for e in awaiting(state, only=actor["id"]) if e["actor"] == actor["id"]), None)
     if entry is None:
         entries = awaiting(state)

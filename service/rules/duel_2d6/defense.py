@@ -7,7 +7,7 @@ from typing import Any
 from ..errors import ActionNotAllowed, InvalidAction
 from .arsenal import band_of, check_maneuver, check_reach, hold_refusal, is_ranged, weapon_of, within_reach_of_a_blow
 from .checks import attribute_base, maneuver_base, situation, skill_base, skill_level, specialization
-from .duels import hold_on, is_locked
+from .duels import cover_refusal, hold_on, is_locked
 from .state import DuelCombat, DuelCombatant
 from .tables import DEFENSES, DEFENSIVE_ITEMS, MELEE_ATTACKS, RANGED_DEFENSE_IDS
 
@@ -72,6 +72,10 @@ def check_declaration(
     """Refuse a defense the rules do not allow here, before any die is rolled."""
     defense = decl["defense"]
     _refuse_unless_allowed(plan, 0, defense, f"{prefix}defense")
+    for field in ("defense", "second_defense"):
+        refusal = cover_refusal(defender, "defend", decl[field])
+        if refusal is not None:
+            raise ActionNotAllowed(refusal, field=f"{prefix}{field}")
     if is_locked(state, defender["id"]) and defense not in LOCKED_DEFENSES:
         raise ActionNotAllowed(
             f"{defender['name']} is caught in a Clé: only degagement or jet_for", field=f"{prefix}defense"

@@ -15,11 +15,14 @@ from ..errors import ActionNotAllowed, InvalidAction
 from ..state import Awaiting
 from .arsenal import ammo_refusal, is_ranged, within_reach_of_a_blow
 from .checks import attribute_base, roll_test, skill_base
-from .conditions import PRONE, is_out, is_prone, is_stunned
+from .conditions import PRONE, is_in_cover, is_out, is_prone, is_stunned
 from .state import Duel, DuelCombat, DuelCombatant, Hold, Pair, Res
 from .tables import RANGED_KINDS
 
 ATTACKER_ACTIONS = ["attack", "shoot", "threaten", "join", "face", "pass", "reload"]
+# Behind cover (E-4 Couvert), a fighter still chooses whom he faces, lets his exchange go, and stays behind it.
+IN_COVER_ACTIONS = frozenset({"face", "pass", "defend"})
+IN_COVER_DEFENSES = frozenset({"couvert", "aucune"})
 MAX_INITIATIVE_REROLLS = 20
 
 
@@ -204,6 +207,28 @@ def leave_fight(res: Res, combatant: DuelCombatant) -> None:
 # -- who may act -------------------------------------------------------------------------------
 
 
+def cover_refusal(combatant: DuelCombatant, action_type: str, defense: str | None = None) -> str | None:
+    """Why a fighter behind cover may not do this now, or None: "Couvert | Protection automatique mais aucune
+    action ni déplacement", until the round ends (gap G28).
+
+    The one statement of the rule: the turn check and the defense refuse with it; awaiting and legal.py list
+    with it. ``defense``: the defense declared, for a ``defend``.
+    """
+    if not is_in_cover(combatant):
+        return None
+    if action_type not in IN_COVER_ACTIONS:
+        return (
+            f"{combatant['name']} took cover (Couvert) this round: no action nor movement before the next round, "
+            "only pass"
+        )
+    if defense is not None and defense not in IN_COVER_DEFENSES:
+        return (
+            f"{combatant['name']} took cover (Couvert) this round and stays behind it: "
+            f"couvert or aucune, not {defense}"
+        )
+    return None
+
+
 def _attacker_actions(state: DuelCombat, combatant: DuelCombatant) -> list[str]:
     if is_stunned(combatant):
         return ["pass"]
@@ -241,6 +266,9 @@ def awaiting(state: DuelCombat, only: str | None = None) -> list[Awaiting]:
     entries: dict[str, Awaiting] = {}
 
     def offer(actor: str, actions: list[str], reason: str) -> None:
+        actions = [a for a in actions if cover_refusal(by_id(state, actor), a) is None]
+        if not actions:
+            return
         entry = entries.setdefault(actor, {"actor": actor, "actions": [], "reason": reason})
         entry["actions"] += [a for a in actions if a not in entry["actions"]]
 

@@ -28,7 +28,7 @@ from .arsenal import (
     weapon_of,
 )
 from .checks import attribute_base, roll_test
-from .conditions import is_out, is_stunned
+from .conditions import IN_COVER, add, is_out, is_stunned
 from .defense import absorption, check_declaration, defense_modifiers
 from .duels import by_id, close_exchange, duel_between, face_opponents, give_initiative, hold_on
 from .effects import land_blow, release
@@ -184,6 +184,8 @@ def resolve(res: Res, plan: dict[str, Any], decl: dict[str, Any], *, keeps: bool
     )
     if decl["defense"] == "plongeon":
         defender["last_dive_round"] = state["round"]
+    if decl["defense"] == "couvert" and add(res, defender, IN_COVER, rounds=1):  # until the next round begins
+        res.emit("takes_cover", combatant=defender["id"])
     reasons: list[str] = []
     if decl["defense"] == "contre_attaque":
         if counter_attack(res, defender, attacker, decl["counter"], plan.get("distance")):

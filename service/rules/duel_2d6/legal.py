@@ -28,7 +28,7 @@ from .arsenal import (
 )
 from .conditions import is_out
 from .defense import LOCKED_DEFENSES, allowed
-from .duels import by_id, duel_between, duels_of, hold_on, is_locked, max_opponents, other
+from .duels import by_id, cover_refusal, duel_between, duels_of, hold_on, is_locked, max_opponents, other
 from .state import DuelCombat, DuelCombatant
 from .tables import (
     ALWAYS_CARRIED,
@@ -289,8 +289,10 @@ def _defenses(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> l
     last = actor["last_dive_round"]
     if last is not None and state["round"] - last <= 1:
         permitted = [d for d in permitted if d != "plongeon"]
+    permitted = [d for d in permitted if cover_refusal(actor, "defend", d) is None]
     double = plan["kind"] == "melee" and len(plan["blows"]) == 2
-    second = {"required": True, "choices": allowed(plan, 1)} if double else None
+    seconds = [d for d in allowed(plan, 1) if cover_refusal(actor, "defend", d) is None] if double else []
+    second = {"required": True, "choices": seconds} if double else None
     items = [actor["sheet"]["defensive_item"]] if actor["sheet"]["defensive_item"] else []
     items += [w["id"] for w in _weapons(actor) if not is_ranged(w)]
     # E-5: a fighter with several opponents may choose whom he faces as he declares his defense.

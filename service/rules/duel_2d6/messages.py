@@ -66,6 +66,7 @@ ENGLISH: dict[str, Any] = {
     "reloaded": "{actor} reloads {weapon}.",
     "shot_blocked_by_cover": "{defender}'s cover stops {attacker}'s shot.",
     "zigzag_band": "{defender} zigzags: the shot is made as at range {band}.",
+    "takes_cover": "{combatant} takes cover: no action nor movement until the next round.",
     "leaves_cover": "{combatant} leaves cover.",
     "suppression_fire": "{attacker} lays down suppression fire with {weapon} on {zone}: " + _ROLL_EN + ".",
     "zone_suppressed": "{target} is pinned by {attacker}'s fire ({level}, {bursts:# burst|# bursts}).",
@@ -226,7 +227,13 @@ LABELS: dict[str, Any] = {
         "not_faced": "not facing the attacker",
         "threatened": "under a threat",
     },
-    "condition": {"prone": "on the ground", "stunned": "stunned", "unconscious": "unconscious", "dead": "dead"},
+    "condition": {
+        "prone": "on the ground",
+        "stunned": "stunned",
+        "unconscious": "unconscious",
+        "dead": "dead",
+        "in_cover": "behind cover",
+    },
     "value": {
         "pv": "HP",
         "pv_max": "maximum HP",
