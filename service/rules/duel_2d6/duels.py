@@ -223,8 +223,7 @@ def cover_refusal(combatant: DuelCombatant, action_type: str, defense: str | Non
         )
     if defense is not None and defense not in IN_COVER_DEFENSES:
         return (
-            f"{combatant['name']} took cover (Couvert) this round and stays behind it: "
-            f"couvert or aucune, not {defense}"
+            f"{combatant['name']} took cover (Couvert) this round and stays behind it: couvert or aucune, not {defense}"
         )
     return None
 
