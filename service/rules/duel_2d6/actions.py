@@ -22,8 +22,8 @@ from .duels import (
     face_opponents,
     give_initiative,
     hold_on,
+    join_refusal,
     leave_fight,
-    max_opponents,
     next_round_if_over,
     open_duel,
     other,
@@ -160,16 +160,9 @@ def _counter(res: Res, actor: DuelCombatant, action: Action) -> None:
 def _join(res: Res, actor: DuelCombatant, action: Action) -> None:
     """A newcomer intervenes: an interruption roll decides who holds the initiative."""
     target = res.combatant(action["target"], field="target")
-    if target["side"] == actor["side"] or is_out(target):
-        raise ActionNotAllowed(f"{target['name']} is not an opponent {actor['name']} can engage", field="target")
-    if duel_between(res.state, actor["id"], target["id"]):
-        raise ActionNotAllowed(f"{actor['name']} already fights {target['name']}", field="target")
-    if len(actor["facing"]) >= max_opponents(actor):
-        raise ActionNotAllowed(
-            f"{actor['name']} already faces {len(actor['facing'])} "
-            f"opponents, the most DEX allows ({max_opponents(actor)})",
-            field="target",
-        )
+    refusal = join_refusal(res.state, actor, target)
+    if refusal is not None:
+        raise ActionNotAllowed(refusal, field="target")
     winner = roll_initiative(res, actor, target, interruption=True)
     open_duel(res, actor, target, winner)
 

@@ -30,6 +30,25 @@ def _refuse_unless_allowed(plan: dict[str, Any], index: int, defense: str, field
         )
 
 
+def dive_refusal(state: DuelCombat, defender: DuelCombatant, defense: str) -> str | None:
+    """Plongeon "non consécutif": why ``defender`` may not declare ``defense`` for that, or None.
+
+    The one statement of the rule: check_declaration refuses with it, legal.py lists with it.
+    """
+    last = defender["last_dive_round"]
+    if defense == "plongeon" and last is not None and state["round"] - last <= 1:
+        return f"{defender['name']} dived in round {last}: Plongeon is not allowed on consecutive rounds"
+    return None
+
+
+def locked_refusal(state: DuelCombat, defender: DuelCombatant, defense: str) -> str | None:
+    """Caught in a Clé, only Dégagement, a FOR roll or no defense: why not ``defense``, or None (check_declaration
+    and legal.py)."""
+    if is_locked(state, defender["id"]) and defense not in LOCKED_DEFENSES:
+        return f"{defender['name']} is caught in a Clé: only Dégagement or a FOR roll (2+FOR)"
+    return None
+
+
 def check_counter(
     defender: DuelCombatant,
     attacker: DuelCombatant,
@@ -76,16 +95,9 @@ def check_declaration(
         refusal = cover_refusal(defender, "defend", decl[field])
         if refusal is not None:
             raise ActionNotAllowed(refusal, field=f"{prefix}{field}")
-    if is_locked(state, defender["id"]) and defense not in LOCKED_DEFENSES:
-        raise ActionNotAllowed(
-            f"{defender['name']} is caught in a Clé: only degagement or jet_for", field=f"{prefix}defense"
-        )
-    last = defender["last_dive_round"]
-    if defense == "plongeon" and last is not None and state["round"] - last <= 1:
-        raise ActionNotAllowed(
-            f"{defender['name']} dived in round {last}: Plongeon is not allowed on consecutive rounds",
-            field=f"{prefix}defense",
-        )
+    refusal = locked_refusal(state, defender, defense) or dive_refusal(state, defender, defense)
+    if refusal is not None:
+        raise ActionNotAllowed(refusal, field=f"{prefix}defense")
     if decl["using"] is not None:
         if DEFENSES[defense]["kind"] != "block":
             raise InvalidAction("using names what blocks; only a Bloquer defense uses it", field=f"{prefix}using")

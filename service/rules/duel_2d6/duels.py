@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import next_round, remove
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn, RulesError
 from ..state import Awaiting
 from .arsenal import ammo_refusal, is_ranged, within_reach_of_a_blow
 from .checks import attribute_base, roll_test, skill_base
@@ -63,6 +63,49 @@ def is_locked(state: DuelCombat, combatant_id: str) -> bool:
     return bool(hold and hold["locked"])
 
 
+def face_refusal(actor: DuelCombatant, count: int) -> str | None:
+    """ "Ne peut pas attaquer ou se défendre contre plus d'adversaires que sa DEX": why not ``count``, or None.
+
+    The one statement of the rule: face_opponents and join_refusal refuse with it, legal.py lists with it.
+    """
+    if count > max_opponents(actor):
+        return f"{actor['name']} can face at most {max_opponents(actor)} opponents (DEX), not {count}"
+    return None
+
+
+def join_refusal(state: DuelCombat, actor: DuelCombatant, target: DuelCombatant) -> str | None:
+    """Why ``actor`` may not engage ``target`` now (E-5: a standing opponent not fought yet, within DEX), or None.
+
+    The one statement of the rule: the join refuses with it, legal.py lists with it.
+    """
+    if target["side"] == actor["side"] or is_out(target):
+        return f"{target['name']} is not an opponent {actor['name']} can engage"
+    if duel_between(state, actor["id"], target["id"]):
+        return f"{actor['name']} already fights {target['name']}"
+    return face_refusal(actor, len(actor["facing"]) + 1)
+
+
+def lead_refusal(state: DuelCombat, actor: DuelCombatant, target: DuelCombatant) -> RulesError | None:
+    """Why ``actor`` may not lead an exchange against ``target`` now, or None: their duel, his initiative, not
+    had this round, an opponent he faces. exchange.engaged refuses with it, legal.py lists with it."""
+    duel = duel_between(state, actor["id"], target["id"])
+    if duel is None:
+        return ActionNotAllowed(
+            f"{actor['name']} is not fighting {target['name']}: join that fight first", field="target"
+        )
+    if duel["attacker"] != actor["id"]:
+        return NotYourTurn(f"{target['name']} holds the initiative against {actor['name']}", field="target")
+    if duel["done"]:
+        return ActionNotAllowed(
+            f"{actor['name']} has already had this round's exchange with {target['name']}", field="target"
+        )
+    if target["id"] not in actor["facing"]:
+        return ActionNotAllowed(
+            f"{actor['name']} does not face {target['name']}: choose opponents with a face action", field="target"
+        )
+    return None
+
+
 def face_opponents(res: Res, actor: DuelCombatant, opponents: list[str], field: str) -> None:
     """ "Le personnage peut ne choisir que certains adversaires, tant en attaque qu'en défense" (E-5), at most DEX.
 
@@ -73,10 +116,9 @@ def face_opponents(res: Res, actor: DuelCombatant, opponents: list[str], field: 
     for index, opponent in enumerate(chosen):
         if opponent not in engaged:
             raise InvalidAction(f"{opponent!r} is not an opponent of {actor['name']}", field=f"{field}.{index}")
-    if len(chosen) > max_opponents(actor):
-        raise ActionNotAllowed(
-            f"{actor['name']} can face at most {max_opponents(actor)} opponents (DEX), not {len(chosen)}", field=field
-        )
+    refusal = face_refusal(actor, len(chosen))
+    if refusal is not None:
+        raise ActionNotAllowed(refusal, field=field)
     actor["facing"] = chosen
     res.emit("faces", combatant=actor["id"], opponents=chosen, malus=-len(chosen) if len(chosen) >= 2 else 0)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..errors import ActionNotAllowed, InvalidAction
 from ..state import Action
 from .arsenal import (
     automatic_refusal,
@@ -30,7 +30,7 @@ from .arsenal import (
 from .checks import attribute_base, roll_test
 from .conditions import IN_COVER, add, is_out, is_stunned
 from .defense import absorption, check_declaration, defense_modifiers
-from .duels import by_id, close_exchange, duel_between, face_opponents, give_initiative, hold_on
+from .duels import by_id, close_exchange, duel_between, face_opponents, give_initiative, hold_on, lead_refusal
 from .effects import land_blow, release
 from .ranged import after_shot, land_shot, refuse, spend_ammo
 from .state import Duel, DuelCombatant, Res
@@ -52,22 +52,10 @@ NO_DEFENSE = {
 def engaged(res: Res, actor: DuelCombatant, target_id: str) -> tuple[DuelCombatant, Duel]:
     """The opponent and the duel in which ``actor`` holds the initiative and has not acted."""
     target = res.combatant(target_id, field="target")
-    duel = duel_between(res.state, actor["id"], target_id)
-    if duel is None:
-        raise ActionNotAllowed(
-            f"{actor['name']} is not fighting {target['name']}: join that fight first", field="target"
-        )
-    if duel["attacker"] != actor["id"]:
-        raise NotYourTurn(f"{target['name']} holds the initiative against {actor['name']}", field="target")
-    if duel["done"]:
-        raise ActionNotAllowed(
-            f"{actor['name']} has already had this round's exchange with {target['name']}", field="target"
-        )
-    if target_id not in actor["facing"]:
-        raise ActionNotAllowed(
-            f"{actor['name']} does not face {target['name']}: choose opponents with a face action", field="target"
-        )
-    return target, duel
+    refusal = lead_refusal(res.state, actor, target)
+    if refusal is not None:
+        raise refusal
+    return target, cast("Duel", duel_between(res.state, actor["id"], target_id))  # lead_refusal found it
 
 
 def _check_options(res: Res, action: Action) -> None:
