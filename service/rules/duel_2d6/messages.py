@@ -209,7 +209,16 @@ LABELS: dict[str, Any] = {
     },
     "part": {"tete": "head", "corps": "body", "membre": "limb"},
     "method": {"degagement": "Dégagement", "jet_for": "a FOR roll"},
-    "parts": {"dice": "dice", "FOR": "FOR", "Dd": "Dd"},
+    # The terms of a damage sum (wounds.roll_damage) and of a block's absorption (defense.absorption).
+    "parts": {
+        "dice": "dice",
+        "FOR": "FOR",
+        "Dd": "Dd",
+        "maneuver": "maneuver",
+        "coup_mortel": "Coup mortel",
+        "item": "defensive item",
+        "skill": "weapon skill",
+    },
     "reason": {
         "attack_failed": "the attack failed",
         "better_defense": "a better defense",
