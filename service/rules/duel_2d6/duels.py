@@ -17,7 +17,7 @@ from .arsenal import ammo_refusal, is_ranged, within_reach_of_a_blow
 from .checks import attribute_base, roll_test, skill_base
 from .conditions import PRONE, is_in_cover, is_out, is_prone, is_stunned
 from .state import Duel, DuelCombat, DuelCombatant, Hold, Pair, Res
-from .tables import RANGED_KINDS
+from .tables import DEFENSES, RANGED_KINDS
 
 ATTACKER_ACTIONS = ["attack", "shoot", "threaten", "join", "face", "pass", "reload"]
 # Behind cover (E-4 Couvert), a fighter still chooses whom he faces, lets his exchange go, and stays behind it.
@@ -260,12 +260,13 @@ def cover_refusal(combatant: DuelCombatant, action_type: str, defense: str | Non
         return None
     if action_type not in IN_COVER_ACTIONS:
         return (
-            f"{combatant['name']} took cover (Couvert) this round: no action nor movement before the next round, "
-            "only pass"
+            f"{combatant['name']} took cover (Couvert) this round: no action nor movement before the next round; "
+            "he may only let his exchange go (pass) or choose whom he faces"
         )
     if defense is not None and defense not in IN_COVER_DEFENSES:
         return (
-            f"{combatant['name']} took cover (Couvert) this round and stays behind it: couvert or aucune, not {defense}"
+            f"{combatant['name']} took cover (Couvert) this round and stays behind it: Couvert or no defense, "
+            f"not {DEFENSES[defense]['name']}"
         )
     return None
 
