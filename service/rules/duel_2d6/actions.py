@@ -19,6 +19,7 @@ from .duels import (
     cover_refusal,
     duel_between,
     duels_of,
+    exchanges_led_by,
     face_opponents,
     give_initiative,
     hold_on,
@@ -172,7 +173,7 @@ def _face(res: Res, actor: DuelCombatant, action: Action) -> None:
 
 
 def _open_duels_led_by(res: Res, actor: DuelCombatant, target_id: str | None) -> list[Duel]:
-    duels = [d for d in duels_of(res.state, actor["id"]) if d["attacker"] == actor["id"] and not d["done"]]
+    duels = exchanges_led_by(res.state, actor["id"])
     if target_id is not None:
         duels = [d for d in duels if other(d, actor["id"]) == target_id]
         if not duels:

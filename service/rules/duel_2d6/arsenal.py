@@ -35,9 +35,20 @@ def weapon_of(combatant: DuelCombatant, weapon_id: str, field: str = "weapon") -
     if weapon is None:
         have = ", ".join([w["id"] for w in combatant["sheet"]["weapons"]] + list(ALWAYS_CARRIED))
         raise InvalidAction(f"{combatant['name']} has no weapon {weapon_id!r} (has: {have})", field=field)
-    if weapon_id in combatant["dropped"]:
-        raise ActionNotAllowed(f"{combatant['name']} has lost {weapon['name']} (disarmed)", field=field)
+    refusal = lost_refusal(combatant, weapon)
+    if refusal is not None:
+        raise ActionNotAllowed(refusal, field=field)
     return weapon
+
+
+def lost_refusal(combatant: DuelCombatant, weapon: dict[str, Any]) -> str | None:
+    """Why ``combatant`` cannot use ``weapon``, dropped or taken (Clé, Désarmer), or None.
+
+    The one statement of the rule: weapon_of refuses with it, legal.py and duels.awaiting list with it.
+    """
+    if weapon["id"] in combatant["dropped"]:
+        return f"{combatant['name']} has lost {weapon['name']} (disarmed)"
+    return None
 
 
 def is_ranged(weapon: dict[str, Any]) -> bool:

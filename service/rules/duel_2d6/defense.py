@@ -49,6 +49,12 @@ def locked_refusal(state: DuelCombat, defender: DuelCombatant, defense: str) -> 
     return None
 
 
+def block_refusal(weapon: dict[str, Any]) -> str | None:
+    """Why ``weapon`` cannot block (a ranged weapon: D-6 blocks with a weapon's skill or Défense), or None:
+    check_declaration and legal.py."""
+    return f"{weapon['name']} cannot block" if is_ranged(weapon) else None
+
+
 def check_counter(
     defender: DuelCombatant,
     attacker: DuelCombatant,
@@ -102,9 +108,9 @@ def check_declaration(
         if DEFENSES[defense]["kind"] != "block":
             raise InvalidAction("using names what blocks; only a Bloquer defense uses it", field=f"{prefix}using")
         if decl["using"] != defender["sheet"]["defensive_item"]:
-            weapon = weapon_of(defender, decl["using"], field=f"{prefix}using")
-            if is_ranged(weapon):
-                raise InvalidAction(f"{weapon['name']} cannot block", field=f"{prefix}using")
+            refusal = block_refusal(weapon_of(defender, decl["using"], field=f"{prefix}using"))
+            if refusal is not None:
+                raise InvalidAction(refusal, field=f"{prefix}using")
     if decl["cover_ip"] is not None and defense != "couvert":
         raise InvalidAction("cover_ip belongs to a couvert defense", field=f"{prefix}cover_ip")
     if defense == "contre_attaque":

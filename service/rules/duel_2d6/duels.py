@@ -13,7 +13,7 @@ from typing import Any
 from ..conditions import next_round, remove
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn, RulesError
 from ..state import Awaiting
-from .arsenal import ammo_refusal, is_ranged, within_reach_of_a_blow
+from .arsenal import ammo_refusal, is_ranged, lost_refusal, within_reach_of_a_blow
 from .checks import attribute_base, roll_test, skill_base
 from .conditions import PRONE, is_in_cover, is_out, is_prone, is_stunned
 from .state import Duel, DuelCombat, DuelCombatant, Hold, Pair, Res
@@ -61,6 +61,12 @@ def hold_on(state: DuelCombat, held_id: str) -> Hold | None:
 def is_locked(state: DuelCombat, combatant_id: str) -> bool:
     hold = hold_on(state, combatant_id)
     return bool(hold and hold["locked"])
+
+
+def exchanges_led_by(state: DuelCombat, actor_id: str) -> list[Duel]:
+    """The duels whose exchange ``actor_id`` still leads this round: a pass (its targets), a reload or a break
+    free ends them; legal.py lists the pass's targets with it."""
+    return [d for d in duels_of(state, actor_id) if d["attacker"] == actor_id and not d["done"]]
 
 
 def face_refusal(actor: DuelCombatant, count: int) -> str | None:
@@ -288,7 +294,7 @@ def _can_counter(combatant: DuelCombatant, threat: dict[str, Any]) -> bool:
     if within_reach_of_a_blow(threat.get("distance")):
         return True
     return any(
-        is_ranged(w) and w["id"] not in combatant["dropped"] and ammo_refusal(combatant, w, 1) is None
+        is_ranged(w) and lost_refusal(combatant, w) is None and ammo_refusal(combatant, w, 1) is None
         for w in combatant["sheet"]["weapons"]
     )
 

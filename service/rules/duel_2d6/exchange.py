@@ -58,11 +58,27 @@ def engaged(res: Res, actor: DuelCombatant, target_id: str) -> tuple[DuelCombata
     return target, cast("Duel", duel_between(res.state, actor["id"], target_id))  # lead_refusal found it
 
 
+# The fields of an attack or a shot that belong to an optional rule: the option, the rule's name.
+OPTIONAL_FIELDS = {
+    "coup_mortel_steps": ("coup_mortel_rule", "the optional Coup mortel rule (C-6)"),
+    "aim": ("hit_location", "the optional hit-location rule (C-5)"),
+}
+
+
+def optional_rule_refusal(options: dict[str, Any], field: str) -> str | None:
+    """Why ``field`` of an attack or a shot may not be used in this combat (its optional rule is off), or None.
+
+    The one statement of the rule: the attack and the shot refuse with it, legal.py lists the field with it.
+    """
+    option, rule = OPTIONAL_FIELDS[field]
+    return None if options[option] else f"{rule} is off in this combat"
+
+
 def _check_options(res: Res, action: Action) -> None:
-    if action["coup_mortel_steps"] and not res.options["coup_mortel_rule"]:
-        raise ActionNotAllowed("the optional Coup mortel rule (C-6) is off in this combat", field="coup_mortel_steps")
-    if action["aim"] and not res.options["hit_location"]:
-        raise ActionNotAllowed("the optional hit-location rule (C-5) is off in this combat", field="aim")
+    for field in OPTIONAL_FIELDS:
+        refusal = optional_rule_refusal(res.options, field) if action[field] else None
+        if refusal is not None:
+            raise ActionNotAllowed(refusal, field=field)
 
 
 def declare_attack(res: Res, attacker: DuelCombatant, action: Action) -> None:

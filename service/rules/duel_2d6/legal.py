@@ -2,9 +2,10 @@
 
 Each rule that may refuse an action is one ``*_refusal`` function, which the
 resolution refuses with and this listing lists with: arsenal.ammo_refusal,
-automatic_refusal, maneuver_refusal, hold_refusal, reach_refusal;
-defense.dive_refusal, locked_refusal; duels.lead_refusal, join_refusal,
-face_refusal, cover_refusal. An inline defense and a Double Manoeuvre's
+automatic_refusal, maneuver_refusal, hold_refusal, reach_refusal, lost_refusal;
+defense.dive_refusal, locked_refusal, block_refusal;
+exchange.optional_rule_refusal; duels.lead_refusal, join_refusal,
+face_refusal, cover_refusal (and exchanges_led_by). An inline defense and a Double Manoeuvre's
 second blow against an opponent already held stay for the client to compose.
 """
 
@@ -22,22 +23,25 @@ from .arsenal import (
     band_of,
     hold_refusal,
     is_ranged,
+    lost_refusal,
     maneuver_refusal,
     reach_refusal,
     shots_of,
     within_reach_of_a_blow,
 )
-from .defense import allowed, dive_refusal, locked_refusal
+from .defense import allowed, block_refusal, dive_refusal, locked_refusal
 from .duels import (
     by_id,
     cover_refusal,
     duels_of,
+    exchanges_led_by,
     face_refusal,
     hold_on,
     join_refusal,
     lead_refusal,
     other,
 )
+from .exchange import optional_rule_refusal
 from .state import DuelCombat, DuelCombatant
 from .tables import (
     ALWAYS_CARRIED,
@@ -72,8 +76,7 @@ def _weapons(actor: DuelCombatant) -> list[dict[str, Any]]:
     weapons = list(actor["sheet"]["weapons"])  # arsenal.weapon_of: the sheet's first
     held = {x["id"] for x in weapons}
     weapons += [{"id": w, **WEAPONS[w]} for w in ALWAYS_CARRIED if w not in held]
-    dropped = actor["dropped"]
-    return [w for w in weapons if w["id"] not in dropped] if dropped else weapons
+    return [w for w in weapons if lost_refusal(actor, w) is None]
 
 
 def _shooting(actor: DuelCombatant) -> list[dict[str, Any]]:
@@ -110,10 +113,13 @@ def _led(state: DuelCombat, actor: DuelCombatant) -> list[DuelCombatant]:
 
 
 def _optional_rules(state: DuelCombat) -> dict[str, Any]:
-    options = state["options"]
+    """The fields of an optional rule (optional_rule_refusal): listed only with their rule on."""
+    specs = {
+        "coup_mortel_steps": {"type": "integer", "minimum": 0, "maximum": 5},
+        "aim": {"choices": sorted(LOCATION_NAMES)},
+    }
     return {
-        "coup_mortel_steps": {"type": "integer", "minimum": 0, "maximum": 5} if options["coup_mortel_rule"] else None,
-        "aim": {"choices": sorted(LOCATION_NAMES)} if options["hit_location"] else None,
+        field: spec if optional_rule_refusal(state["options"], field) is None else None for field, spec in specs.items()
     }
 
 
@@ -260,9 +266,7 @@ def _faces(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list
 
 
 def _passes(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
-    led = [
-        other(d, actor["id"]) for d in duels_of(state, actor["id"]) if d["attacker"] == actor["id"] and not d["done"]
-    ]
+    led = [other(d, actor["id"]) for d in exchanges_led_by(state, actor["id"])]
     return [describe(ruleset, state, actor["id"], "pass", target={"choices": led} if led else None)]
 
 
@@ -307,7 +311,7 @@ def _defenses(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> l
     seconds = [d for d in allowed(plan, 1) if cover_refusal(actor, "defend", d) is None] if double else []
     second = {"required": True, "choices": seconds} if double else None
     items = [actor["sheet"]["defensive_item"]] if actor["sheet"]["defensive_item"] else []
-    items += [w["id"] for w in _weapons(actor) if not is_ranged(w)]
+    items += [w["id"] for w in _weapons(actor) if block_refusal(w) is None]
     # E-5: a fighter with several opponents may choose whom he faces as he declares his defense.
     face = (
         {"choices": _face_sets(state, actor, including=attacker["id"])}

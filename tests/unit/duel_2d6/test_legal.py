@@ -6,7 +6,7 @@ functions the resolution refuses with and legal.py lists with. The tests
 change one of them in one place and watch both sides follow.
 """
 
-from service.rules.duel_2d6 import arsenal, duels
+from service.rules.duel_2d6 import arsenal, duels, exchange
 from service.rules.duel_2d6 import defense as defense_rules
 from service.rules.errors import ActionNotAllowed, InvalidAction
 
@@ -301,3 +301,63 @@ def test_a_shorter_range_in_reach_refusal_bounds_the_listing_and_refuses_the_sho
     _replace(monkeypatch, original, court_only)
     assert _pistol_reach(state) == {10}
     assert refused(state, shoot("pistolet", 20), ActionNotAllowed) == "distance"
+
+
+# -- what a fighter holds: arsenal.lost_refusal; the optional rules' fields: exchange.optional_rule_refusal ---
+
+
+def _attack_weapons(state, actor="ana"):
+    return {c["params"]["weapon"]["choices"][0] for c in legal(state, actor) if c["type"] == "attack"}
+
+
+def test_losing_a_weapon_in_lost_refusal_refuses_it_in_the_resolution_and_the_listing(monkeypatch):
+    state = fight(ana(weapons=[{"id": "dague", "catalog": "dague"}]), bob())
+    assert _attack_weapons(state) == {"dague", "poing", "pied"}
+    original = arsenal.lost_refusal
+
+    def dagger_lost(combatant, weapon):
+        return "lost" if weapon["id"] == "dague" else original(combatant, weapon)
+
+    _replace(monkeypatch, original, dagger_lost)
+    assert _attack_weapons(state) == {"poing", "pied"}
+    assert refused(state, attack(maneuver="coup_simple", weapon="dague"), ActionNotAllowed) == "weapon"
+
+
+def test_turning_the_optional_rules_on_in_optional_rule_refusal_lists_and_accepts_their_fields(monkeypatch):
+    state = fight(ana(), bob())  # both optional rules off, as by default
+    attacks = [c["params"] for c in legal(state, "ana") if c["type"] == "attack"]
+    assert all("coup_mortel_steps" not in p and "aim" not in p for p in attacks)
+    assert refused(state, attack(coup_mortel_steps=1), ActionNotAllowed) == "coup_mortel_steps"
+    _replace(monkeypatch, exchange.optional_rule_refusal, lambda options, field: None)
+    attacks = [c["params"] for c in legal(state, "ana") if c["type"] == "attack"]
+    assert all("coup_mortel_steps" in p and "aim" in p for p in attacks)
+    # One Coup mortel step: 7 + Bagarre 1 - 2 = 6; 6 + 5 misses.
+    _, entry = step(state, attack(coup_mortel_steps=1, dice=[6, 5]))
+    assert params(entry, "attack_rolled")["target"] == 6
+
+
+def test_refusing_a_weapon_in_block_refusal_refuses_the_block_and_lists_it_not(monkeypatch):
+    state, _ = step(fight(ana(), bob(weapons=[{"id": "dague", "catalog": "dague"}])), attack(defense=None))
+
+    def blockers():
+        return {
+            u
+            for c in legal(state, "bob")
+            if c["type"] == "defend" and "using" in c["params"]
+            for u in c["params"]["using"]["choices"]
+        }
+
+    assert blockers() == {"dague", "poing", "pied"}
+    original = defense_rules.block_refusal
+    _replace(monkeypatch, original, lambda weapon: "no" if weapon["id"] == "dague" else original(weapon))
+    assert blockers() == {"poing", "pied"}
+    declared = {"type": "defend", "actor": "bob", "defense": "bloquer", "using": "dague"}
+    assert refused(state, declared, InvalidAction) == "using"
+
+
+def test_the_exchanges_led_in_exchanges_led_by_are_the_pass_targets_listed_and_accepted(monkeypatch):
+    state = fight(ana(), bob())
+    assert [c["params"]["target"]["choices"] for c in legal(state, "ana") if c["type"] == "pass"] == [["bob"]]
+    _replace(monkeypatch, duels.exchanges_led_by, lambda state, actor_id: [])
+    assert [c["params"].get("target") for c in legal(state, "ana") if c["type"] == "pass"] == [None]
+    assert refused(state, {"type": "pass", "actor": "ana", "target": "bob"}, ActionNotAllowed) == "target"
