@@ -313,6 +313,8 @@ def render(
             shown[name] = item
         elif name in GM_WORDS and isinstance(value, str) and params.get("author") == GM_AUTHOR:
             shown[name] = value.strip()
+        elif name == "value" and isinstance(value, str) and (per_weapon := _per_weapon(value, names, labels)):
+            shown[name] = per_weapon
         elif (words := labels.get(name)) and (in_words := _labelled(words, value, lang)):
             shown[name] = in_words
         else:
@@ -336,6 +338,19 @@ def _item_name(item_id: str, names: Mapping[str, str], labels: Mapping[str, Mapp
     if f"weapon:{item_id}" in names:
         return names[f"weapon:{item_id}"]
     return words.get(item_id)
+
+
+def _per_weapon(path: str, names: Mapping[str, str], labels: Mapping[str, Mapping[str, str]]) -> str | None:
+    """A GM's ``value`` kept per weapon (``ammo.<weapon id>``) in words: "ammunition (9 mm automatic pistol)",
+    the weapon as a menu names it; None for any other value."""
+    key, dot, weapon_id = path.partition(".")
+    words = labels.get("value") or {}
+    if not dot or path in words or key not in words:
+        return None
+    catalog = names.get(f"catalog:{weapon_id}")
+    weapons = labels.get("weapon") or {}
+    weapon = weapons.get(catalog) if catalog else names.get(f"weapon:{weapon_id}", weapons.get(weapon_id))
+    return f"{words[key]} ({weapon})" if weapon else None
 
 
 @lru_cache(maxsize=4096)

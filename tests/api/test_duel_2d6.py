@@ -163,6 +163,21 @@ def test_worked_example_f_the_thug_and_philip(client):
     )
 
 
+PISTOL = [{"id": "pistolet", "catalog": "pistolet_9mm"}]
+ANA_TAKES_COVER = [
+    # Interruption: Cid 2 + DEX 1 = 3, 6 + 5 fails; Ana 2 + DEX 2 = 4, 1 + 2 succeeds.
+    {"type": "join", "actor": "cid", "target": "ana", "dice": [6, 5, 1, 2]},
+    {
+        "type": "shoot",
+        "actor": "bob",
+        "target": "ana",
+        "weapon": "pistolet",
+        "distance": 20,
+        "defense": {"defense": "couvert"},
+    },
+]
+
+
 @pytest.mark.parametrize(
     ("sheets", "options", "setup", "illegal", "status", "pointer"),
     [
@@ -201,6 +216,15 @@ def test_worked_example_f_the_thug_and_philip(client):
             "/defense/defense",
         ),
         ({}, {}, [], {"type": "join", "actor": "ana", "target": "cid"}, 409, "/target"),
+        (
+            # Bob (surprise) shoots Ana, who takes Couvert; she then attacks Cid in the same round.
+            {"ana": {"attributes": {"FOR": 0, "DEX": 2, "CON": 0, "SEN": 0}}, "bob": {"weapons": PISTOL}},
+            {"surprise": ["bob"]},
+            ANA_TAKES_COVER,
+            {"type": "attack", "actor": "ana", "target": "cid"},
+            409,
+            "/type",
+        ),
         ({}, {}, [], {"type": "attack", "actor": "bob", "target": "ana"}, 409, "/actor"),
         ({}, {}, [], {"type": "attack", "actor": "ana", "target": "bob", "weapon": "bazooka"}, 422, "/weapon"),
     ],
@@ -209,6 +233,7 @@ def test_worked_example_f_the_thug_and_philip(client):
         "one-hand-beyond-500m",
         "plongeon-twice",
         "more-opponents-than-dex",
+        "acts-after-couvert",
         "not-your-turn",
         "unknown-weapon",
     ],
@@ -228,6 +253,18 @@ def test_illegal_actions_are_refused_and_change_nothing(client, sheets, options,
     problem = response.get_json()
     assert problem["errors"][0]["pointer"] == pointer and problem["detail"]
     assert client.get(location).get_json() == before
+
+
+def test_the_refusal_after_couvert_names_the_rule(client):
+    ana = fighter("ana", "heroes", attributes={"FOR": 0, "DEX": 2, "CON": 0, "SEN": 0})
+    location, _ = create(
+        client, body(ana, fighter("bob", "villains", weapons=PISTOL), fighter("cid", "villains"), surprise=["bob"])
+    )
+    for action in ANA_TAKES_COVER:
+        act(client, location, action)
+    response = client.post(f"{location}/actions", json={"type": "threaten", "actor": "ana", "target": "cid"})
+    assert response.status_code == 409
+    assert response.get_json()["detail"].startswith("Ana took cover (Couvert) this round: no action nor movement")
 
 
 def _play_to_the_end(client, location, combat, actions=None):

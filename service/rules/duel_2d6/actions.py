@@ -16,13 +16,15 @@ from .duels import (
     awaiting,
     by_id,
     close_exchange,
+    cover_refusal,
     duel_between,
     duels_of,
+    exchanges_led_by,
     face_opponents,
     give_initiative,
     hold_on,
+    join_refusal,
     leave_fight,
-    max_opponents,
     next_round_if_over,
     open_duel,
     other,
@@ -32,7 +34,7 @@ from .effects import release
 from .ranged import after_shot, suppression, zone_test
 from .state import Duel, DuelCombat, DuelCombatant, Res
 from .tables import THREATEN
-from .wounds import pv_adjusted
+from .wounds import pv_adjusted, wound_level_set
 
 # Actions that make a suppressed combatant move or act in the zone (E-2, Tir de suppression).
 ACTS_IN_ZONE = frozenset({"attack", "shoot", "threaten", "counter", "join", "reload", "break_free"})
@@ -54,6 +56,9 @@ def resolve(res: Res, action: Action) -> None:
 
 
 def _check_turn(state: DuelCombat, actor: DuelCombatant, kind: str) -> None:
+    refusal = cover_refusal(actor, kind)
+    if refusal is not None:
+        raise ActionNotAllowed(refusal, field="type")
     entry = next((e for e in awaiting(state, only=actor["id"]) if e["actor"] == actor["id"]), None)
     if entry is None:
         entries = awaiting(state)
@@ -156,16 +161,9 @@ def _counter(res: Res, actor: DuelCombatant, action: Action) -> None:
 def _join(res: Res, actor: DuelCombatant, action: Action) -> None:
     """A newcomer intervenes: an interruption roll decides who holds the initiative."""
     target = res.combatant(action["target"], field="target")
-    if target["side"] == actor["side"] or is_out(target):
-        raise ActionNotAllowed(f"{target['name']} is not an opponent {actor['name']} can engage", field="target")
-    if duel_between(res.state, actor["id"], target["id"]):
-        raise ActionNotAllowed(f"{actor['name']} already fights {target['name']}", field="target")
-    if len(actor["facing"]) >= max_opponents(actor):
-        raise ActionNotAllowed(
-            f"{actor['name']} already faces {len(actor['facing'])} "
-            f"opponents, the most DEX allows ({max_opponents(actor)})",
-            field="target",
-        )
+    refusal = join_refusal(res.state, actor, target)
+    if refusal is not None:
+        raise ActionNotAllowed(refusal, field="target")
     winner = roll_initiative(res, actor, target, interruption=True)
     open_duel(res, actor, target, winner)
 
@@ -175,7 +173,7 @@ def _face(res: Res, actor: DuelCombatant, action: Action) -> None:
 
 
 def _open_duels_led_by(res: Res, actor: DuelCombatant, target_id: str | None) -> list[Duel]:
-    duels = [d for d in duels_of(res.state, actor["id"]) if d["attacker"] == actor["id"] and not d["done"]]
+    duels = exchanges_led_by(res.state, actor["id"])
     if target_id is not None:
         duels = [d for d in duels if other(d, actor["id"]) == target_id]
         if not duels:
@@ -223,12 +221,15 @@ def _break_free(res: Res, actor: DuelCombatant, action: Action) -> None:
 
 
 def adjusted(res: Res, target: DuelCombatant, action: Action, changes: dict[str, Any]) -> bool:
-    """After the GM's adjust: this ruleset's own fields (care, narrative falls, a new attacker), and what PV mean."""
+    """After the GM's adjust: this ruleset's own fields (care, narrative falls, a new attacker), and what PV and the
+    wound level mean."""
     before = changes.get("pv", target["pv"])
     if action["pv"] is not None:
         target["pv"] = action["pv"]
         res.emit("pv_set", target=target["id"], pv=action["pv"], author=GM, reason=action["reason"])
     pv_adjusted(res, target, before)
+    if "wound" in changes and "malus" not in changes:  # a malus the GM sets with the level is his to choose
+        wound_level_set(res, target)
     for code in action["remove"]:
         if remove(target, code):
             res.emit("condition_removed", target=target["id"], condition=code, author=GM, reason=action["reason"])

@@ -11,6 +11,7 @@ from .state import DuelCombatant
 from .tables import (
     ALWAYS_CARRIED,
     BAND_LIMITS,
+    BAND_NAMES,
     BANDS,
     COUNTER_MALUS,
     DISTANCE_MALUS,
@@ -34,9 +35,20 @@ def weapon_of(combatant: DuelCombatant, weapon_id: str, field: str = "weapon") -
     if weapon is None:
         have = ", ".join([w["id"] for w in combatant["sheet"]["weapons"]] + list(ALWAYS_CARRIED))
         raise InvalidAction(f"{combatant['name']} has no weapon {weapon_id!r} (has: {have})", field=field)
-    if weapon_id in combatant["dropped"]:
-        raise ActionNotAllowed(f"{combatant['name']} has lost {weapon['name']} (disarmed)", field=field)
+    refusal = lost_refusal(combatant, weapon)
+    if refusal is not None:
+        raise ActionNotAllowed(refusal, field=field)
     return weapon
+
+
+def lost_refusal(combatant: DuelCombatant, weapon: dict[str, Any]) -> str | None:
+    """Why ``combatant`` cannot use ``weapon``, dropped or taken (Clé, Désarmer), or None.
+
+    The one statement of the rule: weapon_of refuses with it, legal.py and duels.awaiting list with it.
+    """
+    if weapon["id"] in combatant["dropped"]:
+        return f"{combatant['name']} has lost {weapon['name']} (disarmed)"
+    return None
 
 
 def is_ranged(weapon: dict[str, Any]) -> bool:
@@ -96,12 +108,21 @@ def distance_malus(weapon: dict[str, Any], band: str) -> int | str | None:
     return found
 
 
-def check_reach(weapon: dict[str, Any], band: str, field: str = "distance") -> None:
+def reach_refusal(weapon: dict[str, Any], band: str) -> str | None:
+    """Why ``weapon`` cannot shoot into ``band`` (the table's "Non", a thrown weapon beyond Moyen), or None.
+
+    The one statement of the rule: check_reach refuses with it, legal.py bounds the distances it lists with it.
+    """
     if distance_malus(weapon, band) is None:
-        reach = weapon.get("max_band") or "extreme"
-        raise ActionNotAllowed(
-            f"{weapon['name']} cannot shoot that far ({band}); its range ends at {reach}", field=field
-        )
+        reach = BAND_NAMES[weapon.get("max_band") or "extreme"]
+        return f"{weapon['name']} cannot shoot that far ({BAND_NAMES[band]}); its range ends at {reach}"
+    return None
+
+
+def check_reach(weapon: dict[str, Any], band: str, field: str = "distance") -> None:
+    refusal = reach_refusal(weapon, band)
+    if refusal is not None:
+        raise ActionNotAllowed(refusal, field=field)
 
 
 def hit_value(spec: dict[str, Any], part: str | None, defender: DuelCombatant) -> int:

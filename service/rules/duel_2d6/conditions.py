@@ -7,6 +7,7 @@ from .state import DuelCombatant
 
 PRONE, STUNNED, UNCONSCIOUS, DEAD = "prone", "stunned", "unconscious", "dead"
 SUPPRESSED, FIRING_FROM_COVER = "suppressed", "firing_from_cover"
+IN_COVER = "in_cover"  # took the Couvert defense: no action nor movement for the rest of the round
 
 
 def condition(combatant: DuelCombatant, code: str) -> dict[str, Any] | None:
@@ -32,8 +33,12 @@ def is_out(combatant: DuelCombatant) -> bool:
     return False
 
 
+def is_in_cover(combatant: DuelCombatant) -> bool:
+    return has(combatant, IN_COVER)
+
+
 def is_dead(combatant: DuelCombatant) -> bool:
     return has(combatant, DEAD)
 
 
-__all__ = ["add", "remove", "has", "condition", "is_prone", "is_stunned", "is_out", "is_dead"]
+__all__ = ["add", "remove", "has", "condition", "is_prone", "is_stunned", "is_in_cover", "is_out", "is_dead"]

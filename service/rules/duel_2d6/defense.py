@@ -7,7 +7,7 @@ from typing import Any
 from ..errors import ActionNotAllowed, InvalidAction
 from .arsenal import band_of, check_maneuver, check_reach, hold_refusal, is_ranged, weapon_of, within_reach_of_a_blow
 from .checks import attribute_base, maneuver_base, situation, skill_base, skill_level, specialization
-from .duels import hold_on, is_locked
+from .duels import cover_refusal, hold_on, is_locked
 from .state import DuelCombat, DuelCombatant
 from .tables import DEFENSES, DEFENSIVE_ITEMS, MELEE_ATTACKS, RANGED_DEFENSE_IDS
 
@@ -28,6 +28,31 @@ def _refuse_unless_allowed(plan: dict[str, Any], index: int, defense: str, field
         raise ActionNotAllowed(
             f"{DEFENSES[defense]['name']} is no defense against {against}; allowed: {', '.join(permitted)}", field=field
         )
+
+
+def dive_refusal(state: DuelCombat, defender: DuelCombatant, defense: str) -> str | None:
+    """Plongeon "non consécutif": why ``defender`` may not declare ``defense`` for that, or None.
+
+    The one statement of the rule: check_declaration refuses with it, legal.py lists with it.
+    """
+    last = defender["last_dive_round"]
+    if defense == "plongeon" and last is not None and state["round"] - last <= 1:
+        return f"{defender['name']} dived in round {last}: Plongeon is not allowed on consecutive rounds"
+    return None
+
+
+def locked_refusal(state: DuelCombat, defender: DuelCombatant, defense: str) -> str | None:
+    """Caught in a Clé, only Dégagement, a FOR roll or no defense: why not ``defense``, or None (check_declaration
+    and legal.py)."""
+    if is_locked(state, defender["id"]) and defense not in LOCKED_DEFENSES:
+        return f"{defender['name']} is caught in a Clé: only Dégagement or a FOR roll (2+FOR)"
+    return None
+
+
+def block_refusal(weapon: dict[str, Any]) -> str | None:
+    """Why ``weapon`` cannot block (a ranged weapon: D-6 blocks with a weapon's skill or Défense), or None:
+    check_declaration and legal.py."""
+    return f"{weapon['name']} cannot block" if is_ranged(weapon) else None
 
 
 def check_counter(
@@ -72,23 +97,20 @@ def check_declaration(
     """Refuse a defense the rules do not allow here, before any die is rolled."""
     defense = decl["defense"]
     _refuse_unless_allowed(plan, 0, defense, f"{prefix}defense")
-    if is_locked(state, defender["id"]) and defense not in LOCKED_DEFENSES:
-        raise ActionNotAllowed(
-            f"{defender['name']} is caught in a Clé: only degagement or jet_for", field=f"{prefix}defense"
-        )
-    last = defender["last_dive_round"]
-    if defense == "plongeon" and last is not None and state["round"] - last <= 1:
-        raise ActionNotAllowed(
-            f"{defender['name']} dived in round {last}: Plongeon is not allowed on consecutive rounds",
-            field=f"{prefix}defense",
-        )
+    for field in ("defense", "second_defense"):
+        refusal = cover_refusal(defender, "defend", decl[field])
+        if refusal is not None:
+            raise ActionNotAllowed(refusal, field=f"{prefix}{field}")
+    refusal = locked_refusal(state, defender, defense) or dive_refusal(state, defender, defense)
+    if refusal is not None:
+        raise ActionNotAllowed(refusal, field=f"{prefix}defense")
     if decl["using"] is not None:
         if DEFENSES[defense]["kind"] != "block":
             raise InvalidAction("using names what blocks; only a Bloquer defense uses it", field=f"{prefix}using")
         if decl["using"] != defender["sheet"]["defensive_item"]:
-            weapon = weapon_of(defender, decl["using"], field=f"{prefix}using")
-            if is_ranged(weapon):
-                raise InvalidAction(f"{weapon['name']} cannot block", field=f"{prefix}using")
+            refusal = block_refusal(weapon_of(defender, decl["using"], field=f"{prefix}using"))
+            if refusal is not None:
+                raise InvalidAction(refusal, field=f"{prefix}using")
     if decl["cover_ip"] is not None and defense != "couvert":
         raise InvalidAction("cover_ip belongs to a couvert defense", field=f"{prefix}cover_ip")
     if defense == "contre_attaque":

@@ -11,15 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import next_round, remove
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn, RulesError
 from ..state import Awaiting
-from .arsenal import ammo_refusal, is_ranged, within_reach_of_a_blow
+from .arsenal import ammo_refusal, is_ranged, lost_refusal, within_reach_of_a_blow
 from .checks import attribute_base, roll_test, skill_base
-from .conditions import PRONE, is_out, is_prone, is_stunned
+from .conditions import PRONE, is_in_cover, is_out, is_prone, is_stunned
 from .state import Duel, DuelCombat, DuelCombatant, Hold, Pair, Res
-from .tables import RANGED_KINDS
+from .tables import DEFENSES, RANGED_KINDS
 
 ATTACKER_ACTIONS = ["attack", "shoot", "threaten", "join", "face", "pass", "reload"]
+# Behind cover (E-4 Couvert), a fighter still chooses whom he faces, lets his exchange go, and stays behind it.
+IN_COVER_ACTIONS = frozenset({"face", "pass", "defend"})
+IN_COVER_DEFENSES = frozenset({"couvert", "aucune"})
 MAX_INITIATIVE_REROLLS = 20
 
 
@@ -60,6 +63,55 @@ def is_locked(state: DuelCombat, combatant_id: str) -> bool:
     return bool(hold and hold["locked"])
 
 
+def exchanges_led_by(state: DuelCombat, actor_id: str) -> list[Duel]:
+    """The duels whose exchange ``actor_id`` still leads this round: a pass (its targets), a reload or a break
+    free ends them; legal.py lists the pass's targets with it."""
+    return [d for d in duels_of(state, actor_id) if d["attacker"] == actor_id and not d["done"]]
+
+
+def face_refusal(actor: DuelCombatant, count: int) -> str | None:
+    """ "Ne peut pas attaquer ou se défendre contre plus d'adversaires que sa DEX": why not ``count``, or None.
+
+    The one statement of the rule: face_opponents and join_refusal refuse with it, legal.py lists with it.
+    """
+    if count > max_opponents(actor):
+        return f"{actor['name']} can face at most {max_opponents(actor)} opponents (DEX), not {count}"
+    return None
+
+
+def join_refusal(state: DuelCombat, actor: DuelCombatant, target: DuelCombatant) -> str | None:
+    """Why ``actor`` may not engage ``target`` now (E-5: a standing opponent not fought yet, within DEX), or None.
+
+    The one statement of the rule: the join refuses with it, legal.py lists with it.
+    """
+    if target["side"] == actor["side"] or is_out(target):
+        return f"{target['name']} is not an opponent {actor['name']} can engage"
+    if duel_between(state, actor["id"], target["id"]):
+        return f"{actor['name']} already fights {target['name']}"
+    return face_refusal(actor, len(actor["facing"]) + 1)
+
+
+def lead_refusal(state: DuelCombat, actor: DuelCombatant, target: DuelCombatant) -> RulesError | None:
+    """Why ``actor`` may not lead an exchange against ``target`` now, or None: their duel, his initiative, not
+    had this round, an opponent he faces. exchange.engaged refuses with it, legal.py lists with it."""
+    duel = duel_between(state, actor["id"], target["id"])
+    if duel is None:
+        return ActionNotAllowed(
+            f"{actor['name']} is not fighting {target['name']}: join that fight first", field="target"
+        )
+    if duel["attacker"] != actor["id"]:
+        return NotYourTurn(f"{target['name']} holds the initiative against {actor['name']}", field="target")
+    if duel["done"]:
+        return ActionNotAllowed(
+            f"{actor['name']} has already had this round's exchange with {target['name']}", field="target"
+        )
+    if target["id"] not in actor["facing"]:
+        return ActionNotAllowed(
+            f"{actor['name']} does not face {target['name']}: choose opponents with a face action", field="target"
+        )
+    return None
+
+
 def face_opponents(res: Res, actor: DuelCombatant, opponents: list[str], field: str) -> None:
     """ "Le personnage peut ne choisir que certains adversaires, tant en attaque qu'en défense" (E-5), at most DEX.
 
@@ -70,10 +122,9 @@ def face_opponents(res: Res, actor: DuelCombatant, opponents: list[str], field: 
     for index, opponent in enumerate(chosen):
         if opponent not in engaged:
             raise InvalidAction(f"{opponent!r} is not an opponent of {actor['name']}", field=f"{field}.{index}")
-    if len(chosen) > max_opponents(actor):
-        raise ActionNotAllowed(
-            f"{actor['name']} can face at most {max_opponents(actor)} opponents (DEX), not {len(chosen)}", field=field
-        )
+    refusal = face_refusal(actor, len(chosen))
+    if refusal is not None:
+        raise ActionNotAllowed(refusal, field=field)
     actor["facing"] = chosen
     res.emit("faces", combatant=actor["id"], opponents=chosen, malus=-len(chosen) if len(chosen) >= 2 else 0)
 
@@ -204,6 +255,28 @@ def leave_fight(res: Res, combatant: DuelCombatant) -> None:
 # -- who may act -------------------------------------------------------------------------------
 
 
+def cover_refusal(combatant: DuelCombatant, action_type: str, defense: str | None = None) -> str | None:
+    """Why a fighter behind cover may not do this now, or None: "Couvert | Protection automatique mais aucune
+    action ni déplacement", until the round ends (gap G28).
+
+    The one statement of the rule: the turn check and the defense refuse with it; awaiting and legal.py list
+    with it. ``defense``: the defense declared, for a ``defend``.
+    """
+    if not is_in_cover(combatant):
+        return None
+    if action_type not in IN_COVER_ACTIONS:
+        return (
+            f"{combatant['name']} took cover (Couvert) this round: no action nor movement before the next round; "
+            "he may only let his exchange go (pass) or choose whom he faces"
+        )
+    if defense is not None and defense not in IN_COVER_DEFENSES:
+        return (
+            f"{combatant['name']} took cover (Couvert) this round and stays behind it: Couvert or no defense, "
+            f"not {DEFENSES[defense]['name']}"
+        )
+    return None
+
+
 def _attacker_actions(state: DuelCombat, combatant: DuelCombatant) -> list[str]:
     if is_stunned(combatant):
         return ["pass"]
@@ -221,7 +294,7 @@ def _can_counter(combatant: DuelCombatant, threat: dict[str, Any]) -> bool:
     if within_reach_of_a_blow(threat.get("distance")):
         return True
     return any(
-        is_ranged(w) and w["id"] not in combatant["dropped"] and ammo_refusal(combatant, w, 1) is None
+        is_ranged(w) and lost_refusal(combatant, w) is None and ammo_refusal(combatant, w, 1) is None
         for w in combatant["sheet"]["weapons"]
     )
 
@@ -241,6 +314,9 @@ def awaiting(state: DuelCombat, only: str | None = None) -> list[Awaiting]:
     entries: dict[str, Awaiting] = {}
 
     def offer(actor: str, actions: list[str], reason: str) -> None:
+        actions = [a for a in actions if cover_refusal(by_id(state, actor), a) is None]
+        if not actions:
+            return
         entry = entries.setdefault(actor, {"actor": actor, "actions": [], "reason": reason})
         entry["actions"] += [a for a in actions if a not in entry["actions"]]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..errors import ActionNotAllowed, InvalidAction
 from ..state import Action
 from .arsenal import (
     automatic_refusal,
@@ -28,9 +28,9 @@ from .arsenal import (
     weapon_of,
 )
 from .checks import attribute_base, roll_test
-from .conditions import is_out, is_stunned
+from .conditions import IN_COVER, add, is_out, is_stunned
 from .defense import absorption, check_declaration, defense_modifiers
-from .duels import by_id, close_exchange, duel_between, face_opponents, give_initiative, hold_on
+from .duels import by_id, close_exchange, duel_between, face_opponents, give_initiative, hold_on, lead_refusal
 from .effects import land_blow, release
 from .ranged import after_shot, land_shot, refuse, spend_ammo
 from .state import Duel, DuelCombatant, Res
@@ -52,29 +52,33 @@ NO_DEFENSE = {
 def engaged(res: Res, actor: DuelCombatant, target_id: str) -> tuple[DuelCombatant, Duel]:
     """The opponent and the duel in which ``actor`` holds the initiative and has not acted."""
     target = res.combatant(target_id, field="target")
-    duel = duel_between(res.state, actor["id"], target_id)
-    if duel is None:
-        raise ActionNotAllowed(
-            f"{actor['name']} is not fighting {target['name']}: join that fight first", field="target"
-        )
-    if duel["attacker"] != actor["id"]:
-        raise NotYourTurn(f"{target['name']} holds the initiative against {actor['name']}", field="target")
-    if duel["done"]:
-        raise ActionNotAllowed(
-            f"{actor['name']} has already had this round's exchange with {target['name']}", field="target"
-        )
-    if target_id not in actor["facing"]:
-        raise ActionNotAllowed(
-            f"{actor['name']} does not face {target['name']}: choose opponents with a face action", field="target"
-        )
-    return target, duel
+    refusal = lead_refusal(res.state, actor, target)
+    if refusal is not None:
+        raise refusal
+    return target, cast("Duel", duel_between(res.state, actor["id"], target_id))  # lead_refusal found it
+
+
+# The fields of an attack or a shot that belong to an optional rule: the option, the rule's name.
+OPTIONAL_FIELDS = {
+    "coup_mortel_steps": ("coup_mortel_rule", "the optional Coup mortel rule (C-6)"),
+    "aim": ("hit_location", "the optional hit-location rule (C-5)"),
+}
+
+
+def optional_rule_refusal(options: dict[str, Any], field: str) -> str | None:
+    """Why ``field`` of an attack or a shot may not be used in this combat (its optional rule is off), or None.
+
+    The one statement of the rule: the attack and the shot refuse with it, legal.py lists the field with it.
+    """
+    option, rule = OPTIONAL_FIELDS[field]
+    return None if options[option] else f"{rule} is off in this combat"
 
 
 def _check_options(res: Res, action: Action) -> None:
-    if action["coup_mortel_steps"] and not res.options["coup_mortel_rule"]:
-        raise ActionNotAllowed("the optional Coup mortel rule (C-6) is off in this combat", field="coup_mortel_steps")
-    if action["aim"] and not res.options["hit_location"]:
-        raise ActionNotAllowed("the optional hit-location rule (C-5) is off in this combat", field="aim")
+    for field in OPTIONAL_FIELDS:
+        refusal = optional_rule_refusal(res.options, field) if action[field] else None
+        if refusal is not None:
+            raise ActionNotAllowed(refusal, field=field)
 
 
 def declare_attack(res: Res, attacker: DuelCombatant, action: Action) -> None:
@@ -184,6 +188,8 @@ def resolve(res: Res, plan: dict[str, Any], decl: dict[str, Any], *, keeps: bool
     )
     if decl["defense"] == "plongeon":
         defender["last_dive_round"] = state["round"]
+    if decl["defense"] == "couvert" and add(res, defender, IN_COVER, rounds=1):  # until the next round begins
+        res.emit("takes_cover", combatant=defender["id"])
     reasons: list[str] = []
     if decl["defense"] == "contre_attaque":
         if counter_attack(res, defender, attacker, decl["counter"], plan.get("distance")):
@@ -379,8 +385,12 @@ def _resolve_shots(
     if firing_cover:
         extra["target_in_cover"] = -firing_cover["penalty"]
     reasons: list[str] = []
-    for _ in plan["blows"]:
+    for index, _ in enumerate(plan["blows"]):
         if is_out(defender):
+            break
+        if index and weapon["id"] in shooter["jammed"]:
+            # "S'enraye si Maladresse...": a weapon jammed by the first shot of a Double tir fires no second.
+            res.emit("shot_not_fired", attacker=shooter["id"], weapon=weapon["id"])
             break
         reasons += _one_shot(res, plan, decl, shooter, defender, weapon, band, extra, cover_ip)
     if spec.get("loses_initiative") and "critical_shot" not in reasons:

@@ -1,12 +1,12 @@
 """Duel 2D6: the legal actions of a fighter now (blows, shots, threats, defenses, counters...).
 
-The jammed, ammunition, automatic-fire, maneuver-weapon and hold conditions
-are the functions the resolution refuses with (arsenal.ammo_refusal,
-automatic_refusal, maneuver_refusal, hold_refusal). The other checks here still
-mirror the ones that would refuse the action (exchange.engaged,
-arsenal.check_reach, defense.check_declaration, actions._join and _face); an inline defense and a
-Double Manoeuvre's second blow
-against an opponent already held stay for the client to compose.
+Each rule that may refuse an action is one ``*_refusal`` function, which the
+resolution refuses with and this listing lists with: arsenal.ammo_refusal,
+automatic_refusal, maneuver_refusal, hold_refusal, reach_refusal, lost_refusal;
+defense.dive_refusal, locked_refusal, block_refusal;
+exchange.optional_rule_refusal; duels.lead_refusal, join_refusal,
+face_refusal, cover_refusal (and exchanges_led_by). An inline defense and a Double Manoeuvre's
+second blow against an opponent already held stay for the client to compose.
 """
 
 from __future__ import annotations
@@ -20,19 +20,33 @@ from ..ruleset import AnyRuleset, Choice
 from .arsenal import (
     ammo_refusal,
     automatic_refusal,
+    band_of,
     hold_refusal,
     is_ranged,
+    lost_refusal,
     maneuver_refusal,
+    reach_refusal,
     shots_of,
     within_reach_of_a_blow,
 )
-from .conditions import is_out
-from .defense import LOCKED_DEFENSES, allowed
-from .duels import by_id, duel_between, duels_of, hold_on, is_locked, max_opponents, other
+from .defense import allowed, block_refusal, dive_refusal, locked_refusal
+from .duels import (
+    by_id,
+    cover_refusal,
+    duels_of,
+    exchanges_led_by,
+    face_refusal,
+    hold_on,
+    join_refusal,
+    lead_refusal,
+    other,
+)
+from .exchange import optional_rule_refusal
 from .state import DuelCombat, DuelCombatant
 from .tables import (
     ALWAYS_CARRIED,
     BAND_LIMITS,
+    BANDS,
     DEFENSES,
     HOLD_PARTS,
     LOCATION_NAMES,
@@ -42,6 +56,7 @@ from .tables import (
 )
 
 MAX_FACE_SETS = 64
+MAX_DISTANCE = 100000  # metres listed beyond the last band ("au-delà")
 
 
 def choices(ruleset: AnyRuleset, state: DuelCombat, actor_id: str, action_type: str) -> list[dict[str, Any]] | None:
@@ -61,8 +76,7 @@ def _weapons(actor: DuelCombatant) -> list[dict[str, Any]]:
     weapons = list(actor["sheet"]["weapons"])  # arsenal.weapon_of: the sheet's first
     held = {x["id"] for x in weapons}
     weapons += [{"id": w, **WEAPONS[w]} for w in ALWAYS_CARRIED if w not in held]
-    dropped = actor["dropped"]
-    return [w for w in weapons if w["id"] not in dropped] if dropped else weapons
+    return [w for w in weapons if lost_refusal(actor, w) is None]
 
 
 def _shooting(actor: DuelCombatant) -> list[dict[str, Any]]:
@@ -70,10 +84,12 @@ def _shooting(actor: DuelCombatant) -> list[dict[str, Any]]:
     return [w for w in _weapons(actor) if is_ranged(w) and ammo_refusal(actor, w, 1) is None]
 
 
-def _reach(weapon: dict[str, Any]) -> dict[str, Any]:
-    """The distances a weapon reaches, in metres."""
-    band = weapon.get("max_band")
-    return {"type": "integer", "minimum": 0, "maximum": BAND_LIMITS[band] if band in BAND_LIMITS else 100000}
+def _reach(weapon: dict[str, Any]) -> dict[str, Any] | None:
+    """The distances a weapon reaches (reach_refusal), in metres; None when it reaches no band."""
+    reached = [band for band in BANDS if reach_refusal(weapon, band) is None]
+    if not reached:
+        return None
+    return {"type": "integer", "minimum": 0, "maximum": BAND_LIMITS.get(reached[-1], MAX_DISTANCE)}
 
 
 def _blows(
@@ -91,19 +107,19 @@ def _blows(
 
 
 def _led(state: DuelCombat, actor: DuelCombatant) -> list[DuelCombatant]:
-    """Opponents against whom the actor holds the initiative, has not had his exchange, and faces."""
-    return [
-        by_id(state, other(d, actor["id"]))
-        for d in duels_of(state, actor["id"])
-        if d["attacker"] == actor["id"] and not d["done"] and other(d, actor["id"]) in actor["facing"]
-    ]
+    """Opponents against whom the actor may lead an exchange now (lead_refusal)."""
+    opponents = [by_id(state, other(d, actor["id"])) for d in duels_of(state, actor["id"])]
+    return [o for o in opponents if lead_refusal(state, actor, o) is None]
 
 
 def _optional_rules(state: DuelCombat) -> dict[str, Any]:
-    options = state["options"]
+    """The fields of an optional rule (optional_rule_refusal): listed only with their rule on."""
+    specs = {
+        "coup_mortel_steps": {"type": "integer", "minimum": 0, "maximum": 5},
+        "aim": {"choices": sorted(LOCATION_NAMES)},
+    }
     return {
-        "coup_mortel_steps": {"type": "integer", "minimum": 0, "maximum": 5} if options["coup_mortel_rule"] else None,
-        "aim": {"choices": sorted(LOCATION_NAMES)} if options["hit_location"] else None,
+        field: spec if optional_rule_refusal(state["options"], field) is None else None for field, spec in specs.items()
     }
 
 
@@ -155,7 +171,8 @@ def _shots(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list
     if not targets:
         return sets
     for weapon in _weapons(actor):
-        if not is_ranged(weapon):
+        reach = _reach(weapon) if is_ranged(weapon) else None
+        if reach is None:
             continue
         for shot in RANGED_SHOTS:
             if automatic_refusal(weapon, shot) is not None or ammo_refusal(actor, weapon, shots_of(shot)) is not None:
@@ -171,7 +188,7 @@ def _shots(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list
                     target={"required": True, "choices": targets},
                     weapon={"required": True, "choices": [weapon["id"]]},
                     shot={"required": True, "choices": [shot]},
-                    distance={"required": True, **_reach(weapon)},
+                    distance={"required": True, **reach},
                     cover={"required": True, "type": "integer", "minimum": 1, "maximum": 10}
                     if shot == "tir_a_couvert"
                     else None,
@@ -192,29 +209,28 @@ def _threats(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> li
     targets = [o["id"] for o in _led(state, actor)]
     if not targets:
         return []
-    return [
-        describe(
-            ruleset,
-            state,
-            actor["id"],
-            "threaten",
-            target={"required": True, "choices": targets},
-            weapon={"required": True, "choices": [weapon["id"]]},
-            distance={"required": True, **_reach(weapon)} if is_ranged(weapon) else None,
+    sets = []
+    for weapon in _weapons(actor):
+        reach = _reach(weapon) if is_ranged(weapon) else None
+        if is_ranged(weapon) and reach is None:
+            continue
+        sets.append(
+            describe(
+                ruleset,
+                state,
+                actor["id"],
+                "threaten",
+                target={"required": True, "choices": targets},
+                weapon={"required": True, "choices": [weapon["id"]]},
+                distance={"required": True, **reach} if reach else None,
+            )
         )
-        for weapon in _weapons(actor)
-    ]
+    return sets
 
 
 def _joins(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
     """A free fighter (or an attacker with room under his DEX) engages a standing opponent he does not fight yet."""
-    if len(actor["facing"]) >= max_opponents(actor):
-        return []
-    foes = [
-        c["id"]
-        for c in present(state)
-        if c["side"] != actor["side"] and not is_out(c) and not duel_between(state, actor["id"], c["id"])
-    ]
+    foes = [c["id"] for c in present(state) if join_refusal(state, actor, c) is None]
     return (
         [
             describe(
@@ -233,11 +249,12 @@ def _joins(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list
 
 
 def _face_sets(state: DuelCombat, actor: DuelCombatant, including: str | None = None) -> list[list[str]]:
-    """The sets of engaged opponents the actor may face (at most DEX), each with ``including`` if given."""
+    """The sets of engaged opponents the actor may face (face_refusal), each with ``including`` if given."""
     engaged = [other(d, actor["id"]) for d in duels_of(state, actor["id"])]
     sets: list[list[str]] = []
-    for size in range(min(len(engaged), max_opponents(actor)), 0, -1):
-        sets += [list(c) for c in combinations(engaged, size) if including is None or including in c]
+    for size in range(len(engaged), 0, -1):
+        if face_refusal(actor, size) is None:
+            sets += [list(c) for c in combinations(engaged, size) if including is None or including in c]
     return sets[:MAX_FACE_SETS]
 
 
@@ -249,9 +266,7 @@ def _faces(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list
 
 
 def _passes(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
-    led = [
-        other(d, actor["id"]) for d in duels_of(state, actor["id"]) if d["attacker"] == actor["id"] and not d["done"]
-    ]
+    led = [other(d, actor["id"]) for d in exchanges_led_by(state, actor["id"])]
     return [describe(ruleset, state, actor["id"], "pass", target={"choices": led} if led else None)]
 
 
@@ -278,21 +293,25 @@ def _counters(
             for w, m, p in _blows(state, actor, opponent)
         ]
     if distance is not None:
-        found += [{"weapon": w["id"]} for w in _shooting(actor) if distance <= _reach(w)["maximum"]]
+        found += [{"weapon": w["id"]} for w in _shooting(actor) if reach_refusal(w, band_of(distance)) is None]
     return found
 
 
 def _defenses(ruleset: AnyRuleset, state: DuelCombat, actor: DuelCombatant) -> list[dict[str, Any]]:
     plan = cast("dict[str, Any]", state["pending"])  # listed only while an exchange awaits its defense
     attacker = by_id(state, plan["attacker"])
-    permitted = [d for d in allowed(plan, 0) if not is_locked(state, actor["id"]) or d in LOCKED_DEFENSES]
-    last = actor["last_dive_round"]
-    if last is not None and state["round"] - last <= 1:
-        permitted = [d for d in permitted if d != "plongeon"]
+    permitted = [
+        d
+        for d in allowed(plan, 0)
+        if locked_refusal(state, actor, d) is None
+        and dive_refusal(state, actor, d) is None
+        and cover_refusal(actor, "defend", d) is None
+    ]
     double = plan["kind"] == "melee" and len(plan["blows"]) == 2
-    second = {"required": True, "choices": allowed(plan, 1)} if double else None
+    seconds = [d for d in allowed(plan, 1) if cover_refusal(actor, "defend", d) is None] if double else []
+    second = {"required": True, "choices": seconds} if double else None
     items = [actor["sheet"]["defensive_item"]] if actor["sheet"]["defensive_item"] else []
-    items += [w["id"] for w in _weapons(actor) if not is_ranged(w)]
+    items += [w["id"] for w in _weapons(actor) if block_refusal(w) is None]
     # E-5: a fighter with several opponents may choose whom he faces as he declares his defense.
     face = (
         {"choices": _face_sets(state, actor, including=attacker["id"])}
@@ -342,7 +361,12 @@ def _answers_to_threats(ruleset: AnyRuleset, state: DuelCombat, actor: DuelComba
     threat = cast("dict[str, Any]", duel["threat"])  # found above among the threatened duels
     blows = _blows(state, actor, threatener) if within_reach_of_a_blow(threat.get("distance")) else []
 
-    def answer(weapon: dict[str, Any], maneuver: str | None = None, part: str | None = None) -> Choice:
+    def answer(
+        weapon: dict[str, Any],
+        maneuver: str | None = None,
+        part: str | None = None,
+        reach: dict[str, Any] | None = None,
+    ) -> Choice:
         return describe(
             ruleset,
             state,
@@ -351,11 +375,14 @@ def _answers_to_threats(ruleset: AnyRuleset, state: DuelCombat, actor: DuelComba
             weapon={"required": True, "choices": [weapon["id"]]},
             maneuver={"required": True, "choices": [maneuver]} if maneuver else None,
             part={"required": True, "choices": [part]} if part else None,
-            distance=None if maneuver else {"required": True, **_reach(weapon)},
+            distance={"required": True, **reach} if reach else None,
         )
 
     sets = [answer(weapon, maneuver, part) for weapon, maneuver, part in blows]
-    sets += [answer(weapon) for weapon in _shooting(actor)]
+    for weapon in _shooting(actor):
+        reach = _reach(weapon)
+        if reach is not None:
+            sets.append(answer(weapon, reach=reach))
     return sets
 
 

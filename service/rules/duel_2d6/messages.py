@@ -62,15 +62,20 @@ ENGLISH: dict[str, Any] = {
     "threat_broken": "{attacker} gets out of {defender}'s threat.",
     "threat_shot": "{attacker} fires at the threatened {defender}: only a critical failure misses, so the shot hits.",
     "weapon_jammed": "{attacker}'s shot jams {weapon} (Dd {dd}).",
+    "shot_not_fired": "{attacker}'s second shot is not fired: {weapon} is jammed.",
     "reloaded": "{actor} reloads {weapon}.",
     "shot_blocked_by_cover": "{defender}'s cover stops {attacker}'s shot.",
     "zigzag_band": "{defender} zigzags: the shot is made as at range {band}.",
+    "takes_cover": "{combatant} takes cover: no action nor movement until the next round.",
     "leaves_cover": "{combatant} leaves cover.",
     "suppression_fire": "{attacker} lays down suppression fire with {weapon} on {zone}: " + _ROLL_EN + ".",
     "zone_suppressed": "{target} is pinned by {attacker}'s fire ({level}, {bursts:# burst|# bursts}).",
     "ricochet": "A ricochet from {attacker}'s fire hits {target}.",
     "zone_test": "{combatant} acts under fire: " + _ROLL_EN + "[safe?; under cover][!safe?; exposed].",
     "passed": "{actor} does something else.",
+    "wound_malus": "{target} now has a {level}: malus {malus} on every action.",
+    "wound_malus.level=egratignure": "{target} now has only a scratch: no more malus.",
+    "wound_malus.level=aucune": "{target} no longer has any wound: no more malus.",
     "pv_set": "The game master sets {target}'s HP to {pv}[reason? (reason: {reason})].",
 }
 
@@ -204,7 +209,16 @@ LABELS: dict[str, Any] = {
     },
     "part": {"tete": "head", "corps": "body", "membre": "limb"},
     "method": {"degagement": "Dégagement", "jet_for": "a FOR roll"},
-    "parts": {"dice": "dice", "FOR": "FOR", "Dd": "Dd"},
+    # The terms of a damage sum (wounds.roll_damage) and of a block's absorption (defense.absorption).
+    "parts": {
+        "dice": "dice",
+        "FOR": "FOR",
+        "Dd": "Dd",
+        "maneuver": "maneuver",
+        "coup_mortel": "Coup mortel",
+        "item": "defensive item",
+        "skill": "weapon skill",
+    },
     "reason": {
         "attack_failed": "the attack failed",
         "better_defense": "a better defense",
@@ -222,7 +236,13 @@ LABELS: dict[str, Any] = {
         "not_faced": "not facing the attacker",
         "threatened": "under a threat",
     },
-    "condition": {"prone": "on the ground", "stunned": "stunned", "unconscious": "unconscious", "dead": "dead"},
+    "condition": {
+        "prone": "on the ground",
+        "stunned": "stunned",
+        "unconscious": "unconscious",
+        "dead": "dead",
+        "in_cover": "behind cover",
+    },
     "value": {
         "pv": "HP",
         "pv_max": "maximum HP",

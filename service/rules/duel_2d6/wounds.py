@@ -134,6 +134,14 @@ def pv_adjusted(res: Res, target: DuelCombatant, before: int) -> None:
     health_adjusted(res, target, "pv", before, dead=DEAD, down=UNCONSCIOUS, fall=_check_out)
 
 
+def wound_level_set(res: Res, target: DuelCombatant) -> None:
+    """The GM set the wound level: its malus follows, as the wound's would (G1: the worst wound gives it)."""
+    malus: int = WOUNDS[target["wound"]]["malus"]
+    if target["malus"] != malus:
+        target["malus"] = malus
+        res.emit("wound_malus", target=target["id"], level=target["wound"], malus=malus)
+
+
 def stun_check(res: Res, target: DuelCombatant, damage: int) -> None:
     """ "Adversaire étourdi si rate jet CON avec malus=dmg": 2 + CON - damage."""
     test = roll_test(

@@ -47,6 +47,26 @@ def test_adjust_sets_a_wound_level_of_the_table_and_zero_pv_puts_out_of_the_figh
     ]
 
 
+def test_setting_the_wound_level_sets_its_malus_as_the_wound_would():
+    # Example F: "C'est donc une blessure grave. Le truand aura donc un malus de -3 sur ses prochaines actions".
+    state, entry = gm(fight(first="bob"), "adjust", target="bob", set={"wound": "grave"}, reason="old wound")
+    assert params(entry, "wound_malus") == {"target": "bob", "level": "grave", "malus": -3}
+    assert combatant(state, "bob")["malus"] == -3 and combatant(state, "bob")["pv"] == 6  # the level moves no PV
+    # Bob's punch: 7 + Bagarre 1 - 3 (grave) = 5; 3 + 3 = 6 > 5 misses.
+    _, entry = step(state, attack(actor="bob", target="ana", dice=[3, 3]))
+    assert params(entry, "attack_rolled")["target"] == 5 and "attack_missed" in codes(entry)
+    # Healed to a light wound: -1; back to none: 0.
+    state, entry = gm(state, "adjust", target="bob", set={"wound": "legere"})
+    assert params(entry, "wound_malus") == {"target": "bob", "level": "legere", "malus": -1}
+    state, entry = gm(state, "adjust", target="bob", set={"wound": "aucune"})
+    assert combatant(state, "bob")["malus"] == 0 and params(entry, "wound_malus")["malus"] == 0
+
+
+def test_a_malus_set_with_the_wound_level_is_the_game_masters():
+    state, entry = gm(fight(), "adjust", target="bob", set={"wound": "grave", "malus": -2})
+    assert combatant(state, "bob")["malus"] == -2 and "wound_malus" not in codes(entry)
+
+
 def test_a_modifier_for_one_round_applies_to_the_tests_then_expires_when_round_2_begins():
     state, entry = gm(fight(), "modify", target="ana", value=2, rounds=1)
     assert params(entry, "modifier_applied") == {"target": "ana", "value": 2, "rounds": 1, "author": GM, "reason": None}

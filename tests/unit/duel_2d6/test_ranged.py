@@ -5,7 +5,7 @@ import pytest
 from service.rules.errors import ActionNotAllowed, InvalidAction, NotYourTurn
 
 from ..rules_helpers import codes, combatant, params, step
-from .fixtures import ana, bob, duel, fight, legal, refused, sheet, shoot
+from .fixtures import ana, attack, bob, duel, fight, legal, refused, sheet, shoot
 
 GUNS = [
     {"id": "pistolet", "catalog": "pistolet_9mm"},
@@ -124,10 +124,55 @@ def test_tir_a_couvert_gives_the_same_malus_to_the_opponent():
 
 def test_couvert_stops_the_shot_or_becomes_armour_with_a_blind_malus():
     state, entry = step(gunfight(), shoot("pistolet", 20, defense="couvert"))
-    assert codes(entry)[-2:] == ["shot_blocked_by_cover", "round_started"] and entry["rolls"] == []
+    assert codes(entry)[-3:] == ["shot_blocked_by_cover", "round_started", "condition_expired"]
+    assert entry["rolls"] == [] and params(entry, "condition_expired") == {"combatant": "bob", "condition": "in_cover"}
     _, entry = step(gunfight(), shoot("pistolet", 20, defense={"defense": "couvert", "cover_ip": 2}, dice=[1, 2, 4]))
     assert params(entry, "shot_rolled")["modifiers"]["blind"] == -4
     assert params(entry, "wounded")["ip"] == 2 and params(entry, "wounded")["effective"] == 4
+
+
+PISTOL = [{"id": "pistolet", "catalog": "pistolet_9mm"}]
+
+
+def _ana_between_bob_and_cid(cid_first: bool):
+    """Bob (surprise) holds the initiative against Ana; Cid joins Ana. Interruption 2+DEX 2 = 4 each:
+    1 + 2 = 3 succeeds, 6 + 5 = 11 fails; Cid rolls first."""
+    state = fight(ana(), bob(weapons=PISTOL), sheet("cid", "villains"), first="bob")
+    dice = [1, 2, 6, 5] if cid_first else [6, 5, 1, 2]
+    state, _ = step(state, {"type": "join", "actor": "cid", "target": "ana", "dice": dice})
+    # Bob shoots from 20 m; Ana takes cover (no cover_ip: the shot is stopped, no die).
+    state, entry = step(state, shoot("pistolet", 20, actor="bob", target="ana", defense="couvert"))
+    assert params(entry, "takes_cover") == {"combatant": "ana"} and "shot_blocked_by_cover" in codes(entry)
+    return state
+
+
+def test_after_couvert_no_action_nor_movement_for_the_rest_of_the_round():
+    # "Couvert | Protection automatique mais aucune action ni déplacement"
+    state = _ana_between_bob_and_cid(cid_first=False)  # Ana leads her exchange against Cid
+    assert {"actor": "ana", "actions": ["face", "pass"], "reason": "initiative"} in state["awaiting"]
+    assert {c["type"] for c in legal(state, "ana")} == {"face", "pass"}
+    for action in (
+        {"type": "attack", "actor": "ana", "target": "cid", "maneuver": "coup_simple", "weapon": "poing"},
+        {"type": "threaten", "actor": "ana", "target": "cid", "weapon": "poing"},
+        {"type": "join", "actor": "ana", "target": "bob"},
+    ):
+        assert refused(state, action, ActionNotAllowed) == "type"
+    # Her pass ends round 1; cover ends as round 2 begins, and she attacks Cid: 7 + 1 - 2 (two opponents) = 6.
+    state, entry = step(state, {"type": "pass", "actor": "ana"})
+    assert params(entry, "condition_expired") == {"combatant": "ana", "condition": "in_cover"}
+    _, entry = step(state, attack(target="cid", dice=[6, 6]))
+    assert params(entry, "attack_rolled")["target"] == 6
+
+
+def test_behind_cover_the_only_defenses_left_are_staying_there_or_none():
+    state = _ana_between_bob_and_cid(cid_first=True)  # Cid holds the initiative against Ana
+    state, _ = step(state, attack(actor="cid", target="ana", defense=None))
+    assert [c["params"]["defense"]["choices"] for c in legal(state, "ana") if c["type"] == "defend"] == [["aucune"]]
+    declared = {"type": "defend", "actor": "ana", "defense": "esquiver"}
+    assert refused(state, declared, ActionNotAllowed) == "defense"
+    # Cid's punch: 7 + Bagarre 1 = 8; 1 + 2 = 3 hits, fist 1d3 = 2 against Ana's 6 PV: a light wound (2 <= 6 // 2).
+    _, entry = step(state, {"type": "defend", "actor": "ana", "defense": "aucune", "dice": [1, 2, 2]})
+    assert params(entry, "wounded")["effective"] == 2
 
 
 def test_mouvement_a_couvert_minus_one_avoids_at_the_same_level():
@@ -175,6 +220,16 @@ def test_jam_on_a_maladresse_with_dd_above_the_skill_and_reload_clears_it():
     assert refused(state, shoot("pistolet", 5), ActionNotAllowed) == "weapon"
     state, entry = step(state, {"type": "reload", "actor": "ana", "weapon": "pistolet"})
     assert combatant(state, "ana")["jammed"] == [] and combatant(state, "ana")["ammo"]["pistolet"] == 15
+
+
+def test_a_jam_on_the_first_shot_of_a_double_tir_stops_the_second():
+    # Double tir with the 9 mm at 5 m: 7 + Armes à feu 2 - 2 = 7; 5 + 5 = 10 is a Maladresse (a double that
+    # fails) and Dd 5 > skill 2: "s'enraye". No second shot: the two dice are all the rules take.
+    state, entry = step(gunfight(), shoot("pistolet", 5, shot="double_tir", dice=[5, 5]))
+    assert params(entry, "weapon_jammed") == {"attacker": "ana", "weapon": "pistolet", "dd": 5}
+    assert params(entry, "shot_not_fired") == {"attacker": "ana", "weapon": "pistolet"}
+    assert codes(entry).count("shot_rolled") == 1 and "wounded" not in codes(entry)
+    assert combatant(state, "ana")["jammed"] == ["pistolet"]
 
 
 def test_no_jam_when_dd_is_not_above_the_skill_or_the_weapon_never_jams():

@@ -3489,7 +3489,7 @@ export interface components {
             using?: string | null;
         };
         /** @description An event of a Duel2d6 combat, told apart by its `code`. */
-        Duel2d6Event: components["schemas"]["Duel2d6EventActionRedone"] | components["schemas"]["Duel2d6EventActionUndone"] | components["schemas"]["Duel2d6EventAttackMissed"] | components["schemas"]["Duel2d6EventAttackRolled"] | components["schemas"]["Duel2d6EventAutomaticHit"] | components["schemas"]["Duel2d6EventAwaitingDefense"] | components["schemas"]["Duel2d6EventBlowAvoided"] | components["schemas"]["Duel2d6EventBlowBlocked"] | components["schemas"]["Duel2d6EventBlowImpossible"] | components["schemas"]["Duel2d6EventBreakFreeRolled"] | components["schemas"]["Duel2d6EventCannotFace"] | components["schemas"]["Duel2d6EventCombatEnded"] | components["schemas"]["Duel2d6EventCombatOver"] | components["schemas"]["Duel2d6EventCombatStarted"] | components["schemas"]["Duel2d6EventCombatSummary"] | components["schemas"]["Duel2d6EventConditionAdded"] | components["schemas"]["Duel2d6EventConditionExpired"] | components["schemas"]["Duel2d6EventConditionRemoved"] | components["schemas"]["Duel2d6EventCounterFailed"] | components["schemas"]["Duel2d6EventCounterRolled"] | components["schemas"]["Duel2d6EventCriticalDowngraded"] | components["schemas"]["Duel2d6EventDamageRolled"] | components["schemas"]["Duel2d6EventDefenseRolled"] | components["schemas"]["Duel2d6EventDied"] | components["schemas"]["Duel2d6EventDuelStarted"] | components["schemas"]["Duel2d6EventExchange"] | components["schemas"]["Duel2d6EventFaces"] | components["schemas"]["Duel2d6EventFalls"] | components["schemas"]["Duel2d6EventFeintCheck"] | components["schemas"]["Duel2d6EventHitLocation"] | components["schemas"]["Duel2d6EventHoldReleased"] | components["schemas"]["Duel2d6EventHoldTaken"] | components["schemas"]["Duel2d6EventInitiativePasses"] | components["schemas"]["Duel2d6EventInitiativeRolled"] | components["schemas"]["Duel2d6EventInitiativeTied"] | components["schemas"]["Duel2d6EventInterruptionRolled"] | components["schemas"]["Duel2d6EventJoined"] | components["schemas"]["Duel2d6EventLeavesCover"] | components["schemas"]["Duel2d6EventLeftFight"] | components["schemas"]["Duel2d6EventLocked"] | components["schemas"]["Duel2d6EventModifierApplied"] | components["schemas"]["Duel2d6EventNarrativeConditionAdded"] | components["schemas"]["Duel2d6EventNarrativeConditionRemoved"] | components["schemas"]["Duel2d6EventNoDefense"] | components["schemas"]["Duel2d6EventNothingToDisarm"] | components["schemas"]["Duel2d6EventOutOfFight"] | components["schemas"]["Duel2d6EventOutOfRange"] | components["schemas"]["Duel2d6EventPassed"] | components["schemas"]["Duel2d6EventPvSet"] | components["schemas"]["Duel2d6EventRecovered"] | components["schemas"]["Duel2d6EventReloaded"] | components["schemas"]["Duel2d6EventResultOverridden"] | components["schemas"]["Duel2d6EventRicochet"] | components["schemas"]["Duel2d6EventRoundStarted"] | components["schemas"]["Duel2d6EventShotBlockedByCover"] | components["schemas"]["Duel2d6EventShotRolled"] | components["schemas"]["Duel2d6EventStandsUp"] | components["schemas"]["Duel2d6EventStunCheck"] | components["schemas"]["Duel2d6EventStunned"] | components["schemas"]["Duel2d6EventSuppressionFire"] | components["schemas"]["Duel2d6EventSurprise"] | components["schemas"]["Duel2d6EventSurpriseIgnored"] | components["schemas"]["Duel2d6EventThreatBroken"] | components["schemas"]["Duel2d6EventThreatEstablished"] | components["schemas"]["Duel2d6EventThreatRolled"] | components["schemas"]["Duel2d6EventThreatShot"] | components["schemas"]["Duel2d6EventTurnOrder"] | components["schemas"]["Duel2d6EventValueAdjusted"] | components["schemas"]["Duel2d6EventWeaponDropped"] | components["schemas"]["Duel2d6EventWeaponJammed"] | components["schemas"]["Duel2d6EventWeaponTaken"] | components["schemas"]["Duel2d6EventWounded"] | components["schemas"]["Duel2d6EventZigzagBand"] | components["schemas"]["Duel2d6EventZoneSuppressed"] | components["schemas"]["Duel2d6EventZoneTest"];
+        Duel2d6Event: components["schemas"]["Duel2d6EventActionRedone"] | components["schemas"]["Duel2d6EventActionUndone"] | components["schemas"]["Duel2d6EventAttackMissed"] | components["schemas"]["Duel2d6EventAttackRolled"] | components["schemas"]["Duel2d6EventAutomaticHit"] | components["schemas"]["Duel2d6EventAwaitingDefense"] | components["schemas"]["Duel2d6EventBlowAvoided"] | components["schemas"]["Duel2d6EventBlowBlocked"] | components["schemas"]["Duel2d6EventBlowImpossible"] | components["schemas"]["Duel2d6EventBreakFreeRolled"] | components["schemas"]["Duel2d6EventCannotFace"] | components["schemas"]["Duel2d6EventCombatEnded"] | components["schemas"]["Duel2d6EventCombatOver"] | components["schemas"]["Duel2d6EventCombatStarted"] | components["schemas"]["Duel2d6EventCombatSummary"] | components["schemas"]["Duel2d6EventConditionAdded"] | components["schemas"]["Duel2d6EventConditionExpired"] | components["schemas"]["Duel2d6EventConditionRemoved"] | components["schemas"]["Duel2d6EventCounterFailed"] | components["schemas"]["Duel2d6EventCounterRolled"] | components["schemas"]["Duel2d6EventCriticalDowngraded"] | components["schemas"]["Duel2d6EventDamageRolled"] | components["schemas"]["Duel2d6EventDefenseRolled"] | components["schemas"]["Duel2d6EventDied"] | components["schemas"]["Duel2d6EventDuelStarted"] | components["schemas"]["Duel2d6EventExchange"] | components["schemas"]["Duel2d6EventFaces"] | components["schemas"]["Duel2d6EventFalls"] | components["schemas"]["Duel2d6EventFeintCheck"] | components["schemas"]["Duel2d6EventHitLocation"] | components["schemas"]["Duel2d6EventHoldReleased"] | components["schemas"]["Duel2d6EventHoldTaken"] | components["schemas"]["Duel2d6EventInitiativePasses"] | components["schemas"]["Duel2d6EventInitiativeRolled"] | components["schemas"]["Duel2d6EventInitiativeTied"] | components["schemas"]["Duel2d6EventInterruptionRolled"] | components["schemas"]["Duel2d6EventJoined"] | components["schemas"]["Duel2d6EventLeavesCover"] | components["schemas"]["Duel2d6EventLeftFight"] | components["schemas"]["Duel2d6EventLocked"] | components["schemas"]["Duel2d6EventModifierApplied"] | components["schemas"]["Duel2d6EventNarrativeConditionAdded"] | components["schemas"]["Duel2d6EventNarrativeConditionRemoved"] | components["schemas"]["Duel2d6EventNoDefense"] | components["schemas"]["Duel2d6EventNothingToDisarm"] | components["schemas"]["Duel2d6EventOutOfFight"] | components["schemas"]["Duel2d6EventOutOfRange"] | components["schemas"]["Duel2d6EventPassed"] | components["schemas"]["Duel2d6EventPvSet"] | components["schemas"]["Duel2d6EventRecovered"] | components["schemas"]["Duel2d6EventReloaded"] | components["schemas"]["Duel2d6EventResultOverridden"] | components["schemas"]["Duel2d6EventRicochet"] | components["schemas"]["Duel2d6EventRoundStarted"] | components["schemas"]["Duel2d6EventShotBlockedByCover"] | components["schemas"]["Duel2d6EventShotNotFired"] | components["schemas"]["Duel2d6EventShotRolled"] | components["schemas"]["Duel2d6EventStandsUp"] | components["schemas"]["Duel2d6EventStunCheck"] | components["schemas"]["Duel2d6EventStunned"] | components["schemas"]["Duel2d6EventSuppressionFire"] | components["schemas"]["Duel2d6EventSurprise"] | components["schemas"]["Duel2d6EventSurpriseIgnored"] | components["schemas"]["Duel2d6EventTakesCover"] | components["schemas"]["Duel2d6EventThreatBroken"] | components["schemas"]["Duel2d6EventThreatEstablished"] | components["schemas"]["Duel2d6EventThreatRolled"] | components["schemas"]["Duel2d6EventThreatShot"] | components["schemas"]["Duel2d6EventTurnOrder"] | components["schemas"]["Duel2d6EventValueAdjusted"] | components["schemas"]["Duel2d6EventWeaponDropped"] | components["schemas"]["Duel2d6EventWeaponJammed"] | components["schemas"]["Duel2d6EventWeaponTaken"] | components["schemas"]["Duel2d6EventWoundMalus"] | components["schemas"]["Duel2d6EventWounded"] | components["schemas"]["Duel2d6EventZigzagBand"] | components["schemas"]["Duel2d6EventZoneSuppressed"] | components["schemas"]["Duel2d6EventZoneTest"];
         Duel2d6EventActionRedone: {
             /** @enum {string} */
             code: "action_redone";
@@ -4437,6 +4437,22 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        Duel2d6EventShotNotFired: {
+            /** @enum {string} */
+            code: "shot_not_fired";
+            params: {
+                /** @description Shown in the sentence as {attacker}. */
+                attacker?: unknown;
+                /** @description Shown in the sentence as {weapon}. */
+                weapon?: unknown;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The event as a sentence in the combat's language. */
+            text: string;
+        } & {
+            [key: string]: unknown;
+        };
         Duel2d6EventShotRolled: {
             /** @enum {string} */
             code: "shot_rolled";
@@ -4562,6 +4578,20 @@ export interface components {
         Duel2d6EventSurpriseIgnored: {
             /** @enum {string} */
             code: "surprise_ignored";
+            params: {
+                /** @description Shown in the sentence as {combatant}. */
+                combatant?: unknown;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The event as a sentence in the combat's language. */
+            text: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Duel2d6EventTakesCover: {
+            /** @enum {string} */
+            code: "takes_cover";
             params: {
                 /** @description Shown in the sentence as {combatant}. */
                 combatant?: unknown;
@@ -4727,6 +4757,24 @@ export interface components {
                 target?: unknown;
                 /** @description Shown in the sentence as {weapon}. */
                 weapon?: unknown;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The event as a sentence in the combat's language. */
+            text: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Duel2d6EventWoundMalus: {
+            /** @enum {string} */
+            code: "wound_malus";
+            params: {
+                /** @description Shown in the sentence as {level}. */
+                level?: unknown;
+                /** @description Shown in the sentence as {malus}. */
+                malus?: unknown;
+                /** @description Shown in the sentence as {target}. */
+                target?: unknown;
             } & {
                 [key: string]: unknown;
             };
