@@ -1,0 +1,98 @@
+// The GM's background page (background.html, alive while the room is open): it seals each
+// player's combatant token for that player's browser, and follows the combat's log, writing
+// every combatant's health and conditions onto its token after each entry. Only the GM's
+// client writes; the players' background pages only publish their public key.
+import OBR from "@owlbear-rodeo/sdk";
+import type { Metadata, Player } from "@owlbear-rodeo/sdk";
+import { MeleeClient } from "@melee/client";
+import type { Subscription } from "@melee/client";
+import { SEALED_KEY, loadSecrets, readRoom, readSealed, saveSecrets } from "./room.js";
+import type { RoomState, SealedLink } from "./room.js";
+import { PLAYER_KEY, seal } from "./seal.js";
+import { tokenStates, writeStates } from "./scene.js";
+
+/** One at a time: each step sees what the previous one wrote. */
+function serial(): (task: () => Promise<void>) => Promise<void> {
+  let tail = Promise.resolve();
+  return (task) => (tail = tail.then(task).catch((error: unknown) => console.error("Melee:", error)));
+}
+
+/** The sealed links the room should hold: one per assigned player whose browser published a key. */
+async function sealLinks(room: RoomState, party: Player[], current: Record<string, SealedLink>): Promise<Record<string, SealedLink> | null> {
+  const secrets = loadSecrets(localStorage, room.combatId);
+  if (!secrets) return null; // another GM's browser holds this combat's tokens
+  const next: Record<string, SealedLink> = {};
+  for (const [playerId, combatant] of Object.entries(room.players)) {
+    const key = party.find((p) => p.id === playerId)?.metadata[PLAYER_KEY];
+    const kept = current[playerId];
+    if (kept && kept.combatant === combatant && (typeof key !== "string" || kept.to === key)) {
+      next[playerId] = kept;
+      continue;
+    }
+    if (typeof key !== "string") continue; // their browser has not opened the room with Melee yet
+    let token = secrets.combatants[combatant];
+    if (!token) {
+      const gm = new MeleeClient({ baseUrl: room.baseUrl, token: secrets.gm });
+      token = (await gm.mintToken(room.combatId, { role: "player", combatant })).token;
+      secrets.combatants[combatant] = token;
+      saveSecrets(localStorage, room.combatId, secrets);
+    }
+    next[playerId] = { combatant, ...(await seal(token, key)) };
+  }
+  const same = JSON.stringify(Object.entries(next).sort()) === JSON.stringify(Object.entries(current).sort());
+  return same ? null : next;
+}
+
+export async function runGmSync(): Promise<void> {
+  const queue = serial();
+  let party = await OBR.party.getPlayers();
+  let metadata: Metadata = await OBR.room.getMetadata();
+  let followed: { combatId: string; subscription: Subscription } | null = null;
+
+  const reseal = (): Promise<void> => queue(async () => {
+    const room = readRoom(metadata);
+    if (!room) return;
+    const next = await sealLinks(room, party, readSealed(metadata));
+    if (next) await OBR.room.setMetadata({ [SEALED_KEY]: next });
+  });
+
+  const mirror = (room: RoomState): Promise<void> => queue(async () => {
+    const secrets = loadSecrets(localStorage, room.combatId);
+    if (!secrets || !(await OBR.scene.isReady())) return;
+    const melee = new MeleeClient({ baseUrl: room.baseUrl, token: secrets.gm, lang: room.lang });
+    const [combat, ruleset] = await Promise.all([melee.combat(room.combatId), melee.ruleset(room.ruleset)]);
+    await writeStates(room.combatants, tokenStates(combat, ruleset, room.lang), room.lang);
+  });
+
+  const follow = (): void => {
+    const room = readRoom(metadata);
+    if (followed?.combatId === room?.combatId) return;
+    followed?.subscription.close();
+    followed = null;
+    const secrets = room ? loadSecrets(localStorage, room.combatId) : null;
+    if (!room || !secrets) return;
+    const melee = new MeleeClient({ baseUrl: room.baseUrl, token: secrets.gm });
+    const again = (): void => void mirror(room);
+    followed = {
+      combatId: room.combatId,
+      subscription: melee.subscribe(room.combatId, { onEntry: again, onReset: again, onError: (error) => console.error("Melee:", error) }),
+    };
+    again();
+  };
+
+  OBR.room.onMetadataChange((changed) => {
+    metadata = changed;
+    follow();
+    void reseal();
+  });
+  OBR.party.onChange((players) => {
+    party = players;
+    void reseal();
+  });
+  OBR.scene.onReadyChange((ready) => {
+    const room = readRoom(metadata);
+    if (ready && room) void mirror(room);
+  });
+  follow();
+  await reseal();
+}
