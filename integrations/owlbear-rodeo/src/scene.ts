@@ -91,18 +91,27 @@ export function labelText(state: TokenState, lang: Lang): string {
   return parts.join(" · ");
 }
 
-/** Writes each fighter's state into its token's metadata and its label (the GM's page only). */
+/**
+ * Writes each fighter's state into its token's metadata and its label (the GM's page only); the
+ * tokens of an earlier fight lose theirs.
+ */
 export async function writeStates(fighters: Fighter[], states: Map<string, TokenState>, lang: Lang): Promise<void> {
   const byItem = new Map(fighters.filter((f) => f.item && states.has(f.id)).map((f) => [f.item as string, states.get(f.id) as TokenState]));
-  const present = await OBR.scene.items.getItems((item) => byItem.has(item.id) || typeof item.metadata[LABEL_KEY] === "string");
-  const tokens = present.filter((item) => byItem.has(item.id));
-  if (tokens.length) {
-    await OBR.scene.items.updateItems(tokens.map((item) => item.id), (drafts) => {
-      for (const draft of drafts) draft.metadata[ITEM_KEY] = byItem.get(draft.id);
+  const present = await OBR.scene.items.getItems((item) => byItem.has(item.id) || ITEM_KEY in item.metadata || typeof item.metadata[LABEL_KEY] === "string");
+  const marked = present.filter((item) => byItem.has(item.id) || ITEM_KEY in item.metadata);
+  if (marked.length) {
+    await OBR.scene.items.updateItems(marked.map((item) => item.id), (drafts) => {
+      for (const draft of drafts) {
+        if (byItem.has(draft.id)) draft.metadata[ITEM_KEY] = byItem.get(draft.id);
+        else delete draft.metadata[ITEM_KEY];
+      }
     });
   }
+  const tokens = present.filter((item) => byItem.has(item.id));
   const labels = new Map(present.filter((item) => typeof item.metadata[LABEL_KEY] === "string").map((item) => [item.metadata[LABEL_KEY] as string, item]));
   const text = new Map(tokens.map((token) => [token.id, labelText(byItem.get(token.id) as TokenState, lang)]));
+  const gone = [...labels.values()].filter((label) => !text.has(label.metadata[LABEL_KEY] as string));
+  if (gone.length) await OBR.scene.items.deleteItems(gone.map((label) => label.id));
   const stale = [...labels.values()].filter((label) => text.has(label.metadata[LABEL_KEY] as string));
   if (stale.length) {
     await OBR.scene.items.updateItems(stale.map((label) => label.id), (drafts) => {

@@ -5,7 +5,7 @@
 import OBR from "@owlbear-rodeo/sdk";
 import type { Metadata, Player } from "@owlbear-rodeo/sdk";
 import { MeleeClient } from "@melee/client";
-import type { Subscription } from "@melee/client";
+import type { Ruleset, Subscription } from "@melee/client";
 import { SEALED_KEY, loadSecrets, readRoom, readSealed, saveSecrets } from "./room.js";
 import type { RoomState, SealedLink } from "./room.js";
 import { PLAYER_KEY, seal } from "./seal.js";
@@ -56,11 +56,14 @@ export async function runGmSync(): Promise<void> {
     if (next) await OBR.room.setMetadata({ [SEALED_KEY]: next });
   });
 
+  const rulesets = new Map<string, Promise<Ruleset>>(); // their labels, read once
   const mirror = (room: RoomState): Promise<void> => queue(async () => {
     const secrets = loadSecrets(localStorage, room.combatId);
     if (!secrets || !(await OBR.scene.isReady())) return;
-    const melee = new MeleeClient({ baseUrl: room.baseUrl, token: secrets.gm, lang: room.lang });
-    const [combat, ruleset] = await Promise.all([melee.combat(room.combatId), melee.ruleset(room.ruleset)]);
+    const melee = new MeleeClient({ baseUrl: room.baseUrl, token: secrets.gm });
+    const key = `${room.baseUrl} ${room.ruleset}`;
+    if (!rulesets.has(key)) rulesets.set(key, melee.ruleset(room.ruleset).catch((error: unknown) => (rulesets.delete(key), Promise.reject(error))));
+    const [combat, ruleset] = await Promise.all([melee.combat(room.combatId), rulesets.get(key) as Promise<Ruleset>]);
     await writeStates(room.combatants, tokenStates(combat, ruleset, room.lang), room.lang);
   });
 

@@ -235,6 +235,9 @@ test("the GM joins a combat by its id and GM token: a player's token is minted f
   await fresh.fill("#gm-token", created.tokens.gm);
   await fresh.click("#join");
   await until(fresh, `obr-stub/room/${ROOM_KEY}`, (room, id) => room?.combatId === id, created.id);
+  // The tokens of the earlier fight lose its health, conditions and labels (this one has no tokens).
+  await until(fresh, "obr-stub/scene", (scene) => scene.every((i) => i.type !== "LABEL" && !("org.melee.owlbear/melee" in i.metadata)));
+  assert.deepEqual((await stored(fresh, "obr-stub/scene")).map((i) => i.id), SCENE.map((i) => i.id));
   const first = example.combat.combatants[0].id;
   await assignTo(fresh, "obr-alice", first);
   const alice = await open("obr-alice");

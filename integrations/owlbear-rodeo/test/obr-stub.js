@@ -2,7 +2,7 @@
 // browser test (`node build.mjs --stub` bundles it in the SDK's place). Only what src/ uses:
 // OBR.onReady, player (getRole/getId/getName/getSelection/getMetadata/setMetadata), party
 // (getPlayers/onChange), room (getMetadata/setMetadata/onMetadataChange), scene (isReady,
-// onReadyChange, items: getItems/updateItems/addItems/onChange), notification.show, buildLabel.
+// onReadyChange, items: getItems/updateItems/addItems/deleteItems/onChange), notification.show, buildLabel.
 //
 // Who this page is: the URL's query, ?obr-player=<id>&obr-role=GM|PLAYER&obr-name=<name>.
 // The party, the room and the scene live in the page origin's localStorage, so every page of one
@@ -112,6 +112,7 @@ const OBR = {
         write("obr-stub/scene", items);
       },
       addItems: async (added) => write("obr-stub/scene", [...views.scene(), ...added]),
+      deleteItems: async (ids) => write("obr-stub/scene", views.scene().filter((item) => !ids.includes(item.id))),
       onChange: subscribe("scene"),
     },
   },
