@@ -82,6 +82,13 @@ def test_the_served_manifest_names_its_files_relative_to_itself():
         assert '<script type="module" src="./main.js">' in (SERVED / page).read_text()
 
 
+def test_the_served_files_are_package_data():
+    """The wheel carries them: Melee installed from it serves the extension too."""
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["service"]
+    inside = [path.relative_to(ROOT / "service") for path in SERVED.iterdir()]
+    assert [path.name for path in inside if not any(path.match(glob) for glob in globs)] == []
+
+
 def test_it_type_checks_strict_against_the_owlbear_sdk():
     if shutil.which("node") is None:
         pytest.skip("node is not installed: the extension cannot be type-checked without it")

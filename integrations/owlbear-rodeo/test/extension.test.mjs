@@ -19,7 +19,8 @@ import { chromium } from "../../../tests/browser/node_modules/playwright-core/in
 
 const MELEE = process.env.MELEE_BASE_URL;
 const API_KEY = process.env.MELEE_API_KEY ?? "";
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const SERVED = fileURLToPath(new URL("../../../service/web/integrations/owlbear-rodeo/", import.meta.url));
+const PREFIX = "/integrations/owlbear-rodeo/";
 // The stubbed build (node build.mjs --stub --outfile PATH), served as main.js.
 const BUNDLE = process.env.OWLBEAR_BUNDLE;
 const ROOM_KEY = "org.melee.owlbear/combat";
@@ -52,14 +53,16 @@ const SCENE = [
 ];
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".json": "application/json", ".svg": "image/svg+xml" };
 
-let server, site, browser, context, profile;
+let server, origin, site, context, profile;
 
 before(async () => {
-  // The extension's files, as its host would serve them (manifest.json, index.html, dist/).
+  // The checked-in build, where Melee serves it (under /integrations/owlbear-rodeo/), its bundle
+  // swapped for the stubbed one.
   server = createServer((request, response) => {
     const asked = new URL(request.url, "http://x").pathname;
-    const path = asked === "/main.js" ? BUNDLE : normalize(join(ROOT, asked));
-    if (!(path === BUNDLE || path.startsWith(ROOT)) || !statSync(path, { throwIfNoEntry: false })?.isFile()) {
+    const file = asked.startsWith(PREFIX) ? asked.slice(PREFIX.length) : null;
+    const path = file === "main.js" ? BUNDLE : file ? normalize(join(SERVED, file)) : "";
+    if (!(path === BUNDLE || path.startsWith(SERVED)) || !statSync(path, { throwIfNoEntry: false })?.isFile()) {
       response.writeHead(404).end();
       return;
     }
@@ -67,7 +70,8 @@ before(async () => {
   });
   // A fixed port when Melee was told to allow this origin as a frame ancestor (FRAME_ANCESTORS).
   await new Promise((done) => server.listen(Number(process.env.OWLBEAR_SITE_PORT ?? 0), "127.0.0.1", done));
-  site = `http://127.0.0.1:${server.address().port}`;
+  origin = `http://127.0.0.1:${server.address().port}`;
+  site = `${origin}/integrations/owlbear-rodeo`;
   profile = mkdtempSync(join(tmpdir(), "melee-owlbear-"));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.MELEE_CHROMIUM || "/usr/bin/chromium", headless: true, args: FLAGS, locale: "fr-FR",
@@ -124,6 +128,8 @@ let gm, background, started, secrets;
 test("the GM starts a fight from the selected tokens: a side and a sheet for each", async () => {
   background = await open("obr-gm", "background.html");
   gm = await open("obr-gm");
+  // Melee's address defaults to where the page comes from (Melee's own, installed from it).
+  assert.equal(await gm.inputValue("#melee-url"), origin);
   await gm.fill("#melee-url", MELEE);
   await gm.fill("#api-key", API_KEY);
   await gm.click("#connect");
@@ -251,7 +257,7 @@ test("the GM joins a combat by its id and GM token: a player's token is minted f
 test("the embedded /play loads where Melee allows this page as a frame ancestor", async (t) => {
   const csp = (await fetch(`${MELEE}/play`)).headers.get("Content-Security-Policy") ?? "";
   const ancestors = /frame-ancestors ([^;]*)/.exec(csp)?.[1] ?? "";
-  if (!ancestors.includes(site) && !ancestors.includes("*")) {
+  if (!ancestors.includes(origin) && !ancestors.includes("*")) {
     t.skip(`this Melee sends frame-ancestors ${ancestors || "(none)"}: set FRAME_ANCESTORS to the extension's origin`);
     return;
   }
