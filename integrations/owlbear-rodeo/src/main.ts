@@ -101,6 +101,8 @@ const choices = new Map<string, { side: string; sheet: string }>();
 
 type Sheet = Record<string, unknown>;
 const examples = (): Sheet[] => ((ruleset?.example.combat as { combatants?: Sheet[] } | undefined)?.combatants ?? []);
+/** A side as /play shows it: "villains" reads "Villains". */
+const sideName = (side: string): string => side.charAt(0).toUpperCase() + side.slice(1).replace(/[_-]+/g, " ");
 const sides = (): string[] => [...new Set(examples().map((c) => String(c["side"])))];
 
 async function publish(state: RoomState): Promise<void> {
@@ -109,8 +111,11 @@ async function publish(state: RoomState): Promise<void> {
 
 async function loadTokens(): Promise<void> {
   const ready = await OBR.scene.isReady();
-  tokens = ready ? await OBR.scene.items.getItems(isToken) : [];
+  const found = ready ? await OBR.scene.items.getItems(isToken) : [];
   $("no-tokens").textContent = t(ready ? "noTokens" : "noScene");
+  const names = (list: Image[]): string => JSON.stringify(list.map((token) => [token.id, tokenName(token)]));
+  if (names(found) === names(tokens)) return; // a token's metadata changed (Melee's own marks): the rows stay as the GM left them
+  tokens = found;
   renderTokens();
 }
 
@@ -157,7 +162,7 @@ function renderTokens(): void {
     ];
     item.append(
       name,
-      select(`side-${token.id}`, [new Option(t("notFighting"), ""), ...sides().map((s) => new Option(s, s))], choice.side, (v) => (choice.side = v)),
+      select(`side-${token.id}`, [new Option(t("notFighting"), ""), ...sides().map((s) => new Option(sideName(s), s))], choice.side, (v) => (choice.side = v)),
       select(`sheet-${token.id}`, sheets, choice.sheet, (v) => (choice.sheet = v)),
     );
     list.append(item);
