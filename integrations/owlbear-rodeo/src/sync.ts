@@ -17,15 +17,19 @@ function serial(): (task: () => Promise<void>) => Promise<void> {
   return (task) => (tail = tail.then(task).catch((error: unknown) => console.error("Melee:", error)));
 }
 
-/** The sealed links the room should hold: one per assigned player whose browser published a key. */
-async function sealLinks(room: RoomState, party: Player[], current: Record<string, SealedLink>): Promise<Record<string, SealedLink> | null> {
+/**
+ * The sealed links the room should hold: one per assigned player whose browser published a key.
+ * Any member of the room may write its metadata: a link is kept only as this page sealed it
+ * (`mine`, player id -> its JSON), so one spoilt by someone else is sealed again.
+ */
+async function sealLinks(room: RoomState, party: Player[], current: Record<string, SealedLink>, mine: Map<string, string>): Promise<Record<string, SealedLink> | null> {
   const secrets = loadSecrets(localStorage, room.combatId);
   if (!secrets) return null; // another GM's browser holds this combat's tokens
   const next: Record<string, SealedLink> = {};
   for (const [playerId, combatant] of Object.entries(room.players)) {
     const key = party.find((p) => p.id === playerId)?.metadata[PLAYER_KEY];
     const kept = current[playerId];
-    if (kept && kept.combatant === combatant && (typeof key !== "string" || kept.to === key)) {
+    if (kept && kept.combatant === combatant && (typeof key !== "string" || kept.to === key) && mine.get(playerId) === JSON.stringify(kept)) {
       next[playerId] = kept;
       continue;
     }
@@ -38,6 +42,7 @@ async function sealLinks(room: RoomState, party: Player[], current: Record<strin
       saveSecrets(localStorage, room.combatId, secrets);
     }
     next[playerId] = { combatant, ...(await seal(token, key)) };
+    mine.set(playerId, JSON.stringify(next[playerId]));
   }
   const same = JSON.stringify(Object.entries(next).sort()) === JSON.stringify(Object.entries(current).sort());
   return same ? null : next;
@@ -48,11 +53,12 @@ export async function runGmSync(): Promise<void> {
   let party = await OBR.party.getPlayers();
   let metadata: Metadata = await OBR.room.getMetadata();
   let followed: { combatId: string; subscription: Subscription } | null = null;
+  const mine = new Map<string, string>();
 
   const reseal = (): Promise<void> => queue(async () => {
     const room = readRoom(metadata);
     if (!room) return;
-    const next = await sealLinks(room, party, readSealed(metadata));
+    const next = await sealLinks(room, party, readSealed(metadata), mine);
     if (next) await OBR.room.setMetadata({ [SEALED_KEY]: next });
   });
 

@@ -169,9 +169,10 @@ test("each token's owner sees /play for their own token only; no token is shared
   const alice = await open("obr-alice");
   const bruno = await open("obr-bruno");
   const chloe = await open("obr-chloe");
+  const links = {};
   for (const [page, combatant] of [[alice, "aline"], [bruno, "sir-bruno"]]) {
     await page.waitForFunction(() => document.querySelector("#play").getAttribute("src"), null, { timeout: TIMEOUT });
-    const link = await frameSrc(page);
+    const link = (links[combatant] = await frameSrc(page));
     assert.ok(link.startsWith(`${MELEE}/play#combat=${started.combatId}&token=`), link);
     assert.equal(hashOf(link).get("token"), secrets.combatants[combatant]);
     await actsFor(link, combatant);
@@ -186,6 +187,15 @@ test("each token's owner sees /play for their own token only; no token is shared
   assert.equal(sealed["obr-alice"].to, (await stored(gm, "obr-stub/player/obr-alice"))["org.melee.owlbear/key"]);
   const shared = await gm.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("obr-stub/")).map((k) => localStorage.getItem(k)).join("\n"));
   for (const secret of [secrets.gm, ...Object.values(secrets.combatants)]) assert.equal(shared.includes(secret), false);
+  // Alice's sealed link does not open in Bruno's browser, even labelled with his key (written by
+  // someone else while the GM's background page is away); back, that page seals his own again.
+  await background.close();
+  const forged = { ...sealed, "obr-bruno": { ...sealed["obr-alice"], combatant: "sir-bruno", to: sealed["obr-bruno"].to } };
+  await gm.evaluate(([key, value]) => localStorage.setItem(key, JSON.stringify(value)), [`obr-stub/room/${SEALED_KEY}`, forged]);
+  await bruno.waitForSelector("#waiting", { state: "visible", timeout: TIMEOUT });
+  assert.equal(await bruno.locator("#play").isHidden(), true);
+  background = await open("obr-gm", "background.html");
+  await bruno.waitForFunction((url) => document.querySelector("#play").getAttribute("src") === url, links["sir-bruno"], { timeout: TIMEOUT });
   // Given to Chloé instead of Alice: Alice's link leaves, Chloé's comes.
   await assignTo(gm, "obr-alice", "");
   await alice.waitForSelector("#waiting", { state: "visible", timeout: TIMEOUT });
