@@ -1,5 +1,5 @@
 // Builds the extension's site: src/main.ts bundled (with @melee/client from clients/typescript and
-// @owlbear-rodeo/sdk) into main.js, beside manifest.json, index.html, background.html and icon.svg,
+// @owlbear-rodeo/sdk) into main.js, beside manifest.json, index.html, background.html, style.css and icon.svg,
 // in service/web/integrations/owlbear-rodeo/ (checked in: Melee serves it, so that the extension
 // installs from one URL), or in `--outdir DIR`. `--stub --outfile PATH` bundles test/obr-stub.js in
 // the SDK's place instead, and only the bundle: the page then runs outside Owlbear Rodeo, for the
@@ -31,5 +31,5 @@ await build({
 });
 if (!stub) {
   mkdirSync(outdir, { recursive: true });
-  for (const file of ["manifest.json", "index.html", "background.html", "icon.svg"]) copyFileSync(here(file), join(outdir, file));
+  for (const file of ["manifest.json", "index.html", "background.html", "style.css", "icon.svg"]) copyFileSync(here(file), join(outdir, file));
 }

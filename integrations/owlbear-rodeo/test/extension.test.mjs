@@ -51,7 +51,7 @@ const SCENE = [
   token("t-chloe", "Cleo", "", "obr-chloe"),
   { ...token("t-tree", "Tree", "", "obr-gm"), layer: "PROP" },
 ];
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".json": "application/json", ".svg": "image/svg+xml" };
+const TYPES = { ".html": "text/html", ".css": "text/css", ".js": "text/javascript", ".json": "application/json", ".svg": "image/svg+xml" };
 
 let server, origin, site, context, profile;
 
