@@ -5,7 +5,7 @@
 import OBR from "@owlbear-rodeo/sdk";
 import type { Metadata, Player } from "@owlbear-rodeo/sdk";
 import { MeleeClient } from "@melee/client";
-import type { Ruleset, Subscription } from "@melee/client";
+import type { Ruleset } from "@melee/client";
 import { SEALED_KEY, loadSecrets, readRoom, readSealed, saveSecrets } from "./room.js";
 import type { RoomState, SealedLink } from "./room.js";
 import { PLAYER_KEY, seal } from "./seal.js";
@@ -52,7 +52,7 @@ export async function runGmSync(): Promise<void> {
   const queue = serial();
   let party = await OBR.party.getPlayers();
   let metadata: Metadata = await OBR.room.getMetadata();
-  let followed: { combatId: string; subscription: Subscription } | null = null;
+  let followed: { combatId: string; stop: AbortController } | null = null;
   const mine = new Map<string, string>();
 
   const reseal = (): Promise<void> => queue(async () => {
@@ -73,20 +73,26 @@ export async function runGmSync(): Promise<void> {
     await writeStates(room.combatants, tokenStates(combat, ruleset, room.lang), room.lang);
   });
 
+  /** Follows the room's combat from its newest entry (it is mirrored once now, then after each one). */
   const follow = (): void => {
     const room = readRoom(metadata);
     if (followed?.combatId === room?.combatId) return;
-    followed?.subscription.close();
+    followed?.stop.abort();
     followed = null;
     const secrets = room ? loadSecrets(localStorage, room.combatId) : null;
     if (!room || !secrets) return;
+    const stop = new AbortController();
+    followed = { combatId: room.combatId, stop };
     const melee = new MeleeClient({ baseUrl: room.baseUrl, token: secrets.gm });
     const again = (): void => void mirror(room);
-    followed = {
-      combatId: room.combatId,
-      subscription: melee.subscribe(room.combatId, { onEntry: again, onReset: again, onError: (error) => console.error("Melee:", error) }),
-    };
-    again();
+    const failed = (error: unknown): void => console.error("Melee:", error);
+    // Mirrored once the newest entry is known: a later one is the stream's to deliver, so none falls between.
+    melee.events(room.combatId, { after: 0, limit: 1, signal: stop.signal })
+      .then(({ last_seq }) => {
+        again();
+        melee.subscribe(room.combatId, { onEntry: again, onReset: again, onError: failed }, { after: last_seq, signal: stop.signal });
+      })
+      .catch((error: unknown) => stop.signal.aborted || failed(error));
   };
 
   OBR.room.onMetadataChange((changed) => {
