@@ -165,6 +165,9 @@ function renderTokens(): void {
       select(`side-${token.id}`, [new Option(t("notFighting"), ""), ...sides().map((s) => new Option(sideName(s), s))], choice.side, (v) => (choice.side = v)),
       select(`sheet-${token.id}`, sheets, choice.sheet, (v) => (choice.sheet = v)),
     );
+    const [side, sheet] = [...item.querySelectorAll("select")];
+    side?.setAttribute("aria-label", `${t("side")} · ${name.textContent}`);
+    sheet?.setAttribute("aria-label", `${t("sheet")} · ${name.textContent}`);
     list.append(item);
   }
 }
