@@ -1,9 +1,10 @@
-// Builds the extension's site: src/main.ts bundled (with @melee/client from clients/typescript and
-// @owlbear-rodeo/sdk) into main.js, beside manifest.json, index.html, background.html, style.css and icon.svg,
-// in service/web/integrations/owlbear-rodeo/ (checked in: Melee serves it, so that the extension
-// installs from one URL), or in `--outdir DIR`. `--stub --outfile PATH` bundles test/obr-stub.js in
-// the SDK's place instead, and only the bundle: the page then runs outside Owlbear Rodeo, for the
-// browser test, which serves that bundle as main.js.
+// Builds the extension's site: src/main.ts bundled (with @melee/client from clients/typescript
+// and @owlbear-rodeo/sdk) into main.js, beside manifest.json, index.html, background.html,
+// style.css and icon.svg, in service/web/integrations/owlbear-rodeo/ (checked in: Melee serves
+// it, so that the extension installs from one URL), or in `--outdir DIR`.
+// `--stub [--outfile PATH]` bundles test/obr-stub.js in the SDK's place instead, and only the
+// bundle (dist/stub.js by default): the page then runs outside Owlbear Rodeo, for the browser
+// test, which serves that bundle as main.js.
 import { build } from "esbuild";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +14,8 @@ const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const option = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const stub = process.argv.includes("--stub");
 const outdir = option("--outdir") ?? here("../../service/web/integrations/owlbear-rodeo");
-const outfile = option("--outfile") ?? join(outdir, "main.js");
+// The stubbed bundle never goes where Melee serves the real one.
+const outfile = option("--outfile") ?? (stub ? here("dist/stub.js") : join(outdir, "main.js"));
 await build({
   entryPoints: [here("src/main.ts")],
   outfile,
