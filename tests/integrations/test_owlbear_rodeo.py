@@ -1,10 +1,13 @@
 """The Owlbear Rodeo extension (integrations/owlbear-rodeo) against a live Melee.
 
 It type-checks strict against @owlbear-rodeo/sdk's own types and bundles with esbuild;
-in Debian's headless Chromium (playwright-core from tests/browser), with the OBR host
-stubbed by test/obr-stub.js, a GM starts a fight and gives players their combatants:
-the room's metadata and each player's embedded /play link are checked. Skipped, saying
-why, when node, npm, chromium or playwright-core cannot be had.
+the build checked in under service/web/integrations/owlbear-rodeo (what Melee serves for
+installing it by one URL) must be what the build script makes now. In Debian's headless
+Chromium (playwright-core from tests/browser), with the OBR host stubbed by
+test/obr-stub.js, a GM starts a fight from the scene's tokens: each player's embedded /play
+link (their own token's only, sealed in the room), and the health and conditions written
+into the tokens' metadata and labels after log entries, are checked. Skipped, saying why,
+when node, npm, chromium or playwright-core cannot be had.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = ROOT / "integrations" / "owlbear-rodeo"
+SERVED = ROOT / "service" / "web" / "integrations" / "owlbear-rodeo"
 TSC = EXTENSION / "node_modules" / ".bin" / "tsc"
 PLAYWRIGHT = ROOT / "tests" / "browser" / "node_modules" / "playwright-core"
 API_KEY = "owlbear-tests-key"
@@ -66,19 +70,53 @@ def test_the_versions_are_the_project_version():
     manifest = json.loads((EXTENSION / "manifest.json").read_text())
     package = json.loads((EXTENSION / "package.json").read_text())
     assert (manifest["version"], package["version"]) == (project, project)
-    assert manifest["action"]["popover"] == "/index.html" and (EXTENSION / manifest["icon"].lstrip("/")).is_file()
 
 
-def test_it_type_checks_strict_against_the_owlbear_sdk_and_bundles(extension):
+def test_the_served_manifest_names_its_files_relative_to_itself():
+    """Served from /integrations/owlbear-rodeo/, its URLs must not point at Melee's root."""
+    manifest = json.loads((SERVED / "manifest.json").read_text())
+    named = [manifest["icon"], manifest["background_url"], manifest["action"]["icon"], manifest["action"]["popover"]]
+    assert named == ["icon.svg", "background.html", "icon.svg", "index.html"]
+    assert all((SERVED / name).is_file() for name in named)
+    for page in ("index.html", "background.html"):
+        html = (SERVED / page).read_text()
+        assert '<script type="module" src="./main.js">' in html
+        # Nothing inline: a Content-Security-Policy of "self" only lets the pages run as they are.
+        assert "<style" not in html and "<script>" not in html and " style=" not in html
+
+
+def test_the_served_files_are_package_data():
+    """The wheel carries them: Melee installed from it serves the extension too."""
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["service"]
+    inside = [path.relative_to(ROOT / "service") for path in SERVED.iterdir()]
+    assert [path.name for path in inside if not any(path.match(glob) for glob in globs)] == []
+
+
+def test_it_type_checks_strict_against_the_owlbear_sdk():
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the extension cannot be type-checked without it")
+    if not TSC.exists():
+        pytest.skip("the extension's dev dependencies are not installed: run ./scripts/install-node-packages")
     checked = run([TSC, "-p", "tsconfig.json"])
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    built = run(["node", "build.mjs"])
+
+
+def test_the_checked_in_build_is_a_fresh_build(tmp_path):
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the extension cannot be built without it")
+    if not (EXTENSION / "node_modules" / "esbuild").exists():
+        pytest.skip("the extension's dev dependencies are not installed: run ./scripts/install-node-packages")
+    built = run(["node", "build.mjs", "--outdir", tmp_path])
     assert built.returncode == 0, built.stdout + built.stderr
-    bundle = (EXTENSION / "dist" / "main.js").read_text()
-    assert "obr-stub" not in bundle and "org.melee.owlbear/combat" in bundle
+    fresh = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    served = {path.name: path.read_bytes() for path in SERVED.iterdir()}
+    assert sorted(served) == sorted(fresh)
+    stale = [name for name in fresh if fresh[name] != served[name]]
+    assert not stale, f"{stale} differ from a fresh build: run `npm run build` in integrations/owlbear-rodeo and commit"
+    assert b"obr-stub" not in fresh["main.js"] and b"org.melee.owlbear" in fresh["main.js"]
 
 
-def test_a_gm_starts_a_fight_and_each_player_sees_their_own_play(extension, browser, tmp_path):
+def test_a_fight_from_the_tokens_gives_each_player_their_own_play_and_marks_the_tokens(extension, browser, tmp_path):
     bundle = tmp_path / "stub-main.js"
     built = run(["node", "build.mjs", "--stub", "--outfile", bundle])
     assert built.returncode == 0, built.stdout + built.stderr
@@ -105,5 +143,5 @@ def test_a_gm_starts_a_fight_and_each_player_sees_their_own_play(extension, brow
     finally:
         stop(process)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
-    # The 4th test, /play loaded in the player's frame, runs: this Melee has FRAME_ANCESTORS.
-    assert "# pass 4" in done.stdout and "# fail 0" in done.stdout, done.stdout[-3000:]
+    # The 5th test, /play loaded in the player's frame, runs: this Melee has FRAME_ANCESTORS.
+    assert "# pass 5" in done.stdout and "# fail 0" in done.stdout, done.stdout[-3000:]

@@ -1,12 +1,18 @@
-// The extension's popover: the GM starts a Melee fight (a ruleset's example) or joins one by its
-// id and GM token, then says which OBR player plays which combatant; the room's metadata carries
-// the combat and each player's /play link, and each player sees /play for their own combatant.
+// The extension's two pages. index.html, the popover: the GM starts a Melee fight from the
+// scene's tokens (a side and a sheet for each) or joins one by its id and GM token, and says who
+// plays whom; each player sees /play for their own combatant. background.html, alive while the
+// room is open: the GM's seals the players' tokens and mirrors Melee's state onto the tokens
+// (sync.ts); everyone's publishes their browser's public key (seal.ts).
 import OBR from "@owlbear-rodeo/sdk";
-import type { Metadata, Player } from "@owlbear-rodeo/sdk";
+import type { Image, Metadata, Player } from "@owlbear-rodeo/sdk";
 import { MeleeClient, MeleeNetworkError, MeleeProblem } from "@melee/client";
-import type { Combat } from "@melee/client";
-import { ROOM_KEY, loadSecrets, playLink, readRoom, saveSecrets } from "./room.js";
-import type { RoomState } from "./room.js";
+import type { Combat, CombatCreate, Ruleset } from "@melee/client";
+import { ROOM_KEY, loadSecrets, playLink, readRoom, readSealed, saveSecrets } from "./room.js";
+import type { Fighter, RoomState } from "./room.js";
+import { combatantId, isToken, ownSheet, sheetFor, tokenName } from "./scene.js";
+import { PLAYER_KEY, ownKeyPair, unseal } from "./seal.js";
+import type { KeyPair } from "./seal.js";
+import { runGmSync } from "./sync.js";
 import { pickLang, words } from "./words.js";
 import type { Word } from "./words.js";
 
@@ -22,7 +28,8 @@ function $<T extends HTMLElement = HTMLElement>(id: string): T {
 const input = (id: string): string => $<HTMLInputElement>(id).value.trim();
 
 function say(text: string, error = false): void {
-  const status = $("status");
+  const status = document.getElementById("status");
+  if (!status) return void (error && console.error("Melee:", text)); // the background page shows nothing
   status.textContent = text;
   status.classList.toggle("error", error);
 }
@@ -54,45 +61,150 @@ function showFrame(url: string | null): void {
   }
 }
 
-function combatants(combat: Combat): RoomState["combatants"] {
-  return combat.combatants.map((c) => ({ id: c.id, name: c.name }));
-}
+const select = (id: string, options: HTMLOptionElement[], value: string, onChange: (value: string) => void): HTMLSelectElement => {
+  const element = document.createElement("select");
+  element.id = id;
+  element.append(...options);
+  element.value = value;
+  element.addEventListener("change", () => onChange(element.value));
+  return element;
+};
 
 // -- a player -------------------------------------------------------------------------------
 
-function renderPlayer(room: RoomState | null, me: string): void {
-  const link = room?.links[me];
-  $("waiting").hidden = Boolean(link);
-  showFrame(link?.url ?? null);
+async function publishKey(): Promise<KeyPair> {
+  const keys = await ownKeyPair(localStorage, await OBR.player.getId());
+  if ((await OBR.player.getMetadata())[PLAYER_KEY] !== keys.publicKey) await OBR.player.setMetadata({ [PLAYER_KEY]: keys.publicKey });
+  return keys;
+}
+
+let shown = 0;
+async function renderPlayer(metadata: Metadata, me: string, keys: KeyPair): Promise<void> {
+  const turn = (shown += 1);
+  const room = readRoom(metadata);
+  const combatant = room?.players[me];
+  const sealed = readSealed(metadata)[me];
+  const token = room && sealed && sealed.combatant === combatant ? await unseal(sealed, keys) : null;
+  if (turn !== shown) return; // a newer change is being shown
+  $("waiting").hidden = Boolean(token);
+  showFrame(room && combatant && token ? playLink(room.baseUrl, room.combatId, token, combatant) : null);
 }
 
 // -- the GM ---------------------------------------------------------------------------------
 
 let room: RoomState | null = null;
 let party: Player[] = [];
+let ruleset: Ruleset | null = null;
+let tokens: Image[] = [];
+/** Token item id -> the GM's choice: its side ("" out of the fight) and its sheet ("own" or an example combatant's id). */
+const choices = new Map<string, { side: string; sheet: string }>();
+
+type Sheet = Record<string, unknown>;
+const examples = (): Sheet[] => ((ruleset?.example.combat as { combatants?: Sheet[] } | undefined)?.combatants ?? []);
+/** A side as /play shows it: "villains" reads "Villains". */
+const sideName = (side: string): string => side.charAt(0).toUpperCase() + side.slice(1).replace(/[_-]+/g, " ");
+const sides = (): string[] => [...new Set(examples().map((c) => String(c["side"])))];
 
 async function publish(state: RoomState): Promise<void> {
   await OBR.room.setMetadata({ [ROOM_KEY]: state });
+}
+
+async function loadTokens(): Promise<void> {
+  const ready = await OBR.scene.isReady();
+  const found = ready ? await OBR.scene.items.getItems(isToken) : [];
+  $("no-tokens").textContent = t(ready ? "noTokens" : "noScene");
+  const names = (list: Image[]): string => JSON.stringify(list.map((token) => [token.id, tokenName(token)]));
+  if (names(found) === names(tokens)) return; // a token's metadata changed (Melee's own marks): the rows stay as the GM left them
+  tokens = found;
+  renderTokens();
 }
 
 async function connect(): Promise<void> {
   const baseUrl = input("melee-url");
   localStorage.setItem(URL_KEY, baseUrl);
   const rulesets = await client(baseUrl).rulesets();
-  $<HTMLSelectElement>("ruleset").replaceChildren(...rulesets.map((r) => new Option(r.name, r.id)));
-  $<HTMLButtonElement>("start").disabled = false;
+  $<HTMLSelectElement>("ruleset").replaceChildren(new Option("", ""), ...rulesets.map((r) => new Option(r.name, r.id)));
   say("");
 }
 
+/** The GM's choices start from the scene: the selected tokens fight (all, when none is), players' on the first side. */
+async function chooseRuleset(id: string): Promise<void> {
+  ruleset = id ? await client(input("melee-url")).ruleset(id) : null;
+  choices.clear();
+  const selection = (await OBR.player.getSelection()) ?? [];
+  const [first = "", last = ""] = [sides()[0], sides().at(-1)];
+  for (const token of tokens) {
+    const fights = selection.length === 0 || selection.includes(token.id);
+    const side = !fights ? "" : party.some((p) => p.id === token.createdUserId && p.role === "PLAYER") ? first : last;
+    const sheet = ruleset && ownSheet(token, ruleset.id) ? "own" : String((examples().find((c) => c["side"] === side) ?? examples()[0])?.["id"] ?? "");
+    choices.set(token.id, { side, sheet });
+  }
+  renderTokens();
+}
+
+function renderTokens(): void {
+  const list = $("fighters");
+  list.replaceChildren();
+  $("fighters-section").hidden = !ruleset;
+  $("no-tokens").hidden = tokens.length > 0;
+  $<HTMLButtonElement>("start").disabled = !ruleset || tokens.length === 0;
+  if (!ruleset) return;
+  const rulesetId = ruleset.id;
+  for (const token of tokens) {
+    const choice = choices.get(token.id) ?? { side: "", sheet: String(examples()[0]?.["id"] ?? "") };
+    choices.set(token.id, choice);
+    const item = document.createElement("li");
+    item.dataset["item"] = token.id;
+    const name = Object.assign(document.createElement("span"), { textContent: tokenName(token) });
+    const sheets = [
+      ...(ownSheet(token, rulesetId) ? [new Option(t("ownSheet"), "own")] : []),
+      ...examples().map((c) => new Option(String(c["name"]), String(c["id"]))),
+    ];
+    item.append(
+      name,
+      select(`side-${token.id}`, [new Option(t("notFighting"), ""), ...sides().map((s) => new Option(sideName(s), s))], choice.side, (v) => (choice.side = v)),
+      select(`sheet-${token.id}`, sheets, choice.sheet, (v) => (choice.sheet = v)),
+    );
+    const [side, sheet] = [...item.querySelectorAll("select")];
+    side?.setAttribute("aria-label", `${t("side")} · ${name.textContent}`);
+    sheet?.setAttribute("aria-label", `${t("sheet")} · ${name.textContent}`);
+    list.append(item);
+  }
+}
+
 async function start(): Promise<void> {
+  if (!ruleset) return;
   const baseUrl = input("melee-url");
-  const melee = client(baseUrl);
-  const { example } = await melee.ruleset($<HTMLSelectElement>("ruleset").value);
-  const created = await melee.createCombat(example.combat);
+  const taken = new Set<string>();
+  const fighters: (Fighter & { owner: string })[] = [];
+  const combatants: Sheet[] = [];
+  for (const token of tokens) {
+    const choice = choices.get(token.id);
+    if (!choice?.side) continue;
+    const base = choice.sheet === "own" ? ownSheet(token, ruleset.id) : examples().find((c) => c["id"] === choice.sheet);
+    if (!base) continue;
+    const name = tokenName(token);
+    const id = combatantId(name, taken);
+    combatants.push(sheetFor(base, id, name, choice.side));
+    fighters.push({ id, name, item: token.id, owner: token.createdUserId });
+  }
+  if (!combatants.length) return say(t("noFighter"), true);
+  const options = (ruleset.example.combat as { options?: unknown }).options;
+  const body = { ruleset: ruleset.id, lang, combatants, ...(options ? { options } : {}) } as unknown as CombatCreate;
+  const created = await client(baseUrl).createCombat(body);
   saveSecrets(localStorage, created.id, { gm: created.tokens.gm, combatants: { ...created.tokens.combatants } });
-  await publish({ baseUrl, combatId: created.id, ruleset: created.ruleset, combatants: combatants(created), links: {} });
+  // A token's owner plays it (their first, if they own several); the GM may change it below.
+  const players: Record<string, string> = {};
+  for (const fighter of fighters) {
+    const owner = party.find((p) => p.id === fighter.owner && p.role === "PLAYER");
+    if (owner && !players[owner.id]) players[owner.id] = fighter.id;
+  }
+  await publish({ baseUrl, combatId: created.id, ruleset: created.ruleset, lang, players,
+    combatants: fighters.map(({ id, name, item }) => ({ id, name, ...(item ? { item } : {}) })) });
   say(t("started"));
 }
+
+const fightersOf = (combat: Combat): Fighter[] => combat.combatants.map((c) => ({ id: c.id, name: c.name }));
 
 async function join(): Promise<void> {
   const baseUrl = input("melee-url");
@@ -103,28 +215,17 @@ async function join(): Promise<void> {
   const known = loadSecrets(localStorage, combatId);
   saveSecrets(localStorage, combatId, { gm: gm.token ?? "", combatants: known?.combatants ?? {} });
   localStorage.setItem(URL_KEY, baseUrl);
-  await publish({ baseUrl, combatId, ruleset: combat.ruleset, combatants: combatants(combat), links: {} });
+  await publish({ baseUrl, combatId, ruleset: combat.ruleset, lang, combatants: fightersOf(combat), players: {} });
   say(t("joined"));
 }
 
-/** Gives an OBR player a combatant: its token (kept, or minted now) in a /play link in the room. */
+/** Says which combatant an OBR player plays; the GM's background page seals its token for them. */
 async function assign(player: Player, combatant: string): Promise<void> {
   if (!room) return;
-  const links = { ...room.links };
-  if (!combatant) {
-    delete links[player.id];
-  } else {
-    const secrets = loadSecrets(localStorage, room.combatId);
-    if (!secrets) throw new Error("this browser does not hold the combat's GM token: join it again");
-    let token = secrets.combatants[combatant];
-    if (!token) {
-      const minted = await client(room.baseUrl, secrets.gm).mintToken(room.combatId, { role: "player", combatant });
-      token = minted.token;
-      saveSecrets(localStorage, room.combatId, { ...secrets, combatants: { ...secrets.combatants, [combatant]: token } });
-    }
-    links[player.id] = { combatant, url: playLink(room.baseUrl, room.combatId, token, combatant) };
-  }
-  await publish({ ...room, links });
+  const players = { ...room.players };
+  if (combatant) players[player.id] = combatant;
+  else delete players[player.id];
+  await publish({ ...room, players });
 }
 
 function renderAssignments(): void {
@@ -136,15 +237,9 @@ function renderAssignments(): void {
   for (const player of party) {
     const item = document.createElement("li");
     item.dataset["player"] = player.id;
-    const label = document.createElement("label");
-    label.textContent = player.name;
-    label.htmlFor = `assign-${player.id}`;
-    const select = document.createElement("select");
-    select.id = `assign-${player.id}`;
-    select.append(new Option(t("nobody"), ""), ...current.combatants.map((c) => new Option(c.name, c.id)));
-    select.value = current.links[player.id]?.combatant ?? "";
-    select.addEventListener("change", () => run(() => assign(player, select.value)));
-    item.append(label, select);
+    const label = Object.assign(document.createElement("label"), { textContent: player.name, htmlFor: `assign-${player.id}` });
+    const options = [new Option(t("nobody"), ""), ...current.combatants.map((c) => new Option(c.name, c.id))];
+    item.append(label, select(`assign-${player.id}`, options, current.players[player.id] ?? "", (v) => run(() => assign(player, v))));
     list.append(item);
   }
 }
@@ -157,7 +252,7 @@ function renderGm(state: RoomState | null): void {
   showFrame(state && secrets ? playLink(state.baseUrl, state.combatId, secrets.gm, "gm") : null);
 }
 
-// -- the page -------------------------------------------------------------------------------
+// -- the pages ------------------------------------------------------------------------------
 
 function translate(): void {
   document.documentElement.lang = lang === "pt" ? "pt-BR" : lang;
@@ -166,30 +261,43 @@ function translate(): void {
   }
 }
 
-OBR.onReady(() => {
-  run(async () => {
-    translate();
-    const role = await OBR.player.getRole();
-    const me = await OBR.player.getId();
-    const render = (metadata: Metadata): void => {
-      const state = readRoom(metadata);
-      if (role === "GM") renderGm(state);
-      else renderPlayer(state, me);
-    };
-    document.body.dataset["role"] = role;
-    $("gm").hidden = role !== "GM";
-    if (role === "GM") {
-      $<HTMLInputElement>("melee-url").value = localStorage.getItem(URL_KEY) ?? "";
-      $("connect").addEventListener("click", () => run(connect));
-      $("start").addEventListener("click", () => run(start));
-      $("join").addEventListener("click", () => run(join));
-      party = await OBR.party.getPlayers();
-      OBR.party.onChange((players) => {
-        party = players;
-        renderAssignments();
-      });
-    }
+async function background(role: string): Promise<void> {
+  await publishKey();
+  if (role === "GM") await runGmSync();
+}
+
+async function popover(role: string): Promise<void> {
+  translate();
+  document.body.dataset["role"] = role;
+  $("gm").hidden = role !== "GM";
+  if (role !== "GM") {
+    const [me, keys] = [await OBR.player.getId(), await publishKey()];
+    const render = (metadata: Metadata): void => void renderPlayer(metadata, me, keys).catch((e: unknown) => say(explain(e), true));
     render(await OBR.room.getMetadata());
     OBR.room.onMetadataChange(render);
+    return;
+  }
+  $<HTMLInputElement>("melee-url").value = localStorage.getItem(URL_KEY) ?? location.origin;
+  $("connect").addEventListener("click", () => run(connect));
+  $<HTMLSelectElement>("ruleset").addEventListener("change", (e) => run(() => chooseRuleset((e.target as HTMLSelectElement).value)));
+  $("start").addEventListener("click", () => run(start));
+  $("join").addEventListener("click", () => run(join));
+  party = await OBR.party.getPlayers();
+  OBR.party.onChange((players) => {
+    party = players;
+    renderAssignments();
+  });
+  await loadTokens();
+  OBR.scene.items.onChange(() => run(loadTokens));
+  OBR.scene.onReadyChange(() => run(loadTokens));
+  renderGm(readRoom(await OBR.room.getMetadata()));
+  OBR.room.onMetadataChange((metadata) => renderGm(readRoom(metadata)));
+}
+
+OBR.onReady(() => {
+  run(async () => {
+    const role = await OBR.player.getRole();
+    await (document.body.dataset["page"] === "background" ? background(role) : popover(role));
+    document.body.dataset["ready"] = "";
   });
 });
