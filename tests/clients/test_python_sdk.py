@@ -157,6 +157,41 @@ def test_undo_is_retried_only_when_it_cannot_have_been_applied():
     assert script.keys() == [None, None, None]
 
 
+def test_restore_is_keyed_and_sends_the_token_it_is_given():
+    ref = {"id": COMBAT, "ruleset": "duel-2d6", "version": 3}
+    script = Script(httpx.ConnectError("refused"), problem(503, "outcome-unknown"), httpx.Response(201, json=ref))
+    assert client(script).restore("sealed", token="gm-token") == ref
+    assert len(script.requests) == 3 and len(set(script.keys())) == 1 and script.keys()[0]  # one key, retried
+    assert {r.headers["Authorization"] for r in script.requests} == {"Bearer gm-token"}
+    assert json.loads(script.requests[0].content) == {"snapshot": "sealed"}
+    script = Script(problem(409, "combat-live"))
+    with pytest.raises(MeleeProblem):  # the combat is live: final
+        client(script).restore("sealed")
+    assert len(script.requests) == 1 and script.requests[0].headers["Authorization"] == "Bearer tok"
+
+
+def test_the_game_masters_calls_go_where_the_api_says():
+    minted = {"id": "t2", "role": "player", "combatant": "ana", "token": "secret"}
+    script = Script(
+        httpx.Response(201, json=minted),
+        httpx.Response(200, json=[{k: v for k, v in minted.items() if k != "token"}]),
+        httpx.Response(204),
+        httpx.Response(204),
+    )
+    melee = client(script)
+    assert melee.mint_token("c/1", role="player", combatant="ana") == minted
+    assert melee.tokens("c/1")[0]["id"] == "t2"
+    assert melee.revoke_token("c/1", "t2") is None and melee.delete_combat("c/1") is None
+    sent = [(r.method, r.url.raw_path.decode()) for r in script.requests]
+    assert sent == [
+        ("POST", "/combats/c%2F1/tokens"),
+        ("GET", "/combats/c%2F1/tokens"),
+        ("DELETE", "/combats/c%2F1/tokens/t2"),
+        ("DELETE", "/combats/c%2F1"),
+    ]
+    assert json.loads(script.requests[0].content) == {"role": "player", "combatant": "ana"}
+
+
 def test_reads_retry_503_but_not_a_conflict():
     script = Script(problem(503, "store-unavailable"), httpx.Response(200, json=[{"id": "duel-2d6"}]))
     assert client(script).rulesets() == [{"id": "duel-2d6"}]
@@ -360,6 +395,8 @@ MIRRORS = {
     types.Awaiting: "Awaiting",
     types.Roll: "Roll",
     types.Tokens: "Tokens",
+    types.TokenInfo: "TokenInfo",
+    types.MintedToken: "MintedToken",
     types.ActionSummary: "ActionSummary",
     types.Options: "{prefix}ActionOptions",
     types.LegalAction: "{prefix}EndCombatLegalAction",  # every ruleset's legal actions have these two properties
