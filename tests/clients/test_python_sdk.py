@@ -509,8 +509,11 @@ def test_the_installed_wheel_plays_a_fight_of_every_ruleset_sync_and_async(insta
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_example_ends_a_fight(installed, api_server, ruleset, tmp_path):
     fight = ROOT / "clients" / "python" / "examples" / "fight.py"
-    done = run([installed, fight, api_server, ruleset, "--api-key", API_KEY], cwd=tmp_path, timeout=120)
+    spy = ROOT / "tests" / "clients" / "creation_spy.py"  # runs the example, writing the creation body to stderr
+    done = run([installed, spy, fight, api_server, ruleset, "--api-key", API_KEY], cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
+    (body,) = [json.loads(line.split(": ", 1)[1]) for line in done.stderr.splitlines() if line.startswith("creation")]
+    assert body["ruleset"] == ruleset and "seed" not in body  # fresh dice, not the example's public seed
     sentences = done.stdout.splitlines()
     assert len(sentences) >= 5 and all(s.strip() for s in sentences), done.stdout
     assert f"{ruleset}: over after" in done.stderr

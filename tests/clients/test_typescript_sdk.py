@@ -93,8 +93,11 @@ def test_the_node_tests_play_every_ruleset_against_a_live_melee(sdk, melee):
 
 @pytest.mark.parametrize("ruleset_id", RULESETS.keys())
 def test_the_example_ends_a_fight_of_every_ruleset(sdk, melee, ruleset_id):
-    done = run(["node", "examples/fight.mjs", melee, ruleset_id, "--api-key", API_KEY], timeout=120)
+    spy = ROOT / "tests" / "clients" / "creation-spy.mjs"  # writes the creation body to stderr
+    done = run(["node", "--import", spy, "examples/fight.mjs", melee, ruleset_id, "--api-key", API_KEY], timeout=120)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    (body,) = [json.loads(line.split(": ", 1)[1]) for line in done.stderr.splitlines() if line.startswith("creation")]
+    assert body["ruleset"] == ruleset_id and "seed" not in body  # fresh dice, not the example's public seed
     lines = done.stdout.splitlines()
     assert lines[-1].startswith(f"{ruleset_id}: over after "), lines[-3:]
     assert len(lines) > 5 and all(line.strip() for line in lines), lines[:10]
