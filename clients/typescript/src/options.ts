@@ -7,7 +7,7 @@ export function legalOf<A extends { type: string }, T extends A["type"]>(options
   return options.actions.filter((action): action is Extract<A, { type: T }> => action.type === type);
 }
 
-/** A free value within a parameter's bounds when it lists no choices (`undefined`: none to pick). */
+/** A legal value of one parameter: its first choice, else an integer's minimum (`undefined`: none to pick). */
 function firstValue(spec: { choices?: unknown[]; type?: string; minimum?: number | null }): unknown {
   if (Array.isArray(spec.choices)) return spec.choices[0];
   if (spec.type === "integer") return spec.minimum ?? 0;
