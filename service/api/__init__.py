@@ -91,6 +91,7 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
         actions = {kind: schema_name(s) for kind, s in action_schemas.items()}
         union = contract.action_union(spec, ruleset.schema_prefix, actions, schema_name(ruleset.sheet_schema))
         action_refs.append({"$ref": f"#/components/schemas/{union}"})
+        contract.legal_action_union(spec, ruleset.schema_prefix)
         spec.components.schema(f"{ruleset.schema_prefix}Combatant", schema=state.combatant_schema(ruleset))
         raw = {
             "sheet": converter.schema2jsonschema(ruleset.sheet_schema),
@@ -114,6 +115,7 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
         contract.split_by_ruleset(spec, combat, prefixes, contract.combat_of_ruleset, discriminated=True)
     for answer in ("ActionResult", "LogEntry", "LogPage"):  # in this order: each holds the one before
         contract.split_by_ruleset(spec, answer, prefixes)
+    contract.split_by_ruleset(spec, "Options", prefixes, suffix="ActionOptions")
     spec.components.schema("RestoreCombat", schema=schemas.RestoreCombat)
     spec.components.schema(
         "CreateCombat", {"anyOf": creation_refs, "description": "One of the rulesets' creation bodies."}

@@ -11,9 +11,10 @@ this module:
   the path: 404...): one rule, rather than the same alt_response on every
   route; and ``security: []`` on a route that declares none (public);
 - each ruleset's unions, from the registry: its actions discriminated by
-  ``type`` (``Sistema2d6Action``), its events by ``code``, its answers
-  (combat, action result, log) one schema per ruleset. Marshmallow has no
-  union, and these are built per installed ruleset;
+  ``type`` (``Sistema2d6Action``), its events by ``code``, its legal actions
+  (``/options``) by ``type``, each parameter's choices typed as the action's
+  own field, its answers (combat, action result, log, options) one schema per
+  ruleset. Marshmallow has no union, and these are built per installed ruleset;
 - what apispec converts loosely (``tighten``): a free dict typed as a
   component (``TYPED_AS``: a field cannot carry a bare ``$ref``), a dict's size
   (apispec writes ``maxLength``), a nullable nested object or choice (OpenAPI
@@ -32,6 +33,7 @@ import string
 
 from apispec import BasePlugin
 
+from ..rules.gm.legal import COMMON_FIELDS
 from . import limits
 
 PROBLEM_JSON = "application/problem+json"
@@ -153,24 +155,18 @@ def action_union(spec, prefix: str, actions: dict[str, str], sheet: str) -> str:
         body["properties"]["type"] = {"type": "string", "enum": [action_type]}
         mapping[action_type] = SCHEMAS + component
     name = prefix + "Action"
-    spec.components.schema(
-        name,
-        {
-            # anyOf, not oneOf: the single-value types already exclude each other, and a
-            # validator (or a fuzzer's generator) would check every branch to prove "only one".
-            "anyOf": [{"$ref": ref} for ref in mapping.values()],
-            "discriminator": {"propertyName": "type", "mapping": mapping},
-            "description": f"An action of a {prefix} combat, told apart by its `type`.",
-        },
-    )
+    _discriminated(spec, name, "type", mapping, f"An action of a {prefix} combat, told apart by its `type`.")
     return name
 
 
 # -- answers, by ruleset -------------------------------------------------------------------
 
 
-def split_by_ruleset(spec, name: str, prefixes: dict[str, str], shape=None, discriminated: bool = False) -> None:
-    """``name`` becomes a union of one component per ruleset (``{prefix}{name}``).
+def split_by_ruleset(
+    spec, name: str, prefixes: dict[str, str], shape=None, discriminated: bool = False, suffix: str | None = None
+) -> None:
+    """``name`` becomes a union of one component per ruleset (``{prefix}{suffix}``, ``suffix`` being ``name``
+    unless given: a ruleset's ``Options`` are its creation options, so ``/options``' answer is ``ActionOptions``).
 
     Each copy refers to the per-ruleset components split before it (a
     ``Sistema2d6ActionResult`` holds a ``Sistema2d6Combat``); ``shape(body,
@@ -178,18 +174,18 @@ def split_by_ruleset(spec, name: str, prefixes: dict[str, str], shape=None, disc
     told apart by the answer's own ``ruleset``.
     """
     schemas = spec.components.schemas
-    core, mapping = schemas[name], {}
+    core, mapping, suffix = schemas[name], {}, suffix or name
     for ruleset_id, prefix in prefixes.items():
         body = _prefixed_refs(copy.deepcopy(core), prefix, schemas)
         if shape is not None:
             shape(body, ruleset_id, prefix)
-        spec.components.schema(prefix + name, body)
-        mapping[ruleset_id] = SCHEMAS + prefix + name
+        spec.components.schema(prefix + suffix, body)
+        mapping[ruleset_id] = SCHEMAS + prefix + suffix
     schemas[name] = {
         "anyOf": [{"$ref": ref} for ref in mapping.values()],
         **({"discriminator": {"propertyName": "ruleset", "mapping": mapping}} if discriminated else {}),
         "description": f"One schema per ruleset{', told apart by `ruleset`' if discriminated else ''}: "
-        + ", ".join(prefix + name for prefix in prefixes.values())
+        + ", ".join(prefix + suffix for prefix in prefixes.values())
         + ".",
     }
 
@@ -231,12 +227,96 @@ def event_union(spec, prefix: str, templates: dict[str, str]) -> None:
         name = f"{prefix}Event{''.join(part.capitalize() for part in code.split('_'))}"
         spec.components.schema(name, body)
         mapping[code] = SCHEMAS + name
+    _discriminated(spec, prefix + "Event", "code", mapping, f"An event of a {prefix} combat, told apart by its `code`.")
+
+
+# -- the legal actions (/options), by ruleset --------------------------------------------
+
+LEGAL_PARAM = "LegalParam"
+# What gm/legal.py says of a parameter besides its choices (an array parameter's items: per field).
+LEGAL_PARAM_SCHEMA = {
+    "type": "object",
+    "required": ["required"],
+    "description": "One parameter of a legal action: `choices` (its legal values), or a free value described by "
+    "`type` and its bounds, or `keys` (value names; with `total`, integers adding up to it), or `items` (an "
+    "array's values, one spec per element), or `schema: sheet` (a whole combatant sheet of the ruleset).",
+    "properties": {
+        "required": {"type": "boolean", "description": "The action needs this parameter."},
+        "type": {"type": "string", "description": "The JSON type of a free value: integer, string, object, array."},
+        "minimum": {"type": "integer", "nullable": True},
+        "maximum": {"type": "integer", "nullable": True},
+        "minLength": {"type": "integer", "nullable": True},
+        "maxLength": {"type": "integer", "nullable": True},
+        "keys": {"type": "array", "items": {"type": "string"}, "description": "The value names an object may hold."},
+        "total": {"type": "integer", "description": "What the integers under `keys` must add up to."},
+        "schema": {"type": "string", "enum": ["sheet"], "description": "The value is a sheet of the ruleset."},
+    },
+}
+# What a field's schema says that its choices' schema need not repeat.
+_NOT_OF_A_VALUE = ("description", "default", "x-decided-by", "x-rule")
+
+
+def legal_action_union(spec, prefix: str) -> None:
+    """``{prefix}LegalAction``: each action type of ``{prefix}Action`` with its parameters, discriminated by ``type``.
+
+    A parameter is a field of the action's own component (not ``type``,
+    ``actor``, ``dice``): its ``choices`` are typed as that field, so that a
+    client builds a typed action from them. Call after :func:`action_union`.
+    """
+    schemas = spec.components.schemas
+    if LEGAL_PARAM not in schemas:
+        spec.components.schema(LEGAL_PARAM, copy.deepcopy(LEGAL_PARAM_SCHEMA))
+    mapping = {}
+    for action_type, ref in sorted(schemas[prefix + "Action"]["discriminator"]["mapping"].items()):
+        fields = schemas[ref[len(SCHEMAS) :]]["properties"]
+        params = {name: _legal_param(field) for name, field in fields.items() if name not in COMMON_FIELDS}
+        name = f"{prefix}{''.join(part.capitalize() for part in action_type.split('_'))}LegalAction"
+        spec.components.schema(
+            name,
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["params", "type"],
+                "properties": {
+                    "type": {"type": "string", "enum": [action_type]},
+                    "params": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": params,
+                        "description": "The parameters to send, each with its legal values or bounds.",
+                    },
+                },
+            },
+        )
+        mapping[action_type] = SCHEMAS + name
+    description = f"A legal action of a {prefix} combat, told apart by its `type`."
+    _discriminated(spec, prefix + "LegalAction", "type", mapping, description)
+
+
+def _legal_param(field: dict) -> dict:
+    value = {key: item for key, item in copy.deepcopy(field).items() if key not in _NOT_OF_A_VALUE}
+    if list(value) == ["allOf"] and len(value["allOf"]) == 1:  # a described $ref (join's sheet), undescribed
+        value = value["allOf"][0]
+    typed: dict = {"choices": {"type": "array", "items": value, "description": "The legal values."}}
+    if field.get("type") == "array" and "items" in field:
+        element = {"type": "array", "items": copy.deepcopy(field["items"])}
+        typed["items"] = {
+            "type": "array",
+            "description": "The legal values of each element, in order.",
+            "items": {"type": "object", "properties": {"choices": element}},
+        }
+    return {"allOf": [{"$ref": SCHEMAS + LEGAL_PARAM}, {"type": "object", "properties": typed}]}
+
+
+def _discriminated(spec, name: str, prop: str, mapping: dict[str, str], description: str) -> None:
+    # anyOf, not oneOf: the single-value types already exclude each other, and a
+    # validator (or a fuzzer's generator) would check every branch to prove "only one".
     spec.components.schema(
-        prefix + "Event",
+        name,
         {
             "anyOf": [{"$ref": ref} for ref in mapping.values()],
-            "discriminator": {"propertyName": "code", "mapping": mapping},
-            "description": f"An event of a {prefix} combat, told apart by its `code`.",
+            "discriminator": {"propertyName": prop, "mapping": mapping},
+            "description": description,
         },
     )
 

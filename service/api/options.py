@@ -5,6 +5,10 @@ case (service/usecases/reads.py ``legal_actions``) checks who asks: a player's
 token sees its own combatant's options, the GM's token anyone's and its own
 (``actor=gm``). A player is offered only the parameters that are theirs to set
 (service/rules/authority.py).
+
+The schemas below serialize the answer; the OpenAPI document publishes it per
+ruleset (``{Prefix}ActionOptions``), each parameter's choices typed as the
+action's own field (contract.legal_action_union).
 """
 
 from __future__ import annotations

@@ -92,3 +92,64 @@ def test_each_event_code_of_a_ruleset_has_its_schema_naming_its_params(client):
     assert taken["properties"]["code"] == {"type": "string", "enum": ["damage_taken"]}
     # "{target} loses {amount} PV and has {pv} left."
     assert set(taken["properties"]["params"]["properties"]) == {"target", "amount", "pv"}
+
+
+def _json_schema(node):
+    """An OpenAPI 3.0 schema as JSON Schema: `nullable` admits null (the only difference these schemas use)."""
+    if isinstance(node, list):
+        return [_json_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _json_schema(value) for key, value in node.items() if key != "discriminator"}
+    if node.pop("nullable", False):
+        node = {"anyOf": [node, {"type": "null"}]}
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        node["$ref"] = ref.replace("#/components/schemas/", "#/$defs/")
+    return node
+
+
+def test_the_legal_actions_of_every_ruleset_are_typed_by_its_action_fields(client):
+    schemas = client.get("/openapi.json").get_json()["components"]["schemas"]
+    attack = schemas["Duel2d6AttackLegalAction"]["properties"]
+    assert attack["type"] == {"type": "string", "enum": ["attack"]}
+    maneuver = attack["params"]["properties"]["maneuver"]["allOf"]
+    assert maneuver[0] == {"$ref": "#/components/schemas/LegalParam"}
+    # The choices of a parameter are values of the action's own field (reused, not declared again).
+    field = schemas["Duel2d6AttackAction"]["properties"]["maneuver"]
+    assert maneuver[1]["properties"]["choices"]["items"]["enum"] == field["enum"]
+    for ruleset in RULESETS.values():
+        prefix = ruleset.schema_prefix
+        actions = schemas[f"{prefix}Action"]["discriminator"]["mapping"]
+        legal = schemas[f"{prefix}LegalAction"]["discriminator"]["mapping"]
+        assert set(legal) == set(actions)
+        for action_type, ref in legal.items():
+            params = schemas[ref.rsplit("/", 1)[1]]["properties"]["params"]["properties"]
+            fields = schemas[actions[action_type].rsplit("/", 1)[1]]["properties"]
+            assert set(params) == set(fields) - {"type", "actor", "dice"}, (prefix, action_type)
+        options = schemas[f"{prefix}ActionOptions"]["properties"]["actions"]["items"]
+        assert options == {"$ref": f"#/components/schemas/{prefix}LegalAction"}
+
+
+def test_every_answer_of_options_is_valid_against_its_rulesets_schema(client):
+    """Each ruleset's example, played: at each step every actor's /options (and the GM's) fits the document."""
+    import jsonschema
+
+    schemas = _json_schema(client.get("/openapi.json").get_json()["components"]["schemas"])
+    for ruleset in RULESETS.values():
+        validator = jsonschema.Draft202012Validator(
+            {"$ref": f"#/$defs/{ruleset.schema_prefix}ActionOptions", "$defs": schemas}
+        )
+        example = ruleset.example()
+        created = client.post("/combats", json=example["combat"]).get_json()
+        gm = {"Authorization": f"Bearer {created['tokens']['gm']}"}
+        for action in [None, *example["actions"]]:
+            if action is not None:
+                token = created["tokens"]["combatants"].get(action["actor"], created["tokens"]["gm"])
+                client.post(
+                    f"/combats/{created['id']}/actions", json=action, headers={"Authorization": f"Bearer {token}"}
+                )
+            for actor in ["gm", *created["tokens"]["combatants"]]:
+                answer = client.get(f"/combats/{created['id']}/options?actor={actor}", headers=gm).get_json()
+                errors = [f"{list(e.absolute_path)}: {e.message[:200]}" for e in validator.iter_errors(answer)]
+                assert not errors, (ruleset.id, actor, errors[:3])

@@ -157,6 +157,41 @@ def test_undo_is_retried_only_when_it_cannot_have_been_applied():
     assert script.keys() == [None, None, None]
 
 
+def test_restore_is_keyed_and_sends_the_token_it_is_given():
+    ref = {"id": COMBAT, "ruleset": "duel-2d6", "version": 3}
+    script = Script(httpx.ConnectError("refused"), problem(503, "outcome-unknown"), httpx.Response(201, json=ref))
+    assert client(script).restore("sealed", token="gm-token") == ref
+    assert len(script.requests) == 3 and len(set(script.keys())) == 1 and script.keys()[0]  # one key, retried
+    assert {r.headers["Authorization"] for r in script.requests} == {"Bearer gm-token"}
+    assert json.loads(script.requests[0].content) == {"snapshot": "sealed"}
+    script = Script(problem(409, "combat-live"))
+    with pytest.raises(MeleeProblem):  # the combat is live: final
+        client(script).restore("sealed")
+    assert len(script.requests) == 1 and script.requests[0].headers["Authorization"] == "Bearer tok"
+
+
+def test_the_game_masters_calls_go_where_the_api_says():
+    minted = {"id": "t2", "role": "player", "combatant": "ana", "token": "secret"}
+    script = Script(
+        httpx.Response(201, json=minted),
+        httpx.Response(200, json=[{k: v for k, v in minted.items() if k != "token"}]),
+        httpx.Response(204),
+        httpx.Response(204),
+    )
+    melee = client(script)
+    assert melee.mint_token("c/1", role="player", combatant="ana") == minted
+    assert melee.tokens("c/1")[0]["id"] == "t2"
+    assert melee.revoke_token("c/1", "t2") is None and melee.delete_combat("c/1") is None
+    sent = [(r.method, r.url.raw_path.decode()) for r in script.requests]
+    assert sent == [
+        ("POST", "/combats/c%2F1/tokens"),
+        ("GET", "/combats/c%2F1/tokens"),
+        ("DELETE", "/combats/c%2F1/tokens/t2"),
+        ("DELETE", "/combats/c%2F1"),
+    ]
+    assert json.loads(script.requests[0].content) == {"role": "player", "combatant": "ana"}
+
+
 def test_reads_retry_503_but_not_a_conflict():
     script = Script(problem(503, "store-unavailable"), httpx.Response(200, json=[{"id": "duel-2d6"}]))
     assert client(script).rulesets() == [{"id": "duel-2d6"}]
@@ -167,13 +202,13 @@ def test_reads_retry_503_but_not_a_conflict():
 
 
 def test_the_waits_are_jittered_exponential_and_honour_retry_after():
-    policy = RetryPolicy(backoff=0.5, max_delay=10.0)
-    for attempt in range(6):
-        base = 0.5 * 2**attempt  # 0.5, 1, 2, 4, 8, 16 s
+    policy = RetryPolicy()  # the default: 4 retries from 0.25 s, at most 8 s, as the TypeScript SDK
+    assert (policy.retries, policy.backoff, policy.max_delay) == (4, 0.25, 8.0)
+    for attempt, ceiling in enumerate([0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 8.0]):  # 0.25 * 2**n, capped at 8
         waits = {policy.delay(attempt, None) for _ in range(50)}
-        assert all(min(10.0, 0.5 * base) <= wait <= min(10.0, 1.5 * base) for wait in waits), (attempt, waits)
-        assert len(waits) > 1 or base * 0.5 >= 10.0  # jittered, unless capped
-    assert all(5.0 <= policy.delay(0, 5.0) <= 6.25 for _ in range(50))  # Retry-After: 5 s, + 0 to 25 %
+        assert all(ceiling / 2 <= wait <= ceiling for wait in waits), (attempt, waits)
+        assert len(waits) > 1  # jittered
+    assert all(5.0 <= policy.delay(0, 5.0) <= 5.125 for _ in range(50))  # Retry-After 5 s, + 0 to 0.125 s
 
 
 def test_a_body_that_is_not_a_problem_still_raises_a_problem():
@@ -224,8 +259,7 @@ def test_the_stream_resumes_with_last_event_id_handles_reset_and_ends_on_gone():
     script = Script(
         sse(("entry", entry(1), 1), ("entry", entry(2), 2), ("reconnect", {"reason": "stopping"}, None)),
         sse(("entry", entry(3), 3), ("reset", {}, None)),
-        page(1, last=10),  # the head, after the reset
-        sse(("entry", entry(11), 11)),  # the stream ends without a word: a drop
+        sse(("entry", entry(1), 1), ("entry", entry(2), 2)),  # the rewritten log, from its start
         sse(("gone", {"reason": "the combat was deleted"}, None)),
     )
     resets = []
@@ -233,10 +267,10 @@ def test_the_stream_resumes_with_last_event_id_handles_reset_and_ends_on_gone():
     with pytest.raises(MeleeStreamClosed) as closed:
         for item in client(script).entries(COMBAT, on_reset=lambda: resets.append(len(seen))):
             seen.append(item["seq"])
-    assert seen == [1, 2, 3, 11] and resets == [3]
+    assert seen == [1, 2, 3, 1, 2] and resets == [3]
     assert closed.value.event == "gone" and closed.value.reason == "the combat was deleted"
     streams = [r for r in script.requests if r.url.path.endswith("/stream")]
-    assert [r.headers["Last-Event-ID"] for r in streams] == ["0", "2", "10", "11"]
+    assert [r.headers["Last-Event-ID"] for r in streams] == ["0", "2", "0", "2"]
     assert all(r.headers["Authorization"] == "Bearer tok" for r in streams)
 
 
@@ -278,12 +312,11 @@ def rolled_back(last: int) -> httpx.Response:
 
 
 def long_poll_reset() -> Script:
-    """The stream refused three times, then a long poll after 5 finds the log undone back to 3."""
+    """The stream refused three times, then a long poll after 5 finds the log rewritten, 4 entries long."""
     return Script(
         *[problem(503, "too-many-streams")] * 3,
-        rolled_back(3),
-        page(last=3),  # the head
-        page(4),  # the long poll after 3
+        rolled_back(4),
+        page(1, 2, 3, 4),  # the long poll after 0: the whole rewritten log
         sse(("gone", {"reason": "over"}, None)),
     )
 
@@ -315,25 +348,24 @@ def test_the_long_poll_handles_reset():
     with pytest.raises(MeleeStreamClosed):
         for item in client(script).entries(COMBAT, after=5, on_reset=lambda: resets.append(len(seen))):
             seen.append(item["seq"])
-    assert seen == [4] and resets == [0]
+    assert seen == [1, 2, 3, 4] and resets == [0]
     polls = [dict(r.url.params) for r in script.requests if r.url.params.get("wait")]
-    assert polls == [{"after": "5", "wait": "20"}, {"after": "3", "wait": "20"}]
+    assert polls == [{"after": "5", "wait": "20"}, {"after": "0", "wait": "20"}]
 
 
 def test_the_async_long_poll_awaits_its_reset():
-    assert follow_async(long_poll_reset(), after=5) == ([4], ["reset"])
+    assert follow_async(long_poll_reset(), after=5) == ([1, 2, 3, 4], ["reset"])
 
 
 def test_the_async_stream_resumes_and_handles_reset():
     script = Script(
         sse(("entry", entry(1), 1), ("reconnect", {"reason": "stopping"}, None)),
         sse(("reset", {}, None)),
-        page(1, last=10),
-        sse(("entry", entry(11), 11), ("revoked", {"reason": "revoked"}, None)),
+        sse(("entry", entry(1), 1), ("revoked", {"reason": "revoked"}, None)),
     )
-    assert follow_async(script) == ([1, 11], ["reset"])
+    assert follow_async(script) == ([1, 1], ["reset"])
     streams = [r for r in script.requests if r.url.path.endswith("/stream")]
-    assert [r.headers["Last-Event-ID"] for r in streams] == ["0", "1", "10"]
+    assert [r.headers["Last-Event-ID"] for r in streams] == ["0", "1", "0"]
 
 
 def test_a_stream_refused_for_good_raises_its_problem():
@@ -363,9 +395,11 @@ MIRRORS = {
     types.Awaiting: "Awaiting",
     types.Roll: "Roll",
     types.Tokens: "Tokens",
+    types.TokenInfo: "TokenInfo",
+    types.MintedToken: "MintedToken",
     types.ActionSummary: "ActionSummary",
-    types.Options: "Options",
-    types.LegalAction: "LegalAction",
+    types.Options: "{prefix}ActionOptions",
+    types.LegalAction: "{prefix}EndCombatLegalAction",  # every ruleset's legal actions have these two properties
     types.Odds: "Odds",
     types.OutcomeOdds: "OutcomeOdds",
     types.ExpectedDamage: "ExpectedDamage",
@@ -380,6 +414,12 @@ def test_the_types_have_the_properties_of_the_openapi_schemas(typed):
         schema = SPEC[MIRRORS[typed].format(prefix=prefix)]
         assert set(get_type_hints(typed)) == set(schema["properties"]), (typed.__name__, prefix)
         assert typed.__required_keys__ == set(schema.get("required", [])), (typed.__name__, prefix)
+
+
+def test_a_legal_param_has_the_keys_the_openapi_document_gives_it():
+    per_field = {"choices", "items"}  # typed per ruleset and field: {prefix}{Type}LegalAction
+    assert set(get_type_hints(types.LegalParam)) == set(SPEC["LegalParam"]["properties"]) | per_field
+    assert types.LegalParam.__required_keys__ == set(SPEC["LegalParam"]["required"])
 
 
 def test_the_events_have_the_shape_of_every_rulesets_events():
@@ -469,8 +509,11 @@ def test_the_installed_wheel_plays_a_fight_of_every_ruleset_sync_and_async(insta
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_example_ends_a_fight(installed, api_server, ruleset, tmp_path):
     fight = ROOT / "clients" / "python" / "examples" / "fight.py"
-    done = run([installed, fight, api_server, ruleset, "--api-key", API_KEY], cwd=tmp_path, timeout=120)
+    spy = ROOT / "tests" / "clients" / "creation_spy.py"  # runs the example, writing the creation body to stderr
+    done = run([installed, spy, fight, api_server, ruleset, "--api-key", API_KEY], cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
+    (body,) = [json.loads(line.split(": ", 1)[1]) for line in done.stderr.splitlines() if line.startswith("creation")]
+    assert body["ruleset"] == ruleset and "seed" not in body  # fresh dice, not the example's public seed
     sentences = done.stdout.splitlines()
     assert len(sentences) >= 5 and all(s.strip() for s in sentences), done.stdout
     assert f"{ruleset}: over after" in done.stderr

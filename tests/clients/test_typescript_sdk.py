@@ -93,8 +93,11 @@ def test_the_node_tests_play_every_ruleset_against_a_live_melee(sdk, melee):
 
 @pytest.mark.parametrize("ruleset_id", RULESETS.keys())
 def test_the_example_ends_a_fight_of_every_ruleset(sdk, melee, ruleset_id):
-    done = run(["node", "examples/fight.mjs", melee, ruleset_id, "--api-key", API_KEY], timeout=120)
+    spy = ROOT / "tests" / "clients" / "creation-spy.mjs"  # writes the creation body to stderr
+    done = run(["node", "--import", spy, "examples/fight.mjs", melee, ruleset_id, "--api-key", API_KEY], timeout=120)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    (body,) = [json.loads(line.split(": ", 1)[1]) for line in done.stderr.splitlines() if line.startswith("creation")]
+    assert body["ruleset"] == ruleset_id and "seed" not in body  # fresh dice, not the example's public seed
     lines = done.stdout.splitlines()
     assert lines[-1].startswith(f"{ruleset_id}: over after "), lines[-3:]
     assert len(lines) > 5 and all(line.strip() for line in lines), lines[:10]
@@ -144,9 +147,14 @@ console.log(JSON.stringify({ status: over.combat.status, health, attack: result.
 """
 
 WRONG = """
-import type { ActionFor } from "@melee/client";
+import { actionFrom } from "@melee/client";
+import type { ActionFor, LegalActionOf } from "@melee/client";
 export const wrong: ActionFor<"sistema-2d6"> = { type: "atakk", actor: "ana" };
+declare const attack: LegalActionOf<"duel-2d6", "attack">;
+export const kick = actionFrom("duel-2d6", attack, "truand", { maneuver: "kikk" });
 """
+# One turn driven by /options, 20-40 lines, compiled with the consumer (tsc --strict), without a cast.
+OPTIONS_DRIVEN = SDK / "test" / "options-driven.ts"
 
 TSCONFIG = {
     "compilerOptions": {
@@ -158,7 +166,7 @@ TSCONFIG = {
         "types": [],
         "outDir": "out",
     },
-    "files": ["consumer.ts"],
+    "files": ["consumer.ts", "options-driven.ts"],
 }
 
 
@@ -184,8 +192,15 @@ def test_the_packed_tarball_installs_in_a_clean_project_and_type_checks_strict(s
     example = RULESETS["sistema-2d6"].example()["combat"]
     (project / "consumer.ts").write_text(CONSUMER.replace("BODY", json.dumps(example, ensure_ascii=False)))
     (project / "tsconfig.json").write_text(json.dumps(TSCONFIG))
+    driven = OPTIONS_DRIVEN.read_text()
+    assert 20 <= len(driven.splitlines()) <= 40 and " as " not in driven and "<any>" not in driven
+    (project / "options-driven.ts").write_text(driven)
     compiled = run([TSC, "-p", "tsconfig.json"], cwd=project)
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    turn = run(["node", "out/options-driven.js", melee, API_KEY], cwd=project, timeout=120)
+    assert turn.returncode == 0, turn.stdout + turn.stderr
+    turn = json.loads(turn.stdout)
+    assert turn["offered"] > 0 and turn["type"] in turn["awaited"], turn
     played = run(["node", "out/consumer.js", melee, API_KEY], cwd=project, timeout=120)
     assert played.returncode == 0, played.stdout + played.stderr
     outcome = json.loads(played.stdout)
@@ -208,7 +223,7 @@ def test_the_packed_tarball_installs_in_a_clean_project_and_type_checks_strict(s
         ],
         cwd=project,
     )
-    assert wrong.returncode != 0 and '"atakk"' in wrong.stdout, wrong.stdout
+    assert wrong.returncode != 0 and '"atakk"' in wrong.stdout and '"kikk"' in wrong.stdout, wrong.stdout
 
 
 def first_js_block(markdown: Path, after: str = "") -> str:

@@ -2,10 +2,11 @@
 
     python fight.py BASE_URL RULESET [--api-key KEY] [--max-actions N]
 
-Creates the combat of ``GET /rulesets/{RULESET}``'s example and answers every prompt in
-``awaiting`` from ``GET /combats/{id}/options``, with the awaited actor's own token (the
-GM's for the GM): first with the example's actions, each checked against the prompt and
-the options, then with a legal action the options offer. The game master ends the fight
+Creates the combat of ``GET /rulesets/{RULESET}``'s example without its ``seed`` (fresh
+dice: the fight differs at each run) and answers every prompt in ``awaiting`` from
+``GET /combats/{id}/options``, with the awaited actor's own token (the GM's for the GM):
+first with the example's actions while the fight goes their way (each awaited, offered and
+accepted), then with a legal action the options offer. The game master ends the fight
 with ``end_combat`` when ``awaiting`` asks for it, or once ``--max-actions`` actions have
 been played. Prints the log's sentences; exits 0 only when the combat is over.
 """
@@ -16,7 +17,7 @@ import argparse
 import sys
 from typing import Any
 
-from melee_client import Action, Awaiting, LegalAction, Melee, token_for
+from melee_client import Action, Awaiting, LegalAction, Melee, MeleeProblem, token_for
 
 # The action types tried first when the prompt offers them; then the prompt's order.
 PREFERRED = ("attack", "allocate", "declare", "defend", "react")
@@ -63,7 +64,8 @@ def main() -> int:
 
     with Melee(args.base_url, api_key=args.api_key) as melee:
         example = melee.ruleset(args.ruleset)["example"]
-        created = melee.create_combat(example["combat"])
+        # Fresh dice: the example's public seed would let anyone predict every roll.
+        created = melee.create_combat({key: value for key, value in example["combat"].items() if key != "seed"})
         gm = melee.with_token(created["tokens"]["gm"])
         combat_id, combat = created["id"], created
         script = list(example["actions"])
@@ -78,20 +80,26 @@ def main() -> int:
                 end = {"type": "end_combat", "actor": "gm", "reason": "The example is over."}
                 combat = gm.act(combat_id, end)["combat"]
                 break
-            if script:
-                action = script.pop(0)
-                prompt = next((p for p in awaited if p["actor"] == action["actor"]), None)
-                if prompt is None or action["type"] not in prompt["actions"]:
-                    raise SystemExit(f"the example's {action['type']} by {action['actor']} is not awaited: {awaited}")
-            else:
-                prompt, action = awaited[0], None
+            action = script.pop(0) if script else None
+            prompt = next((p for p in awaited if action and p["actor"] == action["actor"]), awaited[0])
             player = melee.with_token(token_for(created["tokens"], prompt["actor"]))
             legal = player.options(combat_id, actor=prompt["actor"])["actions"]
-            if action is None:
-                action = answer(choose(prompt, legal), prompt["actor"])
-            elif action["type"] not in {option["type"] for option in legal}:
-                raise SystemExit(f"/options does not offer the example's {action['type']} to {action['actor']}")
-            combat = player.act(combat_id, action)["combat"]
+            if action is not None and (
+                action["actor"] != prompt["actor"]
+                or action["type"] not in prompt["actions"]
+                or action["type"] not in {option["type"] for option in legal}
+            ):
+                script, action = [], None  # the dice took the fight elsewhere: the options from now on
+            if action is not None:
+                try:
+                    combat = player.act(combat_id, action)["combat"]
+                except MeleeProblem as refused:  # the example's own dice no longer fit this fight
+                    if refused.status not in (409, 422):
+                        raise
+                    script = []
+                    continue
+            else:
+                combat = player.act(combat_id, answer(choose(prompt, legal), prompt["actor"]))["combat"]
             played += 1
 
         page = gm.events(combat_id, after=0, limit=200)

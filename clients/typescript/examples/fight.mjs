@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Plays a ruleset's published example (GET /rulesets/{id}: `example`) to its end with @melee/client:
-// creates the combat and sends the example's actions, each with its actor's own token (the GM's for
-// NPCs). Then it answers the prompts in `awaiting` from GET /options, each with that actor's token,
-// for at most N more actions (--max-actions, default 20): the fight goes on as unattended players
-// would play it (each required parameter's first legal value). The GM ends it with end_combat when
+// creates the combat without the example's public `seed` (fresh dice: the fight differs at each run)
+// and sends the example's actions, each with its actor's own token (the GM's for NPCs), while the
+// fight goes their way (each one awaited and accepted). Then it answers the prompts in `awaiting` from
+// GET /options, each with that actor's token, for at most N more actions (--max-actions, default 20):
+// the fight goes on as unattended players would play it (each required parameter's first legal value). The GM ends it with end_combat when
 // the GM is awaited, when nobody else can act, or after those N actions. Prints the log's sentences.
 //
 //   node examples/fight.mjs BASE_URL RULESET [--max-actions N] [--api-key KEY] [--lang en|fr|pt]
@@ -85,7 +86,8 @@ const endCombat = { type: "end_combat", actor: "gm", reason: "The example is ove
 
 try {
   const { example } = await melee.ruleset(rulesetId);
-  const created = await melee.createCombat(example.combat);
+  const { seed: _seed, ...fresh } = example.combat; // the public seed would let anyone predict every roll
+  const created = await melee.createCombat(fresh);
   const gm = melee.withToken(created.tokens.gm);
   let combat = created;
   let sent = 0;
@@ -93,7 +95,17 @@ try {
     combat = (await melee.withToken(tokenFor(created.tokens, action.actor)).act(created.id, action)).combat;
     sent += 1;
   };
-  for (const action of example.actions) await send(action);
+  for (const action of example.actions) {
+    const awaited = combat.awaiting.some((p) => p.actor === action.actor && p.actions.includes(action.type));
+    if (!awaited) break; // the dice took the fight elsewhere: the options from now on
+    try {
+      await send(action);
+    } catch (error) {
+      // The example's own dice no longer fit this fight: the options from now on.
+      if (error instanceof MeleeProblem && (error.status === 409 || error.status === 422)) break;
+      throw error;
+    }
+  }
   for (let answered = 0; combat.status !== "over" && answered < maxActions; answered++) {
     await send(await nextAction(combat, created));
   }

@@ -3,7 +3,7 @@
 // repository's root, or the path given as --spec):
 //   src/generated/openapi.ts   openapi-typescript's types of every path and schema;
 //   src/generated/rulesets.ts  the rulesets the spec tells apart (Combat's discriminator),
-//                              each with its own action union, combat, log entry... types.
+//                              each with its own action union, combat, log entry, legal actions... types.
 // `--check` writes nothing and exits 1 when the checked-in files differ (tests run it).
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -38,6 +38,8 @@ function rulesetsModule() {
     logPage: "LogPage",
     combatOptions: "Options",
     sheet: "Sheet",
+    actionOptions: "ActionOptions",
+    legalAction: "LegalAction",
   };
   const ids = Object.keys(mapping).sort();
   const lines = [
@@ -67,6 +69,12 @@ function rulesetsModule() {
     lines.push("    actions: {");
     for (const type of Object.keys(actions).sort()) {
       lines.push(`      ${JSON.stringify(type)}: Schemas[${JSON.stringify(actions[type].split("/").pop())}];`);
+    }
+    lines.push("    };");
+    const legal = schemas[`${prefix}LegalAction`]?.discriminator?.mapping ?? {};
+    lines.push("    legalActions: {");
+    for (const type of Object.keys(legal).sort()) {
+      lines.push(`      ${JSON.stringify(type)}: Schemas[${JSON.stringify(legal[type].split("/").pop())}];`);
     }
     lines.push("    };");
     lines.push("  };");

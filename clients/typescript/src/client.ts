@@ -16,11 +16,13 @@ import type {
   MintedToken,
   Odds,
   OddsRequest,
-  Options,
+  OptionsFor,
   RestoreCombat,
+  RestoredCombatFor,
   Ruleset,
   RulesetSummary,
   SnapshotResponse,
+  TokenInfo,
   TokenRequest,
   Without,
 } from "./types.js";
@@ -36,9 +38,10 @@ export interface MeleeOptions {
   lang?: string;
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
-  /** How many times a retryable failure is retried (default 4). */
+  /** How many times a retryable failure is retried (default 4, as the Python SDK). */
   retries?: number;
-  /** The first retry's backoff in ms, doubled at each retry (default 250), and its cap (default 8000). */
+  /** The first retry's backoff in ms, doubled at each retry (default 250), and its cap (default 8000): each wait
+   * is half of that plus a random part of the other half, and at least Retry-After (the Python SDK's rule too). */
   retryBaseMs?: number;
   retryMaxMs?: number;
 }
@@ -63,8 +66,8 @@ export interface SubscribeHandlers<E = LogEntry> {
 }
 
 export interface SubscribeOptions {
-  /** Deliver the entries after this seq first (0: the whole log). Default: only new ones. */
-  after?: number;
+  /** Deliver the entries after this seq (default 0: the whole log, as the Python SDK); `null`: only new ones. */
+  after?: number | null;
   signal?: AbortSignal;
   /** "auto" (default): SSE, falling back to the long poll when streaming is unavailable. */
   transport?: "auto" | "stream" | "poll";
@@ -232,8 +235,8 @@ export class MeleeClient {
     );
   }
 
-  /** What `actor` may send now (default: this token's combatant when known, else "gm"). */
-  options(id: string, o: { actor?: string; signal?: AbortSignal } = {}): Promise<Options> {
+  /** What `actor` may send now (default: this token's combatant when known, else "gm"); `options<R>` types it. */
+  options<R extends RulesetId = RulesetId>(id: string, o: { actor?: string; signal?: AbortSignal } = {}): Promise<OptionsFor<R>> {
     const actor = o.actor ?? this.actor ?? "gm";
     return this.read({ method: "GET", path: `/combats/${segment(id)}/options`, query: { actor }, signal: o.signal });
   }
@@ -266,6 +269,16 @@ export class MeleeClient {
     return minted;
   }
 
+  /** The combat's tokens (GM): each one's public id, role and combatant, never the token itself. */
+  tokens(id: string): Promise<TokenInfo[]> {
+    return this.read({ method: "GET", path: `/combats/${segment(id)}/tokens` });
+  }
+
+  /** Revokes a token by its public id (`tokens(id)`), GM: it stops working at once. */
+  async revokeToken(id: string, tokenId: string): Promise<void> {
+    await this.request({ method: "DELETE", path: `/combats/${segment(id)}/tokens/${segment(tokenId)}` });
+  }
+
   // -- snapshots -------------------------------------------------------------------------
 
   /** The combat sealed in one opaque string (GM token only): keep it to restore the fight later. */
@@ -274,12 +287,21 @@ export class MeleeClient {
     return answer.snapshot;
   }
 
-  /** Brings a snapshot back under its own id (the original tokens keep working): a 409 while that id is live. */
-  restore<R extends RulesetId = RulesetId>(snapshot: string): Promise<CombatFor<R>> {
-    const key = newIdempotencyKey();
+  /**
+   * Brings a snapshot back under its own id (the original tokens keep working): a 409 while that id is live.
+   * Sent with an Idempotency-Key (fresh, or `o.idempotencyKey`), the same on its retries, and with `o.token`
+   * (one of the combat's tokens; default: this client's) as the bearer. The answer is the combat as that
+   * token sees it, or only `{ id, ruleset, version }` (no token of the combat: `combat(id)` reads it).
+   */
+  restore<R extends RulesetId = RulesetId>(
+    snapshot: string,
+    o: { token?: string; idempotencyKey?: string; signal?: AbortSignal } = {},
+  ): Promise<RestoredCombatFor<R>> {
+    const key = o.idempotencyKey ?? newIdempotencyKey();
     const body: RestoreCombat = { snapshot };
-    const call = { method: "POST", path: "/combats", body, headers: { "Idempotency-Key": key } };
-    return this.keyed(call, key, { keyed: true });
+    const headers: Record<string, string> = { "Idempotency-Key": key };
+    if (o.token) headers["Authorization"] = `Bearer ${o.token}`;
+    return this.keyed({ method: "POST", path: "/combats", body, headers, signal: o.signal }, key, { keyed: true });
   }
 
   // -- the log ---------------------------------------------------------------------------
@@ -385,7 +407,7 @@ export class MeleeClient {
     }
     const headers: Record<string, string> = { Accept: "application/json", ...call.headers };
     if (call.body !== undefined) headers["Content-Type"] = "application/json";
-    if (this.token) headers["Authorization"] = `Bearer ${this.token}`;
+    if (this.token && !headers["Authorization"]) headers["Authorization"] = `Bearer ${this.token}`;
     if (this.config.apiKey) headers["X-API-Key"] = this.config.apiKey;
     if (this.config.lang) headers["Accept-Language"] = this.config.lang;
     const init: RequestInit = { method: call.method, headers };
@@ -420,7 +442,7 @@ class Follower {
   }
 
   async run(): Promise<void> {
-    if (this.o.after !== undefined) this.cursor = this.o.after;
+    if (this.o.after !== null) this.cursor = this.o.after ?? 0;
     else this.cursor = (await this.client.events(this.id, { after: 0, limit: 1, signal: this.signal })).last_seq;
     this.status(this.mode);
     while (!this.signal.aborted) {

@@ -4,6 +4,7 @@ export type { ActOptions, MeleeOptions, SubscribeHandlers, SubscribeOptions, Sub
 export { MeleeNetworkError, MeleeProblem, parseRetryAfter } from "./errors.js";
 export type { ProblemFieldError, ProblemInit } from "./errors.js";
 export { SseParser } from "./sse.js";
+export { actionFrom, legalOf } from "./options.js";
 export type { SseEvent } from "./sse.js";
 export { RULESET_IDS } from "./generated/rulesets.js";
 export type { RulesetId, RulesetTypes } from "./generated/rulesets.js";

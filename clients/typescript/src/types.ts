@@ -43,13 +43,27 @@ export type EventsPage = Schemas["LogPage"];
 export type EventsPageFor<R extends RulesetId> = RulesetTypes[R]["logPage"];
 
 export type Tokens = Schemas["Tokens"];
+/** One of a combat's tokens as `GET /combats/{id}/tokens` lists it: public id, role, combatant. */
+export type TokenInfo = Schemas["TokenInfo"];
 export type TokenRequest = Schemas["TokenRequest"];
 export type MintedToken = Schemas["MintedToken"];
 export type Awaiting = Schemas["Awaiting"];
 export type Roll = Schemas["Roll"];
-/** `GET /combats/{id}/options`: what one actor (or the GM) may send now. */
+/** `GET /combats/{id}/options`: what one actor (or the GM) may send now (any ruleset's). */
 export type Options = Schemas["Options"];
-export type LegalAction = Schemas["LegalAction"];
+/** One ruleset's options: `actions` are its legal actions, told apart by `type`. */
+export type OptionsFor<R extends RulesetId> = RulesetTypes[R]["actionOptions"];
+/** A legal action of any ruleset: `type` and `params` (name -> its legal values or bounds). */
+export type LegalAction = RulesetTypes[RulesetId]["legalAction"];
+export type LegalActionFor<R extends RulesetId> = RulesetTypes[R]["legalAction"];
+/** One action type's legal action: `LegalActionOf<"duel-2d6", "attack">["params"]["maneuver"]`. */
+export type LegalActionOf<R extends RulesetId, T extends keyof RulesetTypes[R]["legalActions"]> = RulesetTypes[R]["legalActions"][T];
+/** One parameter of a legal action: `required`, and `choices` (typed as the action's field) or bounds. */
+export type LegalParam = Schemas["LegalParam"];
+/** The value a parameter takes: the type of its `choices`. */
+export type ParamValue<P> = P extends { choices?: (infer V)[] } ? V : never;
+/** The values of a legal action's parameters, each optional: what `actionFrom` takes. */
+export type ParamValues<L extends { params: object }> = { [K in keyof L["params"]]?: ParamValue<NonNullable<L["params"][K]>> };
 export type Odds = Schemas["Odds"];
 export type OddsRequest = Schemas["OddsRequest"];
 export type RulesetSummary = Schemas["RulesetSummary"];
@@ -70,3 +84,11 @@ export type Problem = Schemas["Problem"];
 export type SnapshotResponse = Schemas["Snapshot"];
 /** `POST /combats` with a snapshot and nothing else: restores it under its own id. */
 export type RestoreCombat = Schemas["RestoreCombat"];
+/** What a restore answers a caller without a token of the restored combat: which combat it is. */
+export interface CombatRef {
+  id: string;
+  ruleset: string;
+  version: number;
+}
+/** `restore`'s answer: the combat as the token sees it, or only its reference. */
+export type RestoredCombatFor<R extends RulesetId> = CombatFor<R> | CombatRef;

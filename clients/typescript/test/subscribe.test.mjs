@@ -63,13 +63,13 @@ test("streaming refused (503 on /stream): the long poll takes over and nothing i
   const { melee, created, example, as } = await exampleCombat("duel-2d6");
   const seen = [];
   const gm = client({ fetch }).withToken(created.tokens.gm);
-  const subscription = gm.subscribe(created.id, { onEntry: (e) => seen.push(e.seq), onStatus: (s) => statuses.push(s) }, { wait: 1 });
+  const subscription = gm.subscribe(created.id, { onEntry: (e) => seen.push(e.seq), onStatus: (s) => statuses.push(s) }, { wait: 1, after: null });
   await until(() => statuses.includes("poll"));
   for (const action of example.actions) await as(action.actor).act(created.id, action);
   const log = await wholeLog(melee, created);
   await until(() => seen.length >= log.length - 1);
   subscription.close();
-  assert.deepEqual(seen, log.slice(1).map((e) => e.seq)); // no `after`: only what came after subscribing
+  assert.deepEqual(seen, log.slice(1).map((e) => e.seq)); // `after: null`: only what came after subscribing
   assert.ok(requests.some((r) => r.url.pathname.endsWith("/events") && r.url.searchParams.get("wait") === "1"));
 });
 

@@ -11,6 +11,7 @@ from typing import Any, cast
 import httpx
 
 from ._common import (
+    DEFAULT_RETRIES,
     LONG_POLL_SECONDS,
     STREAM_ATTEMPTS,
     STREAM_READ_TIMEOUT,
@@ -20,12 +21,14 @@ from ._common import (
     SseParser,
     action_request,
     base_headers,
+    combat_request,
     decode,
     events_request,
     history_request,
     is_event_stream,
     new_idempotency_key,
     odds_body,
+    restore_request,
     retryable,
     segment,
     stream_headers,
@@ -40,10 +43,13 @@ from .types import (
     CreatedCombat,
     EventsPage,
     LogEntry,
+    MintedToken,
     Odds,
     Options,
+    RestoredCombat,
     Ruleset,
     RulesetSummary,
+    TokenInfo,
 )
 
 
@@ -61,7 +67,7 @@ class AsyncMelee:
         token: str | None = None,
         api_key: str | None = None,
         lang: str | None = None,
-        retries: int | RetryPolicy = 3,
+        retries: int | RetryPolicy = DEFAULT_RETRIES,
         timeout: float = 30.0,
         http: httpx.AsyncClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
@@ -150,10 +156,34 @@ class AsyncMelee:
         answer = await self._send(Request("GET", f"/combats/{segment(combat_id)}/snapshot", Kind.SAFE))
         return str(answer["snapshot"])
 
-    async def restore(self, snapshot: str) -> Combat:
-        """Bring a snapshot's combat back under its id; its tokens work again."""
-        request = Request("POST", "/combats", Kind.UNKEYED, json={"snapshot": snapshot})
-        return cast(Combat, await self._send(request))
+    async def restore(
+        self, snapshot: str, *, token: str | None = None, idempotency_key: str | None = None
+    ) -> RestoredCombat:
+        """Bring a snapshot's combat back under its id (its tokens work again); a 409 while it is live.
+
+        Sent with an Idempotency-Key (fresh, or yours), the same on its retries, and with ``token`` (one
+        of the combat's tokens; default: this client's) as the bearer. The answer is the combat as that
+        token sees it, or only ``{id, ruleset, version}`` (no token of the combat: ``combat(id)`` reads it).
+        """
+        request = restore_request(snapshot, token or self.token, idempotency_key)
+        return cast(RestoredCombat, await self._send(request))
+
+    async def delete_combat(self, combat_id: str) -> None:
+        """Delete the combat (the GM's token): its tokens stop working, its streams end."""
+        await self._send(combat_request("DELETE", combat_id, kind=Kind.UNKEYED))
+
+    async def mint_token(self, combat_id: str, *, role: str, combatant: str | None = None) -> MintedToken:
+        """Mint a token (the GM's token): a player's for ``combatant`` (``role="player"``) or another GM's."""
+        body = {"role": role, **({"combatant": combatant} if combatant is not None else {})}
+        return cast(MintedToken, await self._send(combat_request("POST", combat_id, "/tokens", Kind.UNKEYED, body)))
+
+    async def tokens(self, combat_id: str) -> list[TokenInfo]:
+        """The combat's tokens (the GM's token): each one's public id, role and combatant, never the token."""
+        return cast(list[TokenInfo], await self._send(combat_request("GET", combat_id, "/tokens")))
+
+    async def revoke_token(self, combat_id: str, token_id: str) -> None:
+        """Revoke a token by its public id (``tokens()``): it stops working at once."""
+        await self._send(combat_request("DELETE", combat_id, f"/tokens/{segment(token_id)}", Kind.UNKEYED))
 
     async def events(
         self, combat_id: str, *, after: int | None = None, limit: int | None = None, wait: int | None = None
@@ -173,8 +203,8 @@ class AsyncMelee:
         """Every log entry after ``after`` (0: the whole log; None: only new ones), as it comes.
 
         ``Melee.entries``' rules: the stream, resumed with ``Last-Event-ID``; the long poll when it
-        cannot be opened three times in a row; ``reset`` calls ``on_reset`` and resumes from the
-        head. Stop by leaving the ``async for`` (or cancelling its task).
+        cannot be opened three times in a row; ``reset`` calls ``on_reset`` and delivers the log
+        again from its first entry. Stop by leaving the ``async for`` (or cancelling its task).
         """
         last = await self._head(combat_id) if after is None else after
         failures = 0
@@ -182,9 +212,11 @@ class AsyncMelee:
             try:
                 if failures >= STREAM_ATTEMPTS:  # the long poll (its failures, too, wait longer each time)
                     page = await self.events(combat_id, after=last, wait=LONG_POLL_SECONDS)
-                    if page.get("reset"):  # rolled back past ``last`` (an older server sends no reset): from the head
+                    if page.get(
+                        "reset"
+                    ):  # rolled back past ``last``: the log was rewritten, read it again from its start
                         await _reset(on_reset)
-                        last = await self._head(combat_id)
+                        last = 0
                         continue
                     for entry in page["items"]:
                         last = entry["seq"]
@@ -201,7 +233,7 @@ class AsyncMelee:
                         received = True  # the server asks for it: at once
                     elif kind == "reset":
                         await _reset(on_reset)
-                        last, received = await self._head(combat_id), True
+                        last, received = 0, True  # the log was rewritten: all of it again
                         break
                 if received:
                     failures = 0

@@ -13,6 +13,7 @@ from typing import Any, cast
 import httpx
 
 from ._common import (
+    DEFAULT_RETRIES,
     LONG_POLL_SECONDS,
     STREAM_ATTEMPTS,
     STREAM_READ_TIMEOUT,
@@ -22,12 +23,14 @@ from ._common import (
     SseParser,
     action_request,
     base_headers,
+    combat_request,
     decode,
     events_request,
     history_request,
     is_event_stream,
     new_idempotency_key,
     odds_body,
+    restore_request,
     retryable,
     segment,
     stream_headers,
@@ -42,10 +45,13 @@ from .types import (
     CreatedCombat,
     EventsPage,
     LogEntry,
+    MintedToken,
     Odds,
     Options,
+    RestoredCombat,
     Ruleset,
     RulesetSummary,
+    TokenInfo,
 )
 
 
@@ -64,7 +70,7 @@ class Melee:
         token: str | None = None,
         api_key: str | None = None,
         lang: str | None = None,
-        retries: int | RetryPolicy = 3,
+        retries: int | RetryPolicy = DEFAULT_RETRIES,
         timeout: float = 30.0,
         http: httpx.Client | None = None,
         transport: httpx.BaseTransport | None = None,
@@ -149,10 +155,32 @@ class Melee:
         answer = self._send(Request("GET", f"/combats/{segment(combat_id)}/snapshot", Kind.SAFE))
         return str(answer["snapshot"])
 
-    def restore(self, snapshot: str) -> Combat:
-        """Bring a snapshot's combat back under its id; its tokens work again."""
-        request = Request("POST", "/combats", Kind.UNKEYED, json={"snapshot": snapshot})
-        return cast(Combat, self._send(request))
+    def restore(self, snapshot: str, *, token: str | None = None, idempotency_key: str | None = None) -> RestoredCombat:
+        """Bring a snapshot's combat back under its id (its tokens work again); a 409 while it is live.
+
+        Sent with an Idempotency-Key (fresh, or yours), the same on its retries, and with ``token`` (one
+        of the combat's tokens; default: this client's) as the bearer. The answer is the combat as that
+        token sees it, or only ``{id, ruleset, version}`` (no token of the combat: ``combat(id)`` reads it).
+        """
+        request = restore_request(snapshot, token or self.token, idempotency_key)
+        return cast(RestoredCombat, self._send(request))
+
+    def delete_combat(self, combat_id: str) -> None:
+        """Delete the combat (the GM's token): its tokens stop working, its streams end."""
+        self._send(combat_request("DELETE", combat_id, kind=Kind.UNKEYED))
+
+    def mint_token(self, combat_id: str, *, role: str, combatant: str | None = None) -> MintedToken:
+        """Mint a token (the GM's token): a player's for ``combatant`` (``role="player"``) or another GM's."""
+        body = {"role": role, **({"combatant": combatant} if combatant is not None else {})}
+        return cast(MintedToken, self._send(combat_request("POST", combat_id, "/tokens", Kind.UNKEYED, body)))
+
+    def tokens(self, combat_id: str) -> list[TokenInfo]:
+        """The combat's tokens (the GM's token): each one's public id, role and combatant, never the token."""
+        return cast(list[TokenInfo], self._send(combat_request("GET", combat_id, "/tokens")))
+
+    def revoke_token(self, combat_id: str, token_id: str) -> None:
+        """Revoke a token by its public id (``tokens()``): it stops working at once."""
+        self._send(combat_request("DELETE", combat_id, f"/tokens/{segment(token_id)}", Kind.UNKEYED))
 
     def events(
         self, combat_id: str, *, after: int | None = None, limit: int | None = None, wait: int | None = None
@@ -175,8 +203,9 @@ class Melee:
         Reads ``GET /combats/{id}/stream`` and resumes with ``Last-Event-ID`` after a drop or a
         ``reconnect``; when the stream cannot be opened (503, 429, no connection) three times in
         a row it long-polls ``GET /events?wait=`` once and tries the stream again, each failure
-        waiting longer than the last (10 s at most). A ``reset``
-        event calls ``on_reset`` (reload the combat) and resumes from the log's head. Ends when
+        waiting longer than the last (8 s at most). A ``reset``
+        (the log was rewritten) calls ``on_reset`` (drop what you hold, reload the combat) and
+        delivers the log again from its first entry, as the TypeScript SDK does. Ends when
         ``stop`` is set; raises MeleeStreamClosed on ``gone``/``revoked`` and MeleeProblem on a 4xx.
         """
         return self._entries(combat_id, after, on_reset, stop, _Holder())
@@ -195,10 +224,12 @@ class Melee:
             try:
                 if failures >= STREAM_ATTEMPTS:  # the long poll (its failures, too, wait longer each time)
                     page = self.events(combat_id, after=last, wait=LONG_POLL_SECONDS)
-                    if page.get("reset"):  # rolled back past ``last`` (an older server sends no reset): from the head
+                    if page.get(
+                        "reset"
+                    ):  # rolled back past ``last``: the log was rewritten, read it again from its start
                         if on_reset:
                             on_reset()
-                        last = self._head(combat_id)
+                        last = 0
                         continue
                     for entry in page["items"]:
                         last = entry["seq"]
@@ -216,7 +247,7 @@ class Melee:
                     elif kind == "reset":
                         if on_reset:
                             on_reset()
-                        last, received = self._head(combat_id), True
+                        last, received = 0, True  # the log was rewritten: all of it again
                         break
                     if stop and stop.is_set():
                         return

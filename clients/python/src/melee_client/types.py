@@ -62,6 +62,33 @@ class Combat(TypedDict):
     seed: NotRequired[int]
 
 
+class CombatRef(TypedDict):
+    """What a restore answers a caller without a token of the restored combat: which combat it is."""
+
+    id: str
+    ruleset: str
+    version: int
+
+
+#: ``restore``'s answer: the combat as the token sees it, or only its reference (no token, or a
+#: server that shows the restored combat only to the combat's own tokens).
+RestoredCombat = Combat | CombatRef
+
+
+class TokenInfo(TypedDict):
+    """One of a combat's tokens as ``GET /combats/{id}/tokens`` lists it (never the token itself)."""
+
+    id: str
+    role: str
+    combatant: str | None
+
+
+class MintedToken(TokenInfo):
+    """A minted token: ``token`` is shown once."""
+
+    token: str
+
+
 class CreatedCombat(Combat):
     """The creation's answer: the combat and its tokens, shown once."""
 
@@ -96,11 +123,29 @@ class EventsPage(TypedDict):
     reset: bool  # true: the reader's position is past the log's head (Redis lost entries)
 
 
+class LegalParam(TypedDict):
+    """One parameter of a legal action (``LegalParam`` in the OpenAPI document, whose per-ruleset
+    components type ``choices`` as the action's own field): its legal values, or a free value's
+    bounds, or ``keys`` (with ``total``), or ``items`` (an array's, one spec per element)."""
+
+    required: bool
+    choices: NotRequired[list[Any]]
+    type: NotRequired[str]
+    minimum: NotRequired[int | None]
+    maximum: NotRequired[int | None]
+    minLength: NotRequired[int | None]
+    maxLength: NotRequired[int | None]
+    keys: NotRequired[list[str]]
+    total: NotRequired[int]
+    items: NotRequired[list[dict[str, Any]]]
+    schema: NotRequired[str]
+
+
 class LegalAction(TypedDict):
-    """One action type the caller may send now; ``params``: name -> {required, choices} or {required, type...}."""
+    """One action type the caller may send now, with the parameters it takes (name -> spec)."""
 
     type: str
-    params: dict[str, dict[str, Any]]
+    params: dict[str, LegalParam]
 
 
 class Options(TypedDict):

@@ -433,6 +433,12 @@ export interface components {
         };
         /** @description An action of a AgeDuSilicium combat, told apart by its `type`. */
         AgeDuSiliciumAction: components["schemas"]["AgeDuSiliciumAdjustAction"] | components["schemas"]["AgeDuSiliciumAttackAction"] | components["schemas"]["AgeDuSiliciumBreakFreeAction"] | components["schemas"]["AgeDuSiliciumChooseFrenzyAction"] | components["schemas"]["GmConditionAction"] | components["schemas"]["AgeDuSiliciumDeclareAction"] | components["schemas"]["EndCombatAction"] | components["schemas"]["AgeDuSiliciumForgoAction"] | components["schemas"]["AgeDuSiliciumHoldAction"] | components["schemas"]["AgeDuSiliciumJoinAction"] | components["schemas"]["GmLeaveAction"] | components["schemas"]["GmModifyAction"] | components["schemas"]["GmOverrideAction"] | components["schemas"]["AgeDuSiliciumReactAction"] | components["schemas"]["AgeDuSiliciumReasonAction"];
+        AgeDuSiliciumActionOptions: {
+            actions: components["schemas"]["AgeDuSiliciumLegalAction"][];
+            actor: string;
+            /** @description The combat version these options hold for. */
+            version: number;
+        };
         AgeDuSiliciumActionResult: {
             action: components["schemas"]["ActionSummary"];
             combat: components["schemas"]["AgeDuSiliciumCombat"];
@@ -464,6 +470,57 @@ export interface components {
             };
             /** @description The combatant concerned ('combatant' is the older name). */
             target?: string | null;
+            /** @enum {string} */
+            type: "adjust";
+        };
+        AgeDuSiliciumAdjustLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                add?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("cornered" | "prone" | "immobilised" | "disarmed" | "out_of_action" | "dead" | "frenzy" | "surprised")[][];
+                    /** @description The legal values of each element, in order. */
+                    items?: {
+                        choices?: ("cornered" | "prone" | "immobilised" | "disarmed" | "out_of_action" | "dead" | "frenzy" | "surprised")[];
+                    }[];
+                };
+                blessures?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                change?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: {
+                        [key: string]: number;
+                    }[];
+                };
+                combatant?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                remove?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("cornered" | "prone" | "immobilised" | "disarmed" | "out_of_action" | "dead" | "frenzy" | "surprised")[][];
+                    /** @description The legal values of each element, in order. */
+                    items?: {
+                        choices?: ("cornered" | "prone" | "immobilised" | "disarmed" | "out_of_action" | "dead" | "frenzy" | "surprised")[];
+                    }[];
+                };
+                set?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: {
+                        [key: string]: (number | null) | (string | null) | (boolean | null);
+                    }[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
             /** @enum {string} */
             type: "adjust";
         };
@@ -530,6 +587,101 @@ export interface components {
             /** @description Default: the declared weapon, else the first one. */
             weapon?: string | null;
         };
+        AgeDuSiliciumAttackLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                aim?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("accuracy" | "damage" | "location")[][];
+                    /** @description The legal values of each element, in order. */
+                    items?: {
+                        choices?: ("accuracy" | "damage" | "location")[];
+                    }[];
+                };
+                burst?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                cover?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                extra_shots?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                full_auto?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                in_vehicle?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                location?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("head" | "left_arm" | "left_leg" | "right_arm" | "right_leg" | "torso" | null)[];
+                };
+                maneuver?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("disarm" | "immobilisation" | "projection" | null)[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                range?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("long" | "medium" | "point_blank" | "short")[];
+                };
+                reaction?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                relative_speed?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("faster_101_200" | "faster_201_plus" | "faster_51_100" | "slower_101_plus" | "slower_51_100" | "within_50")[];
+                };
+                restricted_space?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                secondary_targets?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                shooter_pace?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("careful" | "fast" | "immobile" | "medium")[];
+                };
+                situation?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("after_projection" | "blind_fire" | "dominant_position" | "driving_not_interfaced" | "longer_weapon" | "shooter_in_melee" | "target_fast" | "target_immobile" | "target_prone" | "unarmed_vs_blade")[][];
+                    /** @description The legal values of each element, in order. */
+                    items?: {
+                        choices?: ("after_projection" | "blind_fire" | "dominant_position" | "driving_not_interfaced" | "longer_weapon" | "shooter_in_melee" | "target_fast" | "target_immobile" | "target_prone" | "unarmed_vs_blade")[];
+                    }[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                target_pace?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("careful" | "fast" | "fast_vehicle" | "immobile" | "normal")[];
+                };
+                visibility?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("blinding" | "dense_fog" | "dim" | "haze" | "light_fog" | "normal" | "partial" | "total_darkness")[];
+                };
+                weapon?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "attack";
+        };
         AgeDuSiliciumBreakFreeAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
             actor: string;
@@ -540,6 +692,17 @@ export interface components {
             /** @enum {string} */
             type: "break_free";
         };
+        AgeDuSiliciumBreakFreeLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+            };
+            /** @enum {string} */
+            type: "break_free";
+        };
         AgeDuSiliciumChooseFrenzyAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
             actor: string;
@@ -547,6 +710,17 @@ export interface components {
             behaviour: "berserker" | "flight";
             /** @description Physical dice, consumed in order by the rolls the combat's dice_policy lets this token supply ('own': its own combatant's rolls; the GM's token: any; 'server': none); the server rolls the rest. Every value must fit the die it stands for, and none may be left over. */
             dice?: number[];
+            /** @enum {string} */
+            type: "choose_frenzy";
+        };
+        AgeDuSiliciumChooseFrenzyLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                behaviour?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("berserker" | "flight")[];
+                };
+            };
             /** @enum {string} */
             type: "choose_frenzy";
         };
@@ -598,6 +772,41 @@ export interface components {
             side: string;
         } & {
             [key: string]: unknown;
+        };
+        AgeDuSiliciumConditionLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                code?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                label?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                remove?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                rounds?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "condition";
         };
         AgeDuSiliciumCreateCombat: {
             combatants: components["schemas"]["AgeDuSiliciumSheet"][];
@@ -658,6 +867,21 @@ export interface components {
             /** @enum {string} */
             type: "declare";
         };
+        AgeDuSiliciumDeclareLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                actions?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: components["schemas"]["AgeDuSiliciumDeclared"][][];
+                    /** @description The legal values of each element, in order. */
+                    items?: {
+                        choices?: components["schemas"]["AgeDuSiliciumDeclared"][];
+                    }[];
+                };
+            };
+            /** @enum {string} */
+            type: "declare";
+        };
         AgeDuSiliciumDeclared: {
             description?: string | null;
             /** @enum {string} */
@@ -665,6 +889,17 @@ export interface components {
             /** @description Attack: the target; reason: the frenzied ally. */
             target?: string | null;
             weapon?: string | null;
+        };
+        AgeDuSiliciumEndCombatLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "end_combat";
         };
         /** @description An event of a AgeDuSilicium combat, told apart by its `code`. */
         AgeDuSiliciumEvent: components["schemas"]["AgeDuSiliciumEventActionForgone"] | components["schemas"]["AgeDuSiliciumEventActionHeld"] | components["schemas"]["AgeDuSiliciumEventActionLost"] | components["schemas"]["AgeDuSiliciumEventActionRedone"] | components["schemas"]["AgeDuSiliciumEventActionSkipped"] | components["schemas"]["AgeDuSiliciumEventActionUndone"] | components["schemas"]["AgeDuSiliciumEventAdjusted"] | components["schemas"]["AgeDuSiliciumEventAimed"] | components["schemas"]["AgeDuSiliciumEventAttack"] | components["schemas"]["AgeDuSiliciumEventAttackHit"] | components["schemas"]["AgeDuSiliciumEventAttackMissed"] | components["schemas"]["AgeDuSiliciumEventAttackRoll"] | components["schemas"]["AgeDuSiliciumEventAwaitingReaction"] | components["schemas"]["AgeDuSiliciumEventBreakFree"] | components["schemas"]["AgeDuSiliciumEventCalmeRetest"] | components["schemas"]["AgeDuSiliciumEventCombatEnded"] | components["schemas"]["AgeDuSiliciumEventCombatOver"] | components["schemas"]["AgeDuSiliciumEventCombatStarted"] | components["schemas"]["AgeDuSiliciumEventCombatSummary"] | components["schemas"]["AgeDuSiliciumEventConditionAdded"] | components["schemas"]["AgeDuSiliciumEventConditionExpired"] | components["schemas"]["AgeDuSiliciumEventConditionRemoved"] | components["schemas"]["AgeDuSiliciumEventCriticalWound"] | components["schemas"]["AgeDuSiliciumEventDeclarationOrder"] | components["schemas"]["AgeDuSiliciumEventDeclared"] | components["schemas"]["AgeDuSiliciumEventDefending"] | components["schemas"]["AgeDuSiliciumEventDied"] | components["schemas"]["AgeDuSiliciumEventDisarmed"] | components["schemas"]["AgeDuSiliciumEventFled"] | components["schemas"]["AgeDuSiliciumEventFrenzy"] | components["schemas"]["AgeDuSiliciumEventFrenzyChosen"] | components["schemas"]["AgeDuSiliciumEventFrenzyEnded"] | components["schemas"]["AgeDuSiliciumEventHeldActionGivenUp"] | components["schemas"]["AgeDuSiliciumEventHitAvoided"] | components["schemas"]["AgeDuSiliciumEventHitLocation"] | components["schemas"]["AgeDuSiliciumEventImmobilised"] | components["schemas"]["AgeDuSiliciumEventJoined"] | components["schemas"]["AgeDuSiliciumEventLeftFight"] | components["schemas"]["AgeDuSiliciumEventModifierApplied"] | components["schemas"]["AgeDuSiliciumEventNarrativeConditionAdded"] | components["schemas"]["AgeDuSiliciumEventNarrativeConditionRemoved"] | components["schemas"]["AgeDuSiliciumEventNoReaction"] | components["schemas"]["AgeDuSiliciumEventOtherAction"] | components["schemas"]["AgeDuSiliciumEventOutOfAction"] | components["schemas"]["AgeDuSiliciumEventReactionLapsed"] | components["schemas"]["AgeDuSiliciumEventReactionRoll"] | components["schemas"]["AgeDuSiliciumEventRecovered"] | components["schemas"]["AgeDuSiliciumEventResolutionOrder"] | components["schemas"]["AgeDuSiliciumEventResultOverridden"] | components["schemas"]["AgeDuSiliciumEventRoundStarted"] | components["schemas"]["AgeDuSiliciumEventStressTest"] | components["schemas"]["AgeDuSiliciumEventSurpriseTest"] | components["schemas"]["AgeDuSiliciumEventSurprised"] | components["schemas"]["AgeDuSiliciumEventTurnOrder"] | components["schemas"]["AgeDuSiliciumEventValueAdjusted"] | components["schemas"]["AgeDuSiliciumEventWoundReroll"] | components["schemas"]["AgeDuSiliciumEventWoundRolled"] | components["schemas"]["AgeDuSiliciumEventWounded"];
@@ -1666,11 +1901,28 @@ export interface components {
             /** @enum {string} */
             type: "forgo";
         };
+        AgeDuSiliciumForgoLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                description?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "forgo";
+        };
         AgeDuSiliciumHoldAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
             actor: string;
             /** @description Physical dice, consumed in order by the rolls the combat's dice_policy lets this token supply ('own': its own combatant's rolls; the GM's token: any; 'server': none); the server rolls the rest. Every value must fit the die it stands for, and none may be left over. */
             dice?: number[];
+            /** @enum {string} */
+            type: "hold";
+        };
+        AgeDuSiliciumHoldLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: Record<string, never>;
             /** @enum {string} */
             type: "hold";
         };
@@ -1686,6 +1938,42 @@ export interface components {
             /** @enum {string} */
             type: "join";
         };
+        AgeDuSiliciumJoinLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                combatant?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: components["schemas"]["AgeDuSiliciumSheet"][];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "join";
+        };
+        AgeDuSiliciumLeaveLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                how?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("flight" | "surrender" | "removed")[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "leave";
+        };
+        /** @description A legal action of a AgeDuSilicium combat, told apart by its `type`. */
+        AgeDuSiliciumLegalAction: components["schemas"]["AgeDuSiliciumAdjustLegalAction"] | components["schemas"]["AgeDuSiliciumAttackLegalAction"] | components["schemas"]["AgeDuSiliciumBreakFreeLegalAction"] | components["schemas"]["AgeDuSiliciumChooseFrenzyLegalAction"] | components["schemas"]["AgeDuSiliciumConditionLegalAction"] | components["schemas"]["AgeDuSiliciumDeclareLegalAction"] | components["schemas"]["AgeDuSiliciumEndCombatLegalAction"] | components["schemas"]["AgeDuSiliciumForgoLegalAction"] | components["schemas"]["AgeDuSiliciumHoldLegalAction"] | components["schemas"]["AgeDuSiliciumJoinLegalAction"] | components["schemas"]["AgeDuSiliciumLeaveLegalAction"] | components["schemas"]["AgeDuSiliciumModifyLegalAction"] | components["schemas"]["AgeDuSiliciumOverrideLegalAction"] | components["schemas"]["AgeDuSiliciumReactLegalAction"] | components["schemas"]["AgeDuSiliciumReasonLegalAction"];
         AgeDuSiliciumLogEntry: {
             action: {
                 [key: string]: unknown;
@@ -1705,6 +1993,29 @@ export interface components {
             reset: boolean;
         } & {
             [key: string]: unknown;
+        };
+        AgeDuSiliciumModifyLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                rounds?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                value?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+            };
+            /** @enum {string} */
+            type: "modify";
         };
         AgeDuSiliciumOptions: {
             /** @description End the fight by itself once at most one side has a fighter standing; otherwise the game master is awaited with end_combat. Default: false. */
@@ -1750,6 +2061,25 @@ export interface components {
             /** @description Context difficulty of the surprise test for every non-ambusher; null: nobody is tested. */
             surprise_difficulty?: number | null;
         };
+        AgeDuSiliciumOverrideLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                result?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("success" | "failure")[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "override";
+        };
         AgeDuSiliciumProtection: {
             /** @description Default: 0. */
             ballistic?: number;
@@ -1772,6 +2102,25 @@ export interface components {
             /** @description Parry: the weapon (default: the first melee weapon). */
             weapon?: string | null;
         };
+        AgeDuSiliciumReactLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                reaction?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("dodge" | "parry" | "none")[];
+                };
+                weapon?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "react";
+        };
         AgeDuSiliciumReasonAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
             actor: string;
@@ -1780,6 +2129,21 @@ export interface components {
             /** @description GM's malus for the situation (the seed gives the retest maluses only). Default: 0. */
             modifier?: number;
             target: string;
+            /** @enum {string} */
+            type: "reason";
+        };
+        AgeDuSiliciumReasonLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
             /** @enum {string} */
             type: "reason";
         };
@@ -1898,6 +2262,12 @@ export interface components {
         CreatedCombat: components["schemas"]["AgeDuSiliciumCreatedCombat"] | components["schemas"]["DarkEarthCreatedCombat"] | components["schemas"]["Duel2d6CreatedCombat"] | components["schemas"]["Sistema2d6CreatedCombat"] | components["schemas"]["SpaceOperaD100CreatedCombat"];
         /** @description An action of a DarkEarth combat, told apart by its `type`. */
         DarkEarthAction: components["schemas"]["GmAdjustAction"] | components["schemas"]["DarkEarthAllocateAction"] | components["schemas"]["GmConditionAction"] | components["schemas"]["DarkEarthContactAction"] | components["schemas"]["EndCombatAction"] | components["schemas"]["DarkEarthJoinAction"] | components["schemas"]["GmLeaveAction"] | components["schemas"]["GmModifyAction"] | components["schemas"]["GmOverrideAction"] | components["schemas"]["DarkEarthWorsenWoundAction"];
+        DarkEarthActionOptions: {
+            actions: components["schemas"]["DarkEarthLegalAction"][];
+            actor: string;
+            /** @description The combat version these options hold for. */
+            version: number;
+        };
         DarkEarthActionResult: {
             action: components["schemas"]["ActionSummary"];
             combat: components["schemas"]["DarkEarthCombat"];
@@ -1907,6 +2277,33 @@ export interface components {
             tokens?: components["schemas"]["NewcomerTokens"];
         } & {
             [key: string]: unknown;
+        };
+        DarkEarthAdjustLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                change?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: {
+                        [key: string]: number;
+                    }[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                set?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: {
+                        [key: string]: (number | null) | (string | null) | (boolean | null);
+                    }[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "adjust";
         };
         DarkEarthAllocateAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
@@ -1931,6 +2328,45 @@ export interface components {
             type: "allocate";
             /** @description A weapon id of the sheet; default the first (or bare hands). */
             weapon?: string | null;
+        };
+        DarkEarthAllocateLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                dice_modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                evade?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                maneuver?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                reload?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                shot?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (components["schemas"]["DarkEarthShotModifiers"] | null)[];
+                };
+                split?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (components["schemas"]["DarkEarthSplit"] | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                weapon?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "allocate";
         };
         DarkEarthArmour: {
             /** @description Dice off AGI rolls. */
@@ -2023,6 +2459,41 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        DarkEarthConditionLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                code?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                label?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                remove?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                rounds?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "condition";
+        };
         DarkEarthContactAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
             actor: string;
@@ -2034,6 +2505,29 @@ export interface components {
             /** @description Why, in the GM's words (shown in the log). */
             reason?: string | null;
             target: string;
+            /** @enum {string} */
+            type: "contact";
+        };
+        DarkEarthContactLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                combatant?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                engaged?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
             /** @enum {string} */
             type: "contact";
         };
@@ -2085,6 +2579,17 @@ export interface components {
             version: number;
         } & {
             [key: string]: unknown;
+        };
+        DarkEarthEndCombatLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "end_combat";
         };
         /** @description An event of a DarkEarth combat, told apart by its `code`. */
         DarkEarthEvent: components["schemas"]["DarkEarthEventActionRedone"] | components["schemas"]["DarkEarthEventActionUndone"] | components["schemas"]["DarkEarthEventAllocationReceived"] | components["schemas"]["DarkEarthEventAllocationRevealed"] | components["schemas"]["DarkEarthEventArmourRolled"] | components["schemas"]["DarkEarthEventAttackCancelled"] | components["schemas"]["DarkEarthEventAttackFailed"] | components["schemas"]["DarkEarthEventAttackHit"] | components["schemas"]["DarkEarthEventAttackLost"] | components["schemas"]["DarkEarthEventAttackRolled"] | components["schemas"]["DarkEarthEventBlowAbsorbed"] | components["schemas"]["DarkEarthEventBlowScored"] | components["schemas"]["DarkEarthEventBouffonBlowScored"] | components["schemas"]["DarkEarthEventBouffonEliminated"] | components["schemas"]["DarkEarthEventChocCleared"] | components["schemas"]["DarkEarthEventChocSpent"] | components["schemas"]["DarkEarthEventCombatEnded"] | components["schemas"]["DarkEarthEventCombatOver"] | components["schemas"]["DarkEarthEventCombatStarted"] | components["schemas"]["DarkEarthEventCombatSummary"] | components["schemas"]["DarkEarthEventConditionAdded"] | components["schemas"]["DarkEarthEventConditionExpired"] | components["schemas"]["DarkEarthEventConditionRemoved"] | components["schemas"]["DarkEarthEventContactBroken"] | components["schemas"]["DarkEarthEventContactMade"] | components["schemas"]["DarkEarthEventDefenseReused"] | components["schemas"]["DarkEarthEventDefenseRolled"] | components["schemas"]["DarkEarthEventDied"] | components["schemas"]["DarkEarthEventEvasionReused"] | components["schemas"]["DarkEarthEventEvasionRolled"] | components["schemas"]["DarkEarthEventFellIntoComa"] | components["schemas"]["DarkEarthEventFumbled"] | components["schemas"]["DarkEarthEventIncapacitatedByPain"] | components["schemas"]["DarkEarthEventJoined"] | components["schemas"]["DarkEarthEventLeftFight"] | components["schemas"]["DarkEarthEventModifierApplied"] | components["schemas"]["DarkEarthEventNarrativeConditionAdded"] | components["schemas"]["DarkEarthEventNarrativeConditionRemoved"] | components["schemas"]["DarkEarthEventRecovered"] | components["schemas"]["DarkEarthEventResistanceRolled"] | components["schemas"]["DarkEarthEventResultOverridden"] | components["schemas"]["DarkEarthEventRoundStarted"] | components["schemas"]["DarkEarthEventShootingOrder"] | components["schemas"]["DarkEarthEventShotHit"] | components["schemas"]["DarkEarthEventShotMissed"] | components["schemas"]["DarkEarthEventShotRolled"] | components["schemas"]["DarkEarthEventTurnOrder"] | components["schemas"]["DarkEarthEventValueAdjusted"] | components["schemas"]["DarkEarthEventWeaponReloaded"] | components["schemas"]["DarkEarthEventWeaponUnloaded"] | components["schemas"]["DarkEarthEventWoundSeverity"] | components["schemas"]["DarkEarthEventWoundWorsened"] | components["schemas"]["DarkEarthEventWounded"];
@@ -3043,6 +3548,42 @@ export interface components {
             /** @enum {string} */
             type: "join";
         };
+        DarkEarthJoinLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                combatant?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: components["schemas"]["DarkEarthSheet"][];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "join";
+        };
+        DarkEarthLeaveLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                how?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("flight" | "surrender" | "removed")[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "leave";
+        };
+        /** @description A legal action of a DarkEarth combat, told apart by its `type`. */
+        DarkEarthLegalAction: components["schemas"]["DarkEarthAdjustLegalAction"] | components["schemas"]["DarkEarthAllocateLegalAction"] | components["schemas"]["DarkEarthConditionLegalAction"] | components["schemas"]["DarkEarthContactLegalAction"] | components["schemas"]["DarkEarthEndCombatLegalAction"] | components["schemas"]["DarkEarthJoinLegalAction"] | components["schemas"]["DarkEarthLeaveLegalAction"] | components["schemas"]["DarkEarthModifyLegalAction"] | components["schemas"]["DarkEarthOverrideLegalAction"] | components["schemas"]["DarkEarthWorsenWoundLegalAction"];
         DarkEarthLogEntry: {
             action: {
                 [key: string]: unknown;
@@ -3062,6 +3603,29 @@ export interface components {
             reset: boolean;
         } & {
             [key: string]: unknown;
+        };
+        DarkEarthModifyLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                rounds?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                value?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+            };
+            /** @enum {string} */
+            type: "modify";
         };
         DarkEarthOptions: {
             /** @description End the fight by itself once at most one side has a fighter standing; otherwise the game master is awaited with end_combat. Default: false. */
@@ -3113,6 +3677,25 @@ export interface components {
             several_attackers_defense?: "same_roll" | "each_attack";
             /** @description Add the shooter's FOR to the damage of shots (the seed's letter). Default: true. */
             strength_on_ranged?: boolean;
+        };
+        DarkEarthOverrideLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                result?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("success" | "failure")[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "override";
         };
         DarkEarthSheet: {
             armour?: components["schemas"]["DarkEarthArmour"] | null;
@@ -3197,8 +3780,33 @@ export interface components {
             /** @enum {string} */
             type: "worsen_wound";
         };
+        DarkEarthWorsenWoundLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                amount?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "worsen_wound";
+        };
         /** @description An action of a Duel2d6 combat, told apart by its `type`. */
         Duel2d6Action: components["schemas"]["Duel2d6AdjustAction"] | components["schemas"]["Duel2d6AttackAction"] | components["schemas"]["Duel2d6BreakFreeAction"] | components["schemas"]["GmConditionAction"] | components["schemas"]["Duel2d6CounterAction"] | components["schemas"]["Duel2d6DefendAction"] | components["schemas"]["EndCombatAction"] | components["schemas"]["Duel2d6FaceAction"] | components["schemas"]["Duel2d6JoinAction"] | components["schemas"]["GmLeaveAction"] | components["schemas"]["GmModifyAction"] | components["schemas"]["GmOverrideAction"] | components["schemas"]["Duel2d6PassAction"] | components["schemas"]["Duel2d6ReloadAction"] | components["schemas"]["Duel2d6ShootAction"] | components["schemas"]["Duel2d6ThreatenAction"];
+        Duel2d6ActionOptions: {
+            actions: components["schemas"]["Duel2d6LegalAction"][];
+            actor: string;
+            /** @description The combat version these options hold for. */
+            version: number;
+        };
         Duel2d6ActionResult: {
             action: components["schemas"]["ActionSummary"];
             combat: components["schemas"]["Duel2d6Combat"];
@@ -3231,6 +3839,49 @@ export interface components {
             };
             /** @description The combatant concerned. */
             target: string;
+            /** @enum {string} */
+            type: "adjust";
+        };
+        Duel2d6AdjustLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                change?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: {
+                        [key: string]: number;
+                    }[];
+                };
+                initiative_against?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                pv?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                remove?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[][];
+                    /** @description The legal values of each element, in order. */
+                    items?: {
+                        choices?: string[];
+                    }[];
+                };
+                set?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: {
+                        [key: string]: (number | null) | (string | null) | (boolean | null);
+                    }[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
             /** @enum {string} */
             type: "adjust";
         };
@@ -3278,6 +3929,49 @@ export interface components {
             /** @description A weapon id of the sheet, or poing/pied. Default: "poing". */
             weapon?: string;
         };
+        Duel2d6AttackLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                aim?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("abdomen" | "bras_d" | "bras_g" | "jambe_d" | "jambe_g" | "poitrine" | "tete" | null)[];
+                };
+                coup_mortel_steps?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                defense?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (components["schemas"]["Duel2d6DefenseDeclaration"] | null)[];
+                };
+                maneuver?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("attaque_ma" | "balayage" | "briser" | "cle" | "coup_bas" | "coup_mortel" | "coup_simple" | "desarmer" | "etrangler" | "massue" | "prise" | "projection")[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                part?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("corps" | "membre" | "tete" | null)[];
+                };
+                second?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (components["schemas"]["Duel2d6Second"] | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                weapon?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "attack";
+        };
         Duel2d6BreakFreeAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
             actor: string;
@@ -3290,6 +3984,21 @@ export interface components {
             method?: "degagement" | "jet_for";
             /** @description GM's situational modifier. Default: 0. */
             modifier?: number;
+            /** @enum {string} */
+            type: "break_free";
+        };
+        Duel2d6BreakFreeLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                method?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("degagement" | "jet_for")[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+            };
             /** @enum {string} */
             type: "break_free";
         };
@@ -3353,6 +4062,41 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        Duel2d6ConditionLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                code?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                label?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                remove?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                rounds?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "condition";
+        };
         Duel2d6Counter: {
             /** @description Shooting back: metres. */
             distance?: number | null;
@@ -3388,6 +4132,33 @@ export interface components {
             type: "counter";
             /** @description Default: "poing". */
             weapon?: string;
+        };
+        Duel2d6CounterLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                distance?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                maneuver?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("attaque_ma" | "balayage" | "briser" | "cle" | "coup_bas" | "coup_mortel" | "coup_simple" | "desarmer" | "etrangler" | "massue" | "prise" | "projection")[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                part?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("corps" | "membre" | "tete" | null)[];
+                };
+                weapon?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "counter";
         };
         Duel2d6CreateCombat: {
             combatants: components["schemas"]["Duel2d6Sheet"][];
@@ -3467,6 +4238,53 @@ export interface components {
             /** @description Bloquer with this weapon id or defensive item; null = bare hands. */
             using?: string | null;
         };
+        Duel2d6DefendLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                blind_modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                counter?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (components["schemas"]["Duel2d6Counter"] | null)[];
+                };
+                cover_ip?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                defense?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("amortir" | "aucune" | "bloquer" | "bloquer_ma" | "chute_controlee" | "contre_attaque" | "couvert" | "degagement" | "esquiver" | "esquiver_ma" | "feinte" | "jet_dex" | "jet_for" | "mouvement_a_couvert" | "plongeon" | "zigzag")[];
+                };
+                face?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string[] | null)[];
+                    /** @description The legal values of each element, in order. */
+                    items?: {
+                        choices?: string[];
+                    }[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                second_defense?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("amortir" | "aucune" | "bloquer" | "bloquer_ma" | "chute_controlee" | "contre_attaque" | "couvert" | "degagement" | "esquiver" | "esquiver_ma" | "feinte" | "jet_dex" | "jet_for" | "mouvement_a_couvert" | "plongeon" | "zigzag" | null)[];
+                };
+                skill?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                using?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "defend";
+        };
         Duel2d6DefenseDeclaration: {
             /** @description Couvert: the shooter's malus when the cover can be pierced (-3 to -5). Default: -4. */
             blind_modifier?: number;
@@ -3487,6 +4305,17 @@ export interface components {
             skill?: string | null;
             /** @description Bloquer with this weapon id or defensive item; null = bare hands. */
             using?: string | null;
+        };
+        Duel2d6EndCombatLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "end_combat";
         };
         /** @description An event of a Duel2d6 combat, told apart by its `code`. */
         Duel2d6Event: components["schemas"]["Duel2d6EventActionRedone"] | components["schemas"]["Duel2d6EventActionUndone"] | components["schemas"]["Duel2d6EventAttackMissed"] | components["schemas"]["Duel2d6EventAttackRolled"] | components["schemas"]["Duel2d6EventAutomaticHit"] | components["schemas"]["Duel2d6EventAwaitingDefense"] | components["schemas"]["Duel2d6EventBlowAvoided"] | components["schemas"]["Duel2d6EventBlowBlocked"] | components["schemas"]["Duel2d6EventBlowImpossible"] | components["schemas"]["Duel2d6EventBreakFreeRolled"] | components["schemas"]["Duel2d6EventCannotFace"] | components["schemas"]["Duel2d6EventCombatEnded"] | components["schemas"]["Duel2d6EventCombatOver"] | components["schemas"]["Duel2d6EventCombatStarted"] | components["schemas"]["Duel2d6EventCombatSummary"] | components["schemas"]["Duel2d6EventConditionAdded"] | components["schemas"]["Duel2d6EventConditionExpired"] | components["schemas"]["Duel2d6EventConditionRemoved"] | components["schemas"]["Duel2d6EventCounterFailed"] | components["schemas"]["Duel2d6EventCounterRolled"] | components["schemas"]["Duel2d6EventCriticalDowngraded"] | components["schemas"]["Duel2d6EventDamageRolled"] | components["schemas"]["Duel2d6EventDefenseRolled"] | components["schemas"]["Duel2d6EventDied"] | components["schemas"]["Duel2d6EventDuelStarted"] | components["schemas"]["Duel2d6EventExchange"] | components["schemas"]["Duel2d6EventFaces"] | components["schemas"]["Duel2d6EventFalls"] | components["schemas"]["Duel2d6EventFeintCheck"] | components["schemas"]["Duel2d6EventHitLocation"] | components["schemas"]["Duel2d6EventHoldReleased"] | components["schemas"]["Duel2d6EventHoldTaken"] | components["schemas"]["Duel2d6EventInitiativePasses"] | components["schemas"]["Duel2d6EventInitiativeRolled"] | components["schemas"]["Duel2d6EventInitiativeTied"] | components["schemas"]["Duel2d6EventInterruptionRolled"] | components["schemas"]["Duel2d6EventJoined"] | components["schemas"]["Duel2d6EventLeavesCover"] | components["schemas"]["Duel2d6EventLeftFight"] | components["schemas"]["Duel2d6EventLocked"] | components["schemas"]["Duel2d6EventModifierApplied"] | components["schemas"]["Duel2d6EventNarrativeConditionAdded"] | components["schemas"]["Duel2d6EventNarrativeConditionRemoved"] | components["schemas"]["Duel2d6EventNoDefense"] | components["schemas"]["Duel2d6EventNothingToDisarm"] | components["schemas"]["Duel2d6EventOutOfFight"] | components["schemas"]["Duel2d6EventOutOfRange"] | components["schemas"]["Duel2d6EventPassed"] | components["schemas"]["Duel2d6EventPvSet"] | components["schemas"]["Duel2d6EventRecovered"] | components["schemas"]["Duel2d6EventReloaded"] | components["schemas"]["Duel2d6EventResultOverridden"] | components["schemas"]["Duel2d6EventRicochet"] | components["schemas"]["Duel2d6EventRoundStarted"] | components["schemas"]["Duel2d6EventShotBlockedByCover"] | components["schemas"]["Duel2d6EventShotNotFired"] | components["schemas"]["Duel2d6EventShotRolled"] | components["schemas"]["Duel2d6EventStandsUp"] | components["schemas"]["Duel2d6EventStunCheck"] | components["schemas"]["Duel2d6EventStunned"] | components["schemas"]["Duel2d6EventSuppressionFire"] | components["schemas"]["Duel2d6EventSurprise"] | components["schemas"]["Duel2d6EventSurpriseIgnored"] | components["schemas"]["Duel2d6EventTakesCover"] | components["schemas"]["Duel2d6EventThreatBroken"] | components["schemas"]["Duel2d6EventThreatEstablished"] | components["schemas"]["Duel2d6EventThreatRolled"] | components["schemas"]["Duel2d6EventThreatShot"] | components["schemas"]["Duel2d6EventTurnOrder"] | components["schemas"]["Duel2d6EventValueAdjusted"] | components["schemas"]["Duel2d6EventWeaponDropped"] | components["schemas"]["Duel2d6EventWeaponJammed"] | components["schemas"]["Duel2d6EventWeaponTaken"] | components["schemas"]["Duel2d6EventWoundMalus"] | components["schemas"]["Duel2d6EventWounded"] | components["schemas"]["Duel2d6EventZigzagBand"] | components["schemas"]["Duel2d6EventZoneSuppressed"] | components["schemas"]["Duel2d6EventZoneTest"];
@@ -4881,6 +5710,21 @@ export interface components {
             /** @enum {string} */
             type: "face";
         };
+        Duel2d6FaceLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                opponents?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[][];
+                    /** @description The legal values of each element, in order. */
+                    items?: {
+                        choices?: string[];
+                    }[];
+                };
+            };
+            /** @enum {string} */
+            type: "face";
+        };
         Duel2d6JoinAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
             actor: string;
@@ -4895,6 +5739,46 @@ export interface components {
             /** @enum {string} */
             type: "join";
         };
+        Duel2d6JoinLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                combatant?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: components["schemas"]["Duel2d6Sheet"][];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "join";
+        };
+        Duel2d6LeaveLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                how?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("flight" | "surrender" | "removed")[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "leave";
+        };
+        /** @description A legal action of a Duel2d6 combat, told apart by its `type`. */
+        Duel2d6LegalAction: components["schemas"]["Duel2d6AdjustLegalAction"] | components["schemas"]["Duel2d6AttackLegalAction"] | components["schemas"]["Duel2d6BreakFreeLegalAction"] | components["schemas"]["Duel2d6ConditionLegalAction"] | components["schemas"]["Duel2d6CounterLegalAction"] | components["schemas"]["Duel2d6DefendLegalAction"] | components["schemas"]["Duel2d6EndCombatLegalAction"] | components["schemas"]["Duel2d6FaceLegalAction"] | components["schemas"]["Duel2d6JoinLegalAction"] | components["schemas"]["Duel2d6LeaveLegalAction"] | components["schemas"]["Duel2d6ModifyLegalAction"] | components["schemas"]["Duel2d6OverrideLegalAction"] | components["schemas"]["Duel2d6PassLegalAction"] | components["schemas"]["Duel2d6ReloadLegalAction"] | components["schemas"]["Duel2d6ShootLegalAction"] | components["schemas"]["Duel2d6ThreatenLegalAction"];
         Duel2d6LogEntry: {
             action: {
                 [key: string]: unknown;
@@ -4914,6 +5798,29 @@ export interface components {
             reset: boolean;
         } & {
             [key: string]: unknown;
+        };
+        Duel2d6ModifyLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                rounds?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                value?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+            };
+            /** @enum {string} */
+            type: "modify";
         };
         Duel2d6Options: {
             /** @description End the fight by itself once at most one side has a fighter standing; otherwise the game master is awaited with end_combat. Default: false. */
@@ -4951,6 +5858,25 @@ export interface components {
             /** @description Combatants who have surprise: they start as attacker without a roll. */
             surprise?: string[];
         };
+        Duel2d6OverrideLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                result?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("success" | "failure")[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "override";
+        };
         Duel2d6PassAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
             actor: string;
@@ -4962,6 +5888,21 @@ export interface components {
             /** @enum {string} */
             type: "pass";
         };
+        Duel2d6PassLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                description?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "pass";
+        };
         Duel2d6ReloadAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
             actor: string;
@@ -4970,6 +5911,17 @@ export interface components {
             /** @enum {string} */
             type: "reload";
             weapon: string;
+        };
+        Duel2d6ReloadLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                weapon?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "reload";
         };
         Duel2d6Second: {
             /** @enum {string} */
@@ -5049,6 +6001,69 @@ export interface components {
             /** @description Tir de suppression: metres covered. */
             zone_width?: number | null;
         };
+        Duel2d6ShootLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                aim?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("abdomen" | "bras_d" | "bras_g" | "jambe_d" | "jambe_g" | "poitrine" | "tete" | null)[];
+                };
+                bursts?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                coup_mortel_steps?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                cover?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                defense?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (components["schemas"]["Duel2d6DefenseDeclaration"] | null)[];
+                };
+                distance?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                fragments?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                shot?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("double_tir" | "tir_a_couvert" | "tir_de_suppression" | "tir_simple" | "tir_stabilise" | "tir_vise")[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                weapon?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                zone?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[][];
+                    /** @description The legal values of each element, in order. */
+                    items?: {
+                        choices?: string[];
+                    }[];
+                };
+                zone_width?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "shoot";
+        };
         Duel2d6ThreatenAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
             actor: string;
@@ -5063,6 +6078,29 @@ export interface components {
             type: "threaten";
             /** @description Default: "poing". */
             weapon?: string;
+        };
+        Duel2d6ThreatenLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                distance?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                weapon?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "threaten";
         };
         Duel2d6Weapon: {
             /** @description Capacity; null = not counted. */
@@ -5199,12 +6237,25 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        LegalAction: {
-            /** @description Parameter name -> {required, choices} or {required, type, minimum, maximum}, or {type: object, keys} for adjust's value names. */
-            params: {
-                [key: string]: unknown;
-            };
-            type: string;
+        /** @description One parameter of a legal action: `choices` (its legal values), or a free value described by `type` and its bounds, or `keys` (value names; with `total`, integers adding up to it), or `items` (an array's values, one spec per element), or `schema: sheet` (a whole combatant sheet of the ruleset). */
+        LegalParam: {
+            /** @description The value names an object may hold. */
+            keys?: string[];
+            maxLength?: number | null;
+            maximum?: number | null;
+            minLength?: number | null;
+            minimum?: number | null;
+            /** @description The action needs this parameter. */
+            required: boolean;
+            /**
+             * @description The value is a sheet of the ruleset.
+             * @enum {string}
+             */
+            schema?: "sheet";
+            /** @description What the integers under `keys` must add up to. */
+            total?: number;
+            /** @description The JSON type of a free value: integer, string, object, array. */
+            type?: string;
         };
         /** @description One schema per ruleset: AgeDuSiliciumLogPage, DarkEarthLogPage, Duel2d6LogPage, Sistema2d6LogPage, SpaceOperaD100LogPage. */
         LogPage: components["schemas"]["AgeDuSiliciumLogPage"] | components["schemas"]["DarkEarthLogPage"] | components["schemas"]["Duel2d6LogPage"] | components["schemas"]["Sistema2d6LogPage"] | components["schemas"]["SpaceOperaD100LogPage"];
@@ -5258,12 +6309,8 @@ export interface components {
             /** @description Seed of the Monte Carlo runs (never the combat's own). Default: 0. */
             seed?: number;
         };
-        Options: {
-            actions: components["schemas"]["LegalAction"][];
-            actor: string;
-            /** @description The combat version these options hold for. */
-            version: number;
-        };
+        /** @description One schema per ruleset: AgeDuSiliciumActionOptions, DarkEarthActionOptions, Duel2d6ActionOptions, Sistema2d6ActionOptions, SpaceOperaD100ActionOptions. */
+        Options: components["schemas"]["AgeDuSiliciumActionOptions"] | components["schemas"]["DarkEarthActionOptions"] | components["schemas"]["Duel2d6ActionOptions"] | components["schemas"]["Sistema2d6ActionOptions"] | components["schemas"]["SpaceOperaD100ActionOptions"];
         OutcomeOdds: {
             /** @description Exact: the probability as a fraction. */
             fraction?: string;
@@ -5388,6 +6435,12 @@ export interface components {
         };
         /** @description An action of a Sistema2d6 combat, told apart by its `type`. */
         Sistema2d6Action: components["schemas"]["GmAdjustAction"] | components["schemas"]["Sistema2d6AttackAction"] | components["schemas"]["GmConditionAction"] | components["schemas"]["Sistema2d6DeathTestAction"] | components["schemas"]["Sistema2d6DefendAction"] | components["schemas"]["EndCombatAction"] | components["schemas"]["Sistema2d6JoinAction"] | components["schemas"]["GmLeaveAction"] | components["schemas"]["GmModifyAction"] | components["schemas"]["GmOverrideAction"] | components["schemas"]["Sistema2d6PassAction"] | components["schemas"]["Sistema2d6StabilizeAction"] | components["schemas"]["Sistema2d6SkillTestAction"];
+        Sistema2d6ActionOptions: {
+            actions: components["schemas"]["Sistema2d6LegalAction"][];
+            actor: string;
+            /** @description The combat version these options hold for. */
+            version: number;
+        };
         Sistema2d6ActionResult: {
             action: components["schemas"]["ActionSummary"];
             combat: components["schemas"]["Sistema2d6Combat"];
@@ -5397,6 +6450,33 @@ export interface components {
             tokens?: components["schemas"]["NewcomerTokens"];
         } & {
             [key: string]: unknown;
+        };
+        Sistema2d6AdjustLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                change?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: {
+                        [key: string]: number;
+                    }[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                set?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: {
+                        [key: string]: (number | null) | (string | null) | (boolean | null);
+                    }[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "adjust";
         };
         Sistema2d6Armor: {
             /** @enum {string|null} */
@@ -5433,6 +6513,53 @@ export interface components {
             type: "attack";
             /** @description A weapon id of the actor's sheet, or a catalog weapon. Default: "soco". */
             weapon?: string;
+        };
+        Sistema2d6AttackLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                burst?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                condition?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                defense?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (components["schemas"]["Sistema2d6DefenseRoll"] | null)[];
+                };
+                difficulty?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                lethal?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (boolean | null)[];
+                };
+                location?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                location_penalty?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                weapon?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "attack";
         };
         Sistema2d6Combat: {
             /** @description Who the engine waits for, and which action types each may send. */
@@ -5480,6 +6607,41 @@ export interface components {
             side: string;
         } & {
             [key: string]: unknown;
+        };
+        Sistema2d6ConditionLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                code?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                label?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                remove?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                rounds?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "condition";
         };
         Sistema2d6CreateCombat: {
             combatants: components["schemas"]["Sistema2d6Sheet"][];
@@ -5538,6 +6700,12 @@ export interface components {
             /** @enum {string} */
             type: "death_test";
         };
+        Sistema2d6DeathTestLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: Record<string, never>;
+            /** @enum {string} */
+            type: "death_test";
+        };
         Sistema2d6DefendAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
             actor: string;
@@ -5553,12 +6721,46 @@ export interface components {
             /** @enum {string} */
             type: "defend";
         };
+        Sistema2d6DefendLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                attribute?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                difficulty?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                skill?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "defend";
+        };
         Sistema2d6DefenseRoll: {
             /** @description Default: "DES". */
             attribute?: string;
             /** @description GM's situational modifier. Default: 0. */
             modifier?: number;
             skill?: string | null;
+        };
+        Sistema2d6EndCombatLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "end_combat";
         };
         /** @description An event of a Sistema2d6 combat, told apart by its `code`. */
         Sistema2d6Event: components["schemas"]["Sistema2d6EventActionRedone"] | components["schemas"]["Sistema2d6EventActionUndone"] | components["schemas"]["Sistema2d6EventAttackHit"] | components["schemas"]["Sistema2d6EventAttackMissed"] | components["schemas"]["Sistema2d6EventAttackRolled"] | components["schemas"]["Sistema2d6EventAwaitingDefense"] | components["schemas"]["Sistema2d6EventBurstHits"] | components["schemas"]["Sistema2d6EventCombatEnded"] | components["schemas"]["Sistema2d6EventCombatOver"] | components["schemas"]["Sistema2d6EventCombatStarted"] | components["schemas"]["Sistema2d6EventCombatSummary"] | components["schemas"]["Sistema2d6EventConditionAdded"] | components["schemas"]["Sistema2d6EventConditionExpired"] | components["schemas"]["Sistema2d6EventConditionRemoved"] | components["schemas"]["Sistema2d6EventDamageRolled"] | components["schemas"]["Sistema2d6EventDamageTaken"] | components["schemas"]["Sistema2d6EventDeathTest"] | components["schemas"]["Sistema2d6EventDefenseRolled"] | components["schemas"]["Sistema2d6EventDied"] | components["schemas"]["Sistema2d6EventDying"] | components["schemas"]["Sistema2d6EventHealingTest"] | components["schemas"]["Sistema2d6EventInitiativeRolled"] | components["schemas"]["Sistema2d6EventJoined"] | components["schemas"]["Sistema2d6EventKnockedOut"] | components["schemas"]["Sistema2d6EventLeftFight"] | components["schemas"]["Sistema2d6EventLocalizedHit"] | components["schemas"]["Sistema2d6EventModifierApplied"] | components["schemas"]["Sistema2d6EventNarrativeConditionAdded"] | components["schemas"]["Sistema2d6EventNarrativeConditionRemoved"] | components["schemas"]["Sistema2d6EventPassed"] | components["schemas"]["Sistema2d6EventPassiveDefense"] | components["schemas"]["Sistema2d6EventRecovered"] | components["schemas"]["Sistema2d6EventResultOverridden"] | components["schemas"]["Sistema2d6EventRoundStarted"] | components["schemas"]["Sistema2d6EventStabilised"] | components["schemas"]["Sistema2d6EventTestRolled"] | components["schemas"]["Sistema2d6EventTurnOrder"] | components["schemas"]["Sistema2d6EventValueAdjusted"];
@@ -6221,6 +7423,42 @@ export interface components {
             /** @enum {string} */
             type: "join";
         };
+        Sistema2d6JoinLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                combatant?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: components["schemas"]["Sistema2d6Sheet"][];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "join";
+        };
+        Sistema2d6LeaveLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                how?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("flight" | "surrender" | "removed")[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "leave";
+        };
+        /** @description A legal action of a Sistema2d6 combat, told apart by its `type`. */
+        Sistema2d6LegalAction: components["schemas"]["Sistema2d6AdjustLegalAction"] | components["schemas"]["Sistema2d6AttackLegalAction"] | components["schemas"]["Sistema2d6ConditionLegalAction"] | components["schemas"]["Sistema2d6DeathTestLegalAction"] | components["schemas"]["Sistema2d6DefendLegalAction"] | components["schemas"]["Sistema2d6EndCombatLegalAction"] | components["schemas"]["Sistema2d6JoinLegalAction"] | components["schemas"]["Sistema2d6LeaveLegalAction"] | components["schemas"]["Sistema2d6ModifyLegalAction"] | components["schemas"]["Sistema2d6OverrideLegalAction"] | components["schemas"]["Sistema2d6PassLegalAction"] | components["schemas"]["Sistema2d6StabilizeLegalAction"] | components["schemas"]["Sistema2d6TestLegalAction"];
         Sistema2d6LogEntry: {
             action: {
                 [key: string]: unknown;
@@ -6240,6 +7478,29 @@ export interface components {
             reset: boolean;
         } & {
             [key: string]: unknown;
+        };
+        Sistema2d6ModifyLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                rounds?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                value?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+            };
+            /** @enum {string} */
+            type: "modify";
         };
         Sistema2d6Options: {
             /** @description End the fight by itself once at most one side has a fighter standing; otherwise the game master is awaited with end_combat. Default: false. */
@@ -6283,12 +7544,42 @@ export interface components {
              */
             pv_formula?: "standard" | "action";
         };
+        Sistema2d6OverrideLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                result?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("success" | "failure")[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "override";
+        };
         Sistema2d6PassAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
             actor: string;
             description?: string | null;
             /** @description Physical dice, consumed in order by the rolls the combat's dice_policy lets this token supply ('own': its own combatant's rolls; the GM's token: any; 'server': none); the server rolls the rest. Every value must fit the die it stands for, and none may be left over. */
             dice?: number[];
+            /** @enum {string} */
+            type: "pass";
+        };
+        Sistema2d6PassLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                description?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
             /** @enum {string} */
             type: "pass";
         };
@@ -6341,6 +7632,60 @@ export interface components {
             /** @enum {string} */
             type: "stabilize";
         };
+        Sistema2d6StabilizeLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                attribute?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                difficulty?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                skill?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "stabilize";
+        };
+        Sistema2d6TestLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                attribute?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                description?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                difficulty?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                skill?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "test";
+        };
         Sistema2d6Weapon: {
             /** @description Default: "DES". */
             attribute?: string;
@@ -6370,6 +7715,12 @@ export interface components {
         };
         /** @description An action of a SpaceOperaD100 combat, told apart by its `type`. */
         SpaceOperaD100Action: components["schemas"]["GmAdjustAction"] | components["schemas"]["SpaceOperaD100AttackAction"] | components["schemas"]["SpaceOperaD100ClearConditionAction"] | components["schemas"]["GmConditionAction"] | components["schemas"]["EndCombatAction"] | components["schemas"]["SpaceOperaD100JoinAction"] | components["schemas"]["GmLeaveAction"] | components["schemas"]["GmModifyAction"] | components["schemas"]["GmOverrideAction"] | components["schemas"]["SpaceOperaD100PassAction"] | components["schemas"]["SpaceOperaD100ReactAction"] | components["schemas"]["SpaceOperaD100RecoverAction"];
+        SpaceOperaD100ActionOptions: {
+            actions: components["schemas"]["SpaceOperaD100LegalAction"][];
+            actor: string;
+            /** @description The combat version these options hold for. */
+            version: number;
+        };
         SpaceOperaD100ActionResult: {
             action: components["schemas"]["ActionSummary"];
             combat: components["schemas"]["SpaceOperaD100Combat"];
@@ -6379,6 +7730,33 @@ export interface components {
             tokens?: components["schemas"]["NewcomerTokens"];
         } & {
             [key: string]: unknown;
+        };
+        SpaceOperaD100AdjustLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                change?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: {
+                        [key: string]: number;
+                    }[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                set?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: {
+                        [key: string]: (number | null) | (string | null) | (boolean | null);
+                    }[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "adjust";
         };
         SpaceOperaD100AttackAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
@@ -6417,6 +7795,61 @@ export interface components {
             /** @description A weapon id of the actor's sheet, or unarmed (bare hands). Default: "unarmed". */
             weapon?: string;
         };
+        SpaceOperaD100AttackLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                attacks?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                location?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("head" | "chest" | "abdomen" | "left_arm" | "right_arm" | "left_leg" | "right_leg" | null)[];
+                };
+                martial_arts?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                mode?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("kill" | "stun" | "paralyse" | "disarm")[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                off_hand?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                reaction?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (components["schemas"]["SpaceOperaD100Reaction"] | null)[];
+                };
+                sneak?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                target_weapon?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                vibro?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                weapon?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "attack";
+        };
         SpaceOperaD100ClearConditionAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
             actor: string;
@@ -6426,6 +7859,25 @@ export interface components {
             /** @description Why, in the GM's words (shown in the log). */
             reason?: string | null;
             target: string;
+            /** @enum {string} */
+            type: "clear_condition";
+        };
+        SpaceOperaD100ClearConditionLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                condition?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
             /** @enum {string} */
             type: "clear_condition";
         };
@@ -6488,6 +7940,41 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        SpaceOperaD100ConditionLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                code?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                label?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                remove?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+                rounds?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "condition";
+        };
         SpaceOperaD100CreateCombat: {
             combatants: components["schemas"]["SpaceOperaD100Sheet"][];
             /** @description Physical dice for the rolls made at creation (initiative). */
@@ -6536,6 +8023,17 @@ export interface components {
             version: number;
         } & {
             [key: string]: unknown;
+        };
+        SpaceOperaD100EndCombatLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "end_combat";
         };
         /** @description An event of a SpaceOperaD100 combat, told apart by its `code`. */
         SpaceOperaD100Event: components["schemas"]["SpaceOperaD100EventActionLost"] | components["schemas"]["SpaceOperaD100EventActionRedone"] | components["schemas"]["SpaceOperaD100EventActionUndone"] | components["schemas"]["SpaceOperaD100EventAttackDeclared"] | components["schemas"]["SpaceOperaD100EventAttackHit"] | components["schemas"]["SpaceOperaD100EventAttackMissed"] | components["schemas"]["SpaceOperaD100EventAttackRolled"] | components["schemas"]["SpaceOperaD100EventAwaitingReaction"] | components["schemas"]["SpaceOperaD100EventCombatEnded"] | components["schemas"]["SpaceOperaD100EventCombatOver"] | components["schemas"]["SpaceOperaD100EventCombatStarted"] | components["schemas"]["SpaceOperaD100EventCombatSummary"] | components["schemas"]["SpaceOperaD100EventConditionAdded"] | components["schemas"]["SpaceOperaD100EventConditionCleared"] | components["schemas"]["SpaceOperaD100EventConditionExpired"] | components["schemas"]["SpaceOperaD100EventConditionRemoved"] | components["schemas"]["SpaceOperaD100EventConsciousnessTest"] | components["schemas"]["SpaceOperaD100EventContracted"] | components["schemas"]["SpaceOperaD100EventDamageRolled"] | components["schemas"]["SpaceOperaD100EventDamageTaken"] | components["schemas"]["SpaceOperaD100EventDeathTable"] | components["schemas"]["SpaceOperaD100EventDied"] | components["schemas"]["SpaceOperaD100EventDisarmSecondRoll"] | components["schemas"]["SpaceOperaD100EventDisarmTest"] | components["schemas"]["SpaceOperaD100EventDodgeRolled"] | components["schemas"]["SpaceOperaD100EventFellUnconscious"] | components["schemas"]["SpaceOperaD100EventFumbleForGm"] | components["schemas"]["SpaceOperaD100EventFumbleRolled"] | components["schemas"]["SpaceOperaD100EventFumbleStrike"] | components["schemas"]["SpaceOperaD100EventInitiativeRolled"] | components["schemas"]["SpaceOperaD100EventItemDamaged"] | components["schemas"]["SpaceOperaD100EventItemWear"] | components["schemas"]["SpaceOperaD100EventJamWorked"] | components["schemas"]["SpaceOperaD100EventJoined"] | components["schemas"]["SpaceOperaD100EventLeftFight"] | components["schemas"]["SpaceOperaD100EventMartialArtsRolled"] | components["schemas"]["SpaceOperaD100EventModifierApplied"] | components["schemas"]["SpaceOperaD100EventNarrativeConditionAdded"] | components["schemas"]["SpaceOperaD100EventNarrativeConditionRemoved"] | components["schemas"]["SpaceOperaD100EventParalysed"] | components["schemas"]["SpaceOperaD100EventParalysisTest"] | components["schemas"]["SpaceOperaD100EventParryAgainstCritical"] | components["schemas"]["SpaceOperaD100EventParryPoints"] | components["schemas"]["SpaceOperaD100EventParryRolled"] | components["schemas"]["SpaceOperaD100EventParryStopped"] | components["schemas"]["SpaceOperaD100EventPassed"] | components["schemas"]["SpaceOperaD100EventReactionDeclared"] | components["schemas"]["SpaceOperaD100EventRecovered"] | components["schemas"]["SpaceOperaD100EventResultOverridden"] | components["schemas"]["SpaceOperaD100EventRoundStarted"] | components["schemas"]["SpaceOperaD100EventStunBlocked"] | components["schemas"]["SpaceOperaD100EventStunDamage"] | components["schemas"]["SpaceOperaD100EventStunFailed"] | components["schemas"]["SpaceOperaD100EventStunned"] | components["schemas"]["SpaceOperaD100EventTurnOrder"] | components["schemas"]["SpaceOperaD100EventValueAdjusted"] | components["schemas"]["SpaceOperaD100EventWeaponDropped"] | components["schemas"]["SpaceOperaD100EventWeaponJammed"] | components["schemas"]["SpaceOperaD100EventWeaponRecovered"] | components["schemas"]["SpaceOperaD100EventWound"];
@@ -7638,6 +9136,42 @@ export interface components {
             /** @enum {string} */
             type: "join";
         };
+        SpaceOperaD100JoinLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                combatant?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: components["schemas"]["SpaceOperaD100Sheet"][];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
+            /** @enum {string} */
+            type: "join";
+        };
+        SpaceOperaD100LeaveLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                how?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("flight" | "surrender" | "removed")[];
+                };
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "leave";
+        };
+        /** @description A legal action of a SpaceOperaD100 combat, told apart by its `type`. */
+        SpaceOperaD100LegalAction: components["schemas"]["SpaceOperaD100AdjustLegalAction"] | components["schemas"]["SpaceOperaD100AttackLegalAction"] | components["schemas"]["SpaceOperaD100ClearConditionLegalAction"] | components["schemas"]["SpaceOperaD100ConditionLegalAction"] | components["schemas"]["SpaceOperaD100EndCombatLegalAction"] | components["schemas"]["SpaceOperaD100JoinLegalAction"] | components["schemas"]["SpaceOperaD100LeaveLegalAction"] | components["schemas"]["SpaceOperaD100ModifyLegalAction"] | components["schemas"]["SpaceOperaD100OverrideLegalAction"] | components["schemas"]["SpaceOperaD100PassLegalAction"] | components["schemas"]["SpaceOperaD100ReactLegalAction"] | components["schemas"]["SpaceOperaD100RecoverLegalAction"];
         SpaceOperaD100LogEntry: {
             action: {
                 [key: string]: unknown;
@@ -7657,6 +9191,29 @@ export interface components {
             reset: boolean;
         } & {
             [key: string]: unknown;
+        };
+        SpaceOperaD100ModifyLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                rounds?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (number | null)[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+                value?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+            };
+            /** @enum {string} */
+            type: "modify";
         };
         SpaceOperaD100Options: {
             /**
@@ -7721,12 +9278,42 @@ export interface components {
              */
             stun_chance_basis?: "damage_roll" | "after_armour";
         };
+        SpaceOperaD100OverrideLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                reason?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                result?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("success" | "failure")[];
+                };
+                target?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "override";
+        };
         SpaceOperaD100PassAction: {
             /** @description The acting combatant's id, or 'gm' for game-master actions. */
             actor: string;
             description?: string | null;
             /** @description Physical dice, consumed in order by the rolls the combat's dice_policy lets this token supply ('own': its own combatant's rolls; the GM's token: any; 'server': none); the server rolls the rest. Every value must fit the die it stands for, and none may be left over. */
             dice?: number[];
+            /** @enum {string} */
+            type: "pass";
+        };
+        SpaceOperaD100PassLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                description?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+            };
             /** @enum {string} */
             type: "pass";
         };
@@ -7743,6 +9330,29 @@ export interface components {
             modifier?: number;
             /** @description Parry with the off hand: -20 (not shields). Default: false. */
             off_hand?: boolean;
+            /** @enum {string} */
+            type: "react";
+        };
+        SpaceOperaD100ReactLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                item?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: (string | null)[];
+                };
+                kind?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: ("dodge" | "parry" | "none")[];
+                };
+                modifier?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: number[];
+                };
+                off_hand?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: boolean[];
+                };
+            };
             /** @enum {string} */
             type: "react";
         };
@@ -7765,6 +9375,17 @@ export interface components {
             type: "recover";
             /** @description Pick up a dropped weapon or work on a jammed one. */
             weapon: string;
+        };
+        SpaceOperaD100RecoverLegalAction: {
+            /** @description The parameters to send, each with its legal values or bounds. */
+            params: {
+                weapon?: components["schemas"]["LegalParam"] & {
+                    /** @description The legal values. */
+                    choices?: string[];
+                };
+            };
+            /** @enum {string} */
+            type: "recover";
         };
         SpaceOperaD100Sheet: {
             /** @description Armour points. */

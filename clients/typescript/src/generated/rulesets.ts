@@ -25,6 +25,8 @@ export interface RulesetTypes {
     logPage: Schemas["AgeDuSiliciumLogPage"];
     combatOptions: Schemas["AgeDuSiliciumOptions"];
     sheet: Schemas["AgeDuSiliciumSheet"];
+    actionOptions: Schemas["AgeDuSiliciumActionOptions"];
+    legalAction: Schemas["AgeDuSiliciumLegalAction"];
     actions: {
       "adjust": Schemas["AgeDuSiliciumAdjustAction"];
       "attack": Schemas["AgeDuSiliciumAttackAction"];
@@ -42,6 +44,23 @@ export interface RulesetTypes {
       "react": Schemas["AgeDuSiliciumReactAction"];
       "reason": Schemas["AgeDuSiliciumReasonAction"];
     };
+    legalActions: {
+      "adjust": Schemas["AgeDuSiliciumAdjustLegalAction"];
+      "attack": Schemas["AgeDuSiliciumAttackLegalAction"];
+      "break_free": Schemas["AgeDuSiliciumBreakFreeLegalAction"];
+      "choose_frenzy": Schemas["AgeDuSiliciumChooseFrenzyLegalAction"];
+      "condition": Schemas["AgeDuSiliciumConditionLegalAction"];
+      "declare": Schemas["AgeDuSiliciumDeclareLegalAction"];
+      "end_combat": Schemas["AgeDuSiliciumEndCombatLegalAction"];
+      "forgo": Schemas["AgeDuSiliciumForgoLegalAction"];
+      "hold": Schemas["AgeDuSiliciumHoldLegalAction"];
+      "join": Schemas["AgeDuSiliciumJoinLegalAction"];
+      "leave": Schemas["AgeDuSiliciumLeaveLegalAction"];
+      "modify": Schemas["AgeDuSiliciumModifyLegalAction"];
+      "override": Schemas["AgeDuSiliciumOverrideLegalAction"];
+      "react": Schemas["AgeDuSiliciumReactLegalAction"];
+      "reason": Schemas["AgeDuSiliciumReasonLegalAction"];
+    };
   };
   "dark-earth": {
     prefix: "DarkEarth";
@@ -56,6 +75,8 @@ export interface RulesetTypes {
     logPage: Schemas["DarkEarthLogPage"];
     combatOptions: Schemas["DarkEarthOptions"];
     sheet: Schemas["DarkEarthSheet"];
+    actionOptions: Schemas["DarkEarthActionOptions"];
+    legalAction: Schemas["DarkEarthLegalAction"];
     actions: {
       "adjust": Schemas["GmAdjustAction"];
       "allocate": Schemas["DarkEarthAllocateAction"];
@@ -67,6 +88,18 @@ export interface RulesetTypes {
       "modify": Schemas["GmModifyAction"];
       "override": Schemas["GmOverrideAction"];
       "worsen_wound": Schemas["DarkEarthWorsenWoundAction"];
+    };
+    legalActions: {
+      "adjust": Schemas["DarkEarthAdjustLegalAction"];
+      "allocate": Schemas["DarkEarthAllocateLegalAction"];
+      "condition": Schemas["DarkEarthConditionLegalAction"];
+      "contact": Schemas["DarkEarthContactLegalAction"];
+      "end_combat": Schemas["DarkEarthEndCombatLegalAction"];
+      "join": Schemas["DarkEarthJoinLegalAction"];
+      "leave": Schemas["DarkEarthLeaveLegalAction"];
+      "modify": Schemas["DarkEarthModifyLegalAction"];
+      "override": Schemas["DarkEarthOverrideLegalAction"];
+      "worsen_wound": Schemas["DarkEarthWorsenWoundLegalAction"];
     };
   };
   "duel-2d6": {
@@ -82,6 +115,8 @@ export interface RulesetTypes {
     logPage: Schemas["Duel2d6LogPage"];
     combatOptions: Schemas["Duel2d6Options"];
     sheet: Schemas["Duel2d6Sheet"];
+    actionOptions: Schemas["Duel2d6ActionOptions"];
+    legalAction: Schemas["Duel2d6LegalAction"];
     actions: {
       "adjust": Schemas["Duel2d6AdjustAction"];
       "attack": Schemas["Duel2d6AttackAction"];
@@ -100,6 +135,24 @@ export interface RulesetTypes {
       "shoot": Schemas["Duel2d6ShootAction"];
       "threaten": Schemas["Duel2d6ThreatenAction"];
     };
+    legalActions: {
+      "adjust": Schemas["Duel2d6AdjustLegalAction"];
+      "attack": Schemas["Duel2d6AttackLegalAction"];
+      "break_free": Schemas["Duel2d6BreakFreeLegalAction"];
+      "condition": Schemas["Duel2d6ConditionLegalAction"];
+      "counter": Schemas["Duel2d6CounterLegalAction"];
+      "defend": Schemas["Duel2d6DefendLegalAction"];
+      "end_combat": Schemas["Duel2d6EndCombatLegalAction"];
+      "face": Schemas["Duel2d6FaceLegalAction"];
+      "join": Schemas["Duel2d6JoinLegalAction"];
+      "leave": Schemas["Duel2d6LeaveLegalAction"];
+      "modify": Schemas["Duel2d6ModifyLegalAction"];
+      "override": Schemas["Duel2d6OverrideLegalAction"];
+      "pass": Schemas["Duel2d6PassLegalAction"];
+      "reload": Schemas["Duel2d6ReloadLegalAction"];
+      "shoot": Schemas["Duel2d6ShootLegalAction"];
+      "threaten": Schemas["Duel2d6ThreatenLegalAction"];
+    };
   };
   "sistema-2d6": {
     prefix: "Sistema2d6";
@@ -114,6 +167,8 @@ export interface RulesetTypes {
     logPage: Schemas["Sistema2d6LogPage"];
     combatOptions: Schemas["Sistema2d6Options"];
     sheet: Schemas["Sistema2d6Sheet"];
+    actionOptions: Schemas["Sistema2d6ActionOptions"];
+    legalAction: Schemas["Sistema2d6LegalAction"];
     actions: {
       "adjust": Schemas["GmAdjustAction"];
       "attack": Schemas["Sistema2d6AttackAction"];
@@ -129,6 +184,21 @@ export interface RulesetTypes {
       "stabilize": Schemas["Sistema2d6StabilizeAction"];
       "test": Schemas["Sistema2d6SkillTestAction"];
     };
+    legalActions: {
+      "adjust": Schemas["Sistema2d6AdjustLegalAction"];
+      "attack": Schemas["Sistema2d6AttackLegalAction"];
+      "condition": Schemas["Sistema2d6ConditionLegalAction"];
+      "death_test": Schemas["Sistema2d6DeathTestLegalAction"];
+      "defend": Schemas["Sistema2d6DefendLegalAction"];
+      "end_combat": Schemas["Sistema2d6EndCombatLegalAction"];
+      "join": Schemas["Sistema2d6JoinLegalAction"];
+      "leave": Schemas["Sistema2d6LeaveLegalAction"];
+      "modify": Schemas["Sistema2d6ModifyLegalAction"];
+      "override": Schemas["Sistema2d6OverrideLegalAction"];
+      "pass": Schemas["Sistema2d6PassLegalAction"];
+      "stabilize": Schemas["Sistema2d6StabilizeLegalAction"];
+      "test": Schemas["Sistema2d6TestLegalAction"];
+    };
   };
   "space-opera-d100": {
     prefix: "SpaceOperaD100";
@@ -143,6 +213,8 @@ export interface RulesetTypes {
     logPage: Schemas["SpaceOperaD100LogPage"];
     combatOptions: Schemas["SpaceOperaD100Options"];
     sheet: Schemas["SpaceOperaD100Sheet"];
+    actionOptions: Schemas["SpaceOperaD100ActionOptions"];
+    legalAction: Schemas["SpaceOperaD100LegalAction"];
     actions: {
       "adjust": Schemas["GmAdjustAction"];
       "attack": Schemas["SpaceOperaD100AttackAction"];
@@ -156,6 +228,20 @@ export interface RulesetTypes {
       "pass": Schemas["SpaceOperaD100PassAction"];
       "react": Schemas["SpaceOperaD100ReactAction"];
       "recover": Schemas["SpaceOperaD100RecoverAction"];
+    };
+    legalActions: {
+      "adjust": Schemas["SpaceOperaD100AdjustLegalAction"];
+      "attack": Schemas["SpaceOperaD100AttackLegalAction"];
+      "clear_condition": Schemas["SpaceOperaD100ClearConditionLegalAction"];
+      "condition": Schemas["SpaceOperaD100ConditionLegalAction"];
+      "end_combat": Schemas["SpaceOperaD100EndCombatLegalAction"];
+      "join": Schemas["SpaceOperaD100JoinLegalAction"];
+      "leave": Schemas["SpaceOperaD100LeaveLegalAction"];
+      "modify": Schemas["SpaceOperaD100ModifyLegalAction"];
+      "override": Schemas["SpaceOperaD100OverrideLegalAction"];
+      "pass": Schemas["SpaceOperaD100PassLegalAction"];
+      "react": Schemas["SpaceOperaD100ReactLegalAction"];
+      "recover": Schemas["SpaceOperaD100RecoverLegalAction"];
     };
   };
 }
