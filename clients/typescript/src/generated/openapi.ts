@@ -292,6 +292,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/integrations/foundry/melee.zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Foundry VTT module's archive, as its manifest downloads it
+         * @description The module's files under melee/ (module.json, dist/melee.mjs, lang/, README.md). Public.
+         */
+        get: operations["getFoundryModuleArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/foundry/module.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Foundry VTT module's manifest, pointed at this deployment
+         * @description The Melee module's module.json for Foundry VTT v13: paste this URL in Foundry's Install Module dialog. Its manifest and download are URLs of this deployment, and flags.melee.url its address, the default of the module's Melee URL setting. Public.
+         */
+        get: operations["getFoundryModuleManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/owlbear-rodeo/{filename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filename: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A file of the Owlbear Rodeo extension (its manifest.json, page, script, icon)
+         * @description Add /integrations/owlbear-rodeo/manifest.json of this deployment as an extension in Owlbear Rodeo. A file the extension does not have is a 404 problem. Public.
+         */
+        get: operations["getOwlbearRodeoExtensionFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/readyz": {
         parameters: {
             query?: never;
@@ -10088,6 +10150,76 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getFoundryModuleArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A zip archive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": unknown;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getFoundryModuleManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The module's manifest. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    getOwlbearRodeoExtensionFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its content type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };

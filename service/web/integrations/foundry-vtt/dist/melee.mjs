@@ -269,7 +269,7 @@ var MeleeClient = class _MeleeClient {
       headers["If-Match"] = etag(o.ifMatch);
     return this.keyed({ method: "POST", path: `/combats/${segment(id)}/actions`, body: action, headers, signal: o.signal }, key, { keyed: true, conditional: o.ifMatch !== void 0 });
   }
-  /** What `actor` may send now (default: this token's combatant when known, else "gm"). */
+  /** What `actor` may send now (default: this token's combatant when known, else "gm"); `options<R>` types it. */
   options(id, o = {}) {
     const actor = o.actor ?? this.actor ?? "gm";
     return this.read({ method: "GET", path: `/combats/${segment(id)}/options`, query: { actor }, signal: o.signal });
@@ -298,18 +298,33 @@ var MeleeClient = class _MeleeClient {
     this.actors.set(minted.token, minted.combatant ?? "gm");
     return minted;
   }
+  /** The combat's tokens (GM): each one's public id, role and combatant, never the token itself. */
+  tokens(id) {
+    return this.read({ method: "GET", path: `/combats/${segment(id)}/tokens` });
+  }
+  /** Revokes a token by its public id (`tokens(id)`), GM: it stops working at once. */
+  async revokeToken(id, tokenId) {
+    await this.request({ method: "DELETE", path: `/combats/${segment(id)}/tokens/${segment(tokenId)}` });
+  }
   // -- snapshots -------------------------------------------------------------------------
   /** The combat sealed in one opaque string (GM token only): keep it to restore the fight later. */
   async snapshot(id) {
     const answer = await this.read({ method: "GET", path: `/combats/${segment(id)}/snapshot` });
     return answer.snapshot;
   }
-  /** Brings a snapshot back under its own id (the original tokens keep working): a 409 while that id is live. */
-  restore(snapshot) {
-    const key = newIdempotencyKey();
+  /**
+   * Brings a snapshot back under its own id (the original tokens keep working): a 409 while that id is live.
+   * Sent with an Idempotency-Key (fresh, or `o.idempotencyKey`), the same on its retries, and with `o.token`
+   * (one of the combat's tokens; default: this client's) as the bearer. The answer is the combat as that
+   * token sees it, or only `{ id, ruleset, version }` (no token of the combat: `combat(id)` reads it).
+   */
+  restore(snapshot, o = {}) {
+    const key = o.idempotencyKey ?? newIdempotencyKey();
     const body = { snapshot };
-    const call = { method: "POST", path: "/combats", body, headers: { "Idempotency-Key": key } };
-    return this.keyed(call, key, { keyed: true });
+    const headers = { "Idempotency-Key": key };
+    if (o.token)
+      headers["Authorization"] = `Bearer ${o.token}`;
+    return this.keyed({ method: "POST", path: "/combats", body, headers, signal: o.signal }, key, { keyed: true });
   }
   // -- the log ---------------------------------------------------------------------------
   /** A page of the log after `after`; with `wait` (seconds, up to 25) a long poll. */
@@ -406,7 +421,7 @@ var MeleeClient = class _MeleeClient {
     const headers = { Accept: "application/json", ...call.headers };
     if (call.body !== void 0)
       headers["Content-Type"] = "application/json";
-    if (this.token)
+    if (this.token && !headers["Authorization"])
       headers["Authorization"] = `Bearer ${this.token}`;
     if (this.config.apiKey)
       headers["X-API-Key"] = this.config.apiKey;
@@ -448,8 +463,8 @@ var Follower = class {
     this.mode = o.transport === "poll" ? "poll" : "stream";
   }
   async run() {
-    if (this.o.after !== void 0)
-      this.cursor = this.o.after;
+    if (this.o.after !== null)
+      this.cursor = this.o.after ?? 0;
     else
       this.cursor = (await this.client.events(this.id, { after: 0, limit: 1, signal: this.signal })).last_seq;
     this.status(this.mode);
