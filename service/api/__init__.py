@@ -115,6 +115,7 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
     for answer in ("ActionResult", "LogEntry", "LogPage"):  # in this order: each holds the one before
         contract.split_by_ruleset(spec, answer, prefixes)
     spec.components.schema("RestoreCombat", schema=schemas.RestoreCombat)
+    spec.components.schema("RestoredCombat", schema=schemas.RestoredCombat)  # a restore's answer without a token
     spec.components.schema(
         "CreateCombat", {"anyOf": creation_refs, "description": "One of the rulesets' creation bodies."}
     )
