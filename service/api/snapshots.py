@@ -46,9 +46,7 @@ def restored(body: dict, fence: KeyFence | None) -> Response | tuple[dict, int, 
     combat's own, which work again) shows it, else only its id, ruleset and version."""
     asked = schemas.RestoreCombat().load(body)
     try:
-        done = snapshots.restore(
-            store(), asked["snapshot"], sealing().snapshot_sealer(), bearer_token(), fence=fence
-        )
+        done = snapshots.restore(store(), asked["snapshot"], sealing().snapshot_sealer(), bearer_token(), fence=fence)
     except (RequestInFlight, KeyReused, ReplayUnavailable) as error:
         return refused(error)
     headers = {"Location": url_for("combats.Combat", combat_id=done.state["id"]), "ETag": etag(done.state)}

@@ -71,4 +71,6 @@ def connect(
         "REDIS_URL is not set: combats live in this process's memory (embedded store). "
         "Run a single worker (threads are fine) and set REDIS_URL to scale out or keep combats across restarts."
     )
-    return CombatStore(fakeredis.FakeRedis(server=fakeredis.FakeServer()), ttl_seconds, max_actions, revocation_ttl_seconds)
+    return CombatStore(
+        fakeredis.FakeRedis(server=fakeredis.FakeServer()), ttl_seconds, max_actions, revocation_ttl_seconds
+    )
