@@ -25,7 +25,8 @@ from service.crypto.aead import cipher, seal
 from service.crypto.snapshots import ASSOCIATED, PREFIX, SnapshotSealer, key_id, plaintext_limit
 from service.rules.registry import RULESETS
 from service.settings import Settings
-from service.store import CombatStore
+from service.store import CombatStore, RevocationLimitReached
+from service.store.access import MAX_REVOKED
 from service.store.keys import combat_keys, revoked_key
 
 from ..conftest import TTL, GameMasterClient
@@ -344,3 +345,17 @@ def test_a_decompression_bomb_costs_at_most_what_the_action_cap_allows_before_it
     assert f"more than {limit:,} bytes" in refused.get_json()["detail"]
     # The bytes up to the limit (704 KiB for 10 actions, 64 MiB for 1,000), and little more; 526 MB before.
     assert peak < limit + 4 * 1024 * 1024, f"{peak:,} bytes"
+
+
+def test_a_combat_keeps_a_bounded_record_of_its_revocations(store):
+    combat_id = f"revocations-{uuid.uuid4().hex}"
+    try:
+        for number in range(MAX_REVOKED):
+            store.remove_grant(combat_id, f"digest-{number}")
+        assert store.client.scard(revoked_key(combat_id)) == MAX_REVOKED
+        assert store.remove_grant(combat_id, "digest-0") is False  # revoked already: recorded, nothing to remove
+        with pytest.raises(RevocationLimitReached):
+            store.remove_grant(combat_id, "one-too-many")
+        assert not store.client.sismember(revoked_key(combat_id), "one-too-many")
+    finally:
+        store.client.delete(revoked_key(combat_id))
