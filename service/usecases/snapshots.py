@@ -139,7 +139,7 @@ def opened(combats: SnapshotStore, sealer: SnapshotSealer, sealed: str, now: int
     if now - taken_at > max_age:
         # Past it, the store may have forgotten the tokens revoked since: they would work again.
         raise InvalidSnapshot(
-            f"was taken on {_moment(taken_at)}, and this server restores a snapshot for "
+            f"was taken on {_in_words(taken_at)}, and this server restores a snapshot for "
             f"{max_age // 86400} days at most (MAX_SNAPSHOT_AGE_DAYS)"
         )
     return snapshot
@@ -166,9 +166,15 @@ def _moment(timestamp: int) -> str:
     return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+def _in_words(timestamp: int) -> str:
+    """A Unix time as a reader writes it: "November 1, 2026, 10:00 UTC"."""
+    moment = datetime.fromtimestamp(timestamp, UTC)
+    return f"{moment:%B} {moment.day}, {moment.year}, {moment:%H:%M} UTC"
+
+
 def _grant(combats: SnapshotStore, combat_id: str, token: str | None) -> Grant | None:
     """The grant of ``token`` in the combat as restored (None: no token, or not one of its own)."""
-    return _loaded(combats, combat_id, token)[1]
+    return _loaded(combats, combat_id, token)[1] if token is not None else None
 
 
 def _loaded(combats: SnapshotStore, combat_id: str, token: str | None) -> tuple[dict[str, Any], Grant | None]:
