@@ -17,9 +17,10 @@ and tells a snapshot of another deployment apart from an altered one. The
 key id and the format are authenticated too (the associated data).
 
 Opening is bounded by what the server would store (``max_entries``, its
-MAX_ACTIONS_PER_COMBAT): the decompression stops at ``plaintext_limit``
-bytes, and the lines are counted before any JSON is read, so a snapshot
-holding too much costs at most that many bytes before it is refused.
+MAX_ACTIONS_PER_COMBAT): the plaintext is decompressed a MiB at a time and
+its lines counted as they come, before any JSON is read, and it is refused
+as soon as it holds more entries than that or more than ``plaintext_limit``
+bytes, so a snapshot holding too much costs at most that many bytes.
 Snapshots of the first format (``msnap1.``: one JSON object, which had to be
 read whole to count its entries) are refused.
 """
