@@ -12,7 +12,8 @@ It checks that each revealed key has the SHA-256 the combat published (and,
 for a seeded combat, that it derives from the seed), recomputes every server
 die of the log from its key and draw number, checks that each stream's draws
 follow each other (a skipped draw must be one the rejection sampling threw
-away) and that each redo played the undone action's dice again. It prints a
+away) and that each redo played the undone action's dice again. An undo or
+a restore of a snapshot opens a new stream, committed in its entry. It prints a
 verdict and exits 0 when everything matches, 1 on any mismatch, 2 when the
 input cannot be audited. Standard library only: it does not use Melee's code.
 """
@@ -78,7 +79,9 @@ def audit(combat: dict, entries: list[dict]) -> list[str]:
             action.get("dice_commitment")
             and committed.get(action["dice_commitment"]["stream"]) != action["dice_commitment"]["sha256"]
         ):
-            problems.append(f"entry {entry['seq']}: its undo published a commitment the combat does not list")
+            problems.append(
+                f"entry {entry['seq']}: its {action['type']} published a commitment the combat does not list"
+            )
         if action["type"] == "redo":
             # A redo plays the undone action's logged dice again: no new draw.
             undone = by_seq.get(action["redoes"])

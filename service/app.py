@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
             settings.redis_timeout_seconds,
             settings.redis_ssl_cert_reqs,
             settings.max_actions_per_combat,
+            settings.max_snapshot_age_days * 86400,
         )
     )
     cors.init_app(app, settings.cors_origins, settings.cors_private_network)

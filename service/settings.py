@@ -154,6 +154,9 @@ class Settings:
     secret_key_fallbacks: tuple[str, ...] = ()
     # The largest body POST /combats takes to restore a snapshot (MAX_SNAPSHOT_BYTES).
     max_snapshot_bytes: int = 2 * 1024 * 1024
+    # How old a snapshot may be to restore (MAX_SNAPSHOT_AGE_DAYS), and so how long a
+    # combat's revoked tokens are remembered after its last revocation (docs/security.md).
+    max_snapshot_age_days: int = 30
     # Idempotency-Key records (docs/operations.md): how long an action's is
     # kept, how long a creation's (and so its tokens) may be shown again.
     idempotency_ttl_seconds: int = 86400
@@ -205,6 +208,7 @@ class Settings:
         "SECRET_KEY",
         "SECRET_KEY_FALLBACKS",
         "MAX_SNAPSHOT_BYTES",
+        "MAX_SNAPSHOT_AGE_DAYS",
         "IDEMPOTENCY_TTL_SECONDS",
         "CREATION_REPLAY_SECONDS",
         "MAX_ACTIONS_PER_COMBAT",
@@ -247,6 +251,7 @@ class Settings:
             secret_key=env.get("SECRET_KEY", ""),
             secret_key_fallbacks=tuple(k.strip() for k in env.get("SECRET_KEY_FALLBACKS", "").split(",") if k.strip()),
             max_snapshot_bytes=_int(env, "MAX_SNAPSHOT_BYTES", 2 * 1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
+            max_snapshot_age_days=_int(env, "MAX_SNAPSHOT_AGE_DAYS", 30, 1, 365),
             idempotency_ttl_seconds=_int(env, "IDEMPOTENCY_TTL_SECONDS", 86400, 60, 90 * 86400),
             creation_replay_seconds=_int(env, "CREATION_REPLAY_SECONDS", 600, 10, 86400),
             max_actions_per_combat=_int(env, "MAX_ACTIONS_PER_COMBAT", 1000, 10, 1_000_000),

@@ -117,6 +117,7 @@ def _document_rulesets(api: Api) -> dict[str, dict]:
         contract.split_by_ruleset(spec, answer, prefixes)
     contract.split_by_ruleset(spec, "Options", prefixes, suffix="ActionOptions")
     spec.components.schema("RestoreCombat", schema=schemas.RestoreCombat)
+    spec.components.schema("RestoredCombat", schema=schemas.RestoredCombat)  # a restore's answer without a token
     spec.components.schema(
         "CreateCombat", {"anyOf": creation_refs, "description": "One of the rulesets' creation bodies."}
     )

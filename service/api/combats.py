@@ -58,8 +58,12 @@ class Combats(MethodView):
             "The body depends on the ruleset: GET /rulesets/{id} serves the sheet, options and an example. "
             "The answer carries, once, the game master's token and one token per combatant. "
             'With `{"snapshot": ...}` (from GET /combats/{id}/snapshot) and nothing else, the combat is '
-            "restored instead, under its own id, version and tokens: the answer is the combat without `tokens` "
-            "(409 when that combat is live, 422 `invalid-snapshot` when the snapshot does not open)."
+            "restored instead, under its own id and tokens (but those revoked since), with a `restored` log "
+            "entry and new server dice: the answer is the combat as GET /combats/{id} shows it to the "
+            "`Authorization: Bearer` token sent, when it is one of the combat's, else only its `id`, "
+            "`ruleset` and `version` (a RestoredCombat). 409 when that combat is live, 422 `invalid-snapshot` "
+            "when the snapshot does not open, is older than MAX_SNAPSHOT_AGE_DAYS or holds more actions than "
+            "MAX_ACTIONS_PER_COMBAT."
         ),
         requestBody={
             "required": True,
@@ -77,7 +81,8 @@ class Combats(MethodView):
         parameters=[KEY_HEADER],
         # An API key only where the deployment sets API_KEYS: {} says none is needed otherwise.
         security=[{"apiKey": []}, {}],
-        # A creation answers a CreatedCombat (with its tokens), a restore a Combat (its tokens work again).
+        # A creation answers a CreatedCombat (with its tokens), a restore a Combat (as the bearer token shows
+        # it) or a RestoredCombat (no token of the combat sent).
         responses={
             201: {
                 "links": next_steps("$response.body#/id"),
@@ -87,6 +92,7 @@ class Combats(MethodView):
                             "anyOf": [
                                 {"$ref": "#/components/schemas/CreatedCombat"},
                                 {"$ref": "#/components/schemas/Combat"},
+                                {"$ref": "#/components/schemas/RestoredCombat"},
                             ]
                         }
                     }
@@ -96,7 +102,7 @@ class Combats(MethodView):
     )
     @blp.response(
         201,
-        description="Created (with the tokens), or restored from a snapshot (without them)",
+        description="Created (with the tokens), or restored from a snapshot (without them: as the bearer sees it)",
         headers={**ETAG_HEADER, "Location": {"schema": {"type": "string"}}},
     )
     @api_key_required

@@ -49,7 +49,8 @@ PROBLEM_TYPES = {
     "request-in-flight": "A request with this Idempotency-Key is still being processed; retry after Retry-After.",
     "invalid-snapshot": (
         "The snapshot does not open on this server: changed or cut, sealed by a key it does not hold "
-        "(SECRET_KEY, SECRET_KEY_FALLBACKS), or of a format or ruleset it lacks; nothing was created."
+        "(SECRET_KEY, SECRET_KEY_FALLBACKS), of a format or ruleset it lacks, older than MAX_SNAPSHOT_AGE_DAYS, "
+        "or holding more actions than MAX_ACTIONS_PER_COMBAT; nothing was created."
     ),
     "combat-live": (
         "A combat with the snapshot's id is live; delete it (or let it expire) before restoring the snapshot."

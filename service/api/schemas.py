@@ -123,6 +123,12 @@ class CreatedCombat(Combat):
     )
 
 
+class RestoredCombat(Described):
+    id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "The version of its `restored` log entry."})
+
+
 class Snapshot(Described):
     snapshot = fields.String(
         required=True,

@@ -28,7 +28,8 @@ class Snapshot(MethodView):
             "Game master only. The whole combat (its state, log, history, dice secrets and the digests of its "
             "tokens), compressed, encrypted and authenticated under the server's key: an opaque string that "
             'POST /combats takes back as `{"snapshot": ...}` to resume the combat under the same id, with the '
-            "same tokens, once it is gone. Nobody can read it or change it, the GM included."
+            "same tokens (but those revoked since), once it is gone. Nobody can read it or change it, the GM "
+            "included. A snapshot restores for MAX_SNAPSHOT_AGE_DAYS (30 days by default)."
         ),
         security=BEARER,
     )
@@ -41,10 +42,11 @@ class Snapshot(MethodView):
 
 
 def restored(body: dict, fence: KeyFence | None) -> Response | tuple[dict, int, dict]:
-    """POST /combats with a snapshot: the combat as restored (201), without tokens: its own work again."""
+    """POST /combats with a snapshot: the combat as restored (201), as the bearer token (one of the
+    combat's own, which work again) shows it, else only its id, ruleset and version."""
     asked = schemas.RestoreCombat().load(body)
     try:
-        done = snapshots.restore(store(), asked["snapshot"], sealing().snapshot_sealer(), fence=fence)
+        done = snapshots.restore(store(), asked["snapshot"], sealing().snapshot_sealer(), bearer_token(), fence=fence)
     except (RequestInFlight, KeyReused, ReplayUnavailable) as error:
         return refused(error)
     headers = {"Location": url_for("combats.Combat", combat_id=done.state["id"]), "ETag": etag(done.state)}

@@ -6,6 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ..usecases import tokens
+from ..usecases.port_errors import RevocationLimitReached
 from . import schemas
 from .access import bearer_token
 from .problems import problem
@@ -61,7 +62,10 @@ class Token(MethodView):
     @blp.doc(
         operationId="revokeToken",
         summary="Revoke a token",
-        description="Game master only. The token stops working at once; a stream opened with it ends.",
+        description=(
+            "Game master only. The token stops working at once; a stream opened with it ends. It stays refused "
+            "after a restore of a snapshot taken before (docs/security.md)."
+        ),
         security=BEARER,
     )
     @blp.response(204)
@@ -76,5 +80,13 @@ class Token(MethodView):
                 "action-not-allowed",
                 "Not allowed",
                 "this is the last game-master token; mint another before revoking it",
+            )
+        except RevocationLimitReached as full:
+            return problem(
+                409,
+                "action-not-allowed",
+                "Not allowed",
+                f"this combat has already revoked {full.limit:,} tokens, the most it keeps on record; "
+                "delete the combat and create it anew instead",
             )
         return "", 204

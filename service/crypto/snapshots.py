@@ -2,17 +2,27 @@
 the server secret, so that only a server holding that secret opens it, and
 none opens one that was altered or cut.
 
-The sealed text is ``msnap1.`` then, in URL-safe base64 (no padding): the
+The sealed text is ``msnap2.`` then, in URL-safe base64 (no padding): the
 key id (8 bytes), the nonce (12) and the AES-256-GCM ciphertext with its
-tag. The plaintext is the snapshot as JSON, compressed by LZMA (the
-standard library's ``lzma``, preset 1: a long fight repeats its states far
-apart, beyond zlib's 32 KiB window; a fight of 1,000 actions with undos
-measured 17 MB of JSON, 7.4 MB by zlib, 0.11 MB by LZMA, in less time). The key id is
-derived from the secret (HKDF, its own ``info``), so it names the key without
-revealing it: a server rotating its secret (``SECRET_KEY``, the old one in
-``SECRET_KEY_FALLBACKS``) opens the snapshots the old one sealed, and tells a
-snapshot of another deployment apart from an altered one. The key id and the
-format are authenticated too (the associated data).
+tag. The plaintext is the snapshot as JSON lines: first the snapshot
+without its log, with the number of log entries (``entries``), then one
+line per entry (compact JSON never holds a raw newline), compressed by LZMA
+(the standard library's ``lzma``, preset 1: a long fight repeats its states
+far apart, beyond zlib's 32 KiB window; a fight of 1,000 actions with undos
+measured 17 MB of JSON, 7.4 MB by zlib, 0.11 MB by LZMA, in less time). The
+key id is derived from the secret (HKDF, its own ``info``), so it names the
+key without revealing it: a server rotating its secret (``SECRET_KEY``, the
+old one in ``SECRET_KEY_FALLBACKS``) opens the snapshots the old one sealed,
+and tells a snapshot of another deployment apart from an altered one. The
+key id and the format are authenticated too (the associated data).
+
+Opening is bounded by what the server would store (``max_entries``, its
+MAX_ACTIONS_PER_COMBAT): the plaintext is decompressed a MiB at a time and
+its lines counted as they come, before any JSON is read, and it is refused
+as soon as it holds more entries than that or more than ``plaintext_limit``
+bytes, so a snapshot holding too much costs at most that many bytes.
+Snapshots of the first format (``msnap1.``: one JSON object, which had to be
+read whole to count its entries) are refused.
 """
 
 from __future__ import annotations
@@ -27,13 +37,23 @@ from .. import codec
 from ..usecases.ports import SnapshotUnreadable
 from .aead import NONCE_BYTES, InvalidTag, cipher, derive, open_sealed, seal
 
-PREFIX = "msnap1."
+PREFIX = "msnap2."
+FIRST_PREFIX = "msnap1."
 KEY_ID_BYTES = 8
 TAG_BYTES = 16
-ASSOCIATED = b"melee combat snapshot 1\0"
-# The most a snapshot may hold once uncompressed: far above what MAX_ACTIONS_PER_COMBAT lets a combat write.
-MAX_PLAINTEXT_BYTES = 256 * 1024 * 1024
+ASSOCIATED = b"melee combat snapshot 2\0"
+# The most a snapshot may hold once uncompressed, per log entry it may hold: a state kept for
+# history or carried by an undo is a few kB (creation bodies are at most MAX_BODY_BYTES, 64 KiB by default).
+BYTES_PER_ENTRY = 64 * 1024
+MAX_PLAINTEXT_BYTES = 256 * 1024 * 1024  # whatever MAX_ACTIONS_PER_COMBAT says
 MAX_DECODER_MEMORY = 64 * 1024 * 1024  # preset 1 needs about 2 MiB to decode
+PIECE_BYTES = 1024 * 1024  # decompressed at a time
+UNREADABLE = "does not hold a snapshot this version of the service reads"
+
+
+def plaintext_limit(max_entries: int) -> int:
+    """The most bytes a snapshot of at most ``max_entries`` log entries may hold once uncompressed."""
+    return min(MAX_PLAINTEXT_BYTES, (max_entries + 1) * BYTES_PER_ENTRY)
 
 
 def key_id(secret: bytes) -> bytes:
@@ -56,12 +76,16 @@ class SnapshotSealer:
 
     def seal(self, snapshot: Mapping[str, Any]) -> str:
         kid = key_id(self.current)
-        plaintext = lzma.compress(codec.dumps(snapshot), preset=1)
+        head = {key: value for key, value in snapshot.items() if key != "entries"}
+        entries = snapshot["entries"]
+        lines = [codec.dumps({**head, "entries": len(entries)}), *(codec.dumps(entry) for entry in entries)]
+        plaintext = lzma.compress(b"\n".join(lines), preset=1)
         sealed = seal(cipher(self.current, ASSOCIATED), plaintext, ASSOCIATED + kid)
         return PREFIX + base64.urlsafe_b64encode(kid + sealed).decode().rstrip("=")
 
-    def open(self, sealed: str) -> dict[str, Any]:
-        """The snapshot; SnapshotUnreadable (its ``why``) when it does not open."""
+    def open(self, sealed: str, max_entries: int) -> dict[str, Any]:
+        """The snapshot; SnapshotUnreadable (its ``why``) when it does not open, or holds
+        more than ``max_entries`` log entries (counted as it is decompressed, before any is read)."""
         raw = _decoded(sealed)
         kid, body = raw[:KEY_ID_BYTES], raw[KEY_ID_BYTES:]
         secret = self._secret_of(kid)
@@ -69,19 +93,16 @@ class SnapshotSealer:
             plaintext = open_sealed(cipher(secret, ASSOCIATED), body, ASSOCIATED + kid)
         except InvalidTag:
             raise SnapshotUnreadable("was changed or cut after it was taken") from None
-        inflate = lzma.LZMADecompressor(memlimit=MAX_DECODER_MEMORY)
+        data = _inflated(plaintext, max_entries)
+        head, *lines = data.split(b"\n")
+        del data
         try:
-            data = inflate.decompress(plaintext, MAX_PLAINTEXT_BYTES)
-        except lzma.LZMAError:
-            raise SnapshotUnreadable("does not hold a snapshot this version of the service reads") from None
-        if not inflate.eof:
-            raise SnapshotUnreadable("holds more than this service reads")
-        try:
-            snapshot = codec.loads(data)
+            snapshot = codec.loads(head)
+            if not isinstance(snapshot, dict) or snapshot.get("entries") != len(lines):
+                raise SnapshotUnreadable(UNREADABLE)
+            snapshot["entries"] = [codec.loads(line) for line in lines]
         except ValueError:
-            raise SnapshotUnreadable("does not hold a snapshot this version of the service reads") from None
-        if not isinstance(snapshot, dict):
-            raise SnapshotUnreadable("does not hold a snapshot this version of the service reads")
+            raise SnapshotUnreadable(UNREADABLE) from None
         return snapshot
 
     def _secret_of(self, kid: bytes) -> bytes:
@@ -99,14 +120,49 @@ class SnapshotSealer:
         )
 
 
+def _inflated(plaintext: bytes, max_entries: int) -> bytes:
+    """The plaintext decompressed a piece at a time, its lines counted as they come: refused as soon
+    as it holds more than ``max_entries`` log entries or ``plaintext_limit`` bytes."""
+    limit = plaintext_limit(max_entries)
+    inflate = lzma.LZMADecompressor(memlimit=MAX_DECODER_MEMORY)
+    pieces: list[bytes] = []
+    size, lines, pending = 0, 0, plaintext
+    while not inflate.eof:
+        try:
+            piece = inflate.decompress(pending, PIECE_BYTES)
+        except lzma.LZMAError:
+            raise SnapshotUnreadable(UNREADABLE) from None
+        if not piece and inflate.needs_input:
+            raise SnapshotUnreadable(UNREADABLE)  # cut short, before its end
+        pending = b""
+        lines += piece.count(b"\n")
+        if lines > max_entries:
+            raise SnapshotUnreadable(
+                f"holds more than {max_entries:,} log entries: restored, it would pass this server's limit of "
+                f"{max_entries:,} actions a combat (MAX_ACTIONS_PER_COMBAT)"
+            )
+        size += len(piece)
+        if size > limit:
+            raise SnapshotUnreadable(
+                f"holds more than {limit:,} bytes once uncompressed, more than a combat of "
+                f"{max_entries:,} actions (MAX_ACTIONS_PER_COMBAT) holds on this server"
+            )
+        pieces.append(piece)
+    return b"".join(pieces)
+
+
 def _decoded(sealed: str) -> bytes:
+    if sealed.startswith(FIRST_PREFIX):
+        raise SnapshotUnreadable(
+            "was taken by an earlier version of the service, whose snapshots this one no longer restores"
+        )
     if not sealed.startswith(PREFIX):
-        raise SnapshotUnreadable("is not a snapshot of this service (it does not start with 'msnap1.')")
+        raise SnapshotUnreadable("is not a snapshot of this service (it does not start with 'msnap2.')")
     text = sealed[len(PREFIX) :]
     try:
         raw = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
     except (binascii.Error, ValueError):
-        raise SnapshotUnreadable("is not valid URL-safe base64 after 'msnap1.'") from None
+        raise SnapshotUnreadable("is not valid URL-safe base64 after 'msnap2.'") from None
     if base64.urlsafe_b64encode(raw).decode().rstrip("=") != text:  # unused bits set: not as sealed
         raise SnapshotUnreadable("was changed or cut after it was taken")
     if len(raw) < KEY_ID_BYTES + NONCE_BYTES + TAG_BYTES:

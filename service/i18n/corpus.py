@@ -228,6 +228,15 @@ HAND_WRITTEN: list[tuple[str, Event, dict[str, str]]] = [
     # duel_2d6/duels.py: the surprise option names someone absent (shown as sent).
     ("duel-2d6", {"code": "surprise_ignored", "params": {"combatant": "zorro"}}, {"philip": "Philip"}),
 ]
+# engine.restored: a snapshot restored (usecases/snapshots.py), the same entry in every ruleset.
+RESTORED: Event = {
+    "code": "combat_restored",
+    "params": {"version": 12, "taken_at": "2026-12-03T22:02:51Z", "restored_at": "2026-12-10T19:30:00Z"},
+}
+HAND_WRITTEN += [
+    (ruleset_id, RESTORED, {})
+    for ruleset_id in ("age-du-silicium", "dark-earth", "duel-2d6", "sistema-2d6", "space-opera-d100")
+]
 RECORDED = Path(__file__).resolve().parent / "recorded.json"
 
 

@@ -139,7 +139,7 @@ def replay(state: JSON, entries: Sequence[JSON]) -> State:
     """
     for entry in entries:
         kind = entry["action"]["type"]
-        if kind == UNDO:
+        if kind in (UNDO, RESTORED):
             state = copy_state(entry["restored_state"])
         elif kind == REDO:
             state, _ = redo(state, entry, entry["action"]["redoes"])
@@ -164,6 +164,8 @@ def _replaying(rolls: Sequence[Roll]) -> DiceBoxMaker:
 # and committed like the first, and the key list keeps every stream for the reveal.
 
 UNDO, REDO = "undo", "redo"
+# A snapshot restored (service/usecases/snapshots.py): the same state, drawing from a new stream.
+RESTORED = "restored"
 
 
 def undo_target(state: JSON) -> int | None:
@@ -190,6 +192,26 @@ def undo(state: JSON, restored: JSON, entropy: bytes) -> tuple[State, LogEntry]:
         "action": {"type": UNDO, "actor": GM, "undoes": undone_seq, "dice_commitment": commitment},
         "rolls": [],
         "events": [{"code": "action_undone", "params": {"seq": undone_seq, "restored_version": restored["version"]}}],
+        "restored_state": new,
+    }
+    return new, entry
+
+
+def restored(state: JSON, entropy: bytes, *, taken_at: str, restored_at: str) -> tuple[State, LogEntry]:
+    """A snapshot's state restored, at the next version, drawing its server dice
+    from a new stream keyed by ``entropy``: whoever holds the snapshot cannot
+    know the dice that come next by restoring it again. ``taken_at``,
+    ``restored_at``: when the snapshot was taken and restored (ISO 8601)."""
+    new = copy_state(state)
+    new["version"] = state["version"] + 1
+    commitment = new_stream(new, entropy)
+    new.pop("expires_at", None)
+    params = {"version": state["version"], "taken_at": taken_at, "restored_at": restored_at}
+    entry: LogEntry = {
+        "seq": new["version"],
+        "action": {"type": RESTORED, "actor": GM, "dice_commitment": commitment},
+        "rolls": [],
+        "events": [{"code": "combat_restored", "params": params}],
         "restored_state": new,
     }
     return new, entry

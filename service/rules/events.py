@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from functools import cache, lru_cache
 from string import Formatter
 from typing import Any
 
 from babel import Locale
+from babel.dates import format_datetime
 from babel.lists import format_list
 
 from .state import Event
@@ -24,6 +26,8 @@ ITEM_PARAMS = frozenset({"weapon", "item"})
 # The game master's own words in an event the GM made (``author: "gm"``): shown as typed,
 # never through a ruleset's words for ids (duel-2d6 names its initiative reasons).
 GM_WORDS = frozenset({"reason"})
+# Params holding a moment (ISO 8601, UTC): shown as a date and time in the reader's language.
+TIME_PARAMS = frozenset({"taken_at", "restored_at"})
 # The label group naming a catalog weapon inside a sentence, article included (``_item_name``).
 WEAPON_IN_SENTENCE = "weapon_in_sentence"
 GM_AUTHOR = "gm"
@@ -42,6 +46,9 @@ COMMON_MESSAGES: dict[str, dict[str, str]] = {
         "turn_order": "Order of action: {order}.",
         "action_undone": "The game master takes back action {seq}.",
         "action_redone": "The game master plays action {seq} again.",
+        "combat_restored": (
+            "The game master resumes the fight on {restored_at}, from the save of {taken_at} (version {version})."
+        ),
         "condition_expired": "{combatant} is no longer {condition}.",
         "condition_expired.condition=modifier": "The game master's modifier on {combatant}'s rolls ends.",
         "condition_expired.condition=override": "The game master's ruling on {combatant}'s roll has been applied.",
@@ -315,6 +322,8 @@ def render(
             shown[name] = value.strip()
         elif name == "value" and isinstance(value, str) and (per_weapon := _per_weapon(value, names, labels)):
             shown[name] = per_weapon
+        elif name in TIME_PARAMS and isinstance(value, str) and (moment := _moment(value, lang)):
+            shown[name] = moment
         elif (words := labels.get(name)) and (in_words := _labelled(words, value, lang)):
             shown[name] = in_words
         else:
@@ -323,6 +332,15 @@ def render(
         return template.format_map(shown)
     except (KeyError, IndexError, ValueError):
         return code
+
+
+def _moment(text: str, lang: str) -> str | None:
+    """An ISO 8601 moment as a date and time in ``lang`` (UTC, said so); None when it is not one."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return format_datetime(moment, "long", tzinfo=UTC, locale=_locale(lang))
 
 
 def _item_name(item_id: str, names: Mapping[str, str], labels: Mapping[str, Mapping[str, str]]) -> str | None:

@@ -129,4 +129,4 @@ class LogEntry(TypedDict):
     action: Action
     rolls: list[Roll]
     events: list[Event]
-    restored_state: NotRequired[Combat[Any]]  # an undo's: the state it restored
+    restored_state: NotRequired[Combat[Any]]  # an undo's or a restore's: the state it restored

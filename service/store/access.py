@@ -1,6 +1,9 @@
 """Access grants: token digest -> who holds it, one hash per combat.
 
-Only digests are stored: a token is shown once, when it is minted.
+Only digests are stored: a token is shown once, when it is minted. A
+revoked token's digest is also kept in the combat's revocation record
+(``keys.revoked_key``), which outlives the combat, so that a snapshot taken
+before the revocation does not bring the grant back (docs/security.md).
 """
 
 from __future__ import annotations
@@ -9,13 +12,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from redis.cluster import RedisCluster
+from redis.commands.core import Script
 
 from .. import codec
-from ..usecases.port_errors import CombatNotFound
+from ..usecases.port_errors import CombatNotFound, RevocationLimitReached
 from . import packed
 from .cluster import RedisClient
 from .errors import retrying_read, unavailable_on_failure
-from .keys import access_key, dumps, state_key
+from .keys import access_key, dumps, revoked_key, state_key
+
+# The most tokens a combat's revocation record keeps: past it, revoking is refused.
+MAX_REVOKED = 1000
 
 
 def grant_args(grants: Mapping[str, Mapping[str, Any]]) -> list[str | bytes]:
@@ -26,6 +33,8 @@ class AccessGrants:
     # Set by CombatStore, which this mixin is part of.
     client: RedisClient
     ttl_seconds: int
+    revocation_ttl_seconds: int
+    _revoke: Script
 
     def load_with_grant(self, combat_id: str, digest: str | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The combat and what the token with this digest may do (None: nothing)."""
@@ -67,5 +76,12 @@ class AccessGrants:
         return {key.decode() if isinstance(key, bytes) else key: codec.loads(value) for key, value in raw.items()}
 
     def remove_grant(self, combat_id: str, digest: str) -> bool:
-        with unavailable_on_failure():
-            return bool(self.client.hdel(access_key(combat_id), digest))
+        """Revoke a token for good: its grant removed, its digest recorded (RevocationLimitReached when full)."""
+        with unavailable_on_failure():  # the same revocation twice is one: a retry is harmless
+            outcome = self._revoke(
+                keys=[access_key(combat_id), revoked_key(combat_id)],
+                args=[digest, self.revocation_ttl_seconds, MAX_REVOKED],
+            )
+        if outcome == 2:
+            raise RevocationLimitReached(MAX_REVOKED)
+        return bool(outcome)

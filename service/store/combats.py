@@ -34,13 +34,23 @@ from .stream import EventStreams
 
 COMMITTED, CONFLICT, GONE, AT_LIMIT, NOT_RESERVED = 0, 1, 2, 3, 4
 DEFAULT_MAX_ACTIONS = 1000
+# How long a combat's revoked tokens are remembered after its last revocation,
+# and so how old a snapshot may be to restore (MAX_SNAPSHOT_AGE_DAYS: docs/security.md).
+DEFAULT_REVOCATION_TTL = 30 * 86400
 
 
 class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams, CombatSnapshots):
-    def __init__(self, client: RedisClient, ttl_seconds: int, max_actions: int = DEFAULT_MAX_ACTIONS):
+    def __init__(
+        self,
+        client: RedisClient,
+        ttl_seconds: int,
+        max_actions: int = DEFAULT_MAX_ACTIONS,
+        revocation_ttl_seconds: int = DEFAULT_REVOCATION_TTL,
+    ):
         self.client = client
         self.ttl_seconds = ttl_seconds
         self.max_actions = max_actions
+        self.revocation_ttl_seconds = revocation_ttl_seconds
         self._create = client.register_script(scripts.CREATE)
         self._commit = client.register_script(scripts.COMMIT)
         self._reserve = client.register_script(scripts.RESERVE)
@@ -48,6 +58,7 @@ class CombatStore(IdempotencyRecords, AccessGrants, History, EventStreams, Comba
         self._archive = client.register_script(scripts.ARCHIVE)
         self._export = client.register_script(scripts.EXPORT)
         self._import = client.register_script(scripts.IMPORT)
+        self._revoke = client.register_script(scripts.REVOKE)
 
     def ping(self) -> bool:
         with unavailable_on_failure():

@@ -25,6 +25,12 @@ def stream_key(combat_id: str) -> str:
     return f"combat:{{{combat_id}}}:stream"
 
 
+def revoked_key(combat_id: str) -> str:
+    """The digests of the combat's revoked tokens: not one of ``combat_keys``, so that it
+    outlives the combat's deletion or expiry (a restore reads it: docs/security.md)."""
+    return f"revoked:{{{combat_id}}}"
+
+
 def creation_key(key_digest: str) -> str:
     """The record of a creation made with an Idempotency-Key (by the key's digest)."""
     return f"creation:{{{key_digest}}}"

@@ -3,8 +3,9 @@
 It keeps the contract of ``CombatStore`` that the use cases rely on (the
 ports of ``service/usecases/ports.py``): compare-and-set commits fenced by
 an Idempotency-Key reservation, the log, the state at any version, grants,
-records with stale reservations taken over. It keeps no TTLs, no streams
-and no action cap: the Redis store (fakeredis in the API tests) is the one
+records with stale reservations taken over, revocations that outlive a
+deletion. It keeps no TTLs, no streams and no action cap (``max_actions``
+bounds only what a restore takes): the Redis store (fakeredis in the API tests) is the one
 the service runs on. ``MemoryJobs`` does the same for the simulation jobs.
 """
 
@@ -17,6 +18,7 @@ from typing import Any, cast
 
 from ..usecases.port_errors import CombatNotFound, ReservationLost, VersionConflict
 from ..usecases.ports import KeyedWrite
+from .combats import DEFAULT_MAX_ACTIONS, DEFAULT_REVOCATION_TTL
 from .keys import idempotency_key
 
 JSON = dict[str, Any]
@@ -28,8 +30,11 @@ def _copied(value: Mapping[str, Any]) -> JSON:
 
 
 class MemoryCombats:
-    def __init__(self, ttl_seconds: int = 3600):
+    def __init__(self, ttl_seconds: int = 3600, max_actions: int = DEFAULT_MAX_ACTIONS):
         self.ttl_seconds = ttl_seconds
+        self.max_actions = max_actions
+        self.revocation_ttl_seconds = DEFAULT_REVOCATION_TTL
+        self.revoked: dict[str, set[str]] = {}  # combat id -> digests of its revoked tokens (kept on delete)
         self.states: dict[str, list[JSON]] = {}  # combat id -> its state at each version (index version - 1)
         self.logs: dict[str, list[JSON]] = {}
         self.access: dict[str, dict[str, JSON]] = {}
@@ -104,7 +109,9 @@ class MemoryCombats:
             versions.append(_copied(kept))
         self.states[state["id"]] = [*versions, _copied(state)]
         self.logs[state["id"]] = [_copied(entry) for entry in exported["entries"]]
-        self.access[state["id"]] = cast("dict[str, JSON]", copy.deepcopy(dict(exported["grants"])))
+        revoked = self.revoked.get(state["id"], set())
+        grants = {digest: grant for digest, grant in exported["grants"].items() if digest not in revoked}
+        self.access[state["id"]] = cast("dict[str, JSON]", copy.deepcopy(grants))
 
     def _versions(self, combat_id: str) -> list[dict[str, Any]]:
         if combat_id not in self.states:
@@ -119,6 +126,7 @@ class MemoryCombats:
         return copy.deepcopy(self.access.get(combat_id, {}))
 
     def remove_grant(self, combat_id: str, digest: str) -> bool:
+        self.revoked.setdefault(combat_id, set()).add(digest)
         return self.access.get(combat_id, {}).pop(digest, None) is not None
 
     # -- IdempotencyRecords: ``key`` names the records, as in Redis (keys.py)

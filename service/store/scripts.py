@@ -116,7 +116,9 @@ return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, -1), re
 """
 
 # A combat written back whole from a snapshot, unless one with its id is
-# live (returns 0, nothing written). ARGV: version, state, combat TTL, the
+# live (returns 0, nothing written). KEYS: the combat's, then its
+# revocation record (REVOKE): a grant of a token revoked since is not
+# written back. ARGV: version, state, combat TTL, the
 # number of state-hash fields (snapshots, archived chunks), the number of
 # log items, the seq of the first entry to put in the stream; then the
 # fields (name, value), the log items ('' for an archived entry), and the
@@ -140,11 +142,26 @@ for seq = first, items do
   redis.call('XADD', KEYS[5], 'MAXLEN', '~', {STREAM_MAXLEN}, seq .. '-0', 'entry', ARGV[log_at + seq - 1])
 end
 while at < #ARGV do
-  redis.call('HSET', KEYS[4], ARGV[at], ARGV[at + 1])
+  if redis.call('SISMEMBER', KEYS[6], ARGV[at]) == 0 then redis.call('HSET', KEYS[4], ARGV[at], ARGV[at + 1]) end
   at = at + 2
 end
-for i = 1, #KEYS do
+for i = 1, 5 do
   if i ~= 3 then redis.call('EXPIRE', KEYS[i], ARGV[3]) end
 end
 return 1
+"""
+
+# A token revoked: its grant (field ARGV[1] of KEYS[1]) removed, and its
+# digest added to the combat's revocation record (KEYS[2], a set outliving
+# the combat: ARGV[2] seconds after the last revocation), which IMPORT
+# reads. Returns 1 (removed), 0 (no such grant: recorded all the same) or
+# 2 when the record already holds ARGV[3] digests (nothing done).
+REVOKE = """
+if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[3]) and redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 0 then
+  return 2
+end
+local removed = redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+return removed
 """

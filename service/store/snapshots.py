@@ -4,7 +4,8 @@
 ``export_combat`` reads the state, the whole log (archived chunks
 unpacked), the states kept for history (``snap:<version>``) and the grants
 in one script, so they agree with one another. ``import_combat`` writes them
-back in one script, refused when a combat with that id is live: the log
+back in one script, refused when a combat with that id is live, leaving out
+the grants of the tokens revoked since (``access.py``): the log
 archived as ``History.archive_due`` would have left it, the newest entries in
 the stream again (for the listeners who resume), every key's TTL fresh. The
 Idempotency-Key records of the combat's actions are not part of it.
@@ -21,8 +22,8 @@ from .. import codec
 from ..usecases.port_errors import CombatNotFound, VersionConflict
 from .cluster import RedisClient
 from .errors import retrying_read, unavailable_on_failure, write_outcome_unknown
-from .history import CHUNK, pack, unpack
-from .keys import combat_keys, dumps
+from .history import CHUNK, pack, snapshot_arg, unpack
+from .keys import combat_keys, dumps, revoked_key
 from .scripts import STREAM_MAXLEN
 
 
@@ -76,13 +77,15 @@ class CombatSnapshots:
         fields: list[bytes | str] = []
         for version, kept in exported["history"].items():
             fields += [f"snap:{version}", pack(kept)]
+        if due := snapshot_arg(state):  # the state a restore wrote, at its new version
+            fields += [f"snap:{state['version']}", due]
         for chunk in range(archived):
             fields += [f"log:{chunk}", pack(entries[chunk * CHUNK : (chunk + 1) * CHUNK])]
         items = [b"" if seq <= archived * CHUNK else dumps(entry) for seq, entry in enumerate(entries, start=1)]
         grants = [item for digest, grant in exported["grants"].items() for item in (digest, dumps(grant))]
         with write_outcome_unknown():
             imported = self._import(
-                keys=combat_keys(state["id"]),
+                keys=[*combat_keys(state["id"]), revoked_key(state["id"])],
                 args=[
                     state["version"],
                     dumps(state),

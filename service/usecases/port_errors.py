@@ -24,6 +24,14 @@ class ActionLimitReached(Exception):
         self.limit = limit
 
 
+class RevocationLimitReached(Exception):
+    """The combat's revocation record holds as many tokens as it may (``limit``): nothing was revoked."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"the combat has revoked {limit} tokens, the most its record keeps")
+        self.limit = limit
+
+
 class ReservationLost(Exception):
     """The request's Idempotency-Key reservation was released or taken over
     before its write reached Redis: the write was refused, nothing changed."""

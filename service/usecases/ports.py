@@ -72,7 +72,10 @@ class Grants(Protocol):
 
     def grants(self, combat_id: str) -> dict[str, dict[str, Any]]: ...
 
-    def remove_grant(self, combat_id: str, digest: str) -> bool: ...
+    def remove_grant(self, combat_id: str, digest: str) -> bool:
+        """Revoke for good: a restored snapshot does not bring the grant back (RevocationLimitReached when
+        the combat's record of revocations is full)."""
+        ...
 
 
 @runtime_checkable
@@ -109,7 +112,14 @@ class Jobs(Protocol):
 
 @runtime_checkable
 class CombatSnapshots(Protocol):
-    """A whole combat, out of the store and back in (a snapshot: usecases/snapshots.py)."""
+    """A whole combat, out of the store and back in (a snapshot: usecases/snapshots.py).
+
+    ``max_actions``: the most actions a combat takes (MAX_ACTIONS_PER_COMBAT);
+    ``revocation_ttl_seconds``: how long the store remembers a combat's revoked
+    tokens after the last one, so the oldest snapshot it may restore."""
+
+    max_actions: int
+    revocation_ttl_seconds: int
 
     def export_combat(self, combat_id: str) -> dict[str, Any]:
         """In one consistent read: ``state``, ``entries`` (the whole log, in order),
@@ -118,7 +128,8 @@ class CombatSnapshots(Protocol):
         ...
 
     def import_combat(self, exported: Mapping[str, Any]) -> None:
-        """Store what ``export_combat`` gave, as it was, with a fresh TTL;
+        """Store what ``export_combat`` gave, as it was, with a fresh TTL, but for the
+        grants of the tokens revoked since (``Grants.remove_grant`` records them);
         VersionConflict (nothing written) when a combat with its id is live."""
         ...
 
@@ -158,11 +169,12 @@ class SnapshotUnreadable(Exception):
 
 class SnapshotSealer(Protocol):
     """Seals a combat's snapshot under the server secret (service/crypto/snapshots.py);
-    ``open`` raises SnapshotUnreadable for one altered, cut, or sealed by another key."""
+    ``open`` raises SnapshotUnreadable for one altered, cut, sealed by another key, or
+    holding more than ``max_entries`` log entries (found out before they are read)."""
 
     def seal(self, snapshot: Mapping[str, Any]) -> str: ...
 
-    def open(self, sealed: str) -> dict[str, Any]: ...
+    def open(self, sealed: str, max_entries: int) -> dict[str, Any]: ...
 
 
 class EntryWait(Protocol):

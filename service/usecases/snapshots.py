@@ -6,32 +6,39 @@ dice keys, the whole log, the states kept for undo, the grants: token
 digests, never tokens), sealed by a ``SnapshotSealer``: encrypted and
 authenticated under the server secret, so its holder can neither read nor
 change it. Only the GM takes one. Restoring it writes the combat back under
-its own id, with its version, its log and its grants: the tokens shown at
-creation (or minted since) work again, and every read is filtered as before,
-so nothing the snapshot hid is shown. A restore is refused (nothing
-written) when the snapshot does not open (``InvalidSnapshot``) or a combat
+its own id, with its log and its grants but for the tokens revoked since
+(the store remembers them: ``CombatSnapshots.revocation_ttl_seconds``, and a
+snapshot older than that is refused), and appends a ``restored`` log entry
+(``engine.restored``): the combat draws its server dice from a new stream,
+so whoever holds the snapshot cannot learn the next dice by restoring it
+again. The answer shows the combat to the holder of one of its tokens as
+``GET /combats/{id}`` does, and to anyone else only its id, ruleset and
+version. A restore is refused (nothing written) when the snapshot does not
+open or holds more than the store takes (``InvalidSnapshot``) or a combat
 with its id is live (``CombatLive``). Under an Idempotency-Key a restore is
 fenced like a creation (``KeyFence``): a retry gets the combat as restored.
 """
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
-from ..rules.engine import replay
+from ..rules.dice import KEY_BYTES
+from ..rules.engine import replay, restored
 from ..rules.registry import RULESETS
-from ..rules.viewer import GM_VIEWER
-from .access import authorize, require_gm
+from .access import Grant, authorize, digest, require_gm
 from .actions import stamp_expiry
 from .idempotency import OLDER_FORMAT, CombatRestored, KeyFence, ReplayUnavailable, RequestInFlight
 from .port_errors import ReservationLost, VersionConflict
 from .ports import SnapshotSealer, SnapshotStore, SnapshotUnreadable
 from .views import combat_view
 
-FORMAT = 1
+FORMAT = 2
 PARTS = ("state", "entries", "history", "grants")
 
 
@@ -54,15 +61,19 @@ class CombatLive(Exception):
 
 @dataclass(frozen=True)
 class Restored:
-    """The combat as restored; ``replayed``: shown again for a retry under the same Idempotency-Key."""
+    """The combat as restored, and the grant of the caller's token (None: no token of this combat);
+    ``replayed``: shown again for a retry under the same Idempotency-Key."""
 
     state: dict[str, Any]
+    grant: Grant | None
     replayed: bool = False
 
     @property
     def combat(self) -> dict[str, Any]:
-        """The combat as the GM sees it (without tokens: its own work again)."""
-        return combat_view(self.state, GM_VIEWER)
+        """What the caller may see: the combat as its token shows it, else only which combat it is."""
+        if self.grant is None:
+            return {key: self.state[key] for key in ("id", "ruleset", "version")}
+        return combat_view(self.state, self.grant.viewer)
 
 
 def take(combats: SnapshotStore, combat_id: str, token: str | None, sealer: SnapshotSealer) -> str:
@@ -73,25 +84,35 @@ def take(combats: SnapshotStore, combat_id: str, token: str | None, sealer: Snap
     return sealer.seal({"format": FORMAT, "taken_at": int(time.time()), **exported})
 
 
-def restore(combats: SnapshotStore, sealed: str, sealer: SnapshotSealer, *, fence: KeyFence | None = None) -> Restored:
-    """The combat of ``sealed``, stored again under its id with a fresh TTL.
+def restore(
+    combats: SnapshotStore,
+    sealed: str,
+    sealer: SnapshotSealer,
+    token: str | None = None,
+    *,
+    fence: KeyFence | None = None,
+) -> Restored:
+    """The combat of ``sealed``, stored again under its id with a fresh TTL, a new
+    dice stream and its ``restored`` entry, as the holder of ``token`` may see it.
 
     The snapshot is opened and checked before anything else, so a refused one
     leaves no record under the Idempotency-Key either."""
-    exported = opened(sealer, sealed)
+    now = int(time.time())
+    exported = opened(combats, sealer, sealed, now)
     if fence is None:
-        return Restored(_import(combats, exported))
-    found = fence.reserve(combats, int(time.time()))
+        state = _import(combats, exported, now)
+        return Restored(state, _grant(combats, state["id"], token))
+    found = fence.reserve(combats, now)
     if found is not None:
         if not isinstance(found, CombatRestored):
             raise ReplayUnavailable(OLDER_FORMAT)
-        return _replayed(combats, found)
+        return _replayed(combats, found, token)
     try:
-        state = _import(combats, exported)
+        state = _import(combats, exported, now)
         if not fence.restore_done(combats, state["id"], state["version"]):
             combats.delete(state["id"])  # its reservation was taken over: the other request restores it
             raise ReservationLost()
-        return Restored(state)
+        return Restored(state, _grant(combats, state["id"], token))
     except ReservationLost:
         raise RequestInFlight() from None
     except Exception:
@@ -99,10 +120,10 @@ def restore(combats: SnapshotStore, sealed: str, sealer: SnapshotSealer, *, fenc
         raise
 
 
-def opened(sealer: SnapshotSealer, sealed: str) -> dict[str, Any]:
-    """What ``sealed`` holds, checked: InvalidSnapshot otherwise."""
+def opened(combats: SnapshotStore, sealer: SnapshotSealer, sealed: str, now: int) -> dict[str, Any]:
+    """What ``sealed`` holds, checked against what ``combats`` takes: InvalidSnapshot otherwise."""
     try:
-        snapshot = sealer.open(sealed)
+        snapshot = sealer.open(sealed, max_entries=combats.max_actions)
     except SnapshotUnreadable as unreadable:
         raise InvalidSnapshot(unreadable.why) from None
     if snapshot.get("format") != FORMAT or not all(isinstance(snapshot.get(part), dict | list) for part in PARTS):
@@ -112,23 +133,59 @@ def opened(sealer: SnapshotSealer, sealed: str) -> dict[str, Any]:
         raise InvalidSnapshot(f"is of a combat of the ruleset {state.get('ruleset')!r}, which this server lacks")
     if len(snapshot["entries"]) != state.get("version"):
         raise InvalidSnapshot("does not hold the whole log of its combat")
+    taken_at, max_age = snapshot.get("taken_at"), combats.revocation_ttl_seconds
+    if not isinstance(taken_at, int):
+        raise InvalidSnapshot("was taken by a version of the service that writes another format")
+    if now - taken_at > max_age:
+        # Past it, the store may have forgotten the tokens revoked since: they would work again.
+        raise InvalidSnapshot(
+            f"was taken on {_in_words(taken_at)}, and this server restores a snapshot for "
+            f"{max_age // 86400} days at most (MAX_SNAPSHOT_AGE_DAYS)"
+        )
     return snapshot
 
 
-def _import(combats: SnapshotStore, exported: Mapping[str, Any]) -> dict[str, Any]:
-    state = dict(exported["state"])
+def _import(combats: SnapshotStore, exported: Mapping[str, Any], now: int) -> dict[str, Any]:
+    """Store the snapshot's combat with its ``restored`` entry: at the next version, drawing new dice."""
+    state, entry = restored(
+        exported["state"],
+        secrets.token_bytes(KEY_BYTES),
+        taken_at=_moment(exported["taken_at"]),
+        restored_at=_moment(now),
+    )
     stamp_expiry(state, combats.ttl_seconds)
     try:
-        combats.import_combat({**exported, "state": state})
+        combats.import_combat({**exported, "state": state, "entries": [*exported["entries"], entry]})
     except VersionConflict:
         raise CombatLive(state["id"]) from None
-    return state
+    return dict(state)
 
 
-def _replayed(combats: SnapshotStore, record: CombatRestored) -> Restored:
+def _moment(timestamp: int) -> str:
+    """A Unix time as ISO 8601 in UTC, to the second."""
+    return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _in_words(timestamp: int) -> str:
+    """A Unix time as a reader writes it: "November 1, 2026, 10:00 UTC"."""
+    moment = datetime.fromtimestamp(timestamp, UTC)
+    return f"{moment:%B} {moment.day}, {moment.year}, {moment:%H:%M} UTC"
+
+
+def _grant(combats: SnapshotStore, combat_id: str, token: str | None) -> Grant | None:
+    """The grant of ``token`` in the combat as restored (None: no token, or not one of its own)."""
+    return _loaded(combats, combat_id, token)[1] if token is not None else None
+
+
+def _loaded(combats: SnapshotStore, combat_id: str, token: str | None) -> tuple[dict[str, Any], Grant | None]:
+    state, record = combats.load_with_grant(combat_id, digest(token) if token else None)
+    return state, Grant(record["role"], record.get("combatant")) if record is not None else None
+
+
+def _replayed(combats: SnapshotStore, record: CombatRestored, token: str | None) -> Restored:
     """The first answer again: the combat at the version it was restored at."""
-    current, _ = combats.load_with_grant(record.combat_id, None)
+    current, grant = _loaded(combats, record.combat_id, token)
     if current["version"] == record.version:
-        return Restored(current, replayed=True)
+        return Restored(current, grant, replayed=True)
     then = {**replay(*combats.snapshot_before(record.combat_id, record.version)), "expires_at": current["expires_at"]}
-    return Restored(then, replayed=True)
+    return Restored(then, grant, replayed=True)

@@ -555,7 +555,7 @@ def test_snapshot_and_restore(installed, api_server, tmp_path):
         "try:\n    m.restore(sealed)\nexcept MeleeProblem as p:\n    print(p.status)\n"
         "auth = {'Authorization': 'Bearer ' + c['tokens']['gm']}\n"
         "print(httpx.delete(sys.argv[1] + '/combats/' + c['id'], headers=auth).status_code)\n"
-        "back = m.restore(sealed)\nprint(back['id'] == c['id'], back['version'] == c['version'])\n"
+        "back = m.restore(sealed)\nprint(back['id'] == c['id'], back['version'] == c['version'] + 1)\n"
         "print(ana.act(c['id'], ex['actions'][0])['action']['type'])\n"
     )
     done = run([installed, script, api_server, API_KEY], timeout=60)

@@ -284,7 +284,8 @@ test("sistema-2d6: an NPC answered by the GM; Melee loses the fight, Foundry res
   const alice2 = boot(world, "alice");
   await Promise.all([gm2.ready, alice2.ready]);
   assert.ok(world.notes.some((n) => n.level === "info" && n.message === en.Info.Restored), JSON.stringify(world.notes));
-  await world.until(() => world.state()?.lastSeq >= 3);
+  // Entry 3 is Melee's `restored` entry; the GM's answer for Capanga comes after it.
+  await world.until(() => world.state()?.lastSeq >= 4);
   assert.deepEqual(
     answered.map(({ user, action }) => [user, action.actor]),
     [["alice", ana], ["gm", capanga]],

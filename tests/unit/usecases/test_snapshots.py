@@ -28,7 +28,7 @@ class Clear:
         self.sealed = copy.deepcopy(dict(snapshot))
         return "clear"
 
-    def open(self, sealed):
+    def open(self, sealed, max_entries):
         if sealed != "clear":
             raise SnapshotUnreadable("was changed or cut after it was taken")
         return copy.deepcopy(self.sealed)
@@ -54,16 +54,25 @@ def test_a_snapshot_restores_the_combat_its_log_and_its_grants(combats, shown):
     after = played(combats, shown)
     sealer = Clear()
     take(combats, COMBAT_ID, shown["gm"], sealer)
-    assert sealer.sealed["format"] == 1 and sealer.sealed["state"]["dice_keys"] == after["dice_keys"]
+    assert sealer.sealed["format"] == 2 and sealer.sealed["state"]["dice_keys"] == after["dice_keys"]
     grants = combats.grants(COMBAT_ID)
     combats.delete(COMBAT_ID)
     restored = restore(combats, "clear", sealer)
-    assert {k: v for k, v in restored.state.items() if k != "expires_at"} == {
-        k: v for k, v in after.items() if k != "expires_at"
+    new_stream = {"stream": 1, "sha256": restored.state["dice_commitments"][1]["sha256"]}
+    assert restored.state["dice_commitments"] == [*after["dice_commitments"], new_stream]
+    assert len(restored.state["dice_keys"]) == 2 and restored.state["rng"] == {"stream": 1, "draw": 0}
+    same = ("expires_at", "version", "dice_keys", "dice_commitments", "rng")
+    assert {k: v for k, v in restored.state.items() if k not in same} == {
+        k: v for k, v in after.items() if k not in same
+    }
+    assert restored.state["version"] == 3 and restored.combat == {
+        "id": COMBAT_ID,
+        "ruleset": after["ruleset"],
+        "version": 3,
     }
     assert combats.grants(COMBAT_ID) == grants
     assert authorize(combats, COMBAT_ID, shown["combatants"]["ana"])[1].combatant == "ana"
-    assert combats.log(COMBAT_ID, 0, 10)[1] == 2
+    assert combats.log(COMBAT_ID, 0, 10)[1] == 3
 
 
 def test_every_refusal_stores_nothing(combats, shown):
@@ -77,7 +86,8 @@ def test_every_refusal_stores_nothing(combats, shown):
         restore(combats, "tampered", sealer)
     original = sealer.sealed
     for broken, why in (
-        ({**original, "format": 2}, "another format"),
+        ({**original, "format": 1}, "another format"),
+        ({**original, "taken_at": int(time.time()) - 31 * 86400}, "MAX_SNAPSHOT_AGE_DAYS"),
         ({**original, "state": {**original["state"], "ruleset": "chess"}}, "'chess'"),
         ({**original, "entries": []}, "whole log"),
     ):
@@ -104,16 +114,21 @@ def test_a_refused_restore_leaves_no_record_under_its_key(combats, shown):
 
 
 def test_the_sealer_opens_its_own_and_its_fallbacks_and_refuses_the_rest():
-    snapshot = {"format": 1, "state": {"id": "c"}, "entries": [], "history": {}, "grants": {}}
+    entries = [{"seq": 1, "text": "a line\nbreak"}, {"seq": 2}]
+    snapshot = {"format": 2, "state": {"id": "c"}, "entries": entries, "history": {}, "grants": {}}
     sealed = SEALER.seal(snapshot)
-    assert SEALER.open(sealed) == snapshot
-    assert SnapshotSealer(b"new-secret", [b"unit-test-secret"]).open(sealed) == snapshot
+    assert SEALER.open(sealed, 2) == snapshot
+    assert SnapshotSealer(b"new-secret", [b"unit-test-secret"]).open(sealed, 2) == snapshot
     with pytest.raises(SnapshotUnreadable, match="key this server does not hold"):
-        SnapshotSealer(b"new-secret").open(sealed)
+        SnapshotSealer(b"new-secret").open(sealed, 2)
     # Asked once, the secret stored now: another process wrote it back.
-    assert SnapshotSealer(b"new-secret", reread=lambda: b"unit-test-secret").open(sealed) == snapshot
-    body = sealed[len("msnap1.") :]
-    for changed in (sealed[:-1], "msnap1." + body[:8] + ("A" if body[8] != "A" else "B") + body[9:], "msnap1.@@"):
+    assert SnapshotSealer(b"new-secret", reread=lambda: b"unit-test-secret").open(sealed, 2) == snapshot
+    with pytest.raises(SnapshotUnreadable, match="more than 1 log entries"):
+        SEALER.open(sealed, 1)
+    body = sealed[len("msnap2.") :]
+    for changed in (sealed[:-1], "msnap2." + body[:8] + ("A" if body[8] != "A" else "B") + body[9:], "msnap2.@@"):
         with pytest.raises(SnapshotUnreadable):
-            SEALER.open(changed)
+            SEALER.open(changed, 2)
+    with pytest.raises(SnapshotUnreadable, match="earlier version"):
+        SEALER.open("msnap1." + body, 2)
     assert "unit-test-secret" not in sealed and '"state"' not in sealed

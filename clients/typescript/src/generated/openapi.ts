@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Create a combat
-         * @description The body depends on the ruleset: GET /rulesets/{id} serves the sheet, options and an example. The answer carries, once, the game master's token and one token per combatant. With `{"snapshot": ...}` (from GET /combats/{id}/snapshot) and nothing else, the combat is restored instead, under its own id, version and tokens: the answer is the combat without `tokens` (409 when that combat is live, 422 `invalid-snapshot` when the snapshot does not open).
+         * @description The body depends on the ruleset: GET /rulesets/{id} serves the sheet, options and an example. The answer carries, once, the game master's token and one token per combatant. With `{"snapshot": ...}` (from GET /combats/{id}/snapshot) and nothing else, the combat is restored instead, under its own id and tokens (but those revoked since), with a `restored` log entry and new server dice: the answer is the combat as GET /combats/{id} shows it to the `Authorization: Bearer` token sent, when it is one of the combat's, else only its `id`, `ruleset` and `version` (a RestoredCombat). 409 when that combat is live, 422 `invalid-snapshot` when the snapshot does not open, is older than MAX_SNAPSHOT_AGE_DAYS or holds more actions than MAX_ACTIONS_PER_COMBAT.
          */
         post: operations["createCombat"];
         delete?: never;
@@ -168,7 +168,7 @@ export interface paths {
         };
         /**
          * Save the combat as a sealed snapshot (game master)
-         * @description Game master only. The whole combat (its state, log, history, dice secrets and the digests of its tokens), compressed, encrypted and authenticated under the server's key: an opaque string that POST /combats takes back as `{"snapshot": ...}` to resume the combat under the same id, with the same tokens, once it is gone. Nobody can read it or change it, the GM included.
+         * @description Game master only. The whole combat (its state, log, history, dice secrets and the digests of its tokens), compressed, encrypted and authenticated under the server's key: an opaque string that POST /combats takes back as `{"snapshot": ...}` to resume the combat under the same id, with the same tokens (but those revoked since), once it is gone. Nobody can read it or change it, the GM included. A snapshot restores for MAX_SNAPSHOT_AGE_DAYS (30 days by default).
          */
         get: operations["getSnapshot"];
         put?: never;
@@ -242,7 +242,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a token
-         * @description Game master only. The token stops working at once; a stream opened with it ends.
+         * @description Game master only. The token stops working at once; a stream opened with it ends. It stays refused after a restore of a snapshot taken before (docs/security.md).
          */
         delete: operations["revokeToken"];
         options?: never;
@@ -964,7 +964,7 @@ export interface components {
             type: "end_combat";
         };
         /** @description An event of a AgeDuSilicium combat, told apart by its `code`. */
-        AgeDuSiliciumEvent: components["schemas"]["AgeDuSiliciumEventActionForgone"] | components["schemas"]["AgeDuSiliciumEventActionHeld"] | components["schemas"]["AgeDuSiliciumEventActionLost"] | components["schemas"]["AgeDuSiliciumEventActionRedone"] | components["schemas"]["AgeDuSiliciumEventActionSkipped"] | components["schemas"]["AgeDuSiliciumEventActionUndone"] | components["schemas"]["AgeDuSiliciumEventAdjusted"] | components["schemas"]["AgeDuSiliciumEventAimed"] | components["schemas"]["AgeDuSiliciumEventAttack"] | components["schemas"]["AgeDuSiliciumEventAttackHit"] | components["schemas"]["AgeDuSiliciumEventAttackMissed"] | components["schemas"]["AgeDuSiliciumEventAttackRoll"] | components["schemas"]["AgeDuSiliciumEventAwaitingReaction"] | components["schemas"]["AgeDuSiliciumEventBreakFree"] | components["schemas"]["AgeDuSiliciumEventCalmeRetest"] | components["schemas"]["AgeDuSiliciumEventCombatEnded"] | components["schemas"]["AgeDuSiliciumEventCombatOver"] | components["schemas"]["AgeDuSiliciumEventCombatStarted"] | components["schemas"]["AgeDuSiliciumEventCombatSummary"] | components["schemas"]["AgeDuSiliciumEventConditionAdded"] | components["schemas"]["AgeDuSiliciumEventConditionExpired"] | components["schemas"]["AgeDuSiliciumEventConditionRemoved"] | components["schemas"]["AgeDuSiliciumEventCriticalWound"] | components["schemas"]["AgeDuSiliciumEventDeclarationOrder"] | components["schemas"]["AgeDuSiliciumEventDeclared"] | components["schemas"]["AgeDuSiliciumEventDefending"] | components["schemas"]["AgeDuSiliciumEventDied"] | components["schemas"]["AgeDuSiliciumEventDisarmed"] | components["schemas"]["AgeDuSiliciumEventFled"] | components["schemas"]["AgeDuSiliciumEventFrenzy"] | components["schemas"]["AgeDuSiliciumEventFrenzyChosen"] | components["schemas"]["AgeDuSiliciumEventFrenzyEnded"] | components["schemas"]["AgeDuSiliciumEventHeldActionGivenUp"] | components["schemas"]["AgeDuSiliciumEventHitAvoided"] | components["schemas"]["AgeDuSiliciumEventHitLocation"] | components["schemas"]["AgeDuSiliciumEventImmobilised"] | components["schemas"]["AgeDuSiliciumEventJoined"] | components["schemas"]["AgeDuSiliciumEventLeftFight"] | components["schemas"]["AgeDuSiliciumEventModifierApplied"] | components["schemas"]["AgeDuSiliciumEventNarrativeConditionAdded"] | components["schemas"]["AgeDuSiliciumEventNarrativeConditionRemoved"] | components["schemas"]["AgeDuSiliciumEventNoReaction"] | components["schemas"]["AgeDuSiliciumEventOtherAction"] | components["schemas"]["AgeDuSiliciumEventOutOfAction"] | components["schemas"]["AgeDuSiliciumEventReactionLapsed"] | components["schemas"]["AgeDuSiliciumEventReactionRoll"] | components["schemas"]["AgeDuSiliciumEventRecovered"] | components["schemas"]["AgeDuSiliciumEventResolutionOrder"] | components["schemas"]["AgeDuSiliciumEventResultOverridden"] | components["schemas"]["AgeDuSiliciumEventRoundStarted"] | components["schemas"]["AgeDuSiliciumEventStressTest"] | components["schemas"]["AgeDuSiliciumEventSurpriseTest"] | components["schemas"]["AgeDuSiliciumEventSurprised"] | components["schemas"]["AgeDuSiliciumEventTurnOrder"] | components["schemas"]["AgeDuSiliciumEventValueAdjusted"] | components["schemas"]["AgeDuSiliciumEventWoundReroll"] | components["schemas"]["AgeDuSiliciumEventWoundRolled"] | components["schemas"]["AgeDuSiliciumEventWounded"];
+        AgeDuSiliciumEvent: components["schemas"]["AgeDuSiliciumEventActionForgone"] | components["schemas"]["AgeDuSiliciumEventActionHeld"] | components["schemas"]["AgeDuSiliciumEventActionLost"] | components["schemas"]["AgeDuSiliciumEventActionRedone"] | components["schemas"]["AgeDuSiliciumEventActionSkipped"] | components["schemas"]["AgeDuSiliciumEventActionUndone"] | components["schemas"]["AgeDuSiliciumEventAdjusted"] | components["schemas"]["AgeDuSiliciumEventAimed"] | components["schemas"]["AgeDuSiliciumEventAttack"] | components["schemas"]["AgeDuSiliciumEventAttackHit"] | components["schemas"]["AgeDuSiliciumEventAttackMissed"] | components["schemas"]["AgeDuSiliciumEventAttackRoll"] | components["schemas"]["AgeDuSiliciumEventAwaitingReaction"] | components["schemas"]["AgeDuSiliciumEventBreakFree"] | components["schemas"]["AgeDuSiliciumEventCalmeRetest"] | components["schemas"]["AgeDuSiliciumEventCombatEnded"] | components["schemas"]["AgeDuSiliciumEventCombatOver"] | components["schemas"]["AgeDuSiliciumEventCombatRestored"] | components["schemas"]["AgeDuSiliciumEventCombatStarted"] | components["schemas"]["AgeDuSiliciumEventCombatSummary"] | components["schemas"]["AgeDuSiliciumEventConditionAdded"] | components["schemas"]["AgeDuSiliciumEventConditionExpired"] | components["schemas"]["AgeDuSiliciumEventConditionRemoved"] | components["schemas"]["AgeDuSiliciumEventCriticalWound"] | components["schemas"]["AgeDuSiliciumEventDeclarationOrder"] | components["schemas"]["AgeDuSiliciumEventDeclared"] | components["schemas"]["AgeDuSiliciumEventDefending"] | components["schemas"]["AgeDuSiliciumEventDied"] | components["schemas"]["AgeDuSiliciumEventDisarmed"] | components["schemas"]["AgeDuSiliciumEventFled"] | components["schemas"]["AgeDuSiliciumEventFrenzy"] | components["schemas"]["AgeDuSiliciumEventFrenzyChosen"] | components["schemas"]["AgeDuSiliciumEventFrenzyEnded"] | components["schemas"]["AgeDuSiliciumEventHeldActionGivenUp"] | components["schemas"]["AgeDuSiliciumEventHitAvoided"] | components["schemas"]["AgeDuSiliciumEventHitLocation"] | components["schemas"]["AgeDuSiliciumEventImmobilised"] | components["schemas"]["AgeDuSiliciumEventJoined"] | components["schemas"]["AgeDuSiliciumEventLeftFight"] | components["schemas"]["AgeDuSiliciumEventModifierApplied"] | components["schemas"]["AgeDuSiliciumEventNarrativeConditionAdded"] | components["schemas"]["AgeDuSiliciumEventNarrativeConditionRemoved"] | components["schemas"]["AgeDuSiliciumEventNoReaction"] | components["schemas"]["AgeDuSiliciumEventOtherAction"] | components["schemas"]["AgeDuSiliciumEventOutOfAction"] | components["schemas"]["AgeDuSiliciumEventReactionLapsed"] | components["schemas"]["AgeDuSiliciumEventReactionRoll"] | components["schemas"]["AgeDuSiliciumEventRecovered"] | components["schemas"]["AgeDuSiliciumEventResolutionOrder"] | components["schemas"]["AgeDuSiliciumEventResultOverridden"] | components["schemas"]["AgeDuSiliciumEventRoundStarted"] | components["schemas"]["AgeDuSiliciumEventStressTest"] | components["schemas"]["AgeDuSiliciumEventSurpriseTest"] | components["schemas"]["AgeDuSiliciumEventSurprised"] | components["schemas"]["AgeDuSiliciumEventTurnOrder"] | components["schemas"]["AgeDuSiliciumEventValueAdjusted"] | components["schemas"]["AgeDuSiliciumEventWoundReroll"] | components["schemas"]["AgeDuSiliciumEventWoundRolled"] | components["schemas"]["AgeDuSiliciumEventWounded"];
         AgeDuSiliciumEventActionForgone: {
             /** @enum {string} */
             code: "action_forgone";
@@ -1247,6 +1247,24 @@ export interface components {
             /** @enum {string} */
             code: "combat_over";
             params: {
+                [key: string]: unknown;
+            };
+            /** @description The event as a sentence in the combat's language. */
+            text: string;
+        } & {
+            [key: string]: unknown;
+        };
+        AgeDuSiliciumEventCombatRestored: {
+            /** @enum {string} */
+            code: "combat_restored";
+            params: {
+                /** @description Shown in the sentence as {restored_at}. */
+                restored_at?: unknown;
+                /** @description Shown in the sentence as {taken_at}. */
+                taken_at?: unknown;
+                /** @description Shown in the sentence as {version}. */
+                version?: unknown;
+            } & {
                 [key: string]: unknown;
             };
             /** @description The event as a sentence in the combat's language. */
@@ -2654,7 +2672,7 @@ export interface components {
             type: "end_combat";
         };
         /** @description An event of a DarkEarth combat, told apart by its `code`. */
-        DarkEarthEvent: components["schemas"]["DarkEarthEventActionRedone"] | components["schemas"]["DarkEarthEventActionUndone"] | components["schemas"]["DarkEarthEventAllocationReceived"] | components["schemas"]["DarkEarthEventAllocationRevealed"] | components["schemas"]["DarkEarthEventArmourRolled"] | components["schemas"]["DarkEarthEventAttackCancelled"] | components["schemas"]["DarkEarthEventAttackFailed"] | components["schemas"]["DarkEarthEventAttackHit"] | components["schemas"]["DarkEarthEventAttackLost"] | components["schemas"]["DarkEarthEventAttackRolled"] | components["schemas"]["DarkEarthEventBlowAbsorbed"] | components["schemas"]["DarkEarthEventBlowScored"] | components["schemas"]["DarkEarthEventBouffonBlowScored"] | components["schemas"]["DarkEarthEventBouffonEliminated"] | components["schemas"]["DarkEarthEventChocCleared"] | components["schemas"]["DarkEarthEventChocSpent"] | components["schemas"]["DarkEarthEventCombatEnded"] | components["schemas"]["DarkEarthEventCombatOver"] | components["schemas"]["DarkEarthEventCombatStarted"] | components["schemas"]["DarkEarthEventCombatSummary"] | components["schemas"]["DarkEarthEventConditionAdded"] | components["schemas"]["DarkEarthEventConditionExpired"] | components["schemas"]["DarkEarthEventConditionRemoved"] | components["schemas"]["DarkEarthEventContactBroken"] | components["schemas"]["DarkEarthEventContactMade"] | components["schemas"]["DarkEarthEventDefenseReused"] | components["schemas"]["DarkEarthEventDefenseRolled"] | components["schemas"]["DarkEarthEventDied"] | components["schemas"]["DarkEarthEventEvasionReused"] | components["schemas"]["DarkEarthEventEvasionRolled"] | components["schemas"]["DarkEarthEventFellIntoComa"] | components["schemas"]["DarkEarthEventFumbled"] | components["schemas"]["DarkEarthEventIncapacitatedByPain"] | components["schemas"]["DarkEarthEventJoined"] | components["schemas"]["DarkEarthEventLeftFight"] | components["schemas"]["DarkEarthEventModifierApplied"] | components["schemas"]["DarkEarthEventNarrativeConditionAdded"] | components["schemas"]["DarkEarthEventNarrativeConditionRemoved"] | components["schemas"]["DarkEarthEventRecovered"] | components["schemas"]["DarkEarthEventResistanceRolled"] | components["schemas"]["DarkEarthEventResultOverridden"] | components["schemas"]["DarkEarthEventRoundStarted"] | components["schemas"]["DarkEarthEventShootingOrder"] | components["schemas"]["DarkEarthEventShotHit"] | components["schemas"]["DarkEarthEventShotMissed"] | components["schemas"]["DarkEarthEventShotRolled"] | components["schemas"]["DarkEarthEventTurnOrder"] | components["schemas"]["DarkEarthEventValueAdjusted"] | components["schemas"]["DarkEarthEventWeaponReloaded"] | components["schemas"]["DarkEarthEventWeaponUnloaded"] | components["schemas"]["DarkEarthEventWoundSeverity"] | components["schemas"]["DarkEarthEventWoundWorsened"] | components["schemas"]["DarkEarthEventWounded"];
+        DarkEarthEvent: components["schemas"]["DarkEarthEventActionRedone"] | components["schemas"]["DarkEarthEventActionUndone"] | components["schemas"]["DarkEarthEventAllocationReceived"] | components["schemas"]["DarkEarthEventAllocationRevealed"] | components["schemas"]["DarkEarthEventArmourRolled"] | components["schemas"]["DarkEarthEventAttackCancelled"] | components["schemas"]["DarkEarthEventAttackFailed"] | components["schemas"]["DarkEarthEventAttackHit"] | components["schemas"]["DarkEarthEventAttackLost"] | components["schemas"]["DarkEarthEventAttackRolled"] | components["schemas"]["DarkEarthEventBlowAbsorbed"] | components["schemas"]["DarkEarthEventBlowScored"] | components["schemas"]["DarkEarthEventBouffonBlowScored"] | components["schemas"]["DarkEarthEventBouffonEliminated"] | components["schemas"]["DarkEarthEventChocCleared"] | components["schemas"]["DarkEarthEventChocSpent"] | components["schemas"]["DarkEarthEventCombatEnded"] | components["schemas"]["DarkEarthEventCombatOver"] | components["schemas"]["DarkEarthEventCombatRestored"] | components["schemas"]["DarkEarthEventCombatStarted"] | components["schemas"]["DarkEarthEventCombatSummary"] | components["schemas"]["DarkEarthEventConditionAdded"] | components["schemas"]["DarkEarthEventConditionExpired"] | components["schemas"]["DarkEarthEventConditionRemoved"] | components["schemas"]["DarkEarthEventContactBroken"] | components["schemas"]["DarkEarthEventContactMade"] | components["schemas"]["DarkEarthEventDefenseReused"] | components["schemas"]["DarkEarthEventDefenseRolled"] | components["schemas"]["DarkEarthEventDied"] | components["schemas"]["DarkEarthEventEvasionReused"] | components["schemas"]["DarkEarthEventEvasionRolled"] | components["schemas"]["DarkEarthEventFellIntoComa"] | components["schemas"]["DarkEarthEventFumbled"] | components["schemas"]["DarkEarthEventIncapacitatedByPain"] | components["schemas"]["DarkEarthEventJoined"] | components["schemas"]["DarkEarthEventLeftFight"] | components["schemas"]["DarkEarthEventModifierApplied"] | components["schemas"]["DarkEarthEventNarrativeConditionAdded"] | components["schemas"]["DarkEarthEventNarrativeConditionRemoved"] | components["schemas"]["DarkEarthEventRecovered"] | components["schemas"]["DarkEarthEventResistanceRolled"] | components["schemas"]["DarkEarthEventResultOverridden"] | components["schemas"]["DarkEarthEventRoundStarted"] | components["schemas"]["DarkEarthEventShootingOrder"] | components["schemas"]["DarkEarthEventShotHit"] | components["schemas"]["DarkEarthEventShotMissed"] | components["schemas"]["DarkEarthEventShotRolled"] | components["schemas"]["DarkEarthEventTurnOrder"] | components["schemas"]["DarkEarthEventValueAdjusted"] | components["schemas"]["DarkEarthEventWeaponReloaded"] | components["schemas"]["DarkEarthEventWeaponUnloaded"] | components["schemas"]["DarkEarthEventWoundSeverity"] | components["schemas"]["DarkEarthEventWoundWorsened"] | components["schemas"]["DarkEarthEventWounded"];
         DarkEarthEventActionRedone: {
             /** @enum {string} */
             code: "action_redone";
@@ -2977,6 +2995,24 @@ export interface components {
             /** @enum {string} */
             code: "combat_over";
             params: {
+                [key: string]: unknown;
+            };
+            /** @description The event as a sentence in the combat's language. */
+            text: string;
+        } & {
+            [key: string]: unknown;
+        };
+        DarkEarthEventCombatRestored: {
+            /** @enum {string} */
+            code: "combat_restored";
+            params: {
+                /** @description Shown in the sentence as {restored_at}. */
+                restored_at?: unknown;
+                /** @description Shown in the sentence as {taken_at}. */
+                taken_at?: unknown;
+                /** @description Shown in the sentence as {version}. */
+                version?: unknown;
+            } & {
                 [key: string]: unknown;
             };
             /** @description The event as a sentence in the combat's language. */
@@ -4380,7 +4416,7 @@ export interface components {
             type: "end_combat";
         };
         /** @description An event of a Duel2d6 combat, told apart by its `code`. */
-        Duel2d6Event: components["schemas"]["Duel2d6EventActionRedone"] | components["schemas"]["Duel2d6EventActionUndone"] | components["schemas"]["Duel2d6EventAttackMissed"] | components["schemas"]["Duel2d6EventAttackRolled"] | components["schemas"]["Duel2d6EventAutomaticHit"] | components["schemas"]["Duel2d6EventAwaitingDefense"] | components["schemas"]["Duel2d6EventBlowAvoided"] | components["schemas"]["Duel2d6EventBlowBlocked"] | components["schemas"]["Duel2d6EventBlowImpossible"] | components["schemas"]["Duel2d6EventBreakFreeRolled"] | components["schemas"]["Duel2d6EventCannotFace"] | components["schemas"]["Duel2d6EventCombatEnded"] | components["schemas"]["Duel2d6EventCombatOver"] | components["schemas"]["Duel2d6EventCombatStarted"] | components["schemas"]["Duel2d6EventCombatSummary"] | components["schemas"]["Duel2d6EventConditionAdded"] | components["schemas"]["Duel2d6EventConditionExpired"] | components["schemas"]["Duel2d6EventConditionRemoved"] | components["schemas"]["Duel2d6EventCounterFailed"] | components["schemas"]["Duel2d6EventCounterRolled"] | components["schemas"]["Duel2d6EventCriticalDowngraded"] | components["schemas"]["Duel2d6EventDamageRolled"] | components["schemas"]["Duel2d6EventDefenseRolled"] | components["schemas"]["Duel2d6EventDied"] | components["schemas"]["Duel2d6EventDuelStarted"] | components["schemas"]["Duel2d6EventExchange"] | components["schemas"]["Duel2d6EventFaces"] | components["schemas"]["Duel2d6EventFalls"] | components["schemas"]["Duel2d6EventFeintCheck"] | components["schemas"]["Duel2d6EventHitLocation"] | components["schemas"]["Duel2d6EventHoldReleased"] | components["schemas"]["Duel2d6EventHoldTaken"] | components["schemas"]["Duel2d6EventInitiativePasses"] | components["schemas"]["Duel2d6EventInitiativeRolled"] | components["schemas"]["Duel2d6EventInitiativeTied"] | components["schemas"]["Duel2d6EventInterruptionRolled"] | components["schemas"]["Duel2d6EventJoined"] | components["schemas"]["Duel2d6EventLeavesCover"] | components["schemas"]["Duel2d6EventLeftFight"] | components["schemas"]["Duel2d6EventLocked"] | components["schemas"]["Duel2d6EventModifierApplied"] | components["schemas"]["Duel2d6EventNarrativeConditionAdded"] | components["schemas"]["Duel2d6EventNarrativeConditionRemoved"] | components["schemas"]["Duel2d6EventNoDefense"] | components["schemas"]["Duel2d6EventNothingToDisarm"] | components["schemas"]["Duel2d6EventOutOfFight"] | components["schemas"]["Duel2d6EventOutOfRange"] | components["schemas"]["Duel2d6EventPassed"] | components["schemas"]["Duel2d6EventPvSet"] | components["schemas"]["Duel2d6EventRecovered"] | components["schemas"]["Duel2d6EventReloaded"] | components["schemas"]["Duel2d6EventResultOverridden"] | components["schemas"]["Duel2d6EventRicochet"] | components["schemas"]["Duel2d6EventRoundStarted"] | components["schemas"]["Duel2d6EventShotBlockedByCover"] | components["schemas"]["Duel2d6EventShotNotFired"] | components["schemas"]["Duel2d6EventShotRolled"] | components["schemas"]["Duel2d6EventStandsUp"] | components["schemas"]["Duel2d6EventStunCheck"] | components["schemas"]["Duel2d6EventStunned"] | components["schemas"]["Duel2d6EventSuppressionFire"] | components["schemas"]["Duel2d6EventSurprise"] | components["schemas"]["Duel2d6EventSurpriseIgnored"] | components["schemas"]["Duel2d6EventTakesCover"] | components["schemas"]["Duel2d6EventThreatBroken"] | components["schemas"]["Duel2d6EventThreatEstablished"] | components["schemas"]["Duel2d6EventThreatRolled"] | components["schemas"]["Duel2d6EventThreatShot"] | components["schemas"]["Duel2d6EventTurnOrder"] | components["schemas"]["Duel2d6EventValueAdjusted"] | components["schemas"]["Duel2d6EventWeaponDropped"] | components["schemas"]["Duel2d6EventWeaponJammed"] | components["schemas"]["Duel2d6EventWeaponTaken"] | components["schemas"]["Duel2d6EventWoundMalus"] | components["schemas"]["Duel2d6EventWounded"] | components["schemas"]["Duel2d6EventZigzagBand"] | components["schemas"]["Duel2d6EventZoneSuppressed"] | components["schemas"]["Duel2d6EventZoneTest"];
+        Duel2d6Event: components["schemas"]["Duel2d6EventActionRedone"] | components["schemas"]["Duel2d6EventActionUndone"] | components["schemas"]["Duel2d6EventAttackMissed"] | components["schemas"]["Duel2d6EventAttackRolled"] | components["schemas"]["Duel2d6EventAutomaticHit"] | components["schemas"]["Duel2d6EventAwaitingDefense"] | components["schemas"]["Duel2d6EventBlowAvoided"] | components["schemas"]["Duel2d6EventBlowBlocked"] | components["schemas"]["Duel2d6EventBlowImpossible"] | components["schemas"]["Duel2d6EventBreakFreeRolled"] | components["schemas"]["Duel2d6EventCannotFace"] | components["schemas"]["Duel2d6EventCombatEnded"] | components["schemas"]["Duel2d6EventCombatOver"] | components["schemas"]["Duel2d6EventCombatRestored"] | components["schemas"]["Duel2d6EventCombatStarted"] | components["schemas"]["Duel2d6EventCombatSummary"] | components["schemas"]["Duel2d6EventConditionAdded"] | components["schemas"]["Duel2d6EventConditionExpired"] | components["schemas"]["Duel2d6EventConditionRemoved"] | components["schemas"]["Duel2d6EventCounterFailed"] | components["schemas"]["Duel2d6EventCounterRolled"] | components["schemas"]["Duel2d6EventCriticalDowngraded"] | components["schemas"]["Duel2d6EventDamageRolled"] | components["schemas"]["Duel2d6EventDefenseRolled"] | components["schemas"]["Duel2d6EventDied"] | components["schemas"]["Duel2d6EventDuelStarted"] | components["schemas"]["Duel2d6EventExchange"] | components["schemas"]["Duel2d6EventFaces"] | components["schemas"]["Duel2d6EventFalls"] | components["schemas"]["Duel2d6EventFeintCheck"] | components["schemas"]["Duel2d6EventHitLocation"] | components["schemas"]["Duel2d6EventHoldReleased"] | components["schemas"]["Duel2d6EventHoldTaken"] | components["schemas"]["Duel2d6EventInitiativePasses"] | components["schemas"]["Duel2d6EventInitiativeRolled"] | components["schemas"]["Duel2d6EventInitiativeTied"] | components["schemas"]["Duel2d6EventInterruptionRolled"] | components["schemas"]["Duel2d6EventJoined"] | components["schemas"]["Duel2d6EventLeavesCover"] | components["schemas"]["Duel2d6EventLeftFight"] | components["schemas"]["Duel2d6EventLocked"] | components["schemas"]["Duel2d6EventModifierApplied"] | components["schemas"]["Duel2d6EventNarrativeConditionAdded"] | components["schemas"]["Duel2d6EventNarrativeConditionRemoved"] | components["schemas"]["Duel2d6EventNoDefense"] | components["schemas"]["Duel2d6EventNothingToDisarm"] | components["schemas"]["Duel2d6EventOutOfFight"] | components["schemas"]["Duel2d6EventOutOfRange"] | components["schemas"]["Duel2d6EventPassed"] | components["schemas"]["Duel2d6EventPvSet"] | components["schemas"]["Duel2d6EventRecovered"] | components["schemas"]["Duel2d6EventReloaded"] | components["schemas"]["Duel2d6EventResultOverridden"] | components["schemas"]["Duel2d6EventRicochet"] | components["schemas"]["Duel2d6EventRoundStarted"] | components["schemas"]["Duel2d6EventShotBlockedByCover"] | components["schemas"]["Duel2d6EventShotNotFired"] | components["schemas"]["Duel2d6EventShotRolled"] | components["schemas"]["Duel2d6EventStandsUp"] | components["schemas"]["Duel2d6EventStunCheck"] | components["schemas"]["Duel2d6EventStunned"] | components["schemas"]["Duel2d6EventSuppressionFire"] | components["schemas"]["Duel2d6EventSurprise"] | components["schemas"]["Duel2d6EventSurpriseIgnored"] | components["schemas"]["Duel2d6EventTakesCover"] | components["schemas"]["Duel2d6EventThreatBroken"] | components["schemas"]["Duel2d6EventThreatEstablished"] | components["schemas"]["Duel2d6EventThreatRolled"] | components["schemas"]["Duel2d6EventThreatShot"] | components["schemas"]["Duel2d6EventTurnOrder"] | components["schemas"]["Duel2d6EventValueAdjusted"] | components["schemas"]["Duel2d6EventWeaponDropped"] | components["schemas"]["Duel2d6EventWeaponJammed"] | components["schemas"]["Duel2d6EventWeaponTaken"] | components["schemas"]["Duel2d6EventWoundMalus"] | components["schemas"]["Duel2d6EventWounded"] | components["schemas"]["Duel2d6EventZigzagBand"] | components["schemas"]["Duel2d6EventZoneSuppressed"] | components["schemas"]["Duel2d6EventZoneTest"];
         Duel2d6EventActionRedone: {
             /** @enum {string} */
             code: "action_redone";
@@ -4591,6 +4627,24 @@ export interface components {
             /** @enum {string} */
             code: "combat_over";
             params: {
+                [key: string]: unknown;
+            };
+            /** @description The event as a sentence in the combat's language. */
+            text: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Duel2d6EventCombatRestored: {
+            /** @enum {string} */
+            code: "combat_restored";
+            params: {
+                /** @description Shown in the sentence as {restored_at}. */
+                restored_at?: unknown;
+                /** @description Shown in the sentence as {taken_at}. */
+                taken_at?: unknown;
+                /** @description Shown in the sentence as {version}. */
+                version?: unknown;
+            } & {
                 [key: string]: unknown;
             };
             /** @description The event as a sentence in the combat's language. */
@@ -6401,6 +6455,14 @@ export interface components {
             /** @description A snapshot from GET /combats/{id}/snapshot, as it was answered. */
             snapshot: string;
         };
+        RestoredCombat: {
+            id: string;
+            ruleset: string;
+            /** @description The version of its `restored` log entry. */
+            version: number;
+        } & {
+            [key: string]: unknown;
+        };
         Roll: {
             /** @description Server dice: the counter value that gave it. */
             draw?: number;
@@ -6825,7 +6887,7 @@ export interface components {
             type: "end_combat";
         };
         /** @description An event of a Sistema2d6 combat, told apart by its `code`. */
-        Sistema2d6Event: components["schemas"]["Sistema2d6EventActionRedone"] | components["schemas"]["Sistema2d6EventActionUndone"] | components["schemas"]["Sistema2d6EventAttackHit"] | components["schemas"]["Sistema2d6EventAttackMissed"] | components["schemas"]["Sistema2d6EventAttackRolled"] | components["schemas"]["Sistema2d6EventAwaitingDefense"] | components["schemas"]["Sistema2d6EventBurstHits"] | components["schemas"]["Sistema2d6EventCombatEnded"] | components["schemas"]["Sistema2d6EventCombatOver"] | components["schemas"]["Sistema2d6EventCombatStarted"] | components["schemas"]["Sistema2d6EventCombatSummary"] | components["schemas"]["Sistema2d6EventConditionAdded"] | components["schemas"]["Sistema2d6EventConditionExpired"] | components["schemas"]["Sistema2d6EventConditionRemoved"] | components["schemas"]["Sistema2d6EventDamageRolled"] | components["schemas"]["Sistema2d6EventDamageTaken"] | components["schemas"]["Sistema2d6EventDeathTest"] | components["schemas"]["Sistema2d6EventDefenseRolled"] | components["schemas"]["Sistema2d6EventDied"] | components["schemas"]["Sistema2d6EventDying"] | components["schemas"]["Sistema2d6EventHealingTest"] | components["schemas"]["Sistema2d6EventInitiativeRolled"] | components["schemas"]["Sistema2d6EventJoined"] | components["schemas"]["Sistema2d6EventKnockedOut"] | components["schemas"]["Sistema2d6EventLeftFight"] | components["schemas"]["Sistema2d6EventLocalizedHit"] | components["schemas"]["Sistema2d6EventModifierApplied"] | components["schemas"]["Sistema2d6EventNarrativeConditionAdded"] | components["schemas"]["Sistema2d6EventNarrativeConditionRemoved"] | components["schemas"]["Sistema2d6EventPassed"] | components["schemas"]["Sistema2d6EventPassiveDefense"] | components["schemas"]["Sistema2d6EventRecovered"] | components["schemas"]["Sistema2d6EventResultOverridden"] | components["schemas"]["Sistema2d6EventRoundStarted"] | components["schemas"]["Sistema2d6EventStabilised"] | components["schemas"]["Sistema2d6EventTestRolled"] | components["schemas"]["Sistema2d6EventTurnOrder"] | components["schemas"]["Sistema2d6EventValueAdjusted"];
+        Sistema2d6Event: components["schemas"]["Sistema2d6EventActionRedone"] | components["schemas"]["Sistema2d6EventActionUndone"] | components["schemas"]["Sistema2d6EventAttackHit"] | components["schemas"]["Sistema2d6EventAttackMissed"] | components["schemas"]["Sistema2d6EventAttackRolled"] | components["schemas"]["Sistema2d6EventAwaitingDefense"] | components["schemas"]["Sistema2d6EventBurstHits"] | components["schemas"]["Sistema2d6EventCombatEnded"] | components["schemas"]["Sistema2d6EventCombatOver"] | components["schemas"]["Sistema2d6EventCombatRestored"] | components["schemas"]["Sistema2d6EventCombatStarted"] | components["schemas"]["Sistema2d6EventCombatSummary"] | components["schemas"]["Sistema2d6EventConditionAdded"] | components["schemas"]["Sistema2d6EventConditionExpired"] | components["schemas"]["Sistema2d6EventConditionRemoved"] | components["schemas"]["Sistema2d6EventDamageRolled"] | components["schemas"]["Sistema2d6EventDamageTaken"] | components["schemas"]["Sistema2d6EventDeathTest"] | components["schemas"]["Sistema2d6EventDefenseRolled"] | components["schemas"]["Sistema2d6EventDied"] | components["schemas"]["Sistema2d6EventDying"] | components["schemas"]["Sistema2d6EventHealingTest"] | components["schemas"]["Sistema2d6EventInitiativeRolled"] | components["schemas"]["Sistema2d6EventJoined"] | components["schemas"]["Sistema2d6EventKnockedOut"] | components["schemas"]["Sistema2d6EventLeftFight"] | components["schemas"]["Sistema2d6EventLocalizedHit"] | components["schemas"]["Sistema2d6EventModifierApplied"] | components["schemas"]["Sistema2d6EventNarrativeConditionAdded"] | components["schemas"]["Sistema2d6EventNarrativeConditionRemoved"] | components["schemas"]["Sistema2d6EventPassed"] | components["schemas"]["Sistema2d6EventPassiveDefense"] | components["schemas"]["Sistema2d6EventRecovered"] | components["schemas"]["Sistema2d6EventResultOverridden"] | components["schemas"]["Sistema2d6EventRoundStarted"] | components["schemas"]["Sistema2d6EventStabilised"] | components["schemas"]["Sistema2d6EventTestRolled"] | components["schemas"]["Sistema2d6EventTurnOrder"] | components["schemas"]["Sistema2d6EventValueAdjusted"];
         Sistema2d6EventActionRedone: {
             /** @enum {string} */
             code: "action_redone";
@@ -6958,6 +7020,24 @@ export interface components {
             /** @enum {string} */
             code: "combat_over";
             params: {
+                [key: string]: unknown;
+            };
+            /** @description The event as a sentence in the combat's language. */
+            text: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Sistema2d6EventCombatRestored: {
+            /** @enum {string} */
+            code: "combat_restored";
+            params: {
+                /** @description Shown in the sentence as {restored_at}. */
+                restored_at?: unknown;
+                /** @description Shown in the sentence as {taken_at}. */
+                taken_at?: unknown;
+                /** @description Shown in the sentence as {version}. */
+                version?: unknown;
+            } & {
                 [key: string]: unknown;
             };
             /** @description The event as a sentence in the combat's language. */
@@ -8098,7 +8178,7 @@ export interface components {
             type: "end_combat";
         };
         /** @description An event of a SpaceOperaD100 combat, told apart by its `code`. */
-        SpaceOperaD100Event: components["schemas"]["SpaceOperaD100EventActionLost"] | components["schemas"]["SpaceOperaD100EventActionRedone"] | components["schemas"]["SpaceOperaD100EventActionUndone"] | components["schemas"]["SpaceOperaD100EventAttackDeclared"] | components["schemas"]["SpaceOperaD100EventAttackHit"] | components["schemas"]["SpaceOperaD100EventAttackMissed"] | components["schemas"]["SpaceOperaD100EventAttackRolled"] | components["schemas"]["SpaceOperaD100EventAwaitingReaction"] | components["schemas"]["SpaceOperaD100EventCombatEnded"] | components["schemas"]["SpaceOperaD100EventCombatOver"] | components["schemas"]["SpaceOperaD100EventCombatStarted"] | components["schemas"]["SpaceOperaD100EventCombatSummary"] | components["schemas"]["SpaceOperaD100EventConditionAdded"] | components["schemas"]["SpaceOperaD100EventConditionCleared"] | components["schemas"]["SpaceOperaD100EventConditionExpired"] | components["schemas"]["SpaceOperaD100EventConditionRemoved"] | components["schemas"]["SpaceOperaD100EventConsciousnessTest"] | components["schemas"]["SpaceOperaD100EventContracted"] | components["schemas"]["SpaceOperaD100EventDamageRolled"] | components["schemas"]["SpaceOperaD100EventDamageTaken"] | components["schemas"]["SpaceOperaD100EventDeathTable"] | components["schemas"]["SpaceOperaD100EventDied"] | components["schemas"]["SpaceOperaD100EventDisarmSecondRoll"] | components["schemas"]["SpaceOperaD100EventDisarmTest"] | components["schemas"]["SpaceOperaD100EventDodgeRolled"] | components["schemas"]["SpaceOperaD100EventFellUnconscious"] | components["schemas"]["SpaceOperaD100EventFumbleForGm"] | components["schemas"]["SpaceOperaD100EventFumbleRolled"] | components["schemas"]["SpaceOperaD100EventFumbleStrike"] | components["schemas"]["SpaceOperaD100EventInitiativeRolled"] | components["schemas"]["SpaceOperaD100EventItemDamaged"] | components["schemas"]["SpaceOperaD100EventItemWear"] | components["schemas"]["SpaceOperaD100EventJamWorked"] | components["schemas"]["SpaceOperaD100EventJoined"] | components["schemas"]["SpaceOperaD100EventLeftFight"] | components["schemas"]["SpaceOperaD100EventMartialArtsRolled"] | components["schemas"]["SpaceOperaD100EventModifierApplied"] | components["schemas"]["SpaceOperaD100EventNarrativeConditionAdded"] | components["schemas"]["SpaceOperaD100EventNarrativeConditionRemoved"] | components["schemas"]["SpaceOperaD100EventParalysed"] | components["schemas"]["SpaceOperaD100EventParalysisTest"] | components["schemas"]["SpaceOperaD100EventParryAgainstCritical"] | components["schemas"]["SpaceOperaD100EventParryPoints"] | components["schemas"]["SpaceOperaD100EventParryRolled"] | components["schemas"]["SpaceOperaD100EventParryStopped"] | components["schemas"]["SpaceOperaD100EventPassed"] | components["schemas"]["SpaceOperaD100EventReactionDeclared"] | components["schemas"]["SpaceOperaD100EventRecovered"] | components["schemas"]["SpaceOperaD100EventResultOverridden"] | components["schemas"]["SpaceOperaD100EventRoundStarted"] | components["schemas"]["SpaceOperaD100EventStunBlocked"] | components["schemas"]["SpaceOperaD100EventStunDamage"] | components["schemas"]["SpaceOperaD100EventStunFailed"] | components["schemas"]["SpaceOperaD100EventStunned"] | components["schemas"]["SpaceOperaD100EventTurnOrder"] | components["schemas"]["SpaceOperaD100EventValueAdjusted"] | components["schemas"]["SpaceOperaD100EventWeaponDropped"] | components["schemas"]["SpaceOperaD100EventWeaponJammed"] | components["schemas"]["SpaceOperaD100EventWeaponRecovered"] | components["schemas"]["SpaceOperaD100EventWound"];
+        SpaceOperaD100Event: components["schemas"]["SpaceOperaD100EventActionLost"] | components["schemas"]["SpaceOperaD100EventActionRedone"] | components["schemas"]["SpaceOperaD100EventActionUndone"] | components["schemas"]["SpaceOperaD100EventAttackDeclared"] | components["schemas"]["SpaceOperaD100EventAttackHit"] | components["schemas"]["SpaceOperaD100EventAttackMissed"] | components["schemas"]["SpaceOperaD100EventAttackRolled"] | components["schemas"]["SpaceOperaD100EventAwaitingReaction"] | components["schemas"]["SpaceOperaD100EventCombatEnded"] | components["schemas"]["SpaceOperaD100EventCombatOver"] | components["schemas"]["SpaceOperaD100EventCombatRestored"] | components["schemas"]["SpaceOperaD100EventCombatStarted"] | components["schemas"]["SpaceOperaD100EventCombatSummary"] | components["schemas"]["SpaceOperaD100EventConditionAdded"] | components["schemas"]["SpaceOperaD100EventConditionCleared"] | components["schemas"]["SpaceOperaD100EventConditionExpired"] | components["schemas"]["SpaceOperaD100EventConditionRemoved"] | components["schemas"]["SpaceOperaD100EventConsciousnessTest"] | components["schemas"]["SpaceOperaD100EventContracted"] | components["schemas"]["SpaceOperaD100EventDamageRolled"] | components["schemas"]["SpaceOperaD100EventDamageTaken"] | components["schemas"]["SpaceOperaD100EventDeathTable"] | components["schemas"]["SpaceOperaD100EventDied"] | components["schemas"]["SpaceOperaD100EventDisarmSecondRoll"] | components["schemas"]["SpaceOperaD100EventDisarmTest"] | components["schemas"]["SpaceOperaD100EventDodgeRolled"] | components["schemas"]["SpaceOperaD100EventFellUnconscious"] | components["schemas"]["SpaceOperaD100EventFumbleForGm"] | components["schemas"]["SpaceOperaD100EventFumbleRolled"] | components["schemas"]["SpaceOperaD100EventFumbleStrike"] | components["schemas"]["SpaceOperaD100EventInitiativeRolled"] | components["schemas"]["SpaceOperaD100EventItemDamaged"] | components["schemas"]["SpaceOperaD100EventItemWear"] | components["schemas"]["SpaceOperaD100EventJamWorked"] | components["schemas"]["SpaceOperaD100EventJoined"] | components["schemas"]["SpaceOperaD100EventLeftFight"] | components["schemas"]["SpaceOperaD100EventMartialArtsRolled"] | components["schemas"]["SpaceOperaD100EventModifierApplied"] | components["schemas"]["SpaceOperaD100EventNarrativeConditionAdded"] | components["schemas"]["SpaceOperaD100EventNarrativeConditionRemoved"] | components["schemas"]["SpaceOperaD100EventParalysed"] | components["schemas"]["SpaceOperaD100EventParalysisTest"] | components["schemas"]["SpaceOperaD100EventParryAgainstCritical"] | components["schemas"]["SpaceOperaD100EventParryPoints"] | components["schemas"]["SpaceOperaD100EventParryRolled"] | components["schemas"]["SpaceOperaD100EventParryStopped"] | components["schemas"]["SpaceOperaD100EventPassed"] | components["schemas"]["SpaceOperaD100EventReactionDeclared"] | components["schemas"]["SpaceOperaD100EventRecovered"] | components["schemas"]["SpaceOperaD100EventResultOverridden"] | components["schemas"]["SpaceOperaD100EventRoundStarted"] | components["schemas"]["SpaceOperaD100EventStunBlocked"] | components["schemas"]["SpaceOperaD100EventStunDamage"] | components["schemas"]["SpaceOperaD100EventStunFailed"] | components["schemas"]["SpaceOperaD100EventStunned"] | components["schemas"]["SpaceOperaD100EventTurnOrder"] | components["schemas"]["SpaceOperaD100EventValueAdjusted"] | components["schemas"]["SpaceOperaD100EventWeaponDropped"] | components["schemas"]["SpaceOperaD100EventWeaponJammed"] | components["schemas"]["SpaceOperaD100EventWeaponRecovered"] | components["schemas"]["SpaceOperaD100EventWound"];
         SpaceOperaD100EventActionLost: {
             /** @enum {string} */
             code: "action_lost";
@@ -8253,6 +8333,24 @@ export interface components {
             /** @enum {string} */
             code: "combat_over";
             params: {
+                [key: string]: unknown;
+            };
+            /** @description The event as a sentence in the combat's language. */
+            text: string;
+        } & {
+            [key: string]: unknown;
+        };
+        SpaceOperaD100EventCombatRestored: {
+            /** @enum {string} */
+            code: "combat_restored";
+            params: {
+                /** @description Shown in the sentence as {restored_at}. */
+                restored_at?: unknown;
+                /** @description Shown in the sentence as {taken_at}. */
+                taken_at?: unknown;
+                /** @description Shown in the sentence as {version}. */
+                version?: unknown;
+            } & {
                 [key: string]: unknown;
             };
             /** @description The event as a sentence in the combat's language. */
@@ -9689,7 +9787,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created (with the tokens), or restored from a snapshot (without them) */
+            /** @description Created (with the tokens), or restored from a snapshot (without them: as the bearer sees it) */
             201: {
                 headers: {
                     /** @description The combat's version, for If-Match. */
@@ -9698,7 +9796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatedCombat"] | components["schemas"]["Combat"];
+                    "application/json": components["schemas"]["CreatedCombat"] | components["schemas"]["Combat"] | components["schemas"]["RestoredCombat"];
                 };
             };
             400: components["responses"]["BadRequest"];
