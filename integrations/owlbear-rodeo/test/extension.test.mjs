@@ -26,7 +26,8 @@ const BUNDLE = process.env.OWLBEAR_BUNDLE;
 const ROOM_KEY = "org.melee.owlbear/combat";
 const SEALED_KEY = "org.melee.owlbear/sealed";
 const ITEM_KEY = "org.melee.owlbear/melee";
-const TIMEOUT = 20000;
+// A ceiling on waits for a state, never a wait of its own: generous for a loaded 2-core machine.
+const TIMEOUT = 60000;
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
   "--disable-component-update", "--disable-sync"];
 const PARTY = [
