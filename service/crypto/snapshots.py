@@ -21,8 +21,11 @@ MAX_ACTIONS_PER_COMBAT): the plaintext is decompressed a MiB at a time and
 its lines counted as they come, before any JSON is read, and it is refused
 as soon as it holds more entries than that or more than ``plaintext_limit``
 bytes, so a snapshot holding too much costs at most that many bytes.
-Snapshots of the first format (``msnap1.``: one JSON object, which had to be
-read whole to count its entries) are refused.
+Snapshots of the first format (``msnap1.``, Melee 0.1.0: one JSON object,
+its own associated data) still open, so a fight saved then resumes: as it
+must be read whole to count its entries, it is decompressed to at most
+``FIRST_FORMAT_LIMIT`` bytes (a 0.1.0 combat at its default cap of actions
+measured far below it), then refused past ``max_entries``.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ FIRST_PREFIX = "msnap1."
 KEY_ID_BYTES = 8
 TAG_BYTES = 16
 ASSOCIATED = b"melee combat snapshot 2\0"
+FIRST_ASSOCIATED = b"melee combat snapshot 1\0"
+FIRST_FORMAT_LIMIT = 32 * 1024 * 1024
 # The most a snapshot may hold once uncompressed, per log entry it may hold: a state kept for
 # history or carried by an undo is a few kB (creation bodies are at most MAX_BODY_BYTES, 64 KiB by default).
 BYTES_PER_ENTRY = 64 * 1024
@@ -86,14 +91,23 @@ class SnapshotSealer:
     def open(self, sealed: str, max_entries: int) -> dict[str, Any]:
         """The snapshot; SnapshotUnreadable (its ``why``) when it does not open, or holds
         more than ``max_entries`` log entries (counted as it is decompressed, before any is read)."""
-        raw = _decoded(sealed)
+        first = sealed.startswith(FIRST_PREFIX)
+        raw = _decoded(sealed, FIRST_PREFIX if first else PREFIX)
         kid, body = raw[:KEY_ID_BYTES], raw[KEY_ID_BYTES:]
         secret = self._secret_of(kid)
+        associated = FIRST_ASSOCIATED if first else ASSOCIATED
         try:
-            plaintext = open_sealed(cipher(secret, ASSOCIATED), body, ASSOCIATED + kid)
+            plaintext = open_sealed(cipher(secret, associated), body, associated + kid)
         except InvalidTag:
             raise SnapshotUnreadable("was changed or cut after it was taken") from None
-        data = _inflated(plaintext, max_entries)
+        if first:
+            return _first_format(plaintext, max_entries)
+        limit = plaintext_limit(max_entries)
+        too_big = (
+            f"holds more than {limit:,} bytes once uncompressed, more than a combat of "
+            f"{max_entries:,} actions (MAX_ACTIONS_PER_COMBAT) holds on this server"
+        )
+        data = _inflated(plaintext, limit, too_big, max_lines=max_entries)
         head, *lines = data.split(b"\n")
         del data
         try:
@@ -120,10 +134,36 @@ class SnapshotSealer:
         )
 
 
-def _inflated(plaintext: bytes, max_entries: int) -> bytes:
-    """The plaintext decompressed a piece at a time, its lines counted as they come: refused as soon
-    as it holds more than ``max_entries`` log entries or ``plaintext_limit`` bytes."""
-    limit = plaintext_limit(max_entries)
+def _first_format(plaintext: bytes, max_entries: int) -> dict[str, Any]:
+    """A snapshot of the first format: one JSON object, decompressed to at most FIRST_FORMAT_LIMIT bytes."""
+    data = _inflated(
+        plaintext,
+        FIRST_FORMAT_LIMIT,
+        f"holds more than {FIRST_FORMAT_LIMIT:,} bytes once uncompressed, more than this server reads "
+        "from a snapshot of Melee 0.1.0",
+    )
+    try:
+        snapshot = codec.loads(data)
+    except ValueError:
+        raise SnapshotUnreadable(UNREADABLE) from None
+    del data
+    if not isinstance(snapshot, dict) or not isinstance(snapshot.get("entries"), list):
+        raise SnapshotUnreadable(UNREADABLE)
+    if len(snapshot["entries"]) > max_entries:
+        raise SnapshotUnreadable(_past_the_cap(max_entries))
+    return snapshot
+
+
+def _past_the_cap(max_entries: int) -> str:
+    return (
+        f"holds more than {max_entries:,} log entries: restored, it would pass this server's limit of "
+        f"{max_entries:,} actions a combat (MAX_ACTIONS_PER_COMBAT)"
+    )
+
+
+def _inflated(plaintext: bytes, limit: int, too_big: str, max_lines: int | None = None) -> bytes:
+    """The plaintext decompressed a piece at a time: refused (``too_big``) as soon as it holds more than
+    ``limit`` bytes, or, its lines counted as they come, more than ``max_lines`` lines."""
     inflate = lzma.LZMADecompressor(memlimit=MAX_DECODER_MEMORY)
     pieces: list[bytes] = []
     size, lines, pending = 0, 0, plaintext
@@ -135,34 +175,25 @@ def _inflated(plaintext: bytes, max_entries: int) -> bytes:
         if not piece and inflate.needs_input:
             raise SnapshotUnreadable(UNREADABLE)  # cut short, before its end
         pending = b""
-        lines += piece.count(b"\n")
-        if lines > max_entries:
-            raise SnapshotUnreadable(
-                f"holds more than {max_entries:,} log entries: restored, it would pass this server's limit of "
-                f"{max_entries:,} actions a combat (MAX_ACTIONS_PER_COMBAT)"
-            )
+        if max_lines is not None:
+            lines += piece.count(b"\n")
+            if lines > max_lines:
+                raise SnapshotUnreadable(_past_the_cap(max_lines))
         size += len(piece)
         if size > limit:
-            raise SnapshotUnreadable(
-                f"holds more than {limit:,} bytes once uncompressed, more than a combat of "
-                f"{max_entries:,} actions (MAX_ACTIONS_PER_COMBAT) holds on this server"
-            )
+            raise SnapshotUnreadable(too_big)
         pieces.append(piece)
     return b"".join(pieces)
 
 
-def _decoded(sealed: str) -> bytes:
-    if sealed.startswith(FIRST_PREFIX):
-        raise SnapshotUnreadable(
-            "was taken by an earlier version of the service, whose snapshots this one no longer restores"
-        )
-    if not sealed.startswith(PREFIX):
+def _decoded(sealed: str, prefix: str) -> bytes:
+    if not sealed.startswith(prefix):
         raise SnapshotUnreadable("is not a snapshot of this service (it does not start with 'msnap2.')")
-    text = sealed[len(PREFIX) :]
+    text = sealed[len(prefix) :]
     try:
         raw = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
     except (binascii.Error, ValueError):
-        raise SnapshotUnreadable("is not valid URL-safe base64 after 'msnap2.'") from None
+        raise SnapshotUnreadable(f"is not valid URL-safe base64 after '{prefix}'") from None
     if base64.urlsafe_b64encode(raw).decode().rstrip("=") != text:  # unused bits set: not as sealed
         raise SnapshotUnreadable("was changed or cut after it was taken")
     if len(raw) < KEY_ID_BYTES + NONCE_BYTES + TAG_BYTES:

@@ -39,6 +39,7 @@ from .ports import SnapshotSealer, SnapshotStore, SnapshotUnreadable
 from .views import combat_view
 
 FORMAT = 2
+READ_FORMATS = (1, FORMAT)  # 1: Melee 0.1.0's, the same parts
 PARTS = ("state", "entries", "history", "grants")
 
 
@@ -126,7 +127,8 @@ def opened(combats: SnapshotStore, sealer: SnapshotSealer, sealed: str, now: int
         snapshot = sealer.open(sealed, max_entries=combats.max_actions)
     except SnapshotUnreadable as unreadable:
         raise InvalidSnapshot(unreadable.why) from None
-    if snapshot.get("format") != FORMAT or not all(isinstance(snapshot.get(part), dict | list) for part in PARTS):
+    whole = all(isinstance(snapshot.get(part), dict | list) for part in PARTS)
+    if snapshot.get("format") not in READ_FORMATS or not whole:
         raise InvalidSnapshot("was taken by a version of the service that writes another format")
     state = snapshot["state"]
     if state.get("ruleset") not in RULESETS:
