@@ -127,8 +127,7 @@ def opened(combats: SnapshotStore, sealer: SnapshotSealer, sealed: str, now: int
         snapshot = sealer.open(sealed, max_entries=combats.max_actions)
     except SnapshotUnreadable as unreadable:
         raise InvalidSnapshot(unreadable.why) from None
-    whole = all(isinstance(snapshot.get(part), dict | list) for part in PARTS)
-    if snapshot.get("format") not in READ_FORMATS or not whole:
+    if snapshot.get("format") not in READ_FORMATS or not _well_formed(snapshot):
         raise InvalidSnapshot("was taken by a version of the service that writes another format")
     state = snapshot["state"]
     if state.get("ruleset") not in RULESETS:
@@ -138,6 +137,8 @@ def opened(combats: SnapshotStore, sealer: SnapshotSealer, sealed: str, now: int
     taken_at, max_age = snapshot.get("taken_at"), combats.revocation_ttl_seconds
     if not isinstance(taken_at, int):
         raise InvalidSnapshot("was taken by a version of the service that writes another format")
+    if taken_at > now + 86400:  # a day of clock skew between servers, no more
+        raise InvalidSnapshot(f"says it was taken on {_in_words(taken_at)}, which has not come yet")
     if now - taken_at > max_age:
         # Past it, the store may have forgotten the tokens revoked since: they would work again.
         raise InvalidSnapshot(
@@ -145,6 +146,24 @@ def opened(combats: SnapshotStore, sealer: SnapshotSealer, sealed: str, now: int
             f"{max_age // 86400} days at most (MAX_SNAPSHOT_AGE_DAYS)"
         )
     return snapshot
+
+
+def _well_formed(snapshot: Mapping[str, Any]) -> bool:
+    """The parts have the shapes the store writes (only a holder of the server key could seal others:
+    they are refused rather than failing the import)."""
+    state, entries, history, grants = (snapshot.get(part) for part in PARTS)
+    return (
+        isinstance(state, dict)
+        and isinstance(state.get("id"), str)
+        and isinstance(state.get("ruleset"), str)
+        and isinstance(state.get("version"), int)
+        and isinstance(entries, list)
+        and all(isinstance(entry, dict) for entry in entries)
+        and isinstance(history, dict)
+        and all(key.isdigit() and isinstance(kept, dict) for key, kept in history.items())
+        and isinstance(grants, dict)
+        and all(isinstance(grant, dict) for grant in grants.values())
+    )
 
 
 def _import(combats: SnapshotStore, exported: Mapping[str, Any], now: int) -> dict[str, Any]:

@@ -90,6 +90,15 @@ def test_every_refusal_stores_nothing(combats, shown):
         ({**original, "taken_at": int(time.time()) - 31 * 86400}, "MAX_SNAPSHOT_AGE_DAYS"),
         ({**original, "state": {**original["state"], "ruleset": "chess"}}, "'chess'"),
         ({**original, "entries": []}, "whole log"),
+        ({**original, "taken_at": int(time.time()) + 2 * 86400}, "has not come yet"),
+        # Shapes the store never writes (only the server key could seal them): refused, not a failed import.
+        ({**original, "state": []}, "another format"),
+        ({**original, "state": {key: v for key, v in original["state"].items() if key != "id"}}, "another format"),
+        ({**original, "state": {**original["state"], "ruleset": ["duel-2d6"]}}, "another format"),
+        ({**original, "grants": []}, "another format"),
+        ({**original, "grants": {"digest": 1}}, "another format"),
+        ({**original, "history": {"first": original["state"]}}, "another format"),
+        ({**original, "entries": [1] * len(original["entries"])}, "another format"),
     ):
         sealer.sealed = broken
         with pytest.raises(InvalidSnapshot, match=why):
