@@ -73,7 +73,7 @@ class Token(MethodView):
         try:
             tokens.revoke(store(), combat_id, bearer_token(), token_ref)
         except tokens.TokenNotFound:
-            return problem(404, "not-found", "Token not found", f"no token {token_ref!r} in this combat")
+            return problem(404, "not-found", "Token not found", "this combat has no token with that id")
         except tokens.LastGameMasterToken:
             return problem(
                 409,

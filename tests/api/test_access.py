@@ -137,6 +137,10 @@ def test_the_gm_mints_lists_and_revokes_tokens(client, fight):
     assert client.delete(f"{location}/tokens/{token['id']}", headers=fight["gm"]).status_code == 204
     assert client.get(location, headers=second_ana).status_code == 401
     assert client.delete(f"{location}/tokens/{token['id']}", headers=fight["gm"]).status_code == 404
+    # An unknown id is not echoed back (no quotes, escapes or 200 characters of input in the sentence).
+    unknown = client.delete(f"{location}/tokens/%00{'x' * 200}", headers=fight["gm"])
+    assert unknown.status_code == 404
+    assert unknown.get_json()["detail"] == "this combat has no token with that id"
 
 
 def test_minting_for_an_unknown_combatant_is_422(client, fight):
