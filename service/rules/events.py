@@ -15,7 +15,7 @@ from string import Formatter
 from typing import Any
 
 from babel import Locale
-from babel.dates import format_datetime
+from babel.dates import format_date, format_time
 from babel.lists import format_list
 
 from .state import Event
@@ -103,6 +103,9 @@ def event(code: str, **params: Any) -> Event:
 
 
 YES_NO = {"en": ("yes", "no"), "fr": ("oui", "non"), "pt": ("sim", "não")}
+# A date and a time as one moment: CLDR's "date at time" patterns (Babel's long date-time joins them
+# with a comma, and says "TU" in French), to the minute, in UTC.
+AT_TIME = {"en": "{date} at {time} UTC", "fr": "{date} à {time} UTC", "pt": "{date} às {time} UTC"}
 
 
 @cache
@@ -340,7 +343,11 @@ def _moment(text: str, lang: str) -> str | None:
         moment = datetime.fromisoformat(text)
     except ValueError:
         return None
-    return format_datetime(moment, "long", tzinfo=UTC, locale=_locale(lang))
+    day = format_date(moment, "long", locale=_locale(lang))
+    if lang == "fr" and moment.day == 1:
+        day = "1er" + day[1:]  # French says the first of the month as an ordinal: "1er décembre"
+    hour = format_time(moment, "short", tzinfo=UTC, locale=_locale(lang))
+    return AT_TIME.get(lang, AT_TIME["en"]).format(date=day, time=hour)
 
 
 def _item_name(item_id: str, names: Mapping[str, str], labels: Mapping[str, Mapping[str, str]]) -> str | None:

@@ -122,3 +122,32 @@ def test_docs_narration_is_what_the_generator_writes_now():
         path.name for path, text in pages().items() if not path.exists() or path.read_text(encoding="utf-8") != text
     ]
     assert stale == [], "run: python -m service.i18n docs"
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "en",
+            # CLDR puts a narrow no-break space before PM.
+            "The game master resumes the fight on December 4, 2026 at 10:02\u202fPM UTC, "
+            "from the save of December 1, 2026 at 9:00\u202fAM UTC (version 7).",
+        ),
+        (
+            "fr",
+            "Le meneur de jeu reprend le combat le 4 décembre 2026 à 22:02 UTC, "
+            "à partir de la sauvegarde du 1er décembre 2026 à 09:00 UTC (version 7).",
+        ),
+        (
+            "pt",
+            "O mestre retoma o combate em 4 de dezembro de 2026 às 22:02 UTC, "
+            "a partir do ponto salvo em 1 de dezembro de 2026 às 09:00 UTC (versão 7).",
+        ),
+    ],
+)
+def test_a_restore_says_its_moments_as_a_reader_writes_them(lang, expected):
+    entry = {
+        "code": "combat_restored",
+        "params": {"restored_at": "2026-12-04T22:02:51Z", "taken_at": "2026-12-01T09:00:00Z", "version": 7},
+    }
+    assert render(entry, lang, catalogues("sistema-2d6"), {}) == expected
