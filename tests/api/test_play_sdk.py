@@ -23,8 +23,9 @@ def served_modules() -> list[str]:
 def test_the_sdk_modules_are_served_as_javascript_and_nothing_else_is(client):
     assert "index.js" in served_modules() and "generated/rulesets.js" in served_modules()
     for name in served_modules():
-        answer = client.get(f"/play/sdk/{name}")
+        answer = client.get(f"/play/sdk/{name}", headers={"Origin": "https://vtt.example.org"})
         assert answer.status_code == 200 and answer.mimetype == "text/javascript", name
+        assert answer.headers["Access-Control-Allow-Origin"] == "*"  # another origin's page may import it
         assert answer.get_data() == (SDK / name).read_bytes(), name
     for missing in ("README.md", "nothing.js", "../static/play.html", "index.d.ts"):
         answer = client.get(f"/play/sdk/{missing}")
