@@ -1,5 +1,6 @@
 // What every part of /play shares: the page's state, its words (play-i18n.js
-// and the ruleset's labels), the API call and how a refusal is shown.
+// and the ruleset's labels), the API calls and the live log (both through the
+// TypeScript SDK, ./sdk/) and how a refusal is shown.
 
 import { WORDS } from "./play-i18n.js";
 import { MeleeClient, MeleeNetworkError, MeleeProblem } from "./sdk/index.js";
