@@ -8,7 +8,12 @@ link per player, read ``awaiting``, build each viewer's forms from
 ``GET /combats/{id}/options`` (choices named from the ruleset's ``labels``),
 post actions, and follow the log live from the event stream, in English,
 French or Portuguese. Plain HTML, CSS and JavaScript modules (static/), nothing
-to build; play-i18n.js holds the interface's words.
+to build; play-i18n.js holds the interface's words. Every call to the API goes
+through the TypeScript SDK (clients/typescript), whose built ES modules are
+checked in under sdk/ and served at ``/play/sdk/<file>`` (``npm run
+publish-to-service`` in clients/typescript refreshes them): actions carry its
+Idempotency-Key and retries, and the live log reads the stream with fetch, the
+token in the Authorization header, never in a URL.
 
 ``/`` is a small page that leads to /play, /docs and the OpenAPI document;
 ``/favicon.ico`` the icon of both (browsers ask for it on every page).
@@ -19,8 +24,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, send_from_directory
+from werkzeug.exceptions import NotFound
 
 STATIC = Path(__file__).parent / "static"
+SDK = Path(__file__).parent / "sdk"
 
 blp = Blueprint("web", __name__)
 
@@ -43,3 +50,12 @@ def play():
 @blp.get("/play/<path:filename>")
 def play_static(filename):
     return send_from_directory(STATIC, filename)
+
+
+@blp.get("/play/sdk/<path:filename>")
+def play_sdk(filename):
+    """The TypeScript SDK's built modules, as text/javascript whatever the host's /etc/mime.types
+    says (a browser runs a module script only with a JavaScript type); anything else is not found."""
+    if not filename.endswith(".js"):
+        raise NotFound()
+    return send_from_directory(SDK, filename, mimetype="text/javascript")

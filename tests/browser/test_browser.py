@@ -67,6 +67,10 @@ def test_a_fight_saved_to_a_file_is_resumed_on_a_fresh_page_and_finished(base, b
     assert "1 passed, 0 failed" in run_node("save-resume.test.mjs", base, browser_ready)
 
 
+def test_play_sends_keyed_actions_and_no_token_in_a_url(base, browser_ready):
+    assert "1 passed, 0 failed" in run_node("sdk.test.mjs", base, browser_ready)
+
+
 def test_the_page_has_every_text_in_every_language():
     if shutil.which("node") is None:
         pytest.skip("node is not installed: the check of /play's words runs in node")

@@ -1,7 +1,9 @@
 // What every part of /play shares: the page's state, its words (play-i18n.js
-// and the ruleset's labels), the API call and how a refusal is shown.
+// and the ruleset's labels), the API calls and the live log (both through the
+// TypeScript SDK, ./sdk/) and how a refusal is shown.
 
 import { WORDS } from "./play-i18n.js";
+import { MeleeClient, MeleeNetworkError, MeleeProblem } from "./sdk/index.js";
 
 export const LANGS = ["en", "fr", "pt"];
 const COMBATANT_FIELDS = new Set(["target", "combatant", "defender", "opponents", "initiative_against", "face"]);
@@ -93,6 +95,10 @@ export function pickLanguage() {
 }
 
 // ---- the API -----------------------------------------------------------
+// Every call goes through Melee's TypeScript SDK (clients/typescript, its built
+// modules served at /play/sdk/): a creation, a restore and each action carry a
+// fresh Idempotency-Key, reused by the SDK's retries (docs/vtt.md); the token
+// travels in the Authorization header only, the live log's stream included.
 
 export class ApiError extends Error {
   constructor(status, detail, problem = {}) {
@@ -104,19 +110,79 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(method, path, body, headers = {}) {
-  const sent = { ...headers };
-  if (body !== undefined) sent["Content-Type"] = "application/json";
-  if (page.token) sent.Authorization = `Bearer ${page.token}`;
-  let response;
-  try {
-    response = await fetch(path, { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch (error) {
-    throw new ApiError(0, String(error.message || error));
+// The SDK client of this page's seat: its token (none while a fight is created
+// or restored), and the narration's language when one is asked for.
+export function melee(lang) {
+  return new MeleeClient({ baseUrl: location.origin, ...(page.token ? { token: page.token } : {}), ...(lang ? { lang } : {}) });
+}
+
+// The SDK's failure as the page shows it: the problem's status, words and
+// fields; status 0 when no answer came (the SDK retried what it safely could).
+function apiError(error) {
+  if (error instanceof MeleeProblem) {
+    return Object.assign(new ApiError(error.status, error.detail || error.title, error.body), { idempotencyKey: error.idempotencyKey });
   }
-  const data = response.status === 204 ? null : await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data?.detail || data?.title || `HTTP ${response.status}`, data || {});
-  return data;
+  if (error instanceof MeleeNetworkError) return new ApiError(0, String(error.cause?.message || error.message));
+  return error;
+}
+
+const COMBAT = "/combats/([^/]+)";
+// Each request the page makes, and the SDK call that makes it: [method, path, call(client, ids, query, body, sent)].
+const ROUTES = [
+  ["GET", "/rulesets", (m) => m.rulesets()],
+  ["GET", "/rulesets/([^/]+)", (m, [id]) => m.ruleset(id)],
+  ["POST", "/combats", (m, _, q, body, sent) => (typeof body?.snapshot === "string"
+    ? m.restore(body.snapshot, sent) : m.createCombat(body, sent))],
+  ["GET", COMBAT, (m, [id]) => m.combat(id)],
+  ["DELETE", COMBAT, (m, [id]) => m.deleteCombat(id)],
+  ["POST", `${COMBAT}/actions`, (m, [id], q, body, sent) => m.act(id, body, sent)],
+  ["GET", `${COMBAT}/options`, (m, [id], q) => m.options(id, { actor: q.get("actor") || "gm" })],
+  ["POST", `${COMBAT}/odds`, (m, [id], q, { action, ...more }) => m.odds(id, action, more)],
+  ["POST", `${COMBAT}/undo`, (m, [id], q, body, sent) => m.undo(id, sent)],
+  ["POST", `${COMBAT}/redo`, (m, [id], q, body, sent) => m.redo(id, sent)],
+  ["GET", `${COMBAT}/snapshot`, async (m, [id]) => ({ snapshot: await m.snapshot(id) })],
+  ["GET", `${COMBAT}/events`, (m, [id], q) => m.events(id, Object.fromEntries(["after", "wait", "limit"]
+    .filter((name) => q.has(name)).map((name) => [name, Number(q.get(name))])))],
+  ["GET", `${COMBAT}/tokens`, (m, [id]) => m.tokens(id)],
+  ["POST", `${COMBAT}/tokens`, (m, [id], q, body) => m.mintToken(id, body)],
+  ["DELETE", `${COMBAT}/tokens/([^/]+)`, (m, [id, ref]) => m.revokeToken(id, ref)],
+].map(([method, path, call]) => [method, new RegExp(`^${path}$`), call]);
+
+// One request to Melee, by its method and path (with its query), through the SDK call
+// that makes it. Of `headers`, Accept-Language (the log's language), If-Match and
+// Idempotency-Key are passed on to the SDK, which sets every other header itself.
+export async function api(method, path, body, headers = {}) {
+  const url = new URL(path, location.origin);
+  const route = ROUTES.find(([verb, pattern]) => verb === method && pattern.test(url.pathname));
+  if (!route) throw new Error(`play-core.js: no SDK call for ${method} ${url.pathname}`);
+  const [, pattern, call] = route;
+  const ids = pattern.exec(url.pathname).slice(1).map(decodeURIComponent);
+  const sent = {};
+  if (headers["If-Match"] !== undefined) sent.ifMatch = headers["If-Match"];
+  if (headers["Idempotency-Key"] !== undefined) sent.idempotencyKey = headers["Idempotency-Key"];
+  try {
+    return await call(melee(headers["Accept-Language"]), ids, url.searchParams, body, sent);
+  } catch (error) {
+    throw apiError(error);
+  }
+}
+
+// Follows the combat's log live from its first entry with the SDK's subscribe: the
+// stream read with fetch (the token in Authorization), resumed after a drop, the
+// long poll when streaming is unavailable. `onEntry` gets each entry once, in order;
+// `onStatus` "live" or "reconnecting"; `onReset` when the server replaced the log (the
+// whole log follows again); `onEnd` "gone" (combat deleted or expired), "revoked" (the
+// token) or "offline" (another final refusal). Returns the subscription (close()).
+export function follow({ onEntry, onStatus, onReset, onEnd }) {
+  return melee().subscribe(page.combatId, {
+    onEntry,
+    onReset,
+    onStatus: (status) => onStatus(status === "reconnecting" ? "reconnecting" : "live"),
+    onError: (error) => {
+      const status = error instanceof MeleeProblem ? error.status : null;
+      onEnd(status === 404 ? "gone" : status === 401 || status === 403 ? "revoked" : "offline");
+    },
+  }, { after: 0 });
 }
 
 // A refusal the page itself makes, in the page's words.

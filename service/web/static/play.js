@@ -3,7 +3,7 @@
 // from GET /combats/{id}/options (only the legal choices, with their labels).
 // Everything here is what a VTT module does: see docs/vtt.md.
 
-import { $, LANGS, actionLabel, api, busy, humanize, known, nameOf, page, pageError, pickLanguage, showError, t, valueLabel } from "./play-core.js";
+import { $, LANGS, actionLabel, api, busy, follow, humanize, known, nameOf, page, pageError, pickLanguage, showError, t, valueLabel } from "./play-core.js";
 import { loadForms } from "./play-forms.js";
 import { download, renderRoster, setUpRoster } from "./play-roster.js";
 
@@ -145,24 +145,19 @@ async function join(combatId, token, viewer) {
 }
 
 // ---- the log, live -----------------------------------------------------
-// EventSource cannot send headers (hence ?access_token=): each entry it
-// announces is read back from GET /events with the reader's log language.
+// The SDK's subscription (play-core.js follow: the token in a header, never in the
+// URL) announces each entry; it is read back from GET /events in the reader's log language.
 
 function listen() {
   if (page.stream) page.stream.close();
   resetLog();
-  const url = `/combats/${page.combatId}/stream?after=0&access_token=${encodeURIComponent(page.token)}`;
-  const stream = new EventSource(url);
-  page.stream = stream;
-  stream.onopen = () => setLive("live", true);
-  stream.onerror = () => setLive("reconnecting", false);
-  stream.addEventListener("entry", (message) => {
-    const entry = JSON.parse(message.data);
-    if (entry.seq > page.lastSeq) catchUp().catch(showError);
+  page.stream = follow({
+    onEntry: (entry) => { if (entry.seq > page.lastSeq) catchUp().catch(showError); },
+    onStatus: (status) => setLive(status, status === "live"),
+    // The store lost entries this page had shown (a Redis rollback): the log starts again, empty.
+    onReset: () => resetLog(),
+    onEnd: (why) => setLive(why, false),
   });
-  for (const end of ["gone", "revoked"]) stream.addEventListener(end, () => { stream.close(); setLive(end, false); });
-  // The store lost entries this page had shown (a Redis rollback): start again from an empty log.
-  stream.addEventListener("reset", () => listen());
 }
 
 function setLive(key, on) {
