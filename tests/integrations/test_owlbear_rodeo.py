@@ -144,5 +144,5 @@ def test_a_fight_from_the_tokens_gives_each_player_their_own_play_and_marks_the_
     finally:
         stop(process)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
-    # The 5th test, /play loaded in the player's frame, runs: this Melee has FRAME_ANCESTORS.
-    assert "# pass 5" in done.stdout and "# fail 0" in done.stdout, done.stdout[-3000:]
+    # The 6th test, /play loaded in the player's frame, runs: this Melee has FRAME_ANCESTORS.
+    assert "# pass 6" in done.stdout and "# fail 0" in done.stdout, done.stdout[-3000:]
