@@ -6,7 +6,7 @@
 import OBR from "@owlbear-rodeo/sdk";
 import type { Image, Metadata, Player } from "@owlbear-rodeo/sdk";
 import { MeleeClient, MeleeNetworkError, MeleeProblem } from "@melee/client";
-import type { Combat, CombatCreate, Ruleset } from "@melee/client";
+import type { Combat, CombatCreate, Ruleset, Sheet } from "@melee/client";
 import { ROOM_KEY, loadSecrets, playLink, readLink, readRoom, readSealed, saveSecrets } from "./room.js";
 import type { Fighter, RoomState } from "./room.js";
 import { combatantId, isToken, ownSheet, sheetFor, tokenName } from "./scene.js";
@@ -106,11 +106,11 @@ let tokens: Image[] = [];
 /** Token item id -> the GM's choice: its side ("" out of the fight) and its sheet ("own" or an example combatant's id). */
 const choices = new Map<string, { side: string; sheet: string }>();
 
-type Sheet = Record<string, unknown>;
-const examples = (): Sheet[] => ((ruleset?.example.combat as { combatants?: Sheet[] } | undefined)?.combatants ?? []);
+/** The ruleset example's combatants: the sheets a token may take. */
+const examples = (): Sheet[] => ruleset?.example.combat.combatants ?? [];
 /** A side as /play shows it: "villains" reads "Villains". */
 const sideName = (side: string): string => side.charAt(0).toUpperCase() + side.slice(1).replace(/[_-]+/g, " ");
-const sides = (): string[] => [...new Set(examples().map((c) => String(c["side"])))];
+const sides = (): string[] => [...new Set(examples().map((c) => c.side))];
 
 async function publish(state: RoomState): Promise<void> {
   await OBR.room.setMetadata({ [ROOM_KEY]: state });
@@ -143,7 +143,7 @@ async function chooseRuleset(id: string): Promise<void> {
   for (const token of tokens) {
     const fights = selection.length === 0 || selection.includes(token.id);
     const side = !fights ? "" : party.some((p) => p.id === token.createdUserId && p.role === "PLAYER") ? first : last;
-    const sheet = ruleset && ownSheet(token, ruleset.id) ? "own" : String((examples().find((c) => c["side"] === side) ?? examples()[0])?.["id"] ?? "");
+    const sheet = ruleset && ownSheet(token, ruleset.id) ? "own" : (examples().find((c) => c.side === side) ?? examples()[0])?.id ?? "";
     choices.set(token.id, { side, sheet });
   }
   renderTokens();
@@ -158,14 +158,14 @@ function renderTokens(): void {
   if (!ruleset) return;
   const rulesetId = ruleset.id;
   for (const token of tokens) {
-    const choice = choices.get(token.id) ?? { side: "", sheet: String(examples()[0]?.["id"] ?? "") };
+    const choice = choices.get(token.id) ?? { side: "", sheet: examples()[0]?.id ?? "" };
     choices.set(token.id, choice);
     const item = document.createElement("li");
     item.dataset["item"] = token.id;
     const name = Object.assign(document.createElement("span"), { textContent: tokenName(token) });
     const sheets = [
       ...(ownSheet(token, rulesetId) ? [new Option(t("ownSheet"), "own")] : []),
-      ...examples().map((c) => new Option(String(c["name"]), String(c["id"]))),
+      ...examples().map((c) => new Option(c.name, c.id)),
     ];
     item.append(
       name,
@@ -188,7 +188,7 @@ async function start(): Promise<void> {
   for (const token of tokens) {
     const choice = choices.get(token.id);
     if (!choice?.side) continue;
-    const base = choice.sheet === "own" ? ownSheet(token, ruleset.id) : examples().find((c) => c["id"] === choice.sheet);
+    const base = choice.sheet === "own" ? ownSheet(token, ruleset.id) : examples().find((c) => c.id === choice.sheet);
     if (!base) continue;
     const name = tokenName(token);
     const id = combatantId(name, taken);
@@ -196,8 +196,9 @@ async function start(): Promise<void> {
     fighters.push({ id, name, item: token.id, owner: token.createdUserId });
   }
   if (!combatants.length) return say(t("noFighter"), true);
-  const options = (ruleset.example.combat as { options?: unknown }).options;
-  const body = { ruleset: ruleset.id, lang, combatants, ...(options ? { options } : {}) } as unknown as CombatCreate;
+  const { options } = ruleset.example.combat;
+  // The ruleset is the GM's choice at run time: its id a string, its sheets any ruleset's (Melee checks them).
+  const body = { ruleset: ruleset.id, lang, combatants, ...(options ? { options } : {}) } as CombatCreate;
   const created = await client(baseUrl).createCombat(body);
   // A token's owner plays it (their first, if they own several); the GM may change it below.
   const players: Record<string, string> = {};
