@@ -108,6 +108,22 @@ def _frame_ancestors(env: Mapping[str, str]) -> tuple[str, ...]:
     return origins
 
 
+_PUBLIC_URL = re.compile(r"^https?://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,5})?(/[A-Za-z0-9._~%!$&'()*+,;=:@/-]*)?$")
+
+
+def _public_url(env: Mapping[str, str]) -> str | None:
+    """The address users reach this deployment at (PUBLIC_URL), without a trailing slash."""
+    raw = env.get("PUBLIC_URL", "").strip()
+    if not raw:
+        return None
+    if not _PUBLIC_URL.match(raw):
+        raise SettingsError(
+            f"PUBLIC_URL: {raw!r} is not an address such as https://melee.example.org or "
+            "https://example.org/melee (http or https, a host, an optional port and path; no query or fragment)"
+        )
+    return raw.rstrip("/")
+
+
 def _redis_url(env: Mapping[str, str]) -> str | None:
     url = env.get("REDIS_URL") or None
     if url is not None and not url.startswith(_REDIS_SCHEMES):
@@ -135,6 +151,9 @@ class Settings:
     cors_private_network: bool = False
     # Origins that may embed /play and /docs in a frame (FRAME_ANCESTORS); none: no framing at all.
     frame_ancestors: tuple[str, ...] = ()
+    # The address users reach this deployment at (PUBLIC_URL): the VTT modules' install URLs are
+    # made from it; None: from each request's own URL (service/web/integrations.py).
+    public_url: str | None = None
     max_body_bytes: int = 64 * 1024
     retry_after_seconds: int = 5
     # Requests per client (verified credential, else address), all endpoints together.
@@ -199,6 +218,7 @@ class Settings:
         "CORS_ORIGINS",
         "CORS_PRIVATE_NETWORK",
         "FRAME_ANCESTORS",
+        "PUBLIC_URL",
         "MAX_BODY_BYTES",
         "RETRY_AFTER_SECONDS",
         "RATE_LIMIT",
@@ -242,6 +262,7 @@ class Settings:
             cors_origins=_origins(env),
             cors_private_network=_flag(env, "CORS_PRIVATE_NETWORK"),
             frame_ancestors=_frame_ancestors(env),
+            public_url=_public_url(env),
             max_body_bytes=_int(env, "MAX_BODY_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
             retry_after_seconds=_int(env, "RETRY_AFTER_SECONDS", 5, 1, 3600),
             rate_limit=_rate(env, "RATE_LIMIT", cls.rate_limit),

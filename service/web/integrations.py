@@ -12,9 +12,12 @@
   files (integrations/owlbear-rodeo, checked in under ``integrations/owlbear-rodeo/``):
   its ``manifest.json``, page, script and icon.
 
-The URLs are made from the request's URL root, which the proxy settings the app
-already has (``PROXY_FIX_HOPS``: the scheme a TLS proxy forwards) make the one the
-user typed. CORS headers are the app's own, on every answer.
+Where those URLs point: ``PUBLIC_URL`` when it is set (whatever Host the request
+carries). Without it, the request's own URL root (its Host header, and the scheme
+``PROXY_FIX_HOPS`` lets a TLS proxy forward), which the client chose: such an answer
+is sent with ``Cache-Control: no-store``, so that no cache or proxy keeps a manifest
+made from a spoofed Host and serves it to anyone else. CORS headers are the app's
+own, on every answer.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from flask import Response, request, send_from_directory
+from flask import Response, current_app, request, send_from_directory
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 from werkzeug.exceptions import NotFound
@@ -58,9 +61,17 @@ blp = Blueprint(
 )
 
 
-def _deployment() -> str:
-    """This deployment's address as the client reached it, without a trailing slash."""
-    return request.url_root.rstrip("/")
+def _deployment() -> tuple[str, bool]:
+    """This deployment's address, without a trailing slash, and whether it came from the request
+    (its Host header: the answer must not be cached) rather than PUBLIC_URL."""
+    public_url = current_app.extensions["melee.settings"].public_url
+    return (public_url, False) if public_url else (request.url_root.rstrip("/"), True)
+
+
+def _made_for(response: Response, from_request: bool) -> Response:
+    if from_request:
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def foundry_manifest(deployment: str) -> dict:
@@ -100,12 +111,14 @@ class FoundryManifest(MethodView):
         description=(
             "The Melee module's module.json for Foundry VTT v13: paste this URL in Foundry's Install Module dialog. "
             "Its manifest and download are URLs of this deployment, and flags.melee.url its address, the default of "
-            "the module's Melee URL setting. Public."
+            "the module's Melee URL setting: PUBLIC_URL when the deployment sets it, else the address the request "
+            "reached (then sent with Cache-Control: no-store). Public."
         ),
         responses={200: {"description": "The module's manifest.", "content": {"application/json": {}}}},
     )
     def get(self):
-        return foundry_manifest(_deployment())
+        deployment, from_request = _deployment()
+        return _made_for(current_app.json.response(foundry_manifest(deployment)), from_request)
 
 
 @blp.route(f"/foundry/{ZIP_NAME}")
@@ -117,11 +130,13 @@ class FoundryArchive(MethodView):
         responses={200: {"description": "A zip archive.", "content": {"application/zip": {}}}},
     )
     def get(self):
-        return Response(
-            foundry_zip(_deployment()),
+        deployment, from_request = _deployment()
+        archive = Response(
+            foundry_zip(deployment),
             mimetype="application/zip",
             headers={"Content-Disposition": f'attachment; filename="{ZIP_NAME}"'},
         )
+        return _made_for(archive, from_request)
 
 
 @blp.route("/owlbear-rodeo/<path:filename>")

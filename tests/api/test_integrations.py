@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from service.app import create_app
-from service.settings import Settings
+from service.settings import Settings, SettingsError
 from service.web.integrations import FOUNDRY, FOUNDRY_FILES, OWLBEAR
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,6 +71,46 @@ def test_behind_a_tls_proxy_the_urls_are_the_ones_the_user_typed(store):
         "/integrations/foundry/module.json", base_url="http://melee.example.org", headers={"X-Forwarded-Proto": "https"}
     )
     assert answer.get_json()["download"] == "https://melee.example.org/integrations/foundry/melee.zip"
+
+
+def test_with_public_url_a_spoofed_host_changes_no_url_and_the_answers_may_be_cached(store):
+    app = create_app(Settings(rate_limit="", public_url="https://melee.example.org"), store=store)
+    client = app.test_client()
+    answer = client.get("/integrations/foundry/module.json", base_url="https://attacker.example.net")
+    manifest = answer.get_json()
+    assert manifest["manifest"] == "https://melee.example.org/integrations/foundry/module.json"
+    assert manifest["download"] == "https://melee.example.org/integrations/foundry/melee.zip"
+    assert manifest["flags"]["melee"]["url"] == "https://melee.example.org"
+    assert "Cache-Control" not in answer.headers
+    archive = client.get("/integrations/foundry/melee.zip", base_url="https://attacker.example.net")
+    assert "Cache-Control" not in archive.headers
+    check_module_archive(archive.get_data(), "https://melee.example.org")
+
+
+def test_without_public_url_urls_made_from_the_host_are_never_cached(client):
+    # The Host the client sent is in the answer: no cache may keep it for anyone else.
+    answer = client.get("/integrations/foundry/module.json", base_url="https://attacker.example.net")
+    assert answer.get_json()["download"] == "https://attacker.example.net/integrations/foundry/melee.zip"
+    assert answer.headers["Cache-Control"] == "no-store"
+    archive = client.get("/integrations/foundry/melee.zip", base_url="https://attacker.example.net")
+    assert archive.headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize(
+    ("value", "read"),
+    [
+        ("https://melee.example.org/", "https://melee.example.org"),
+        ("http://10.0.0.5:8000/melee", "http://10.0.0.5:8000/melee"),
+    ],
+)
+def test_public_url_is_read_without_its_trailing_slash(value, read):
+    assert Settings.from_env({"PUBLIC_URL": value}).public_url == read
+
+
+@pytest.mark.parametrize("value", ["melee.example.org", "ftp://melee.example.org", "https://melee.example.org/?a=1"])
+def test_a_public_url_that_is_no_address_stops_the_start_naming_it(value):
+    with pytest.raises(SettingsError, match="PUBLIC_URL"):
+        Settings.from_env({"PUBLIC_URL": value})
 
 
 def test_the_module_answers_with_the_apis_cors_headers(client):

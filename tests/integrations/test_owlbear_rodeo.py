@@ -6,7 +6,8 @@ installing it by one URL) must be what the build script makes now. In Debian's h
 Chromium (playwright-core from tests/browser), with the OBR host stubbed by
 test/obr-stub.js, a GM starts a fight from the scene's tokens: each player's embedded /play
 link (their own token's only, sealed in the room), and the health and conditions written
-into the tokens' metadata and labels after log entries, are checked. Skipped, saying why,
+into the tokens' metadata and labels after log entries, are checked; so is that a player who
+rewrites the room's Melee address, or slips in a link of their own, is sent no token. Skipped, saying why,
 when node, npm, chromium or playwright-core cannot be had.
 """
 
@@ -144,5 +145,5 @@ def test_a_fight_from_the_tokens_gives_each_player_their_own_play_and_marks_the_
     finally:
         stop(process)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
-    # The 5th test, /play loaded in the player's frame, runs: this Melee has FRAME_ANCESTORS.
-    assert "# pass 5" in done.stdout and "# fail 0" in done.stdout, done.stdout[-3000:]
+    # The 6th test, /play loaded in the player's frame, runs: this Melee has FRAME_ANCESTORS.
+    assert "# pass 6" in done.stdout and "# fail 0" in done.stdout, done.stdout[-3000:]

@@ -1,5 +1,6 @@
 // What the module needs from its host, Foundry VTT, and nothing more. src/foundry.ts implements it
 // over Foundry's globals (the one place that touches them); the logic (src/table.ts) sees only this.
+import type { Awaiting } from "@melee/client";
 
 /** A Foundry user, as far as Melee cares. */
 export interface HostUser {
@@ -44,7 +45,7 @@ export interface TableState {
   lang: string;
   status: string;
   version: number;
-  awaiting: { actor: string; actions: string[]; reason: string }[];
+  awaiting: Awaiting[];
   /** The seq of the last log entry posted to the chat. */
   lastSeq: number;
   /** Names of the combatants by Melee id (the Foundry Combatant ids). */

@@ -33,27 +33,14 @@ export function conditionLabels(ruleset: Ruleset, lang: string): Record<string, 
   return words !== null && typeof words === "object" ? (words as Record<string, unknown>) : {};
 }
 
-/** A combat as Melee answered it, as plain JSON (the mirror reads its combatants, awaiting, round). */
-export function asJson(combat: object): JsonObject {
-  return combat as unknown as JsonObject;
-}
-
 export function optionDefault(ruleset: Ruleset, option: string): unknown {
   return ruleset.option_defaults[option];
 }
 
-/** One parameter of a legal action, as GET /combats/{id}/options describes it. */
-export interface Param {
-  required: boolean;
-  choices?: Json[];
-  type?: string;
-  minimum?: number | null;
-  maximum?: number | null;
-  keys?: string[];
-  total?: number;
-  /** An array parameter: the choices of each of its items (age-du-silicium's declared actions). */
-  items?: { choices?: Json[] }[];
-}
+/** One parameter of a legal action (GET /combats/{id}/options), any ruleset's, as the SDK types it:
+ * `required`, bounds, and `choices` (an array's `items`) typed as the action's own field. */
+export type Param = ParamOf<LegalAction>;
+type ParamOf<L> = L extends { params: infer P } ? NonNullable<P[keyof P]> : never;
 
 /** A choice as a form value: its JSON when it is an object (duel-2d6's `second`). */
 export function encodeChoice(choice: Json): string {
@@ -61,7 +48,8 @@ export function encodeChoice(choice: Json): string {
 }
 
 export function params(legal: LegalAction): [string, Param][] {
-  return Object.entries(legal.params).map(([name, value]) => [name, value as Param]);
+  const all: Record<string, Param | undefined> = legal.params;
+  return Object.entries(all).filter((entry): entry is [string, Param] => entry[1] !== undefined);
 }
 
 /** The sentences of a log entry, in the combat's language. */

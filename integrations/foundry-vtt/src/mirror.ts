@@ -6,7 +6,8 @@
 //  - each Melee condition becomes a status effect `melee-<condition>` on the actor (its tokens show
 //    it), registered in CONFIG.statusEffects with the ruleset's own words for it;
 //  - the tracker's turn goes to the first combatant Melee awaits, and its round is Melee's.
-import { getPath, HEALTH_FIELD, type Json, type JsonObject } from "./mapping.js";
+import type { Combatant as MeleeCombatant } from "@melee/client";
+import { getPath, HEALTH_FIELD } from "./mapping.js";
 import type { StatusEffect } from "./host.js";
 
 /** Where an actor's health is written: the current value, and the maximum when there is a path for it. */
@@ -46,7 +47,7 @@ export function healthPaths(system: unknown, setting: HealthPaths | null): Healt
 }
 
 /** A Melee combatant's health now and at most, null when its ruleset has no health field. */
-export function meleeHealth(ruleset: string, combatant: JsonObject): { value: number; max: number | null } | null {
+export function meleeHealth(ruleset: string, combatant: MeleeCombatant): { value: number; max: number | null } | null {
   const field = HEALTH_FIELD[ruleset];
   const value = field ? combatant[field] : undefined;
   if (typeof value !== "number") return null;
@@ -68,10 +69,8 @@ export function statusId(condition: string): string {
 }
 
 /** The condition codes a Melee combatant has now (each once). */
-export function conditionCodes(combatant: JsonObject): string[] {
-  const conditions = Array.isArray(combatant.conditions) ? combatant.conditions : [];
-  const codes = conditions.map((c: Json) => (c !== null && typeof c === "object" && !Array.isArray(c) ? c.code : c));
-  return [...new Set(codes.filter((c): c is string => typeof c === "string" && c !== ""))];
+export function conditionCodes(combatant: MeleeCombatant): string[] {
+  return [...new Set(combatant.conditions.map((c) => c.code).filter((code) => code !== ""))];
 }
 
 /** Foundry's own icons (icons/svg/, shipped with every install) for the conditions that have one. */

@@ -2,10 +2,10 @@
 // seal the tokens, follow the log into the chat, mirror Melee's state onto the world (src/mirror.ts),
 // keep the snapshot in the GM's browser, prompt whoever is awaited, edit an actor's Melee sheet.
 import { MeleeClient, MeleeProblem } from "@melee/client";
-import type { LegalAction, LogEntry, Ruleset, Subscription } from "@melee/client";
+import type { Combat as MeleeCombat, LegalAction, LogEntry, Ruleset, Subscription } from "@melee/client";
 import type { Field, Host, HostCombat, HostUser, Sealed, TableState } from "./host.js";
 import { fixUp, hasMeleeFields, mapSheet, parseMapping, templateFor, type Json, type JsonObject } from "./mapping.js";
-import { asAction, asCreate, asJson, choiceLabel, conditionLabels, encodeChoice, exampleCombatants, optionDefault, params, sentences } from "./melee.js";
+import { asAction, asCreate, choiceLabel, conditionLabels, encodeChoice, exampleCombatants, optionDefault, params, sentences } from "./melee.js";
 import { conditionCodes, healthPaths, healthUpdate, meleeHealth, parseHealthSetting, STATUS_PREFIX, statusEffects, statusId, turnOf } from "./mirror.js";
 import { generateKeyPair, open, seal, type KeyPairJwk } from "./seal.js";
 
@@ -247,7 +247,7 @@ export class MeleeTable {
     };
     this.opened.set(`${created.id}:gm`, gmToken);
     await this.saveSnapshot(created.id, await this.trySnapshot(this.client(gmToken), created.id));
-    await this.mirror(combat, state, asJson(created)).catch((e: unknown) => this.fail(e)); // the fight goes on
+    await this.mirror(combat, state, created).catch((e: unknown) => this.fail(e)); // the fight goes on
     await combat.setState(state);
     this.follow(combat, state, gmToken);
     this.host.notify("info", this.t("Info.Started", { ruleset: ruleset.name }));
@@ -296,12 +296,11 @@ export class MeleeTable {
 
   /** Melee's combat (`GET /combats/{id}` or the creation's answer) mirrored onto the world:
    * health onto the actors, conditions as status effects, the tracker's turn and round. */
-  private async mirror(combat: HostCombat, state: TableState, melee: JsonObject): Promise<void> {
+  private async mirror(combat: HostCombat, state: TableState, melee: MeleeCombat): Promise<void> {
     const ruleset = await this.ruleset(state.ruleset);
     this.host.addStatusEffects(statusEffects(conditionLabels(ruleset, state.lang)));
     const health = parseHealthSetting(this.host.setting("health"));
-    const fighters = Array.isArray(melee.combatants) ? (melee.combatants as JsonObject[]) : [];
-    for (const fighter of fighters) {
+    for (const fighter of melee.combatants) {
       const actor = combat.combatants.find((c) => c.id === fighter.id)?.actor;
       if (!actor) continue;
       const id = String(fighter.id);
@@ -313,9 +312,7 @@ export class MeleeTable {
       }
       for (const status of wanted) if (!actor.statuses.includes(status)) await combat.setStatus(id, status, true);
     }
-    const awaiting = Array.isArray(melee.awaiting) ? (melee.awaiting as { actor: string }[]) : [];
-    const round = typeof melee.round === "number" ? melee.round : 1;
-    await combat.setTurn(turnOf(awaiting, combat.combatants.map((c) => c.id)), round);
+    await combat.setTurn(turnOf(melee.awaiting, combat.combatants.map((c) => c.id)), melee.round);
   }
 
   /** A GM's client at start-up: a fight Melee no longer has is restored from its snapshot, then followed. */
@@ -380,7 +377,7 @@ export class MeleeTable {
       next.status = now.status;
       next.version = now.version;
       next.awaiting = now.awaiting;
-      await this.mirror(combat, next, asJson(now)).catch((e: unknown) => this.fail(e)); // the fight goes on
+      await this.mirror(combat, next, now).catch((e: unknown) => this.fail(e)); // the fight goes on
       await this.saveSnapshot(state.combatId, now.status === "over" ? null : await this.trySnapshot(client, state.combatId));
     }
     await combat.setState(next);
@@ -466,7 +463,7 @@ export class MeleeTable {
           required: p.required,
           choices: p.choices.map((c) => ({ value: encodeChoice(c), label: this.choice(ruleset, state, name, c) })),
         });
-      } else if (p.type === "array" && p.items) {
+      } else if (p.type === "array" && "items" in p && p.items) {
         p.items.forEach((item, i) => {
           fields.push({
             name: `${name}.${i}`,
@@ -518,11 +515,11 @@ export class MeleeTable {
         if (Object.keys(value).length) action[name] = value;
         continue;
       }
-      if (p.type === "array" && p.items) {
+      if (p.type === "array" && "items" in p && p.items) {
         const picked = p.items
           .map((item, i) => item.choices?.find((c) => encodeChoice(c) === values[`${name}.${i}`]))
-          .filter((c): c is Json => c !== undefined);
-        if (picked.length) action[name] = picked;
+          .filter((c) => c !== undefined);
+        if (picked.length) action[name] = picked as Json[]; // the legal choices, JSON as Melee sent them
         continue;
       }
       const text = values[name];

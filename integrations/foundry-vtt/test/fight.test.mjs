@@ -117,6 +117,25 @@ async function setUp(ruleset, { npc = false } = {}) {
   if (process.env.MELEE_API_KEY) world.storage.gm = { "melee.apiKey": process.env.MELEE_API_KEY };
   const answered = [];
   const pending = [...example.actions];
+  // Each example action whose prompt found Foundry's tracker following Melee's awaiting.
+  const turnsChecked = new Set();
+  let gmToken = null;
+  /** Settles once the tracker shows Melee's awaiting as it is now (its turn the first combatant
+   * Melee awaits, its round Melee's), fetched again whenever the world or the fight moves on. */
+  const trackerFollows = async () => {
+    const state = world.state();
+    gmToken ??= await openSealed(world, "gm", state.gm.gm);
+    for (;;) {
+      const seq = world.state().lastSeq;
+      const live = await gmGet(`/combats/${state.combatId}`, gmToken);
+      const awaited = live.awaiting.map((a) => a.actor).find((id) => world.combat.combatants.some((c) => c.id === id));
+      assert.ok(awaited, `a prompt while Melee awaits none of the Combat's combatants: ${JSON.stringify(live.awaiting)}`);
+      const shown = () => JSON.stringify([world.combat.combatants[world.combat.turn]?.id, world.combat.round]);
+      const now = shown();
+      if (now === JSON.stringify([awaited, live.round])) return;
+      await world.until(() => shown() !== now || world.state().lastSeq !== seq);
+    }
+  };
   // Each prompt: the example's next action for that combatant, picked and filled as a user would;
   // a button whose form cannot make that action is closed and the next one tried, as a user would.
   const names = Object.fromEntries(example.combat.combatants.map((s) => [s.name, s.id]));
@@ -138,6 +157,9 @@ async function setUp(ruleset, { npc = false } = {}) {
     if (!pending.some((a) => a.actor === actorId)) return null;
     await world.until(() => pending[0]?.actor === actorId);
     const action = pending[0];
+    // Melee awaits this combatant: Foundry's tracker shows whose turn and which round it is.
+    await trackerFollows();
+    turnsChecked.add(action);
     const targetName = example.combat.combatants.find((s) => s.id === action.target)?.name;
     const candidates = buttons.filter((b) => b.label === label(action.type) || b.label.startsWith(`${label(action.type)} (`));
     // The buttons that name more of the action's choices first (its target's name, its weapon...).
@@ -149,7 +171,7 @@ async function setUp(ruleset, { npc = false } = {}) {
     current = action;
     return { action: button.action };
   };
-  return { world, detail, example, answered, pending, creation: example.combat };
+  return { world, detail, example, answered, pending, turnsChecked, creation: example.combat };
 }
 
 const tables = [];
@@ -189,6 +211,8 @@ function assertMirrored(world, detail, live) {
       assert.equal(effect?.name, words[code].charAt(0).toUpperCase() + words[code].slice(1));
     }
   });
+  // At the end Melee may await none of the Combat's combatants: the turn is left where it was (each
+  // prompt checked it on the way, trackerFollows in setUp), the round is still Melee's.
   const awaited = live.awaiting.map((a) => a.actor).find((id) => world.combat.combatants.some((c) => c.id === id));
   if (awaited) assert.equal(world.combat.combatants[world.combat.turn].id, awaited, "the tracker's turn");
   assert.equal(world.combat.round, live.round, "the tracker's round");
@@ -196,7 +220,7 @@ function assertMirrored(world, detail, live) {
 
 for (const ruleset of rulesets) {
   test(`${ruleset}: a fight started from Foundry's Combat, played through the prompts, to its end`, { timeout: 120_000 }, async () => {
-    const { world, detail, example, answered, creation } = await setUp(ruleset);
+    const { world, detail, example, answered, turnsChecked, creation } = await setUp(ruleset);
     const [gm, alice, bob, carol] = ["gm", "alice", "bob", "carol"].map((id) => boot(world, id));
     await Promise.all([gm.ready, alice.ready, bob.ready, carol.ready]);
 
@@ -220,6 +244,8 @@ for (const ruleset of rulesets) {
     const entries = 1 + example.actions.length;
     await world.until(() => (world.state()?.lastSeq ?? 0) >= entries && answered.length === example.actions.length);
     for (const { user, action } of answered) assert.equal(user, action.actor === first ? "alice" : "bob", `${action.type} by ${action.actor}`);
+    // Before every action, Foundry's turn and round were Melee's awaiting (trackerFollows).
+    assert.equal(turnsChecked.size, example.actions.length, "the tracker checked before each action");
     assert.ok(world.chat.length >= entries - 1, "one chat message per log entry that has sentences");
     assert.ok(world.chat.every((m) => m.speaker.alias === "Melee" && m.content.startsWith('<div class="melee-entry">')));
 
@@ -360,25 +386,32 @@ test("sistema-2d6: an actor Melee can read nothing from is refused until the GM 
 
   // Alice closes her prompt without acting, once the fight has settled (nobody acts: nothing
   // changes, so nothing prompts her again); the tracker's "Your move" button brings it back.
-  let alicePrompts = 0;
+  // Each of Alice's prompts notes whether "Your move" had been pressed before it opened.
+  const opened = [];
+  let aliceOpen = 0;
+  let pressed = false;
   let release;
   const held = new Promise((resolve) => (release = resolve));
   world.respond = async ({ user }) => {
     if (user !== "alice") return null;
-    alicePrompts++;
+    opened.push(pressed);
+    aliceOpen++;
     world.changed();
-    if (alicePrompts === 1) await held;
+    if (opened.length === 1) await held;
+    aliceOpen--;
+    world.changed();
     return null;
   };
   world.notes.length = 0;
   const state = await gm.startCombat({ dice: creation.dice, seed: creation.seed });
   assert.ok(state, JSON.stringify(world.notes));
-  await world.until(() => alicePrompts === 1 && world.state()?.lastSeq >= 1);
+  await world.until(() => opened.length === 1 && world.state()?.lastSeq >= 1);
   release();
-  await new Promise((resolve) => setImmediate(resolve)); // the closed prompt's promise chain (no I/O) settles
-  assert.equal(alicePrompts, 1);
+  await world.until(() => aliceOpen === 0); // she closed it
+  pressed = true;
   alice.promptAgain();
-  await world.until(() => alicePrompts === 2);
+  await world.until(() => opened.length === 2);
+  assert.deepEqual(opened, [false, true], "a closed prompt came back before Your move was pressed");
   const gmToken = await openSealed(world, "gm", state.gm.gm);
   const combat = await gmGet(`/combats/${state.combatId}`, gmToken);
   assert.equal(combat.combatants.find((c) => c.id === "capanga").pv_max, 11);

@@ -1,13 +1,13 @@
 // The extension's two pages. index.html, the popover: the GM starts a Melee fight from the
 // scene's tokens (a side and a sheet for each) or joins one by its id and GM token, and says who
 // plays whom; each player sees /play for their own combatant. background.html, alive while the
-// room is open: the GM's seals the players' tokens and mirrors Melee's state onto the tokens
+// room is open: the GM's seals the players' links and mirrors Melee's state onto the tokens
 // (sync.ts); everyone's publishes their browser's public key (seal.ts).
 import OBR from "@owlbear-rodeo/sdk";
 import type { Image, Metadata, Player } from "@owlbear-rodeo/sdk";
 import { MeleeClient, MeleeNetworkError, MeleeProblem } from "@melee/client";
-import type { Combat, CombatCreate, Ruleset } from "@melee/client";
-import { ROOM_KEY, loadSecrets, playLink, readRoom, readSealed, saveSecrets } from "./room.js";
+import type { Combat, CombatCreate, Ruleset, Sheet } from "@melee/client";
+import { ROOM_KEY, loadSecrets, playLink, readLink, readRoom, readSealed, saveSecrets } from "./room.js";
 import type { Fighter, RoomState } from "./room.js";
 import { combatantId, isToken, ownSheet, sheetFor, tokenName } from "./scene.js";
 import { PLAYER_KEY, ownKeyPair, unseal } from "./seal.js";
@@ -72,22 +72,29 @@ const select = (id: string, options: HTMLOptionElement[], value: string, onChang
 
 // -- a player -------------------------------------------------------------------------------
 
+/** This browser's key pair for the player, its public half published (the GM's seals the links). */
 async function publishKey(): Promise<KeyPair> {
   const keys = await ownKeyPair(localStorage, await OBR.player.getId());
   if ((await OBR.player.getMetadata())[PLAYER_KEY] !== keys.publicKey) await OBR.player.setMetadata({ [PLAYER_KEY]: keys.publicKey });
   return keys;
 }
 
+/** The keys the room's GMs published: a player's link opens only if one of them sealed it. */
+const gmKeys = (party: Player[]): string[] =>
+  party.filter((p) => p.role === "GM").map((p) => p.metadata[PLAYER_KEY]).filter((key): key is string => typeof key === "string");
+
 let shown = 0;
-async function renderPlayer(metadata: Metadata, me: string, keys: KeyPair): Promise<void> {
+/** A player's view: /play at the address, for the combat and combatant, their sealed link holds
+ * (nothing of it read from the room's fields, which any player may rewrite). */
+async function renderPlayer(metadata: Metadata, party: Player[], me: string, keys: KeyPair): Promise<void> {
   const turn = (shown += 1);
   const room = readRoom(metadata);
-  const combatant = room?.players[me];
   const sealed = readSealed(metadata)[me];
-  const token = room && sealed && sealed.combatant === combatant ? await unseal(sealed, keys) : null;
+  const link = room && sealed ? readLink(await unseal(sealed, keys, gmKeys(party))) : null;
   if (turn !== shown) return; // a newer change is being shown
-  $("waiting").hidden = Boolean(token);
-  showFrame(room && combatant && token ? playLink(room.baseUrl, room.combatId, token, combatant) : null);
+  const current = link && link.combat === room?.combatId ? link : null; // a link of an earlier fight waits
+  $("waiting").hidden = Boolean(current);
+  showFrame(current ? playLink(current.address, current.combat, current.token, current.combatant) : null);
 }
 
 // -- the GM ---------------------------------------------------------------------------------
@@ -99,11 +106,11 @@ let tokens: Image[] = [];
 /** Token item id -> the GM's choice: its side ("" out of the fight) and its sheet ("own" or an example combatant's id). */
 const choices = new Map<string, { side: string; sheet: string }>();
 
-type Sheet = Record<string, unknown>;
-const examples = (): Sheet[] => ((ruleset?.example.combat as { combatants?: Sheet[] } | undefined)?.combatants ?? []);
+/** The ruleset example's combatants: the sheets a token may take. */
+const examples = (): Sheet[] => ruleset?.example.combat.combatants ?? [];
 /** A side as /play shows it: "villains" reads "Villains". */
 const sideName = (side: string): string => side.charAt(0).toUpperCase() + side.slice(1).replace(/[_-]+/g, " ");
-const sides = (): string[] => [...new Set(examples().map((c) => String(c["side"])))];
+const sides = (): string[] => [...new Set(examples().map((c) => c.side))];
 
 async function publish(state: RoomState): Promise<void> {
   await OBR.room.setMetadata({ [ROOM_KEY]: state });
@@ -136,7 +143,7 @@ async function chooseRuleset(id: string): Promise<void> {
   for (const token of tokens) {
     const fights = selection.length === 0 || selection.includes(token.id);
     const side = !fights ? "" : party.some((p) => p.id === token.createdUserId && p.role === "PLAYER") ? first : last;
-    const sheet = ruleset && ownSheet(token, ruleset.id) ? "own" : String((examples().find((c) => c["side"] === side) ?? examples()[0])?.["id"] ?? "");
+    const sheet = ruleset && ownSheet(token, ruleset.id) ? "own" : (examples().find((c) => c.side === side) ?? examples()[0])?.id ?? "";
     choices.set(token.id, { side, sheet });
   }
   renderTokens();
@@ -151,14 +158,14 @@ function renderTokens(): void {
   if (!ruleset) return;
   const rulesetId = ruleset.id;
   for (const token of tokens) {
-    const choice = choices.get(token.id) ?? { side: "", sheet: String(examples()[0]?.["id"] ?? "") };
+    const choice = choices.get(token.id) ?? { side: "", sheet: examples()[0]?.id ?? "" };
     choices.set(token.id, choice);
     const item = document.createElement("li");
     item.dataset["item"] = token.id;
     const name = Object.assign(document.createElement("span"), { textContent: tokenName(token) });
     const sheets = [
       ...(ownSheet(token, rulesetId) ? [new Option(t("ownSheet"), "own")] : []),
-      ...examples().map((c) => new Option(String(c["name"]), String(c["id"]))),
+      ...examples().map((c) => new Option(c.name, c.id)),
     ];
     item.append(
       name,
@@ -181,7 +188,7 @@ async function start(): Promise<void> {
   for (const token of tokens) {
     const choice = choices.get(token.id);
     if (!choice?.side) continue;
-    const base = choice.sheet === "own" ? ownSheet(token, ruleset.id) : examples().find((c) => c["id"] === choice.sheet);
+    const base = choice.sheet === "own" ? ownSheet(token, ruleset.id) : examples().find((c) => c.id === choice.sheet);
     if (!base) continue;
     const name = tokenName(token);
     const id = combatantId(name, taken);
@@ -189,17 +196,18 @@ async function start(): Promise<void> {
     fighters.push({ id, name, item: token.id, owner: token.createdUserId });
   }
   if (!combatants.length) return say(t("noFighter"), true);
-  const options = (ruleset.example.combat as { options?: unknown }).options;
-  const body = { ruleset: ruleset.id, lang, combatants, ...(options ? { options } : {}) } as unknown as CombatCreate;
+  const { options } = ruleset.example.combat;
+  // The ruleset is the GM's choice at run time: its id a string, its sheets any ruleset's (Melee checks them).
+  const body = { ruleset: ruleset.id, lang, combatants, ...(options ? { options } : {}) } as CombatCreate;
   const created = await client(baseUrl).createCombat(body);
-  saveSecrets(localStorage, created.id, { gm: created.tokens.gm, combatants: { ...created.tokens.combatants } });
   // A token's owner plays it (their first, if they own several); the GM may change it below.
   const players: Record<string, string> = {};
   for (const fighter of fighters) {
     const owner = party.find((p) => p.id === fighter.owner && p.role === "PLAYER");
     if (owner && !players[owner.id]) players[owner.id] = fighter.id;
   }
-  await publish({ baseUrl, combatId: created.id, ruleset: created.ruleset, lang, players,
+  saveSecrets(localStorage, created.id, { baseUrl, gm: created.tokens.gm, combatants: { ...created.tokens.combatants }, players });
+  await publish({ combatId: created.id, ruleset: created.ruleset, lang, players,
     combatants: fighters.map(({ id, name, item }) => ({ id, name, ...(item ? { item } : {}) })) });
   say(t("started"));
 }
@@ -213,18 +221,21 @@ async function join(): Promise<void> {
   const combat = await gm.combat(combatId);
   await gm.options(combatId, { actor: "gm" }); // a player's token is refused here: only the GM's joins
   const known = loadSecrets(localStorage, combatId);
-  saveSecrets(localStorage, combatId, { gm: gm.token ?? "", combatants: known?.combatants ?? {} });
+  saveSecrets(localStorage, combatId, { baseUrl, gm: gm.token ?? "", combatants: known?.combatants ?? {}, players: {} });
   localStorage.setItem(URL_KEY, baseUrl);
-  await publish({ baseUrl, combatId, ruleset: combat.ruleset, lang, combatants: fightersOf(combat), players: {} });
+  await publish({ combatId, ruleset: combat.ruleset, lang, combatants: fightersOf(combat), players: {} });
   say(t("joined"));
 }
 
-/** Says which combatant an OBR player plays; the GM's background page seals its token for them. */
+/** Says which combatant an OBR player plays: kept in this browser, which the GM's background page
+ * seals their link from, and published in the room for the table to see. */
 async function assign(player: Player, combatant: string): Promise<void> {
-  if (!room) return;
-  const players = { ...room.players };
+  const secrets = room ? loadSecrets(localStorage, room.combatId) : null;
+  if (!room || !secrets) return;
+  const players = { ...secrets.players };
   if (combatant) players[player.id] = combatant;
   else delete players[player.id];
+  saveSecrets(localStorage, room.combatId, { ...secrets, players });
   await publish({ ...room, players });
 }
 
@@ -233,13 +244,14 @@ function renderAssignments(): void {
   list.replaceChildren();
   $("no-players").hidden = party.length > 0;
   const current = room;
-  if (!current) return;
+  const secrets = current ? loadSecrets(localStorage, current.combatId) : null;
+  if (!current || !secrets) return;
   for (const player of party) {
     const item = document.createElement("li");
     item.dataset["player"] = player.id;
     const label = Object.assign(document.createElement("label"), { textContent: player.name, htmlFor: `assign-${player.id}` });
     const options = [new Option(t("nobody"), ""), ...current.combatants.map((c) => new Option(c.name, c.id))];
-    item.append(label, select(`assign-${player.id}`, options, current.players[player.id] ?? "", (v) => run(() => assign(player, v))));
+    item.append(label, select(`assign-${player.id}`, options, secrets.players[player.id] ?? "", (v) => run(() => assign(player, v))));
     list.append(item);
   }
 }
@@ -249,7 +261,7 @@ function renderGm(state: RoomState | null): void {
   $("assign-section").hidden = !state;
   renderAssignments();
   const secrets = state ? loadSecrets(localStorage, state.combatId) : null;
-  showFrame(state && secrets ? playLink(state.baseUrl, state.combatId, secrets.gm, "gm") : null);
+  showFrame(state && secrets ? playLink(secrets.baseUrl, state.combatId, secrets.gm, "gm") : null);
 }
 
 // -- the pages ------------------------------------------------------------------------------
@@ -262,8 +274,8 @@ function translate(): void {
 }
 
 async function background(role: string): Promise<void> {
-  await publishKey();
-  if (role === "GM") await runGmSync();
+  const keys = await publishKey();
+  if (role === "GM") await runGmSync(keys);
 }
 
 async function popover(role: string): Promise<void> {
@@ -272,9 +284,11 @@ async function popover(role: string): Promise<void> {
   $("gm").hidden = role !== "GM";
   if (role !== "GM") {
     const [me, keys] = [await OBR.player.getId(), await publishKey()];
-    const render = (metadata: Metadata): void => void renderPlayer(metadata, me, keys).catch((e: unknown) => say(explain(e), true));
-    render(await OBR.room.getMetadata());
-    OBR.room.onMetadataChange(render);
+    let [metadata, players] = [await OBR.room.getMetadata(), await OBR.party.getPlayers()];
+    const render = (): void => void renderPlayer(metadata, players, me, keys).catch((e: unknown) => say(explain(e), true));
+    OBR.room.onMetadataChange((changed) => ((metadata = changed), render()));
+    OBR.party.onChange((changed) => ((players = changed), render())); // the GM's key, when it comes
+    render();
     return;
   }
   $<HTMLInputElement>("melee-url").value = localStorage.getItem(URL_KEY) ?? location.origin;

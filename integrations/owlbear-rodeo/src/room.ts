@@ -1,10 +1,14 @@
 // What the extension keeps, and where.
-// - The room's metadata (every extension of every member of the room can read it), under two
-//   namespaced keys: the combat (Melee's URL, the combat, its combatants and their tokens on the
-//   scene, who plays whom), written by the GM's popover; and each player's combatant token,
-//   sealed for that player's browser alone (seal.ts), written by the GM's background page.
+// - The room's metadata (every member of the room, and every extension they run, can read AND
+//   write it), under two namespaced keys: the combat (its id, ruleset, combatants and their tokens
+//   on the scene, who plays whom: for the table to see, never trusted with a token), written by the
+//   GM's popover; and each player's link (their combatant's token, Melee's address, the combat),
+//   sealed by the GM's browser for that player's browser alone (seal.ts), written by the GM's
+//   background page.
 // - Each token's own metadata: its combatant's health and conditions (scene.ts).
-// - The GM's browser (localStorage): the GM token and the combatants' tokens; never the room.
+// - The GM's browser (localStorage): Melee's address, the GM token, the combatants' tokens and who
+//   plays whom. Where a token goes is decided from these only: a room field rewritten by a player
+//   sends no token anywhere.
 import type { Lang } from "./words.js";
 import type { Sealed } from "./seal.js";
 
@@ -22,25 +26,36 @@ export interface Fighter {
 }
 
 export interface RoomState {
-  baseUrl: string;
   combatId: string;
   ruleset: string;
   /** The room's language: the words written on the scene. */
   lang: Lang;
   combatants: Fighter[];
-  /** OBR player id -> the combatant they play. Who plays whom, not their tokens. */
+  /** OBR player id -> the combatant they play, as the GM last published it (shown, not trusted). */
   players: Record<string, string>;
 }
 
-/** A player's combatant token, sealed for their browser's key. */
+/** A player's link, sealed by the GM's browser for their browser's key: a PlayerLink's JSON. */
 export interface SealedLink extends Sealed {
+  /** The combatant it is for, in clear: the GM's page reseals a link whose combatant changed. */
   combatant: string;
 }
 
-/** The GM's secrets of one combat, kept in the GM's browser only. */
+/** What a sealed link holds: everything the player's page needs to open /play, nothing from the room. */
+export interface PlayerLink {
+  token: string;
+  address: string;
+  combat: string;
+  combatant: string;
+}
+
+/** The GM's secrets of one combat, kept in the GM's browser only: where Melee is (as the GM typed
+ * it), its tokens, and who plays whom (OBR player id -> combatant). */
 export interface GmSecrets {
+  baseUrl: string;
   gm: string;
   combatants: Record<string, string>;
+  players: Record<string, string>;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === "object" && !Array.isArray(value);
@@ -48,10 +63,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> => Boolean(v
 /** The room's Melee combat, if the metadata holds a well-formed one. */
 export function readRoom(metadata: Record<string, unknown>): RoomState | null {
   const state = metadata[ROOM_KEY];
-  if (!isRecord(state) || typeof state["baseUrl"] !== "string" || typeof state["combatId"] !== "string") return null;
+  if (!isRecord(state) || typeof state["combatId"] !== "string") return null;
   const lang = state["lang"];
   return {
-    baseUrl: state["baseUrl"],
     combatId: state["combatId"],
     ruleset: typeof state["ruleset"] === "string" ? state["ruleset"] : "",
     lang: lang === "fr" || lang === "pt" ? lang : "en",
@@ -74,10 +88,26 @@ export function playLink(baseUrl: string, combatId: string, token: string, actor
 
 const secretsKey = (combatId: string): string => `melee-owlbear/${combatId}`;
 
+/** The link's JSON sealed for a player, read back: null unless it is whole. */
+export function readLink(text: string | null): PlayerLink | null {
+  try {
+    const link = JSON.parse(text ?? "null") as unknown;
+    if (!isRecord(link)) return null;
+    const { token, address, combat, combatant } = link;
+    return typeof token === "string" && typeof address === "string" && typeof combat === "string" && typeof combatant === "string"
+      ? { token, address, combat, combatant } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The GM's secrets of one combat, null when this browser has none (or only an older form without
+ * Melee's address: the GM joins the combat again). */
 export function loadSecrets(storage: Storage, combatId: string): GmSecrets | null {
   try {
-    const parsed = JSON.parse(storage.getItem(secretsKey(combatId)) ?? "null") as GmSecrets | null;
-    return parsed && typeof parsed.gm === "string" ? { gm: parsed.gm, combatants: parsed.combatants ?? {} } : null;
+    const parsed = JSON.parse(storage.getItem(secretsKey(combatId)) ?? "null") as Partial<GmSecrets> | null;
+    if (!parsed || typeof parsed.gm !== "string" || typeof parsed.baseUrl !== "string") return null;
+    return { baseUrl: parsed.baseUrl, gm: parsed.gm, combatants: parsed.combatants ?? {}, players: parsed.players ?? {} };
   } catch {
     return null;
   }

@@ -3,7 +3,7 @@
 // token shows them on the scene, in the room's language.
 import OBR, { buildLabel } from "@owlbear-rodeo/sdk";
 import type { Image, Item } from "@owlbear-rodeo/sdk";
-import type { Combat, Ruleset } from "@melee/client";
+import type { Combat, Combatant, Ruleset, Sheet } from "@melee/client";
 import { NAMESPACE } from "./room.js";
 import type { Fighter } from "./room.js";
 import { words } from "./words.js";
@@ -23,8 +23,6 @@ export interface TokenState {
   health: { kind: string; value: number; max: number | null } | null;
   conditions: { code: string; label: string }[];
 }
-
-type Sheet = Record<string, unknown>;
 
 export const isToken = (item: Item): item is Image => item.type === "IMAGE" && item.layer === "CHARACTER";
 
@@ -54,8 +52,6 @@ export function combatantId(name: string, taken: Set<string>): string {
 export function sheetFor(sheet: Sheet, id: string, name: string, side: string): Sheet {
   return { ...structuredClone(sheet), id, name: name.slice(0, 80), side };
 }
-
-type Combatant = Combat["combatants"][number];
 
 function health(combatant: Combatant): TokenState["health"] {
   const kind = ["pv", "blessures"].find((key) => typeof combatant[key] === "number");

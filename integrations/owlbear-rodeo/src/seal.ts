@@ -1,8 +1,11 @@
-// A player's combatant token travels through the room's metadata, which every member of the room
-// (and every extension they run) can read: so it travels sealed. Each player's browser keeps an
-// ECDH P-256 key pair (localStorage) and publishes its public half in their OBR player metadata,
-// which only that player can write; the GM's page seals the token for that key (ECDH with a fresh
-// key of its own, then AES-GCM), and only the browser holding the private half can open it.
+// A player's link (their combatant token, Melee's address, the combat) travels through the room's
+// metadata, which every member of the room (and every extension they run) can read and write: so
+// it travels sealed, and signed by who sealed it. Each browser keeps an ECDH P-256 key pair
+// (localStorage) and publishes its public half in its OBR player metadata, which only that player
+// can write. The GM's page seals a link with its own key pair for the player's key (ECDH, then
+// AES-GCM): only the player's browser can open it, and only a link sealed with the private half
+// of the key the GM published opens under that key, so a player cannot slip a link of their own
+// (another Melee's address) to someone else.
 export const PLAYER_KEY = "org.melee.owlbear/key";
 
 const CURVE = { name: "ECDH", namedCurve: "P-256" } as const;
@@ -11,7 +14,7 @@ const AES = { name: "AES-GCM", length: 256 } as const;
 export interface Sealed {
   /** The recipient's public key (raw, base64): a player whose key changed needs a new seal. */
   to: string;
-  /** The sender's one-time public key (raw, base64). */
+  /** The sender's public key (raw, base64): the GM's published one for a player's link. */
   from: string;
   iv: string;
   data: string;
@@ -45,17 +48,18 @@ export async function ownKeyPair(storage: Storage, playerId: string): Promise<Ke
   });
 }
 
-export async function seal(text: string, to: string): Promise<Sealed> {
-  const once = await crypto.subtle.generateKey(CURVE, true, ["deriveKey"]);
-  const key = await sharedKey(once.privateKey, await importPublic(to));
+/** `text` sealed by `from` (the sender's key pair) for the key `to`. */
+export async function seal(text: string, to: string, from: KeyPair): Promise<Sealed> {
+  const key = await sharedKey(from.privateKey, await importPublic(to));
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, new TextEncoder().encode(text));
-  return { to, from: toBase64(await crypto.subtle.exportKey("raw", once.publicKey)), iv: toBase64(iv), data: toBase64(data) };
+  return { to, from: from.publicKey, iv: toBase64(iv), data: toBase64(data) };
 }
 
-/** The sealed text, or null when it was sealed for another key (or tampered with). */
-export async function unseal(sealed: Sealed, own: KeyPair): Promise<string | null> {
-  if (sealed.to !== own.publicKey) return null;
+/** The sealed text, or null when it was sealed for another key, by a key not among `senders`, or
+ * tampered with (AES-GCM: only the holder of a sender's private key could have sealed it). */
+export async function unseal(sealed: Sealed, own: KeyPair, senders: string[]): Promise<string | null> {
+  if (sealed.to !== own.publicKey || !senders.includes(sealed.from)) return null;
   try {
     const key = await sharedKey(own.privateKey, await importPublic(sealed.from));
     const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64(sealed.iv) }, key, fromBase64(sealed.data));

@@ -4,7 +4,8 @@
 // each: an example's, or one kept in the token's metadata); each token's owner gets /play for
 // that token only, sealed for their browser (no token in clear in anything the room shares), the
 // third player waits; after each log entry the GM's background page writes health and conditions
-// into each token's metadata and onto a label attached to it. Then the GM joins another combat by
+// into each token's metadata and onto a label attached to it; a player who rewrites the room's Melee
+// address, or slips in a link, is sent no token. Then the GM joins another combat by
 // its id and GM token (a player's token minted).
 // Usage: node build.mjs --stub --outfile /tmp/stub.js && OWLBEAR_BUNDLE=/tmp/stub.js
 //   MELEE_BASE_URL=http://127.0.0.1:8000 [MELEE_API_KEY=...] [OWLBEAR_SITE_PORT=port] node --test test/extension.test.mjs
@@ -148,7 +149,8 @@ test("the GM starts a fight from the selected tokens: a side and a sheet for eac
   await gm.click("#start");
   await until(gm, `obr-stub/room/${ROOM_KEY}`, (room) => Boolean(room?.combatId));
   started = await roomOf(gm);
-  assert.equal(started.baseUrl, MELEE);
+  assert.equal("baseUrl" in started, false); // Melee's address stays in the GM's browser
+
   assert.deepEqual([started.ruleset, started.lang], ["sistema-2d6", "fr"]);
   assert.deepEqual(started.combatants, [
     { id: "aline", name: "Aline", item: "t-alice" },
@@ -158,6 +160,8 @@ test("the GM starts a fight from the selected tokens: a side and a sheet for eac
   // Each token's owner plays it; the GM's orc and the tokens out of the fight are no one's.
   assert.deepEqual(started.players, { "obr-alice": "aline", "obr-bruno": "sir-bruno" });
   secrets = await stored(gm, `melee-owlbear/${started.combatId}`);
+  assert.equal(secrets.baseUrl, MELEE);
+  assert.deepEqual(secrets.players, started.players);
   const own = hashOf(await frameSrc(gm));
   assert.deepEqual([own.get("combat"), own.get("as"), own.get("token")], [started.combatId, "gm", secrets.gm]);
   const combat = await (await fetch(`${MELEE}/combats/${started.combatId}`, { headers: { Authorization: `Bearer ${secrets.gm}` } })).json();
@@ -233,6 +237,69 @@ test("after each log entry the tokens hold their health and conditions, and show
   // One label per fighting token, attached to it, in the room's language.
   const labels = Object.fromEntries(scene.filter((i) => i.type === "LABEL").map((i) => [i.attachedTo, i.text.plainText]));
   assert.deepEqual(labels, { "t-alice": "PV 3/14", "t-bruno": "PV 15/15", "t-orc": "PV 15/15 · stabilisé, aveuglé par la fumée" });
+});
+
+test("a player who rewrites the room's Melee address, or slips in a link, is sent no token", async () => {
+  // Alice's Melee: it records whatever reaches it (a request, a token in a header or a URL).
+  const asked = [];
+  const attacker = createServer((request, response) => {
+    asked.push(`${request.method} ${request.url} ${request.headers.authorization ?? ""}`);
+    response.writeHead(404).end();
+  });
+  await new Promise((done) => attacker.listen(0, "127.0.0.1", done));
+  const evil = `http://127.0.0.1:${attacker.address().port}`;
+  try {
+    // Alice, who plays no one now, rewrites the room's combat: Melee's address hers, the orc hers.
+    const alice = await open("obr-alice");
+    const room = await roomOf(gm);
+    assert.deepEqual(room.players, { "obr-bruno": "sir-bruno", "obr-chloe": "aline" });
+    const rewritten = { ...room, baseUrl: evil, players: { ...room.players, "obr-alice": "orc" } };
+    await alice.evaluate(([key, value]) => localStorage.setItem(key, JSON.stringify(value)), [`obr-stub/room/${ROOM_KEY}`, rewritten]);
+    // The GM's pages go on with the address the GM gave: the mirror (GM token) after a new entry...
+    const act = await fetch(`${MELEE}/combats/${started.combatId}/actions`, {
+      method: "POST", body: JSON.stringify({ actor: "gm", type: "adjust", target: "aline", set: { pv: 4 } }),
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${secrets.gm}` },
+    });
+    assert.equal(act.status, 200);
+    await until(gm, "obr-stub/scene", (scene) => scene.find((i) => i.id === "t-alice")?.metadata?.["org.melee.owlbear/melee"]?.health?.value === 4);
+    // ...and the links, sealed for whom the GM's browser says: Bruno's again, none for Alice.
+    await assignTo(gm, "obr-bruno", "");
+    await assignTo(gm, "obr-bruno", "sir-bruno");
+    assert.deepEqual(Object.keys(await stored(gm, `obr-stub/room/${SEALED_KEY}`)).sort(), ["obr-bruno", "obr-chloe"]);
+    assert.deepEqual((await roomOf(gm)).players, { "obr-bruno": "sir-bruno", "obr-chloe": "aline" }); // as the GM says
+    assert.equal(await alice.locator("#waiting").isVisible(), true);
+    const chloe = await open("obr-chloe");
+    await chloe.waitForFunction(() => document.querySelector("#play").getAttribute("src"), null, { timeout: TIMEOUT });
+    const genuine = await frameSrc(chloe);
+    assert.ok(genuine.startsWith(`${MELEE}/play#combat=${started.combatId}&token=`), genuine);
+    const gmView = await open("obr-gm");
+    await gmView.waitForFunction(() => document.querySelector("#play").getAttribute("src"), null, { timeout: TIMEOUT });
+    assert.ok((await frameSrc(gmView)).startsWith(`${MELEE}/play#combat=${started.combatId}&token=`));
+    // A link Alice seals herself for Chloé's key (her address in it) does not open: the GM did not seal it.
+    await background.close();
+    const chloeKey = (await stored(gm, "obr-stub/player/obr-chloe"))["org.melee.owlbear/key"];
+    await alice.evaluate(async ([sealedKey, to, address, combat]) => {
+      const curve = { name: "ECDH", namedCurve: "P-256" };
+      const b64 = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
+      const own = await crypto.subtle.generateKey(curve, true, ["deriveKey"]);
+      const theirs = await crypto.subtle.importKey("raw", Uint8Array.from(atob(to), (c) => c.charCodeAt(0)), curve, false, []);
+      const key = await crypto.subtle.deriveKey({ name: "ECDH", public: theirs }, own.privateKey, { name: "AES-GCM", length: 256 }, false, ["encrypt"]);
+      const iv = crypto.getRandomValues(new Uint8Array(12));
+      const link = JSON.stringify({ token: "not-a-token", address, combat, combatant: "aline" });
+      const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, new TextEncoder().encode(link));
+      const sealed = JSON.parse(localStorage.getItem(sealedKey));
+      sealed["obr-chloe"] = { combatant: "aline", to, from: b64(await crypto.subtle.exportKey("raw", own.publicKey)), iv: b64(iv), data: b64(data) };
+      localStorage.setItem(sealedKey, JSON.stringify(sealed));
+    }, [`obr-stub/room/${SEALED_KEY}`, chloeKey, evil, started.combatId]);
+    await chloe.waitForSelector("#waiting", { state: "visible", timeout: TIMEOUT });
+    assert.equal(await chloe.locator("#play").isHidden(), true);
+    background = await open("obr-gm", "background.html"); // back, it seals Chloé's own link again
+    await chloe.waitForFunction((url) => document.querySelector("#play").getAttribute("src") === url, genuine, { timeout: TIMEOUT });
+    assert.deepEqual(asked, []);
+    for (const page of [alice, chloe, gmView]) await page.close();
+  } finally {
+    attacker.close();
+  }
 });
 
 test("the GM joins a combat by its id and GM token: a player's token is minted for their link", async () => {

@@ -4,7 +4,7 @@ var __export = (target, all) => {
     __defProp(target, name, { get: all[name], enumerable: true });
 };
 
-// ../../clients/typescript/dist/errors.js
+// ../../../../main/clients/typescript/dist/errors.js
 var MeleeProblem = class _MeleeProblem extends Error {
   status;
   type;
@@ -101,7 +101,7 @@ function parseRetryAfter(value) {
   return Number.isNaN(date) ? void 0 : Math.max(0, (date - Date.now()) / 1e3);
 }
 
-// ../../clients/typescript/dist/sse.js
+// ../../../../main/clients/typescript/dist/sse.js
 var SseParser = class {
   buffer = "";
   event = "";
@@ -151,7 +151,7 @@ var SseParser = class {
   }
 };
 
-// ../../clients/typescript/dist/client.js
+// ../../../../main/clients/typescript/dist/client.js
 var MAX_STREAM_FAILURES = 3;
 function newIdempotencyKey() {
   const webCrypto = globalThis.crypto;
@@ -585,7 +585,7 @@ var Follower = class {
   }
 };
 
-// ../../clients/typescript/dist/generated/rulesets.js
+// ../../../../main/clients/typescript/dist/generated/rulesets.js
 var RULESET_IDS = ["age-du-silicium", "dark-earth", "duel-2d6", "sistema-2d6", "space-opera-d100"];
 
 // src/foundry.ts
@@ -959,9 +959,6 @@ function conditionLabels(ruleset, lang) {
   const words = byLang?.condition;
   return words !== null && typeof words === "object" ? words : {};
 }
-function asJson(combat) {
-  return combat;
-}
 function optionDefault(ruleset, option) {
   return ruleset.option_defaults[option];
 }
@@ -969,7 +966,8 @@ function encodeChoice(choice) {
   return choice !== null && typeof choice === "object" ? JSON.stringify(choice) : String(choice);
 }
 function params(legal) {
-  return Object.entries(legal.params).map(([name, value]) => [name, value]);
+  const all = legal.params;
+  return Object.entries(all).filter((entry) => entry[1] !== void 0);
 }
 function sentences(entry) {
   return entry.events.map((event) => event.text).filter((t) => typeof t === "string" && t !== "");
@@ -1009,9 +1007,7 @@ function statusId(condition) {
   return `${STATUS_PREFIX}${condition}`;
 }
 function conditionCodes(combatant) {
-  const conditions = Array.isArray(combatant.conditions) ? combatant.conditions : [];
-  const codes = conditions.map((c) => c !== null && typeof c === "object" && !Array.isArray(c) ? c.code : c);
-  return [...new Set(codes.filter((c) => typeof c === "string" && c !== ""))];
+  return [...new Set(combatant.conditions.map((c) => c.code).filter((code) => code !== ""))];
 }
 var ICONS = {
   dead: "icons/svg/skull.svg",
@@ -1288,7 +1284,7 @@ var MeleeTable = class _MeleeTable {
     };
     this.opened.set(`${created.id}:gm`, gmToken);
     await this.saveSnapshot(created.id, await this.trySnapshot(this.client(gmToken), created.id));
-    await this.mirror(combat, state, asJson(created)).catch((e) => this.fail(e));
+    await this.mirror(combat, state, created).catch((e) => this.fail(e));
     await combat.setState(state);
     this.follow(combat, state, gmToken);
     this.host.notify("info", this.t("Info.Started", { ruleset: ruleset.name }));
@@ -1335,8 +1331,7 @@ var MeleeTable = class _MeleeTable {
     const ruleset = await this.ruleset(state.ruleset);
     this.host.addStatusEffects(statusEffects(conditionLabels(ruleset, state.lang)));
     const health = parseHealthSetting(this.host.setting("health"));
-    const fighters = Array.isArray(melee.combatants) ? melee.combatants : [];
-    for (const fighter of fighters) {
+    for (const fighter of melee.combatants) {
       const actor = combat.combatants.find((c) => c.id === fighter.id)?.actor;
       if (!actor) continue;
       const id = String(fighter.id);
@@ -1348,9 +1343,7 @@ var MeleeTable = class _MeleeTable {
       }
       for (const status of wanted) if (!actor.statuses.includes(status)) await combat.setStatus(id, status, true);
     }
-    const awaiting = Array.isArray(melee.awaiting) ? melee.awaiting : [];
-    const round = typeof melee.round === "number" ? melee.round : 1;
-    await combat.setTurn(turnOf(awaiting, combat.combatants.map((c) => c.id)), round);
+    await combat.setTurn(turnOf(melee.awaiting, combat.combatants.map((c) => c.id)), melee.round);
   }
   /** A GM's client at start-up: a fight Melee no longer has is restored from its snapshot, then followed. */
   async resume(combat) {
@@ -1407,7 +1400,7 @@ var MeleeTable = class _MeleeTable {
       next.status = now.status;
       next.version = now.version;
       next.awaiting = now.awaiting;
-      await this.mirror(combat, next, asJson(now)).catch((e) => this.fail(e));
+      await this.mirror(combat, next, now).catch((e) => this.fail(e));
       await this.saveSnapshot(state.combatId, now.status === "over" ? null : await this.trySnapshot(client, state.combatId));
     }
     await combat.setState(next);
@@ -1479,7 +1472,7 @@ var MeleeTable = class _MeleeTable {
           required: p.required,
           choices: p.choices.map((c) => ({ value: encodeChoice(c), label: this.choice(ruleset, state, name, c) }))
         });
-      } else if (p.type === "array" && p.items) {
+      } else if (p.type === "array" && "items" in p && p.items) {
         p.items.forEach((item, i) => {
           fields.push({
             name: `${name}.${i}`,
@@ -1529,7 +1522,7 @@ var MeleeTable = class _MeleeTable {
         if (Object.keys(value).length) action[name] = value;
         continue;
       }
-      if (p.type === "array" && p.items) {
+      if (p.type === "array" && "items" in p && p.items) {
         const picked = p.items.map((item, i) => item.choices?.find((c) => encodeChoice(c) === values[`${name}.${i}`])).filter((c) => c !== void 0);
         if (picked.length) action[name] = picked;
         continue;
