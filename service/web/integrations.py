@@ -26,7 +26,7 @@ import io
 import json
 import time
 import zipfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from flask import Response, current_app, request, send_from_directory
 from flask.views import MethodView
@@ -151,9 +151,12 @@ class OwlbearFiles(MethodView):
         responses={200: {"description": "The file, with its content type."}},
     )
     def get(self, filename: str):
-        if filename == "README.md":  # the folder's note for developers, not a file of the extension
-            abort(404, message=f"The Owlbear Rodeo extension has no file {filename}.")
+        # Only the kinds of file a built extension has: the folder's README.md (a note for developers)
+        # is not served, however the path spells it ("x/../README.md", "./README.md").
+        kind = TYPES.get(PurePosixPath(filename).suffix.lower())
+        if kind is None:
+            abort(404, message="The Owlbear Rodeo extension has no such file.")
         try:
-            return send_from_directory(OWLBEAR, filename, mimetype=TYPES.get(Path(filename).suffix.lower()))
+            return send_from_directory(OWLBEAR, filename, mimetype=kind)
         except NotFound:
-            abort(404, message=f"The Owlbear Rodeo extension has no file {filename}.")
+            abort(404, message="The Owlbear Rodeo extension has no such file.")

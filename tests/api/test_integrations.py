@@ -135,10 +135,12 @@ def test_owlbear_files_are_served_with_their_type_and_a_missing_one_is_a_404_pro
         answer = client.get(f"/integrations/owlbear-rodeo/{name}", headers={"Origin": "https://www.owlbear.rodeo"})
         assert answer.status_code == 200 and answer.mimetype == mimetype, name
         assert answer.headers["Access-Control-Allow-Origin"] == "*"
-    for missing in ("nothing.js", "../foundry-vtt/module.json", "README.md"):
+    # The folder's README.md is a note for developers, however the path spells it.
+    readme = ("README.md", "./README.md", "assets/../README.md", "README.md/.", "%2e/README.md")
+    for missing in ("nothing.js", "../foundry-vtt/module.json", *readme):
         answer = client.get(f"/integrations/owlbear-rodeo/{missing}")
         assert answer.status_code == 404 and answer.mimetype == "application/problem+json", missing
-        assert answer.get_json()["detail"] == f"The Owlbear Rodeo extension has no file {missing}."
+        assert answer.get_json()["detail"] == "The Owlbear Rodeo extension has no such file."
 
 
 def test_the_served_folders_exist_and_are_package_data():

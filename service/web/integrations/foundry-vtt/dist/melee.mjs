@@ -4,7 +4,7 @@ var __export = (target, all) => {
     __defProp(target, name, { get: all[name], enumerable: true });
 };
 
-// ../../../../main/clients/typescript/dist/errors.js
+// ../../clients/typescript/dist/errors.js
 var MeleeProblem = class _MeleeProblem extends Error {
   status;
   type;
@@ -101,7 +101,7 @@ function parseRetryAfter(value) {
   return Number.isNaN(date) ? void 0 : Math.max(0, (date - Date.now()) / 1e3);
 }
 
-// ../../../../main/clients/typescript/dist/sse.js
+// ../../clients/typescript/dist/sse.js
 var SseParser = class {
   buffer = "";
   event = "";
@@ -151,7 +151,7 @@ var SseParser = class {
   }
 };
 
-// ../../../../main/clients/typescript/dist/client.js
+// ../../clients/typescript/dist/client.js
 var MAX_STREAM_FAILURES = 3;
 function newIdempotencyKey() {
   const webCrypto = globalThis.crypto;
@@ -585,7 +585,7 @@ var Follower = class {
   }
 };
 
-// ../../../../main/clients/typescript/dist/generated/rulesets.js
+// ../../clients/typescript/dist/generated/rulesets.js
 var RULESET_IDS = ["age-du-silicium", "dark-earth", "duel-2d6", "sistema-2d6", "space-opera-d100"];
 
 // src/foundry.ts
