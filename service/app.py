@@ -55,7 +55,9 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
         if not settings.secret_key:
             # Its generated secret outlives the process in a local file (adapters/secret_file.py), read
             # now: a file that cannot be read stops the start rather than every saved snapshot later.
-            app.extensions[SECRET_STORE] = secret_file.load_or_create(settings.data_dir)
+            # None (said in the log) when the folder cannot hold it: the store generates one, as before.
+            if kept := secret_file.load_or_create(settings.data_dir):
+                app.extensions[SECRET_STORE] = kept
     # The store every view reaches (requests.store()), timed and logged by the observing adapter.
     app.extensions["melee.store"] = observed(
         store

@@ -16,6 +16,10 @@ service/settings.py), and reads it back at the next start.
 - A file that cannot be read, or that does not hold such a key, stops the
   start with a ``SecretFileError`` naming the file and what to do: a new key
   would silently leave every saved snapshot unopenable.
+- A folder that cannot hold the file (not creatable, read-only: a container
+  image whose home is not writable) is said in the log as a warning, and the
+  secret is then generated in the process, as before: nothing was ever
+  sealed under a file that never existed.
 
 ``FileSecret`` is the ``SecretStore`` of ``Sealing`` (sealing.py) for that
 secret: read once at start, the same for the whole life of the process.
@@ -76,16 +80,21 @@ def _read(path: Path) -> bytes:
     return bytes.fromhex(key)
 
 
+class _Unwritable(Exception):
+    """The folder cannot hold a new file (not creatable, read-only, no hard links): ``reason`` says why."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
 def _create(folder: Path, path: Path) -> bool:
     """Write a new key to ``path`` unless another process did first; True when this one did."""
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         descriptor, temporary = _temporary(folder)
     except OSError as error:
-        raise SecretFileError(
-            f"The server secret cannot be kept in {folder} ({error.strerror}). Set MELEE_DATA_DIR to a folder "
-            "the user running Melee can write, or set SECRET_KEY (docs/operations.md)."
-        ) from None
+        raise _Unwritable(error.strerror or type(error).__name__) from None
     try:
         with os.fdopen(descriptor, "w", encoding="ascii") as file:
             file.write(secrets.token_hex(32) + "\n")
@@ -95,6 +104,8 @@ def _create(folder: Path, path: Path) -> bool:
             os.link(temporary, path)  # fails if the name exists: the first writer's key is kept
         except FileExistsError:
             return False
+        except OSError as error:
+            raise _Unwritable(error.strerror or type(error).__name__) from None
         return True
     finally:
         os.unlink(temporary)
@@ -109,23 +120,34 @@ def _temporary(folder: Path) -> tuple[int, str]:
             continue
 
 
-def load_or_create(folder: str | os.PathLike[str]) -> FileSecret:
+def load_or_create(folder: str | os.PathLike[str]) -> FileSecret | None:
     """The secret of ``folder/server-secret``, generated and written there if the file is missing.
 
-    Raises ``SecretFileError`` when the file is unreadable or corrupt, or cannot be created."""
+    Raises ``SecretFileError`` when the file is there but unreadable or corrupt. None, with a
+    warning in the log, when there is no file and the folder cannot hold one (not creatable,
+    read-only): the secret is then generated in the process, as it was before this file."""
     folder = Path(folder).expanduser()
     path = folder / FILE_NAME
     created = False
     try:
         secret = _read(path)
     except (FileNotFoundError, NotADirectoryError):
-        created = _create(folder, path)
+        try:
+            created = _create(folder, path)
+        except _Unwritable as unwritable:
+            log.warning(
+                "SECRET_KEY is not set and the server secret cannot be kept in %s (%s): this process generates "
+                "its own, so the snapshots saved from it will not open after a restart. Set MELEE_DATA_DIR to "
+                "a folder the user running Melee can write, or set SECRET_KEY.",
+                folder,
+                unwritable.reason,
+            )
+            return None
         secret = _read(path)
-    found = FileSecret(path, secret, created)
     log.info(
         "SECRET_KEY is not set: the generated server secret is %s %s; snapshots saved from this server "
         "open after a restart as long as that file is kept. Set SECRET_KEY to use a secret of your own.",
         "kept in a new file," if created else "read from",
         path,
     )
-    return found
+    return FileSecret(path, secret, created)
