@@ -8,7 +8,9 @@ else ``$XDG_DATA_HOME/melee``, else ``~/.local/share/melee``;
 service/settings.py), and reads it back at the next start.
 
 - The file holds 64 hexadecimal digits (256 random bits from ``secrets``) and
-  a newline. It is written to a temporary file of mode 0600 in the folder,
+  a newline; those digits are the secret, used as ``SECRET_KEY``'s text is,
+  so that ``SECRET_KEY`` (or ``SECRET_KEY_FALLBACKS``) set to the file's
+  content opens what was sealed under it. It is written to a temporary file of mode 0600 in the folder,
   then linked to its name, which fails if another process created it first:
   a reader never sees half a key, and two processes starting together end
   with the same one.
@@ -77,7 +79,9 @@ def _read(path: Path) -> bytes:
     key = text.strip()
     if not _KEY.fullmatch(key):
         raise _problem(path, "does not hold a key (64 hexadecimal digits)")
-    return bytes.fromhex(key)
+    # The digits themselves are the secret, as SECRET_KEY's text is: SECRET_KEY (or SECRET_KEY_FALLBACKS)
+    # set to the file's content opens what the file's key sealed.
+    return key.encode()
 
 
 class _Unwritable(Exception):

@@ -44,7 +44,7 @@ def test_a_new_secret_file_is_private_and_its_folder_too(tmp_path, caplog):
     assert mode(folder) == 0o700
     text = path.read_text()
     assert len(text) == 65 and text.endswith("\n")  # 64 hexadecimal digits (32 bytes) and a newline
-    assert found.secret == bytes.fromhex(text.strip())
+    assert found.secret == text.strip().encode()  # the digits, as SECRET_KEY's text is used
     assert [name for name in os.listdir(folder)] == ["server-secret"]  # no temporary file left
     # One line says where the key lives, never the key.
     assert str(path) in caplog.text and "SECRET_KEY is not set" in caplog.text
@@ -130,6 +130,18 @@ def test_a_snapshot_saved_before_a_restart_opens_after_it(tmp_path):
     assert after.post("/combats", json={"snapshot": snapshot}).status_code == 201
     elsewhere = app_on(tmp_path / "elsewhere")  # another folder: another key
     assert elsewhere.post("/combats", json={"snapshot": snapshot}).status_code == 422
+
+
+def test_the_file_content_as_secret_key_or_fallback_opens_what_the_file_sealed(tmp_path):
+    before = app_on(tmp_path)
+    example = before.get("/rulesets/age-du-silicium").get_json()["example"]["combat"]
+    response = before.post("/combats", json=example)
+    snapshot = before.get(f"{response.headers['Location']}/snapshot").get_json()["snapshot"]
+    content = (tmp_path / "server-secret").read_text().strip()
+    as_key = app_on(tmp_path / "a", secret_key=content)
+    assert as_key.post("/combats", json={"snapshot": snapshot}).status_code == 201
+    as_fallback = app_on(tmp_path / "b", secret_key="a new one", secret_key_fallbacks=(content,))
+    assert as_fallback.post("/combats", json={"snapshot": snapshot}).status_code == 201
 
 
 def test_a_configured_secret_key_wins(tmp_path):
