@@ -58,12 +58,11 @@ class FileSecret:
         return self.secret
 
 
-def _problem(path: Path, what: str) -> SecretFileError:
+def _problem(path: Path, what: str, fix: str) -> SecretFileError:
     return SecretFileError(
         f"The server secret file {path} {what}. Without it, the snapshots saved from this server cannot be "
-        "resumed. Fix its permissions (the user running Melee must read it), restore it from a backup, or "
-        "delete it to generate a new key (snapshots saved before then will no longer open); or set SECRET_KEY, "
-        "which is then used instead (docs/operations.md)."
+        f"resumed. {fix}, or delete it to generate a new key (snapshots saved before then will no longer open); "
+        "or set SECRET_KEY, which is then used instead (docs/operations.md)."
     )
 
 
@@ -75,10 +74,11 @@ def _read(path: Path) -> bytes:
         raise
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else "holds bytes that are not text"
-        raise _problem(path, f"cannot be read ({reason})") from None
+        fix = "Let the user running Melee read it" if isinstance(error, PermissionError) else "Restore it from a backup"
+        raise _problem(path, f"cannot be read ({reason})", fix) from None
     key = text.strip()
     if not _KEY.fullmatch(key):
-        raise _problem(path, "does not hold a key (64 hexadecimal digits)")
+        raise _problem(path, "does not hold a key (64 hexadecimal digits)", "Restore it from a backup")
     # The digits themselves are the secret, as SECRET_KEY's text is: SECRET_KEY (or SECRET_KEY_FALLBACKS)
     # set to the file's content opens what the file's key sealed.
     return key.encode()

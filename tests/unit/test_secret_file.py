@@ -84,8 +84,11 @@ def test_a_corrupt_file_stops_the_start_and_is_kept(tmp_path, content, reason):
     with pytest.raises(SecretFileError) as raised:
         app_on(tmp_path)
     message = str(raised.value)
-    assert f"The server secret file {path} {reason}." in message
-    assert "set SECRET_KEY" in message
+    assert message == (
+        f"The server secret file {path} {reason}. Without it, the snapshots saved from this server cannot be "
+        "resumed. Restore it from a backup, or delete it to generate a new key (snapshots saved before then will "
+        "no longer open); or set SECRET_KEY, which is then used instead (docs/operations.md)."
+    )
     assert path.read_bytes() == (content if isinstance(content, bytes) else content.encode())  # not replaced
 
 
@@ -103,7 +106,8 @@ def test_a_file_without_read_permission_stops_the_start(tmp_path):
     path.chmod(0)
     with pytest.raises(SecretFileError) as raised:
         load_or_create(tmp_path)
-    assert f"The server secret file {path} cannot be read (Permission denied)." in str(raised.value)
+    assert f"The server secret file {path} cannot be read (Permission denied). " in str(raised.value)
+    assert "Let the user running Melee read it, or delete it" in str(raised.value)
 
 
 def test_a_folder_that_cannot_hold_the_file_is_said_and_the_secret_stays_in_the_process(tmp_path, caplog):
