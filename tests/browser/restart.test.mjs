@@ -12,12 +12,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launch, logHas, noOverflow, seat, text } from "./lib.mjs";
+import { TIMEOUT, launch, logHas, noOverflow, seat, text } from "./lib.mjs";
 import { checkCardsAndLog, playToTheEnd } from "./play-helpers.mjs";
 
 const root = process.argv[2];
 const python = process.env.MELEE_PYTHON || join(root, ".venv/bin/python");
-const WAIT = 60000; // a ceiling on each wait for a state (a loaded 2-core machine); the waits end when the state is there
+const WAIT = TIMEOUT; // 60 s: a ceiling on each wait for a state (lib.mjs, play-helpers.mjs use it too)
 const READY_WITHIN = 120000; // gunicorn's start on that machine
 
 const WORDS = {
