@@ -160,8 +160,9 @@ class Settings:
     # 503 and Retry-After, so that live play keeps the other threads.
     costly_requests_per_worker: int = 1
     api_keys: tuple[str, ...] = ()
-    # Seals the tokens a retried creation shows again; unset, a generated
-    # secret is kept in Redis (docs/security.md). The same in every process.
+    # Seals the tokens a retried creation shows again and the snapshots; unset, a
+    # generated secret is kept in Redis, or without Redis in data_dir's server-secret
+    # file (docs/operations.md#the-server-secret). The same in every process.
     secret_key: str = ""
     # Former secrets (SECRET_KEY_FALLBACKS, comma-separated): snapshots and
     # sealed records they sealed still open, so SECRET_KEY can be rotated.
