@@ -42,7 +42,7 @@ _KEY = re.compile(r"[0-9a-f]{64}")
 
 
 class SecretFileError(RuntimeError):
-    """The server-secret file cannot be read, written, or does not hold a key."""
+    """The server-secret file is there but cannot be read, or does not hold a key."""
 
 
 class FileSecret:
