@@ -9,7 +9,9 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
 from . import api, codec, web
+from .adapters import secret_file
 from .api import bodies, budget, cors, headers, limits, stream
+from .api.requests import SECRET_STORE
 from .embedded_guard import refuse_several_workers
 from .observability import init_app as init_observability
 from .observability import logs as observability_logs
@@ -50,6 +52,12 @@ def create_app(settings: Settings | None = None, store: CombatStore | None = Non
     app.extensions["melee.settings"] = settings
     if store is None and not settings.redis_url:
         refuse_several_workers()  # the embedded store: one process (embedded_guard.py)
+        if not settings.secret_key:
+            # Its generated secret outlives the process in a local file (adapters/secret_file.py), read
+            # now: a file that cannot be read stops the start rather than every saved snapshot later.
+            # None (said in the log) when the folder cannot hold it: the store generates one, as before.
+            if kept := secret_file.load_or_create(settings.data_dir):
+                app.extensions[SECRET_STORE] = kept
     # The store every view reaches (requests.store()), timed and logged by the observing adapter.
     app.extensions["melee.store"] = observed(
         store

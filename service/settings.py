@@ -10,6 +10,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import ClassVar
 
 
@@ -131,6 +132,19 @@ def _redis_url(env: Mapping[str, str]) -> str | None:
     return url
 
 
+def resolve_data_dir(env: Mapping[str, str]) -> str:
+    """The local folder of the embedded default's generated server secret (service/adapters/secret_file.py):
+    MELEE_DATA_DIR, else $XDG_DATA_HOME/melee (an absolute XDG_DATA_HOME only, as the XDG specification
+    says), else ~/.local/share/melee."""
+    chosen = env.get("MELEE_DATA_DIR", "").strip()
+    if chosen:
+        return chosen
+    xdg = env.get("XDG_DATA_HOME", "").strip()
+    if xdg and os.path.isabs(xdg):
+        return os.path.join(xdg, "melee")
+    return str(Path.home() / ".local" / "share" / "melee")
+
+
 def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str | None:
     raw = env.get(name)
     if raw in (None, ""):
@@ -165,12 +179,16 @@ class Settings:
     # 503 and Retry-After, so that live play keeps the other threads.
     costly_requests_per_worker: int = 1
     api_keys: tuple[str, ...] = ()
-    # Seals the tokens a retried creation shows again; unset, a generated
-    # secret is kept in Redis (docs/security.md). The same in every process.
+    # Seals the tokens a retried creation shows again and the snapshots; unset, a
+    # generated secret is kept in Redis, or without Redis in data_dir's server-secret
+    # file (docs/operations.md#the-server-secret). The same in every process.
     secret_key: str = ""
     # Former secrets (SECRET_KEY_FALLBACKS, comma-separated): snapshots and
     # sealed records they sealed still open, so SECRET_KEY can be rotated.
     secret_key_fallbacks: tuple[str, ...] = ()
+    # Where the embedded default (no REDIS_URL) keeps the secret it generates when SECRET_KEY is
+    # not set, so that snapshots open after a restart (MELEE_DATA_DIR; docs/operations.md).
+    data_dir: str = field(default_factory=lambda: resolve_data_dir(os.environ))
     # The largest body POST /combats takes to restore a snapshot (MAX_SNAPSHOT_BYTES).
     max_snapshot_bytes: int = 2 * 1024 * 1024
     # How old a snapshot may be to restore (MAX_SNAPSHOT_AGE_DAYS), and so how long a
@@ -227,6 +245,8 @@ class Settings:
         "API_KEYS",
         "SECRET_KEY",
         "SECRET_KEY_FALLBACKS",
+        "MELEE_DATA_DIR",
+        "XDG_DATA_HOME",
         "MAX_SNAPSHOT_BYTES",
         "MAX_SNAPSHOT_AGE_DAYS",
         "IDEMPOTENCY_TTL_SECONDS",
@@ -271,6 +291,7 @@ class Settings:
             api_keys=tuple(k.strip() for k in env.get("API_KEYS", "").split(",") if k.strip()),
             secret_key=env.get("SECRET_KEY", ""),
             secret_key_fallbacks=tuple(k.strip() for k in env.get("SECRET_KEY_FALLBACKS", "").split(",") if k.strip()),
+            data_dir=resolve_data_dir(env),
             max_snapshot_bytes=_int(env, "MAX_SNAPSHOT_BYTES", 2 * 1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
             max_snapshot_age_days=_int(env, "MAX_SNAPSHOT_AGE_DAYS", 30, 1, 365),
             idempotency_ttl_seconds=_int(env, "IDEMPOTENCY_TTL_SECONDS", 86400, 60, 90 * 86400),

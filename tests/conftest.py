@@ -8,8 +8,11 @@ stops the shared server.
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
+import shutil
+import tempfile
 
 import fakeredis
 import pytest
@@ -19,6 +22,11 @@ from flask.testing import FlaskClient
 from service.app import create_app
 from service.settings import Settings
 from service.store import CombatStore
+
+# The embedded default keeps its generated server secret in MELEE_DATA_DIR (service/adapters/secret_file.py):
+# a folder of the suite's own, which the servers it starts inherit, so that no test writes to the real home.
+os.environ["MELEE_DATA_DIR"] = tempfile.mkdtemp(prefix="melee-test-data-")
+atexit.register(shutil.rmtree, os.environ["MELEE_DATA_DIR"], True)
 
 REDIS_URL = os.environ.get("REDIS_URL")
 TTL = 3600

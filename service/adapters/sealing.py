@@ -11,7 +11,8 @@
   opened also under the old secrets of ``SECRET_KEY_FALLBACKS``.
 
 The server secret is ``SECRET_KEY`` or, when it is not set, one generated
-by the first worker and kept in Redis for all (docs/security.md). Each
+by the first worker and kept in Redis for all (docs/security.md); without
+Redis (the embedded default), one kept in a local file (secret_file.py). Each
 process keeps the generated one once read (one ``Sealing`` per process:
 service/api/requests.py builds it); so that every process agrees
 after Redis lost it (a restart without persistence, a flush, a failover to
@@ -36,7 +37,8 @@ from ..crypto.snapshots import SnapshotSealer
 
 
 class SecretStore(Protocol):
-    """Where the generated secret is kept for every process (the store: service/store/idempotency.py)."""
+    """Where the generated secret is kept for every process (the store: service/store/idempotency.py;
+    the embedded default's file: secret_file.py)."""
 
     def server_secret(self, held: bytes | None = None) -> bytes: ...
 

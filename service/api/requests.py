@@ -11,6 +11,9 @@ from ..store import CombatStore
 from .bodies import UnusableJson, parsed_body, unusable
 
 SEALING = "melee.sealing"
+# Where the generated server secret is kept when not in the store: the embedded default's file
+# (adapters/secret_file.py, set by the app factory).
+SECRET_STORE = "melee.secret-store"
 
 
 def store() -> CombatStore:
@@ -19,11 +22,13 @@ def store() -> CombatStore:
 
 def sealing() -> Sealing:
     """The process's sealer (the Sealer port; its SnapshotSealer), built on first use
-    from the settings and the store, which keeps a generated secret for every process."""
+    from the settings and the store, which keeps a generated secret for every process (the
+    embedded default: a local file instead)."""
     found = current_app.extensions.get(SEALING)
     if found is None:
         settings = current_app.extensions["melee.settings"]
-        found = current_app.extensions[SEALING] = Sealing(store(), settings.secret_key, settings.secret_key_fallbacks)
+        secrets = current_app.extensions.get(SECRET_STORE) or store()
+        found = current_app.extensions[SEALING] = Sealing(secrets, settings.secret_key, settings.secret_key_fallbacks)
     return found
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,21 @@ def test_a_fight_saved_to_a_file_is_resumed_on_a_fresh_page_and_finished(base, b
 
 def test_play_sends_keyed_actions_and_no_token_in_a_url(base, browser_ready):
     assert "1 passed, 0 failed" in run_node("sdk.test.mjs", base, browser_ready)
+
+
+def test_a_saved_fight_is_resumed_after_the_default_server_restarted(browser_ready):
+    """restart.test.mjs starts, stops and restarts the default server itself (the command of
+    ./scripts/serve, no REDIS_URL, no SECRET_KEY, a MELEE_DATA_DIR of its own), in en, fr and pt."""
+    done = subprocess.run(
+        ["node", "restart.test.mjs", str(ROOT)],
+        cwd=HERE,
+        env={**os.environ, **browser_ready, "MELEE_PYTHON": sys.executable},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "restart: 3 passed, 0 failed" in done.stdout
 
 
 def test_the_page_has_every_text_in_every_language():

@@ -382,8 +382,8 @@ ROOMS: dict[str, frozenset[str]] = {
     "service.embedded_guard": frozenset(),
     "service.gunicorn_errors": frozenset(),
     "service.app": frozenset(
-        {"service.api", "service.codec", "service.embedded_guard", "service.observability", "service.settings"}
-        | {"service.store", "service.web"}
+        {"service.adapters", "service.api", "service.codec", "service.embedded_guard", "service.observability"}
+        | {"service.settings", "service.store", "service.web"}
     ),
     "service.openapi": frozenset({"service.app", "service.settings", "service.store"}),
 }
