@@ -41,6 +41,14 @@ try {
     await route.abort("connectionreset");
   });
   assert.equal(await playToTheEnd(page, "the lost answer", 1), 1);
+  // The live log may show the applied action before the SDK's retry (after its backoff) is sent:
+  // wait for that second send, then for the page's answer to it.
+  const posts = () => requests.filter((r) => r.method() === "POST" && /\/actions$/.test(new URL(r.url()).pathname));
+  for (const deadline = Date.now() + TIMEOUT; posts().length < 2; ) {
+    assert.ok(Date.now() < deadline, "the lost answer's action was never sent again");
+    await page.waitForTimeout(50);
+  }
+  await posts()[1].response();
   await page.unroute("**/combats/*/actions");
   assert.equal(await page.textContent("#version"), "2"); // start (1) + the action once (2), not twice
   await logHas(page, 2);
