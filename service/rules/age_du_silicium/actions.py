@@ -12,7 +12,7 @@ from ..state import Action
 from .attacks import attack
 from .checks import Test, roll_test
 from .declarations import check_reason_target, choose_frenzy, declare, retest_refusal, standing_check
-from .opening import calme_chance, numbers_modifier
+from .opening import calme_test, numbers_modifier
 from .reactions import react
 from .rounds import add_reaction, available_reactions, current_slot, finish_slot, own_slot, run
 from .state import Res, SiliciumCombatant
@@ -57,7 +57,7 @@ def reason(res: Res, actor: SiliciumCombatant, action: Action) -> None:
         modifiers = {key: value for key, value in situation.items() if value < 0}
     modifiers["gm"] = action["modifier"]
     modifiers = {k: v for k, v in modifiers.items() if v}
-    test = roll_test(res, calme_chance(target, modifiers), f"Calme retest {target['id']}", target)
+    test, modifiers = calme_test(res, target, modifiers, f"Calme retest {target['id']}")
     target["retested_round"] = res.state["round"]
     res.emit("calme_retest", actor=actor["id"], target=target["id"], modifiers=modifiers, **test.as_params())
     if test.success:
