@@ -14,7 +14,7 @@ from .checks import Test, roll_test
 from .declarations import check_reason_target, choose_frenzy, declare, retest_refusal, standing_check
 from .opening import calme_test, numbers_modifier
 from .reactions import react
-from .rounds import add_reaction, available_reactions, current_slot, finish_slot, own_slot, run
+from .rounds import add_reaction, available_reactions, current_slot, finish_slot, initiative_changed, own_slot, run
 from .state import Res, SiliciumCombatant
 from .status import FRENZY, IMMOBILISED, condition, enemies, frenzy, is_standing, refuse, standing_sides
 from .tables import BREAK_FREE_SKILL, EXPERIENCE
@@ -129,6 +129,8 @@ def forgo(res: Res, actor: SiliciumCombatant, action: Action) -> None:
 def adjusted(res: Res, target: SiliciumCombatant, action: Action, changes: dict[str, Any]) -> bool:
     """The GM's adjust: what Blessures mean, and this ruleset's older fields (add/remove conditions, set Blessures)."""
     before = changes.get("blessures", target["blessures"])
+    if changes.get("initiative", target["initiative"]) != target["initiative"]:
+        initiative_changed(res, target)
     if not (action["add"] or action["remove"] or action["blessures"] is not None):
         blessures_adjusted(res, target, before)
         return False

@@ -88,7 +88,7 @@ def declare(res: Res, actor: SiliciumCombatant, action: Action) -> None:
             f"declarations go in increasing Initiative; waiting for {declarer['id'] if declarer else 'nobody'}",
             field="actor",
         )
-    planned = plan(actor)
+    planned = plan(state, actor)
     open_slots = [s for s in planned if s["constraint"] != "lost"]
     declared = action["actions"]
     if len(declared) != len(open_slots):

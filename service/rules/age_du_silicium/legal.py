@@ -84,7 +84,7 @@ def _slots(state: SiliciumCombat, actor: SiliciumCombatant) -> list[dict[str, An
     """One listed spec per action to declare: each a choice of whole entries (kind, target, weapon)."""
     weapons = [None, *(w["id"] for w in actor["sheet"]["weapons"])]
     items = []
-    for index, slot in enumerate(s for s in plan(actor) if s["constraint"] != "lost"):
+    for index, slot in enumerate(s for s in plan(state, actor) if s["constraint"] != "lost"):
         entries = []
         for kind in _allowed_kinds(actor, slot["constraint"] == "defensive"):
             if kind == "attack":

@@ -384,4 +384,3 @@ def test_a_gm_malus_on_the_retest_adds_to_the_gm_s_reason_modifier_and_the_situa
     retest = params(entry, "calme_retest")
     assert retest["modifiers"] == {"baptism_of_fire": -20, "gm": -5, "gm_modifier": -10}
     assert (retest["chance"], retest["success"]) == (15, True)
-
