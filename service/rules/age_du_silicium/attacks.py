@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import add, has
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, RulesError
 from ..state import Action
 from .checks import roll_test
 from .declarations import check_attack_target, check_kind
 from .modifiers import attack_modifiers, mode
 from .rounds import available_reactions, current_slot, defences, finish_slot, own_slot
 from .state import PendingAttack, Res, SiliciumCombat, SiliciumCombatant
-from .status import DISARMED, IMMOBILISED, is_standing
+from .status import DISARMED, IMMOBILISED, is_standing, raise_refusal
 from .weapons import skill, usable_weapon
 from .wounds import wound
 
@@ -100,12 +100,21 @@ def attack(res: Res, attacker: SiliciumCombatant, action: Action) -> None:
     shoot(res, pending)
 
 
+def full_auto_refusal(options: dict[str, Any], weapon: dict[str, Any]) -> RulesError | None:
+    """Why ``weapon`` may not fire full automatic in this combat, or None: the attack refuses with it,
+    legal.py lists the full_auto entries with it."""
+    if options["full_auto"] == "off":
+        return ActionNotAllowed(
+            "full automatic fire is not played in this combat (option full_auto)", field="full_auto"
+        )
+    if mode(weapon) != "ranged" or not weapon["full_auto"]:
+        return InvalidAction(f"{weapon['name']} cannot fire full automatic", field="full_auto")
+    return None
+
+
 def full_auto(res: Res, weapon: dict[str, Any], action: Action) -> dict[str, Any]:
     """The house reading of Tir automatique (docs, gap G12): n bursts, as a burst with n - 1 extra shots."""
-    if res.options["full_auto"] == "off":
-        raise ActionNotAllowed("full automatic fire is not played in this combat (option full_auto)", field="full_auto")
-    if mode(weapon) != "ranged" or not weapon["full_auto"]:
-        raise InvalidAction(f"{weapon['name']} cannot fire full automatic", field="full_auto")
+    raise_refusal(full_auto_refusal(res.options, weapon))
     if action["burst"] or action["extra_shots"]:
         raise InvalidAction(
             "full automatic fire already sets the bursts and shots: leave burst and extra_shots out", field="full_auto"

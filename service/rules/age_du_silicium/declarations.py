@@ -11,10 +11,9 @@ from __future__ import annotations
 from ..conditions import has
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
 from ..state import Action
-from .rounds import next_declarer, plan, spend_surprise
+from .rounds import aim_refusal, next_declarer, plan, spend_surprise
 from .state import Res, SiliciumCombat, SiliciumCombatant
-from .status import DEAD, FRENZY, condition, frenzy, is_standing, kind_refusal, refuse
-from .tables import MAX_AIM
+from .status import DEAD, FRENZY, condition, frenzy, is_standing, kind_refusal, raise_refusal, refuse
 from .weapons import find_weapon
 
 
@@ -112,8 +111,7 @@ def declare(res: Res, actor: SiliciumCombatant, action: Action) -> None:
             find_weapon(actor, entry["weapon"], f"{field}.weapon")
         if entry["kind"] == "aim":
             aims += 1
-            if aims > MAX_AIM:
-                raise ActionNotAllowed(f"at most {MAX_AIM} actions can be spent aiming", field=f"{field}.kind")
+            raise_refusal(aim_refusal(aims, f"{field}.kind"))
         forced = slot["constraint"] == "defensive"
         state["slots"].append(
             {

@@ -11,6 +11,7 @@ from typing import Any
 from ..errors import ActionNotAllowed, InvalidAction
 from ..state import Action
 from .state import SiliciumCombatant
+from .status import raise_refusal
 from .tables import (
     AIM_CHOICES,
     BURST,
@@ -56,16 +57,23 @@ def _melee(attacker: SiliciumCombatant, weapon: dict[str, Any], action: Action) 
     if "after_projection" in action["situation"] and maneuver != "immobilisation":
         raise InvalidAction("after_projection helps an immobilisation only", field="situation")
     if maneuver is not None:
-        level = attacker["sheet"]["skill_levels"].get(weapon["skill"], 0)
-        if level < MANEUVER_SKILL_LEVEL:
-            raise ActionNotAllowed(
-                f"{maneuver} needs level {MANEUVER_SKILL_LEVEL} in {weapon['skill']} ({attacker['id']} has {level})",
-                field="maneuver",
-            )
+        raise_refusal(maneuver_refusal(attacker, weapon, maneuver))
     return {
         "restricted_space": action["restricted_space"],
         "maneuver": MANEUVERS[maneuver]["modifier"] if maneuver else 0,
     }
+
+
+def maneuver_refusal(attacker: SiliciumCombatant, weapon: dict[str, Any], maneuver: str) -> ActionNotAllowed | None:
+    """Why ``attacker`` may not try ``maneuver`` with ``weapon``, or None (source: special maneuvers need level 1
+    in the weapon's skill): the attack refuses with it, legal.py lists the maneuvers with it."""
+    level = attacker["sheet"]["skill_levels"].get(weapon["skill"], 0)
+    if level < MANEUVER_SKILL_LEVEL:
+        return ActionNotAllowed(
+            f"{maneuver} needs level {MANEUVER_SKILL_LEVEL} in {weapon['skill']} ({attacker['id']} has {level})",
+            field="maneuver",
+        )
+    return None
 
 
 def _ranged(weapon: dict[str, Any], action: Action) -> dict[str, Any]:

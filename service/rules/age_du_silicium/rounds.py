@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import has, next_round, remove
-from ..errors import NotYourTurn
+from ..errors import ActionNotAllowed, NotYourTurn
 from ..state import Awaiting
 from .state import Reaction, Res, SiliciumCombat, SiliciumCombatant
 from .status import (
@@ -62,6 +62,14 @@ def plan(state: SiliciumCombat, combatant: SiliciumCombatant) -> list[dict[str, 
         else:
             slots.append({"number": number, "rank": rank, "constraint": None})
     return slots
+
+
+def aim_refusal(aims: int, field: str = "kind") -> ActionNotAllowed | None:
+    """Why a combatant may not stand at ``aims`` actions of aiming, or None (source: "max 3"): the
+    declaration refuses with it, legal.py lists ``aim`` with it, and an aim beyond it is not counted."""
+    if aims > MAX_AIM:
+        return ActionNotAllowed(f"at most {MAX_AIM} actions can be spent aiming", field=field)
+    return None
 
 
 def spend_surprise(res: Res, combatant: SiliciumCombatant, planned: list[dict[str, Any]]) -> None:
@@ -206,7 +214,8 @@ def _resolve_alone(res: Res, slot: dict[str, Any], actor: SiliciumCombatant) -> 
     elif kind == "defend":
         add_reaction(res, slot, "defend")
     elif kind == "aim":
-        actor["aim"] = min(MAX_AIM, actor["aim"] + 1)
+        if aim_refusal(actor["aim"] + 1) is None:  # the GM may have set the aims since the declaration
+            actor["aim"] += 1
         res.emit("aimed", actor=actor["id"], aim=actor["aim"])
     elif kind == "flee":
         res.emit("fled", actor=actor["id"], description=slot["description"])

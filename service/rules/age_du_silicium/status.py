@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import LEFT, find, has
-from ..errors import ActionNotAllowed
+from ..errors import ActionNotAllowed, RulesError
 from .state import SiliciumCombat, SiliciumCombatant
 from .tables import DEFENSIVE_KINDS
 
@@ -64,6 +64,12 @@ def refuse(refusal: str | None, field: str) -> None:
     """Raise a refusal a check function found (409 action-not-allowed) on ``field``."""
     if refusal is not None:
         raise ActionNotAllowed(refusal, field=field)
+
+
+def raise_refusal(refusal: RulesError | None) -> None:
+    """Raise a refusal a ``*_refusal`` function built with its class and field (dark-earth's pattern)."""
+    if refusal is not None:
+        raise refusal
 
 
 # What an actor may send at the rank of its declared action besides that action.
