@@ -202,3 +202,45 @@ def test_full_auto_is_decided_in_one_place_for_the_options_and_the_action(client
     assert response.status_code == 409
     assert response.get_json()["errors"][0]["pointer"] == "/full_auto"
     assert client.get(location).get_json() == before
+
+
+def test_a_refusal_reads_in_the_reader_s_language(client):
+    """A refusal of this ruleset in English, French and Brazilian Portuguese: the seed's words, names, no ids."""
+    body = {
+        "ruleset": RULESET,
+        "options": {"stress_test": False},
+        "combatants": [
+            _sheet("ana", "a", 60, name="Ana Lopes"),
+            _sheet(
+                "bob",
+                "b",
+                40,
+                weapons=[{"id": "p9", "name": "Pistolet", "kind": "ranged", "skill": "Armes de poing", "damage": 8}],
+            ),
+        ],
+    }
+    location, _ = create(client, body)
+    act(client, location, {"type": "declare", "actor": "bob", "actions": [{"kind": "other"}]})
+    act(client, location, {"type": "declare", "actor": "ana", "actions": [{"kind": "attack", "target": "bob"}]})
+    blind_melee = {"type": "attack", "actor": "ana", "target": "bob", "weapon": "unarmed", "situation": ["blind_fire"]}
+    texts = {}
+    for lang in ("en", "fr", "pt-BR"):
+        response = client.post(f"{location}/actions", json=blind_melee, headers={"Accept-Language": lang})
+        assert response.status_code == 422
+        assert response.get_json()["errors"][0]["pointer"] == "/situation"
+        texts[lang] = response.get_json()["detail"]
+    assert texts == {
+        "en": "Blind fire: for ranged attacks only",
+        "fr": "Tir en aveugle : seulement pour les attaques à distance",
+        "pt-BR": "Tiro às cegas: só para ataques à distância",
+    }
+    not_yours = {"type": "attack", "actor": "bob", "target": "ana"}
+    texts = {
+        lang: client.post(f"{location}/actions", json=not_yours, headers={"Accept-Language": lang}).get_json()["detail"]
+        for lang in ("en", "fr", "pt-BR")
+    }
+    assert texts == {
+        "en": "it is not Bob's action; waiting for Ana Lopes",
+        "fr": "Bob n'agit pas maintenant ; on attend Ana Lopes",
+        "pt-BR": "não é a vez de Bob; aguardando Ana Lopes",
+    }

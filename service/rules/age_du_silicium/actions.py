@@ -6,7 +6,7 @@ from typing import Any
 
 from ..conditions import add, remove
 from ..ending import ends_now
-from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn, refusal
 from ..ruleset import GM
 from ..state import Action
 from .attacks import attack
@@ -27,7 +27,14 @@ def resolve(res: Res, action: Action) -> None:
     actor = res.combatant(action["actor"], field="actor")
     pending = res.state.get("pending")
     if pending and kind != "react":
-        raise NotYourTurn(f"waiting for {pending['target']}'s reaction to {pending['attacker']}'s hit", field="actor")
+        raise NotYourTurn(
+            refusal(
+                "waiting for {target}'s reaction to {attacker}'s hit",
+                target=res.combatant(pending["target"])["name"],
+                attacker=res.combatant(pending["attacker"])["name"],
+            ),
+            field="actor",
+        )
     if kind != "react":
         standing_check(actor)
     HANDLERS[kind](res, actor, action)
@@ -46,7 +53,14 @@ def reason(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     slot = own_slot(res.state, actor, "reason")
     target = res.combatant(action["target"], field="target")
     if slot["target"] != target["id"]:
-        raise ActionNotAllowed(f"{actor['id']} declared to reason with {slot['target']}", field="target")
+        raise ActionNotAllowed(
+            refusal(
+                "{actor} declared to reason with {target}",
+                actor=actor["name"],
+                target=res.combatant(slot["target"])["name"],
+            ),
+            field="target",
+        )
     check_reason_target(actor, target, "target")
     refuse(retest_refusal(res.state, target), "target")
     modifiers = {}
@@ -135,7 +149,9 @@ def adjusted(res: Res, target: SiliciumCombatant, action: Action, changes: dict[
         blessures_adjusted(res, target, before)
         return False
     if "frenzy" in action["add"] or "surprised" in action["add"]:
-        raise InvalidAction("frenzy and surprise come from the tests; the GM can only remove them", field="add")
+        raise InvalidAction(
+            refusal("frenzy and surprise come from the tests; the game master can only remove them"), field="add"
+        )
     for code in action["remove"]:
         remove(target, code)
     for code in action["add"]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import has, next_round, remove
-from ..errors import ActionNotAllowed, NotYourTurn
+from ..errors import ActionNotAllowed, NotYourTurn, refusal
 from ..state import Awaiting
 from .state import Reaction, Res, SiliciumCombat, SiliciumCombatant
 from .status import (
@@ -68,7 +68,9 @@ def aim_refusal(aims: int, field: str = "kind") -> ActionNotAllowed | None:
     """Why a combatant may not stand at ``aims`` actions of aiming, or None (source: "max 3"): the
     declaration refuses with it, legal.py lists ``aim`` with it, and an aim beyond it is not counted."""
     if aims > MAX_AIM:
-        return ActionNotAllowed(f"at most {MAX_AIM} actions can be spent aiming", field=field)
+        return ActionNotAllowed(
+            refusal("at most {most:# action|# actions} can be spent aiming", most=MAX_AIM), field=field
+        )
     return None
 
 
@@ -178,8 +180,16 @@ def own_slot(state: SiliciumCombat, actor: SiliciumCombatant, kind: str) -> dict
     """The actor's current slot, where it may send ``kind`` (status.rank_refusal, which awaiting lists with)."""
     slot = current_slot(state)
     if slot is None or slot["actor"] != actor["id"]:
-        who = slot["actor"] if slot else "nobody"
-        raise NotYourTurn(f"it is not {actor['id']}'s action; waiting for {who}", field="actor")
+        raise NotYourTurn(
+            refusal(
+                "it is not {actor}'s action; waiting for {combatant}",
+                actor=actor["name"],
+                combatant=by_id(state)[slot["actor"]]["name"],
+            )
+            if slot
+            else refusal("it is not {actor}'s action; nobody acts now", actor=actor["name"]),
+            field="actor",
+        )
     refuse(rank_refusal(actor, slot["kind"], kind), "type")
     return slot
 

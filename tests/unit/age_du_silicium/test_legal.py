@@ -54,7 +54,7 @@ def test_an_ally_immobilised_before_his_rank_may_not_reason_any_more():
     assert set(_listed(state, "cy")) == {"break_free", "forgo"}
     error = refused(state, {"type": "reason", "actor": "cy", "target": "bob"}, ActionNotAllowed)
     assert error.field == "type"
-    assert str(error) == "cy is immobilised and can only try to break free"
+    assert str(error) == "Cy is immobilised and can only try to break free"
     refused(state, {"type": "hold", "actor": "cy"}, ActionNotAllowed)
     # A hold set by the GM: a plain Bagarre test, 45 (cy's Bagarre); 40 frees him.
     state, entry = step(state, {"type": "break_free", "actor": "cy", "dice": [40]})
