@@ -227,6 +227,8 @@ HAND_WRITTEN: list[tuple[str, Event, dict[str, str]]] = [
     ),
     # duel_2d6/duels.py: the surprise option names someone absent (shown as sent).
     ("duel-2d6", {"code": "surprise_ignored", "params": {"combatant": "zorro"}}, {"philip": "Philip"}),
+    # age_du_silicium/rounds.py: the GM changes an Initiative once the round's declarations have begun.
+    ("age-du-silicium", {"code": "initiative_next_round", "params": {"combatant": "krieg"}}, {"krieg": "Krieg"}),
 ]
 # engine.restored: a snapshot restored (usecases/snapshots.py), the same entry in every ruleset.
 RESTORED: Event = {

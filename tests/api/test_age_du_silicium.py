@@ -164,3 +164,83 @@ def test_a_seeded_fight_replays_to_the_identical_log(client):
     played = [e["code"] for entry in first for e in entry["events"]]
     assert {"surprise_test", "stress_test", "declared", "attack_roll"} <= set(played)
     assert all(roll["source"] == "server" for entry in first for roll in entry["rolls"])
+
+
+def test_full_auto_is_decided_in_one_place_for_the_options_and_the_action(client, monkeypatch):
+    """Issue 38: GET /options and POST /actions both follow attacks.full_auto_refusal, changed in one place."""
+    from service.rules.age_du_silicium import attacks
+    from service.rules.errors import ActionNotAllowed
+
+    from ..unit.rules_helpers import replace_everywhere
+
+    rifle = {"id": "fusil", "kind": "ranged", "skill": "Armes de poing", "damage": 8, "burst": True, "full_auto": True}
+    body = {
+        "ruleset": RULESET,
+        "options": {"stress_test": False, "full_auto": "bursts"},
+        "combatants": [_sheet("ana", "a", 60, weapons=[rifle]), _sheet("bob", "b", 40)],
+    }
+    location, _ = create(client, body)
+    act(client, location, {"type": "declare", "actor": "bob", "actions": [{"kind": "other"}]})
+    act(client, location, {"type": "declare", "actor": "ana", "actions": [{"kind": "attack", "target": "bob"}]})
+
+    def full_auto_listed():
+        listed = client.get(f"{location}/options?actor=ana").get_json()["actions"]
+        return [e["params"]["full_auto"]["choices"] for e in listed if "full_auto" in e["params"]]
+
+    assert full_auto_listed() == [[2, 3, 4, 5]]
+    replace_everywhere(
+        monkeypatch,
+        "service.rules.age_du_silicium",
+        attacks.full_auto_refusal,
+        lambda options, weapon: ActionNotAllowed("the rifle is jammed", field="full_auto"),
+    )
+    assert full_auto_listed() == []
+    before = client.get(location).get_json()
+    response = client.post(
+        f"{location}/actions", json={"type": "attack", "actor": "ana", "target": "bob", "full_auto": 2}
+    )
+    assert response.status_code == 409
+    assert response.get_json()["errors"][0]["pointer"] == "/full_auto"
+    assert client.get(location).get_json() == before
+
+
+def test_a_refusal_reads_in_the_reader_s_language(client):
+    """A refusal of this ruleset in English, French and Brazilian Portuguese: the seed's words, names, no ids."""
+    body = {
+        "ruleset": RULESET,
+        "options": {"stress_test": False},
+        "combatants": [
+            _sheet("ana", "a", 60, name="Ana Lopes"),
+            _sheet(
+                "bob",
+                "b",
+                40,
+                weapons=[{"id": "p9", "name": "Pistolet", "kind": "ranged", "skill": "Armes de poing", "damage": 8}],
+            ),
+        ],
+    }
+    location, _ = create(client, body)
+    act(client, location, {"type": "declare", "actor": "bob", "actions": [{"kind": "other"}]})
+    act(client, location, {"type": "declare", "actor": "ana", "actions": [{"kind": "attack", "target": "bob"}]})
+    blind_melee = {"type": "attack", "actor": "ana", "target": "bob", "weapon": "unarmed", "situation": ["blind_fire"]}
+    texts = {}
+    for lang in ("en", "fr", "pt-BR"):
+        response = client.post(f"{location}/actions", json=blind_melee, headers={"Accept-Language": lang})
+        assert response.status_code == 422
+        assert response.get_json()["errors"][0]["pointer"] == "/situation"
+        texts[lang] = response.get_json()["detail"]
+    assert texts == {
+        "en": "Blind fire: for ranged attacks only",
+        "fr": "Tir en aveugle : seulement pour les attaques à distance",
+        "pt-BR": "Tiro às cegas: só para ataques à distância",
+    }
+    not_yours = {"type": "attack", "actor": "bob", "target": "ana"}
+    texts = {
+        lang: client.post(f"{location}/actions", json=not_yours, headers={"Accept-Language": lang}).get_json()["detail"]
+        for lang in ("en", "fr", "pt-BR")
+    }
+    assert texts == {
+        "en": "it is not Bob's action; waiting for Ana Lopes",
+        "fr": "Bob n'agit pas maintenant ; on attend Ana Lopes",
+        "pt-BR": "não é a vez de Bob; aguardando Ana Lopes",
+    }

@@ -6,15 +6,15 @@ from typing import Any
 
 from ..conditions import add, remove
 from ..ending import ends_now
-from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn, refusal
 from ..ruleset import GM
 from ..state import Action
 from .attacks import attack
 from .checks import Test, roll_test
 from .declarations import check_reason_target, choose_frenzy, declare, retest_refusal, standing_check
-from .opening import calme_chance, numbers_modifier
+from .opening import calme_test, numbers_modifier
 from .reactions import react
-from .rounds import add_reaction, available_reactions, current_slot, finish_slot, own_slot, run
+from .rounds import add_reaction, available_reactions, current_slot, finish_slot, initiative_changed, own_slot, run
 from .state import Res, SiliciumCombatant
 from .status import FRENZY, IMMOBILISED, condition, enemies, frenzy, is_standing, refuse, standing_sides
 from .tables import BREAK_FREE_SKILL, EXPERIENCE
@@ -27,7 +27,14 @@ def resolve(res: Res, action: Action) -> None:
     actor = res.combatant(action["actor"], field="actor")
     pending = res.state.get("pending")
     if pending and kind != "react":
-        raise NotYourTurn(f"waiting for {pending['target']}'s reaction to {pending['attacker']}'s hit", field="actor")
+        raise NotYourTurn(
+            refusal(
+                "waiting for {target}'s reaction to {attacker}'s hit",
+                target=res.combatant(pending["target"])["name"],
+                attacker=res.combatant(pending["attacker"])["name"],
+            ),
+            field="actor",
+        )
     if kind != "react":
         standing_check(actor)
     HANDLERS[kind](res, actor, action)
@@ -46,7 +53,14 @@ def reason(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     slot = own_slot(res.state, actor, "reason")
     target = res.combatant(action["target"], field="target")
     if slot["target"] != target["id"]:
-        raise ActionNotAllowed(f"{actor['id']} declared to reason with {slot['target']}", field="target")
+        raise ActionNotAllowed(
+            refusal(
+                "{actor} declared to reason with {target}",
+                actor=actor["name"],
+                target=res.combatant(slot["target"])["name"],
+            ),
+            field="target",
+        )
     check_reason_target(actor, target, "target")
     refuse(retest_refusal(res.state, target), "target")
     modifiers = {}
@@ -57,7 +71,7 @@ def reason(res: Res, actor: SiliciumCombatant, action: Action) -> None:
         modifiers = {key: value for key, value in situation.items() if value < 0}
     modifiers["gm"] = action["modifier"]
     modifiers = {k: v for k, v in modifiers.items() if v}
-    test = roll_test(res, calme_chance(target, modifiers), f"Calme retest {target['id']}", target)
+    test, modifiers = calme_test(res, target, modifiers, f"Calme retest {target['id']}")
     target["retested_round"] = res.state["round"]
     res.emit("calme_retest", actor=actor["id"], target=target["id"], modifiers=modifiers, **test.as_params())
     if test.success:
@@ -129,11 +143,15 @@ def forgo(res: Res, actor: SiliciumCombatant, action: Action) -> None:
 def adjusted(res: Res, target: SiliciumCombatant, action: Action, changes: dict[str, Any]) -> bool:
     """The GM's adjust: what Blessures mean, and this ruleset's older fields (add/remove conditions, set Blessures)."""
     before = changes.get("blessures", target["blessures"])
+    if changes.get("initiative", target["initiative"]) != target["initiative"]:
+        initiative_changed(res, target)
     if not (action["add"] or action["remove"] or action["blessures"] is not None):
         blessures_adjusted(res, target, before)
         return False
     if "frenzy" in action["add"] or "surprised" in action["add"]:
-        raise InvalidAction("frenzy and surprise come from the tests; the GM can only remove them", field="add")
+        raise InvalidAction(
+            refusal("frenzy and surprise come from the tests; the game master can only remove them"), field="add"
+        )
     for code in action["remove"]:
         remove(target, code)
     for code in action["add"]:

@@ -12,15 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import add, has
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, RulesError, refusal
 from ..state import Action
 from .checks import roll_test
 from .declarations import check_attack_target, check_kind
 from .modifiers import attack_modifiers, mode
 from .rounds import available_reactions, current_slot, defences, finish_slot, own_slot
 from .state import PendingAttack, Res, SiliciumCombat, SiliciumCombatant
-from .status import DISARMED, IMMOBILISED, is_standing
-from .weapons import skill, usable_weapon
+from .status import DISARMED, IMMOBILISED, is_standing, raise_refusal
+from .weapons import skill, usable_weapon, weapon_named
 from .wounds import wound
 
 
@@ -30,7 +30,9 @@ def _spend_action(res: Res, attacker: SiliciumCombatant, action: Action) -> bool
     if action["reaction"]:
         held = available_reactions(state, attacker["id"], ("held",))
         if not held:
-            raise ActionNotAllowed(f"{attacker['id']} holds no action to react with", field="reaction")
+            raise ActionNotAllowed(
+                refusal("{actor} holds no action to react with", actor=attacker["name"]), field="reaction"
+            )
         held[0]["used"] = True
         return False
     own_slot(state, attacker, "attack")
@@ -40,23 +42,42 @@ def _spend_action(res: Res, attacker: SiliciumCombatant, action: Action) -> bool
 def _declared_target(res: Res, slot: dict[str, Any] | None, target: SiliciumCombatant) -> None:
     declared = slot and slot.get("target")
     if declared and declared != target["id"] and is_standing(res.combatant(declared)):
-        raise ActionNotAllowed(f"the attack was declared against {declared}, who is still standing", field="target")
+        raise ActionNotAllowed(
+            refusal(
+                "the attack was declared against {target}, who is still standing",
+                target=res.combatant(declared)["name"],
+            ),
+            field="target",
+        )
 
 
 def _check_aim(attacker: SiliciumCombatant, action: Action) -> None:
     aim = action["aim"]
     if len(aim) > attacker["aim"]:
-        raise ActionNotAllowed(f"{attacker['id']} has aimed {attacker['aim']} action(s), not {len(aim)}", field="aim")
+        raise ActionNotAllowed(
+            refusal(
+                "{actor} has aimed for {aimed:# action|# actions}, not {spent}",
+                actor=attacker["name"],
+                aimed=attacker["aim"],
+                spent=len(aim),
+            ),
+            field="aim",
+        )
     if aim.count("location") > 1 or aim.count("damage") > 1:
-        raise InvalidAction("choose the location or double the damage die once each", field="aim")
+        raise InvalidAction(
+            refusal("choosing the hit location and doubling the damage die can each be bought once only"), field="aim"
+        )
     if ("location" in aim) != (action["location"] is not None):
-        raise InvalidAction("choosing the location takes an aim spent on 'location' and a location", field="location")
+        raise InvalidAction(
+            refusal("choosing the hit location takes both an aimed action spent on it and the location itself"),
+            field="location",
+        )
 
 
 def attack(res: Res, attacker: SiliciumCombatant, action: Action) -> None:
     target = res.combatant(action["target"], field="target")
     if target is attacker:
-        raise InvalidAction("a combatant cannot attack itself", field="target")
+        raise InvalidAction(refusal("a combatant cannot attack itself"), field="target")
     check_kind(attacker, "attack", "type")
     check_attack_target(attacker, target, "target")
     slot = None if action["reaction"] else current_slot(res.state)
@@ -100,15 +121,27 @@ def attack(res: Res, attacker: SiliciumCombatant, action: Action) -> None:
     shoot(res, pending)
 
 
+def full_auto_refusal(options: dict[str, Any], weapon: dict[str, Any]) -> RulesError | None:
+    """Why ``weapon`` may not fire full automatic in this combat, or None: the attack refuses with it,
+    legal.py lists the full_auto entries with it."""
+    if options["full_auto"] == "off":
+        return ActionNotAllowed(
+            refusal("full automatic fire is not played in this combat (its options leave it out)"), field="full_auto"
+        )
+    if mode(weapon) != "ranged" or not weapon["full_auto"]:
+        return InvalidAction(
+            refusal("{weapon} cannot fire full automatic", weapon=weapon_named(weapon)), field="full_auto"
+        )
+    return None
+
+
 def full_auto(res: Res, weapon: dict[str, Any], action: Action) -> dict[str, Any]:
     """The house reading of Tir automatique (docs, gap G12): n bursts, as a burst with n - 1 extra shots."""
-    if res.options["full_auto"] == "off":
-        raise ActionNotAllowed("full automatic fire is not played in this combat (option full_auto)", field="full_auto")
-    if mode(weapon) != "ranged" or not weapon["full_auto"]:
-        raise InvalidAction(f"{weapon['name']} cannot fire full automatic", field="full_auto")
+    raise_refusal(full_auto_refusal(res.options, weapon))
     if action["burst"] or action["extra_shots"]:
         raise InvalidAction(
-            "full automatic fire already sets the bursts and shots: leave burst and extra_shots out", field="full_auto"
+            refusal("full automatic fire already sets the bursts and the extra shots: do not give them as well"),
+            field="full_auto",
         )
     return {**action, "burst": True, "extra_shots": action["full_auto"] - 1}
 

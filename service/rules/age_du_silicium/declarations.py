@@ -9,12 +9,11 @@ marks it ``cornered``). Source: an immobilised victim may only break free.
 from __future__ import annotations
 
 from ..conditions import has
-from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn, refusal
 from ..state import Action
-from .rounds import next_declarer, plan, spend_surprise
+from .rounds import aim_refusal, next_declarer, plan, spend_surprise
 from .state import Res, SiliciumCombat, SiliciumCombatant
-from .status import DEAD, FRENZY, condition, frenzy, is_standing, kind_refusal, refuse
-from .tables import MAX_AIM
+from .status import DEAD, FRENZY, KIND_WORDS, by_id, condition, frenzy, is_standing, kind_refusal, raise_refusal, refuse
 from .weapons import find_weapon
 
 
@@ -27,12 +26,14 @@ def check_target(state: SiliciumCombat, actor: SiliciumCombatant, kind: str, tar
     if kind not in ("attack", "reason"):
         return
     if target_id is None:
-        raise InvalidAction(f"a declared {kind} needs a target", field=field)
+        raise InvalidAction(refusal("this action ({kind}) needs a target", kind=KIND_WORDS[kind]), field=field)
     target = next((c for c in state["combatants"] if c["id"] == target_id), None)
     if target is None:
-        raise InvalidAction(f"there is no combatant {target_id!r} in this combat", field=field)
+        raise InvalidAction(
+            refusal("there is no combatant '{target_id}' in this combat", target_id=target_id), field=field
+        )
     if target is actor:
-        raise InvalidAction(f"{actor['id']} cannot {kind} itself", field=field)
+        raise InvalidAction(refusal("{actor} cannot choose itself as the target", actor=actor["name"]), field=field)
     if kind == "attack":
         check_attack_target(actor, target, field)
     else:
@@ -43,9 +44,9 @@ def attack_target_refusal(attacker: SiliciumCombatant, target: SiliciumCombatant
     """Why ``attacker`` may not attack ``target`` (another combatant), or None: the declaration, the
     attack and the listing."""
     if has(target, DEAD):
-        return f"{target['id']} is dead"
+        return refusal("{target} is dead", target=target["name"])
     if frenzy(attacker) == "berserker" and target["side"] == attacker["side"]:
-        return f"{attacker['id']} is a berserker and attacks only enemies"
+        return refusal("{actor} is a berserker and attacks only enemies", actor=attacker["name"])
     return None
 
 
@@ -56,9 +57,9 @@ def check_attack_target(attacker: SiliciumCombatant, target: SiliciumCombatant, 
 def reason_target_refusal(actor: SiliciumCombatant, target: SiliciumCombatant) -> str | None:
     """Why ``actor`` may not talk ``target`` (another combatant) out of a frenzy, or None (seed: an ally, a frenzy)."""
     if target["side"] != actor["side"]:
-        return f"only an ally can talk {target['id']} out of its frenzy"
+        return refusal("only an ally can talk {target} out of the frenzy", target=target["name"])
     if condition(target, FRENZY) is None:
-        return f"{target['id']} is not in a frenzy"
+        return refusal("{target} is not in a frenzy", target=target["name"])
     return None
 
 
@@ -69,7 +70,7 @@ def check_reason_target(actor: SiliciumCombatant, target: SiliciumCombatant, fie
 def retest_refusal(state: SiliciumCombat, target: SiliciumCombatant) -> str | None:
     """Seed: one Calme retest a round ("tous les rounds où on l'aide")."""
     if target["retested_round"] == state["round"]:
-        return f"{target['id']} has already retested its Calme this round"
+        return refusal("{target} has already retested Calme this round", target=target["name"])
     return None
 
 
@@ -81,19 +82,27 @@ def reasoned_with(state: SiliciumCombat) -> set[str]:
 def declare(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     state = res.state
     if state.get("phase") != "declaration":
-        raise ActionNotAllowed(f"declarations are not open now (phase: {state.get('phase')})", field="type")
+        raise ActionNotAllowed(refusal("declarations are not open at this point of the round"), field="type")
     declarer = next_declarer(state)
     if declarer is None or declarer["id"] != actor["id"]:
         raise NotYourTurn(
-            f"declarations go in increasing Initiative; waiting for {declarer['id'] if declarer else 'nobody'}",
+            refusal("declarations go in increasing Initiative; waiting for {actor}", actor=declarer["name"])
+            if declarer
+            else refusal("declarations go in increasing Initiative; nobody declares now"),
             field="actor",
         )
-    planned = plan(actor)
+    planned = plan(state, actor)
     open_slots = [s for s in planned if s["constraint"] != "lost"]
     declared = action["actions"]
     if len(declared) != len(open_slots):
         raise InvalidAction(
-            f"{actor['id']} has {len(open_slots)} action(s) to declare this round, not {len(declared)}", field="actions"
+            refusal(
+                "{actor} has {open:# action|# actions} to declare this round, not {sent}",
+                actor=actor["name"],
+                open=len(open_slots),
+                sent=len(declared),
+            ),
+            field="actions",
         )
     aims = actor["aim"]
     claimed = reasoned_with(state)
@@ -104,7 +113,10 @@ def declare(res: Res, actor: SiliciumCombatant, action: Action) -> None:
         if entry["kind"] == "reason":
             if entry["target"] in claimed:
                 raise ActionNotAllowed(
-                    f"someone already reasons with {entry['target']} this round: one Calme retest a round",
+                    refusal(
+                        "someone already reasons with {target} this round: one Calme retest a round",
+                        target=by_id(state)[entry["target"]]["name"],
+                    ),
                     field=f"{field}.target",
                 )
             claimed.add(entry["target"])
@@ -112,8 +124,7 @@ def declare(res: Res, actor: SiliciumCombatant, action: Action) -> None:
             find_weapon(actor, entry["weapon"], f"{field}.weapon")
         if entry["kind"] == "aim":
             aims += 1
-            if aims > MAX_AIM:
-                raise ActionNotAllowed(f"at most {MAX_AIM} actions can be spent aiming", field=f"{field}.kind")
+            raise_refusal(aim_refusal(aims, f"{field}.kind"))
         forced = slot["constraint"] == "defensive"
         state["slots"].append(
             {
@@ -133,11 +144,11 @@ def declare(res: Res, actor: SiliciumCombatant, action: Action) -> None:
 def choose_frenzy(res: Res, actor: SiliciumCombatant, action: Action) -> None:
     found = condition(actor, FRENZY)
     if found is None or found.get("behaviour"):
-        raise ActionNotAllowed(f"{actor['id']} has no frenzy behaviour to choose", field="type")
+        raise ActionNotAllowed(refusal("{actor} has no frenzy behaviour to choose", actor=actor["name"]), field="type")
     found["behaviour"] = action["behaviour"]
     res.emit("frenzy_chosen", combatant=actor["id"], behaviour=action["behaviour"])
 
 
 def standing_check(actor: SiliciumCombatant) -> None:
     if not is_standing(actor):
-        raise ActionNotAllowed(f"{actor['id']} is out of action", field="actor")
+        raise ActionNotAllowed(refusal("{actor} is out of action", actor=actor["name"]), field="actor")

@@ -6,20 +6,14 @@ from typing import Any, cast
 
 from ..gm.legal import choice_found, describe, field_spec, present
 from ..ruleset import AnyRuleset
+from .attacks import full_auto_refusal
 from .declarations import attack_target_refusal, reason_target_refusal, reasoned_with, retest_refusal
-from .modifiers import mode
-from .rounds import current_slot, defences, plan
+from .modifiers import maneuver_refusal, mode
+from .reactions import parry_refusal, parrying_weapon_refusal
+from .rounds import aim_refusal, available_reactions, current_slot, defences, plan
 from .state import PendingAttack, SiliciumCombat, SiliciumCombatant
 from .status import is_standing, kind_refusal, may_attack
-from .tables import (
-    DECLARED_KINDS,
-    FULL_AUTO,
-    MANEUVER_SKILL_LEVEL,
-    MANEUVERS,
-    MAX_AIM,
-    SITUATION,
-    UNARMED,
-)
+from .tables import DECLARED_KINDS, FULL_AUTO, MANEUVERS, SITUATION, UNARMED
 from .weapons import weapon_refusal
 
 # What a melee attack never takes (modifiers._melee), and what a ranged one never takes (_ranged).
@@ -84,7 +78,7 @@ def _slots(state: SiliciumCombat, actor: SiliciumCombatant) -> list[dict[str, An
     """One listed spec per action to declare: each a choice of whole entries (kind, target, weapon)."""
     weapons = [None, *(w["id"] for w in actor["sheet"]["weapons"])]
     items = []
-    for index, slot in enumerate(s for s in plan(actor) if s["constraint"] != "lost"):
+    for index, slot in enumerate(s for s in plan(state, actor) if s["constraint"] != "lost"):
         entries = []
         for kind in _allowed_kinds(actor, slot["constraint"] == "defensive"):
             if kind == "attack":
@@ -97,7 +91,7 @@ def _slots(state: SiliciumCombat, actor: SiliciumCombatant) -> list[dict[str, An
                     for c in present(state)
                     if _may_reason(actor, c) and c["id"] not in reasoned_with(state)
                 ]
-            elif kind != "aim" or actor["aim"] + index + 1 <= MAX_AIM:  # even if every earlier action aims
+            elif kind != "aim" or aim_refusal(actor["aim"] + index + 1) is None:  # even if every earlier one aims
                 entries.append({"kind": kind})
         items.append({"choices": entries})
     return items
@@ -122,14 +116,7 @@ def _attacks(
     sets = []
     for reaction, ids in (
         (False, slot_targets if own is not None and own["kind"] == "attack" else []),
-        (
-            True,
-            targets
-            if any(
-                r["actor"] == actor["id"] and r["kind"] == "held" and not r["used"] for r in state.get("reactions", [])
-            )
-            else [],
-        ),
+        (True, targets if available_reactions(state, actor["id"], ("held",)) else []),
     ):
         if ids:
             for weapon in _weapons(actor):
@@ -162,7 +149,7 @@ def _attack_sets(
         "situation": {"choices": _situations(kind)},
     }
     if kind == "melee":
-        trained = actor["sheet"]["skill_levels"].get(weapon["skill"], 0) >= MANEUVER_SKILL_LEVEL
+        maneuvers = [m for m in sorted(MANEUVERS) if maneuver_refusal(actor, weapon, m) is None]
         return [
             describe(
                 ruleset,
@@ -171,7 +158,7 @@ def _attack_sets(
                 "attack",
                 **common,
                 **dict.fromkeys(RANGED_ONLY),
-                maneuver={"choices": sorted(MANEUVERS)} if trained else None,
+                maneuver={"choices": maneuvers} if maneuvers else None,
             )
         ]
     ranged = {
@@ -185,7 +172,7 @@ def _attack_sets(
         "full_auto": None,
     }
     sets = [describe(ruleset, state, actor["id"], "attack", **ranged)]
-    if weapon["full_auto"] and state["options"]["full_auto"] != "off":
+    if full_auto_refusal(state["options"], weapon) is None:
         bursts = FULL_AUTO["bursts"]
         sets.append(
             describe(
@@ -259,8 +246,8 @@ def _reactions(ruleset: AnyRuleset, state: SiliciumCombat, actor: SiliciumCombat
     sets.append(
         describe(ruleset, state, actor["id"], "react", reaction={"required": True, "choices": ["dodge"]}, weapon=None)
     )
-    if cast("PendingAttack", state["pending"])["mode"] == "melee":  # reactions are listed only to a pending hit
-        parrying = [w["id"] for w in _weapons(actor) if w["kind"] == "melee"]
+    if parry_refusal(cast("PendingAttack", state["pending"])) is None:  # reactions are listed only to a pending hit
+        parrying = [w["id"] for w in _weapons(actor) if parrying_weapon_refusal(w) is None]
         if parrying:
             sets.append(
                 describe(

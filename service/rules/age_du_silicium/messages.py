@@ -27,6 +27,9 @@ ENGLISH: dict[str, Any] = {
     "calme_retest": "{actor} talks {target} down: Calme " + _CHANCE + ", a failure.",
     "calme_retest.success": "{actor} talks {target} down: Calme " + _CHANCE + ", a success.",
     "declaration_order": "Declarations, from the lowest Initiative: {order}.",
+    "initiative_next_round": (
+        "{combatant}'s new Initiative counts from the next round: this round's declarations have begun."
+    ),
     "declared": "{actor} declares {kinds} ({ranks:rank #|ranks #}).",
     "declared.no_kinds": "{actor} declares no action.",
     "action_lost": "{combatant} loses action {number} to the surprise.",

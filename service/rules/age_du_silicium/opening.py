@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import add, has
-from .checks import roll_test
+from .checks import Test, roll_floored_test, roll_test
 from .state import Res, SiliciumCombat, SiliciumCombatant
 from .status import FRENZY, SURPRISED, allies, enemies, is_standing
 from .tables import EXPERIENCE, OUTNUMBER_RATIO, STRESS_FLOOR, STRESS_SITUATION
@@ -70,9 +70,11 @@ def stress_modifiers(state: SiliciumCombat, combatant: SiliciumCombatant) -> dic
     return modifiers
 
 
-def calme_chance(combatant: SiliciumCombatant, modifiers: dict[str, Any]) -> int:
-    found: int = max(STRESS_FLOOR, combatant["sheet"]["calme"] + sum(modifiers.values()))
-    return found
+def calme_test(
+    res: Res, combatant: SiliciumCombatant, modifiers: dict[str, int], purpose: str
+) -> tuple[Test, dict[str, int]]:
+    """A Calme test, first or retest: Calme + ``modifiers`` + the GM's ``modify``, at least 10 % (seed)."""
+    return roll_floored_test(res, combatant["sheet"]["calme"], modifiers, STRESS_FLOOR, purpose, combatant)
 
 
 def stress_tests(res: Res) -> None:
@@ -82,9 +84,7 @@ def stress_tests(res: Res) -> None:
 
 def stress_test(res: Res, combatant: SiliciumCombatant) -> None:
     """Seed: "chaque personnage doit, lors du premier tour d'un combat, réussir un test de Calme"."""
-    modifiers = stress_modifiers(res.state, combatant)
-    chance = calme_chance(combatant, modifiers)
-    test = roll_test(res, chance, f"Calme {combatant['id']}", combatant)
+    test, modifiers = calme_test(res, combatant, stress_modifiers(res.state, combatant), f"Calme {combatant['id']}")
     res.emit(
         "stress_test",
         combatant=combatant["id"],

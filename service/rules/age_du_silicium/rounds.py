@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import has, next_round, remove
-from ..errors import NotYourTurn
+from ..errors import ActionNotAllowed, NotYourTurn, refusal
 from ..state import Awaiting
 from .state import Reaction, Res, SiliciumCombat, SiliciumCombatant
 from .status import (
@@ -34,17 +34,25 @@ from .tables import ACTION_STEP, INTERACTIVE_KINDS, MAX_AIM
 MAX_STEPS = 2000
 
 
-def effective_initiative(combatant: SiliciumCombatant) -> int:
-    return combatant["initiative"]
+def round_initiative(state: SiliciumCombat, combatant: SiliciumCombatant) -> int:
+    """The one score that orders this round, its announcements and its actions alike.
+
+    Seed: the best Initiative announces last and acts first. Taken when the
+    round begins; a GM change moves it while nobody has announced yet
+    (:func:`initiative_changed`), later it waits for the next round. A
+    newcomer of this round (he declares from the next one) has his own.
+    """
+    found: int = state.get("initiatives", {}).get(combatant["id"], combatant["initiative"])
+    return found
 
 
-def plan(combatant: SiliciumCombatant) -> list[dict[str, Any]]:
+def plan(state: SiliciumCombat, combatant: SiliciumCombatant) -> list[dict[str, Any]]:
     """This round's actions: number, rank and what surprise leaves of each."""
     surprise = condition(combatant, SURPRISED) or {}
     lose, defend = surprise.get("lose", 0), surprise.get("defend", 0)
     slots = []
     for number in range(1, combatant["sheet"]["actions"] + 1):
-        rank = effective_initiative(combatant) - ACTION_STEP * (number - 1)
+        rank = round_initiative(state, combatant) - ACTION_STEP * (number - 1)
         if lose:
             lose -= 1
             slots.append({"number": number, "rank": rank, "constraint": "lost"})
@@ -54,6 +62,16 @@ def plan(combatant: SiliciumCombatant) -> list[dict[str, Any]]:
         else:
             slots.append({"number": number, "rank": rank, "constraint": None})
     return slots
+
+
+def aim_refusal(aims: int, field: str = "kind") -> ActionNotAllowed | None:
+    """Why a combatant may not stand at ``aims`` actions of aiming, or None (source: "max 3"): the
+    declaration refuses with it, legal.py lists ``aim`` with it, and an aim beyond it is not counted."""
+    if aims > MAX_AIM:
+        return ActionNotAllowed(
+            refusal("at most {most:# action|# actions} can be spent aiming", most=MAX_AIM), field=field
+        )
+    return None
 
 
 def spend_surprise(res: Res, combatant: SiliciumCombatant, planned: list[dict[str, Any]]) -> None:
@@ -73,16 +91,43 @@ def spend_surprise(res: Res, combatant: SiliciumCombatant, planned: list[dict[st
 
 def begin_round(res: Res) -> None:
     state = res.state
-    index = {c["id"]: i for i, c in enumerate(state["combatants"])}
     standing = [c for c in state["combatants"] if is_standing(c)]
-    ordered = sorted(standing, key=lambda c: (effective_initiative(c), index[c["id"]]))
+    state["initiatives"] = {c["id"]: c["initiative"] for c in state["combatants"]}
     state["phase"] = "frenzy" if any(frenzy(c) == "undecided" for c in standing) else "declaration"
-    state["declarers"] = [c["id"] for c in ordered]
+    state["declarers"] = [c["id"] for c in standing]
     state["declared"] = []
     state["slots"] = []
     state["slot"] = 0
     state["reactions"] = []
-    res.emit("declaration_order", order=[[c["id"]] for c in ordered])
+    _order_declarers(res)
+
+
+def _order_declarers(res: Res) -> None:
+    """Announcements in increasing Initiative (ties in sheet order, docs G10)."""
+    state = res.state
+    combatants = by_id(state)
+    index = {c["id"]: i for i, c in enumerate(state["combatants"])}
+    state["declarers"].sort(key=lambda cid: (round_initiative(state, combatants[cid]), index[cid]))
+    res.emit("declaration_order", order=[[cid] for cid in state["declarers"]])
+
+
+def initiative_changed(res: Res, combatant: SiliciumCombatant) -> None:
+    """The GM changed ``combatant``'s Initiative: the round's order follows while nobody has announced.
+
+    Once someone has, the order of the announcements is history: the new
+    score waits for the next round, so that the one who announced last still
+    acts first (seed).
+    """
+    state = res.state
+    if (
+        state.get("phase") in ("frenzy", "declaration")
+        and not state.get("slots")
+        and combatant["id"] in state["declarers"]
+    ):
+        state.setdefault("initiatives", {})[combatant["id"]] = combatant["initiative"]
+        _order_declarers(res)
+    else:
+        res.emit("initiative_next_round", combatant=combatant["id"])
 
 
 def next_declarer(state: SiliciumCombat) -> SiliciumCombatant | None:
@@ -98,7 +143,7 @@ def start_resolution(res: Res) -> None:
     combatants = by_id(state)
     index = {c["id"]: i for i, c in enumerate(state["combatants"])}
     state["slots"].sort(
-        key=lambda s: (-s["rank"], -effective_initiative(combatants[s["actor"]]), index[s["actor"]], s["number"])
+        key=lambda s: (-s["rank"], -round_initiative(state, combatants[s["actor"]]), index[s["actor"]], s["number"])
     )
     state["phase"] = "resolution"
     state["slot"] = 0
@@ -135,8 +180,16 @@ def own_slot(state: SiliciumCombat, actor: SiliciumCombatant, kind: str) -> dict
     """The actor's current slot, where it may send ``kind`` (status.rank_refusal, which awaiting lists with)."""
     slot = current_slot(state)
     if slot is None or slot["actor"] != actor["id"]:
-        who = slot["actor"] if slot else "nobody"
-        raise NotYourTurn(f"it is not {actor['id']}'s action; waiting for {who}", field="actor")
+        raise NotYourTurn(
+            refusal(
+                "it is not {actor}'s action; waiting for {combatant}",
+                actor=actor["name"],
+                combatant=by_id(state)[slot["actor"]]["name"],
+            )
+            if slot
+            else refusal("it is not {actor}'s action; nobody acts now", actor=actor["name"]),
+            field="actor",
+        )
     refuse(rank_refusal(actor, slot["kind"], kind), "type")
     return slot
 
@@ -171,7 +224,8 @@ def _resolve_alone(res: Res, slot: dict[str, Any], actor: SiliciumCombatant) -> 
     elif kind == "defend":
         add_reaction(res, slot, "defend")
     elif kind == "aim":
-        actor["aim"] = min(MAX_AIM, actor["aim"] + 1)
+        if aim_refusal(actor["aim"] + 1) is None:  # the GM may have set the aims since the declaration
+            actor["aim"] += 1
         res.emit("aimed", actor=actor["id"], aim=actor["aim"])
     elif kind == "flee":
         res.emit("fled", actor=actor["id"], description=slot["description"])
@@ -221,8 +275,8 @@ def run(res: Res) -> None:
             declarer = next_declarer(state)
             if declarer is None:
                 start_resolution(res)
-            elif not any(s["constraint"] != "lost" for s in plan(declarer)):
-                spend_surprise(res, declarer, plan(declarer))
+            elif not any(s["constraint"] != "lost" for s in plan(state, declarer)):
+                spend_surprise(res, declarer, plan(state, declarer))
                 state["declared"].append(declarer["id"])
             else:
                 return

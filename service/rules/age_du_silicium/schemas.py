@@ -5,6 +5,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..authority import gm_decides
+from ..errors import refusal
 from ..gm import schemas as gm
 from ..schemas import (
     ActionBase,
@@ -159,7 +160,9 @@ class Sheet(CombatantBase):
     def _unique_weapons(self, data: dict[str, Any], **kwargs: Any) -> None:
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)) or "unarmed" in ids:
-            raise ValidationError("weapon ids must be unique and not 'unarmed' (always available)", "weapons")
+            raise ValidationError(
+                refusal("weapon ids must be unique and not 'unarmed' (bare hands are always available)"), "weapons"
+            )
 
 
 class Options(CommonOptions):
@@ -318,7 +321,7 @@ class AdjustAction(gm.AdjustAction):
     def _one_target(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         data["target"] = data["target"] or data["combatant"]
         if data["target"] is None:
-            raise ValidationError("give the combatant to adjust", "target")
+            raise ValidationError(refusal("give the combatant to adjust"), "target")
         return data
 
 

@@ -47,6 +47,7 @@ class Reaction(TypedDict):
 
 class SiliciumCombat(Combat[SiliciumCombatant]):
     phase: NotRequired[str]  # "frenzy", "declaration" or "resolution" (rounds.py)
+    initiatives: NotRequired[dict[str, int]]  # the round's Initiative of each combatant (rounds.round_initiative)
     declarers: NotRequired[list[str]]  # in declaration order
     declared: NotRequired[list[str]]
     slots: NotRequired[list[dict[str, Any]]]  # the declared actions, in resolution order

@@ -5,12 +5,25 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import LEFT, find, has
-from ..errors import ActionNotAllowed
+from ..errors import ActionNotAllowed, RulesError, refusal
 from .state import SiliciumCombat, SiliciumCombatant
 from .tables import DEFENSIVE_KINDS
 
 SURPRISED, FRENZY, CORNERED, PRONE = "surprised", "frenzy", "cornered", "prone"
 IMMOBILISED, DISARMED, OUT_OF_ACTION, DEAD = "immobilised", "disarmed", "out_of_action", "dead"
+
+
+# The kinds of action as refusals name them, said again in the reader's language (errors.refusal).
+KIND_WORDS = {
+    "attack": refusal("attack"),
+    "aim": refusal("aiming"),
+    "hold": refusal("held action"),
+    "defend": refusal("defense"),
+    "flee": refusal("flight"),
+    "reason": refusal("reasoning with an ally"),
+    "break_free": refusal("breaking free"),
+    "other": refusal("another action"),
+}
 
 
 def condition(combatant: SiliciumCombatant, code: str) -> dict[str, Any] | None:
@@ -44,19 +57,25 @@ def kind_refusal(combatant: SiliciumCombatant, kind: str, forced_defence: bool =
     """
     if has(combatant, IMMOBILISED):
         # Source: breaking free is all a victim can do, surprised or frenzied alike.
-        return None if kind == "break_free" else f"{combatant['id']} is immobilised and can only try to break free"
+        if kind == "break_free":
+            return None
+        return refusal("{actor} is immobilised and can only try to break free", actor=combatant["name"])
     if kind == "break_free":
-        return f"{combatant['id']} is not immobilised"
+        return refusal("{actor} is not immobilised", actor=combatant["name"])
     if forced_defence:
         if kind not in DEFENSIVE_KINDS:
-            return f"{combatant['id']} was surprised: this action must be defensive ({', '.join(DEFENSIVE_KINDS)})"
+            return refusal(
+                "{actor} was surprised: this action must be defensive (defend or flee)", actor=combatant["name"]
+            )
         return None  # the surprise's compulsory defence comes before the frenzy (docs, gap G9)
     behaviour = frenzy(combatant)
     if behaviour == "berserker" and kind in DEFENSIVE_KINDS:
-        return f"{combatant['id']} is a berserker and takes no defensive action"
+        return refusal("{actor} is a berserker and takes no defensive action", actor=combatant["name"])
     if behaviour == "flight" and kind in ("attack", "aim") and not has(combatant, CORNERED):
         # Seed: "il doit éviter tout combat, sauf s'il n'a pas le choix": aiming prepares a shot.
-        return f"{combatant['id']} is fleeing and {'attacks' if kind == 'attack' else 'aims'} only when cornered"
+        if kind == "attack":
+            return refusal("{actor} is fleeing and attacks only when cornered", actor=combatant["name"])
+        return refusal("{actor} is fleeing and aims only when cornered", actor=combatant["name"])
     return None
 
 
@@ -64,6 +83,12 @@ def refuse(refusal: str | None, field: str) -> None:
     """Raise a refusal a check function found (409 action-not-allowed) on ``field``."""
     if refusal is not None:
         raise ActionNotAllowed(refusal, field=field)
+
+
+def raise_refusal(refusal: RulesError | None) -> None:
+    """Raise a refusal a ``*_refusal`` function built with its class and field (dark-earth's pattern)."""
+    if refusal is not None:
+        raise refusal
 
 
 # What an actor may send at the rank of its declared action besides that action.
@@ -81,7 +106,9 @@ def rank_refusal(combatant: SiliciumCombatant, declared: str, kind: str) -> str 
     if kind == "forgo":
         return None
     if kind != declared and kind not in RANK_ACTIONS:
-        return f"{combatant['id']} declared {declared!r}, not {kind!r}"
+        return refusal(
+            "{actor} declared another action at this rank ({kind})", actor=combatant["name"], kind=KIND_WORDS[declared]
+        )
     return kind_refusal(combatant, kind)
 
 

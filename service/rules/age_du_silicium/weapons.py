@@ -5,10 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import has
-from ..errors import InvalidAction
+from ..errors import InvalidAction, refusal
 from .state import SiliciumCombatant
 from .status import DISARMED, refuse
 from .tables import UNARMED
+
+# Bare hands in a refusal, in the reader's words (a sheet's weapon is named as the sheet names it).
+BARE_HANDS = refusal("bare hands")
+
+
+def weapon_named(weapon: dict[str, Any]) -> str:
+    """``weapon`` as a refusal names it."""
+    named: str = BARE_HANDS if weapon["unarmed"] else weapon["name"]
+    return named
 
 
 def find_weapon(combatant: SiliciumCombatant, weapon_id: str | None, field: str = "weapon") -> dict[str, Any]:
@@ -21,14 +30,19 @@ def find_weapon(combatant: SiliciumCombatant, weapon_id: str | None, field: str 
     else:
         weapon = next((w for w in weapons if w["id"] == weapon_id), None)
         if weapon is None:
-            raise InvalidAction(f"{combatant['id']} has no weapon {weapon_id!r}", field=field)
+            raise InvalidAction(
+                refusal("{actor} has no weapon '{weapon_id}'", actor=combatant["name"], weapon_id=weapon_id),
+                field=field,
+            )
     return weapon
 
 
 def weapon_refusal(combatant: SiliciumCombatant, weapon: dict[str, Any]) -> str | None:
     """Why the combatant may not strike or parry with ``weapon`` now, or None: the resolution and the listing."""
     if has(combatant, DISARMED) and not weapon["unarmed"]:
-        return f"{combatant['id']} was disarmed and fights bare-handed until the GM says otherwise"
+        return refusal(
+            "{actor} was disarmed and fights bare-handed until the game master says otherwise", actor=combatant["name"]
+        )
     return None
 
 

@@ -8,7 +8,7 @@ tests below change one such function and watch both sides follow.
 
 import pytest
 
-from service.rules.age_du_silicium import declarations, status, weapons
+from service.rules.age_du_silicium import attacks, declarations, modifiers, reactions, rounds, status, weapons
 from service.rules.errors import ActionNotAllowed
 from service.rules.registry import get_ruleset
 
@@ -54,7 +54,7 @@ def test_an_ally_immobilised_before_his_rank_may_not_reason_any_more():
     assert set(_listed(state, "cy")) == {"break_free", "forgo"}
     error = refused(state, {"type": "reason", "actor": "cy", "target": "bob"}, ActionNotAllowed)
     assert error.field == "type"
-    assert str(error) == "cy is immobilised and can only try to break free"
+    assert str(error) == "Cy is immobilised and can only try to break free"
     refused(state, {"type": "hold", "actor": "cy"}, ActionNotAllowed)
     # A hold set by the GM: a plain Bagarre test, 45 (cy's Bagarre); 40 frees him.
     state, entry = step(state, {"type": "break_free", "actor": "cy", "dice": [40]})
@@ -154,3 +154,176 @@ def test_refusing_a_weapon_in_weapon_refusal_refuses_it_in_the_resolution_and_th
     )
     assert (error.field, str(error)) == ("weapon", "jammed")
     assert combatant(state, "ana")["conditions"] == []
+
+
+# -- issue 38: full automatic fire, maneuvers, parries and aims, each decided in one place ---------------------
+
+GUNNER = ana(
+    weapons=[
+        {"id": "fusil", "kind": "ranged", "skill": "Armes de poing", "damage": 8, "burst": True, "full_auto": True}
+    ]
+)
+
+
+def _ana_to_attack(options=None, ana_sheet=None, weapon=None):
+    """Bob (40) does something else; Ana (60) is waiting to attack him."""
+    state, _ = duel(options={"stress_test": False, **(options or {})}, ana=ana_sheet or ana())
+    state, _ = declare(state, "bob", {"kind": "other"})
+    state, _ = declare(state, "ana", attack_entry("bob", weapon=weapon))
+    return state
+
+
+def _attack_sets(state, actor="ana"):
+    return [c["params"] for c in get_ruleset(RULESET).legal_actions(state, actor) if c["type"] == "attack"]
+
+
+def _full_auto_listed(state):
+    return [s["full_auto"]["choices"] for s in _attack_sets(state) if s.get("full_auto")]
+
+
+def test_refusing_full_auto_in_full_auto_refusal_refuses_it_in_the_resolution_and_the_listing(monkeypatch):
+    state = _ana_to_attack({"full_auto": "bursts"}, GUNNER)
+    assert _full_auto_listed(state) == [[2, 3, 4, 5]]
+    original = attacks.full_auto_refusal
+    _replace_everywhere(
+        monkeypatch, original, lambda options, weapon: ActionNotAllowed("out of ammunition", field="full_auto")
+    )
+    assert _full_auto_listed(state) == []
+    error = refused(state, {"type": "attack", "actor": "ana", "target": "bob", "full_auto": 2}, ActionNotAllowed)
+    assert (error.field, str(error)) == ("full_auto", "out of ammunition")
+
+
+def test_allowing_full_auto_in_full_auto_refusal_allows_it_in_the_resolution_and_the_listing(monkeypatch):
+    state = _ana_to_attack({}, GUNNER)  # option full_auto off by default: neither listed nor accepted
+    assert _full_auto_listed(state) == []
+    refused(state, {"type": "attack", "actor": "ana", "target": "bob", "full_auto": 2}, ActionNotAllowed)
+    _replace_everywhere(monkeypatch, attacks.full_auto_refusal, lambda options, weapon: None)
+    assert _full_auto_listed(state) == [[2, 3, 4, 5]]
+    # Two bursts: 60 - 10 (burst) - 5 (recoil of one more burst) = 45; 90 and 95 miss.
+    state, entry = step(state, {"type": "attack", "actor": "ana", "target": "bob", "full_auto": 2, "dice": [90, 95]})
+    assert [e["params"]["chance"] for e in entry["events"] if e["code"] == "attack"] == [45]
+
+
+def _maneuvers_listed(state, weapon):
+    return [(s.get("maneuver") or {}).get("choices") for s in _attack_sets(state) if s["weapon"]["choices"] == [weapon]]
+
+
+def test_refusing_a_maneuver_in_maneuver_refusal_refuses_it_in_the_resolution_and_the_listing(monkeypatch):
+    state = _ana_to_attack(ana_sheet=ana(skill_levels={"Armes tranchantes": 1}), weapon="lame")
+    assert _maneuvers_listed(state, "lame") == [["disarm", "immobilisation", "projection"]]
+    original = modifiers.maneuver_refusal
+
+    def no_disarm(attacker, weapon, maneuver):
+        if maneuver == "disarm":
+            return ActionNotAllowed("no disarming today", field="maneuver")
+        return original(attacker, weapon, maneuver)
+
+    _replace_everywhere(monkeypatch, original, no_disarm)
+    assert _maneuvers_listed(state, "lame") == [["immobilisation", "projection"]]
+    error = refused(
+        state,
+        {"type": "attack", "actor": "ana", "target": "bob", "weapon": "lame", "maneuver": "disarm"},
+        ActionNotAllowed,
+    )
+    assert (error.field, str(error)) == ("maneuver", "no disarming today")
+
+
+def test_allowing_a_maneuver_in_maneuver_refusal_allows_it_in_the_resolution_and_the_listing(monkeypatch):
+    state = _ana_to_attack(weapon="lame")  # no skill level: no maneuver listed, and refused
+    assert _maneuvers_listed(state, "lame") == [None]
+    refused(
+        state,
+        {"type": "attack", "actor": "ana", "target": "bob", "weapon": "lame", "maneuver": "disarm"},
+        ActionNotAllowed,
+    )
+    _replace_everywhere(monkeypatch, modifiers.maneuver_refusal, lambda attacker, weapon, maneuver: None)
+    assert _maneuvers_listed(state, "lame") == [["disarm", "immobilisation", "projection"]]
+    # Armes tranchantes 50, disarm -10 = 40; 40 hits and disarms Bob.
+    state, entry = step(
+        state, {"type": "attack", "actor": "ana", "target": "bob", "weapon": "lame", "maneuver": "disarm", "dice": [40]}
+    )
+    assert combatant(state, "bob")["conditions"][0]["code"] == "disarmed"
+
+
+def _hit_waiting_for_ana(weapon):
+    """Bob (40) attacks Ana with ``weapon``; Ana declared a defence: his hit (10) waits for her reaction."""
+    state, _ = to_resolution(
+        duel()[0], bob_entries=[attack_entry("ana", weapon=weapon)], ana_entries=[{"kind": "defend"}]
+    )
+    state, _ = step(state, {"type": "attack", "actor": "bob", "target": "ana", "dice": [10]})
+    assert state["awaiting"] == [{"actor": "ana", "actions": ["react"], "reason": "reaction"}]
+    return state
+
+
+def _reactions_listed(state):
+    listed = [c["params"] for c in get_ruleset(RULESET).legal_actions(state, "ana") if c["type"] == "react"]
+    return {s["reaction"]["choices"][0]: (s.get("weapon") or {}).get("choices") for s in listed}
+
+
+def test_refusing_a_parry_in_parry_refusal_refuses_it_in_the_resolution_and_the_listing(monkeypatch):
+    state = _hit_waiting_for_ana("lame")
+    assert _reactions_listed(state) == {"none": None, "dodge": None, "parry": ["lame", "unarmed"]}
+    _replace_everywhere(
+        monkeypatch, reactions.parry_refusal, lambda pending: ActionNotAllowed("too fast to parry", field="reaction")
+    )
+    assert _reactions_listed(state) == {"none": None, "dodge": None}
+    error = refused(state, {"type": "react", "actor": "ana", "reaction": "parry"}, ActionNotAllowed)
+    assert (error.field, str(error)) == ("reaction", "too fast to parry")
+
+
+def test_allowing_a_parry_in_parry_refusal_allows_it_in_the_resolution_and_the_listing(monkeypatch):
+    state = _hit_waiting_for_ana("pistolet")  # a bullet: no parry listed, and refused
+    assert _reactions_listed(state) == {"none": None, "dodge": None}
+    refused(state, {"type": "react", "actor": "ana", "reaction": "parry"}, ActionNotAllowed)
+    _replace_everywhere(monkeypatch, reactions.parry_refusal, lambda pending: None)
+    assert _reactions_listed(state) == {"none": None, "dodge": None, "parry": ["lame", "unarmed"]}
+    # Parry with the blade (Armes tranchantes 50): 30 succeeds.
+    state, entry = step(state, {"type": "react", "actor": "ana", "reaction": "parry", "dice": [30]})
+    assert [e["params"] for e in entry["events"] if e["code"] == "hit_avoided"] == [
+        {"defender": "ana", "attacker": "bob", "reaction": "parry"}
+    ]
+
+
+def test_a_parrying_weapon_in_parrying_weapon_refusal_is_one_in_the_resolution_and_the_listing(monkeypatch):
+    state = _hit_waiting_for_ana("lame")
+    refused(state, {"type": "react", "actor": "ana", "reaction": "parry", "weapon": "pistolet"}, ActionNotAllowed)
+
+    def only_the_pistol(weapon):
+        return None if weapon["id"] == "pistolet" else ActionNotAllowed("not a parrying weapon", field="weapon")
+
+    _replace_everywhere(monkeypatch, reactions.parrying_weapon_refusal, only_the_pistol)
+    assert _reactions_listed(state)["parry"] == ["pistolet"]
+    error = refused(state, {"type": "react", "actor": "ana", "reaction": "parry", "weapon": "lame"}, ActionNotAllowed)
+    assert (error.field, str(error)) == ("weapon", "not a parrying weapon")
+    # Parry with the pistol's skill (Armes de poing 60), and by default with it too: 55 succeeds.
+    state, entry = step(state, {"type": "react", "actor": "ana", "reaction": "parry", "dice": [55]})
+    assert [e["params"]["chance"] for e in entry["events"] if e["code"] == "reaction_roll"] == [60]
+
+
+def _aim_listed(state, actor):
+    items = _listed(state, actor)["declare"]["actions"]["items"]
+    return [any(e["kind"] == "aim" for e in item["choices"]) for item in items]
+
+
+def test_a_limit_of_aims_in_aim_refusal_is_the_limit_of_the_declaration_the_listing_and_the_count(monkeypatch):
+    state, _ = duel(ana=ana(actions=4))
+    state, _ = declare(state, "bob", {"kind": "other"})
+    # The source's 3: a 4th action may not aim (listed for the first three only), and a 4th aim is refused.
+    assert _aim_listed(state, "ana") == [True, True, True, False]
+    refused(state, {"type": "declare", "actor": "ana", "actions": [{"kind": "aim"}] * 4}, ActionNotAllowed)
+    original = rounds.aim_refusal
+
+    def at_most_one(aims, field="kind"):
+        return ActionNotAllowed("one aim only", field=field) if aims > 1 else None
+
+    _replace_everywhere(monkeypatch, original, at_most_one)
+    assert _aim_listed(state, "ana") == [True, False, False, False]
+    error = refused(
+        state, {"type": "declare", "actor": "ana", "actions": [{"kind": "aim"}, {"kind": "aim"}] * 2}, ActionNotAllowed
+    )
+    assert (error.field, str(error)) == ("actions.1.kind", "one aim only")
+    # Allowing four: the declaration takes them and the four aims count.
+    _replace_everywhere(monkeypatch, at_most_one, lambda aims, field="kind": None)
+    assert _aim_listed(state, "ana") == [True, True, True, True]
+    state, _ = declare(state, "ana", *[{"kind": "aim"}] * 4)
+    assert combatant(state, "ana")["aim"] == 4

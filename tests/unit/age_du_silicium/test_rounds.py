@@ -181,3 +181,50 @@ def test_a_fleeing_holder_does_not_keep_the_round_open():
     state, entry = declare(state, "ana", {"kind": "other"})
     assert params(entry, "reaction_lapsed") == {"actor": "bob", "kind": "held"}
     assert state["round"] == 2
+
+
+def _gm(state, **fields):
+    return step(state, {"type": "adjust", "actor": "gm", **fields})
+
+
+def test_a_gm_change_of_initiative_before_the_announcements_moves_both_orders():
+    # Issue 38. Seed: the best Initiative "a le privilège de choisir ses actions et de les annoncer en dernier,
+    # et de les exécuter en premier": one score for both orders.
+    state, _ = duel()  # Ana 60, Bob 40: Bob would announce first
+    state, entry = _gm(state, target="bob", set={"initiative": 70}, reason="combat drug")
+    # Bob's 70 is now the best: Ana announces first, Bob last (before the fix Bob still announced first).
+    assert params(entry, "declaration_order") == {"order": [["ana"], ["bob"]]}
+    assert state["awaiting"] == [{"actor": "ana", "actions": ["declare"], "reason": "declaration"}]
+    refused(state, {"type": "declare", "actor": "bob", "actions": [{"kind": "other"}]}, NotYourTurn)
+    state, _ = declare(state, "ana", {"kind": "other"})
+    state, entry = declare(state, "bob", attack_entry("ana"))
+    # ... and executes first: rank 70, then Ana's 60.
+    assert params(entry, "resolution_order") == {"order": [["bob"], ["ana"]], "ranks": [70, 60]}
+    assert state["awaiting"] == [{"actor": "bob", "actions": ["attack", "hold", "forgo"], "reason": "resolution"}]
+
+
+def test_a_gm_change_of_initiative_after_the_first_announcement_counts_from_the_next_round():
+    # Once Bob (40) has announced, the round's order is set: Ana's new 30 does not make her act after
+    # the man who announced before her. She keeps 60 for this round; from round 2 she announces first and acts last.
+    state, _ = duel()
+    state, _ = declare(state, "bob", {"kind": "other"})
+    state, entry = _gm(state, target="ana", set={"initiative": 30})
+    assert params(entry, "initiative_next_round") == {"combatant": "ana"}
+    state, entry = declare(state, "ana", {"kind": "other"})
+    # Before the fix: ranks [40, 30], Bob acting first though Ana announced last.
+    assert params(entry, "declared") == {"actor": "ana", "kinds": ["other"], "ranks": [60]}
+    assert params(entry, "resolution_order") == {"order": [["ana"], ["bob"]], "ranks": [60, 40]}
+    assert params(entry, "round_started") == {"round": 2}
+    assert params(entry, "declaration_order") == {"order": [["ana"], ["bob"]]}
+    state, _ = declare(state, "ana", {"kind": "other"})
+    state, entry = declare(state, "bob", {"kind": "other"})
+    assert params(entry, "resolution_order") == {"order": [["bob"], ["ana"]], "ranks": [40, 30]}
+
+
+def test_a_gm_change_of_initiative_during_the_resolution_counts_from_the_next_round():
+    state, _ = to_resolution(duel()[0], bob_entries=[{"kind": "other"}])
+    state, entry = _gm(state, target="bob", change={"initiative": 30})  # 40 + 30 = 70
+    assert params(entry, "initiative_next_round") == {"combatant": "bob"}
+    assert state["awaiting"] == [{"actor": "ana", "actions": ["attack", "hold", "forgo"], "reason": "resolution"}]
+    state, entry = step(state, {"type": "attack", "actor": "ana", "target": "bob", "dice": [90]})
+    assert params(entry, "declaration_order") == {"order": [["ana"], ["bob"]]}

@@ -356,3 +356,31 @@ def test_a_newcomer_of_a_later_round_does_not_test_calme():
     assert state["round"] == 2
     state, entry = step(state, {"type": "join", "actor": "gm", "combatant": sheet("dan", "corpo", 55)})
     assert "stress_test" not in codes(entry) and entry["rolls"] == []
+
+
+def test_a_gm_malus_on_the_retest_keeps_the_10_percent_floor_and_is_listed():
+    # Issue 38. Seed: "un jet sous son Calme ... avec les malus applicables à la situation (minimum 10 % de chances)".
+    # The GM's `modify` -30 on Bob's next roll is one of those maluses: it shows in the retest's modifiers
+    # and the floor holds. Bob: Calme 5, experienced 0; 2 vs 1 is a bonus, left out of a retest.
+    state, _ = start(RULESET, [ana(), bob(calme=5), cy(calme=80)], dice=[1, 99, 1])
+    state, _ = step(state, {"type": "choose_frenzy", "actor": "bob", "behaviour": "flight"})
+    state = _reasoning_round(state)
+    state, _ = step(state, {"type": "modify", "actor": "gm", "target": "bob", "value": -30})
+    # 5 - 30 = -25, below the floor: 10 %. A 10 succeeds (before the fix the chance was -25 and 10 failed).
+    state, entry = step(state, {"type": "reason", "actor": "cy", "target": "bob", "dice": [10]})
+    retest = params(entry, "calme_retest")
+    assert (retest["modifiers"], retest["chance"], retest["success"]) == ({"gm_modifier": -30}, 10, True)
+    assert combatant(state, "bob")["conditions"] == []  # calmed; the GM's modifier was used up by this roll
+
+
+def test_a_gm_malus_on_the_retest_adds_to_the_gm_s_reason_modifier_and_the_situation():
+    # Bob: Calme 50, baptism of fire -20 (a malus the retest keeps); the reason's modifier -5; the GM's modify -10.
+    # 50 - 20 - 5 - 10 = 15: 15 succeeds, and 16 would fail.
+    state, _ = start(RULESET, [ana(), bob(experience="baptism_of_fire"), cy(calme=80)], dice=[1, 99, 1])
+    state, _ = step(state, {"type": "choose_frenzy", "actor": "bob", "behaviour": "flight"})
+    state = _reasoning_round(state)
+    state, _ = step(state, {"type": "modify", "actor": "gm", "target": "bob", "value": -10})
+    state, entry = step(state, {"type": "reason", "actor": "cy", "target": "bob", "modifier": -5, "dice": [15]})
+    retest = params(entry, "calme_retest")
+    assert retest["modifiers"] == {"baptism_of_fire": -20, "gm": -5, "gm_modifier": -10}
+    assert (retest["chance"], retest["success"]) == (15, True)

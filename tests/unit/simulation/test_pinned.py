@@ -20,7 +20,10 @@ name of its own began to carry ``named: false`` (its sentences name it in the
 combat's language); with that field left out the state gives the old digest,
 df65e432c218fb28, and its figures are unchanged. The sistema-2d6 fight's state
 digest changed the same way, later on 2026-12-02 (``named`` on its sheets'
-weapons; without it, 35039d1740342fa5).
+weapons; without it, 35039d1740342fa5). The age-du-silicium fight's state
+digest changed on 2026-12-04 when its rounds began to keep the round's
+Initiative of each combatant (``initiatives``, issue 38); without that key
+the state gives the old digest, 74a4b2711a355496, and its figures are unchanged.
 """
 
 from __future__ import annotations
@@ -107,7 +110,7 @@ def test_a_run_answers_as_pinned(ruleset_id, tactic, wins, undecided, actions, r
 # ruleset: actions, final round, final version, health left per combatant, digest of the final state but its tally
 # (fight 3 of a run seeded 2026, default tactic)
 FIGHTS = [
-    ("age-du-silicium", 18, 4, 19, {"ana": 0, "krieg": 3}, "74a4b2711a355496"),
+    ("age-du-silicium", 18, 4, 19, {"ana": 0, "krieg": 3}, "ea0d5625477dda91"),
     ("dark-earth", 8, 4, 9, {"kael": 11, "goule": -4}, "836ba94bcde05e3d"),
     ("duel-2d6", 121, 121, 122, {"truand": 0, "philip": 5}, "e5afa85a9e0b15f9"),
     ("sistema-2d6", 3, 2, 4, {"ana": 14, "capanga": -1}, "f9f03391738b6f2f"),
