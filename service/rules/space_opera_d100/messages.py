@@ -51,6 +51,7 @@ ENGLISH: dict[str, Any] = {
     "jam_worked.no_left": "{combatant} works on the jammed {item}.",
     "fumble_rolled": "{attacker} fumbles: {table}, {roll} {adjustment:+d} = {value}: {result}.",
     "fumble_for_gm": "{attacker} fumbles with {item}: the GM decides what happens.",
+    "fumble_no_ally": "{attacker} has no ally left in the fight: the fumbled blow turns back on {attacker}.",
     "fumble_strike": "{attacker}'s fumbled blow strikes {target}: {rolled} - armour {armour} = {pv_loss} HP.",
     "action_lost": "{combatant} loses this action.",
     "damage_taken": "{target} loses {amount} HP and has {pv} left.",
