@@ -68,6 +68,10 @@ ENGLISH: dict[str, Any] = {
     "died": "{target} dies.",
     "condition_cleared": "The game master lifts a condition from {target}: {condition}[reason? (reason: {reason})].",
     "passed": "{actor} does something else.",
+    # The GM's adjust: round.done is the only true/false value (__init__.check_value), said in a whole sentence.
+    "value_adjusted.new": "The game master ends {target}'s turn for this round[reason? (reason: {reason})].",
+    "value_adjusted.new.old": "The game master ends {target}'s turn for this round[reason? (reason: {reason})].",
+    "value_adjusted.old": "The game master gives {target} back a turn this round[reason? (reason: {reason})].",
 }
 
 MESSAGES = {"en": ENGLISH}
@@ -84,6 +88,7 @@ _CONDITIONS = {
     "loses_next_action": "loses the next action",
     "wound": "wounded",
 }
+_KINDS = {"living": "living being", "droid": "droid"}
 LABELS = {
     "condition": _CONDITIONS,
     # The catalog's weapons (tables.WEAPONS), for those a sheet does not name.
@@ -113,7 +118,16 @@ LABELS = {
         "items": "state of the weapons",
         "wielding": "weapon in hand",
         "round": "this round's state",
+        "round.initiative": "initiative this round",
+        "round.attacks": "number of attacks declared this round",
+        "round.attacks_left": "attacks left this round",
+        "round.dodges": "dodges this round",
+        "round.damage": "HP lost this round",
+        "round.done": "turn over this round",
     },
+    # A GM's adjust of the kind (living or droid) says it in words.
+    "old": _KINDS,
+    "new": _KINDS,
     "level": {
         "critical": "critical success",
         "success": "success",

@@ -20,6 +20,7 @@ from ..schemas import (
 )
 from .tables import ARMOUR, FUMBLE_TABLES, ITEM_CLASSES, LOCATIONS, WEAPONS
 
+KINDS = ("living", "droid")
 MODIFIER = validate.Range(-200, 200)
 SKILL_NAME = validate.Length(1, 40)
 WEAPON_FIELDS = (
@@ -102,7 +103,7 @@ class Weapon(Schema):
 
 class Sheet(CombatantBase):
     kind = fields.String(
-        validate=validate.OneOf(["living", "droid"]),
+        validate=validate.OneOf(KINDS),
         load_default="living",
         metadata={"description": "Droids cannot be stunned and do not faint (CON x 5 tests)."},
     )
