@@ -8,9 +8,9 @@ from ..conditions import add
 from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn, RulesError
 from .checks import Check, beats_difficulty, roll_check, wins_opposed
 from .conditions import can_act, is_dead, is_dying
-from .state import PendingAttack, Res, SistemaCombat, SistemaCombatant
+from .state import PendingAttack, Res, SistemaCombatant
 from .tables import BURST_HITS, BURST_PENALTY, CATALOG, LOCATION_PENALTIES
-from .turns import acts_simultaneously, advance, waiting_in_turn
+from .turns import advance, turn_refusal
 from .wounds import damage_expression, damage_reduction, death_test, stabilise, take_damage
 
 
@@ -20,37 +20,8 @@ def resolve(res: Res, action: dict[str, Any]) -> None:
     if kind == "defend":
         _defend(res, actor, action)
     else:
-        _check_turn(res.state, actor, kind)
+        _refuse(turn_refusal(res.state, actor, kind))
         HANDLERS[kind](res, actor, action)
-
-
-def _check_turn(state: SistemaCombat, actor: SistemaCombatant, kind: str) -> None:
-    simultaneous = acts_simultaneously(state, actor["id"])
-    if not simultaneous and not can_act(actor) and not is_dying(actor):
-        # Dead, or unconscious and not dying (stable, knocked out): no turn at all, so say why.
-        state_word = "dead" if is_dead(actor) else "unconscious"
-        raise ActionNotAllowed(f"{actor['id']} is {state_word} and cannot act", field="actor")
-    pending = state.get("pending")
-    if pending:
-        raise NotYourTurn(
-            f"waiting for {pending['target']}'s defense against {pending['attacker']}'s attack", field="actor"
-        )
-    waiting = [c["id"] for c in waiting_in_turn(state)]
-    if actor["id"] not in waiting:
-        who = ", ".join(waiting) or "nobody"
-        raise NotYourTurn(f"it is not {actor['id']}'s turn; waiting for: {who}", field="actor")
-    if kind == "death_test" and not is_dying(actor):
-        raise ActionNotAllowed(f"{actor['id']} is not dying", field="type")
-    if simultaneous:
-        if kind == "death_test":
-            raise ActionNotAllowed(
-                f"{actor['id']} went down during its own initiative group and still takes this turn's action; "
-                "its death tests begin next round",
-                field="type",
-            )
-        return
-    if is_dying(actor) and kind != "death_test":
-        raise ActionNotAllowed(f"{actor['id']} is dying and can only make a death test", field="type")
 
 
 # -- attack -----------------------------------------------------------------------

@@ -4,7 +4,7 @@ import pytest
 
 from service.rules.errors import ActionNotAllowed, InvalidAction
 
-from ..rules_helpers import codes, combatant, params, start, step
+from ..rules_helpers import codes, combatant, params, sentences, start, step
 from .fixtures import ANA_FIRST, RULESET, ana, bruno
 
 
@@ -110,6 +110,19 @@ def test_twelve_stabilises():
     assert {c["code"] for c in combatant(state, "bruno")["conditions"]} == {"unconscious", "stable"}
     # Stable and unconscious: no more death tests, no turn.
     assert [w["actor"] for w in state["awaiting"]] == ["ana", "gm"]
+
+
+def test_a_twelve_says_stabilised_once_in_every_language():
+    # Issue 38: the death test's sentence and the stabilised event both said "se estabiliza".
+    state, entry = step(dying_bruno(), {"type": "death_test", "actor": "bruno", "dice": [6, 6]})
+    assert [*sentences(state, entry, "death_test"), *sentences(state, entry, "stabilised")] == [
+        "Death test for Bruno: 6, 6 → 12, a 12 on the dice.",
+        "Test de mort pour Bruno : 6, 6 → 12, un 12 aux dés.",
+        "Teste de morte de Bruno: 6, 6 → 12, um 12 nos dados.",
+        "Bruno is stabilised.",
+        "Bruno se stabilise.",
+        "Bruno se estabiliza.",
+    ]
 
 
 def test_a_successful_healing_test_stabilises():
