@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from ..conditions import remove
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, RulesError
 from ..state import Action
 from .checks import roll_test
 from .conditions import OFF_BALANCE, can_act, is_dead, is_droid, test_penalties
@@ -89,6 +89,33 @@ def mode_allowed(weapon: dict[str, Any], mode: str, options: dict[str, Any]) -> 
     return not (weapon["ranged"] and mode in ("stun", "disarm") and not options["ranged_stun_and_disarm"])
 
 
+def stun_refusal(weapon: dict[str, Any], target: SpaceOperaCombatant) -> RulesError | None:
+    """Seed 2, "ne doit pas avoir une arme tranchante" and "(sauf droïd)": why ``weapon`` cannot stun
+    ``target``, or None. The declaration raises it; legal.py lists the stun targets with it."""
+    if weapon["edged"]:
+        return InvalidAction(f"{weapon['name']} is edged: an edged weapon cannot stun", field="weapon")
+    if is_droid(target):
+        return InvalidAction(f"{target['id']} is a droid: droids cannot be stunned", field="target")
+    return None
+
+
+def paralyse_refusal(weapon: dict[str, Any], target: SpaceOperaCombatant, options: dict[str, Any]) -> RulesError | None:
+    """Seed 3, "doit avoir une arme paralysante"; droids only with the option paralyse_droids: why
+    ``weapon`` cannot paralyse ``target``, or None. The declaration raises it; legal.py lists with it."""
+    if not weapon["paralysing"]:
+        return InvalidAction(f"{weapon['name']} is not a paralysing weapon", field="weapon")
+    if is_droid(target) and not options["paralyse_droids"]:
+        return InvalidAction(
+            f"{target['id']} is a droid: this combat's options make droids immune to paralysis", field="target"
+        )
+    return None
+
+
+def _refuse(refusal: RulesError | None) -> None:
+    if refusal is not None:
+        raise refusal
+
+
 def _check_mode(
     res: Res, attacker: SpaceOperaCombatant, target: SpaceOperaCombatant, weapon: dict[str, Any], action: Action
 ) -> None:
@@ -98,19 +125,11 @@ def _check_mode(
             f"{weapon['name']} is a ranged weapon: in this combat only melee blows {mode}", field="mode"
         )
     if mode == "stun":
-        if weapon["edged"]:
-            raise InvalidAction(f"{weapon['name']} is edged: an edged weapon cannot stun", field="weapon")
-        if is_droid(target):
-            raise InvalidAction(f"{target['id']} is a droid: droids cannot be stunned", field="target")
+        _refuse(stun_refusal(weapon, target))
         if action["martial_arts"]:
             raise InvalidAction("martial arts cannot be used to stun", field="martial_arts")
     if mode == "paralyse":
-        if not weapon["paralysing"]:
-            raise InvalidAction(f"{weapon['name']} is not a paralysing weapon", field="weapon")
-        if is_droid(target) and not res.options["paralyse_droids"]:
-            raise InvalidAction(
-                f"{target['id']} is a droid: this combat's options make droids immune to paralysis", field="target"
-            )
+        _refuse(paralyse_refusal(weapon, target, res.options))
     if action["martial_arts"] and not martial_arts_allowed(weapon, res.options):
         needed = (
             "a melee weapon" if res.options["armed_martial_arts"] == "any_melee" else "a bladed weapon (arme blanche)"

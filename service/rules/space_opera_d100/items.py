@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, RulesError
 from .schemas import WEAPON_DEFAULTS
 from .state import Res, SpaceOperaCombatant
 from .tables import DESTROYED_AT_STEP, ITEM_STEP_DAMAGE, ITEM_STEP_SKILL, WEAPONS
@@ -139,15 +139,25 @@ def jam(res: Res, combatant: SpaceOperaCombatant, weapon: dict[str, Any], action
     res.emit("weapon_jammed", combatant=combatant["id"], item=weapon["id"], actions=actions)
 
 
-def recover(res: Res, combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> None:
-    """One action to pick a weapon up, or one action of work on a jam."""
+def recover_refusal(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> RulesError | None:
+    """Why ``recover`` cannot work on ``weapon`` now (not dropped nor jammed, destroyed, or jammed for the
+    fight), or None: recover raises it, legal.py lists the weapons to recover with it."""
     item = combatant["items"].get(weapon["id"])
     if item is None or not (item["dropped"] or item["jam"]) or item["destroyed"]:
-        raise ActionNotAllowed(f"{weapon['name']} is neither dropped nor jammed", field="weapon")
+        return ActionNotAllowed(f"{weapon['name']} is neither dropped nor jammed", field="weapon")
     if item["jam"] == JAMMED_FOR_THE_FIGHT:
-        raise ActionNotAllowed(
+        return ActionNotAllowed(
             f"{weapon['name']} is jammed for the rest of the fight (it needs a workshop)", field="weapon"
         )
+    return None
+
+
+def recover(res: Res, combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> None:
+    """One action to pick a weapon up, or one action of work on a jam (recover_refusal says when not)."""
+    refusal = recover_refusal(combatant, weapon)
+    if refusal is not None:
+        raise refusal
+    item = state_of(combatant, weapon)
     if item["dropped"]:
         item["dropped"] = False
         res.emit("weapon_recovered", combatant=combatant["id"], item=weapon["id"])
