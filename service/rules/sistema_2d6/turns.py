@@ -13,7 +13,7 @@ from itertools import groupby
 from typing import cast
 
 from ..conditions import LEFT, has, next_round
-from ..errors import ActionNotAllowed, NotYourTurn, RulesError
+from ..errors import ActionNotAllowed, NotYourTurn, RulesError, refusal
 from ..state import Awaiting
 from .conditions import can_act, is_dead, is_dying, is_standing
 from .state import Res, SistemaCombat, SistemaCombatant
@@ -139,29 +139,47 @@ def turn_refusal(state: SistemaCombat, actor: SistemaCombatant, kind: str) -> Ru
     simultaneous = acts_simultaneously(state, actor["id"])
     if not simultaneous and not can_act(actor) and not is_dying(actor):
         # Dead, or unconscious and not dying (stable, knocked out): no turn at all, so say why.
-        state_word = "dead" if is_dead(actor) else "unconscious"
-        return ActionNotAllowed(f"{actor['id']} is {state_word} and cannot act", field="actor")
+        if is_dead(actor):
+            return ActionNotAllowed(refusal("{actor} is dead and cannot act", actor=actor["name"]), field="actor")
+        return ActionNotAllowed(refusal("{actor} is unconscious and cannot act", actor=actor["name"]), field="actor")
     pending = state.get("pending")
     if pending:
+        combatants = _by_id(state)
         return NotYourTurn(
-            f"waiting for {pending['target']}'s defense against {pending['attacker']}'s attack", field="actor"
+            refusal(
+                "waiting for {target}'s defense against {attacker}'s attack",
+                target=combatants[pending["target"]]["name"],
+                attacker=combatants[pending["attacker"]]["name"],
+            ),
+            field="actor",
         )
-    waiting = [c["id"] for c in waiting_in_turn(state)]
-    if actor["id"] not in waiting:
-        who = ", ".join(waiting) or "nobody"
-        return NotYourTurn(f"it is not {actor['id']}'s turn; waiting for: {who}", field="actor")
+    waiting = waiting_in_turn(state)
+    if all(c["id"] != actor["id"] for c in waiting):
+        return NotYourTurn(
+            refusal(
+                "it is not {actor}'s turn; waiting for: [waiting?{waiting}][!waiting?nobody]",
+                actor=actor["name"],
+                waiting=[c["name"] for c in waiting],
+            ),
+            field="actor",
+        )
     if kind == DEATH_TEST and not is_dying(actor):
-        return ActionNotAllowed(f"{actor['id']} is not dying", field="type")
+        return ActionNotAllowed(refusal("{actor} is not dying", actor=actor["name"]), field="type")
     if simultaneous:
         if kind == DEATH_TEST:
             return ActionNotAllowed(
-                f"{actor['id']} went down during its own initiative group and still takes this turn's action; "
-                "its death tests begin next round",
+                refusal(
+                    "{actor} went down during their own initiative group and still takes this turn's action; "
+                    "its death tests begin next round",
+                    actor=actor["name"],
+                ),
                 field="type",
             )
         return None
     if is_dying(actor) and kind != DEATH_TEST:
-        return ActionNotAllowed(f"{actor['id']} is dying and can only make a death test", field="type")
+        return ActionNotAllowed(
+            refusal("{actor} is dying and can only make a death test", actor=actor["name"]), field="type"
+        )
     return None
 
 

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from ..errors import InvalidAction
+from ..errors import InvalidAction, refusal
 from ..ruleset import Choice, Ruleset
 from ..state import Action, Awaiting
 from . import actions, legal, turns, wounds
@@ -70,10 +70,11 @@ class SpaceOperaD100(Ruleset[SpaceOperaCombat, SpaceOperaCombatant]):
     def check_value(self, combatant: SpaceOperaCombatant, path: str, value: Any, field: str) -> None:
         """A kind is living or droid; only round.done takes true or false, and nothing else."""
         if path == "kind" and value not in KINDS:
-            raise InvalidAction("kind is 'living' or 'droid'", field=field)
-        if (path == "round.done") != isinstance(value, bool):
-            needed = "true or false" if path == "round.done" else "a number or a name, not true or false"
-            raise InvalidAction(f"{path} takes {needed}", field=field)
+            raise InvalidAction(refusal("kind is 'living' or 'droid'"), field=field)
+        if path == "round.done" and not isinstance(value, bool):
+            raise InvalidAction(refusal("{path} takes true or false", path=path), field=field)
+        if path != "round.done" and isinstance(value, bool):
+            raise InvalidAction(refusal("{path} takes a number or a name, not true or false", path=path), field=field)
 
     def adjusted(self, res: Res, target: SpaceOperaCombatant, action: Action, changes: dict[str, Any]) -> bool:
         if "pv" in changes:

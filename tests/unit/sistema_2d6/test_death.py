@@ -204,7 +204,7 @@ def test_auto_end_when_one_side_stands():
 
 def test_dead_combatant_cannot_act_or_be_attacked():
     state, _ = hit_bruno(fight(4), [6])  # -5: dead (realistic)
-    with pytest.raises(ActionNotAllowed, match="bruno is dead"):
+    with pytest.raises(ActionNotAllowed, match="Bruno is dead"):
         step(state, {"type": "pass", "actor": "bruno"})
     with pytest.raises(ActionNotAllowed, match="already dead"):
         step(state, {"type": "attack", "actor": "ana", "target": "bruno", "difficulty": 5})
