@@ -172,3 +172,12 @@ def test_a_fight_from_a_fixed_seed_replays_to_the_identical_log(client):
     assert any("attack_rolled" in [e["code"] for e in events] for _, _, events in first)
     assert all(roll["source"] == "server" for _, rolls, _ in first for roll in rolls)
     assert codes({"events": first[0][2]})[0] == "combat_started"
+
+
+def test_a_sheet_refused_by_the_rules_reads_in_the_readers_language(client):
+    body = _body()
+    body["combatants"][0]["weapons"].append({"id": "epee", "catalog": "epee"})
+    response = client.post("/combats", json=body, headers={"Accept-Language": "pt-BR"})
+    assert response.status_code == 422
+    details = [e["detail"] for e in response.get_json()["errors"]]
+    assert details == ["cada arma precisa de um identificador diferente"]
