@@ -180,4 +180,4 @@ def test_a_sheet_refused_by_the_rules_reads_in_the_readers_language(client):
     response = client.post("/combats", json=body, headers={"Accept-Language": "pt-BR"})
     assert response.status_code == 422
     details = [e["detail"] for e in response.get_json()["errors"]]
-    assert details == ["cada arma precisa de um identificador diferente"]
+    assert details == ["os ids das armas devem ser únicos"]  # as every ruleset says it
