@@ -53,7 +53,7 @@ BYTES_PER_ENTRY = 64 * 1024
 MAX_PLAINTEXT_BYTES = 256 * 1024 * 1024  # whatever MAX_ACTIONS_PER_COMBAT says
 MAX_DECODER_MEMORY = 64 * 1024 * 1024  # preset 1 needs about 2 MiB to decode
 PIECE_BYTES = 1024 * 1024  # decompressed at a time
-UNREADABLE = "does not hold a snapshot this version of the service reads"
+UNREADABLE = SnapshotUnreadable.UNREADABLE
 
 
 def plaintext_limit(max_entries: int) -> int:
@@ -99,15 +99,11 @@ class SnapshotSealer:
         try:
             plaintext = open_sealed(cipher(secret, associated), body, associated + kid)
         except InvalidTag:
-            raise SnapshotUnreadable("was changed or cut after it was taken") from None
+            raise SnapshotUnreadable(SnapshotUnreadable.CHANGED) from None
         if first:
             return _first_format(plaintext, max_entries)
         limit = plaintext_limit(max_entries)
-        too_big = (
-            f"holds more than {limit:,} bytes once uncompressed, more than a combat of "
-            f"{max_entries:,} actions (MAX_ACTIONS_PER_COMBAT) holds on this server"
-        )
-        data = _inflated(plaintext, limit, too_big, max_lines=max_entries)
+        data = _inflated(plaintext, limit, SnapshotUnreadable.too_large(limit, max_entries), max_lines=max_entries)
         head, *lines = data.split(b"\n")
         del data
         try:
@@ -128,20 +124,12 @@ class SnapshotSealer:
             if key_id(stored) == kid:
                 self.current = stored
                 return stored
-        raise SnapshotUnreadable(
-            "was sealed by a key this server does not hold (another deployment's, or a secret since changed "
-            "and not listed in SECRET_KEY_FALLBACKS)"
-        )
+        raise SnapshotUnreadable(SnapshotUnreadable.UNKNOWN_KEY)
 
 
 def _first_format(plaintext: bytes, max_entries: int) -> dict[str, Any]:
     """A snapshot of the first format: one JSON object, decompressed to at most FIRST_FORMAT_LIMIT bytes."""
-    data = _inflated(
-        plaintext,
-        FIRST_FORMAT_LIMIT,
-        f"holds more than {FIRST_FORMAT_LIMIT:,} bytes once uncompressed, more than this server reads "
-        "from a snapshot of Melee 0.1.0",
-    )
+    data = _inflated(plaintext, FIRST_FORMAT_LIMIT, SnapshotUnreadable.first_format_too_large(FIRST_FORMAT_LIMIT))
     try:
         snapshot = codec.loads(data)
     except ValueError:
@@ -150,18 +138,11 @@ def _first_format(plaintext: bytes, max_entries: int) -> dict[str, Any]:
     if not isinstance(snapshot, dict) or not isinstance(snapshot.get("entries"), list):
         raise SnapshotUnreadable(UNREADABLE)
     if len(snapshot["entries"]) > max_entries:
-        raise SnapshotUnreadable(_past_the_cap(max_entries))
+        raise SnapshotUnreadable.too_many_entries(max_entries)
     return snapshot
 
 
-def _past_the_cap(max_entries: int) -> str:
-    return (
-        f"holds more than {max_entries:,} log entries: restored, it would pass this server's limit of "
-        f"{max_entries:,} actions a combat (MAX_ACTIONS_PER_COMBAT)"
-    )
-
-
-def _inflated(plaintext: bytes, limit: int, too_big: str, max_lines: int | None = None) -> bytes:
+def _inflated(plaintext: bytes, limit: int, too_big: SnapshotUnreadable, max_lines: int | None = None) -> bytes:
     """The plaintext decompressed a piece at a time: refused (``too_big``) as soon as it holds more than
     ``limit`` bytes, or, its lines counted as they come, more than ``max_lines`` lines."""
     inflate = lzma.LZMADecompressor(memlimit=MAX_DECODER_MEMORY)
@@ -178,24 +159,24 @@ def _inflated(plaintext: bytes, limit: int, too_big: str, max_lines: int | None 
         if max_lines is not None:
             lines += piece.count(b"\n")
             if lines > max_lines:
-                raise SnapshotUnreadable(_past_the_cap(max_lines))
+                raise SnapshotUnreadable.too_many_entries(max_lines)
         size += len(piece)
         if size > limit:
-            raise SnapshotUnreadable(too_big)
+            raise too_big
         pieces.append(piece)
     return b"".join(pieces)
 
 
 def _decoded(sealed: str, prefix: str) -> bytes:
     if not sealed.startswith(prefix):
-        raise SnapshotUnreadable("is not a snapshot of this service (it does not start with 'msnap2.')")
+        raise SnapshotUnreadable(SnapshotUnreadable.NOT_A_SNAPSHOT)
     text = sealed[len(prefix) :]
     try:
         raw = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
     except (binascii.Error, ValueError):
-        raise SnapshotUnreadable(f"is not valid URL-safe base64 after '{prefix}'") from None
+        raise SnapshotUnreadable(SnapshotUnreadable.NOT_BASE64) from None
     if base64.urlsafe_b64encode(raw).decode().rstrip("=") != text:  # unused bits set: not as sealed
-        raise SnapshotUnreadable("was changed or cut after it was taken")
+        raise SnapshotUnreadable(SnapshotUnreadable.CHANGED)
     if len(raw) < KEY_ID_BYTES + NONCE_BYTES + TAG_BYTES:
-        raise SnapshotUnreadable("is too short to be one: it was cut")
+        raise SnapshotUnreadable(SnapshotUnreadable.TOO_SHORT)
     return raw

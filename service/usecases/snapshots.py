@@ -30,6 +30,7 @@ from typing import Any
 
 from ..rules.dice import KEY_BYTES
 from ..rules.engine import replay, restored
+from ..rules.errors import refusal
 from ..rules.registry import RULESETS
 from .access import Grant, authorize, digest, require_gm
 from .actions import stamp_expiry
@@ -41,6 +42,9 @@ from .views import combat_view
 FORMAT = 2
 READ_FORMATS = (1, FORMAT)  # 1: Melee 0.1.0's, the same parts
 PARTS = ("state", "entries", "history", "grants")
+
+
+ANOTHER_FORMAT = refusal("was taken by a version of the service that writes another format")
 
 
 class InvalidSnapshot(Exception):
@@ -80,7 +84,7 @@ class Restored:
 def take(combats: SnapshotStore, combat_id: str, token: str | None, sealer: SnapshotSealer) -> str:
     """The GM's snapshot of the combat, sealed (a player's token: 403, before anything is read)."""
     _, grant = authorize(combats, combat_id, token)
-    require_gm(grant, "taking a snapshot of a combat")
+    require_gm(grant, refusal("taking a snapshot of a combat needs the game master's token"))
     exported = combats.export_combat(combat_id)
     return sealer.seal({"format": FORMAT, "taken_at": int(time.time()), **exported})
 
@@ -128,22 +132,32 @@ def opened(combats: SnapshotStore, sealer: SnapshotSealer, sealed: str, now: int
     except SnapshotUnreadable as unreadable:
         raise InvalidSnapshot(unreadable.why) from None
     if snapshot.get("format") not in READ_FORMATS or not _well_formed(snapshot):
-        raise InvalidSnapshot("was taken by a version of the service that writes another format")
+        raise InvalidSnapshot(ANOTHER_FORMAT)
     state = snapshot["state"]
     if state.get("ruleset") not in RULESETS:
-        raise InvalidSnapshot(f"is of a combat of the ruleset {state.get('ruleset')!r}, which this server lacks")
+        raise InvalidSnapshot(
+            refusal(
+                "is of a combat of the ruleset '{ruleset_id}', which this server lacks", ruleset_id=state.get("ruleset")
+            )
+        )
     if len(snapshot["entries"]) != state.get("version"):
-        raise InvalidSnapshot("does not hold the whole log of its combat")
+        raise InvalidSnapshot(refusal("does not hold the whole log of its combat"))
     taken_at, max_age = snapshot.get("taken_at"), combats.revocation_ttl_seconds
     if not isinstance(taken_at, int):
-        raise InvalidSnapshot("was taken by a version of the service that writes another format")
+        raise InvalidSnapshot(ANOTHER_FORMAT)
     if taken_at > now + 86400:  # a day of clock skew between servers, no more
-        raise InvalidSnapshot(f"says it was taken on {_in_words(taken_at)}, which has not come yet")
+        raise InvalidSnapshot(
+            refusal("says it was taken on {taken_at}, which has not come yet", taken_at=_moment(taken_at))
+        )
     if now - taken_at > max_age:
         # Past it, the store may have forgotten the tokens revoked since: they would work again.
         raise InvalidSnapshot(
-            f"was taken on {_in_words(taken_at)}, and this server restores a snapshot for "
-            f"{max_age // 86400} days at most (MAX_SNAPSHOT_AGE_DAYS)"
+            refusal(
+                "was taken on {taken_at}, and this server restores a snapshot for "
+                "{days:# day|# days} at most (MAX_SNAPSHOT_AGE_DAYS)",
+                taken_at=_moment(taken_at),
+                days=max_age // 86400,
+            )
         )
     return snapshot
 
@@ -185,12 +199,6 @@ def _import(combats: SnapshotStore, exported: Mapping[str, Any], now: int) -> di
 def _moment(timestamp: int) -> str:
     """A Unix time as ISO 8601 in UTC, to the second."""
     return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def _in_words(timestamp: int) -> str:
-    """A Unix time as a reader writes it: "November 1, 2026, 10:00 UTC"."""
-    moment = datetime.fromtimestamp(timestamp, UTC)
-    return f"{moment:%B} {moment.day}, {moment.year}, {moment:%H:%M} UTC"
 
 
 def _grant(combats: SnapshotStore, combat_id: str, token: str | None) -> Grant | None:

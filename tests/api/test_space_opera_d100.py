@@ -91,14 +91,19 @@ def test_stunning_with_an_edged_weapon_is_refused(client):
     actor = combat["awaiting"][0]["actor"]
     other = "r2" if actor == "ana" else "ana"
     before = client.get(location).get_json()
-    response = client.post(
-        f"{location}/actions",
-        json={"type": "attack", "actor": actor, "target": other, "weapon": "epee", "mode": "stun"},
-    )
+    stun = {"type": "attack", "actor": actor, "target": other, "weapon": "epee", "mode": "stun"}
+    response = client.post(f"{location}/actions", json=stun)
     assert response.status_code == 422
+    # Said in the combat's language (fr), or in the one the reader asks for.
     assert response.get_json()["errors"] == [
-        {"pointer": "/weapon", "detail": "Épée is edged: an edged weapon cannot stun"}
+        {"pointer": "/weapon", "detail": "Épée est une arme tranchante : une arme tranchante ne peut pas assommer"}
     ]
+    for language, detail in (
+        ("pt-BR", "Épée é uma arma cortante: uma arma cortante não pode nocautear"),
+        ("en", "Épée is edged: an edged weapon cannot stun"),
+    ):
+        response = client.post(f"{location}/actions", json=stun, headers={"Accept-Language": language})
+        assert response.get_json()["errors"] == [{"pointer": "/weapon", "detail": detail}]
     assert client.get(location).get_json() == before
 
 
@@ -167,3 +172,12 @@ def test_a_fight_from_a_fixed_seed_replays_to_the_identical_log(client):
     assert any("attack_rolled" in [e["code"] for e in events] for _, _, events in first)
     assert all(roll["source"] == "server" for _, rolls, _ in first for roll in rolls)
     assert codes({"events": first[0][2]})[0] == "combat_started"
+
+
+def test_a_sheet_refused_by_the_rules_reads_in_the_readers_language(client):
+    body = _body()
+    body["combatants"][0]["weapons"].append({"id": "epee", "catalog": "epee"})
+    response = client.post("/combats", json=body, headers={"Accept-Language": "pt-BR"})
+    assert response.status_code == 422
+    details = [e["detail"] for e in response.get_json()["errors"]]
+    assert details == ["os ids das armas devem ser únicos"]  # as every ruleset says it

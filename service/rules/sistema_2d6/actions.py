@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import add
-from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn, RulesError
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn, RulesError, refusal
 from .checks import Check, beats_difficulty, roll_check, wins_opposed
 from .conditions import can_act, is_dead, is_dying
-from .state import PendingAttack, Res, SistemaCombat, SistemaCombatant
+from .state import PendingAttack, Res, SistemaCombatant
 from .tables import BURST_HITS, BURST_PENALTY, CATALOG, LOCATION_PENALTIES
-from .turns import acts_simultaneously, advance, waiting_in_turn
+from .turns import advance, turn_refusal
 from .wounds import damage_expression, damage_reduction, death_test, stabilise, take_damage
 
 
@@ -20,37 +20,8 @@ def resolve(res: Res, action: dict[str, Any]) -> None:
     if kind == "defend":
         _defend(res, actor, action)
     else:
-        _check_turn(res.state, actor, kind)
+        _refuse(turn_refusal(res.state, actor, kind))
         HANDLERS[kind](res, actor, action)
-
-
-def _check_turn(state: SistemaCombat, actor: SistemaCombatant, kind: str) -> None:
-    simultaneous = acts_simultaneously(state, actor["id"])
-    if not simultaneous and not can_act(actor) and not is_dying(actor):
-        # Dead, or unconscious and not dying (stable, knocked out): no turn at all, so say why.
-        state_word = "dead" if is_dead(actor) else "unconscious"
-        raise ActionNotAllowed(f"{actor['id']} is {state_word} and cannot act", field="actor")
-    pending = state.get("pending")
-    if pending:
-        raise NotYourTurn(
-            f"waiting for {pending['target']}'s defense against {pending['attacker']}'s attack", field="actor"
-        )
-    waiting = [c["id"] for c in waiting_in_turn(state)]
-    if actor["id"] not in waiting:
-        who = ", ".join(waiting) or "nobody"
-        raise NotYourTurn(f"it is not {actor['id']}'s turn; waiting for: {who}", field="actor")
-    if kind == "death_test" and not is_dying(actor):
-        raise ActionNotAllowed(f"{actor['id']} is not dying", field="type")
-    if simultaneous:
-        if kind == "death_test":
-            raise ActionNotAllowed(
-                f"{actor['id']} went down during its own initiative group and still takes this turn's action; "
-                "its death tests begin next round",
-                field="type",
-            )
-        return
-    if is_dying(actor) and kind != "death_test":
-        raise ActionNotAllowed(f"{actor['id']} is dying and can only make a death test", field="type")
 
 
 # -- attack -----------------------------------------------------------------------
@@ -63,25 +34,32 @@ def _weapon(actor: SistemaCombatant, weapon_id: str) -> dict[str, Any]:
             return weapon
     base = CATALOG["weapons"].get(weapon_id)
     if base is None:
-        raise InvalidAction(f"{actor['id']} has no weapon {weapon_id!r} and the catalog has none", field="weapon")
+        raise InvalidAction(
+            refusal(
+                "{actor} has no weapon '{weapon_id}' and the catalog has none", actor=actor["name"], weapon_id=weapon_id
+            ),
+            field="weapon",
+        )
     return {"id": weapon_id, "attribute": "DES", "precision": 0, "lethal": True, "automatic": False, **base}
 
 
 def attack_target_refusal(attacker: SistemaCombatant, target: SistemaCombatant) -> RulesError | None:
     """Why ``attacker`` may not attack ``target``, or None: the attack raises it, legal.py lists with it."""
     if target is attacker or target["id"] == attacker["id"]:
-        return InvalidAction("a combatant cannot attack itself", field="target")
+        return InvalidAction(refusal("a combatant cannot attack itself"), field="target")
     if is_dead(target):
-        return ActionNotAllowed(f"{target['id']} is already dead", field="target")
+        return ActionNotAllowed(refusal("{target} is already dead", target=target["name"]), field="target")
     return None
 
 
 def burst_refusal(weapon: dict[str, Any], options: dict[str, Any]) -> RulesError | None:
     """Why ``weapon`` may not fire a burst in this combat, or None: the attack raises it, legal.py lists with it."""
     if not weapon.get("automatic"):
-        return InvalidAction(f"{weapon['name']} cannot fire bursts (not automatic)", field="burst")
+        return InvalidAction(
+            refusal("{weapon} cannot fire bursts (not automatic)", weapon=weapon["name"]), field="burst"
+        )
     if not options["automatic_fire"]:
-        return ActionNotAllowed("automatic fire is off in this combat's options", field="burst")
+        return ActionNotAllowed(refusal("automatic fire is off in this combat's options"), field="burst")
     return None
 
 
@@ -89,9 +67,12 @@ def stabilize_refusal(healer: SistemaCombatant, patient: SistemaCombatant) -> Ru
     """Why ``healer`` may not stabilise ``patient``, or None: the first aid raises it, legal.py lists with it."""
     if patient is healer or patient["id"] == healer["id"]:
         # "Caso outro personagem seja bem sucedido em um teste de cura": another character.
-        return InvalidAction(f"{healer['id']} cannot stabilise itself; another character must", field="target")
+        return InvalidAction(
+            refusal("{healer} cannot stabilise their own wounds; another character must", healer=healer["name"]),
+            field="target",
+        )
     if not is_dying(patient):
-        return ActionNotAllowed(f"{patient['id']} is not dying", field="target")
+        return ActionNotAllowed(refusal("{target} is not dying", target=patient["name"]), field="target")
     return None
 
 
@@ -107,20 +88,26 @@ def _attack(res: Res, attacker: SistemaCombatant, action: dict[str, Any]) -> Non
     if action["burst"]:
         _refuse(burst_refusal(weapon, res.options))
     if action["difficulty"] is not None and action["defense"] is not None:
-        raise InvalidAction("give either a difficulty (passive defense) or a defense roll, not both", field="defense")
+        raise InvalidAction(
+            refusal("give either a difficulty (passive defense) or a defense roll, not both"), field="defense"
+        )
     if action["condition"] and not action["location"]:
-        raise InvalidAction("a condition needs a location (localized damage)", field="condition")
+        raise InvalidAction(refusal("a condition needs a location (localized damage)"), field="condition")
     location_penalty = aimed_area_penalty(action["location"], action["location_penalty"])
     if not can_act(target):
         # "Se o alvo não puder se esquivar, o Mestre determina a dificuldade": no active defense,
         # whatever the body says.
         if action["defense"] is not None:
             raise ActionNotAllowed(
-                f"{target['id']} is unconscious and cannot defend: give the difficulty (CD) instead", field="defense"
+                refusal(
+                    "{target} is unconscious and cannot defend: give the difficulty (CD) instead", target=target["name"]
+                ),
+                field="defense",
             )
         if action["difficulty"] is None:
             raise InvalidAction(
-                f"{target['id']} cannot defend: give the difficulty (CD) of the attack", field="difficulty"
+                refusal("{target} cannot defend: give the difficulty (CD) of the attack", target=target["name"]),
+                field="difficulty",
             )
 
     extra = {
@@ -161,12 +148,20 @@ def _attack(res: Res, attacker: SistemaCombatant, action: dict[str, Any]) -> Non
 def _defend(res: Res, defender: SistemaCombatant, action: dict[str, Any]) -> None:
     pending = res.state.get("pending")
     if not pending:
-        raise ActionNotAllowed("no attack is waiting for a defense", field="type")
+        raise ActionNotAllowed(refusal("no attack is waiting for a defense"), field="type")
     if pending["target"] != defender["id"]:
-        raise NotYourTurn(f"the pending attack targets {pending['target']}, not {defender['id']}", field="actor")
+        raise NotYourTurn(
+            refusal(
+                "the pending attack targets {target}, not {defender}",
+                target=res.combatant(pending["target"])["name"],
+                defender=defender["name"],
+            ),
+            field="actor",
+        )
     if not can_act(defender) and action["difficulty"] is None:
         raise ActionNotAllowed(
-            f"{defender['id']} is unconscious and cannot defend: give the difficulty (CD)", field="difficulty"
+            refusal("{defender} is unconscious and cannot defend: give the difficulty (CD)", defender=defender["name"]),
+            field="difficulty",
         )
     del res.state["pending"]
     check = Check(tuple(pending["check"]["dice"]), pending["check"]["total"], pending["check"]["breakdown"])
@@ -245,14 +240,20 @@ def aimed_area_penalty(location: str | None, decided: int | None) -> int:
     suggestion for that area; an area the seed does not suggest needs the GM's."""
     if location is None:
         if decided is not None:
-            raise InvalidAction("a location penalty needs a location (localized damage)", field="location_penalty")
+            raise InvalidAction(
+                refusal("a location penalty needs a location (localized damage)"), field="location_penalty"
+            )
         return 0
     if decided is not None:
         return decided
     if location not in LOCATION_PENALTIES:
         raise InvalidAction(
-            f"{location!r} is not one of the seed's suggested areas ({', '.join(LOCATION_PENALTIES)}): "
-            "the game master sets its penalty (location_penalty)",
+            refusal(
+                "'{area}' is not one of the rules' suggested areas ({areas}): "
+                "the game master sets its penalty (location_penalty)",
+                area=location,
+                areas=list(LOCATION_PENALTIES),
+            ),
             field="location_penalty",
         )
     return LOCATION_PENALTIES[location]

@@ -31,7 +31,8 @@ ENGLISH: dict[str, Any] = {
     "death_test.outcome=failure": (
         "Death test for {actor}: {dice} → {total}, a failure ({failures:# failure|# failures} of 3)."
     ),
-    "death_test.outcome=stabilised": "Death test for {actor}: {dice} → {total}, a 12: {actor} is stabilised.",
+    # The stabilised event follows and says it: this sentence gives the 12 alone.
+    "death_test.outcome=stabilised": "Death test for {actor}: {dice} → {total}, a 12 on the dice.",
     "stabilised": "{target} is stabilised.",
     "healing_test": "{healer} tends {target}: {dice} → {total} against {difficulty}, a failure.",
     "healing_test.success": "{healer} tends {target}: {dice} → {total} against {difficulty}, a success.",

@@ -6,6 +6,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..authority import answered_by, gm_decides
+from ..errors import refusal
 from ..schemas import (
     ActionBase,
     CombatantBase,
@@ -63,7 +64,7 @@ class Weapon(Schema):
     @validates_schema
     def _damage_known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("damage") is None and data.get("catalog") is None:
-            raise ValidationError("give a damage expression or a catalog weapon", "damage")
+            raise ValidationError(refusal("give a damage expression or a catalog weapon"), "damage")
 
     @post_load
     def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -126,10 +127,10 @@ class Sheet(CombatantBase):
     def _core_attributes(self, data: dict[str, Any], **kwargs: Any) -> None:
         missing = [a for a in ATTRIBUTES_REQUIRED if a not in data.get("attributes", {})]
         if missing:
-            raise ValidationError(f"missing attributes: {', '.join(missing)}", "attributes")
+            raise ValidationError(refusal("missing attributes: {attributes}", attributes=missing), "attributes")
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
-            raise ValidationError("weapon ids must be unique", "weapons")
+            raise ValidationError(refusal("weapon ids must be unique"), "weapons")
 
 
 class Options(CommonOptions):

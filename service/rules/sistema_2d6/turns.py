@@ -13,12 +13,14 @@ from itertools import groupby
 from typing import cast
 
 from ..conditions import LEFT, has, next_round
+from ..errors import ActionNotAllowed, NotYourTurn, RulesError, refusal
 from ..state import Awaiting
-from .conditions import can_act, is_dying, is_standing
+from .conditions import can_act, is_dead, is_dying, is_standing
 from .state import Res, SistemaCombat, SistemaCombatant
 from .tables import INITIATIVE_BONUS
 
 TURN_ACTIONS = ["attack", "stabilize", "test", "pass"]
+DEATH_TEST = "death_test"
 
 
 def _roll_one(res: Res, combatant: SistemaCombatant) -> None:
@@ -131,6 +133,56 @@ def enter(res: Res, newcomer: SistemaCombatant) -> None:
     res.emit("turn_order", order=state["order"])
 
 
+def turn_refusal(state: SistemaCombat, actor: SistemaCombatant, kind: str) -> RulesError | None:
+    """Why ``actor`` may not send ``kind`` (a turn action or ``death_test``) now, or None: the one rule of
+    who may act. actions.resolve raises it; awaiting lists with it."""
+    simultaneous = acts_simultaneously(state, actor["id"])
+    if not simultaneous and not can_act(actor) and not is_dying(actor):
+        # Dead, or unconscious and not dying (stable, knocked out): no turn at all, so say why.
+        if is_dead(actor):
+            return ActionNotAllowed(refusal("{actor} is dead and cannot act", actor=actor["name"]), field="actor")
+        return ActionNotAllowed(refusal("{actor} is unconscious and cannot act", actor=actor["name"]), field="actor")
+    pending = state.get("pending")
+    if pending:
+        combatants = _by_id(state)
+        return NotYourTurn(
+            refusal(
+                "waiting for {target}'s defense against {attacker}'s attack",
+                target=combatants[pending["target"]]["name"],
+                attacker=combatants[pending["attacker"]]["name"],
+            ),
+            field="actor",
+        )
+    waiting = waiting_in_turn(state)
+    if all(c["id"] != actor["id"] for c in waiting):
+        return NotYourTurn(
+            refusal(
+                "it is not {actor}'s turn; waiting for: [waiting?{waiting}][!waiting?nobody]",
+                actor=actor["name"],
+                waiting=[c["name"] for c in waiting],
+            ),
+            field="actor",
+        )
+    if kind == DEATH_TEST and not is_dying(actor):
+        return ActionNotAllowed(refusal("{actor} is not dying", actor=actor["name"]), field="type")
+    if simultaneous:
+        if kind == DEATH_TEST:
+            return ActionNotAllowed(
+                refusal(
+                    "{actor} went down during their own initiative group and still takes this turn's action; "
+                    "its death tests begin next round",
+                    actor=actor["name"],
+                ),
+                field="type",
+            )
+        return None
+    if is_dying(actor) and kind != DEATH_TEST:
+        return ActionNotAllowed(
+            refusal("{actor} is dying and can only make a death test", actor=actor["name"]), field="type"
+        )
+    return None
+
+
 def awaiting(state: SistemaCombat) -> list[Awaiting]:
     pending = state.get("pending")
     if pending:
@@ -140,11 +192,14 @@ def awaiting(state: SistemaCombat) -> list[Awaiting]:
         reason = "defense" if can_act(target) else "difficulty"
         return [{"actor": pending["target"], "actions": ["defend"], "reason": reason}]
     waiting: list[Awaiting] = []
-    for combatant in waiting_in_turn(state):
-        if is_dying(combatant) and not acts_simultaneously(state, combatant["id"]):
-            waiting.append({"actor": combatant["id"], "actions": ["death_test"], "reason": "death_test"})
-        else:
-            waiting.append({"actor": combatant["id"], "actions": list(TURN_ACTIONS), "reason": "turn"})
+    combatants = _by_id(state)
+    for combatant_id in (i for group in state["order"] for i in group):
+        actions = [
+            kind for kind in (*TURN_ACTIONS, DEATH_TEST) if turn_refusal(state, combatants[combatant_id], kind) is None
+        ]
+        if actions:
+            reason = "death_test" if actions == [DEATH_TEST] else "turn"
+            waiting.append({"actor": combatant_id, "actions": actions, "reason": reason})
     return waiting
 
 

@@ -2,13 +2,14 @@
 
 from typing import Any
 
+from ..errors import InvalidAction, refusal
 from ..ruleset import Choice, Ruleset
 from ..state import Action, Awaiting
 from . import actions, legal, turns, wounds
 from .conditions import CONTRACTED, DEAD, KNOCKED_OUT, LOSES_NEXT_ACTION, OFF_BALANCE, PARALYSED, UNCONSCIOUS, can_act
 from .messages import LABELS, MESSAGES
 from .odds import SpaceOperaOdds
-from .schemas import ACTIONS, CombatantState, Options, Sheet
+from .schemas import ACTIONS, KINDS, CombatantState, Options, Sheet
 from .state import Res, SpaceOperaCombat, SpaceOperaCombatant
 from .tables import CATALOG
 from .tactic import TACTIC
@@ -65,6 +66,15 @@ class SpaceOperaD100(Ruleset[SpaceOperaCombat, SpaceOperaCombatant]):
 
     def is_standing(self, combatant: SpaceOperaCombatant) -> bool:
         return can_act(combatant)
+
+    def check_value(self, combatant: SpaceOperaCombatant, path: str, value: Any, field: str) -> None:
+        """A kind is living or droid; only round.done takes true or false, and nothing else."""
+        if path == "kind" and value not in KINDS:
+            raise InvalidAction(refusal("kind is 'living' or 'droid'"), field=field)
+        if path == "round.done" and not isinstance(value, bool):
+            raise InvalidAction(refusal("{path} takes true or false", path=path), field=field)
+        if path != "round.done" and isinstance(value, bool):
+            raise InvalidAction(refusal("{path} takes a number or a name, not true or false", path=path), field=field)
 
     def adjusted(self, res: Res, target: SpaceOperaCombatant, action: Action, changes: dict[str, Any]) -> bool:
         if "pv" in changes:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..conditions import remove
-from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn, refusal
 from ..ruleset import GM
 from ..state import Action
 from . import attack
@@ -30,28 +30,48 @@ def resolve(res: Res, action: Action) -> None:
 def _check_turn(state: SpaceOperaCombat, actor: SpaceOperaCombatant) -> None:
     pending = state.get("pending")
     if pending:
+        target, attacker = (_name(state, pending[key]) for key in ("target", "attacker"))
         raise NotYourTurn(
-            f"waiting for {pending['target']} to declare a dodge, a "
-            f"parry or nothing against {pending['attacker']}'s attack",
+            refusal(
+                "waiting for {target} to declare a dodge, a parry or nothing against {attacker}'s attack",
+                target=target,
+                attacker=attacker,
+            ),
             field="actor",
         )
     if is_dead(actor):
-        raise ActionNotAllowed(f"{actor['id']} is dead", field="actor")
+        raise ActionNotAllowed(refusal("{actor} is dead", actor=actor["name"]), field="actor")
     current = current_actor(state)
-    if current is None or current["id"] != actor["id"]:
-        who = current["id"] if current else "the GM"
-        raise NotYourTurn(f"it is not {actor['id']}'s turn; waiting for {who}", field="actor")
+    if current is None:
+        raise NotYourTurn(refusal("it is not {actor}'s turn; waiting for the GM", actor=actor["name"]), field="actor")
+    if current["id"] != actor["id"]:
+        raise NotYourTurn(
+            refusal("it is not {actor}'s turn; waiting for {current}", actor=actor["name"], current=current["name"]),
+            field="actor",
+        )
+
+
+def _name(state: SpaceOperaCombat, combatant_id: str) -> str:
+    found: str = next(c["name"] for c in state["combatants"] if c["id"] == combatant_id)
+    return found
 
 
 def _react(res: Res, defender: SpaceOperaCombatant, action: Action) -> None:
     pending = res.state.get("pending")
     if not pending:
         raise ActionNotAllowed(
-            "no attack is waiting for a declaration: dodges and parries are declared before the attack roll",
+            refusal("no attack is waiting for a declaration: dodges and parries are declared before the attack roll"),
             field="type",
         )
     if pending["target"] != defender["id"]:
-        raise NotYourTurn(f"the declared attack targets {pending['target']}, not {defender['id']}", field="actor")
+        raise NotYourTurn(
+            refusal(
+                "the declared attack targets {target}, not {defender}",
+                target=_name(res.state, pending["target"]),
+                defender=defender["name"],
+            ),
+            field="actor",
+        )
     attacker = res.combatant(pending["attacker"])
     weapon = find_weapon(attacker, pending["weapon"], field="weapon")
     item = check_reaction(res, defender, action, weapon)
@@ -73,9 +93,14 @@ def _recover(res: Res, actor: SpaceOperaCombatant, action: Action) -> None:
 def _clear_condition(res: Res, action: Action) -> None:
     target = res.combatant(action["target"], field="target")
     if not remove(target, action["condition"]):
-        present = ", ".join(c["code"] for c in target["conditions"]) or "none"
         raise InvalidAction(
-            f"{target['id']} has no condition {action['condition']!r} (present: {present})", field="condition"
+            refusal(
+                "{target} has no condition '{code}' ([present?present: {present}][!present?no condition at all])",
+                target=target["name"],
+                code=action["condition"],
+                present=[c["code"] for c in target["conditions"]],
+            ),
+            field="condition",
         )
     res.emit(
         "condition_cleared",

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from ..conditions import remove
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, RulesError, refusal
 from ..state import Action
 from .checks import roll_test
 from .conditions import OFF_BALANCE, can_act, is_dead, is_droid, test_penalties
@@ -32,9 +32,9 @@ from .turns import spend_attack
 def declare(res: Res, attacker: SpaceOperaCombatant, action: Action) -> None:
     target = res.combatant(action["target"], field="target")
     if target is attacker:
-        raise InvalidAction("a combatant cannot attack itself", field="target")
+        raise InvalidAction(refusal("a combatant cannot attack itself"), field="target")
     if is_dead(target):
-        raise ActionNotAllowed(f"{target['id']} is already dead", field="target")
+        raise ActionNotAllowed(refusal("{target} is already dead", target=target["name"]), field="target")
     weapon = find_weapon(attacker, action["weapon"], field="weapon")
     check_usable(attacker, weapon, field="weapon")
     _check_mode(res, attacker, target, weapon, action)
@@ -65,7 +65,8 @@ def declare(res: Res, attacker: SpaceOperaCombatant, action: Action) -> None:
     if action["reaction"] is not None:
         if not answerable:
             raise ActionNotAllowed(
-                f"{target['id']} cannot react to this attack (unnoticed or helpless)", field="reaction.kind"
+                refusal("{target} cannot react to this attack (unnoticed or helpless)", target=target["name"]),
+                field="reaction.kind",
             )
         item = check_reaction(res, target, action["reaction"], weapon, prefix="reaction.")
         resolve(res, pending, action["reaction"], item)
@@ -89,33 +90,68 @@ def mode_allowed(weapon: dict[str, Any], mode: str, options: dict[str, Any]) -> 
     return not (weapon["ranged"] and mode in ("stun", "disarm") and not options["ranged_stun_and_disarm"])
 
 
+def stun_refusal(weapon: dict[str, Any], target: SpaceOperaCombatant) -> RulesError | None:
+    """Seed 2, "ne doit pas avoir une arme tranchante" and "(sauf droïd)": why ``weapon`` cannot stun
+    ``target``, or None. The declaration raises it; legal.py lists the stun targets with it."""
+    if weapon["edged"]:
+        return InvalidAction(
+            refusal("{weapon} is edged: an edged weapon cannot stun", weapon=weapon["name"]), field="weapon"
+        )
+    if is_droid(target):
+        return InvalidAction(
+            refusal("{target} is a droid: droids cannot be stunned", target=target["name"]), field="target"
+        )
+    return None
+
+
+def paralyse_refusal(weapon: dict[str, Any], target: SpaceOperaCombatant, options: dict[str, Any]) -> RulesError | None:
+    """Seed 3, "doit avoir une arme paralysante"; droids only with the option paralyse_droids: why
+    ``weapon`` cannot paralyse ``target``, or None. The declaration raises it; legal.py lists with it."""
+    if not weapon["paralysing"]:
+        return InvalidAction(refusal("{weapon} is not a paralysing weapon", weapon=weapon["name"]), field="weapon")
+    if is_droid(target) and not options["paralyse_droids"]:
+        return InvalidAction(
+            refusal(
+                "{target} is a droid: this combat's options make droids immune to paralysis", target=target["name"]
+            ),
+            field="target",
+        )
+    return None
+
+
+def _refuse(found: RulesError | None) -> None:
+    if found is not None:
+        raise found
+
+
 def _check_mode(
     res: Res, attacker: SpaceOperaCombatant, target: SpaceOperaCombatant, weapon: dict[str, Any], action: Action
 ) -> None:
     mode = action["mode"]
     if not mode_allowed(weapon, mode, res.options):
-        raise InvalidAction(
-            f"{weapon['name']} is a ranged weapon: in this combat only melee blows {mode}", field="mode"
-        )
-    if mode == "stun":
-        if weapon["edged"]:
-            raise InvalidAction(f"{weapon['name']} is edged: an edged weapon cannot stun", field="weapon")
-        if is_droid(target):
-            raise InvalidAction(f"{target['id']} is a droid: droids cannot be stunned", field="target")
-        if action["martial_arts"]:
-            raise InvalidAction("martial arts cannot be used to stun", field="martial_arts")
-    if mode == "paralyse":
-        if not weapon["paralysing"]:
-            raise InvalidAction(f"{weapon['name']} is not a paralysing weapon", field="weapon")
-        if is_droid(target) and not res.options["paralyse_droids"]:
-            raise InvalidAction(
-                f"{target['id']} is a droid: this combat's options make droids immune to paralysis", field="target"
+        if mode == "stun":
+            melee_only = refusal(
+                "{weapon} is a ranged weapon: in this combat only melee blows stun", weapon=weapon["name"]
             )
+        else:
+            melee_only = refusal(
+                "{weapon} is a ranged weapon: in this combat only melee blows disarm", weapon=weapon["name"]
+            )
+        raise InvalidAction(melee_only, field="mode")
+    if mode == "stun":
+        _refuse(stun_refusal(weapon, target))
+        if action["martial_arts"]:
+            raise InvalidAction(refusal("martial arts cannot be used to stun"), field="martial_arts")
+    if mode == "paralyse":
+        _refuse(paralyse_refusal(weapon, target, res.options))
     if action["martial_arts"] and not martial_arts_allowed(weapon, res.options):
-        needed = (
-            "a melee weapon" if res.options["armed_martial_arts"] == "any_melee" else "a bladed weapon (arme blanche)"
-        )
-        raise InvalidAction(f"martial arts need bare hands or {needed}, not {weapon['name']}", field="martial_arts")
+        if res.options["armed_martial_arts"] == "any_melee":
+            needed = refusal("martial arts need bare hands or a melee weapon, not {weapon}", weapon=weapon["name"])
+        else:
+            needed = refusal(
+                "martial arts need bare hands or a bladed weapon (arme blanche), not {weapon}", weapon=weapon["name"]
+            )
+        raise InvalidAction(needed, field="martial_arts")
 
 
 def _declare_attacks(attacker: SpaceOperaCombatant, action: Action) -> int:
@@ -124,13 +160,22 @@ def _declare_attacks(attacker: SpaceOperaCombatant, action: Action) -> int:
         attacks = action["attacks"] or 1
         if attacks > attacker["sheet"]["max_attacks"]:
             raise InvalidAction(
-                f"{attacker['id']} may attack at most {attacker['sheet']['max_attacks']} times a round", field="attacks"
+                refusal(
+                    "{attacker} may attack at most {most:once|# times} a round",
+                    attacker=attacker["name"],
+                    most=attacker["sheet"]["max_attacks"],
+                ),
+                field="attacks",
             )
         turn["attacks"] = turn["attacks_left"] = attacks
         return attacks
     if action["attacks"] is not None and action["attacks"] != turn["attacks"]:
         raise InvalidAction(
-            f"{turn['attacks']} attacks were declared for this round; the number cannot change", field="attacks"
+            refusal(
+                "{attacks:# attack was|# attacks were} declared for this round; the number cannot change",
+                attacks=turn["attacks"],
+            ),
+            field="attacks",
         )
     return turn["attacks"]
 
@@ -141,12 +186,14 @@ def _target_weapon(target: SpaceOperaCombatant, action: Action) -> str:
     if wanted is None:
         carried = [w["id"] for w in target["sheet"]["weapons"] if w["class"] != "natural"]
         if not carried:
-            raise InvalidAction(f"{target['id']} holds no weapon to disarm", field="target_weapon")
+            raise InvalidAction(
+                refusal("{target} holds no weapon to disarm", target=target["name"]), field="target_weapon"
+            )
         wanted = target["wielding"] if target["wielding"] in carried else carried[0]
     weapon = held_item(target, wanted, field="target_weapon")
     check_usable(target, weapon, field="target_weapon")
     if weapon["class"] == "natural":
-        raise InvalidAction("bare hands cannot be disarmed", field="target_weapon")
+        raise InvalidAction(refusal("bare hands cannot be disarmed"), field="target_weapon")
     found: str = weapon["id"]
     return found
 

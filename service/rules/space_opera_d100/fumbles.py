@@ -1,7 +1,8 @@
 """Fumbled attacks (seed 8, notes 3.3): a d100 on the combat's fumble table.
 
 Shots use the ranged table (the source's jam table), blows the melee table
-(lost in the source; the notes' proposal by default). Every fumble d100 is
+(lost in the source; the notes' proposal by default). A blow that hits an ally strikes the first
+one still in the fight, else the attacker. Every fumble d100 is
 moved by -(Chance - 40) / 2, truncated, and kept within 1-100. The option
 ``none`` leaves the effect to the GM.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..conditions import add
+from ..conditions import LEFT, add, has
 from .conditions import LOSES_NEXT_ACTION, OFF_BALANCE, is_dead
 from .damage import weapon_damage
 from .items import damage_step, drop, jam, state_of
@@ -69,10 +70,16 @@ def _weapon_damaged(
 
 
 def _hits_ally(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:
-    allies = [
-        c for c in res.state["combatants"] if c["side"] == attacker["side"] and c is not attacker and not is_dead(c)
-    ]
-    strike(res, attacker, allies[0] if allies else attacker, weapon, use_vibro)
+    """The first ally still in the fight (alive, not gone: fled, surrendered or taken out by the GM), else
+    the attacker himself, who is told that no ally is there."""
+    ally = next((c for c in res.state["combatants"] if c is not attacker and _beside(attacker, c)), None)
+    if ally is None:
+        res.emit("fumble_no_ally", attacker=attacker["id"])
+    strike(res, attacker, ally or attacker, weapon, use_vibro)
+
+
+def _beside(attacker: SpaceOperaCombatant, other: SpaceOperaCombatant) -> bool:
+    return other["side"] == attacker["side"] and not is_dead(other) and not has(other, LEFT)
 
 
 def _hits_self(res: Res, attacker: SpaceOperaCombatant, weapon: dict[str, Any], use_vibro: bool, result: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, RulesError, refusal
 from .schemas import WEAPON_DEFAULTS
 from .state import Res, SpaceOperaCombatant
 from .tables import DESTROYED_AT_STEP, ITEM_STEP_DAMAGE, ITEM_STEP_SKILL, WEAPONS
@@ -42,8 +42,16 @@ def find_weapon(combatant: SpaceOperaCombatant, weapon_id: str, field: str) -> d
     for weapon in arsenal(combatant):
         if weapon["id"] == weapon_id:
             return weapon
-    has = ", ".join(w["id"] for w in arsenal(combatant))
-    raise InvalidAction(f"{combatant['id']} does not carry {weapon_id!r} (has: {has})", field=field)
+    has = [w["id"] for w in arsenal(combatant)]
+    raise InvalidAction(
+        refusal(
+            "{combatant} does not carry '{weapon_id}' (has: {has})",
+            combatant=combatant["name"],
+            weapon_id=weapon_id,
+            has=has,
+        ),
+        field=field,
+    )
 
 
 def held_item(combatant: SpaceOperaCombatant, item_id: str, field: str) -> dict[str, Any]:
@@ -52,8 +60,15 @@ def held_item(combatant: SpaceOperaCombatant, item_id: str, field: str) -> dict[
     for weapon in combatant["sheet"]["weapons"]:
         if weapon["id"] == item_id:
             return weapon
-    held = ", ".join(w["id"] for w in combatant["sheet"]["weapons"]) or "nothing"
-    raise InvalidAction(f"{combatant['id']} does not carry {item_id!r} (the sheet holds: {held})", field=field)
+    raise InvalidAction(
+        refusal(
+            "{combatant} does not carry '{item_id}' ([held?the sheet holds: {held}][!held?the sheet holds nothing])",
+            combatant=combatant["name"],
+            item_id=item_id,
+            held=[w["id"] for w in combatant["sheet"]["weapons"]],
+        ),
+        field=field,
+    )
 
 
 def state_of(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> dict[str, Any]:
@@ -81,11 +96,15 @@ def check_usable(combatant: SpaceOperaCombatant, weapon: dict[str, Any], field: 
         return
     item = combatant["items"][weapon["id"]]
     if item["destroyed"]:
-        raise ActionNotAllowed(f"{weapon['name']} is destroyed", field=field)
+        raise ActionNotAllowed(refusal("{weapon} is destroyed", weapon=weapon["name"]), field=field)
     if item["dropped"]:
-        raise ActionNotAllowed(f"{weapon['name']} was dropped; pick it up first (recover)", field=field)
+        raise ActionNotAllowed(
+            refusal("{weapon} was dropped; pick it up first (recover)", weapon=weapon["name"]), field=field
+        )
     if item["jam"]:
-        raise ActionNotAllowed(f"{weapon['name']} is jammed; clear it first (recover)", field=field)
+        raise ActionNotAllowed(
+            refusal("{weapon} is jammed; clear it first (recover)", weapon=weapon["name"]), field=field
+        )
 
 
 def steps(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> int:
@@ -139,15 +158,28 @@ def jam(res: Res, combatant: SpaceOperaCombatant, weapon: dict[str, Any], action
     res.emit("weapon_jammed", combatant=combatant["id"], item=weapon["id"], actions=actions)
 
 
-def recover(res: Res, combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> None:
-    """One action to pick a weapon up, or one action of work on a jam."""
+def recover_refusal(combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> RulesError | None:
+    """Why ``recover`` cannot work on ``weapon`` now (not dropped nor jammed, destroyed, or jammed for the
+    fight), or None: recover raises it, legal.py lists the weapons to recover with it."""
     item = combatant["items"].get(weapon["id"])
     if item is None or not (item["dropped"] or item["jam"]) or item["destroyed"]:
-        raise ActionNotAllowed(f"{weapon['name']} is neither dropped nor jammed", field="weapon")
-    if item["jam"] == JAMMED_FOR_THE_FIGHT:
-        raise ActionNotAllowed(
-            f"{weapon['name']} is jammed for the rest of the fight (it needs a workshop)", field="weapon"
+        return ActionNotAllowed(
+            refusal("{weapon} is neither dropped nor jammed", weapon=weapon["name"]), field="weapon"
         )
+    if item["jam"] == JAMMED_FOR_THE_FIGHT:
+        return ActionNotAllowed(
+            refusal("{weapon} is jammed for the rest of the fight (it needs a workshop)", weapon=weapon["name"]),
+            field="weapon",
+        )
+    return None
+
+
+def recover(res: Res, combatant: SpaceOperaCombatant, weapon: dict[str, Any]) -> None:
+    """One action to pick a weapon up, or one action of work on a jam (recover_refusal says when not)."""
+    refused = recover_refusal(combatant, weapon)
+    if refused is not None:
+        raise refused
+    item = state_of(combatant, weapon)
     if item["dropped"]:
         item["dropped"] = False
         res.emit("weapon_recovered", combatant=combatant["id"], item=weapon["id"])

@@ -8,9 +8,10 @@ from typing import Any
 
 from ..gm.legal import choice_found, describe, field_spec, present
 from ..ruleset import AnyRuleset, Choice
-from .attack import martial_arts_allowed, mode_allowed
-from .conditions import is_dead, is_droid
-from .items import JAMMED_FOR_THE_FIGHT, arsenal, find_weapon, usable
+from .attack import martial_arts_allowed, mode_allowed, paralyse_refusal, stun_refusal
+from .conditions import is_dead
+from .items import arsenal, find_weapon, recover_refusal, usable
+from .reactions import parry_refusal
 from .state import SpaceOperaCombat, SpaceOperaCombatant
 
 
@@ -39,11 +40,7 @@ def choices(
     if action_type == "react":
         return _reactions(ruleset, state, actor)
     if action_type == "recover":
-        stuck = [
-            wid
-            for wid, item in actor["items"].items()
-            if not item["destroyed"] and (item["dropped"] or item["jam"] > 0) and item["jam"] != JAMMED_FOR_THE_FIGHT
-        ]
+        stuck = [w["id"] for w in arsenal(actor) if recover_refusal(actor, w) is None]
         return (
             [describe(ruleset, state, actor_id, action_type, weapon={"required": True, "choices": sorted(stuck)})]
             if stuck
@@ -96,15 +93,11 @@ def _attacks(ruleset: AnyRuleset, state: SpaceOperaCombat, actor: SpaceOperaComb
     for weapon in _arsenal(actor):
         martial_arts = [False, True] if martial_arts_allowed(weapon, options) else [False]
         entry(weapon, "kill", [t["id"] for t in targets], martial_arts)
-        if not weapon["edged"] and mode_allowed(weapon, "stun", options):
-            entry(weapon, "stun", [t["id"] for t in targets if not is_droid(t)], [False])
-        if weapon["paralysing"]:
-            entry(
-                weapon,
-                "paralyse",
-                [t["id"] for t in targets if not is_droid(t) or options["paralyse_droids"]],
-                martial_arts,
-            )
+        if mode_allowed(weapon, "stun", options):
+            entry(weapon, "stun", [t["id"] for t in targets if stun_refusal(weapon, t) is None], [False])
+        if mode_allowed(weapon, "paralyse", options):
+            paralysable = [t["id"] for t in targets if paralyse_refusal(weapon, t, options) is None]
+            entry(weapon, "paralyse", paralysable, martial_arts)
         for target in targets if mode_allowed(weapon, "disarm", options) else ():
             if _disarmable(target):
                 entry(
@@ -122,15 +115,11 @@ def _reactions(ruleset: AnyRuleset, state: SpaceOperaCombat, actor: SpaceOperaCo
     pending = state["pending"]
     assert pending is not None, "reactions are listed only while an attack is pending"
     attacker = next(c for c in state["combatants"] if c["id"] == pending["attacker"])
-    shot = find_weapon(attacker, pending["weapon"], field="weapon")["ranged"]
-    allowed = state["options"]["parry_ranged_with"]
+    weapon = find_weapon(attacker, pending["weapon"], field="weapon")
     items = [
         w["id"]
         for w in actor["sheet"]["weapons"]
-        if usable(actor, w)
-        and w["class"] != "natural"
-        and not w["ranged"]
-        and (not shot or allowed == "anything" or (allowed == "shields" and w["class"] == "shield"))
+        if usable(actor, w) and parry_refusal(w, weapon, state["options"]) is None
     ]
     sets = [
         describe(ruleset, state, actor["id"], "react", kind={"required": True, "choices": ["dodge", "none"]}, item=None)

@@ -51,6 +51,7 @@ ENGLISH: dict[str, Any] = {
     "jam_worked.no_left": "{combatant} works on the jammed {item}.",
     "fumble_rolled": "{attacker} fumbles: {table}, {roll} {adjustment:+d} = {value}: {result}.",
     "fumble_for_gm": "{attacker} fumbles with {item}: the GM decides what happens.",
+    "fumble_no_ally": "{attacker} has no ally left in the fight: the fumbled blow turns back on {attacker}.",
     "fumble_strike": "{attacker}'s fumbled blow strikes {target}: {rolled} - armour {armour} = {pv_loss} HP.",
     "action_lost": "{combatant} loses this action.",
     "damage_taken": "{target} loses {amount} HP and has {pv} left.",
@@ -67,6 +68,10 @@ ENGLISH: dict[str, Any] = {
     "died": "{target} dies.",
     "condition_cleared": "The game master lifts a condition from {target}: {condition}[reason? (reason: {reason})].",
     "passed": "{actor} does something else.",
+    # The GM's adjust: round.done is the only true/false value (__init__.check_value), said in a whole sentence.
+    "value_adjusted.new": "The game master ends {target}'s turn for this round[reason? (reason: {reason})].",
+    "value_adjusted.new.old": "The game master ends {target}'s turn for this round[reason? (reason: {reason})].",
+    "value_adjusted.old": "The game master gives {target} back a turn this round[reason? (reason: {reason})].",
 }
 
 MESSAGES = {"en": ENGLISH}
@@ -83,6 +88,7 @@ _CONDITIONS = {
     "loses_next_action": "loses the next action",
     "wound": "wounded",
 }
+_KINDS = {"living": "living being", "droid": "droid"}
 LABELS = {
     "condition": _CONDITIONS,
     # The catalog's weapons (tables.WEAPONS), for those a sheet does not name.
@@ -112,7 +118,16 @@ LABELS = {
         "items": "state of the weapons",
         "wielding": "weapon in hand",
         "round": "this round's state",
+        "round.initiative": "initiative this round",
+        "round.attacks": "number of attacks declared this round",
+        "round.attacks_left": "attacks left this round",
+        "round.dodges": "dodges this round",
+        "round.damage": "HP lost this round",
+        "round.done": "turn over this round",
     },
+    # A GM's adjust of the kind (living or droid) says it in words.
+    "old": _KINDS,
+    "new": _KINDS,
     "level": {
         "critical": "critical success",
         "success": "success",

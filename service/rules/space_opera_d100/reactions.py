@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from ..conditions import remove
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, RulesError, refusal
 from .checks import Check, roll_test, with_target
 from .conditions import OFF_BALANCE, test_penalties
 from .items import check_usable, held_item, skill_penalty
@@ -48,19 +48,35 @@ def check_reaction(
     """Refuse an impossible declaration; return the parrying item, if any."""
     if reaction["kind"] != "parry":
         if reaction["item"] is not None:
-            raise InvalidAction("only a parry names an item", field=f"{prefix}item")
+            raise InvalidAction(refusal("only a parry names an item"), field=f"{prefix}item")
         return None
     if reaction["item"] is None:
-        raise InvalidAction("a parry names the weapon or shield that parries", field=f"{prefix}item")
+        raise InvalidAction(refusal("a parry names the weapon or shield that parries"), field=f"{prefix}item")
     item = held_item(defender, reaction["item"], field=f"{prefix}item")
     check_usable(defender, item, field=f"{prefix}item")
-    if item["class"] == "natural" or item["ranged"]:
-        raise InvalidAction(f"{item['name']} cannot parry: use a melee weapon or a shield", field=f"{prefix}item")
-    if attack_weapon["ranged"]:
-        allowed = res.options["parry_ranged_with"]
-        if allowed == "nothing" or (allowed == "shields" and item["class"] != "shield"):
-            raise ActionNotAllowed(f"in this combat a shot can be parried with: {allowed}", field=f"{prefix}item")
+    refused = parry_refusal(item, attack_weapon, res.options, field=f"{prefix}item")
+    if refused is not None:
+        raise refused
     return item
+
+
+def parry_refusal(
+    item: dict[str, Any], attack_weapon: dict[str, Any], options: dict[str, Any], field: str = "item"
+) -> RulesError | None:
+    """Why ``item`` cannot parry a blow or shot of ``attack_weapon``, or None: a melee weapon or a shield
+    parries, and a shot only what the option parry_ranged_with allows. check_reaction raises it; legal.py
+    lists the parrying items with it."""
+    if item["class"] == "natural" or item["ranged"]:
+        return InvalidAction(
+            refusal("{item} cannot parry: use a melee weapon or a shield", item=item["name"]), field=field
+        )
+    if attack_weapon["ranged"]:
+        allowed = options["parry_ranged_with"]
+        if allowed == "nothing":
+            return ActionNotAllowed(refusal("in this combat a shot cannot be parried"), field=field)
+        if allowed == "shields" and item["class"] != "shield":
+            return ActionNotAllowed(refusal("in this combat only a shield parries a shot"), field=field)
+    return None
 
 
 def roll_reaction(

@@ -5,6 +5,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..authority import answered_by, gm_decides
+from ..errors import refusal
 from ..schemas import (
     ActionBase,
     CombatantBase,
@@ -20,6 +21,7 @@ from ..schemas import (
 )
 from .tables import ARMOUR, FUMBLE_TABLES, ITEM_CLASSES, LOCATIONS, WEAPONS
 
+KINDS = ("living", "droid")
 MODIFIER = validate.Range(-200, 200)
 SKILL_NAME = validate.Length(1, 40)
 WEAPON_FIELDS = (
@@ -84,7 +86,7 @@ class Weapon(Schema):
     @validates_schema
     def _damage_known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("damage") is None and data.get("catalog") is None:
-            raise ValidationError("give a damage expression or a catalog weapon", "damage")
+            raise ValidationError(refusal("give a damage expression or a catalog weapon"), "damage")
 
     @post_load
     def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -102,7 +104,7 @@ class Weapon(Schema):
 
 class Sheet(CombatantBase):
     kind = fields.String(
-        validate=validate.OneOf(["living", "droid"]),
+        validate=validate.OneOf(KINDS),
         load_default="living",
         metadata={"description": "Droids cannot be stunned and do not faint (CON x 5 tests)."},
     )
@@ -143,12 +145,12 @@ class Sheet(CombatantBase):
     def _check(self, data: dict[str, Any], **kwargs: Any) -> None:
         missing = [a for a in ("DEX", "CON") if a not in data.get("attributes", {})]
         if missing:
-            raise ValidationError(f"missing attributes: {', '.join(missing)}", "attributes")
+            raise ValidationError(refusal("missing attributes: {attributes}", attributes=missing), "attributes")
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
-            raise ValidationError("weapon ids must be unique", "weapons")
+            raise ValidationError(refusal("weapon ids must be unique"), "weapons")
         if data.get("armour") is not None and data.get("armour_catalog") is not None:
-            raise ValidationError("give armour points or an armour catalog entry, not both", "armour")
+            raise ValidationError(refusal("give armour points or an armour catalog entry, not both"), "armour")
 
     @post_load
     def _armour_points(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:

@@ -4,7 +4,7 @@ import pytest
 
 from service.rules.errors import ActionNotAllowed, InvalidAction
 
-from ..rules_helpers import codes, combatant, params, start, step
+from ..rules_helpers import codes, combatant, params, sentences, start, step
 from .fixtures import ANA_FIRST, RULESET, ana, bruno
 
 
@@ -112,6 +112,19 @@ def test_twelve_stabilises():
     assert [w["actor"] for w in state["awaiting"]] == ["ana", "gm"]
 
 
+def test_a_twelve_says_stabilised_once_in_every_language():
+    # Issue 38: the death test's sentence and the stabilised event both said "se estabiliza".
+    state, entry = step(dying_bruno(), {"type": "death_test", "actor": "bruno", "dice": [6, 6]})
+    assert [*sentences(state, entry, "death_test"), *sentences(state, entry, "stabilised")] == [
+        "Death test for Bruno: 6, 6 → 12, a 12 on the dice.",
+        "Test de mort pour Bruno : 6, 6 → 12, un 12 aux dés.",
+        "Teste de morte de Bruno: 6, 6 → 12, um 12 nos dados.",
+        "Bruno is stabilised.",
+        "Bruno se stabilise.",
+        "Bruno se estabiliza.",
+    ]
+
+
 def test_a_successful_healing_test_stabilises():
     state = dying_bruno()
     state, _ = step(state, {"type": "death_test", "actor": "bruno", "dice": [3, 3]})
@@ -191,7 +204,7 @@ def test_auto_end_when_one_side_stands():
 
 def test_dead_combatant_cannot_act_or_be_attacked():
     state, _ = hit_bruno(fight(4), [6])  # -5: dead (realistic)
-    with pytest.raises(ActionNotAllowed, match="bruno is dead"):
+    with pytest.raises(ActionNotAllowed, match="Bruno is dead"):
         step(state, {"type": "pass", "actor": "bruno"})
     with pytest.raises(ActionNotAllowed, match="already dead"):
         step(state, {"type": "attack", "actor": "ana", "target": "bruno", "difficulty": 5})

@@ -248,7 +248,7 @@ def test_extra_pv_for_a_superhuman_con(con, pv):
 def test_a_death_test_by_someone_not_dying_says_so():
     state, _ = start(RULESET, [ana(), bruno()], dice=ANA_FIRST)
     error = refused(state, {"type": "death_test", "actor": "ana", "dice": [3, 3]}, ActionNotAllowed)
-    assert error.field == "type" and str(error) == "ana is not dying"
+    assert error.field == "type" and str(error) == "Ana is not dying"
 
 
 def test_an_unconscious_actor_is_told_he_is_unconscious():
@@ -266,6 +266,6 @@ def test_an_unconscious_actor_is_told_he_is_unconscious():
         },
     )  # 5 non-lethal: 0 PV, unconscious
     error = refused(state, {"type": "pass", "actor": "bruno"}, ActionNotAllowed)
-    assert error.field == "actor" and str(error) == "bruno is unconscious and cannot act"
+    assert error.field == "actor" and str(error) == "Bruno is unconscious and cannot act"
     # A dying character waiting for his turn is simply not in turn.
     refused(dying_bruno_in_round_2(), {"type": "death_test", "actor": "bruno", "dice": [3, 3]}, NotYourTurn)

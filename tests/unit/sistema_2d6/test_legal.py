@@ -1,13 +1,15 @@
 """The listing (/options) and the resolution share their checks (issue 28, item 1).
 
 actions.attack_target_refusal, burst_refusal and stabilize_refusal are the
-functions the resolution raises and legal.py lists with. Each test changes one
+functions the resolution raises and legal.py lists with; turns.turn_refusal
+(who may act, issue 38) the one actions.resolve raises and turns.awaiting
+lists with. Each test changes one
 of them in one place and watches both the refusal and the listing follow.
 """
 
 from service.rules.errors import ActionNotAllowed
 from service.rules.registry import get_ruleset
-from service.rules.sistema_2d6 import actions
+from service.rules.sistema_2d6 import actions, turns
 
 from ..rules_helpers import params, refused, replace_everywhere, start, step
 from .fixtures import ANA_FIRST, RULESET, ana, bruno
@@ -64,3 +66,27 @@ def test_refusing_a_patient_in_stabilize_refusal_refuses_it_in_both(monkeypatch)
     assert "stabilize" not in {c["type"] for c in get_ruleset(RULESET).legal_actions(state, "ana")}
     aid = {"type": "stabilize", "actor": "ana", "target": "bruno", "skill": "Medicina", "difficulty": 10}
     assert str(refused(state, aid, ActionNotAllowed)) == "not now"
+
+
+def _awaited(state):
+    return {w["actor"]: w["actions"] for w in get_ruleset(RULESET).prompts(state)}
+
+
+def test_turn_refusal_decides_who_may_act_in_the_resolution_and_the_prompts(monkeypatch):
+    state = _fight()
+    assert _awaited(state) == {"ana": ["attack", "stabilize", "test", "pass"]}
+    original = turns.turn_refusal
+
+    def no_tests(state, actor, kind):
+        return ActionNotAllowed("no tests now", field="type") if kind == "test" else original(state, actor, kind)
+
+    _replace(monkeypatch, original, no_tests)
+    assert _awaited(state) == {"ana": ["attack", "stabilize", "pass"]}
+    test = {"type": "test", "actor": "ana", "attribute": "DES", "difficulty": 10}
+    assert str(refused(state, test, ActionNotAllowed)) == "no tests now"
+
+    _replace(monkeypatch, no_tests, lambda state, actor, kind: None if kind == "pass" else no_tests(state, actor, kind))
+    # Bruno (initiative 5) now may pass during Ana's turn (15): the prompts and the resolution agree.
+    assert _awaited(state) == {"ana": ["attack", "stabilize", "pass"], "bruno": ["pass"]}
+    _, entry = step(state, {"type": "pass", "actor": "bruno"})
+    assert params(entry, "passed") == {"actor": "bruno", "description": None}

@@ -8,7 +8,7 @@ import pytest
 
 from service.rules.errors import ActionNotAllowed
 
-from ..rules_helpers import codes, combatant, params, step
+from ..rules_helpers import codes, combatant, params, sentences, step
 from .fixtures import exchange, fight, kira
 
 FUMBLE = 66  # a double above the vibro-knife's 60
@@ -94,6 +94,34 @@ def test_without_an_ally_the_blow_lands_on_the_attacker():
     state, entry = exchange(fight(), dice=[FUMBLE, 80, 3, 4, 20])
     assert params(entry, "fumble_strike")["target"] == "kira"
     assert combatant(state, "kira")["pv"] == 6
+
+
+def _leaves(state, who, how):
+    state, _ = step(state, {"type": "leave", "actor": "gm", "target": who, "how": how})
+    return state
+
+
+@pytest.mark.parametrize("how", ["flight", "surrender", "removed"])
+def test_the_blow_skips_an_ally_who_left_the_fight(how):
+    # Issue 38: Jax (listed first) has left; Lia, still fighting, takes the blow.
+    state = fight(others=[kira(id="jax", name="Jax"), kira(id="lia", name="Lia", armour=1)], dice=[9, 2, 1, 1])
+    state, entry = exchange(_leaves(state, "jax", how), dice=[FUMBLE, 80, 3, 4])
+    assert params(entry, "fumble_strike")["target"] == "lia"
+    assert "fumble_no_ally" not in codes(entry)
+    assert combatant(state, "lia")["pv"] == 7  # 13 - (3 + vibro 4 - armour 1 = 6)
+    assert combatant(state, "jax")["pv"] == 13
+
+
+def test_when_every_ally_left_the_blow_turns_on_the_attacker_and_says_so():
+    state = fight(others=[kira(id="jax", name="Jax")], dice=[9, 2, 1])
+    state, entry = exchange(_leaves(state, "jax", "flight"), dice=[FUMBLE, 80, 3, 4, 20])
+    assert params(entry, "fumble_strike")["target"] == "kira"
+    assert combatant(state, "kira")["pv"] == 6 and combatant(state, "jax")["pv"] == 13  # 13 - (3 + 4)
+    assert sentences(state, entry, "fumble_no_ally") == [
+        "Kira has no ally left in the fight: the fumbled blow turns back on Kira.",
+        "Kira n'a plus aucun allié dans le combat : le coup raté se retourne contre son auteur.",
+        "Kira não tem mais nenhum aliado no combate: o golpe desastrado se volta contra quem o desferiu.",
+    ]
 
 
 def test_a_shooting_fumble_uses_the_jam_table_and_recover_clears_it():
