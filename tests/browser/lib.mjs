@@ -7,7 +7,7 @@ import { CHROMIUM } from "./chromium.mjs";
 
 export const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-export const TIMEOUT = 15000;
+export const TIMEOUT = 60000; // a ceiling on waits for a state (a loaded 2-core machine), never a pause
 export const OUTPUT = new URL("./output/", import.meta.url).pathname;
 export const WIDTHS = { 1280: { width: 1280, height: 800 }, 390: { width: 390, height: 844 } };
 export const LOCALES = { en: "en-US", fr: "fr-FR", pt: "pt-BR" };

@@ -20,8 +20,8 @@ const FIGHTS = [
     { name: "Élodie", side: "heroes", from: 1, numbers: { pv: "1" } },
     { name: "Brute", side: "heroes", rowSide: "villains", from: 0, numbers: { pv: "1" } }] },
   { ruleset: "dark-earth", lang: "pt", width: 1280, characters: [
-    { name: "Iara", side: "heroes", from: 0, numbers: { pv: "2" }, contact: "ogro" },
-    { name: "Ogro", newSide: "Rebeldes", from: 1, numbers: { pv: "2" }, contact: "iara" }] },
+    { name: "Iara", side: "heroes", from: 0, numbers: { pv: "2" }, contact: "Ogro" },
+    { name: "Ogro", newSide: "Rebeldes", from: 1, numbers: { pv: "2" }, contact: "Iara" }] },
   { ruleset: "space-opera-d100", lang: "en", width: 390, joins: { name: "Rex", like: "Trooper", side: "villains", pv: "1" }, characters: [
     { name: "Orla", side: "heroes", from: 0, numbers: { pv: "2" } },
     { name: "Trooper", side: "villains", from: 1, numbers: { pv: "2" } }] },
