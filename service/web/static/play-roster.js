@@ -119,7 +119,7 @@ export async function openEditor(character, errors) {
   const advanced = Object.assign(document.createElement("details"), { className: "sheet-json" });
   const json = Object.assign(document.createElement("textarea"), { id: "character-json", rows: 10, spellcheck: false });
   const apply = Object.assign(document.createElement("button"), { type: "button", textContent: t("roster.applyJson") });
-  const jsonError = Object.assign(document.createElement("p"), { className: "field-error", hidden: true });
+  const jsonError = Object.assign(document.createElement("p"), { className: "field-error json-error", hidden: true });
   advanced.addEventListener("toggle", () => { if (advanced.open) json.value = JSON.stringify(form.read() || {}, null, 1); });
   apply.addEventListener("click", () => {
     try { rebuild(JSON.parse(json.value || "{}")); jsonError.hidden = true; } catch { jsonError.textContent = t("roster.badJson"); jsonError.hidden = false; }

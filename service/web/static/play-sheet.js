@@ -320,7 +320,7 @@ export function sheetForm(schema, value, about = {}) {
 }
 
 export function clearErrors(root) {
-  for (const note of root.querySelectorAll(".field-error")) note.remove();
+  for (const note of root.querySelectorAll(".field-error:not(.json-error)")) note.remove(); // the JSON box's own note stays
   for (const control of root.querySelectorAll("[aria-invalid]")) { control.removeAttribute("aria-invalid"); control.removeAttribute("aria-describedby"); }
 }
 
