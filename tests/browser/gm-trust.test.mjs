@@ -246,8 +246,8 @@ function englishIn(text, english) {
     .map(([w, m]) => [w, text.slice(Math.max(0, m.index - 40), m.index + w.length + 20).replace(/\s+/g, " ")]);
 }
 
-// Everything a person reads: the visible text, the options of every select, labels read aloud.
-const visibleText = (page) => page.evaluate(() => [document.body.innerText, ...[...document.querySelectorAll("option")].map((o) => o.textContent),
+// Everything a person reads: the visible text (every fold opened), the options of every select, labels read aloud.
+const visibleText = (page) => page.evaluate(() => [(document.querySelectorAll("details").forEach((d) => { d.open = true; }), document.body.innerText), ...[...document.querySelectorAll("option")].map((o) => o.textContent),
   ...[...document.querySelectorAll("[aria-label]")].map((e) => e.getAttribute("aria-label"))].join("\n"));
 
 async function noEnglish(browser, lang, widths, errors) {
@@ -263,8 +263,12 @@ async function noEnglish(browser, lang, widths, errors) {
     const gm = await seat(browser, lang, widths[0], errors);
     try {
       await startExample(gm.page, ruleset);
-      await gm.page.click("#gm-tools-box summary");
       await check(gm.page, `${ruleset} GM, start`);
+      // The character form too, as it opens (from the example's first sheet).
+      await gm.page.click("#new-character");
+      await gm.page.waitForSelector("#character-name", { timeout: WAIT });
+      await check(gm.page, `${ruleset} GM, character form`);
+      await gm.page.click('#character-form > .buttons button[type="button"]'); // cancel
       // A player's page, at the other width, follows the same fight.
       const who = (await linksOf(gm.page))[1];
       const player = await seat(browser, lang, widths[1], errors);
