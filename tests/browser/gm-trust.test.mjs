@@ -16,11 +16,14 @@ const RULESETS = ["age-du-silicium", "dark-earth", "duel-2d6", "sistema-2d6", "s
 
 const SAID = {
   en: { minted: "New links made: the earlier ones still work.", undone: "The last action was undone.", nothing: "There is nothing left to undo.",
-    mel: "Mira, MEL: between 0 and 20.", pv: "Mira, HP: between 1 and 200." },
+    mel: "Mira, MEL: between 0 and 20.", pv: "Mira, HP: between 1 and 200.",
+    zed: "Zed's sheet is refused: see the fields marked below.", zedPv: "Zed, HP: between 1 and 500." },
   fr: { minted: "Nouveaux liens créés\u00a0: les précédents fonctionnent toujours.", undone: "La dernière action a été annulée.",
-    nothing: "Il n'y a plus rien à annuler.", mel: "Mira, MEL\u00a0: entre 0 et 20.", pv: "Mira, PV\u00a0: entre 1 et 200." },
+    nothing: "Il n'y a plus rien à annuler.", mel: "Mira, MEL\u00a0: entre 0 et 20.", pv: "Mira, PV\u00a0: entre 1 et 200.",
+    zed: "La fiche de Zed est refusée\u00a0: voyez les champs signalés plus bas.", zedPv: "Zed, PV\u00a0: entre 1 et 500." },
   pt: { minted: "Novos links criados: os anteriores continuam valendo.", undone: "A última ação foi desfeita.",
-    nothing: "Não há mais nada para desfazer.", mel: "Mira, MEL: entre 0 e 20.", pv: "Mira, PV: entre 1 e 200." },
+    nothing: "Não há mais nada para desfazer.", mel: "Mira, MEL: entre 0 e 20.", pv: "Mira, PV: entre 1 e 200.",
+    zed: "A ficha de Zed foi recusada: veja os campos indicados abaixo.", zedPv: "Zed, PV: entre 1 e 500." },
 };
 
 async function startExample(page, ruleset) {
@@ -192,6 +195,20 @@ async function sheets(browser, lang, width, errors) {
     assert.ok(offered.includes(saw), offered.join(", "));
     assert.equal(offered.some((o) => /eletrica/i.test(o)), false, offered.join(", "));
     await noOverflow(page, `sheet ${lang}@${width}`);
+
+    // c. What the form could not check (characters imported from a file) is refused at the start,
+    // the character's form opened with the error at its field, both naming the character.
+    await page.click('#character-form > .buttons button[type="button"]'); // cancel
+    const sheet = (pv) => ({ attributes: { FOR: 2, DES: 2, CON: 2 }, pv });
+    const file = { melee_roster: 1, characters: [{ key: "zed", ruleset: "sistema-2d6", name: "Zed", side: "heroes", sheet: sheet(9999), picked: true },
+      { key: "yan", ruleset: "sistema-2d6", name: "Yan", side: "villains", sheet: sheet(5), picked: true }] };
+    await page.setInputFiles("#import-roster", { name: "roster.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file)) });
+    await page.waitForFunction(() => document.querySelectorAll("#roster .pick-name").length === 2, null, { timeout: WAIT });
+    await page.click("#start-roster");
+    await page.waitForSelector("#character-form:not([hidden]) .field-error:not([hidden])", { timeout: WAIT });
+    assert.equal(await page.inputValue("#character-name"), "Zed");
+    assert.equal(await noteOf('#character-form [data-pointer="/pv"]'), w.zedPv);
+    assert.equal(await text(page, "#error .detail"), w.zed);
   } finally { await gm.ctx.close(); }
 }
 

@@ -12,7 +12,7 @@ export const WORDS = {
       start: "Start the fight with the ticked characters", new: "New character", export: "Export the characters (file)",
       import: "Import characters (file)", edit: "Edit", remove: "Remove", editing: "Editing {who}", blank: "a blank sheet",
       like: "Start from", applyJson: "Use this JSON", badJson: "This is not valid JSON.", advanced: "Advanced: the sheet as JSON",
-      json: "Sheet (JSON)", save: "Save the character", cancel: "Cancel", needTwo: "Tick at least two characters.",
+      json: "Sheet (JSON)", save: "Save the character", cancel: "Cancel", needTwo: "Tick at least two characters.", refusedFor: "{who}'s sheet is refused: see the fields marked below.",
       otherSide: "another side…", newSide: "Name of the new side", imported: "{n} characters imported.", badFile: "This file does not hold Melee characters.",
     },
     sheet: {
@@ -151,7 +151,7 @@ export const WORDS = {
       start: "Lancer le combat avec les personnages cochés", new: "Nouveau personnage", export: "Exporter les personnages (fichier)",
       import: "Importer des personnages (fichier)", edit: "Modifier", remove: "Supprimer", editing: "Fiche de {who}", blank: "une fiche vierge",
       like: "Partir de", applyJson: "Utiliser ce JSON", badJson: "Ce n'est pas du JSON valide.", advanced: "Avancé\u00a0: la fiche en JSON",
-      json: "Fiche (JSON)", save: "Enregistrer le personnage", cancel: "Annuler", needTwo: "Cochez au moins deux personnages.",
+      json: "Fiche (JSON)", save: "Enregistrer le personnage", cancel: "Annuler", needTwo: "Cochez au moins deux personnages.", refusedFor: "La fiche de {who} est refusée\u00a0: voyez les champs signalés plus bas.",
       otherSide: "un autre camp…", newSide: "Nom du nouveau camp", imported: "{n} personnages importés.", badFile: "Ce fichier ne contient pas de personnages Melee.",
     },
     sheet: {
@@ -290,7 +290,7 @@ export const WORDS = {
       start: "Começar o combate com os personagens marcados", new: "Novo personagem", export: "Exportar os personagens (arquivo)",
       import: "Importar personagens (arquivo)", edit: "Editar", remove: "Excluir", editing: "Ficha de {who}", blank: "uma ficha em branco",
       like: "Com base em", applyJson: "Usar este JSON", badJson: "Isto não é um JSON válido.", advanced: "Avançado: a ficha em JSON",
-      json: "Ficha (JSON)", save: "Salvar o personagem", cancel: "Cancelar", needTwo: "Marque pelo menos dois personagens.",
+      json: "Ficha (JSON)", save: "Salvar o personagem", cancel: "Cancelar", needTwo: "Marque pelo menos dois personagens.", refusedFor: "A ficha de {who} foi recusada: veja os campos indicados abaixo.",
       otherSide: "outro lado…", newSide: "Nome do novo lado", imported: "{n} personagens importados.", badFile: "Este arquivo não contém personagens do Melee.",
     },
     sheet: {

@@ -3,7 +3,7 @@
 // imported and exported as a JSON file; a fight starts from the ones picked,
 // each on the side chosen for it.
 
-import { $, api, busy, labelled, page, pageError, showError, t } from "./play-core.js";
+import { $, api, busy, labelled, page, pageError, problemWords, showError, t } from "./play-core.js";
 
 const labelledControl = (control, text, required) => labelled(control, text, "", required);
 import { checkNumbers, missing, sheetForm, showSheetErrors, sideWords, slug } from "./play-sheet.js";
@@ -224,6 +224,8 @@ export async function startFromRoster(onCreated) {
         const own = error.errors.filter((e) => e.pointer.startsWith(`/combatants/${at[1]}`))
           .map((e) => ({ ...e, pointer: e.pointer.slice(`/combatants/${at[1]}`.length) || "/" }));
         await openEditor(character, own);
+        // Said in the page's words, naming whose sheet it is, where the fields say it all (else the server's reason stays).
+        if (own.length && own.every((e) => problemWords(e.detail || e.message))) throw pageError(t("roster.refusedFor", { who: character.name }));
       }
       throw error;
     }
