@@ -1,10 +1,13 @@
 """/play: a small page that plays a fight from the browser, served from the package (no CDN).
 
 The page a game master opens first, and the proof, for VTT authors, of how to
-use the API from a browser: create a combat from a ruleset's example or from
-the GM's own characters (sheet forms built from the ruleset's JSON Schema, a
-roster in local storage), save it to a file and resume it (the snapshot), share a
-link per player, read ``awaiting``, build each viewer's forms from
+use the API from a browser: create a combat from a ruleset's example (without
+its seed: fresh dice) or from the GM's own characters (sheet forms built from the
+ruleset's JSON Schema, their numbers checked against it as typed, a roster in
+local storage), save it to a file and resume it (the snapshot), share a link per
+player (kept in local storage so a reload shows them again, or minted anew with
+``POST /combats/{id}/tokens``), undo the last action (``POST /combats/{id}/undo``),
+read ``awaiting``, build each viewer's forms from
 ``GET /combats/{id}/options`` (choices named from the ruleset's ``labels``),
 post actions, and follow the log live from the event stream, in English,
 French or Portuguese. Plain HTML, CSS and JavaScript modules (static/), nothing

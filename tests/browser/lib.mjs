@@ -67,3 +67,18 @@ export async function assertNoJargon(page, label) {
   const body = await page.locator("main").innerText();
   assert.doesNotMatch(body, /Missing data for required field|Not a valid integer|\/split\/|Must be one of/, `${label}: raw server words`);
 }
+
+// The example fight, started again until `first` is the first awaited (and, when given, has
+// the form `form`): /play posts the example without its seed, so the dice are fresh and
+// who acts first, and how, varies.
+export async function exampleWith(page, first, form = null, most = 30) {
+  for (let n = 0; n < most; n++) {
+    const before = await page.evaluate(() => location.hash);
+    await page.click("#create");
+    await page.waitForFunction((hash) => location.hash !== hash && document.querySelector('#log li[data-seq="1"]')
+      && (document.querySelector("#awaiting li") || !document.querySelector("#decided").hidden)
+      && document.querySelector("#actions").dataset.version === document.querySelector("#version").textContent, before, { timeout: TIMEOUT });
+    if ((await page.getAttribute("#awaiting li", "data-actor")) === first && (!form || (await page.locator(form).count()))) return n + 1;
+  }
+  throw new Error(`${first} was never the first to act${form ? ` (${form})` : ""} in ${most} example fights`);
+}

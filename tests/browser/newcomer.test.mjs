@@ -2,7 +2,7 @@
 // at 1280 and 390 px: each check failed before its fix.
 // Usage: node newcomer.test.mjs <base URL>
 import assert from "node:assert/strict";
-import { OUTPUT, TIMEOUT, assertNoJargon, launch, logHas, noOverflow, optionTexts, ready, rulesetOf, seat, text } from "./lib.mjs";
+import { OUTPUT, TIMEOUT, assertNoJargon, exampleWith, launch, logHas, noOverflow, optionTexts, ready, rulesetOf, seat, text } from "./lib.mjs";
 
 const base = process.argv[2];
 const WORDS = {
@@ -17,11 +17,13 @@ const WORDS = {
     hint: "Juntos, precisam somar 7 dados (o potencial).", sum: "Total: 3 de 7", sumWrong: "a soma dá 6, mas precisa dar 7.", initLabel: "Dados de iniciativa", pvRange: "entre 1 e 200." },
 };
 
-async function start(page, ruleset) {
+// The example fight of a ruleset; where `first` is given, one where that combatant acts first (fresh dice).
+async function start(page, ruleset, first) {
   await page.goto(`${base}/play`);
   await page.waitForSelector(`#ruleset option[value="${ruleset}"]`, { state: "attached", timeout: TIMEOUT });
   await page.selectOption("#ruleset", ruleset);
-  await page.click("#create");
+  if (first) await exampleWith(page, first, `#form-${first}-attack`);
+  else await page.click("#create");
   await logHas(page, 1);
   await ready(page);
 }
@@ -30,7 +32,7 @@ async function sistema(browser, lang, width, errors) {
   const w = WORDS[lang];
   const gm = await seat(browser, lang, width, errors);
   try {
-    await start(gm.page, "sistema-2d6");
+    await start(gm.page, "sistema-2d6", "ana");
     // Only what Ana carries (a pistol) and everyone's punch and kick; the default named.
     assert.deepEqual(await optionTexts(gm.page, "#form-ana-attack [name=weapon]"), [w.default, "Pistola", "Soco", "Chute"], lang);
     // French elides "que" before a vowel.

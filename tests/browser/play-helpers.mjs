@@ -42,10 +42,12 @@ export async function addCharacter(page, character) {
     await page.selectOption(`#character-form [data-pointer="/weapons/${at}/catalog"]`, { label: character.addWeapon });
   }
   if (character.contact) {
-    // dark-earth: who this one is in contact with, by the other's id (its name, lowercased).
+    // dark-earth: who this one is in contact with, chosen by name among the characters already entered.
     const row = '#character-form [data-pointer="/contact_with/0"]';
     if (!(await page.locator(row).count())) await page.click('#character-form fieldset[data-pointer="/contact_with"] > button.add-row');
-    await page.fill(row, character.contact);
+    const offered = await page.locator(`${row} option`).allTextContents();
+    if (offered.includes(character.contact)) await page.selectOption(row, { label: character.contact });
+    else await page.locator('#character-form fieldset[data-pointer="/contact_with"] .rows > .row button.remove-row').first().click();
   }
   await page.click('#character-form button[type="submit"]');
   await page.waitForFunction((name) => [...document.querySelectorAll("#roster .pick-name")].some((l) => l.textContent === name)
@@ -91,9 +93,11 @@ function plan() {
   return { form: `#${form.id}`, type: form.dataset.type, steps };
 }
 
-export async function playToTheEnd(page, label, most = 150) {
+// `onStep(page)`, when given, is called each time the page has settled (to read it, say).
+export async function playToTheEnd(page, label, most = 150, onStep = null) {
   for (let played = 0; played < most; played++) {
     await settled(page);
+    if (onStep) await onStep(page);
     if (!(await page.isHidden("#decided"))) return played;
     // Decided: no seed ends a fight by itself, the game master is awaited to end it.
     if (await page.locator('#awaiting li[data-actor="gm"]').count()) {

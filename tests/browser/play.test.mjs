@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { CHROMIUM } from "./chromium.mjs";
+import { exampleWith } from "./lib.mjs";
 
 const base = process.argv[2];
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -73,7 +74,7 @@ try {
   await gm.page.waitForSelector('#ruleset option[value="sistema-2d6"]', { state: "attached", timeout: TIMEOUT });
   assert.equal(await gm.page.textContent("#create"), "Lancer le combat d'exemple");
   await gm.page.selectOption("#ruleset", "sistema-2d6");
-  await gm.page.click("#create");
+  await exampleWith(gm.page, "ana", "#form-ana-attack"); // fresh dice: a fight where Ana acts first
   await logHas(gm.page, 1);
   assert.equal(await gm.page.locator("#combatants li.combatant").count(), 2);
   assert.match(await gm.page.textContent('#combatants [data-id="ana"]'), /PV 14 \/ 14/);
@@ -108,7 +109,8 @@ try {
   await gm.page.click(`${attack} button.odds`);
   await gm.page.waitForFunction((f) => document.querySelector(`${f} .odds-result`).textContent === "Calcul en cours…", attack, { timeout: TIMEOUT });
   assert.equal(await gm.page.getAttribute(`${attack} button.odds`, "aria-busy"), "true");
-  assert.deepEqual(oddsAsked, { action: { type: "attack", actor: "ana", target: "capanga", lethal: false } });
+  // Ana's own pistol is the weapon (preselected from her sheet), not the default punch.
+  assert.deepEqual(oddsAsked, { action: { type: "attack", actor: "ana", target: "capanga", weapon: "pistola", lethal: false } });
   release();
   await gm.page.waitForFunction((f) => /%/.test(document.querySelector(`${f} .odds-result`).textContent), attack, { timeout: TIMEOUT });
   assert.match(await gm.page.textContent(`${attack} .odds-result`), /dégâts attendus pour Capanga/);
@@ -283,11 +285,14 @@ try {
     "space-opera-d100": [/Garde se esquiva: \d+ contra \d+/, "garde"],
     "sistema-2d6": [/Capanga defends: \d+, \d+ → \d+\./, "capanga"],
   };
+  // Whose first move is played (the example's dice are fresh: fights are started until it is theirs).
+  const FIRST = { "duel-2d6": ["truand", "#form-truand-attack"], "dark-earth": ["kael", "#form-kael-allocate"], "space-opera-d100": ["kira", "#form-kira-attack"],
+    "age-du-silicium": ["krieg", "#form-krieg-declare-actions-0"], "sistema-2d6": ["ana", "#form-ana-attack"] };
   for (const [ruleset, lang] of [["duel-2d6", "fr"], ["dark-earth", "en"], ["space-opera-d100", "pt"], ["age-du-silicium", "fr"], ["sistema-2d6", "en"]]) {
     await gm.page.setViewportSize(SIZES.desktop);
     await setLanguage(gm.page, lang);
     await gm.page.selectOption("#ruleset", ruleset);
-    await gm.page.click("#create");
+    await exampleWith(gm.page, ...FIRST[ruleset]);
     // Ready: the new fight's name, its first log entry and the forms of whoever it awaits.
     await gm.page.waitForFunction(() => {
       const awaited = document.querySelector("#awaiting li")?.dataset.actor;

@@ -44,9 +44,9 @@ def base(browser_ready):
     stop(process)
 
 
-def run_node(script: str, base_url: str, env: dict[str, str]) -> str:
+def run_node(script: str, base_url: str, env: dict[str, str], timeout: int = 300) -> str:
     done = subprocess.run(
-        ["node", script, base_url], cwd=HERE, env={**os.environ, **env}, capture_output=True, text=True, timeout=300
+        ["node", script, base_url], cwd=HERE, env={**os.environ, **env}, capture_output=True, text=True, timeout=timeout
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
@@ -85,6 +85,11 @@ def test_a_saved_fight_is_resumed_after_the_default_server_restarted(browser_rea
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "restart: 3 passed, 0 failed" in done.stdout
+
+
+def test_a_game_master_can_trust_the_page_and_no_english_reaches_fr_or_pt(base, browser_ready):
+    # Ten fights played to their end (every ruleset in fr and pt): more time on a loaded machine.
+    assert "5 passed, 0 failed" in run_node("gm-trust.test.mjs", base, browser_ready, timeout=900)
 
 
 def test_the_page_has_every_text_in_every_language():

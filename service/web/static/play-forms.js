@@ -197,7 +197,7 @@ function variantLabel(variant, variants, actor) {
   const telling = Object.entries(variant.params).filter(([name, spec]) => spec.choices?.length === 1
     && variants.some((other) => JSON.stringify(other.params[name]?.choices) !== JSON.stringify(spec.choices)));
   // A yes or no says nothing without the name of what it answers.
-  const words = ([name, spec]) => (typeof spec.choices[0] === "boolean" ? `${fieldLabel(name)}${t("sep")}` : "") + valueLabel(name, spec.choices[0], actor);
+  const words = ([name, spec]) => (typeof spec.choices[0] === "boolean" ? `${fieldLabel(name)}${t("sep")}` : "") + choiceWords(name, spec.choices[0], actor);
   return telling.map(words).join(" · ") || actionLabel(variant.type);
 }
 
@@ -269,7 +269,7 @@ function field(id, name, spec, actor, type) {
 function defaultWords(type, name, actor) {
   const value = page.ruleset?.actions?.[type]?.properties?.[name]?.default;
   if (value === undefined || value === null || typeof value === "object") return t("defaultChoice");
-  return t("defaultIs", { value: valueLabel(name, value, actor) });
+  return t("defaultIs", { value: choiceWords(name, value, actor) });
 }
 
 function choiceField(id, name, spec, actor, type) {
@@ -278,12 +278,40 @@ function choiceField(id, name, spec, actor, type) {
   select.name = name;
   select.required = Boolean(spec.required);
   if (!spec.required || spec.choices.length > 1) select.append(new Option(spec.required ? "" : defaultWords(type, name, actor), ""));
-  spec.choices.forEach((choice, i) => select.append(new Option(valueLabel(name, choice, actor), String(i))));
+  spec.choices.forEach((choice, i) => select.append(new Option(choiceWords(name, choice, actor), String(i))));
   if (spec.required && spec.choices.length === 1) select.value = "0";
+  // An attack is made with the sheet's own weapon (sistema-2d6's revolver), not the server's default punch.
+  const own = name === "weapon" && !spec.required ? ownWeapon(actor, spec.choices) : -1;
+  if (own >= 0) select.value = String(own);
   return {
     name, element: labelled(select, fieldLabel(name), name, spec.required),
     read: () => (select.value === "" ? undefined : spec.choices[Number(select.value)]),
   };
+}
+
+// A condition's code (the GM's condition form, age-du-silicium's adjust) is named by the
+// ruleset's labels of conditions ("acculé", not "Cornered"); anything else as valueLabel says.
+const LABEL_GROUPS = { code: "condition", add: "condition", remove: "condition" };
+function choiceWords(name, value, actor) {
+  if (Array.isArray(value)) return value.map((v) => choiceWords(name, v, actor)).join(", ");
+  const group = LABEL_GROUPS[name];
+  const labels = page.ruleset?.labels || {};
+  // A value whose words depend on its field (a range's "medium", a pace's "medium"): this page's table.
+  const byField = typeof value === "string" && !labels[page.lang]?.[name]?.[value] ? known(`byField.${name}.${value}`) : undefined;
+  if (byField) return byField;
+  const own = group && typeof value === "string" ? labels[page.lang]?.[group]?.[value] ?? known(`values.${value}`) ?? labels.en?.[group]?.[value] : undefined;
+  return own ?? valueLabel(name, value, actor);
+}
+
+// The index among the choices of the first weapon the actor's sheet lists, or -1.
+function ownWeapon(actor, choices) {
+  const weapons = page.combat?.combatants.find((c) => c.id === actor)?.sheet?.weapons;
+  if (!Array.isArray(weapons)) return -1;
+  for (const weapon of weapons) {
+    const at = choices.indexOf(weapon?.id);
+    if (at >= 0) return at;
+  }
+  return -1;
 }
 
 function keysField(id, name, spec) {
@@ -355,11 +383,14 @@ function sheetField(id, name) {
   const holder = document.createElement("details");
   holder.className = "sheet-fold";
   holder.append(Object.assign(document.createElement("summary"), { textContent: t("join.edit") }));
-  let form = sheetForm(page.ruleset?.sheet || { properties: {} }, models[0]?.sheet);
+  // In this fight, a contact (dark-earth) is one of its combatants, chosen by name.
+  const about = { ruleset: page.ruleset, who: () => named.value.trim(),
+    contacts: () => (page.combat?.combatants || []).map((c) => ({ value: c.id, label: c.name })) };
+  let form = sheetForm(page.ruleset?.sheet || { properties: {} }, models[0]?.sheet, about);
   holder.append(form.element);
   const sheet = Object.assign(document.createElement("textarea"), { id: `${id}-sheet`, name: `${name}.sheet`, rows: 6, spellcheck: false });
   const rebuild = (value) => {
-    const next = sheetForm(page.ruleset?.sheet || { properties: {} }, value);
+    const next = sheetForm(page.ruleset?.sheet || { properties: {} }, value, about);
     form.element.replaceWith(next.element);
     form = next;
   };
@@ -432,7 +463,7 @@ function inlineField(id, name, spec, actor) {
       const select = Object.assign(document.createElement("select"), { id: partId, name: `${name}.${key}` });
       // Left empty, the answer's key field sends no answer at all: the target is asked.
       select.append(new Option(required ? t("inline.later") : t("defaultChoice"), ""));
-      choices.forEach((choice, i) => select.append(new Option(valueLabel(words, choice, actor), String(i))));
+      choices.forEach((choice, i) => select.append(new Option(choiceWords(words, choice, actor), String(i))));
       box.append(labelled(select, fieldLabel(key), key, required));
       parts.push([key, () => (select.value === "" ? undefined : choices[Number(select.value)])]);
     } else {

@@ -3,10 +3,10 @@
 // imported and exported as a JSON file; a fight starts from the ones picked,
 // each on the side chosen for it.
 
-import { $, api, busy, labelled, page, pageError, showError, t } from "./play-core.js";
+import { $, api, busy, labelled, page, pageError, problemWords, showError, t } from "./play-core.js";
 
 const labelledControl = (control, text, required) => labelled(control, text, "", required);
-import { missing, sheetForm, showSheetErrors, sideWords, slug } from "./play-sheet.js";
+import { checkNumbers, missing, sheetForm, showSheetErrors, sideWords, slug } from "./play-sheet.js";
 
 const KEY = "melee-roster";
 const rulesets = new Map(); // id -> GET /rulesets/{id}
@@ -106,16 +106,20 @@ export async function openEditor(character, errors) {
   models.forEach((model, i) => like.append(new Option(model.name, String(i))));
   const holder = document.createElement("div");
   const start = character ? character.sheet : sheetOf(models[0]);
-  let form = sheetForm(ruleset.sheet, start);
+  // The form keeps this ruleset's catalog names (accents and all) when rebuilt later, names the
+  // character in its errors, and offers the other characters by name as contacts (dark-earth).
+  const about = { ruleset, who: () => name.value.trim() || character?.name || "",
+    contacts: () => mine().filter((c) => c.key !== character?.key).map((c) => ({ value: c.name, label: c.name, aliases: [slug(c.name)] })) };
+  let form = sheetForm(ruleset.sheet, start, about);
   holder.append(form.element);
-  const rebuild = (value) => { const next = sheetForm(ruleset.sheet, value); form.element.replaceWith(next.element); form = next; editing.form = form; };
+  const rebuild = (value) => { const next = sheetForm(ruleset.sheet, value, about); form.element.replaceWith(next.element); form = next; editing.form = form; };
   like.addEventListener("change", () => rebuild(like.value === "" ? {} : sheetOf(models[Number(like.value)])));
   like.value = character ? "" : (models.length ? "0" : "");
   // Raw JSON, for what the form does not say (or to paste a sheet).
   const advanced = Object.assign(document.createElement("details"), { className: "sheet-json" });
   const json = Object.assign(document.createElement("textarea"), { id: "character-json", rows: 10, spellcheck: false });
   const apply = Object.assign(document.createElement("button"), { type: "button", textContent: t("roster.applyJson") });
-  const jsonError = Object.assign(document.createElement("p"), { className: "field-error", hidden: true });
+  const jsonError = Object.assign(document.createElement("p"), { className: "field-error json-error", hidden: true });
   advanced.addEventListener("toggle", () => { if (advanced.open) json.value = JSON.stringify(form.read() || {}, null, 1); });
   apply.addEventListener("click", () => {
     try { rebuild(JSON.parse(json.value || "{}")); jsonError.hidden = true; } catch { jsonError.textContent = t("roster.badJson"); jsonError.hidden = false; }
@@ -135,7 +139,7 @@ export async function openEditor(character, errors) {
   box.hidden = false;
   editing = { character, form, name, side, ruleset: ruleset.id };
   page.ruleset = saved;
-  if (errors?.length) showSheetErrors(box, errors, "");
+  if (errors?.length) showSheetErrors(box, errors, "", character?.name);
   (errors?.length ? box.querySelector("[aria-invalid]") : name)?.focus();
 }
 
@@ -162,7 +166,11 @@ function saveCharacter(event) {
 
   const schema = rulesets.get(ruleset).sheet;
   errors.push(...missing(schema, sheet));
-  if (errors.length) { showSheetErrors($("character-form"), errors, ""); $("character-form").querySelector("[aria-invalid]")?.focus(); return; }
+  const box = $("character-form");
+  const who = () => name.value.trim();
+  showSheetErrors(box, errors, "", who());
+  // Numbers out of the sheet's bounds (MEL −3, PV 9999) are refused here, not at the fight's start.
+  if (errors.length + checkNumbers(box, who)) { box.querySelector("[aria-invalid]")?.focus(); return; }
   const entry = { key: character?.key || `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`, ruleset,
     name: name.value.trim(), side: slug(side.value), sheet, picked: character?.picked ?? true };
   const all = loadRoster();
@@ -176,13 +184,23 @@ function saveCharacter(event) {
 // ---- a fight from the roster --------------------------------------------
 
 // The picked characters as the combat's combatants, each id from its name (unique).
+// dark-earth's contacts, kept by name in the roster, become those combatants' ids.
 function combatantsOf(characters) {
   const used = new Set(["gm"]);
-  return characters.map((c) => {
+  const ids = characters.map((c) => {
     let id = slug(c.name) || "combatant";
     for (let n = 2; used.has(id); n++) id = `${slug(c.name) || "combatant"}-${n}`;
     used.add(id);
-    return { ...c.sheet, id, name: c.name, side: c.side };
+    return id;
+  });
+  const idOf = (contact) => {
+    const at = characters.findIndex((c) => c.name === contact);
+    const slugged = at < 0 ? ids.indexOf(slug(contact)) : at;
+    return slugged < 0 ? contact : ids[slugged];
+  };
+  return characters.map((c, i) => {
+    const sheet = Array.isArray(c.sheet?.contact_with) ? { ...c.sheet, contact_with: c.sheet.contact_with.map(idOf) } : c.sheet;
+    return { ...sheet, id: ids[i], name: c.name, side: c.side };
   });
 }
 
@@ -206,6 +224,8 @@ export async function startFromRoster(onCreated) {
         const own = error.errors.filter((e) => e.pointer.startsWith(`/combatants/${at[1]}`))
           .map((e) => ({ ...e, pointer: e.pointer.slice(`/combatants/${at[1]}`.length) || "/" }));
         await openEditor(character, own);
+        // Said in the page's words, naming whose sheet it is, where the fields say it all (else the server's reason stays).
+        if (own.length && own.every((e) => problemWords(e.detail || e.message))) throw pageError(t("roster.refusedFor", { who: character.name }));
       }
       throw error;
     }

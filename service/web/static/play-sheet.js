@@ -15,6 +15,18 @@ const CATALOGS = { weapons: ["weapons"], armour: ["armour", "armor", "armours"],
 
 let serial = 0;
 
+// What the form being built is about: the ruleset whose catalog and labels name its
+// choices (a fight of another may be open), who the character is (named in the errors),
+// and who a contact may be (dark-earth's contact_with: [{value, label}]). Kept by each
+// list and map, whose rows are added later.
+let context = {};
+const rules = () => context.ruleset || page.ruleset;
+function within(kept, build) {
+  const before = context;
+  context = kept;
+  try { return build(); } finally { context = before; }
+}
+
 // The object schema of a node that may be "this or null" (anyOf).
 function resolve(node) {
   if (!node?.anyOf) return { node: node || {}, nullable: Boolean(node?.nullable) };
@@ -26,13 +38,15 @@ function resolve(node) {
 function choiceWords(path, value) {
   const key = path[path.length - 1];
   const owner = [...path].reverse().find((part) => CATALOGS[part]) || key;
-  if (key === "catalog" && owner === "weapons" && page.ruleset?.labels?.[page.lang]?.weapon?.[value]) return page.ruleset.labels[page.lang].weapon[value];
+  if (key === "catalog" && owner === "weapons" && rules()?.labels?.[page.lang]?.weapon?.[value]) return rules().labels[page.lang].weapon[value];
   for (const group of CATALOGS[key === "catalog" ? owner : key] || []) {
-    const entry = page.ruleset?.catalog?.[group]?.[value];
+    const entry = rules()?.catalog?.[group]?.[value];
     if (entry?.name) return entry.name;
   }
-  const labels = page.ruleset?.labels?.[page.lang] || {};
+  const labels = rules()?.labels?.[page.lang] || {};
   if (labels[key]?.[value]) return labels[key][value];
+  const byField = known(`byField.${key}.${value}`);
+  if (byField) return byField;
   const ours = known(`choices.${value}`);
   if (ours) return ours;
   for (const group of Object.values(labels)) if (group && typeof group[value] === "string") return group[value];
@@ -44,13 +58,13 @@ function choiceWords(path, value) {
 const SKILL_FIELDS = new Set(["skill", "defense_skill", "dodge_skill", "martial_art"]);
 const SKILL_MAPS = new Set(["skills", "skill_levels"]);
 function skillList() {
-  const id = `skills-${page.ruleset?.id}`;
+  const id = `skills-${rules()?.id}`;
   let list = document.getElementById(id);
   if (list) return id;
-  const catalog = page.ruleset?.catalog || {};
+  const catalog = rules()?.catalog || {};
   const names = new Set([
     ...Object.values(catalog.skills || {}).filter((v) => typeof v === "string"),
-    ...(page.ruleset?.example?.combat?.combatants || []).flatMap((c) => Object.keys(c.skills || {})),
+    ...(rules()?.example?.combat?.combatants || []).flatMap((c) => Object.keys(c.skills || {})),
     ...Object.values(catalog.weapons || {}).map((w) => w?.skill).filter((v) => typeof v === "string"),
   ]);
   list = Object.assign(document.createElement("datalist"), { id });
@@ -93,11 +107,18 @@ export function sheetControl(schema, path, required, value) {
     if (node.default !== undefined && node.default !== null) input.placeholder = String(node.default);
     const write = (v) => { input.value = v === undefined || v === null ? "" : String(v); };
     write(value);
-    return { element: labelled(input, text, required), read: () => (input.value === "" ? undefined : Number(input.value)), write };
+    const element = labelled(input, text, required);
+    // Checked as it is typed, against the schema's bounds: the error is said at the field, naming the character.
+    const who = context.who;
+    const check = () => { checkNumber(input, who); };
+    input.addEventListener("input", check);
+    input.addEventListener("change", check);
+    return { element, read: () => (input.value === "" ? undefined : Number(input.value)), write };
   }
   if (node.type === "array" && node.items) return listControl(node, path, value, text);
   if (node.type === "object" && node.properties) return objectControl(node, path, value, text, nullable || !required);
   if (node.type === "object" && node.additionalProperties) return mapControl(node, path, value, text);
+  if (path[path.length - 2] === "contact_with" && context.contacts) return contactControl(id, path, text, value);
   const input = Object.assign(document.createElement("input"), { id, type: "text", name: path.join(".") });
   input.dataset.pointer = pointerOf(path);
   if (SKILL_FIELDS.has(path[path.length - 1])) input.setAttribute("list", skillList());
@@ -106,6 +127,63 @@ export function sheetControl(schema, path, required, value) {
   const write = (v) => { input.value = v === undefined || v === null ? "" : String(v); };
   write(value);
   return { element: labelled(input, text, required), read: () => (input.value.trim() === "" ? undefined : input.value.trim()), write };
+}
+
+// dark-earth's "in contact with": another combatant, chosen by name (the value is
+// what the caller says: a combatant's id in a fight, a character's name in the roster).
+function contactControl(id, path, text, value) {
+  const select = Object.assign(document.createElement("select"), { id, name: path.join(".") });
+  select.dataset.pointer = pointerOf(path);
+  const offered = context.contacts();
+  // A contact that names no one here (the example's "goule" in a roster without her) is left empty.
+  const match = offered.find((o) => o.value === value) || offered.find((o) => o.aliases?.includes(value));
+  select.append(new Option("", ""), ...offered.map((o) => new Option(o.label, o.value)));
+  select.value = match?.value ?? "";
+  const write = (v) => { select.value = offered.some((o) => o.value === v) ? v : ""; };
+  return { element: labelled(select, text, true), read: () => (select.value === "" ? undefined : select.value), write };
+}
+
+// A number against its bounds (min, max, whole): the error, in the page's words and
+// naming the character, right under the field; gone once the value fits.
+const FIELD_ERROR = "number-error";
+function numberProblem(input) {
+  if (input.validity.badInput) return t("problems.number");
+  if (input.value === "") return null;
+  const n = Number(input.value);
+  const min = input.min === "" ? null : Number(input.min);
+  const max = input.max === "" ? null : Number(input.max);
+  if ((min !== null && n < min) || (max !== null && n > max)) {
+    if (min !== null && max !== null) return t("problems.range", { min, max });
+    return min !== null ? t("problems.min", { min }) : t("problems.max", { max });
+  }
+  if (input.step === "1" && !Number.isInteger(n)) return t("problems.number");
+  return null;
+}
+
+export function checkNumber(input, who) {
+  const label = input.closest("label");
+  const old = label?.nextElementSibling?.classList.contains(FIELD_ERROR) ? label.nextElementSibling : null;
+  const problem = numberProblem(input);
+  old?.remove();
+  if (!problem) {
+    if (old) { input.removeAttribute("aria-invalid"); input.removeAttribute("aria-describedby"); }
+    return true;
+  }
+  // A map's entry is named by its key (an attribute's "MEL"), not by "Value".
+  const key = input.closest(".sheet-map > .rows > .row")?.querySelector("input.key")?.value.trim();
+  const field = key || label?.querySelector(".label-text")?.firstChild?.textContent || "";
+  const name = who?.() || "";
+  const words = name ? t("problems.of", { who: name, field, problem }) : `${field}${t("sep")}${problem}`;
+  const note = Object.assign(document.createElement("p"), { className: `field-error ${FIELD_ERROR}`, id: `sheet-error-${++serial}`, textContent: words });
+  (label || input).after(note);
+  input.setAttribute("aria-invalid", "true");
+  input.setAttribute("aria-describedby", note.id);
+  return false;
+}
+
+// Every number of a sheet form checked at once (before it is saved): how many are refused.
+export function checkNumbers(root, who) {
+  return [...root.querySelectorAll("input[type=number]")].filter((input) => !checkNumber(input, who)).length;
 }
 
 function group(path, text, className) {
@@ -142,7 +220,8 @@ function mapControl(node, path, value, text) {
   const rows = document.createElement("div");
   rows.className = "rows";
   const entries = [];
-  const add = (key = "", v) => {
+  const kept = context;
+  const add = (key = "", v) => within(kept, () => {
     const row = document.createElement("div");
     row.className = "row";
     const name = Object.assign(document.createElement("input"), { type: "text", id: `sheet-${++serial}`, value: key, maxLength: 40, className: "key" });
@@ -164,7 +243,7 @@ function mapControl(node, path, value, text) {
     rows.append(row);
     entries.push(entry);
     return entry;
-  };
+  });
   for (const [key, v] of Object.entries(value || {})) add(key, v);
   const more = Object.assign(document.createElement("button"), { type: "button", className: "add-row", textContent: t("sheet.addEntry", { what: text.toLowerCase() }) });
   more.addEventListener("click", () => add().name.focus());
@@ -190,7 +269,8 @@ function listControl(node, path, value, text) {
       control.dataset.pointer = control.dataset.pointer.replace(new RegExp(`^${pointerOf(path).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/\\d+`), `${pointerOf(path)}/${i}`);
     }
   });
-  const add = (v) => {
+  const kept = context;
+  const add = (v) => within(kept, () => {
     const row = document.createElement("div");
     row.className = "row";
     const part = sheetControl(node.items, [...path, String(items.length)], true, v);
@@ -202,7 +282,7 @@ function listControl(node, path, value, text) {
     items.push(item);
     renumber();
     return item;
-  };
+  });
   for (const v of value || []) add(v);
   const more = Object.assign(document.createElement("button"), { type: "button", className: "add-row", textContent: t("sheet.addItem", { what: text.toLowerCase() }) });
   more.addEventListener("click", () => add().row.querySelector("input, select")?.focus());
@@ -229,8 +309,9 @@ export const slug = (text) => String(text).normalize("NFD").replace(/[\u0300-\u0
   .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 56);
 
 // The whole sheet (without id, name and side): {element, read(), write(), showErrors(errors, prefix)}.
-export function sheetForm(schema, value) {
-  const form = objectControl(schema, [], value, t("sheet.title"), false);
+// `about`: {ruleset, who(), contacts()}, what the form is about (see `context`).
+export function sheetForm(schema, value, about = {}) {
+  const form = within(about, () => objectControl(schema, [], value, t("sheet.title"), false));
   form.element.classList.add("sheet-form");
   return {
     ...form,
@@ -239,13 +320,13 @@ export function sheetForm(schema, value) {
 }
 
 export function clearErrors(root) {
-  for (const note of root.querySelectorAll(".field-error")) note.remove();
+  for (const note of root.querySelectorAll(".field-error:not(.json-error)")) note.remove(); // the JSON box's own note stays
   for (const control of root.querySelectorAll("[aria-invalid]")) { control.removeAttribute("aria-invalid"); control.removeAttribute("aria-describedby"); }
 }
 
 // errors[].pointer, less the prefix ("/combatants/0"), names a control's data-pointer
 // or, failing that, the nearest group above it; the message goes right after it.
-export function showSheetErrors(root, errors, prefix = "") {
+export function showSheetErrors(root, errors, prefix = "", who = "") {
   clearErrors(root);
   let shown = 0;
   for (const error of errors || []) {
@@ -259,8 +340,10 @@ export function showSheetErrors(root, errors, prefix = "") {
     if (!found) continue;
     for (let up = found.closest("details"); up; up = up.parentElement?.closest("details")) up.open = true;
     const place = found.matches("fieldset") ? found.querySelector("legend") : found.closest("label") || found;
+    const problem = problemWords(error.detail || error.message) ?? t("problems.other");
+    const field = place.querySelector?.(".label-text")?.firstChild?.textContent || place.textContent || "";
     const note = Object.assign(document.createElement("p"), { className: "field-error", id: `sheet-error-${++serial}`,
-      textContent: problemWords(error.detail || error.message) ?? t("problems.other") });
+      textContent: who ? t("problems.of", { who, field, problem }) : problem });
     place.after(note);
     const control = found.matches("fieldset") ? found.querySelector("input, select") : found;
     control?.setAttribute("aria-invalid", "true");

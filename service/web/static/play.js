@@ -35,7 +35,9 @@ async function createCombat(event) {
   try {
     page.token = null;
     const ruleset = await api("GET", `/rulesets/${$("ruleset").value}`);
-    await opened(await api("POST", "/combats", ruleset.example.combat));
+    // Without the example's public seed and supplied dice: the server draws fresh dice, nobody knows them beforehand.
+    const { seed: _seed, dice: _dice, ...combat } = ruleset.example.combat;
+    await opened(await api("POST", "/combats", combat));
   } catch (error) { showError(error); } finally { busy(button, false); }
 }
 
@@ -43,9 +45,53 @@ async function createCombat(event) {
 async function opened(created) {
   page.links = { id: created.id, tokens: [["gm", created.tokens.gm], ...Object.entries(created.tokens.combatants)],
     names: created.combatants.map(({ id, name }) => ({ id, name })) };
+  keepLinks();
   renderLinks();
   $("share").hidden = false;
   await join(created.id, created.tokens.gm, "gm");
+}
+
+// ---- the players' links ------------------------------------------------------
+// Kept in this browser (local storage) for the fights it started or resumed, so a
+// reload of the GM's page still shows them; failing that, the GM mints new ones
+// (POST /combats/{id}/tokens, one player token per combatant; the old ones keep working).
+
+const LINKS_KEY = "melee-links";
+const LINKS_KEPT = 20;
+
+function keptLinks() {
+  try {
+    const stored = JSON.parse(localStorage.getItem(LINKS_KEY) || "[]");
+    return Array.isArray(stored) ? stored.filter((l) => l && typeof l.id === "string" && Array.isArray(l.tokens)) : [];
+  } catch { return []; }
+}
+
+function keepLinks() {
+  if (!page.links) return;
+  const others = keptLinks().filter((l) => l.id !== page.links.id);
+  localStorage.setItem(LINKS_KEY, JSON.stringify([page.links, ...others].slice(0, LINKS_KEPT)));
+}
+
+function reopenLinks(combatId) {
+  if (page.links?.id === combatId) return;
+  page.links = keptLinks().find((l) => l.id === combatId) || { id: combatId, tokens: [["gm", page.token]], names: [] };
+}
+
+async function mintLinks() {
+  showError(null);
+  const button = $("mint-links");
+  busy(button, true, t("sending"));
+  try {
+    const combatants = page.combat?.combatants || [];
+    const minted = [];
+    for (const { id } of combatants) minted.push([id, (await api("POST", `/combats/${page.combatId}/tokens`, { role: "player", combatant: id })).token]);
+    const gm = page.links?.id === page.combatId ? page.links.tokens.filter(([who]) => who === "gm") : [];
+    page.links = { id: page.combatId, tokens: [...(gm.length ? gm : [["gm", page.token]]), ...minted],
+      names: combatants.map(({ id, name }) => ({ id, name })) };
+    keepLinks();
+    renderLinks();
+    $("links-status").textContent = t("links.minted");
+  } catch (error) { showError(error); } finally { busy(button, false); }
 }
 
 // ---- save and resume -------------------------------------------------------
@@ -85,6 +131,7 @@ async function resumeFight(event) {
       if (error.status !== 409) throw error; // 409: the fight is still live, it is simply reopened
     }
     page.links = { id: saved.combat, tokens: Array.isArray(saved.links) ? saved.links : [["gm", saved.gm_token]], names: Array.isArray(saved.names) ? saved.names : [] };
+    keepLinks();
     renderLinks();
     $("share").hidden = false;
     await join(saved.combat, saved.gm_token, "gm");
@@ -95,6 +142,9 @@ async function resumeFight(event) {
 function renderLinks() {
   if (!page.links) return;
   const { id, tokens, names } = page.links;
+  // Whose player has no link here (a reload without the links kept): the GM makes new ones.
+  const missing = (page.combat?.combatants || []).filter((c) => !tokens.some(([who]) => who === c.id));
+  $("links-missing").hidden = page.combat?.id !== id || missing.length === 0;
   $("join-links").replaceChildren(...tokens.map(([who, token]) => {
       const item = document.createElement("li");
       const a = document.createElement("a");
@@ -103,7 +153,7 @@ function renderLinks() {
       a.dataset.who = who;
       a.target = "_blank";
       a.rel = "noopener";
-      a.textContent = who === "gm" ? t("gm") : names.find((c) => c.id === who)?.name || who;
+      a.textContent = who === "gm" ? t("gm") : names.find((c) => c.id === who)?.name || nameOf(who);
       item.append(a);
       return item;
     }));
@@ -116,6 +166,7 @@ function addLinks({ tokens, combat }) {
     page.links.tokens.push([who, token]);
     page.links.names.push({ id: who, name: combat.combatants.find((c) => c.id === who)?.name || who });
   }
+  keepLinks();
   renderLinks();
   $("share").hidden = false;
 }
@@ -139,9 +190,34 @@ async function join(combatId, token, viewer) {
   $("new-combat").hidden = page.viewer !== "gm";
   $("roster-box").hidden = page.viewer !== "gm";
   $("save-box").hidden = page.viewer !== "gm";
+  if (page.viewer === "gm") {
+    reopenLinks(combatId);
+    $("share").hidden = false;
+  } else {
+    $("share").hidden = true;
+  }
   renderLogLanguages();
   render(combat);
+  renderLinks();
   listen();
+}
+
+// ---- undo (the game master's) ------------------------------------------------
+// POST /combats/{id}/undo: the fight goes back to before its last action; the undo
+// is itself an entry of the log, so every page following the fight sees it.
+
+async function undoLast() {
+  showError(null);
+  const button = $("undo");
+  busy(button, true, t("sending"));
+  try {
+    const answer = await api("POST", `/combats/${page.combatId}/undo`);
+    $("save-status").textContent = t("undo.done");
+    await render(answer.combat);
+  } catch (error) {
+    if (error.status === 409 && /action-not-allowed/.test(error.type)) showError(pageError(t("undo.nothing")));
+    else showError(error);
+  } finally { busy(button, false); }
 }
 
 // ---- the log, live -----------------------------------------------------
@@ -328,6 +404,8 @@ async function start() {
   $("new-combat").addEventListener("submit", createCombat);
   setUpRoster(opened);
   $("save-fight").addEventListener("click", saveFight);
+  $("undo").addEventListener("click", undoLast);
+  $("mint-links").addEventListener("click", mintLinks);
   $("resume-file").addEventListener("change", resumeFight);
   document.addEventListener("melee:tokens", (event) => addLinks(event.detail));
   translatePage();
