@@ -22,6 +22,7 @@ from flask import Flask, current_app
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..proxied import current_g, current_request
+from ..rules.errors import refusal
 from .problems import problem
 
 MAX_DEPTH = 32
@@ -142,8 +143,8 @@ def check_body():
         return problem(
             415,
             "unsupported-media-type",
-            "Unsupported media type",
-            f"the body must be JSON sent as 'Content-Type: application/json', not {sent}",
+            refusal("Unsupported media type"),
+            refusal("the body must be JSON sent as 'Content-Type: application/json', not {sent}", sent=sent),
         )
     try:
         document = parse(data)
@@ -173,7 +174,7 @@ def parsed_body(data: bytes):
 
 def unusable(detail: str):
     """The 400 problem of a body that is not JSON the service can handle."""
-    return problem(400, "invalid-json", "Unusable JSON body", detail)
+    return problem(400, "invalid-json", refusal("Unusable JSON body"), detail)
 
 
 def init_app(app: Flask) -> None:

@@ -19,15 +19,16 @@ from typing import Any
 
 from ..rules.dice import KEY_BYTES
 from ..rules.engine import create_combat
+from ..rules.errors import refusal
 from ..rules.viewer import GM_VIEWER
 from .access import mint_creation_tokens
 from .actions import stamp_expiry
-from .idempotency import CombatCreated, KeyFence, ReplayUnavailable, RequestInFlight
+from .idempotency import OLDER_FORMAT, CombatCreated, KeyFence, ReplayUnavailable, RequestInFlight
 from .port_errors import ReservationLost
 from .ports import Combats, CreationStore, Sealer
 from .views import combat_view
 
-SECRET_CHANGED = "created a combat under a server secret that has changed since"
+SECRET_CHANGED = refusal("created a combat under a server secret that has changed since")
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ def create(
     found = fence.reserve(combats, int(time.time()))
     if found is not None:
         if not isinstance(found, CombatCreated):
-            raise ReplayUnavailable("was answered before this version of the service")
+            raise ReplayUnavailable(OLDER_FORMAT)
         return _replayed(combats, sealer, fence.key, found)
     try:
         created = _new(combats, body, combat_id, entropy)
