@@ -37,7 +37,7 @@ def json_body() -> dict:
     try:
         body = parsed_body(data)
     except UnusableJson as error:
-        abort(unusable(str(error)))
+        abort(unusable(error.args[0]))
     if not isinstance(body, dict):
         raise ValidationError({"_schema": [refusal("the request body must be a JSON object")]})
     return body

@@ -141,3 +141,13 @@ def test_a_token_refusal_reads_in_the_combat_language(client):
     assert problem["errors"] == [
         {"pointer": "/actor", "detail": "ce jeton n'agit que pour « kael », pas pour « goule »"}
     ]
+
+
+def test_an_unusable_body_reads_in_the_reader_language(client):
+    deep = "[" * 40 + "]" * 40
+    response = client.post("/combats", data=deep, headers={"Content-Type": "application/json", "Accept-Language": "fr"})
+    assert response.status_code == 400 and response.headers["Content-Language"] == "fr"
+    problem = response.get_json()
+    assert problem["type"] == "/problems/invalid-json"
+    assert problem["title"] == "Corps JSON inutilisable"
+    assert problem["detail"] == "le corps imbrique plus de 32 niveaux d'objets et de tableaux"
