@@ -56,3 +56,12 @@ def test_a_refusal_keeps_its_english_and_says_itself_again():
 def test_a_refusal_context_names_its_owner():
     assert refusal_context(None) == f"common|{REFUSAL}"
     assert refusal_context("dark-earth") == "dark-earth|refusal"
+
+
+def test_an_update_that_changes_only_the_date_leaves_the_catalogue_alone(tmp_path):
+    path = tmp_path / "fr.po"
+    path.write_bytes(b'"POT-Creation-Date: 2026-01-01 00:00+0000\\n"\nmsgid "x"\n')
+    i18n_cli._write_if_changed(path, b'"POT-Creation-Date: 2026-12-04 05:00+0000\\n"\nmsgid "x"\n')
+    assert b"2026-01-01" in path.read_bytes()
+    i18n_cli._write_if_changed(path, b'"POT-Creation-Date: 2026-12-04 05:00+0000\\n"\nmsgid "y"\n')
+    assert path.read_bytes() == b'"POT-Creation-Date: 2026-12-04 05:00+0000\\n"\nmsgid "y"\n'
