@@ -19,7 +19,9 @@ from typing import Any
 
 from ..rules.dice import KEY_BYTES
 from ..rules.engine import create_combat
-from ..rules.errors import refusal
+from ..rules.errors import RulesError, refusal
+from ..rules.registry import RULESETS
+from ..rules.schemas import LANGUAGES
 from ..rules.viewer import GM_VIEWER
 from .access import mint_creation_tokens
 from .actions import stamp_expiry
@@ -84,7 +86,14 @@ def create(
 
 
 def _new(combats: Combats, body: dict[str, Any], combat_id: str, entropy: bytes) -> Created:
-    state, entry = create_combat(body, combat_id=combat_id, entropy=entropy)
+    try:
+        state, entry = create_combat(body, combat_id=combat_id, entropy=entropy)
+    except RulesError as error:
+        # Said in the language the body asks the combat to be in (when it names one the service speaks).
+        ruleset, lang = body.get("ruleset"), body.get("lang")
+        if isinstance(ruleset, str) and ruleset in RULESETS:
+            error.in_combat(ruleset, lang if lang in LANGUAGES else None)
+        raise
     stamp_expiry(state, combats.ttl_seconds)
     tokens, grants = mint_creation_tokens([c["id"] for c in state["combatants"]])
     combats.create(state, dict(entry), grants)
