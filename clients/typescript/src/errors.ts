@@ -18,6 +18,7 @@ export interface ProblemInit {
   errors?: ProblemFieldError[];
   instance?: string;
   retryAfter?: number;
+  language?: string;
   idempotencyKey?: string;
   body?: Record<string, unknown>;
 }
@@ -32,6 +33,8 @@ export class MeleeProblem extends Error {
   readonly instance?: string;
   /** Seconds the server asked to wait (Retry-After), when it said. */
   readonly retryAfter?: number;
+  /** The language `title` and `detail` are in (the answer's Content-Language: `en`, `fr`, `pt-BR`), when it said. */
+  readonly language?: string;
   /** The Idempotency-Key the failed request carried: retry the same logical action with it. */
   idempotencyKey?: string;
   /** The whole problem document, with its extension members (`current_version`...). */
@@ -47,6 +50,7 @@ export class MeleeProblem extends Error {
     if (init.errors !== undefined) this.errors = init.errors;
     if (init.instance !== undefined) this.instance = init.instance;
     if (init.retryAfter !== undefined) this.retryAfter = init.retryAfter;
+    if (init.language !== undefined) this.language = init.language;
     if (init.idempotencyKey !== undefined) this.idempotencyKey = init.idempotencyKey;
     this.body = init.body ?? {};
   }
@@ -93,6 +97,8 @@ export class MeleeProblem extends Error {
     }
     const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
     if (retryAfter !== undefined) init.retryAfter = retryAfter;
+    const language = response.headers.get("Content-Language");
+    if (language) init.language = language;
     return new MeleeProblem(init);
   }
 }

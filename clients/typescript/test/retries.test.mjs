@@ -80,6 +80,16 @@ test("a refusal is a typed MeleeProblem, final: no retry", async () => {
   assert.equal(actionPosts(requests).length, 1);
 });
 
+test("a refusal says which language its title and detail are in (Content-Language)", async () => {
+  const { created } = await exampleCombat("sistema-2d6", client());
+  const french = client({ lang: "fr", token: created.tokens.combatants.ana });
+  const wrong = { type: "attack", actor: "capanga", target: "ana", weapon: "faca" };
+  const error = await french.act(created.id, wrong).then(() => null, (e) => e);
+  assert.ok(error instanceof MeleeProblem, String(error));
+  assert.equal(error.language, "fr");
+  assert.equal(error.title, "Interdit");
+});
+
 test("412 with If-Match: thrown at once with the current version, never retried blind", async () => {
   const { fetch, requests } = recording();
   const { created, example, as } = await exampleCombat("sistema-2d6", client({ fetch }));

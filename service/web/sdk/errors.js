@@ -10,6 +10,8 @@ export class MeleeProblem extends Error {
     instance;
     /** Seconds the server asked to wait (Retry-After), when it said. */
     retryAfter;
+    /** The language `title` and `detail` are in (the answer's Content-Language: `en`, `fr`, `pt-BR`), when it said. */
+    language;
     /** The Idempotency-Key the failed request carried: retry the same logical action with it. */
     idempotencyKey;
     /** The whole problem document, with its extension members (`current_version`...). */
@@ -28,6 +30,8 @@ export class MeleeProblem extends Error {
             this.instance = init.instance;
         if (init.retryAfter !== undefined)
             this.retryAfter = init.retryAfter;
+        if (init.language !== undefined)
+            this.language = init.language;
         if (init.idempotencyKey !== undefined)
             this.idempotencyKey = init.idempotencyKey;
         this.body = init.body ?? {};
@@ -78,6 +82,9 @@ export class MeleeProblem extends Error {
         const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
         if (retryAfter !== undefined)
             init.retryAfter = retryAfter;
+        const language = response.headers.get("Content-Language");
+        if (language)
+            init.language = language;
         return new MeleeProblem(init);
     }
 }

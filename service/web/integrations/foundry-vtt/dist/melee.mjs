@@ -14,6 +14,8 @@ var MeleeProblem = class _MeleeProblem extends Error {
   instance;
   /** Seconds the server asked to wait (Retry-After), when it said. */
   retryAfter;
+  /** The language `title` and `detail` are in (the answer's Content-Language: `en`, `fr`, `pt-BR`), when it said. */
+  language;
   /** The Idempotency-Key the failed request carried: retry the same logical action with it. */
   idempotencyKey;
   /** The whole problem document, with its extension members (`current_version`...). */
@@ -32,6 +34,8 @@ var MeleeProblem = class _MeleeProblem extends Error {
       this.instance = init.instance;
     if (init.retryAfter !== void 0)
       this.retryAfter = init.retryAfter;
+    if (init.language !== void 0)
+      this.language = init.language;
     if (init.idempotencyKey !== void 0)
       this.idempotencyKey = init.idempotencyKey;
     this.body = init.body ?? {};
@@ -80,6 +84,9 @@ var MeleeProblem = class _MeleeProblem extends Error {
     const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
     if (retryAfter !== void 0)
       init.retryAfter = retryAfter;
+    const language = response.headers.get("Content-Language");
+    if (language)
+      init.language = language;
     return new _MeleeProblem(init);
   }
 };
