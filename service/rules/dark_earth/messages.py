@@ -91,6 +91,15 @@ ENGLISH: dict[str, Any] = {
     "contact_broken": "{combatant} and {target} are no longer in contact[reason? (reason: {reason})].",
     "wound_worsened": "{target}'s untreated wound worsens by {amount}[reason? ({reason})].",
     "fumbled": "Maladresse! {combatant}'s {roll} roll shows only ones.",
+    # The GM's wound level line (shared value_adjusted) as a sentence about the wound itself (issue 38).
+    "value_adjusted.value=wound_level": (
+        "The game master turns {target}'s {old} into a {new}[reason? (reason: {reason})]."
+    ),
+    "value_adjusted.no_old.value=wound_level": "The game master gives {target} a {new}[reason? (reason: {reason})].",
+    "value_adjusted.no_new.value=wound_level": "The game master heals {target}'s {old}[reason? (reason: {reason})].",
+    "value_adjusted.no_new.no_old.value=wound_level": (
+        "The game master confirms that {target} has no serious wound[reason? (reason: {reason})]."
+    ),
 }
 
 MESSAGES = {"en": ENGLISH}
