@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from flask import Flask, Response, current_app, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from ..rules.errors import InvalidInput, RulesError
+from ..rules.errors import InvalidInput, RulesError, refusal
 from ..usecases.actions import NothingToTakeBack
 from ..usecases.conflicts import ConflictPersisted, Stale
 from ..usecases.port_errors import ActionLimitReached, CombatNotFound, OutcomeUnknown, StoreUnavailable, VersionConflict
@@ -16,6 +17,7 @@ from ..usecases.snapshots import CombatLive, InvalidSnapshot
 from . import limits
 from .access import AccessDenied
 from .problems import field_pointer, flatten_messages, problem
+from .reader import reader
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +36,7 @@ def http_problem(error: HTTPException) -> Response:
     """flask-smorest and werkzeug errors (including webargs' 422)."""
     data = getattr(error, "data", None) or {}
     messages = data.get("messages") or data.get("errors")
-    extensions: dict[str, object] = {}
+    extensions: dict[str, Any] = {}
     detail = data.get("message") or error.description or error.name
     if messages:
         # webargs nests messages under the location ("json", "query"...).
@@ -69,18 +71,20 @@ def register(app: Flask, retry_after_seconds: int) -> None:
     @app.errorhandler(InvalidInput)
     @app.errorhandler(ValidationError)
     def invalid_input(error: ValidationError | InvalidInput) -> Response:
-        errors = flatten_messages(error.messages)
+        said_to = reader(getattr(error, "lang", None), getattr(error, "ruleset", None))
+        errors = [{**e, "detail": said_to.say(e["detail"])} for e in flatten_messages(error.messages)]
         detail = "; ".join(f"{e['pointer']}: {e['detail']}" for e in errors[:5])
-        return problem(422, "invalid-request", "Invalid request", detail, errors=errors)
+        return problem(422, "invalid-request", refusal("Invalid request"), detail, errors=errors, said_to=said_to)
 
     @app.errorhandler(RulesError)
     def refused_by_rules(error: RulesError) -> Response:
-        extensions = {}
+        extensions: dict[str, Any] = {}
         if error.field:
             extensions["errors"] = [{"pointer": field_pointer(error.field), "detail": error.detail}]
         # 403: the rules would allow it, but not from this token (a GM field, another's answer or dice).
-        title = "Not yours to decide" if error.status == 403 else "The rules refuse this action"
-        return problem(error.status, error.code, title, error.detail, **extensions)
+        title = refusal("Not yours to decide") if error.status == 403 else refusal("The rules refuse this action")
+        said_to = reader(error.lang, error.ruleset, error.names)
+        return problem(error.status, error.code, title, error.detail, said_to=said_to, **extensions)
 
     @app.errorhandler(CombatNotFound)
     def combat_not_found(error: CombatNotFound) -> Response:
@@ -94,7 +98,7 @@ def register(app: Flask, retry_after_seconds: int) -> None:
             return problem(
                 401, "unauthorized", "Unauthorized", error.detail, headers={"WWW-Authenticate": 'Bearer realm="melee"'}
             )
-        extensions = (
+        extensions: dict[str, Any] = (
             {"errors": [{"pointer": field_pointer(error.field), "detail": error.detail}]} if error.field else {}
         )
         return problem(403, "forbidden", "Forbidden", error.detail, **extensions)

@@ -5,6 +5,11 @@ the service itself serves as documentation (RFC 9457 allows relative URIs);
 ``title`` a fixed summary, ``detail`` the sentence for this occurrence and,
 for invalid input, ``errors``: one ``{"pointer", "detail"}`` per bad field
 (JSON Pointers into the request body, as in RFC 9457's own example).
+
+``title`` and the details are said in the reader's language (service/api/reader.py:
+Accept-Language, else the combat's language, else English), named by the
+answer's Content-Language; ``type``, ``status``, the pointers and every id stay as
+they are in every language.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from flask import Response, json
+
+from .reader import Reader, reader
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "/problems/"
@@ -101,9 +108,23 @@ PROBLEM_TYPES = {
 }
 
 
-def problem(status: int, kind: str, title: str, detail: str, *, headers=None, **extensions) -> Response:
-    body = {"type": TYPE_BASE + kind, "title": title, "status": status, "detail": detail, **extensions}
+def problem(
+    status: int, kind: str, title: str, detail: str, *, headers=None, said_to: Reader | None = None, **extensions
+) -> Response:
+    """The problem+json answer; ``title``, ``detail`` and ``errors[].detail`` said to ``said_to``
+    (default: the request's reader, ``reader.reader()``), whose language Content-Language names."""
+    said_to = said_to or reader()
+    if isinstance(errors := extensions.get("errors"), list):
+        extensions["errors"] = [{**error, "detail": said_to.say(error.get("detail"))} for error in errors]
+    body = {
+        "type": TYPE_BASE + kind,
+        "title": said_to.say(title),
+        "status": status,
+        "detail": said_to.say(detail),
+        **extensions,
+    }
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
+    response.headers["Content-Language"] = said_to.content_language
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response

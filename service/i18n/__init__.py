@@ -14,6 +14,13 @@ Labels (words for ids) are entries too: ``<ruleset>|label:<param>:<id>``
 (``common|...`` for the shared ones). docs/narration/README.md has the
 template syntax.
 
+Refusals (the sentences of an error the API answers with, ``problem.detail`` and
+``title``) are entries too: ``msgctxt "<ruleset>|refusal"`` (``common|refusal``)
+and ``msgid`` the English template given to ``rules.errors.refusal``, extracted
+from the code by Babel's Python extractor (``refusal_entries``) into the
+catalogue of the package the call is written in; :func:`say` says one in a
+language.
+
 ``python -m service.i18n update`` refreshes each folder's ``melee.pot`` and
 catalogues from the code; ``python -m service.i18n check`` lists what is
 missing. A ruleset without a catalogue for a language reads in English there.
@@ -21,20 +28,27 @@ missing. A ruleset without a catalogue for a language reads in English there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
-from ..rules.events import COMMON_LABELS, COMMON_MESSAGES
+from ..rules.errors import Refusal
+from ..rules.events import COMMON_LABELS, COMMON_MESSAGES, fill
 from ..rules.registry import RULESETS
 
 LOCALES = Path(__file__).resolve().parent / "locales"
 SOURCE_LANGUAGE = "en"
 TRANSLATED = ("fr", "pt")
 COMMON = "common"
+# The msgctxt of a refusal after its owner's prefix, and the marker the extractor looks for.
+REFUSAL = "refusal"
+REFUSAL_KEYWORDS = {"refusal": None}
+# Where the shared refusals are written: every module of the service but the rulesets' packages.
+SERVICE = Path(__file__).resolve().parent.parent
 
 
 def owner(ctx: str) -> str | None:
@@ -154,3 +168,60 @@ def labels(ruleset_id: str) -> dict[str, dict[str, dict[str, str]]]:
         merged["ruleset"] = {ruleset_id: RULESETS[ruleset_id].name}
         result[lang] = merged
     return result
+
+
+def refusal_context(ruleset_id: str | None) -> str:
+    return f"{ruleset_id or COMMON}|{REFUSAL}"
+
+
+def _sources(ruleset_id: str | None) -> Iterator[Path]:
+    """The Python files whose refusals go to ``ruleset_id``'s catalogue (None: the shared one)."""
+    if ruleset_id is not None:
+        yield from sorted(locales(ruleset_id).parent.rglob("*.py"))
+        return
+    packages = [locales(other).parent for other in RULESETS]
+    for path in sorted(SERVICE.rglob("*.py")):
+        if not any(path.is_relative_to(package) for package in packages):
+            yield path
+
+
+@cache
+def refusal_templates(ruleset_id: str | None) -> tuple[str, ...]:
+    """The English refusal templates written in an owner's code: every ``refusal("...")``
+    call's first argument, as Babel's Python extractor finds them."""
+    found: set[str] = set()
+    for path in _sources(ruleset_id):
+        for _, message, _, _ in extract_from_file("python", path, REFUSAL_KEYWORDS, (), {}):
+            if isinstance(message, str):
+                found.add(message)
+    return tuple(sorted(found))
+
+
+def refusal_entries() -> list[tuple[str, str]]:
+    """Every refusal template: (msgctxt, English msgid), owner by owner."""
+    return [(refusal_context(owner), msgid) for owner in owners() for msgid in refusal_templates(owner)]
+
+
+def _refusal_translation(lang: str, template: str, ruleset_id: str | None) -> str | None:
+    """A refusal's template in ``lang``: the combat's ruleset's catalogue, then the shared
+    one, then any ruleset's (a refusal met before a ruleset is known, e.g. a sheet's)."""
+    owners_first = (ruleset_id, None, *sorted(set(RULESETS) - {ruleset_id}))
+    for owner_id in dict.fromkeys(owners_first):
+        if owner_id is not None and owner_id not in RULESETS:
+            continue
+        translated = _translation(lang, owner_id, REFUSAL, template, refusal_context(owner_id))
+        if translated is not None:
+            return translated
+    return None
+
+
+def say(text: str, lang: str, ruleset_id: str | None = None, names: Mapping[str, str] | None = None) -> str:
+    """A refusal's sentence in ``lang`` (English, as made, when there is no translation or
+    ``text`` is a plain string); ids in its params shown by ``names`` and the ruleset's words."""
+    if lang == SOURCE_LANGUAGE or not isinstance(text, Refusal):
+        return str(text)
+    translated = _refusal_translation(lang, text.template, ruleset_id)
+    if translated is None:
+        return str(text)
+    words = labels(ruleset_id)[lang] if ruleset_id in RULESETS else _words(None, lang)
+    return fill(translated, text.params, lang, names or {}, words) or str(text)

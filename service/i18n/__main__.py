@@ -21,7 +21,7 @@ from babel.messages.pofile import write_po
 
 from ..rules.events import SEGMENT
 from ..rules.registry import RULESETS
-from . import TRANSLATED, catalog, locales, owner, owners, source_entries, translated_text
+from . import REFUSAL, TRANSLATED, catalog, locales, owner, owners, refusal_entries, source_entries, translated_text
 
 FLAGS = ("python-brace-format",)
 
@@ -31,10 +31,15 @@ def template(ruleset_id: str | None = None) -> Catalog:
     pot = Catalog(
         project="Melee", domain="melee", header_comment="# Event sentences of Melee; msgctxt is <ruleset>|<event code>."
     )
-    for ctx, msgid in source_entries().items():
+    for ctx, msgid in entries():
         if owner(ctx) == ruleset_id:
             pot.add(msgid, context=ctx, flags=FLAGS)
     return pot
+
+
+def entries() -> list[tuple[str, str]]:
+    """Every entry of every catalogue, (msgctxt, English msgid): events, labels and refusals."""
+    return [*source_entries().items(), *refusal_entries()]
 
 
 def placeholders(text: str) -> set[str]:
@@ -49,18 +54,20 @@ def problems(lang: str, chosen: tuple[str | None, ...] | None = None) -> list[st
     """What is wrong in the ``lang`` catalogues of ``chosen`` owners (default: all of them)."""
     chosen = owners() if chosen is None else chosen
     found = []
-    for ctx, msgid in source_entries().items():
+    for ctx, msgid in entries():
         if owner(ctx) not in chosen:
             continue
         message = catalog(lang, owner(ctx)).get(msgid, context=ctx)
         translated = translated_text(message)
+        # A refusal's context is its owner's alone: its English names it.
+        entry = f"{ctx} {msgid!r}" if ctx.endswith(f"|{REFUSAL}") else ctx
         if message is None or not translated:
-            found.append(f"{lang}: {ctx} is not translated")
+            found.append(f"{lang}: {entry} is not translated")
         elif message.fuzzy:
-            found.append(f"{lang}: {ctx} is fuzzy (the English changed): review it")
+            found.append(f"{lang}: {entry} is fuzzy (the English changed): review it")
         elif placeholders(translated) != placeholders(msgid):
             found.append(
-                f"{lang}: {ctx} uses {sorted(placeholders(translated))}, the English {sorted(placeholders(msgid))}"
+                f"{lang}: {entry} uses {sorted(placeholders(translated))}, the English {sorted(placeholders(msgid))}"
             )
     return found
 
@@ -120,7 +127,7 @@ def main(argv: list[str]) -> int:
     if command == "check":
         chosen = _chosen(argv[2:])
         found = [problem for lang in TRANSLATED for problem in problems(lang, chosen)]
-        print("\n".join(found) or "every event has a reviewed translation in every language")
+        print("\n".join(found) or "every event and refusal has a reviewed translation in every language")
         return 1 if found else 0
     print("usage: python -m service.i18n update|check|docs|record", file=sys.stderr)
     return 2

@@ -18,7 +18,7 @@ from typing import Any, Final, cast
 from . import authority, conditions
 from .dice import DiceBox, DiceStream, ReplayDice, new_stream
 from .ending import end_if_decided
-from .errors import ActionNotAllowed, CombatOver, InvalidAction
+from .errors import ActionNotAllowed, CombatOver, InvalidAction, refusal
 from .gm import actions as gm_actions
 from .gm import summary
 from .registry import get_ruleset
@@ -116,7 +116,7 @@ def apply_loaded(
     then refuse: only for a caller that keeps its own way back.
     """
     if state["status"] != STATUS_ACTIVE:
-        raise CombatOver("the fight is over; no more actions are accepted", field="type")
+        raise CombatOver(refusal("the fight is over; no more actions are accepted"), field="type")
     _check_actor(ruleset, state, action)
     authority.check(ruleset, state, action, caller)
     working = cast(State, state) if in_place else copy_state(state)
@@ -258,14 +258,16 @@ def _check_actor(ruleset: AnyRuleset, state: JSON, action: JSON) -> None:
     if actor == GM and action["type"] in ruleset.gm_actions:
         return
     if action["type"] in ruleset.gm_only_actions:
-        raise ActionNotAllowed(f"{action['type']} is a game-master action; its actor must be 'gm'", field="actor")
+        raise ActionNotAllowed(
+            refusal("{type} is a game-master action; its actor must be 'gm'", type=action["type"]), field="actor"
+        )
     for combatant in state["combatants"]:
         if combatant["id"] == actor:
             break
     else:
-        raise InvalidAction(f"there is no combatant {actor!r} in this combat", field="actor")
+        raise InvalidAction(refusal("there is no combatant '{actor_id}' in this combat", actor_id=actor), field="actor")
     if conditions.has(combatant, gm_actions.LEFT):
-        raise ActionNotAllowed(f"{combatant['name']} has left the fight", field="actor")
+        raise ActionNotAllowed(refusal("{actor} has left the fight", actor=combatant["name"]), field="actor")
 
 
 def _commit(

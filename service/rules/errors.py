@@ -3,9 +3,47 @@
 Every error names what is wrong in a sentence a player can read, and, where
 one field of the request is to blame, that field, so the HTTP layer can point
 at it without knowing any rule.
+
+The sentence is a :class:`Refusal` made by :func:`refusal`: English text (what
+``str(error)`` and ``error.detail`` give) that keeps its English template and
+its params, so the API says it again in the reader's language. ``refusal`` is
+the marker ``python -m service.i18n update`` extracts (Babel's Python
+extractor): its first argument must be a plain string literal, never an
+f-string, and the template goes to the catalogue of the package it is written
+in (a ruleset's own ``locales/``, else service/i18n/locales), as
+``msgctxt "<ruleset>|refusal"`` (``common|refusal``). A plain ``str`` detail
+still works, and stays English in every language.
 """
 
+from collections.abc import Mapping
 from typing import Any
+
+from .events import fill
+
+# What a refusal's template is filled with: counted nouns, optional parts and
+# words for ids, as in events (docs/narration/README.md).
+NO_NAMES: Mapping[str, str] = {}
+
+
+class Refusal(str):
+    """A sentence people read, in English, that can be said again in another language:
+    ``template`` (the English, a catalogue's msgid) and ``params`` (ids, names, numbers)."""
+
+    template: str
+    params: Mapping[str, Any]
+
+
+def refusal(template: str, /, **params: Any) -> Refusal:
+    """The English sentence of ``template`` filled with ``params``, remembering both.
+
+    ``refusal("{actor} is not held", actor=actor["name"])``. A combatant param
+    (``actor``, ``target``...) may hold the name or the id (the API shows an id by
+    its name); another id is shown by the ruleset's words for it in the reader's
+    language (``weapon``, ``maneuver``...), as the events' params are."""
+    text = Refusal(fill(template, params, "en", NO_NAMES) or template)
+    text.template = template
+    text.params = params
+    return text
 
 
 class RulesError(Exception):
@@ -14,10 +52,21 @@ class RulesError(Exception):
     code = "rules-error"
     status = 422  # the HTTP status the API answers with
 
+    # The combat the refusal happened in, when known (``in_combat``): the language and
+    # words the API says the refusal in when the reader names no language it speaks.
+    ruleset: str | None = None
+    lang: str | None = None
+    names: Mapping[str, str] = NO_NAMES
+
     def __init__(self, detail: str, *, field: str | None = None):
         super().__init__(detail)
         self.detail = detail
         self.field = field
+
+    def in_combat(self, ruleset: str, lang: str | None, names: Mapping[str, str] = NO_NAMES) -> "RulesError":
+        """Note the combat this refusal happened in (its ruleset, language and names); returns itself."""
+        self.ruleset, self.lang, self.names = ruleset, lang, names
+        return self
 
 
 class InvalidAction(RulesError):

@@ -308,13 +308,27 @@ def render(
     template = templates.get(key) or english.get(key)
     if template is None:
         return code
+    filled = fill(template, params, lang, names, labels)
+    return code if filled is None else filled
+
+
+def fill(
+    template: str,
+    params: Mapping[str, Any],
+    lang: str,
+    names: Mapping[str, str],
+    labels: Mapping[str, Mapping[str, str]] | None = None,
+) -> str | None:
+    """One template filled with ``params`` in ``lang``, as ``render`` fills an event's (optional
+    parts, counted nouns, names and words for ids); None when it names a param that is not there
+    or does not format. A refusal's sentence (``errors.refusal``) is filled here too."""
     labels = labels or {}
     template = _segments(template, params)
     used, counted = _fields(template)
     shown: dict[str, Any] = {}
     for name in used:
         if name not in params:
-            return code
+            return None
         value = params[name]
         if name in ITEM_PARAMS and isinstance(value, str) and (item := _item_name(value, names, labels)):
             shown[name] = item
@@ -331,7 +345,7 @@ def render(
     try:
         return template.format_map(shown)
     except (KeyError, IndexError, ValueError):
-        return code
+        return None
 
 
 def _moment(text: str, lang: str) -> str | None:

@@ -18,6 +18,8 @@ from typing import Any, cast
 
 from ..rules.dice import KEY_BYTES
 from ..rules.engine import apply_loaded, redo, redo_target, replay, undo, undo_target
+from ..rules.errors import RulesError
+from ..rules.events import narration_names
 from ..rules.registry import get_ruleset
 from ..rules.state import Combat, LogEntry
 from .access import PLAYER_ROLE, Grant, authorize, digest, new_token, require_actor, require_gm
@@ -246,7 +248,11 @@ def _write(
     def write(loaded: tuple[Stored, Grant]) -> tuple[set[str], Applied]:
         state, grant = loaded
         version, known = state["version"], {c["id"] for c in state["combatants"]}
-        new_state, entry = step(state, grant)
+        try:
+            new_state, entry = step(state, grant)
+        except RulesError as error:
+            error.in_combat(state["ruleset"], state.get("lang"), narration_names(state))
+            raise
         stamp_expiry(new_state, combats.ttl_seconds)
         record = keyed(new_state["version"], new_state["expires_at"]) if keyed else None
         combats.commit(new_state, entry, expected_version=version, keyed=record)

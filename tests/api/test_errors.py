@@ -75,7 +75,8 @@ def test_actions_after_the_end_are_refused(client, fight):
     problem = assert_problem(
         client.post(f"{fight}/actions", json={"type": "pass", "actor": "ana"}), 409, kind="combat-over"
     )
-    assert "over" in problem["detail"]
+    # The example combat is in Portuguese.
+    assert problem["detail"] == "o combate terminou; nenhuma ação é mais aceita"
     assert client.get(fight).get_json() == before
 
 

@@ -1,0 +1,87 @@
+"""Problems said in the reader's language: Accept-Language, else the combat's, else English.
+
+The machine fields (type, status, the pointers, the ids) read the same in every language;
+Content-Language names the language of title and detail.
+"""
+
+from ..helpers import create
+
+UNKNOWN_ACTOR = {"type": "attack", "actor": "zed", "target": "capanga"}
+
+
+def example(client, ruleset: str) -> dict:
+    return client.get(f"/rulesets/{ruleset}").get_json()["example"]
+
+
+def refused(client, location: str, action: dict, headers: dict | None = None):
+    response = client.post(f"{location}/actions", json=action, headers=headers or {})
+    return response, response.get_json()
+
+
+def test_a_refusal_in_a_portuguese_combat_reads_in_portuguese(client):
+    location, before = create(client, example(client, "sistema-2d6")["combat"])  # lang "pt"
+    response, problem = refused(client, location, UNKNOWN_ACTOR)
+    assert response.status_code == 422
+    assert response.headers["Content-Language"] == "pt-BR"
+    assert problem["type"] == "/problems/invalid-action"
+    assert problem["title"] == "As regras recusam esta ação"
+    assert problem["detail"] == "não há nenhum combatente “zed” neste combate"
+    assert problem["errors"] == [{"pointer": "/actor", "detail": "não há nenhum combatente “zed” neste combate"}]
+    assert client.get(location).get_json()["version"] == before["version"]
+
+
+def test_accept_language_wins_over_the_combat_language(client):
+    location, _ = create(client, example(client, "sistema-2d6")["combat"])  # lang "pt"
+    response, problem = refused(client, location, UNKNOWN_ACTOR, {"Accept-Language": "fr-CA,fr;q=0.9"})
+    assert response.headers["Content-Language"] == "fr"
+    assert problem["title"] == "Les règles refusent cette action"
+    assert problem["detail"] == "il n'y a aucun combattant « zed » dans ce combat"
+    assert problem["errors"][0]["pointer"] == "/actor"
+
+    response, problem = refused(client, location, UNKNOWN_ACTOR, {"Accept-Language": "en-US, fr;q=0.5"})
+    assert response.headers["Content-Language"] == "en"
+    assert problem["title"] == "The rules refuse this action"
+    assert problem["detail"] == "there is no combatant 'zed' in this combat"
+
+
+def test_a_language_the_service_does_not_speak_keeps_the_combat_language(client):
+    location, _ = create(client, example(client, "sistema-2d6")["combat"])  # lang "pt"
+    for header in ("de", "*", "de, *;q=0.5"):
+        response, problem = refused(client, location, UNKNOWN_ACTOR, {"Accept-Language": header})
+        assert response.headers["Content-Language"] == "pt-BR", header
+        assert problem["detail"] == "não há nenhum combatente “zed” neste combate", header
+
+
+def test_brazilian_portuguese_is_portuguese_and_names_stay_as_typed(client):
+    body = example(client, "sistema-2d6")
+    location, _ = create(client, {**body["combat"], "lang": "en"})
+    gone = {"type": "leave", "actor": "gm", "target": "capanga"}
+    assert client.post(f"{location}/actions", json=gone).status_code == 200
+    action = {"type": "attack", "actor": "capanga", "target": "ana"}
+    response, problem = refused(client, location, action, {"Accept-Language": "pt-BR"})
+    assert response.headers["Content-Language"] == "pt-BR"
+    assert problem["type"] == "/problems/action-not-allowed"
+    assert problem["detail"] == "Capanga saiu do combate"
+    assert problem["errors"] == [{"pointer": "/actor", "detail": "Capanga saiu do combate"}]
+
+
+def test_marshmallow_messages_read_in_the_reader_language(client):
+    location, _ = create(client, example(client, "sistema-2d6")["combat"])  # lang "pt"
+    action = {"type": "attack", "actor": "ana", "target": "capanga", "bogus": 1}
+    response, problem = refused(client, location, action)
+    assert response.status_code == 422
+    assert response.headers["Content-Language"] == "pt-BR"
+    assert problem["title"] == "Requisição inválida"
+    assert problem["errors"] == [{"pointer": "/bogus", "detail": "Campo desconhecido."}]
+    assert problem["detail"] == "/bogus: Campo desconhecido."
+
+    response, problem = refused(client, location, {"type": "attack", "actor": "ana"}, {"Accept-Language": "fr"})
+    assert problem["title"] == "Requête invalide"
+    assert problem["errors"] == [{"pointer": "/target", "detail": "Ce champ est obligatoire."}]
+
+
+def test_without_a_combat_or_a_language_a_problem_is_english(client):
+    response = client.post("/combats", json={"ruleset": "sistema-2d6"})
+    assert response.status_code == 422
+    assert response.headers["Content-Language"] == "en"
+    assert response.get_json()["title"] == "Invalid request"
