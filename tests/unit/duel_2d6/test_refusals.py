@@ -4,14 +4,13 @@ The English detail is made where the rules refuse; French and Portuguese come fr
 ruleset's catalogues (locales/fr.po, pt.po), filled with the same params.
 """
 
-import copy
-
 import pytest
 
 from service.i18n import say
 from service.rules.engine import apply_action, create_combat
 from service.rules.errors import ActionNotAllowed, InvalidInput
 
+from ..rules_helpers import refused
 from .fixtures import ana, bob, fight, shoot
 from .test_ranged import gunfight
 
@@ -20,19 +19,11 @@ def said(error) -> list[str]:
     return [say(error.detail, lang, "duel-2d6") for lang in ("en", "fr", "pt")]
 
 
-def refusal_of(state, action, error):
-    before = copy.deepcopy(state)
-    with pytest.raises(error) as caught:
-        apply_action(state, action)
-    assert state == before
-    return caught.value
-
-
 def test_a_jammed_weapon_is_refused_in_every_language():
     # 6 + 6 = 12 against 7 + Armes à feu 2 = 9: a Maladresse with Dd 6 > skill 2: the 9 mm jams.
     state, _ = apply_action(gunfight(), shoot("pistolet", 5, dice=[6, 6]))
     state, _ = apply_action(state, {"type": "adjust", "actor": "gm", "target": "ana", "initiative_against": "bob"})
-    error = refusal_of(state, shoot("pistolet", 5), ActionNotAllowed)
+    error = refused(state, shoot("pistolet", 5), ActionNotAllowed)
     assert error.field == "weapon"
     assert said(error) == [
         "Pistolet automatique 9mm is jammed: reload it first",
@@ -44,7 +35,7 @@ def test_a_jammed_weapon_is_refused_in_every_language():
 def test_too_few_rounds_counts_them_in_every_language():
     state = gunfight()
     state["combatants"][0]["ammo"]["pistolet"] = 1  # a Double tir fires 2
-    error = refusal_of(state, shoot("pistolet", 5, shot="double_tir"), ActionNotAllowed)
+    error = refused(state, shoot("pistolet", 5, shot="double_tir"), ActionNotAllowed)
     assert said(error) == [
         "Pistolet automatique 9mm has 1 round left, 2 needed: reload it",
         "Pistolet automatique 9mm : 1 balle restante pour 2 nécessaires ; il faut recharger",
@@ -66,5 +57,5 @@ def test_a_sheet_refused_by_the_schema_is_said_in_every_language():
 
 
 def test_an_action_out_of_turn_names_who_is_awaited():
-    error = refusal_of(fight(ana(), bob()), shoot("poing", 1, actor="bob", target="ana"), ActionNotAllowed)
+    error = refused(fight(ana(), bob()), shoot("poing", 1, actor="bob", target="ana"), ActionNotAllowed)
     assert said(error)[1].startswith("Bob ne peut pas agir maintenant ; on attend : Ana (")
