@@ -2759,6 +2759,8 @@ export interface components {
                 dice?: unknown;
                 /** @description Shown in the sentence as {successes}. */
                 successes?: unknown;
+                /** @description Shown in the sentence as {terms}. */
+                terms?: unknown;
             } & {
                 [key: string]: unknown;
             };
@@ -2841,14 +2843,18 @@ export interface components {
             params: {
                 /** @description Shown in the sentence as {attacker}. */
                 attacker?: unknown;
+                /** @description Shown in the sentence as {bonus_successes}. */
+                bonus_successes?: unknown;
                 /** @description Shown in the sentence as {dice}. */
                 dice?: unknown;
                 /** @description Shown in the sentence as {pool}. */
                 pool?: unknown;
-                /** @description Shown in the sentence as {riposte_bonus}. */
-                riposte_bonus?: unknown;
+                /** @description Shown in the sentence as {successes}. */
+                successes?: unknown;
                 /** @description Shown in the sentence as {target}. */
                 target?: unknown;
+                /** @description Shown in the sentence as {terms}. */
+                terms?: unknown;
                 /** @description Shown in the sentence as {total}. */
                 total?: unknown;
             } & {
@@ -2967,8 +2973,6 @@ export interface components {
                 choc?: unknown;
                 /** @description Shown in the sentence as {combatant}. */
                 combatant?: unknown;
-                /** @description Shown in the sentence as {malus}. */
-                malus?: unknown;
             } & {
                 [key: string]: unknown;
             };
@@ -3172,6 +3176,8 @@ export interface components {
                 pool?: unknown;
                 /** @description Shown in the sentence as {successes}. */
                 successes?: unknown;
+                /** @description Shown in the sentence as {terms}. */
+                terms?: unknown;
             } & {
                 [key: string]: unknown;
             };
@@ -3224,6 +3230,8 @@ export interface components {
                 pool?: unknown;
                 /** @description Shown in the sentence as {successes}. */
                 successes?: unknown;
+                /** @description Shown in the sentence as {terms}. */
+                terms?: unknown;
             } & {
                 [key: string]: unknown;
             };
@@ -3396,6 +3404,8 @@ export interface components {
                 dice?: unknown;
                 /** @description Shown in the sentence as {successes}. */
                 successes?: unknown;
+                /** @description Shown in the sentence as {terms}. */
+                terms?: unknown;
             } & {
                 [key: string]: unknown;
             };
@@ -3500,6 +3510,8 @@ export interface components {
                 successes?: unknown;
                 /** @description Shown in the sentence as {target}. */
                 target?: unknown;
+                /** @description Shown in the sentence as {terms}. */
+                terms?: unknown;
             } & {
                 [key: string]: unknown;
             };
