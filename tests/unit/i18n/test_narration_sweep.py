@@ -144,7 +144,41 @@ def adjust_sweep(ruleset_id: str) -> Fight:
                     except RulesError:
                         continue
                     entries.append(done["events"])
+    entries += _older_adjust_fields(ruleset_id, start)
     return Fight(ruleset_id, "adjust sweep", narration_names(start), entries)
+
+
+def _older_adjust_fields(ruleset_id: str, start: Any) -> list[list[Any]]:
+    """A ruleset's own adjust fields, as its listing gives them (duel-2d6's pv, remove, initiative_against;
+    age-du-silicium's blessures, add, remove): numbers, the other combatants, each GM condition."""
+    ruleset = RULESETS[ruleset_id]
+    ids = [c["id"] for c in start["combatants"]]
+    entries = []
+    for listed in (a for a in ruleset.legal_actions(start, "gm") if a["type"] == "adjust"):
+        target = listed["params"]["target"]["choices"][0]
+        for name, spec in listed["params"].items():
+            if name in ("target", "set", "change", "reason", "combatant"):
+                continue
+            kind = spec.get("type")
+            values: list[Any] = (
+                [1, 0] if kind == "integer" else [i for i in ids if i != target] if kind == "string" else []
+            )
+            values += [[code] for code in sorted(ruleset.gm_conditions)] if kind == "array" else []
+            for value in values:
+                before = start
+                if name == "remove":  # something to remove first
+                    try:
+                        before, _ = apply_action(
+                            start, {"type": "condition", "actor": "gm", "target": target, "code": value[0]}
+                        )
+                    except RulesError:
+                        continue
+                try:
+                    _, done = apply_action(before, {"type": "adjust", "actor": "gm", "target": target, name: value})
+                except RulesError:
+                    continue
+                entries.append(done["events"])
+    return entries
 
 
 @cache
