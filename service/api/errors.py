@@ -30,6 +30,30 @@ _HTTP_KINDS = {
     422: "invalid-request",
     400: "invalid-request",
 }
+# werkzeug's names and descriptions of the statuses it answers itself (an unknown URL, a method the
+# resource lacks...), as refusals: said in the reader's language like the service's own.
+_HTTP_TITLES = {
+    400: refusal("Bad Request"),
+    404: refusal("Not Found"),
+    405: refusal("Method Not Allowed"),
+    413: refusal("Request Entity Too Large"),
+    415: refusal("Unsupported Media Type"),
+    422: refusal("Unprocessable Entity"),
+    429: refusal("Too Many Requests"),
+}
+_HTTP_DETAILS: dict[str, str] = {
+    text: text
+    for text in (
+        refusal("The browser (or proxy) sent a request that this server could not understand."),
+        refusal(
+            "The requested URL was not found on the server. If you entered the URL manually please check your "
+            "spelling and try again."
+        ),
+        refusal("The method is not allowed for the requested URL."),
+        refusal("The server does not support the media type transmitted in the request."),
+        refusal("This user has exceeded an allotted request count. Try again later."),
+    )
+}
 
 
 def http_problem(error: HTTPException) -> Response:
@@ -38,6 +62,7 @@ def http_problem(error: HTTPException) -> Response:
     messages = data.get("messages") or data.get("errors")
     extensions: dict[str, Any] = {}
     detail = data.get("message") or error.description or error.name
+    detail = _HTTP_DETAILS.get(detail, detail)
     if messages:
         # webargs nests messages under the location ("json", "query"...).
         if isinstance(messages, dict) and len(messages) == 1 and next(iter(messages)) in ("json", "query", "headers"):
@@ -48,7 +73,7 @@ def http_problem(error: HTTPException) -> Response:
     headers = dict(data.get("headers") or {})
     if error.code == 413:
         limit = request.max_content_length or current_app.config["MAX_CONTENT_LENGTH"]
-        detail = f"the request body is larger than {limit} bytes, the most this service accepts"
+        detail = refusal("the request body is larger than {limit} bytes, the most this service accepts", limit=limit)
         extensions["max_bytes"] = limit
     if isinstance(error, MethodNotAllowed) and error.valid_methods:  # 405: which methods the resource has
         headers["Allow"] = ", ".join(error.valid_methods)
@@ -58,7 +83,7 @@ def http_problem(error: HTTPException) -> Response:
     return problem(
         status,
         _HTTP_KINDS.get(status, "http-error"),
-        error.name,
+        _HTTP_TITLES.get(status) or str(error.name),
         detail,
         headers=headers,
         **extensions,
@@ -89,24 +114,35 @@ def register(app: Flask, retry_after_seconds: int) -> None:
     @app.errorhandler(CombatNotFound)
     def combat_not_found(error: CombatNotFound) -> Response:
         return problem(
-            404, "not-found", "Combat not found", f"no combat {error}: it never existed, was deleted, or expired"
+            404,
+            "not-found",
+            refusal("Combat not found"),
+            refusal("no combat {combat_id}: it never existed, was deleted, or expired", combat_id=str(error)),
         )
 
     @app.errorhandler(AccessDenied)
     def access_denied(error: AccessDenied) -> Response:
         if error.status == 401:
             return problem(
-                401, "unauthorized", "Unauthorized", error.detail, headers={"WWW-Authenticate": 'Bearer realm="melee"'}
+                401,
+                "unauthorized",
+                refusal("Unauthorized"),
+                error.detail,
+                headers={"WWW-Authenticate": 'Bearer realm="melee"'},
+                said_to=reader(error.lang),
             )
         extensions: dict[str, Any] = (
             {"errors": [{"pointer": field_pointer(error.field), "detail": error.detail}]} if error.field else {}
         )
-        return problem(403, "forbidden", "Forbidden", error.detail, **extensions)
+        return problem(403, "forbidden", refusal("Forbidden"), error.detail, said_to=reader(error.lang), **extensions)
 
     @app.errorhandler(VersionConflict)
     def version_conflict(error: VersionConflict) -> Response:
         return problem(
-            409, "version-conflict", "Version conflict", "the combat changed meanwhile; reload it and try again"
+            409,
+            "version-conflict",
+            refusal("Version conflict"),
+            refusal("the combat changed meanwhile; reload it and try again"),
         )
 
     @app.errorhandler(Stale)
@@ -114,8 +150,8 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         return problem(
             412,
             "precondition-failed",
-            "Precondition failed",
-            f"If-Match names another version; the combat is at version {error.current}",
+            refusal("Precondition failed"),
+            refusal("If-Match names another version; the combat is at version {version}", version=error.current),
             current_version=error.current,
             headers={"ETag": f'"{error.current}"'},
         )
@@ -125,17 +161,23 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         return problem(
             409,
             "version-conflict",
-            "Version conflict",
-            "other actions kept changing this combat for a while; reload it and try again "
-            "(the same Idempotency-Key makes the retry safe)",
+            refusal("Version conflict"),
+            refusal(
+                "other actions kept changing this combat for a while; reload it and try again "
+                "(the same Idempotency-Key makes the retry safe)"
+            ),
             headers={"Retry-After": "1"},
         )
 
     @app.errorhandler(InvalidSnapshot)
     def invalid_snapshot(error: InvalidSnapshot) -> Response:
-        detail = f"the snapshot {error.why}; nothing was created"
+        detail = refusal("the snapshot {why}; nothing was created", why=error.why)
         return problem(
-            422, "invalid-snapshot", "Invalid snapshot", detail, errors=[{"pointer": "/snapshot", "detail": detail}]
+            422,
+            "invalid-snapshot",
+            refusal("Invalid snapshot"),
+            detail,
+            errors=[{"pointer": "/snapshot", "detail": detail}],
         )
 
     @app.errorhandler(CombatLive)
@@ -143,8 +185,11 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         return problem(
             409,
             "combat-live",
-            "Combat live",
-            f"combat {error.combat_id} is live: delete it, or let it expire, before restoring its snapshot",
+            refusal("Combat live"),
+            refusal(
+                "combat {combat_id} is live: delete it, or let it expire, before restoring its snapshot",
+                combat_id=error.combat_id,
+            ),
         )
 
     @app.errorhandler(NothingToTakeBack)
@@ -157,8 +202,8 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         return problem(
             503,
             "store-unavailable",
-            "Combat store unavailable",
-            "the combat store does not answer; nothing was changed, retry later",
+            refusal("Combat store unavailable"),
+            refusal("the combat store does not answer; nothing was changed, retry later"),
             headers={"Retry-After": str(retry_after_seconds)},
         )
 
@@ -168,9 +213,11 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         return problem(
             503,
             "outcome-unknown",
-            "Outcome unknown",
-            "the combat store did not confirm the change: it may or may not have been applied; "
-            "retry with the same Idempotency-Key (without one, read the combat first)",
+            refusal("Outcome unknown"),
+            refusal(
+                "the combat store did not confirm the change: it may or may not have been applied; "
+                "retry with the same Idempotency-Key (without one, read the combat first)"
+            ),
             headers={"Retry-After": str(retry_after_seconds)},
         )
 
@@ -179,9 +226,12 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         return problem(
             409,
             "action-limit-reached",
-            "Action limit reached",
-            f"this combat has taken its {error.limit} actions, the most one combat may take here; "
-            "nothing was applied: start a new combat to go on",
+            refusal("Action limit reached"),
+            refusal(
+                "this combat has taken its {limit} actions, the most one combat may take here; "
+                "nothing was applied: start a new combat to go on",
+                limit=error.limit,
+            ),
             limit=error.limit,
         )
 
@@ -190,4 +240,6 @@ def register(app: Flask, retry_after_seconds: int) -> None:
         if isinstance(error, HTTPException):
             return http_problem(error)
         log.exception("unhandled error")
-        return problem(500, "internal-error", "Internal error", "the service failed; nothing was changed")
+        return problem(
+            500, "internal-error", refusal("Internal error"), refusal("the service failed; nothing was changed")
+        )

@@ -76,7 +76,8 @@ def as_refusal(text: Any) -> Any:
         return text
     for pattern, template in _patterns():
         if match := pattern.match(text):
-            return refusal(template, **match.groupdict())
+            params: dict[str, Any] = match.groupdict()
+            return refusal(template, **params)
     return text
 
 

@@ -4,6 +4,7 @@ from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from ..rules.errors import refusal
 from ..rules.registry import RULESETS
 from . import schemas
 from .problems import problem
@@ -46,5 +47,10 @@ class Ruleset(MethodView):
         details = current_app.extensions["melee.ruleset_details"]
         if ruleset_id not in details:
             known = ", ".join(sorted(details))
-            return problem(404, "not-found", "Ruleset not found", f"no ruleset {ruleset_id!r}; one of: {known}")
+            return problem(
+                404,
+                "not-found",
+                refusal("Ruleset not found"),
+                refusal("no ruleset '{ruleset_id}'; one of: {known}", ruleset_id=ruleset_id, known=known),
+            )
         return details[ruleset_id]

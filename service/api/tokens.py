@@ -5,11 +5,13 @@ from __future__ import annotations
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from ..rules.errors import refusal
 from ..usecases import tokens
 from ..usecases.port_errors import RevocationLimitReached
 from . import schemas
 from .access import bearer_token
 from .problems import problem
+from .reader import reader
 from .requests import store
 
 blp = Blueprint("tokens", __name__, url_prefix="/combats", description="Access tokens of a combat (game master).")
@@ -51,9 +53,9 @@ class Tokens(MethodView):
             return problem(
                 422,
                 "invalid-request",
-                "Invalid request",
-                f"/combatant: {unknown}",
-                errors=[{"pointer": "/combatant", "detail": str(unknown)}],
+                refusal("Invalid request"),
+                f"/combatant: {reader().say(unknown.detail)}",
+                errors=[{"pointer": "/combatant", "detail": unknown.detail}],
             )
 
 
@@ -73,20 +75,28 @@ class Token(MethodView):
         try:
             tokens.revoke(store(), combat_id, bearer_token(), token_ref)
         except tokens.TokenNotFound:
-            return problem(404, "not-found", "Token not found", f"no token {token_ref!r} in this combat")
+            return problem(
+                404,
+                "not-found",
+                refusal("Token not found"),
+                refusal("no token '{token_ref}' in this combat", token_ref=token_ref),
+            )
         except tokens.LastGameMasterToken:
             return problem(
                 409,
                 "action-not-allowed",
-                "Not allowed",
-                "this is the last game-master token; mint another before revoking it",
+                refusal("Not allowed"),
+                refusal("this is the last game-master token; mint another before revoking it"),
             )
         except RevocationLimitReached as full:
             return problem(
                 409,
                 "action-not-allowed",
-                "Not allowed",
-                f"this combat has already revoked {full.limit:,} tokens, the most it keeps on record; "
-                "delete the combat and create it anew instead",
+                refusal("Not allowed"),
+                refusal(
+                    "this combat has already revoked {limit} tokens, the most it keeps on record; "
+                    "delete the combat and create it anew instead",
+                    limit=format(full.limit, ","),
+                ),
             )
         return "", 204

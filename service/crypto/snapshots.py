@@ -48,7 +48,7 @@ BYTES_PER_ENTRY = 64 * 1024
 MAX_PLAINTEXT_BYTES = 256 * 1024 * 1024  # whatever MAX_ACTIONS_PER_COMBAT says
 MAX_DECODER_MEMORY = 64 * 1024 * 1024  # preset 1 needs about 2 MiB to decode
 PIECE_BYTES = 1024 * 1024  # decompressed at a time
-UNREADABLE = "does not hold a snapshot this version of the service reads"
+UNREADABLE = SnapshotUnreadable.UNREADABLE
 
 
 def plaintext_limit(max_entries: int) -> int:
@@ -92,7 +92,7 @@ class SnapshotSealer:
         try:
             plaintext = open_sealed(cipher(secret, ASSOCIATED), body, ASSOCIATED + kid)
         except InvalidTag:
-            raise SnapshotUnreadable("was changed or cut after it was taken") from None
+            raise SnapshotUnreadable(SnapshotUnreadable.CHANGED) from None
         data = _inflated(plaintext, max_entries)
         head, *lines = data.split(b"\n")
         del data
@@ -114,10 +114,7 @@ class SnapshotSealer:
             if key_id(stored) == kid:
                 self.current = stored
                 return stored
-        raise SnapshotUnreadable(
-            "was sealed by a key this server does not hold (another deployment's, or a secret since changed "
-            "and not listed in SECRET_KEY_FALLBACKS)"
-        )
+        raise SnapshotUnreadable(SnapshotUnreadable.UNKNOWN_KEY)
 
 
 def _inflated(plaintext: bytes, max_entries: int) -> bytes:
@@ -137,34 +134,26 @@ def _inflated(plaintext: bytes, max_entries: int) -> bytes:
         pending = b""
         lines += piece.count(b"\n")
         if lines > max_entries:
-            raise SnapshotUnreadable(
-                f"holds more than {max_entries:,} log entries: restored, it would pass this server's limit of "
-                f"{max_entries:,} actions a combat (MAX_ACTIONS_PER_COMBAT)"
-            )
+            raise SnapshotUnreadable.too_many_entries(max_entries)
         size += len(piece)
         if size > limit:
-            raise SnapshotUnreadable(
-                f"holds more than {limit:,} bytes once uncompressed, more than a combat of "
-                f"{max_entries:,} actions (MAX_ACTIONS_PER_COMBAT) holds on this server"
-            )
+            raise SnapshotUnreadable.too_large(limit, max_entries)
         pieces.append(piece)
     return b"".join(pieces)
 
 
 def _decoded(sealed: str) -> bytes:
     if sealed.startswith(FIRST_PREFIX):
-        raise SnapshotUnreadable(
-            "was taken by an earlier version of the service, whose snapshots this one no longer restores"
-        )
+        raise SnapshotUnreadable(SnapshotUnreadable.FIRST_FORMAT)
     if not sealed.startswith(PREFIX):
-        raise SnapshotUnreadable("is not a snapshot of this service (it does not start with 'msnap2.')")
+        raise SnapshotUnreadable(SnapshotUnreadable.NOT_A_SNAPSHOT)
     text = sealed[len(PREFIX) :]
     try:
         raw = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
     except (binascii.Error, ValueError):
-        raise SnapshotUnreadable("is not valid URL-safe base64 after 'msnap2.'") from None
+        raise SnapshotUnreadable(SnapshotUnreadable.NOT_BASE64) from None
     if base64.urlsafe_b64encode(raw).decode().rstrip("=") != text:  # unused bits set: not as sealed
-        raise SnapshotUnreadable("was changed or cut after it was taken")
+        raise SnapshotUnreadable(SnapshotUnreadable.CHANGED)
     if len(raw) < KEY_ID_BYTES + NONCE_BYTES + TAG_BYTES:
-        raise SnapshotUnreadable("is too short to be one: it was cut")
+        raise SnapshotUnreadable(SnapshotUnreadable.TOO_SHORT)
     return raw

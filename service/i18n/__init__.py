@@ -224,4 +224,9 @@ def say(text: str, lang: str, ruleset_id: str | None = None, names: Mapping[str,
     if translated is None:
         return str(text)
     words = labels(ruleset_id)[lang] if ruleset_id in RULESETS else _words(None, lang)
-    return fill(translated, text.params, lang, names or {}, words) or str(text)
+    # A param that is a refusal itself (a value's kind, a ruleset's rule) is said in the same language.
+    params = {
+        key: say(value, lang, ruleset_id, names) if isinstance(value, Refusal) else value
+        for key, value in text.params.items()
+    }
+    return fill(translated, params, lang, {**text.names, **(names or {})}, words) or str(text)

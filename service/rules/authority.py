@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from marshmallow import Schema, fields, missing
 
-from .errors import NotYourDecision
+from .errors import NotYourDecision, Refusal, refusal
 from .viewer import Viewer
 
 if TYPE_CHECKING:  # ruleset.py imports this module: only its type is needed here
@@ -83,10 +83,14 @@ def check(ruleset: AnyRuleset, state: JSON, action: JSON, caller: Viewer) -> Non
     names = {c["id"]: c["name"] for c in state["combatants"]}
     actor = action["actor"]
     if action["type"] in ruleset.gm_only_actions:
-        raise NotYourDecision(f"{action['type']} is a game-master action; send it with the GM's token", field="type")
+        raise NotYourDecision(
+            refusal("{type} is a game-master action; send it with the GM's token", type=action["type"]), field="type"
+        )
     if not caller.controls(actor):
         raise NotYourDecision(
-            f"only {_whose(names, actor)} player or the game master may act for {names.get(actor, actor)}",
+            refusal(
+                "only the player of {actor} or the game master may act for this combatant", actor=actor, names=names
+            ),
             field="actor",
         )
     for path, field, owner in _decisions(ruleset.action_schema(action["type"]), action, ACTOR, ""):
@@ -162,24 +166,27 @@ def _may_offer(owner: str, caller: Viewer, params: JSON) -> bool:
     return bool(answering) and all(caller.controls(combatant) for combatant in answering)
 
 
-def _whose(names: Mapping[str, str], combatant: str) -> str:
-    name = names.get(combatant, combatant)
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
-def _refusal(path: str, field: Field, owner: str, combatant: str | None, names: Mapping[str, str]) -> str:
+def _refusal(path: str, field: Field, owner: str, combatant: str | None, names: Mapping[str, str]) -> Refusal:
+    """Why the caller may not set ``path``, with the rule that says who does (a refusal itself, in
+    its ruleset's catalogue, where the ruleset wrote it with ``refusal``)."""
     rule = field.metadata.get(RULE_KEY)
-    why = f" ({rule})" if rule else ""
     if owner == GM:
-        return f"{path} is the game master's to set{why}; send it with the GM's token"
-    if combatant is None:
-        return (
-            f"{path} is for the combatant named by {owner} to decide{why}; "
-            "name that combatant, or send it with the GM's token"
+        return refusal(
+            "{field} is the game master's to set[rule? ({rule})]; send it with the GM's token", field=path, rule=rule
         )
-    name = names.get(combatant, combatant)
-    return (
-        f"{path} is {_whose(names, combatant)} to decide{why}: send "
-        f"it with {_whose(names, combatant)} token or the GM's, "
-        f"or leave it out and let {name} answer"
+    if combatant is None:
+        return refusal(
+            "{field} is for the combatant named by {owner} to decide[rule? ({rule})]; "
+            "name that combatant, or send it with the GM's token",
+            field=path,
+            owner=owner,
+            rule=rule,
+        )
+    return refusal(
+        "{field} is for {combatant} to decide[rule? ({rule})]: send it with the token of {combatant} "
+        "or the GM's, or leave it out and let {combatant} answer",
+        field=path,
+        combatant=combatant,
+        rule=rule,
+        names=names,
     )

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .errors import DiceNotYours, DiceSyntaxError, DieOutOfRange, TooManyDice, UnusedDice
+from .errors import DiceNotYours, DiceSyntaxError, DieOutOfRange, Refusal, TooManyDice, UnusedDice, refusal
 from .state import Combat, DiceCommitment, RngPosition, Roll
 from .viewer import GM_VIEWER, Viewer
 
@@ -74,7 +74,9 @@ class DiceExpression:
     @classmethod
     def parse(cls, text: str) -> DiceExpression:
         if not isinstance(text, str):
-            raise DiceSyntaxError(f"a dice expression must be a string, not {text!r}", field=None)
+            raise DiceSyntaxError(
+                refusal("a dice expression must be a string, not {given}", given=repr(text)), field=None
+            )
         if cls is DiceExpression:
             return _parsed(text)  # the rules parse the same few expressions (a weapon's damage) on every blow
         return cls._parse(text)
@@ -84,14 +86,17 @@ class DiceExpression:
         if len(text) > MAX_EXPRESSION_LENGTH:
             # Before int(): Python refuses (ValueError) numbers of more than 4,300 digits.
             raise DiceSyntaxError(
-                f"a dice expression has at most {MAX_EXPRESSION_LENGTH} characters, such as 2d6+3", field=None
+                refusal("a dice expression has at most {limit} characters, such as 2d6+3", limit=MAX_EXPRESSION_LENGTH),
+                field=None,
             )
         constant = _CONSTANT.match(text)
         if constant:
             return cls(0, 6, int(constant.group(1)))
         match = _EXPRESSION.match(text)
         if not match:
-            raise DiceSyntaxError(f"{text!r} is not a dice expression such as 2d6, 1d6+3 or 1d100-5", field=None)
+            raise DiceSyntaxError(
+                refusal("'{text}' is not a dice expression such as 2d6, 1d6+3 or 1d100-5", text=text), field=None
+            )
         count = int(match.group(1) or 1)
         sides = 100 if match.group(2) == "%" else int(match.group(2))
         modifier = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)
@@ -102,11 +107,22 @@ class DiceExpression:
     def check(self) -> None:
         if self.sides not in ALLOWED_SIDES:
             allowed = ", ".join(f"d{s}" for s in sorted(ALLOWED_SIDES))
-            raise DiceSyntaxError(f"d{self.sides} is not a die Melee rolls (allowed: {allowed})", field=None)
+            raise DiceSyntaxError(
+                refusal("d{sides} is not a die Melee rolls (allowed: {allowed})", sides=self.sides, allowed=allowed),
+                field=None,
+            )
         if not 0 <= self.count <= MAX_DICE_PER_EXPRESSION:
-            raise TooManyDice(f"{self.count} dice in one expression; at most {MAX_DICE_PER_EXPRESSION}", field=None)
+            raise TooManyDice(
+                refusal(
+                    "{count} dice in one expression; at most {limit}", count=self.count, limit=MAX_DICE_PER_EXPRESSION
+                ),
+                field=None,
+            )
         if abs(self.modifier) > MAX_MODIFIER:
-            raise DiceSyntaxError(f"the modifier {self.modifier:+d} is beyond ±{MAX_MODIFIER}", field=None)
+            raise DiceSyntaxError(
+                refusal("the modifier {modifier:+d} is beyond ±{limit}", modifier=self.modifier, limit=MAX_MODIFIER),
+                field=None,
+            )
 
     def plus(self, modifier: int) -> DiceExpression:
         return DiceExpression(self.count, self.sides, self.modifier + modifier)
@@ -213,12 +229,6 @@ class DiceStream:
         return {"stream": self.index, "draw": self.draw}
 
 
-def _whose(combatants: Sequence[Mapping[str, Any]], roller: str) -> str:
-    if roller == "gm":
-        return "the game master"
-    return next((c["name"] for c in combatants if c["id"] == roller), roller)
-
-
 class DiceBox:
     """Hands out the dice of one action under the combat's dice policy; records each one.
 
@@ -243,7 +253,8 @@ class DiceBox:
         self._source = "gm" if caller.gm else "player"
         if self._supplied and policy == SERVER_ONLY:
             raise DiceNotYours(
-                "this combat's dice policy is 'server': the server rolls every die, so send no dice", field="dice"
+                refusal("this combat's dice policy is 'server': the server rolls every die, so send no dice"),
+                field="dice",
             )
         # Who may supply a roll's die: anyone (any), the caller for its own rolls (own).
         self._taker: Callable[[str], bool] | None = caller.controls if policy == OWN and not caller.gm else None
@@ -267,17 +278,22 @@ class DiceBox:
 
     def roll(self, sides: int, purpose: str, roller: str) -> int:
         if sides not in ALLOWED_SIDES:
-            raise DiceSyntaxError(f"d{sides} is not a die Melee rolls", field=None)
+            raise DiceSyntaxError(refusal("d{sides} is not a die Melee rolls", sides=sides), field=None)
         rolls = self.rolls
         if len(rolls) >= MAX_DICE_PER_ACTION:
-            raise TooManyDice(f"an action may roll at most {MAX_DICE_PER_ACTION} dice")
+            raise TooManyDice(refusal("an action may roll at most {limit} dice", limit=MAX_DICE_PER_ACTION))
         index = self._next_supplied
         if index < len(self._supplied):
             if self._taker is None or self._taker(roller):
                 value = self._supplied[index]
                 if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
                     raise DieOutOfRange(
-                        f"dice[{index}] = {value!r} cannot be a d{sides} ({purpose}): it must be 1 to {sides}",
+                        refusal(
+                            "dice[{index}] = {given} cannot be a d{sides}: it must be 1 to {sides}",
+                            index=index,
+                            given=repr(value),
+                            sides=sides,
+                        ),
                         field=f"dice.{index}",
                     )
                 self._next_supplied += 1
@@ -313,7 +329,9 @@ class DiceBox:
 
     def roll_many(self, count: int, sides: int, purpose: str, roller: str) -> tuple[int, ...]:
         if count > MAX_DICE_PER_EXPRESSION:
-            raise TooManyDice(f"{count} dice in one roll; at most {MAX_DICE_PER_EXPRESSION}")
+            raise TooManyDice(
+                refusal("{count} dice in one roll; at most {limit}", count=count, limit=MAX_DICE_PER_EXPRESSION)
+            )
         stream = self.stream
         if (
             stream is None
@@ -359,29 +377,41 @@ class DiceBox:
         left = len(self._supplied) - self._next_supplied
         if not left:
             return
-        were = "was" if left == 1 else "were"
-        raise UnusedDice(
-            f"{left} of the {len(self._supplied)} supplied dice {were} not needed (the rules took "
-            f"{self._next_supplied}); {self._not_yours() or 'send only the dice the rules ask for'}",
-            field=f"dice.{self._next_supplied}",
+        raise UnusedDice(self._unused(left), field=f"dice.{self._next_supplied}")
+
+    def _unused(self, left: int) -> Refusal:
+        """Why ``left`` supplied dice are refused: unused, and, under the policy ``own``, whose rolls the
+        server made itself because they were not the caller's to supply."""
+        counts: dict[str, Any] = {"unused": left, "supplied": len(self._supplied), "taken": self._next_supplied}
+        rollers = list(dict.fromkeys(roller for _, roller, _ in self._foreign))
+        players = [roller for roller in rollers if roller != "gm"]
+        names = {c["id"]: c["name"] for c in self._combatants if c["id"] in players}
+        if players:
+            return refusal(
+                "{unused} of the {supplied} supplied dice {unused:was|were} not needed (the rules took {taken}); "
+                "with the dice policy 'own' the server rolled the dice of {rollers} itself: only "
+                "{rollers:their player|their players} or the game master {rollers:supplies|supply} them. "
+                "Send only your own combatant's dice, or none",
+                names=names,
+                rollers=players,
+                **counts,
+            )
+        if rollers:
+            return refusal(
+                "{unused} of the {supplied} supplied dice {unused:was|were} not needed (the rules took {taken}); "
+                "with the dice policy 'own' the server rolled the game master's dice itself: only the game "
+                "master supplies them. Send only your own combatant's dice, or none",
+                **counts,
+            )
+        return refusal(
+            "{unused} of the {supplied} supplied dice {unused:was|were} not needed (the rules took {taken}); "
+            "send only the dice the rules ask for",
+            **counts,
         )
 
     def position(self) -> RngPosition | None:
         """Where the generator stands after this action (None: the box has no stream)."""
         return self.stream.position() if self.stream is not None else None
-
-    def _not_yours(self) -> str:
-        """The rolls met while dice were left that were not the caller's to supply (policy ``own``), if any."""
-        if not self._foreign:
-            return ""
-        whose = {roller: _whose(self._combatants, roller) for _, roller, _ in self._foreign}
-        rolls = dict.fromkeys(f"{whose[roller]}'s roll ({purpose})" for _, roller, purpose in self._foreign)
-        players = [f"{name}'s player" for roller, name in whose.items() if roller != "gm"]
-        return (
-            f"with the dice policy 'own' the server rolled {' and '.join(rolls)} itself: only "
-            f"{' or '.join([*players, 'the game master'])} supplies {'it' if len(rolls) == 1 else 'them'}. "
-            "Send only your own combatant's dice, or none"
-        )
 
     def _server_roll(self, sides: int, purpose: str, roller: str) -> Roll:
         """The server die of a box without a stream (``roll`` draws a stream's itself): none, but in a

@@ -31,18 +31,22 @@ class Refusal(str):
 
     template: str
     params: Mapping[str, Any]
+    names: Mapping[str, str]
 
 
-def refusal(template: str, /, **params: Any) -> Refusal:
+def refusal(template: str, /, *, names: Mapping[str, str] | None = None, **params: Any) -> Refusal:
     """The English sentence of ``template`` filled with ``params``, remembering both.
 
     ``refusal("{actor} is not held", actor=actor["name"])``. A combatant param
     (``actor``, ``target``...) may hold the name or the id (the API shows an id by
-    its name); another id is shown by the ruleset's words for it in the reader's
-    language (``weapon``, ``maneuver``...), as the events' params are."""
-    text = Refusal(fill(template, params, "en", NO_NAMES) or template)
+    the combat's name for it); a list of ids in ``names`` (id -> name) reads as
+    the language joins names ("Ana and Bob"); another id is shown by the
+    ruleset's words for it in the reader's language (``weapon``, ``maneuver``...),
+    as the events' params are."""
+    text = Refusal(fill(template, params, "en", names or NO_NAMES) or template)
     text.template = template
     text.params = params
+    text.names = names or NO_NAMES
     return text
 
 

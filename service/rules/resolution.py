@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Generic, TypeVar
 
 from .dice import DiceBox
-from .errors import InvalidAction
+from .errors import InvalidAction, refusal
 from .state import Combat, Combatant, Event
 
 GM = "gm"
@@ -50,7 +50,9 @@ class Resolution(Generic[CombatT_co, CombatantT_co]):
         for combatant in self.state["combatants"]:
             if combatant["id"] == combatant_id:
                 return combatant
-        raise InvalidAction(f"there is no combatant {combatant_id!r} in this combat", field=field)
+        raise InvalidAction(
+            refusal("there is no combatant '{combatant_id}' in this combat", combatant_id=combatant_id), field=field
+        )
 
 
 # What the code shared by every ruleset resolves against (the engine, gm/, conditions.py...).

@@ -14,9 +14,10 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from ..rules.errors import refusal
 from ..rules.viewer import GM_VIEWER, Viewer
 from .ports import Combats
 
@@ -27,17 +28,22 @@ TOKEN_BYTES = 24
 class AccessDenied(Exception):
     """401 (no or unknown token) or 403 (a token without the right)."""
 
-    def __init__(self, status: int, detail: str, field: str | None = None):
+    def __init__(self, status: int, detail: str, field: str | None = None, lang: str | None = None):
         super().__init__(detail)
         self.status = status
         self.detail = detail
         self.field = field  # the request field to blame, if one is
+        # The language of the combat refused, when known: what the API says the refusal in
+        # when the reader's Accept-Language names none it speaks.
+        self.lang = lang
 
 
 @dataclass(frozen=True, slots=True)
 class Grant:
     role: str
     combatant: str | None = None
+    # The language of the combat it opens (not stored with the grant): a refusal's, without Accept-Language.
+    lang: str | None = field(default=None, compare=False)
 
     @property
     def is_gm(self) -> bool:
@@ -77,10 +83,16 @@ def authorize(combats: Combats, combat_id: str, token: str | None) -> tuple[dict
     """The combat and the caller's grant; AccessDenied without a valid token."""
     state, record = combats.load_with_grant(combat_id, digest(token) if token else None)
     if token is None:
-        raise AccessDenied(401, "this combat needs 'Authorization: Bearer <token>' (a token from POST /combats)")
+        raise AccessDenied(
+            401,
+            refusal("this combat needs 'Authorization: Bearer <token>' (a token from POST /combats)"),
+            lang=state.get("lang"),
+        )
     if record is None:
-        raise AccessDenied(401, "this token does not open this combat (unknown or revoked)")
-    return state, Grant(record["role"], record.get("combatant"))
+        raise AccessDenied(
+            401, refusal("this token does not open this combat (unknown or revoked)"), lang=state.get("lang")
+        )
+    return state, Grant(record["role"], record.get("combatant"), lang=state.get("lang"))
 
 
 def require_api_key(api_keys: Sequence[str], offered: str | None) -> None:
@@ -90,12 +102,13 @@ def require_api_key(api_keys: Sequence[str], offered: str | None) -> None:
     # As bytes: compare_digest refuses str with non-ASCII characters (a header may carry them).
     offered_bytes = (offered or "").encode()
     if not any(hmac.compare_digest(offered_bytes, key.encode()) for key in api_keys):
-        raise AccessDenied(401, "creating a combat on this deployment needs an API key (X-API-Key header)")
+        raise AccessDenied(401, refusal("creating a combat on this deployment needs an API key (X-API-Key header)"))
 
 
-def require_gm(grant: Grant, what: str) -> None:
+def require_gm(grant: Grant, refused: str) -> None:
+    """AccessDenied (403, ``refused``: what needs the GM's token, in a sentence) unless the GM's."""
     if not grant.is_gm:
-        raise AccessDenied(403, f"{what} needs the game master's token")
+        raise AccessDenied(403, refused, lang=grant.lang)
 
 
 def require_actor(grant: Grant, action: Mapping[str, Any], gm_actions: frozenset[str]) -> None:
@@ -104,9 +117,19 @@ def require_actor(grant: Grant, action: Mapping[str, Any], gm_actions: frozenset
         return
     if action.get("type") in gm_actions:
         raise AccessDenied(
-            403, f"{action.get('type')!r} is a game-master action; it needs the GM's token", field="type"
+            403,
+            refusal("'{type}' is a game-master action; it needs the GM's token", type=action.get("type")),
+            field="type",
+            lang=grant.lang,
         )
     if action.get("actor") != grant.combatant:
         raise AccessDenied(
-            403, f"this token acts for {grant.combatant!r} only, not for {action.get('actor')!r}", field="actor"
+            403,
+            refusal(
+                "this token acts for '{combatant_id}' only, not for '{actor_id}'",
+                combatant_id=grant.combatant,
+                actor_id=action.get("actor"),
+            ),
+            field="actor",
+            lang=grant.lang,
         )

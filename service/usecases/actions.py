@@ -18,7 +18,7 @@ from typing import Any, cast
 
 from ..rules.dice import KEY_BYTES
 from ..rules.engine import apply_loaded, redo, redo_target, replay, undo, undo_target
-from ..rules.errors import RulesError
+from ..rules.errors import RulesError, refusal
 from ..rules.events import narration_names
 from ..rules.registry import get_ruleset
 from ..rules.state import Combat, LogEntry
@@ -179,7 +179,9 @@ def take_back(
     def step(state: Stored, grant: Grant) -> tuple[Combat[Any], LogEntry]:
         target = undo_target(state)
         if target is None:
-            raise NothingToTakeBack("Nothing to undo", "no action has been played since the combat began")
+            raise NothingToTakeBack(
+                refusal("Nothing to undo"), refusal("no action has been played since the combat began")
+            )
         return undo(state, replay(*combats.snapshot_before(combat_id, target)), secrets.token_bytes(KEY_BYTES))
 
     return _write(combats, _as_gm(combats, combat_id, token), step, expected_version)[1]
@@ -193,7 +195,7 @@ def play_again(
     def step(state: Stored, grant: Grant) -> tuple[Combat[Any], LogEntry]:
         seq = redo_target(state)
         if seq is None:
-            raise NothingToTakeBack("Nothing to redo", "nothing was undone since the last action")
+            raise NothingToTakeBack(refusal("Nothing to redo"), refusal("nothing was undone since the last action"))
         entries, _ = combats.log(combat_id, seq - 1, 1)
         return redo(state, entries[0], seq)
 
@@ -224,7 +226,7 @@ def _replayed(combats: CombatStore, combat_id: str, applied: ActionApplied, curr
 def _as_gm(combats: CombatStore, combat_id: str, token: str | None) -> Callable[[], tuple[Stored, Grant]]:
     def authorized() -> tuple[Stored, Grant]:
         state, grant = authorize(combats, combat_id, token)
-        require_gm(grant, "undo and redo")
+        require_gm(grant, refusal("undo and redo need the game master's token"))
         return state, grant
 
     return authorized
@@ -277,6 +279,6 @@ def _mint_for_newcomers(grants: Grants, combat_id: str, known: set[str], after: 
 def delete(combats: CombatStore, combat_id: str, token: str | None) -> None:
     """The GM deletes the combat: its state, log, records and grants, at once."""
     _, grant = authorize(combats, combat_id, token)
-    require_gm(grant, "deleting a combat")
+    require_gm(grant, refusal("deleting a combat needs the game master's token"))
     if not combats.delete(combat_id):
         raise CombatNotFound(combat_id)  # deleted (or expired) since it was read

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..rules.errors import refusal
 from ..rules.odds.compute import AUTO, odds
 from ..rules.registry import get_ruleset
 from . import budget
@@ -39,7 +40,12 @@ def authorize_odds(
         # Odds are computed from every sheet: they would tell a player what
         # the GM hides (docs/security.md).
         raise AccessDenied(
-            403, f"the game master hides the sheets of {', '.join(sorted(hidden))}: only the GM may ask for odds here"
+            403,
+            refusal(
+                "the game master hides the sheets of {hidden}: only the GM may ask for odds here",
+                hidden=", ".join(sorted(hidden)),
+            ),
+            lang=grant.lang,
         )
     return state, grant
 

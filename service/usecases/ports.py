@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
+from ..rules.errors import refusal
+
 
 class KeyedWrite(NamedTuple):
     """A commit made under an Idempotency-Key: it applies only while the
@@ -160,11 +162,46 @@ class Sealer(Protocol):
 
 
 class SnapshotUnreadable(Exception):
-    """A sealed snapshot that does not open; ``why`` completes "the snapshot ..."."""
+    """A sealed snapshot that does not open; ``why`` completes "the snapshot ...": one of these
+    refusals (the sealer imports no rules), said in the reader's language."""
+
+    CHANGED = refusal("was changed or cut after it was taken")
+    UNREADABLE = refusal("does not hold a snapshot this version of the service reads")
+    UNKNOWN_KEY = refusal(
+        "was sealed by a key this server does not hold (another deployment's, or a secret since changed "
+        "and not listed in SECRET_KEY_FALLBACKS)"
+    )
+    FIRST_FORMAT = refusal(
+        "was taken by an earlier version of the service, whose snapshots this one no longer restores"
+    )
+    NOT_A_SNAPSHOT = refusal("is not a snapshot of this service (it does not start with 'msnap2.')")
+    NOT_BASE64 = refusal("is not valid URL-safe base64 after 'msnap2.'")
+    TOO_SHORT = refusal("is too short to be one: it was cut")
 
     def __init__(self, why: str):
         super().__init__(why)
         self.why = why
+
+    @classmethod
+    def too_many_entries(cls, max_entries: int) -> SnapshotUnreadable:
+        return cls(
+            refusal(
+                "holds more than {limit} log entries: restored, it would pass this server's limit of "
+                "{limit} actions a combat (MAX_ACTIONS_PER_COMBAT)",
+                limit=format(max_entries, ","),
+            )
+        )
+
+    @classmethod
+    def too_large(cls, limit: int, max_entries: int) -> SnapshotUnreadable:
+        return cls(
+            refusal(
+                "holds more than {size} bytes once uncompressed, more than a combat of "
+                "{limit} actions (MAX_ACTIONS_PER_COMBAT) holds on this server",
+                size=format(limit, ","),
+                limit=format(max_entries, ","),
+            )
+        )
 
 
 class SnapshotSealer(Protocol):

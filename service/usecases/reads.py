@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..rules.errors import refusal
 from ..rules.registry import get_ruleset
 from ..rules.ruleset import GM
 from .access import AccessDenied, Grant, authorize
@@ -69,7 +70,7 @@ class UnknownActor(Exception):
     """The options of a combatant the combat does not have (422, on ``actor``)."""
 
     def __init__(self, actor: str):
-        super().__init__(f"there is no combatant {actor!r} in this combat")
+        super().__init__(refusal("there is no combatant '{combatant_id}' in this combat", combatant_id=actor))
         self.actor = actor
 
 
@@ -108,9 +109,17 @@ def legal_actions(combats: Combats, combat_id: str, token: str | None, actor: st
     token sees its own combatant's options only; the GM's anyone's and its own."""
     state, grant = authorize(combats, combat_id, token)
     if actor == GM and not grant.is_gm:
-        raise AccessDenied(403, "the game master's options need the GM's token")
+        raise AccessDenied(403, refusal("the game master's options need the GM's token"), lang=grant.lang)
     if actor != GM and not grant.is_gm and actor != grant.combatant:
-        raise AccessDenied(403, f"this token sees the options of {grant.combatant!r} only, not of {actor!r}")
+        raise AccessDenied(
+            403,
+            refusal(
+                "this token sees the options of '{combatant_id}' only, not of '{actor_id}'",
+                combatant_id=grant.combatant,
+                actor_id=actor,
+            ),
+            lang=grant.lang,
+        )
     if actor != GM and all(c["id"] != actor for c in state["combatants"]):
         raise UnknownActor(actor)
     actions = get_ruleset(state["ruleset"]).legal_actions(state, actor, grant.viewer)

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..rules.dice import KEY_BYTES
 from ..rules.engine import replay, restored
+from ..rules.errors import refusal
 from ..rules.registry import RULESETS
 from .access import Grant, authorize, digest, require_gm
 from .actions import stamp_expiry
@@ -40,6 +41,9 @@ from .views import combat_view
 
 FORMAT = 2
 PARTS = ("state", "entries", "history", "grants")
+
+
+ANOTHER_FORMAT = refusal("was taken by a version of the service that writes another format")
 
 
 class InvalidSnapshot(Exception):
@@ -79,7 +83,7 @@ class Restored:
 def take(combats: SnapshotStore, combat_id: str, token: str | None, sealer: SnapshotSealer) -> str:
     """The GM's snapshot of the combat, sealed (a player's token: 403, before anything is read)."""
     _, grant = authorize(combats, combat_id, token)
-    require_gm(grant, "taking a snapshot of a combat")
+    require_gm(grant, refusal("taking a snapshot of a combat needs the game master's token"))
     exported = combats.export_combat(combat_id)
     return sealer.seal({"format": FORMAT, "taken_at": int(time.time()), **exported})
 
@@ -127,20 +131,28 @@ def opened(combats: SnapshotStore, sealer: SnapshotSealer, sealed: str, now: int
     except SnapshotUnreadable as unreadable:
         raise InvalidSnapshot(unreadable.why) from None
     if snapshot.get("format") != FORMAT or not all(isinstance(snapshot.get(part), dict | list) for part in PARTS):
-        raise InvalidSnapshot("was taken by a version of the service that writes another format")
+        raise InvalidSnapshot(ANOTHER_FORMAT)
     state = snapshot["state"]
     if state.get("ruleset") not in RULESETS:
-        raise InvalidSnapshot(f"is of a combat of the ruleset {state.get('ruleset')!r}, which this server lacks")
+        raise InvalidSnapshot(
+            refusal(
+                "is of a combat of the ruleset '{ruleset_id}', which this server lacks", ruleset_id=state.get("ruleset")
+            )
+        )
     if len(snapshot["entries"]) != state.get("version"):
-        raise InvalidSnapshot("does not hold the whole log of its combat")
+        raise InvalidSnapshot(refusal("does not hold the whole log of its combat"))
     taken_at, max_age = snapshot.get("taken_at"), combats.revocation_ttl_seconds
     if not isinstance(taken_at, int):
-        raise InvalidSnapshot("was taken by a version of the service that writes another format")
+        raise InvalidSnapshot(ANOTHER_FORMAT)
     if now - taken_at > max_age:
         # Past it, the store may have forgotten the tokens revoked since: they would work again.
         raise InvalidSnapshot(
-            f"was taken on {_in_words(taken_at)}, and this server restores a snapshot for "
-            f"{max_age // 86400} days at most (MAX_SNAPSHOT_AGE_DAYS)"
+            refusal(
+                "was taken on {taken_at}, and this server restores a snapshot for "
+                "{days:# day|# days} at most (MAX_SNAPSHOT_AGE_DAYS)",
+                taken_at=_moment(taken_at),
+                days=max_age // 86400,
+            )
         )
     return snapshot
 

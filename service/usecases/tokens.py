@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..rules.errors import refusal
 from .access import GM_ROLE, Grant, authorize, digest, new_token, require_gm, token_id
 from .ports import CombatStore
 
@@ -22,7 +23,8 @@ class UnknownCombatant(Exception):
     """A player's token asked for a combatant the combat does not have (422)."""
 
     def __init__(self, combatant: object):
-        super().__init__(f"there is no combatant {combatant!r}")
+        self.detail = refusal("there is no combatant {combatant}", combatant=repr(combatant))
+        super().__init__(self.detail)
         self.combatant = combatant
 
 
@@ -37,7 +39,7 @@ class LastGameMasterToken(Exception):
 def as_game_master(combats: CombatStore, combat_id: str, token: str | None) -> dict[str, Any]:
     """The combat, for its GM only (AccessDenied otherwise)."""
     state, grant = authorize(combats, combat_id, token)
-    require_gm(grant, "managing tokens")
+    require_gm(grant, refusal("managing tokens needs the game master's token"))
     return state
 
 

@@ -166,7 +166,8 @@ def assert_refused(client, location: str, headers: dict, action: dict, pointer: 
 def test_a_player_cannot_set_a_field_the_game_master_decides(client, table):
     location, tokens = start(client, table)
     for action, name in table.gm_fields:
-        problem = assert_refused(client, location, tokens["attacker"], action, f"/{name}")
+        english = {**tokens["attacker"], "Accept-Language": "en"}
+        problem = assert_refused(client, location, english, action, f"/{name}")
         assert problem["type"] == "/problems/not-your-decision"
         assert f"{name} is the game master's to set" in problem["detail"] and "GM's token" in problem["detail"]
 
@@ -203,14 +204,13 @@ def test_the_defender_answers_with_his_own_token(client, table):
 def test_the_refusal_names_the_field_who_decides_and_why(client):
     table = TABLES[0]
     location, tokens = start(client, table)
-    problem = assert_refused(
-        client, location, tokens["attacker"], {**SISTEMA_ATTACK, "defense": {"skill": "Esquiva"}}, "/defense"
-    )
+    english = {**tokens["attacker"], "Accept-Language": "en"}
+    problem = assert_refused(client, location, english, {**SISTEMA_ATTACK, "defense": {"skill": "Esquiva"}}, "/defense")
     assert problem["status"] == 403
     assert problem["detail"] == (
-        "defense is Capanga's to decide (the defender rolls the defense: "
+        "defense is for Capanga to decide (the defender rolls the defense: "
         '"se um personagem puder se defender, rola o teste oposto"): '
-        "send it with Capanga's token or the GM's, or leave it out and let Capanga answer"
+        "send it with the token of Capanga or the GM's, or leave it out and let Capanga answer"
     )
 
 

@@ -83,7 +83,13 @@ def test_an_allocation_not_adding_up_to_the_pot_is_a_422_and_changes_nothing(cli
     assert response.status_code == 422 and response.content_type == "application/problem+json"
     problem = response.get_json()
     assert problem["type"] == "/problems/invalid-action" and problem["errors"][0]["pointer"] == "/split"
-    assert "POT is 7" in problem["detail"]
+    # The combat is in French (2 + 3 + 3 = 8 against Kael's POT of 7).
+    assert problem["detail"] == "init + att + def = 8, mais le POT est de 7 dés : leur somme doit l'égaler"
+    assert response.headers["Content-Language"] == "fr"
+    english = client.post(
+        f"{location}/actions", json=allocate("kael", "goule", (2, 3, 3)), headers={"Accept-Language": "en"}
+    ).get_json()
+    assert english["detail"] == "init + att + def = 8, but the POT is 7 dice: they must add up to it"
     assert client.get(location).get_json() == before
 
 

@@ -25,7 +25,7 @@ class Scenario:
     answer: dict  # the answering player's action, without dice
     own: list[int]  # the answering player's own dice, for its first own rolls
     every: list[int]  # every die of the answer, in the order the rules roll them (the GM's table)
-    foreign: tuple[int, str]  # the index of the first die the answering player may not supply, and whose
+    foreign: tuple[int, str]  # the index of the first die the answering player may not supply, and whose (a name)
     server_seed: int | None = None  # a seed whose server dice reach the answer without the setup's dice
     attacker: str = field(init=False)
 
@@ -56,7 +56,7 @@ SCENARIOS = {
         {"type": "defend", "actor": "capanga", "skill": "Esquiva"},
         own=[2, 3],
         every=[2, 3, 6],
-        foreign=(2, "Ana's roll (damage)"),
+        foreign=(2, "Ana"),
     ),
     # The thug punches; Philip's answer rolls the thug's attack 2, 1 first, then his dodge 3, 3.
     "duel-2d6": Scenario(
@@ -65,7 +65,7 @@ SCENARIOS = {
         {"type": "defend", "actor": "philip", "defense": "esquiver"},
         own=[3, 3],
         every=[2, 1, 3, 3],
-        foreign=(0, "Le truand's roll (attack)"),
+        foreign=(0, "Le truand"),
     ),
     # Kira attacks twice; the Garde's parry 70 comes first, then Kira's attack 23 and her damage 3, 4.
     "space-opera-d100": Scenario(
@@ -74,7 +74,7 @@ SCENARIOS = {
         {"type": "react", "actor": "garde", "kind": "parry", "item": "bouclier"},
         own=[70],
         every=[70, 23, 3, 4],
-        foreign=(1, "Kira's roll (attack)"),
+        foreign=(1, "Kira"),
         server_seed=1,
     ),
     # Ana hits Bob (10 under 60); Bob's dodge 90 fails, so Ana's hit location 3 and wound 4 follow.
@@ -94,7 +94,7 @@ SCENARIOS = {
         {"type": "react", "actor": "bob", "reaction": "dodge"},
         own=[90],
         every=[90, 3, 4],
-        foreign=(1, "Ana's roll (hit location)"),
+        foreign=(1, "Ana"),
         server_seed=2,
     ),
     # The Goule's allocation resolves the tour: Kael's attack [4, 2] is rolled first, then the Goule's [6, 5]...
@@ -105,7 +105,7 @@ SCENARIOS = {
         allocate("goule", "kael", (1, 3, 2)),
         own=[6, 5],
         every=[4, 2, 6, 5, 4, 4, 6, 1, 1, 4, 1, 5, 1, 1],
-        foreign=(0, "Kael's roll (attack kael)"),
+        foreign=(0, "Kael"),
     ),
 }
 assert set(SCENARIOS) == set(RULESETS), "every ruleset has a dice-policy scenario"
@@ -135,7 +135,9 @@ def _setup(client, scenario: Scenario, policy: str | None, *, with_dice: bool = 
 
 def _answer(client, location: str, combat_id: str, scenario: Scenario, sender: str, dice: list[int]):
     body = {**scenario.answer, "dice": dice}
-    return client.post(f"{location}/actions", json=body, headers=_bearer(client, combat_id, sender))
+    # In English whatever the combat's language: the details below are checked word for word.
+    headers = {**_bearer(client, combat_id, sender), "Accept-Language": "en"}
+    return client.post(f"{location}/actions", json=body, headers=headers)
 
 
 def _refused_unchanged(client, location: str, response, status: int, kind: str, pointer: str, before: dict) -> dict:
@@ -165,7 +167,7 @@ def test_own_a_player_cannot_supply_another_combatants_dice_they_are_unused_and_
     assert response.status_code == 422, response.get_json()
     problem = response.get_json()
     assert problem["type"] == "/problems/unused-dice" and problem["errors"][0]["pointer"].startswith("/dice/")
-    assert f"with the dice policy 'own' the server rolled {whose}" in problem["detail"]
+    assert f"with the dice policy 'own' the server rolled the dice of {whose} itself" in problem["detail"]
     assert client.get(location).get_json() == before, "a refusal changes nothing"
 
 

@@ -85,3 +85,59 @@ def test_without_a_combat_or_a_language_a_problem_is_english(client):
     assert response.status_code == 422
     assert response.headers["Content-Language"] == "en"
     assert response.get_json()["title"] == "Invalid request"
+
+
+def test_a_french_combat_says_who_decides_and_the_rule_in_french(client):
+    location, _ = create(client, example(client, "dark-earth")["combat"])  # lang "fr"
+    combat_id = location.rsplit("/", 1)[1]
+    kael = {"Authorization": f"Bearer {client.tokens[combat_id]['combatants']['kael']}"}
+    action = {"type": "allocate", "actor": "kael", "target": "goule", "split": {"init": 2, "att": 3, "def": 2}}
+    response, problem = refused(client, location, {**action, "dice_modifier": 2}, kael)
+    assert response.status_code == 403
+    assert response.headers["Content-Language"] == "fr"
+    assert problem["type"] == "/problems/not-your-decision"
+    assert problem["title"] == "Ce n'est pas à vous d'en décider"
+    assert problem["detail"] == (
+        "dice_modifier est fixé par le meneur de jeu (le combattant annonce sa manœuvre (« les combattants "
+        "annoncent s'ils souhaitent utiliser une manœuvre ») ; le meneur de jeu décide des dés qu'elle vaut) ; "
+        "envoyez-le avec le jeton du meneur de jeu"
+    )
+    assert problem["errors"][0]["pointer"] == "/dice_modifier"
+
+
+def test_a_dark_earth_refusal_reads_in_the_reader_language(client):
+    location, before = create(client, example(client, "dark-earth")["combat"])  # lang "fr"
+    action = {"type": "allocate", "actor": "kael", "target": "kael", "split": {"init": 2, "att": 3, "def": 2}}
+    response, problem = refused(client, location, action)
+    assert response.status_code == 422
+    assert problem["detail"] == "un combattant ne peut pas s'attaquer lui-même"
+    response, problem = refused(client, location, action, {"Accept-Language": "pt-BR,pt;q=0.8"})
+    assert problem["title"] == "As regras recusam esta ação"
+    assert problem["detail"] == "um combatente não pode atacar a si mesmo"
+    assert problem["errors"] == [{"pointer": "/target", "detail": "um combatente não pode atacar a si mesmo"}]
+    assert client.get(location).get_json()["version"] == before["version"]
+
+
+def test_the_service_own_problems_read_in_the_reader_language(client):
+    response = client.get("/rulesets/chess", headers={"Accept-Language": "pt-BR"})
+    assert response.status_code == 404
+    assert response.headers["Content-Language"] == "pt-BR"
+    problem = response.get_json()
+    assert problem["type"] == "/problems/not-found"
+    assert problem["title"] == "Sistema de regras não encontrado"
+    assert problem["detail"].startswith("nenhum sistema de regras “chess”; opções: ")
+
+
+def test_a_token_refusal_reads_in_the_combat_language(client):
+    location, _ = create(client, example(client, "dark-earth")["combat"])  # lang "fr"
+    combat_id = location.rsplit("/", 1)[1]
+    kael = {"Authorization": f"Bearer {client.tokens[combat_id]['combatants']['kael']}"}
+    response = client.post(f"{location}/actions", json={"type": "pass", "actor": "goule"}, headers=kael)
+    assert response.status_code == 403
+    problem = response.get_json()
+    assert response.headers["Content-Language"] == "fr"
+    assert problem["title"] == "Interdit"
+    assert problem["detail"] == "ce jeton n'agit que pour « kael », pas pour « goule »"
+    assert problem["errors"] == [
+        {"pointer": "/actor", "detail": "ce jeton n'agit que pour « kael », pas pour « goule »"}
+    ]

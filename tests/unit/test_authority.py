@@ -102,7 +102,7 @@ def test_a_default_value_decides_nothing_and_a_required_field_always_decides():
 def test_an_inline_answer_belongs_to_the_answering_combatant():
     error = refusal(ANA, attack(defense={}))
     assert error.field == "defense"
-    assert "Capanga's to decide" in error.detail and "let Capanga answer" in error.detail
+    assert "is for Capanga to decide" in error.detail and "let Capanga answer" in error.detail
 
 
 def test_a_caller_controlling_both_answers_but_not_with_the_gms_field_inside():

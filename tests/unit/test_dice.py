@@ -144,7 +144,7 @@ def test_own_a_players_dice_for_another_combatants_roll_are_unused_and_that_roll
     assert refused.value.status == 422 and refused.value.field == "dice.3"
     assert refused.value.detail == (
         "2 of the 5 supplied dice were not needed (the rules took 3); with the dice policy 'own' the server rolled "
-        "Capanga's roll (defense) itself: only Capanga's player or the game master supplies it. "
+        "the dice of Capanga itself: only their player or the game master supplies them. "
         "Send only your own combatant's dice, or none"
     )
 
@@ -169,7 +169,7 @@ def test_own_a_gm_roll_is_only_the_game_masters_to_supply():
     dice.roll(100, "death table", "gm")
     with pytest.raises(UnusedDice) as refused:
         dice.finish()
-    assert "the server rolled the game master's roll (death table) itself: only the game master supplies it" in (
+    assert "the server rolled the game master's dice itself: only the game master supplies them" in (
         refused.value.detail
     )
 

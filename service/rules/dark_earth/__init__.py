@@ -3,7 +3,7 @@
 from typing import Any
 
 from ..conditions import add, remove
-from ..errors import InvalidAction
+from ..errors import InvalidAction, refusal
 from ..ruleset import Choice, Ruleset
 from ..state import Action, Awaiting
 from ..viewer import Viewer
@@ -71,7 +71,11 @@ class DarkEarth(Ruleset[DarkEarthCombat, DarkEarthCombatant]):
             for other in sheet_contacts:
                 if other not in ids or other == combatant["id"]:
                     raise InvalidAction(
-                        f"{combatant['name']} cannot be in contact with {other!r}: give the id of another combatant",
+                        refusal(
+                            "{combatant} cannot be in contact with '{other}': give the id of another combatant",
+                            combatant=combatant["name"],
+                            other=other,
+                        ),
                         field=f"combatants.{index}.contact_with",
                     )
                 engage(res, combatant["id"], other)
@@ -84,7 +88,9 @@ class DarkEarth(Ruleset[DarkEarthCombat, DarkEarthCombatant]):
 
     def check_value(self, combatant: DarkEarthCombatant, path: str, value: Any, field: str) -> None:
         if path == "wound_level" and value not in (None, *WOUND_CONDITIONS):
-            raise InvalidAction(f"wound levels are: null, {', '.join(WOUND_CONDITIONS)}", field=field)
+            raise InvalidAction(
+                refusal("wound levels are: null, {levels}", levels=", ".join(WOUND_CONDITIONS)), field=field
+            )
 
     def adjusted(self, res: Res, target: DarkEarthCombatant, action: Action, changes: dict[str, Any]) -> bool:
         if "wound_level" in changes:
@@ -110,7 +116,8 @@ class DarkEarth(Ruleset[DarkEarthCombat, DarkEarthCombatant]):
         for other in newcomer["sheet"].pop("contact_with", []):
             if other == newcomer["id"] or all(c["id"] != other for c in res.state["combatants"]):
                 raise InvalidAction(
-                    f"{newcomer['name']} cannot be in contact with {other!r}", field="combatant.contact_with"
+                    refusal("{combatant} cannot be in contact with '{other}'", combatant=newcomer["name"], other=other),
+                    field="combatant.contact_with",
                 )
             engage(res, newcomer["id"], other)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import ActionNotAllowed, InvalidAction, RulesError
+from ..errors import ActionNotAllowed, InvalidAction, RulesError, refusal
 from ..ruleset import GM
 from ..state import Action
 from .allocation import allocate
@@ -24,10 +24,17 @@ def _allocate(res: Res, action: Action) -> None:
     after_allocation(res, waiting)
 
 
+# What the GM changes only between tours, by what legal.py and the actions call it.
+BETWEEN_TOURS = {
+    "contacts change": refusal("contacts change only between tours, before the first allocation"),
+    "wounds worsen": refusal("wounds worsen only between tours, before the first allocation"),
+}
+
+
 def between_tours_refusal(state: DarkEarthCombat, what: str) -> ActionNotAllowed | None:
     """The GM's table actions come between tours, before the first allocation: legal.py lists with it."""
     if state["allocations"]:
-        return ActionNotAllowed(f"{what} only between tours, before the first allocation", field="type")
+        return ActionNotAllowed(BETWEEN_TOURS[what], field="type")
     return None
 
 
@@ -36,22 +43,32 @@ def contact_refusal(
 ) -> RulesError | None:
     """Why ``first`` and ``second`` may not come into contact (``engaged``) or break off, or None: legal.py too."""
     if first["id"] == second["id"]:
-        return InvalidAction("a fighter cannot be in contact with himself", field="target")
+        return InvalidAction(refusal("a fighter cannot be in contact with himself"), field="target")
     touching = second["id"] in in_contact(state, first["id"])
     if engaged:
         if not (is_standing(first) and is_standing(second)):
-            return ActionNotAllowed("only fighters still standing can come into contact", field="target")
+            return ActionNotAllowed(refusal("only fighters still standing can come into contact"), field="target")
         if touching:
-            return ActionNotAllowed(f"{first['name']} and {second['name']} are already in contact", field="engaged")
+            return ActionNotAllowed(
+                refusal(
+                    "{combatant} and {target} are already in contact", combatant=first["name"], target=second["name"]
+                ),
+                field="engaged",
+            )
     elif not touching:
-        return ActionNotAllowed(f"{first['name']} and {second['name']} are not in contact", field="engaged")
+        return ActionNotAllowed(
+            refusal("{combatant} and {target} are not in contact", combatant=first["name"], target=second["name"]),
+            field="engaged",
+        )
     return None
 
 
 def worsen_refusal(target: DarkEarthCombatant) -> ActionNotAllowed | None:
     """Only a grave or critique wound worsens: the GM's action refuses with it, legal.py lists with it."""
     if not target["wound_level"]:
-        return ActionNotAllowed(f"{target['name']} has no grave or critique wound to worsen", field="target")
+        return ActionNotAllowed(
+            refusal("{target} has no grave or critique wound to worsen", target=target["name"]), field="target"
+        )
     return None
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..errors import ActionNotAllowed, InvalidAction, RulesError
+from ..errors import ActionNotAllowed, InvalidAction, RulesError, refusal
 from ..state import Action
 from . import bouffons
 from .contacts import in_contact
@@ -55,32 +55,36 @@ def effective_def(allocation: Allocation | None) -> int:
 def allocator_refusal(state: DarkEarthCombat, actor: DarkEarthCombatant) -> ActionNotAllowed | None:
     """Each fighter standing allocates once a tour: allocate refuses with it, turns.waiting_for awaits with it."""
     if not is_standing(actor):
-        return ActionNotAllowed(f"{actor['name']} is out of the fight and cannot allocate", field="actor")
+        return ActionNotAllowed(
+            refusal("{actor} is out of the fight and cannot allocate", actor=actor["name"]), field="actor"
+        )
     if actor["id"] in state["allocations"]:
-        return ActionNotAllowed(f"{actor['name']} has already allocated this tour", field="actor")
+        return ActionNotAllowed(refusal("{actor} has already allocated this tour", actor=actor["name"]), field="actor")
     return None
 
 
 def target_refusal(actor: DarkEarthCombatant, target: DarkEarthCombatant) -> RulesError | None:
     """Why ``actor`` may not attack ``target`` this tour, or None."""
     if target["id"] == actor["id"]:
-        return InvalidAction("a fighter cannot attack himself", field="target")
+        return InvalidAction(refusal("a fighter cannot attack himself"), field="target")
     if not is_standing(target):
-        return ActionNotAllowed(f"{target['name']} is already out of the fight", field="target")
+        return ActionNotAllowed(refusal("{target} is already out of the fight", target=target["name"]), field="target")
     return None
 
 
 def reload_attack_refusal(reloading: bool) -> InvalidAction | None:
     """Reloading takes the tour (G7): a fighter who reloads does not attack."""
     if reloading:
-        return InvalidAction("a fighter who reloads does not attack: send no target", field="target")
+        return InvalidAction(refusal("a fighter who reloads does not attack: send no target"), field="target")
     return None
 
 
 def evade_attack_refusal(options: dict[str, Any], evading: bool) -> InvalidAction | None:
     """An evader gives up his attack this tour (G6), unless the option evasion_uses_attack is off."""
     if evading and options["evasion_uses_attack"]:
-        return InvalidAction("a fighter who evades gives up his attack this tour: send no target", field="target")
+        return InvalidAction(
+            refusal("a fighter who evades gives up his attack this tour: send no target"), field="target"
+        )
     return None
 
 
@@ -95,13 +99,15 @@ def reload_refusal(
     """Why ``actor`` may not reload ``weapon`` this tour, or None: only an unloaded mechanical weapon reloads."""
     if weapon["kind"] != "ranged" or not weapon["mechanical"]:
         return InvalidAction(
-            f"{weapon['name']} is not a mechanical ranged weapon; there is nothing to reload", field="reload"
+            refusal("{weapon} is not a mechanical ranged weapon; there is nothing to reload", weapon=weapon["name"]),
+            field="reload",
         )
     if _loaded(actor, weapon):
-        return ActionNotAllowed(f"{weapon['name']} is already loaded", field="reload")
+        return ActionNotAllowed(refusal("{weapon} is already loaded", weapon=weapon["name"]), field="reload")
     if contact and options["reload_in_contact"] == "forbidden":
         return ActionNotAllowed(
-            f"{actor['name']} is in contact: in this combat nobody reloads in contact", field="reload"
+            refusal("{actor} is in contact: in this combat nobody reloads in contact", actor=actor["name"]),
+            field="reload",
         )
     return None
 
@@ -117,8 +123,13 @@ def contact_weapon_refusal(
         and not (weapon["mechanical"] and _loaded(actor, weapon))
     ):
         return ActionNotAllowed(
-            f"{actor['name']} is in contact: only a loaded mechanical weapon (crossbow...) can be used, not "
-            f"{weapon['name']}; fight with a melee weapon or bare hands (weapon {BARE_HANDS})",
+            refusal(
+                "{actor} is in contact: only a loaded mechanical weapon (crossbow...) can be used, not "
+                "{weapon}; fight with a melee weapon or bare hands (weapon {bare_hands})",
+                actor=actor["name"],
+                weapon=weapon["name"],
+                bare_hands=BARE_HANDS,
+            ),
             field="weapon",
         )
     return None
@@ -127,7 +138,9 @@ def contact_weapon_refusal(
 def unloaded_refusal(actor: DarkEarthCombatant, weapon: dict[str, Any]) -> ActionNotAllowed | None:
     """A mechanical weapon shoots only loaded: why ``actor`` may not attack with ``weapon``, or None."""
     if weapon["kind"] == "ranged" and weapon["mechanical"] and not _loaded(actor, weapon):
-        return ActionNotAllowed(f"{weapon['name']} is not loaded: reload it first", field="weapon")
+        return ActionNotAllowed(
+            refusal("{weapon} is not loaded: reload it first", weapon=weapon["name"]), field="weapon"
+        )
     return None
 
 
@@ -152,7 +165,7 @@ def attack_mode(weapon: dict[str, Any], attacking: bool, contact: bool) -> str:
 def shot_refusal(mode: str) -> InvalidAction | None:
     """Why an allocation of ``mode`` may not give shooting modifiers, or None: only a shot at a distance takes them."""
     if mode != SHOT:
-        return InvalidAction("shooting modifiers apply only to a shot at a distance", field="shot")
+        return InvalidAction(refusal("shooting modifiers apply only to a shot at a distance"), field="shot")
     return None
 
 
@@ -217,14 +230,18 @@ def _split(action: Action, weapon: dict[str, Any], contact: bool, pot: int) -> S
     if not splits_the_pot(weapon, contact):
         if split is not None:
             raise InvalidAction(
-                "a shooter facing nobody in contact does not split his POT de Tir: send no split", field="split"
+                refusal("a shooter facing nobody in contact does not split his POT de Tir: send no split"),
+                field="split",
             )
         return None
     if split is None:
-        raise InvalidAction(f"split the POT ({pot} dice) between init, att and def", field="split")
+        raise InvalidAction(refusal("split the POT ({pot} dice) between init, att and def", pot=pot), field="split")
     total = split["init"] + split["att"] + split["def"]
     if total != pot:
         raise InvalidAction(
-            f"init + att + def = {total}, but the POT is {pot} dice: they must add up to it", field="split"
+            refusal(
+                "init + att + def = {total}, but the POT is {pot} dice: they must add up to it", total=total, pot=pot
+            ),
+            field="split",
         )
     return cast("Split", dict(split))

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import add
-from ..errors import InvalidAction
+from ..errors import InvalidAction, refusal
 from ..state import Action
 from .state import Allocation, DarkEarthCombatant, Res
 
@@ -36,7 +36,9 @@ def is_bouffon(combatant: DarkEarthCombatant) -> bool:
 
 def check_enabled(options: dict[str, Any], combatant: DarkEarthCombatant, field: str) -> None:
     if is_bouffon(combatant) and not options["bouffons"]:
-        raise InvalidAction("bouffons are an optional rule: turn on the combat option bouffons first", field=field)
+        raise InvalidAction(
+            refusal("bouffons are an optional rule: turn on the combat option bouffons first"), field=field
+        )
 
 
 def weapon(combatant: DarkEarthCombatant) -> dict[str, Any]:
@@ -55,10 +57,17 @@ def allocation(res: Res, actor: DarkEarthCombatant, action: Action, target: Dark
     """No split to choose: the DIFF is its INIT (or 0), its ATT and its DEF."""
     for field in REFUSED_FIELDS:
         if action[field] is not None:
-            raise InvalidAction(f"{actor['name']} is a bouffon: it names only its target (no {field})", field=field)
+            raise InvalidAction(
+                refusal(
+                    "{actor} is a bouffon: it names only its target (no {field})", actor=actor["name"], field=field
+                ),
+                field=field,
+            )
     for field in REFUSED_FLAGS:
         if action[field]:
-            raise InvalidAction(f"{actor['name']} is a bouffon: it neither evades nor reloads", field=field)
+            raise InvalidAction(
+                refusal("{actor} is a bouffon: it neither evades nor reloads", actor=actor["name"]), field=field
+            )
     diff = actor["sheet"]["bouffon"]["diff"]
     init = diff if res.options["bouffon_initiative"] == "diff" else 0
     return {

@@ -5,6 +5,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..authority import gm_decides
+from ..errors import refusal
 from ..schemas import (
     ActionBase,
     CombatantBase,
@@ -91,7 +92,7 @@ class Armour(Schema):
     @validates_schema
     def _known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("prot") is None and data.get("catalog") is None:
-            raise ValidationError("give a PROT or a catalog armour", "prot")
+            raise ValidationError(refusal("give a PROT or a catalog armour"), "prot")
 
     @post_load
     def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -164,7 +165,7 @@ class Sheet(CombatantBase):
     def _unique_weapons(self, data: dict[str, Any], **kwargs: Any) -> None:
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
-            raise ValidationError("weapon ids must be unique", "weapons")
+            raise ValidationError(refusal("weapon ids must be unique"), "weapons")
 
     @validates_schema
     def _fighter_or_bouffon(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -175,10 +176,11 @@ class Sheet(CombatantBase):
             if missing:
                 raise ValidationError(missing)
         elif data.get("weapons"):
-            raise ValidationError("a bouffon's weapon is its damage bonus: give no weapons", "weapons")
+            raise ValidationError(refusal("a bouffon's weapon is its damage bonus: give no weapons"), "weapons")
         elif data.get("attributes") is not None:
             raise ValidationError(
-                "a bouffon is its DIFF, damage and defense: give no attributes (its size is bouffon.tai)", "attributes"
+                refusal("a bouffon is its DIFF, damage and defense: give no attributes (its size is bouffon.tai)"),
+                "attributes",
             )
 
     @post_load
@@ -236,7 +238,9 @@ class Options(CommonOptions):
     @validates_schema
     def _ordered_thresholds(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data["critical_wound_res_multiple"] < data["grave_wound_res_multiple"]:
-            raise ValidationError("a critique wound cannot need less than a grave one", "critical_wound_res_multiple")
+            raise ValidationError(
+                refusal("a critique wound cannot need less than a grave one"), "critical_wound_res_multiple"
+            )
 
 
 class Split(Schema):
@@ -258,7 +262,7 @@ class Split(Schema):
 
 # Who decides (service/rules/authority.py): the shooter his range and his own pace,
 # the game master what he sees of the target and of the scene.
-GM_DIFF = (
+GM_DIFF = refusal(
     "the game master judges the target's situation: \"une difficulté de 3, à laquelle s'ajoute les modificateurs "
     'suivants"'
 )
@@ -311,9 +315,11 @@ class AllocateAction(ActionBase):
         metadata={
             "description": "Dice the GM adds to (or takes from) this attack or shot: a maneuver, the situation.",
             **gm_decides(
-                "the fighter announces his maneuver (\"les combattants annoncent s'ils souhaitent utiliser une "
-                'manœuvre"); '
-                "the game master rules on the dice it is worth"
+                refusal(
+                    "the fighter announces his maneuver (\"les combattants annoncent s'ils souhaitent utiliser une "
+                    'manœuvre"); '
+                    "the game master rules on the dice it is worth"
+                )
             ),
         },
     )

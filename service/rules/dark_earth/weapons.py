@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import InvalidAction
+from ..errors import InvalidAction, refusal
 from . import bouffons
 from .state import DarkEarthCombatant
 from .tables import WEAPONS
@@ -38,7 +38,14 @@ def weapon_of(combatant: DarkEarthCombatant, weapon_id: str | None) -> dict[str,
     for weapon in weapons_of(combatant):
         if weapon_id is None or weapon["id"] == weapon_id:
             return weapon
-    raise InvalidAction(f"{combatant['name']} has no weapon {weapon_id!r} and the catalog has none", field="weapon")
+    raise InvalidAction(
+        refusal(
+            "{combatant} has no weapon '{weapon_id}' and the catalog has none",
+            combatant=combatant["name"],
+            weapon_id=weapon_id,
+        ),
+        field="weapon",
+    )
 
 
 def potential(combatant: DarkEarthCombatant, weapon: dict[str, Any]) -> int:

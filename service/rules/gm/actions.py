@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from .. import conditions
-from ..errors import ActionNotAllowed, InvalidAction, InvalidInput
+from ..errors import ActionNotAllowed, InvalidAction, InvalidInput, Refusal, refusal
 from ..resolution import GM, AnyResolution
 from ..state import Action, Combatant
 from .schemas import MAX_VALUE
@@ -46,18 +46,35 @@ def _slot(combatant: Combatant, path: str, field: str) -> tuple[dict[str, Any], 
     """The dict holding ``path``'s value and its key there."""
     key, _, sub = path.partition(".")
     if key in PROTECTED:
-        raise InvalidAction(f"{key!r} cannot be adjusted (conditions go through the 'condition' action)", field=field)
+        raise InvalidAction(
+            refusal("'{key}' cannot be adjusted (conditions go through the 'condition' action)", key=key), field=field
+        )
     if key not in combatant:
         known = ", ".join(sorted(k for k in combatant if k not in PROTECTED))
-        raise InvalidAction(f"{combatant['name']} has no value {key!r}; one of: {known}", field=field)
+        raise InvalidAction(
+            refusal("{target} has no value '{key}'; one of: {known}", target=combatant["name"], key=key, known=known),
+            field=field,
+        )
     values = cast("dict[str, Any]", combatant)  # adjusted by name: any key of the ruleset's
     if not sub:
         return values, key
     holder = values[key]
     if not isinstance(holder, dict) or sub not in holder:
-        known = ", ".join(sorted(holder)) if isinstance(holder, dict) else "none"
-        raise InvalidAction(f"{key!r} has no entry {sub!r}; one of: {known}", field=field)
+        if not isinstance(holder, dict):
+            raise InvalidAction(refusal("'{key}' has no entries", key=key), field=field)
+        known = ", ".join(sorted(holder))
+        raise InvalidAction(
+            refusal("'{key}' has no entry '{sub}'; one of: {known}", key=key, sub=sub, known=known), field=field
+        )
     return holder, sub
+
+
+# A value's kind in a refusal's words (the GM adjusts null, flags, whole numbers and texts).
+KINDS = {bool: refusal("true/false"), int: refusal("whole number"), str: refusal("text"), type(None): refusal("null")}
+
+
+def _kind(value: object) -> Refusal:
+    return KINDS.get(type(value), refusal("another kind"))
 
 
 def _same_kind(old: object, new: object) -> bool:
@@ -81,13 +98,24 @@ def adjust(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
             old = holder[key]
             if kind == "change":
                 if not isinstance(old, int) or isinstance(old, bool):
-                    raise InvalidAction(f"{path!r} is not a number; use 'set'", field=field)
+                    raise InvalidAction(refusal("'{path}' is not a number; use 'set'", path=path), field=field)
                 value = old + value
                 if abs(value) > MAX_VALUE:
-                    raise InvalidAction(f"{path!r} would become {value}, beyond ±{MAX_VALUE}", field=field)
+                    raise InvalidAction(
+                        refusal(
+                            "'{path}' would become {value}, beyond ±{limit}", path=path, value=value, limit=MAX_VALUE
+                        ),
+                        field=field,
+                    )
             elif not _same_kind(old, value):
                 raise InvalidAction(
-                    f"{path!r} holds {type(old).__name__} values, not {type(value).__name__}", field=field
+                    refusal(
+                        "'{path}' holds {old_kind} values, not {new_kind}",
+                        path=path,
+                        old_kind=_kind(old),
+                        new_kind=_kind(value),
+                    ),
+                    field=field,
                 )
             ruleset.check_value(target, path, value, field)
             holder[key] = value
@@ -103,7 +131,7 @@ def adjust(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
             )
     did_more = ruleset.adjusted(res, target, action, changes)
     if not changes and not did_more:
-        raise InvalidAction("nothing to adjust: give 'set' or 'change'", field="set")
+        raise InvalidAction(refusal("nothing to adjust: give 'set' or 'change'"), field="set")
 
 
 # -- modifiers, overrides, conditions ------------------------------------------------------------
@@ -135,7 +163,8 @@ def modify(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
 def override(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
     if not ruleset.supports_override:
         raise ActionNotAllowed(
-            f"{ruleset.id} rolls have no success or failure to override; use modify or adjust", field="type"
+            refusal("{ruleset} rolls have no success or failure to override; use modify or adjust", ruleset=ruleset.id),
+            field="type",
         )
     target = _present(res, action)
     conditions.add(
@@ -158,23 +187,34 @@ def condition(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
         return
     code = action["code"]
     if code == conditions.NARRATIVE:
-        raise InvalidAction("a narrative condition is named by its label: give 'label' instead of 'code'", field="code")
+        raise InvalidAction(
+            refusal("a narrative condition is named by its label: give 'label' instead of 'code'"), field="code"
+        )
     if action["remove"]:
         if not conditions.remove(target, code):
-            raise ActionNotAllowed(f"{target['name']} has no condition {code!r}", field="code")
+            raise ActionNotAllowed(
+                refusal("{target} has no condition '{condition}'", target=target["name"], condition=code), field="code"
+            )
         res.emit("condition_removed", target=target["id"], condition=code, author=GM, reason=action["reason"])
         ruleset.condition_changed(res, target, code, added=False)
         return
     if code not in ruleset.gm_conditions:
         known = ", ".join(sorted(ruleset.gm_conditions))
         raise InvalidAction(
-            f"{ruleset.id} has no condition {code!r} the GM may add; one of: {known} "
-            "(or a narrative condition, with no effect on the rules: give 'label' instead of 'code')",
+            refusal(
+                "{ruleset} has no condition '{code}' the GM may add; one of: {known} "
+                "(or a narrative condition, with no effect on the rules: give 'label' instead of 'code')",
+                ruleset=ruleset.id,
+                code=code,
+                known=known,
+            ),
             field="code",
         )
     modifiers = {"roll": action["modifier"]} if action["modifier"] else {}
     if not conditions.add(res, target, code, source=GM, rounds=action["rounds"], modifiers=modifiers):
-        raise ActionNotAllowed(f"{target['name']} is already {code}", field="code")
+        raise ActionNotAllowed(
+            refusal("{target} is already {condition}", target=target["name"], condition=code), field="code"
+        )
     res.emit(
         "condition_added",
         target=target["id"],
@@ -192,7 +232,10 @@ def _narrative(res: AnyResolution, target: Combatant, action: Action) -> None:
     mine = [c for c in target["conditions"] if c["code"] == conditions.NARRATIVE and c["label"] == label]
     if action["remove"]:
         if not mine:
-            raise ActionNotAllowed(f"{target['name']} has no narrative condition {label!r}", field="label")
+            raise ActionNotAllowed(
+                refusal("{target} has no narrative condition '{label}'", target=target["name"], label=label),
+                field="label",
+            )
         target["conditions"] = [c for c in target["conditions"] if c not in mine]
         res.emit("narrative_condition_removed", target=target["id"], label=label, author=GM, reason=action["reason"])
         return
@@ -212,7 +255,7 @@ def _narrative(res: AnyResolution, target: Combatant, action: Action) -> None:
 def _present(res: AnyResolution, action: Action) -> Combatant:
     target = res.combatant(action["target"])
     if conditions.has(target, LEFT):
-        raise ActionNotAllowed(f"{target['name']} has left the fight", field="target")
+        raise ActionNotAllowed(refusal("{target} has left the fight", target=target["name"]), field="target")
     return target
 
 

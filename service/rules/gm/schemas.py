@@ -4,6 +4,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from ..errors import refusal
 from ..schemas import ActionBase, EndCombatAction, StrictInt, identifier
 
 MODIFIER_RANGE = validate.Range(-100, 100)
@@ -25,13 +26,13 @@ class AdjustedValue(fields.Field[Any]):
             return value
         if isinstance(value, int):
             if abs(value) > MAX_VALUE:
-                raise ValidationError(f"must be between -{MAX_VALUE} and {MAX_VALUE}")
+                raise ValidationError(refusal("must be between -{limit} and {limit}", limit=MAX_VALUE))
             return value
         if isinstance(value, str):
             if len(value) > MAX_TEXT_VALUE:
-                raise ValidationError(f"at most {MAX_TEXT_VALUE} characters")
+                raise ValidationError(refusal("at most {limit} characters", limit=MAX_TEXT_VALUE))
             return value
-        raise ValidationError("must be null, true or false, a whole number or a text")
+        raise ValidationError(refusal("must be null, true or false, a whole number or a text"))
 
 
 NARRATIVE_LABEL_LENGTH = 40
@@ -132,11 +133,13 @@ class ConditionAction(TargetedGmAction):
     @validates_schema
     def _removal_is_bare(self, data: dict[str, Any], **kwargs: Any) -> None:
         if (data["code"] is None) == (data["label"] is None):
-            raise ValidationError("give either code (a condition of the rules) or label (a narrative one)", "code")
+            raise ValidationError(
+                refusal("give either code (a condition of the rules) or label (a narrative one)"), "code"
+            )
         if data["remove"] and (data["rounds"] is not None or data["modifier"]):
-            raise ValidationError("rounds and modifier belong to adding a condition", "rounds")
+            raise ValidationError(refusal("rounds and modifier belong to adding a condition"), "rounds")
         if data["label"] is not None and data["modifier"]:
-            raise ValidationError("a narrative condition has no effect on the rules: no modifier", "modifier")
+            raise ValidationError(refusal("a narrative condition has no effect on the rules: no modifier"), "modifier")
 
 
 class JoinAction(GmAction):
