@@ -22,6 +22,7 @@ from flask import Flask, current_app
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..proxied import current_g, current_request
+from ..rules.errors import refusal
 from .problems import problem
 
 MAX_DEPTH = 32
@@ -34,11 +35,15 @@ BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 
 class UnusableJson(ValueError):
-    """A body that is not JSON the service can handle; the message says why."""
+    """A body that is not JSON the service can handle; the message (``args[0]``, a refusal) says why."""
+
+
+TOO_DEEP = refusal("the body nests more than {limit} levels of objects and arrays", limit=MAX_DEPTH)
+TOO_BIG = refusal("an integer in the body is beyond ±{limit} (2^63 - 1)", limit=MAX_INTEGER)
 
 
 def _refuse_constant(name: str):
-    raise UnusableJson(f"{name} is not a number JSON allows")
+    raise UnusableJson(refusal("{name} is not a number JSON allows", name=name))
 
 
 class _Inexact(Exception):
@@ -55,7 +60,7 @@ def _check_tree(document, exact_numbers: bool = True) -> None:
         node, depth = pending.pop()
         if isinstance(node, (dict, list)):
             if depth > MAX_DEPTH:
-                raise UnusableJson(f"the body nests more than {MAX_DEPTH} levels of objects and arrays")
+                raise UnusableJson(TOO_DEEP)
             children = node.items() if isinstance(node, dict) else enumerate(node)
             for key, value in children:
                 if isinstance(key, str):
@@ -66,12 +71,12 @@ def _check_tree(document, exact_numbers: bool = True) -> None:
         elif isinstance(node, bool):
             continue
         elif isinstance(node, int) and abs(node) > MAX_INTEGER:
-            raise UnusableJson(f"an integer in the body is beyond ±{MAX_INTEGER} (2^63 - 1)")
+            raise UnusableJson(TOO_BIG)
         elif isinstance(node, float):
             if not exact_numbers:
                 raise _Inexact()
             if not math.isfinite(node):
-                raise UnusableJson("a number in the body is too large to be finite")
+                raise UnusableJson(refusal("a number in the body is too large to be finite"))
 
 
 def _check_string(text: str) -> None:
@@ -79,7 +84,7 @@ def _check_string(text: str) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise UnusableJson(
-            "a string in the body holds a lone UTF-16 surrogate (such as \\ud800), which is not text"
+            refusal("a string in the body holds a lone UTF-16 surrogate (such as \\ud800), which is not text")
         ) from None
 
 
@@ -100,16 +105,21 @@ def parse(data: bytes):
     except UnusableJson:
         raise
     except RecursionError:
-        raise UnusableJson(f"the body nests more than {MAX_DEPTH} levels of objects and arrays") from None
+        raise UnusableJson(TOO_DEEP) from None
     except UnicodeDecodeError:
-        raise UnusableJson("the body is not UTF-8 text") from None
+        raise UnusableJson(refusal("the body is not UTF-8 text")) from None
     except json.JSONDecodeError as error:
         raise UnusableJson(
-            f"the body is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+            refusal(
+                "the body is not valid JSON: {reason} (line {line}, column {column})",
+                reason=error.msg,
+                line=error.lineno,
+                column=error.colno,
+            )
         ) from None
     except ValueError:
         # Python refuses to convert integers of more than 4,300 digits.
-        raise UnusableJson(f"an integer in the body is beyond ±{MAX_INTEGER} (2^63 - 1)") from None
+        raise UnusableJson(TOO_BIG) from None
     _check_tree(document)
     return document
 
@@ -142,15 +152,15 @@ def check_body():
         return problem(
             415,
             "unsupported-media-type",
-            "Unsupported media type",
-            f"the body must be JSON sent as 'Content-Type: application/json', not {sent}",
+            refusal("Unsupported media type"),
+            refusal("the body must be JSON sent as 'Content-Type: application/json', not {sent}", sent=sent),
         )
     try:
         document = parse(data)
     except UnusableJson as error:
         if oversized:
             _too_large(req)
-        return unusable(str(error))
+        return unusable(error.args[0])
     if oversized and not (isinstance(document, dict) and larger is not None and larger[1] in document):
         _too_large(req)
     current_g().melee_body = (data, document)
@@ -173,7 +183,7 @@ def parsed_body(data: bytes):
 
 def unusable(detail: str):
     """The 400 problem of a body that is not JSON the service can handle."""
-    return problem(400, "invalid-json", "Unusable JSON body", detail)
+    return problem(400, "invalid-json", refusal("Unusable JSON body"), detail)
 
 
 def init_app(app: Flask) -> None:

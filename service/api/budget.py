@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from flask import Flask, abort, current_app
 
 from ..adapters.compute import ComputeBudget, Slots, offload
+from ..rules.errors import refusal
 from .limits import client_key
 from .problems import problem
 
@@ -69,8 +70,12 @@ def costly(cost: int, *, charged_when_accepted: bool = False) -> Iterator[None]:
             problem(
                 503,
                 "compute-busy",
-                "Busy with costly requests",
-                f"this server computes {slots.limit} odds or simulation request(s) at once; retry after Retry-After",
+                refusal("Busy with costly requests"),
+                refusal(
+                    "this server computes {limit:# odds or simulation request|# odds or simulation requests} at once; "
+                    "retry after Retry-After",
+                    limit=slots.limit,
+                ),
                 headers={"Retry-After": str(current_app.extensions["melee.settings"].retry_after_seconds)},
             )
         )
@@ -95,10 +100,14 @@ def _refuse_when_short(budget: ComputeBudget, client: str, cost: int) -> None:
             problem(
                 429,
                 "compute-budget-exhausted",
-                "Compute budget exhausted",
-                f"this request costs {cost} compute units and this client's allowance "
-                f"({'; '.join(map(str, budget.items))}) has fewer left; "
-                f"retry in {wait} s, or ask for fewer runs or fights",
+                refusal("Compute budget exhausted"),
+                refusal(
+                    "this request costs {cost} compute units and this client's allowance ({allowance}) has fewer "
+                    "left; retry in {wait} s, or ask for fewer runs or fights",
+                    cost=cost,
+                    allowance="; ".join(map(str, budget.items)),
+                    wait=wait,
+                ),
                 headers={"Retry-After": str(wait)},
                 cost=cost,
             )

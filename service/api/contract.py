@@ -71,8 +71,18 @@ FILTERED_READS = frozenset({"getCombat", "listEvents", "streamCombat"})
 STORELESS_PATHS = ("/healthz", "/rulesets", "/version")
 
 
+# Every problem carries it: title and detail are in the reader's language (service/api/reader.py).
+CONTENT_LANGUAGE = {
+    "Content-Language": (
+        "The language of title and detail: the request's Accept-Language when the service speaks it "
+        "(en, fr, pt; pt-BR is pt), else the combat's, else en. Answered as en, fr or pt-BR."
+    )
+}
+
+
 def register_problem_responses(spec) -> None:
-    for name, (_, description, headers) in PROBLEMS.items():
+    for name, (_, description, own_headers) in PROBLEMS.items():
+        headers = {**own_headers, **CONTENT_LANGUAGE}
         spec.components.response(
             name,
             {

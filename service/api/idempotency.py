@@ -19,6 +19,7 @@ import time
 from flask import Response, current_app, request
 
 from ..proxied import current_request
+from ..rules.errors import refusal
 from ..store.keys import creation_key, idempotency_key
 from ..usecases.idempotency import (  # noqa: F401  (key_digest, STALE_AFTER_SECONDS: re-exported)
     STALE_AFTER_SECONDS,
@@ -40,8 +41,8 @@ def in_flight() -> Response:
     return problem(
         409,
         "request-in-flight",
-        "Request in flight",
-        f"a request with this {HEADER} is still being processed; retry in a moment",
+        refusal("Request in flight"),
+        refusal("a request with this {header} is still being processed; retry in a moment", header=HEADER),
         headers={"Retry-After": "1"},
     )
 
@@ -50,9 +51,13 @@ def replay_unavailable(why: str) -> Response:
     return problem(
         409,
         "replay-unavailable",
-        "Answer no longer available",
-        f"the first request with this {HEADER} {why}: its answer cannot be shown again; "
-        "read the combat to see where it stands, and use a new key for a new request",
+        refusal("Answer no longer available"),
+        refusal(
+            "the first request with this {header} {why}: its answer cannot be shown again; "
+            "read the combat to see where it stands, and use a new key for a new request",
+            header=HEADER,
+            why=why,
+        ),
     )
 
 
@@ -65,8 +70,10 @@ def refused(error: RequestInFlight | KeyReused | ReplayUnavailable) -> Response:
     return problem(
         422,
         "idempotency-key-reused",
-        "Idempotency-Key reused",
-        f"this {HEADER} was already used for a different request; use a new key for a new request",
+        refusal("Idempotency-Key reused"),
+        refusal(
+            "this {header} was already used for a different request; use a new key for a new request", header=HEADER
+        ),
     )
 
 
@@ -109,7 +116,12 @@ class Idempotency:
             return problem(
                 400,
                 "invalid-request",
-                "Invalid Idempotency-Key",
-                f"{HEADER} must be {MIN_LENGTH} to {MAX_LENGTH} printable characters; a UUID is a good choice",
+                refusal("Invalid Idempotency-Key"),
+                refusal(
+                    "{header} must be {least} to {most} printable characters; a UUID is a good choice",
+                    header=HEADER,
+                    least=MIN_LENGTH,
+                    most=MAX_LENGTH,
+                ),
             )
         return None

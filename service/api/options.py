@@ -17,9 +17,11 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
+from ..rules.errors import refusal
 from ..usecases import reads
 from .access import bearer_token
 from .problems import problem
+from .reader import reader
 from .requests import store
 
 blp = Blueprint(
@@ -66,12 +68,13 @@ class CombatOptions(MethodView):
         try:
             options = reads.legal_actions(store(), combat_id, bearer_token(), query["actor"])
         except reads.UnknownActor as unknown:
-            detail = str(unknown)
+            said_to = reader()
             return problem(
                 422,
                 "invalid-request",
-                "Invalid request",
-                f"/actor: {detail}",
-                errors=[{"pointer": "/actor", "detail": detail}],
+                refusal("Invalid request"),
+                f"/actor: {said_to.say(unknown.detail)}",
+                errors=[{"pointer": "/actor", "detail": unknown.detail}],
+                said_to=said_to,
             )
         return {"actor": options.actor, "version": options.version, "actions": options.actions}

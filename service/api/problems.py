@@ -125,6 +125,7 @@ def problem(
     }
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
     response.headers["Content-Language"] = said_to.content_language
+    response.vary.add("Accept-Language")  # the same problem reads otherwise for another reader
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response

@@ -7,6 +7,7 @@ from marshmallow import ValidationError
 
 from ..adapters.sealing import Sealing
 from ..proxied import current_request
+from ..rules.errors import refusal
 from ..store import CombatStore
 from .bodies import UnusableJson, parsed_body, unusable
 
@@ -32,13 +33,13 @@ def json_body() -> dict:
     data = current_request().get_data(cache=True)
     if not data:
         # A body that is there was checked before the view (bodies.check_body); a missing one is no JSON either.
-        abort(unusable("the body is empty: send a JSON object"))
+        abort(unusable(refusal("the body is empty: send a JSON object")))
     try:
         body = parsed_body(data)
     except UnusableJson as error:
-        abort(unusable(str(error)))
+        abort(unusable(error.args[0]))
     if not isinstance(body, dict):
-        raise ValidationError({"_schema": ["the request body must be a JSON object"]})
+        raise ValidationError({"_schema": [refusal("the request body must be a JSON object")]})
     return body
 
 

@@ -320,12 +320,24 @@ class Problem(Described):
     type = fields.String(
         required=True, metadata={"description": "URI of the kind of problem; GET it for its description."}
     )
-    title = fields.String(required=True)
+    title = fields.String(
+        required=True,
+        metadata={"description": "A summary of the kind of problem, in the language Content-Language names."},
+    )
     status = fields.Integer(required=True)
-    detail = fields.String(required=True)
+    detail = fields.String(
+        required=True,
+        metadata={
+            "description": "This occurrence in a sentence to show, in the language Content-Language names "
+            "(Accept-Language, else the combat's); decide on type, never on these words."
+        },
+    )
     errors = fields.List(
         fields.Dict(),
-        metadata={"description": "One {pointer, detail} per bad field; pointer is a JSON Pointer into the body."},
+        metadata={
+            "description": "One {pointer, detail} per bad field; pointer is a JSON Pointer into the body, "
+            "detail a sentence in the language of detail."
+        },
     )
 
 

@@ -11,6 +11,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from ..jobs.queue import QueueRunner
 from ..jobs.threads import ThreadRunner
+from ..rules.errors import refusal
 from ..rules.schemas import StrictInt
 from ..simulation import MAX_FIGHTS, STYLES, TARGETS, Tactic
 from ..store.cluster import is_cluster_url
@@ -63,7 +64,8 @@ class SimulationRequest(Schema):
     def _inline_is_short(self, data, **kwargs):
         if data.get("background") is False and data["fights"] > INLINE_MAX_FIGHTS:
             raise ValidationError(
-                f"at most {INLINE_MAX_FIGHTS} fights inline; send background: true for more", "fights"
+                refusal("at most {limit} fights inline; send background: true for more", limit=INLINE_MAX_FIGHTS),
+                "fights",
             )
 
 
@@ -139,9 +141,14 @@ class Simulations(MethodView):
             return problem(
                 503,
                 "simulation-queue-full",
-                "Simulation queue full",
-                f"the simulation queue holds {full.queued} chunks of every client's jobs and takes at most "
-                f"{full.limit} (SIMULATION_QUEUE_MAX_CHUNKS); this job adds {full.more}; retry after Retry-After",
+                refusal("Simulation queue full"),
+                refusal(
+                    "the simulation queue holds {queued} chunks of every client's jobs and takes at most "
+                    "{limit} (SIMULATION_QUEUE_MAX_CHUNKS); this job adds {more}; retry after Retry-After",
+                    queued=full.queued,
+                    limit=full.limit,
+                    more=full.more,
+                ),
                 headers={"Retry-After": str(current_app.extensions["melee.settings"].retry_after_seconds)},
                 queued=full.queued,
                 limit=full.limit,
@@ -150,8 +157,8 @@ class Simulations(MethodView):
             return problem(
                 503,
                 "simulation-busy",
-                "Simulation worker busy",
-                "this process already runs a simulation job; retry later",
+                refusal("Simulation worker busy"),
+                refusal("this process already runs a simulation job; retry later"),
                 headers={"Retry-After": str(current_app.extensions["melee.settings"].retry_after_seconds)},
             )
         if isinstance(outcome, simulations.Ran):
@@ -172,5 +179,8 @@ class Simulation(MethodView):
             return _job_body(simulations.read_job(store().simulation_jobs(), job_id))
         except simulations.JobNotFound:
             return problem(
-                404, "not-found", "Simulation not found", f"no simulation job {job_id}: it never existed or expired"
+                404,
+                "not-found",
+                refusal("Simulation not found"),
+                refusal("no simulation job {job_id}: it never existed or expired", job_id=job_id),
             )

@@ -36,6 +36,7 @@ from .. import codec
 from ..adapters.fanout import GONE, LEFT, STOP, TICK, TICK_SECONDS, UNAVAILABLE, Batch, Hub, Subscription
 from ..observability import shutdown
 from ..observability.metrics import ACTIVE_STREAMS
+from ..rules.errors import refusal
 from ..store.stream import MAX_ENTRIES_PER_READ
 from ..usecases.port_errors import CombatNotFound, StoreUnavailable
 from ..usecases.stream import EventStreams, Revoked, catch_up, entry_tag, rewritten, still_opens
@@ -170,9 +171,14 @@ class Stream(MethodView):
             return problem(
                 422,
                 "invalid-request",
-                "Invalid request",
-                f"Last-Event-ID must be an event id or a seq (a whole number from 0 to {MAX_SEQ})",
-                errors=[{"pointer": "/Last-Event-ID", "detail": f"must be a whole number from 0 to {MAX_SEQ}"}],
+                refusal("Invalid request"),
+                refusal("Last-Event-ID must be an event id or a seq (a whole number from 0 to {limit})", limit=MAX_SEQ),
+                errors=[
+                    {
+                        "pointer": "/Last-Event-ID",
+                        "detail": refusal("must be a whole number from 0 to {limit}", limit=MAX_SEQ),
+                    }
+                ],
             )
         after, tag = resumed
         if rewritten(store(), combat_id, state["version"], after, tag):
@@ -229,16 +235,19 @@ def _refusal(bound: str) -> Response:
         return problem(
             503,
             "too-many-streams",
-            "Too many streams",
-            "this server holds as many event streams as it may; retry later or long-poll GET /events?wait=",
+            refusal("Too many streams"),
+            refusal("this server holds as many event streams as it may; retry later or long-poll GET /events?wait="),
             headers=retry_after,
         )
-    holder = "this token" if bound == "token" else "this address"
+    if bound == "token":
+        detail = refusal("this token already holds as many event streams on this server as it may; close one first")
+    else:
+        detail = refusal("this address already holds as many event streams on this server as it may; close one first")
     return problem(
         429,
         "too-many-streams-per-client",
-        "Too many streams for one client",
-        f"{holder} already holds as many event streams on this server as it may; close one first",
+        refusal("Too many streams for one client"),
+        detail,
         headers=retry_after,
     )
 

@@ -11,9 +11,11 @@
 
 from __future__ import annotations
 
+import re
 import string
 import subprocess
 import sys
+from io import BytesIO
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -77,14 +79,27 @@ def update(chosen: tuple[str | None, ...] | None = None) -> None:
         folder = locales(ruleset_id)
         folder.mkdir(exist_ok=True)
         pot = template(ruleset_id)
-        with open(folder / "melee.pot", "wb") as handle:
-            write_po(handle, pot, sort_output=True, no_location=True, width=0)
+        written = BytesIO()
+        write_po(written, pot, sort_output=True, no_location=True, width=0)
+        _write_if_changed(folder / "melee.pot", written.getvalue())
         for lang in TRANSLATED:
             po = catalog(lang, ruleset_id)
             po.update(pot, no_fuzzy_matching=True)
-            with open(folder / f"{lang}.po", "wb") as handle:
-                write_po(handle, po, sort_output=True, no_location=True, ignore_obsolete=True, width=0)
+            written = BytesIO()
+            write_po(written, po, sort_output=True, no_location=True, ignore_obsolete=True, width=0)
+            _write_if_changed(folder / f"{lang}.po", written.getvalue())
     catalog.cache_clear()
+
+
+_CREATED = re.compile(rb'^"POT-Creation-Date: .*$', re.MULTILINE)
+
+
+def _write_if_changed(path: Path, content: bytes) -> None:
+    """Write a catalogue unless only its POT-Creation-Date would change: an update that changes
+    nothing leaves every file as it was (no churn for parallel branches to merge)."""
+    if path.exists() and _CREATED.sub(b"", path.read_bytes()) == _CREATED.sub(b"", content):
+        return
+    path.write_bytes(content)
 
 
 def _chosen(names: list[str]) -> tuple[str | None, ...] | None:

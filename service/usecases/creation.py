@@ -19,15 +19,18 @@ from typing import Any
 
 from ..rules.dice import KEY_BYTES
 from ..rules.engine import create_combat
+from ..rules.errors import RulesError, refusal
+from ..rules.registry import RULESETS
+from ..rules.schemas import LANGUAGES
 from ..rules.viewer import GM_VIEWER
 from .access import mint_creation_tokens
 from .actions import stamp_expiry
-from .idempotency import CombatCreated, KeyFence, ReplayUnavailable, RequestInFlight
+from .idempotency import OLDER_FORMAT, CombatCreated, KeyFence, ReplayUnavailable, RequestInFlight
 from .port_errors import ReservationLost
 from .ports import Combats, CreationStore, Sealer
 from .views import combat_view
 
-SECRET_CHANGED = "created a combat under a server secret that has changed since"
+SECRET_CHANGED = refusal("created a combat under a server secret that has changed since")
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,7 @@ def create(
     found = fence.reserve(combats, int(time.time()))
     if found is not None:
         if not isinstance(found, CombatCreated):
-            raise ReplayUnavailable("was answered before this version of the service")
+            raise ReplayUnavailable(OLDER_FORMAT)
         return _replayed(combats, sealer, fence.key, found)
     try:
         created = _new(combats, body, combat_id, entropy)
@@ -83,7 +86,14 @@ def create(
 
 
 def _new(combats: Combats, body: dict[str, Any], combat_id: str, entropy: bytes) -> Created:
-    state, entry = create_combat(body, combat_id=combat_id, entropy=entropy)
+    try:
+        state, entry = create_combat(body, combat_id=combat_id, entropy=entropy)
+    except RulesError as error:
+        # Said in the language the body asks the combat to be in (when it names one the service speaks).
+        ruleset, lang = body.get("ruleset"), body.get("lang")
+        if isinstance(ruleset, str) and ruleset in RULESETS:
+            error.in_combat(ruleset, lang if lang in LANGUAGES else None)
+        raise
     stamp_expiry(state, combats.ttl_seconds)
     tokens, grants = mint_creation_tokens([c["id"] for c in state["combatants"]])
     combats.create(state, dict(entry), grants)

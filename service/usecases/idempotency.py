@@ -34,6 +34,7 @@ import json
 import secrets
 from dataclasses import dataclass
 
+from ..rules.errors import refusal
 from .port_errors import StoreUnavailable
 from .ports import IdempotencyRecords, KeyedWrite
 
@@ -127,7 +128,7 @@ class ReplayUnavailable(Exception):
         self.why = why
 
 
-OLDER_FORMAT = "was answered before this version of the service"
+OLDER_FORMAT = refusal("was answered before this version of the service")
 
 
 @dataclass(frozen=True)

@@ -70,7 +70,8 @@ class UnknownActor(Exception):
     """The options of a combatant the combat does not have (422, on ``actor``)."""
 
     def __init__(self, actor: str):
-        super().__init__(refusal("there is no combatant '{combatant_id}' in this combat", combatant_id=actor))
+        self.detail = refusal("there is no combatant '{combatant_id}' in this combat", combatant_id=actor)
+        super().__init__(self.detail)
         self.actor = actor
 
 

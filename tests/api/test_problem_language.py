@@ -141,3 +141,24 @@ def test_a_token_refusal_reads_in_the_combat_language(client):
     assert problem["errors"] == [
         {"pointer": "/actor", "detail": "ce jeton n'agit que pour « kael », pas pour « goule »"}
     ]
+
+
+def test_an_unusable_body_reads_in_the_reader_language(client):
+    deep = "[" * 40 + "]" * 40
+    response = client.post("/combats", data=deep, headers={"Content-Type": "application/json", "Accept-Language": "fr"})
+    assert response.status_code == 400 and response.headers["Content-Language"] == "fr"
+    problem = response.get_json()
+    assert problem["type"] == "/problems/invalid-json"
+    assert problem["title"] == "Corps JSON inutilisable"
+    assert problem["detail"] == "le corps imbrique plus de 32 niveaux d'objets et de tableaux"
+
+
+def test_a_refused_creation_reads_in_the_language_the_body_asks_for(client):
+    body = example(client, "dark-earth")["combat"]
+    kael = {**body["combatants"][0]}
+    kael["weapons"] = kael["weapons"] * 2  # the same weapon id twice
+    response = client.post("/combats", json={**body, "lang": "pt", "combatants": [kael, *body["combatants"][1:]]})
+    assert response.status_code == 422 and response.headers["Content-Language"] == "pt-BR"
+    problem = response.get_json()
+    assert problem["title"] == "Requisição inválida"
+    assert {"pointer": "/combatants/0/weapons", "detail": "os ids das armas devem ser únicos"} in problem["errors"]

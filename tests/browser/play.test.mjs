@@ -132,7 +132,7 @@ try {
   assert.deepEqual(rolls, [[6, "gm"], [6, "gm"]]);
 
   // The player must answer; a die that does not fit is refused with a
-  // Portuguese lead sentence above the server's (English) detail, and nothing changes.
+  // Portuguese lead sentence above the server's detail (in the browser's Accept-Language), and nothing changes.
   const defend = "#form-capanga-defend";
   await player.page.waitForSelector(defend, { timeout: TIMEOUT });
   await assertReadable(player.page);

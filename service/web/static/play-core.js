@@ -95,10 +95,11 @@ export function pickLanguage() {
 // ---- the API -----------------------------------------------------------
 
 export class ApiError extends Error {
-  constructor(status, detail, problem = {}) {
+  constructor(status, detail, problem = {}, lang = "en") {
     super(detail);
     this.status = status;
     this.detail = detail;
+    this.lang = lang; // the problem's Content-Language: its title and detail are in it
     this.type = problem.type || "";
     this.errors = Array.isArray(problem.errors) ? problem.errors : [];
   }
@@ -115,7 +116,10 @@ export async function api(method, path, body, headers = {}) {
     throw new ApiError(0, String(error.message || error));
   }
   const data = response.status === 204 ? null : await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data?.detail || data?.title || `HTTP ${response.status}`, data || {});
+  if (!response.ok) {
+    const lang = response.headers.get("Content-Language") || "en";
+    throw new ApiError(response.status, data?.detail || data?.title || `HTTP ${response.status}`, data || {}, lang);
+  }
   return data;
 }
 
@@ -124,7 +128,8 @@ export function pageError(text) {
   return Object.assign(new ApiError(422, text), { local: true });
 }
 
-// A translated lead sentence, then the server's own detail (which may stay English).
+// A translated lead sentence, then the server's own detail (in the language the server
+// answered in: the browser's Accept-Language, else the combat's; Content-Language says which).
 export function showError(error) {
   const box = $("error");
   if (!error) { box.replaceChildren(); box.hidden = true; return; }
@@ -132,7 +137,7 @@ export function showError(error) {
   const lead = status === 0 ? t("errors.network") : (known(`errors.${status}`) ?? t("errors.lead"));
   const strong = Object.assign(document.createElement("strong"), { textContent: lead });
   // The fields refused, each named and said in the reader's words; the server's
-  // own sentence (English) only when nothing else says what went wrong.
+  // own sentence only when nothing else says what went wrong.
   const errors = error.errors || [];
   const said = errors.map((e) => {
     const where = pointerWords(e.pointer);
@@ -140,11 +145,11 @@ export function showError(error) {
   });
   const parts = [strong];
   if (said.length) parts.push(" ", Object.assign(document.createElement("span"), { textContent: said.join(" "), className: "detail" }));
-  // The rules' own reasons (English) are kept where no words of the page's say them.
+  // The rules' own reasons are kept where no words of the page's say them.
   if (error.local) {
     parts.push(" ", Object.assign(document.createElement("span"), { textContent: error.detail, className: "detail" }));
   } else if (!said.length || errors.some((e) => problemWords(e.detail || e.message) === null)) {
-    parts.push(" ", Object.assign(document.createElement("span"), { textContent: error.detail || error.message || "", lang: "en", className: "detail server-detail" }));
+    parts.push(" ", Object.assign(document.createElement("span"), { textContent: error.detail || error.message || "", lang: error.lang || "en", className: "detail server-detail" }));
   }
   box.replaceChildren(...parts);
   box.hidden = false;

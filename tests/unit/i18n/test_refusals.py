@@ -5,8 +5,12 @@ Each ``refusal("...")`` template is extracted into its owner's catalogues
 and this suite fails on it for every owner that has converted its refusals.
 """
 
+import re
+from pathlib import Path
+
 import pytest
 
+import service as service_package
 from service.i18n import REFUSAL, TRANSLATED, catalog, owners, refusal_context, refusal_templates, say
 from service.i18n import __main__ as i18n_cli
 from service.rules.errors import InvalidAction, refusal
@@ -56,3 +60,25 @@ def test_a_refusal_keeps_its_english_and_says_itself_again():
 def test_a_refusal_context_names_its_owner():
     assert refusal_context(None) == f"common|{REFUSAL}"
     assert refusal_context("dark-earth") == "dark-earth|refusal"
+
+
+def test_an_update_that_changes_only_the_date_leaves_the_catalogue_alone(tmp_path):
+    path = tmp_path / "fr.po"
+    path.write_bytes(b'"POT-Creation-Date: 2026-01-01 00:00+0000\\n"\nmsgid "x"\n')
+    i18n_cli._write_if_changed(path, b'"POT-Creation-Date: 2026-12-04 05:00+0000\\n"\nmsgid "x"\n')
+    assert b"2026-01-01" in path.read_bytes()
+    i18n_cli._write_if_changed(path, b'"POT-Creation-Date: 2026-12-04 05:00+0000\\n"\nmsgid "y"\n')
+    assert path.read_bytes() == b'"POT-Creation-Date: 2026-12-04 05:00+0000\\n"\nmsgid "y"\n'
+
+
+def test_no_refusal_template_is_an_f_string():
+    """Babel's extractor skips an f-string (it cannot be translated as written): the template must be
+    a plain literal, its values params (``refusal("{actor} is down", actor=name)``)."""
+    service = Path(service_package.__file__).parent
+    found = [
+        f"{path.relative_to(service.parent)}:{text[: match.start()].count(chr(10)) + 1}"
+        for path in sorted(service.rglob("*.py"))
+        for text in [path.read_text()]
+        for match in re.finditer(r"\brefusal\(\s*[rbRB]?[fF]['\"]", text)
+    ]
+    assert found == []

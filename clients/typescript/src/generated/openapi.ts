@@ -6451,12 +6451,14 @@ export interface components {
             [key: string]: unknown;
         };
         Problem: {
+            /** @description This occurrence in a sentence to show, in the language Content-Language names (Accept-Language, else the combat's); decide on type, never on these words. */
             detail: string;
-            /** @description One {pointer, detail} per bad field; pointer is a JSON Pointer into the body. */
+            /** @description One {pointer, detail} per bad field; pointer is a JSON Pointer into the body, detail a sentence in the language of detail. */
             errors?: {
                 [key: string]: unknown;
             }[];
             status: number;
+            /** @description A summary of the kind of problem, in the language Content-Language names. */
             title: string;
             /** @description URI of the kind of problem; GET it for its description. */
             type: string;
@@ -9672,6 +9674,8 @@ export interface components {
         /** @description The body is not valid JSON. */
         BadRequest: {
             headers: {
+                /** @description The language of title and detail: the request's Accept-Language when the service speaks it (en, fr, pt; pt-BR is pt), else the combat's, else en. Answered as en, fr or pt-BR. */
+                "Content-Language"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -9681,6 +9685,8 @@ export interface components {
         /** @description The rules refuse the action now, or the combat kept changing, or the same Idempotency-Key is in flight. */
         Conflict: {
             headers: {
+                /** @description The language of title and detail: the request's Accept-Language when the service speaks it (en, fr, pt; pt-BR is pt), else the combat's, else en. Answered as en, fr or pt-BR. */
+                "Content-Language"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -9699,6 +9705,8 @@ export interface components {
         /** @description The token may not do this (another combatant's action, a game-master action...). */
         Forbidden: {
             headers: {
+                /** @description The language of title and detail: the request's Accept-Language when the service speaks it (en, fr, pt; pt-BR is pt), else the combat's, else en. Answered as en, fr or pt-BR. */
+                "Content-Language"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -9708,6 +9716,8 @@ export interface components {
         /** @description Nothing by that id: it never existed, was deleted, or expired. */
         NotFound: {
             headers: {
+                /** @description The language of title and detail: the request's Accept-Language when the service speaks it (en, fr, pt; pt-BR is pt), else the combat's, else en. Answered as en, fr or pt-BR. */
+                "Content-Language"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -9717,6 +9727,8 @@ export interface components {
         /** @description If-Match names another version; ETag carries the current one. */
         PreconditionFailed: {
             headers: {
+                /** @description The language of title and detail: the request's Accept-Language when the service speaks it (en, fr, pt; pt-BR is pt), else the combat's, else en. Answered as en, fr or pt-BR. */
+                "Content-Language"?: string;
                 /** @description The combat's current version. */
                 ETag?: string;
                 [name: string]: unknown;
@@ -9728,6 +9740,8 @@ export interface components {
         /** @description The combat store does not answer; nothing was changed. */
         ServiceUnavailable: {
             headers: {
+                /** @description The language of title and detail: the request's Accept-Language when the service speaks it (en, fr, pt; pt-BR is pt), else the combat's, else en. Answered as en, fr or pt-BR. */
+                "Content-Language"?: string;
                 /** @description Seconds to wait. */
                 "Retry-After"?: string;
                 [name: string]: unknown;
@@ -9739,6 +9753,8 @@ export interface components {
         /** @description The deployment's rate limit is reached. */
         TooManyRequests: {
             headers: {
+                /** @description The language of title and detail: the request's Accept-Language when the service speaks it (en, fr, pt; pt-BR is pt), else the combat's, else en. Answered as en, fr or pt-BR. */
+                "Content-Language"?: string;
                 /** @description Seconds to wait. */
                 "Retry-After"?: string;
                 [name: string]: unknown;
@@ -9759,6 +9775,8 @@ export interface components {
         /** @description No token, or a token this combat does not know. */
         Unauthorized: {
             headers: {
+                /** @description The language of title and detail: the request's Accept-Language when the service speaks it (en, fr, pt; pt-BR is pt), else the combat's, else en. Answered as en, fr or pt-BR. */
+                "Content-Language"?: string;
                 /** @description Bearer */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
@@ -9770,6 +9788,8 @@ export interface components {
         /** @description A field is invalid: `errors` has a JSON Pointer and a reason for each. */
         UnprocessableContent: {
             headers: {
+                /** @description The language of title and detail: the request's Accept-Language when the service speaks it (en, fr, pt; pt-BR is pt), else the combat's, else en. Answered as en, fr or pt-BR. */
+                "Content-Language"?: string;
                 [name: string]: unknown;
             };
             content: {
