@@ -129,17 +129,22 @@ AS_SENT = {("surprise_ignored", "combatant")}
 FREE_TEXT = {"side", "reason", "weapon_name", "skill", "name", "item_name", "tag", "description", "expression"}
 
 
+def without_names(text: str, params: dict, names: dict[str, str]) -> str:
+    """``text`` with the names and the users' own words out ("Nom", "Texte"): what is left is the sentence's."""
+    for name in sorted(set(names.values()), key=len, reverse=True):
+        text = text.replace(name, "Nom")
+    for key in FREE_TEXT:
+        if isinstance(params.get(key), str) and params[key]:
+            text = text.replace(params[key], "Texte")
+    return text
+
+
 def faults(
     text: str, lang: str, code: str, params: dict, names: dict[str, str], labels: dict[str, dict[str, str]]
 ) -> list[str]:
     """What is wrong with ``text``; ``labels`` (param -> id -> words in ``lang``): the ids that have words."""
     found = []
-    readable = text
-    for name in sorted(set(names.values()), key=len, reverse=True):
-        readable = readable.replace(name, "Nom")
-    for key in FREE_TEXT:
-        if isinstance(params.get(key), str) and params[key]:
-            readable = readable.replace(params[key], "Texte")
+    readable = without_names(text, params, names)
     for what, pattern in (
         ("Python value", PYTHON),
         ("snake_case id", SNAKE),

@@ -62,10 +62,12 @@ def example_fight(ruleset_id: str) -> Fight:
     return Fight(ruleset_id, "example", _names(state), entries)
 
 
-def simulated_fight(ruleset_id: str, seed: int, tactic: Tactic = Tactic()) -> Fight:
-    """The example's combatants fighting to the end on the server's dice, seeded."""
+def simulated_fight(
+    ruleset_id: str, seed: int, tactic: Tactic = Tactic(), options: dict[str, Any] | None = None
+) -> Fight:
+    """The example's combatants fighting to the end on the server's dice, seeded; ``options`` over the example's."""
     combat = {**RULESETS[ruleset_id].example()["combat"], "seed": seed, "dice": []}
-    combat["options"] = {**combat.get("options", {}), "auto_end": True}
+    combat["options"] = {**combat.get("options", {}), **(options or {}), "auto_end": True}
     state, entry = create_combat(combat, combat_id="narration", seed=seed)
     entries = [entry["events"]]
     tactics = RULESET_TACTICS[ruleset_id]

@@ -264,7 +264,17 @@ def test_the_refusal_after_couvert_names_the_rule(client):
         act(client, location, action)
     response = client.post(f"{location}/actions", json={"type": "threaten", "actor": "ana", "target": "cid"})
     assert response.status_code == 409
-    assert response.get_json()["detail"].startswith("Ana took cover (Couvert) this round: no action nor movement")
+    # Said in the combat's language (French here): the problem details follow it (issue 38).
+    assert response.get_json()["detail"] == (
+        "Ana s'abrite (Couvert) ce tour : ni action ni déplacement avant le prochain tour, "
+        "seulement laisser passer l'échange (pass) ou choisir qui affronter"
+    )
+    english = client.post(
+        f"{location}/actions",
+        json={"type": "threaten", "actor": "ana", "target": "cid"},
+        headers={"Accept-Language": "en"},
+    )
+    assert english.get_json()["detail"].startswith("Ana took cover (Couvert) this round: no action nor movement")
 
 
 def _play_to_the_end(client, location, combat, actions=None):

@@ -28,7 +28,7 @@ def land_blow(
         bouffons.strike(res, attacker, target, weapon, deg, strength)
         return
     protection = _protection(res, target)
-    resistance = roll_pool(res, target["sheet"]["attributes"]["RES"], f"resistance {target['id']}", target)
+    resistance = roll_pool(res, {"RES": target["sheet"]["attributes"]["RES"]}, f"resistance {target['id']}", target)
     res.emit("resistance_rolled", combatant=target["id"], **resistance.as_params())
     note_fumble(res, target["id"], "RES", resistance)
     score = deg + weapon["damage"] + strength - protection - resistance.successes
@@ -56,7 +56,7 @@ def _protection(res: Res, target: DarkEarthCombatant) -> int:
     if armour["coverage"] == "complete":
         found: int = armour["prot"]
         return found
-    pool = roll_pool(res, armour["prot"], f"armour {target['id']}", target)
+    pool = roll_pool(res, {"PROT": armour["prot"]}, f"armour {target['id']}", target)
     res.emit("armour_rolled", combatant=target["id"], **pool.as_params())
     note_fumble(res, target["id"], "PROT", pool)
     return pool.successes

@@ -19,31 +19,41 @@ ENGLISH: dict[str, Any] = {
     "shooting_order": "Shooters act first, by AGI: {order}.",
     "attack_lost": "{attacker} is out of the fight and does not strike {target}.",
     "attack_cancelled": "{target} is already out of the fight: {attacker}'s attack is lost.",
-    "choc_spent": (
-        "{combatant} rolls {malus:# die|# dice} fewer for this "
-        "action: the larger of their CHOC ({choc}) and their pain."
+    # The dice it takes off are shown among the terms of the pool it weighs on (attack_rolled, shot_rolled).
+    "choc_spent": "{combatant}'s CHOC ({choc}) weighs on this action, then clears.",
+    "choc_spent.pain_larger": (
+        "{combatant}'s CHOC ({choc}) clears with this action without weighing on it: "
+        "their pain weighs more, and the two do not add up."
     ),
+    # {terms}: what made a pool, when more than its base did ("ATT 5 - CHOC 2 - GM 1"); {pool}: the dice rolled.
     "evasion_rolled": (
-        "{combatant} evades (AGI + Esquive, {pool:# die|# dice}): {dice} → {successes:# success|# successes}."
+        "{combatant} evades ({pool:# die|# dice}[terms?: {terms}]): {dice} → {successes:# success|# successes}."
     ),
-    "evasion_rolled.no_dice": "{combatant} has no dice left to evade with: no success.",
+    "evasion_rolled.no_dice": "{combatant} has no dice left to evade with[terms? ({terms})]: no success.",
     "evasion_reused": "{combatant}'s evasion still counts: {successes:# success|# successes}.",
-    "shot_rolled.no_dice": "{attacker} has no dice left to shoot at {target} with: no success.",
+    "shot_rolled.no_dice": (
+        "{attacker} has no dice left to shoot at {target} with[terms? ({terms})]: no success against DIFF {difficulty}."
+    ),
     "shot_rolled": (
-        "{attacker} shoots at {target} ({pool:# die|# dice}): {dice} → "
+        "{attacker} shoots at {target} ({pool:# die|# dice}[terms?: {terms}]): {dice} → "
         "{successes:# success|# successes} against DIFF {difficulty}."
     ),
     "shot_missed": "{attacker}'s shot misses {target}.",
     "shot_hit": "{attacker}'s shot hits {target}: DEG {deg}.",
     "weapon_unloaded": "{combatant}'s {weapon} is now unloaded.",
     "weapon_reloaded": "{combatant} reloads the {weapon}.",
-    "attack_rolled.no_dice": "{attacker} has no dice left to attack {target} with: no success.",
-    "attack_rolled": (
-        "{attacker} attacks {target} ({pool:# die|# dice}[riposte_bonus?, riposte "
-        "bonus {riposte_bonus}]): {dice} → {total:# success|# successes}."
+    "attack_rolled.no_dice": (
+        "{attacker} has no dice left to attack {target} with[terms? ({terms})]: "
+        "[!bonus_successes?no success][bonus_successes?only the riposte bonus, {total:# success|# successes}]."
     ),
-    "defense_rolled": "{defender} defends ({pool:# die|# dice}): {dice} → {successes:# success|# successes}.",
-    "defense_rolled.no_dice": "{defender} has no dice left to defend with: no success.",
+    "attack_rolled": (
+        "{attacker} attacks {target} ({pool:# die|# dice}[terms?: {terms}]): {dice} → "
+        "{successes:# success|# successes}[bonus_successes?, + riposte bonus {bonus_successes} = {total}]."
+    ),
+    "defense_rolled": (
+        "{defender} defends ({pool:# die|# dice}[terms?: {terms}]): {dice} → {successes:# success|# successes}."
+    ),
+    "defense_rolled.no_dice": "{defender} has no dice left to defend with[terms? ({terms})]: no success.",
     "defense_reused": "{defender}'s defense still counts: {successes:# success|# successes}.",
     "attack_hit": "{attacker} hits {target}: DEG {deg}.",
     "attack_failed": "{attacker} fails against {target}[!riposte_bonus? (a tie)].",
@@ -52,9 +62,13 @@ ENGLISH: dict[str, Any] = {
         "strike back this round with a riposte bonus of {riposte_bonus}]"
         "[!riposte_bonus? (a tie: no riposte bonus)]."
     ),
-    "armour_rolled": "{combatant}'s partial armour: {dice} → {successes:# success|# successes}.",
-    "resistance_rolled.no_dice": "{combatant} has no dice left to resist with (RES): no success.",
-    "resistance_rolled": "{combatant} resists (RES): {dice} → {successes:# success|# successes}.",
+    "armour_rolled": "{combatant}'s partial armour[terms? ({terms})]: {dice} → {successes:# success|# successes}.",
+    "resistance_rolled.no_dice": (
+        "{combatant} has no dice left to resist with ([terms?{terms}][!terms?RES]): no success."
+    ),
+    "resistance_rolled": (
+        "{combatant} resists ([terms?{terms}][!terms?RES]): {dice} → {successes:# success|# successes}."
+    ),
     "blow_scored": (
         "{attacker}'s blow on {target}: DEG {deg} + DOM {weapon_damage} + FOR {strength} "
         "- PROT {protection} - RES {resistance} = {score}."
@@ -77,6 +91,15 @@ ENGLISH: dict[str, Any] = {
     "contact_broken": "{combatant} and {target} are no longer in contact[reason? (reason: {reason})].",
     "wound_worsened": "{target}'s untreated wound worsens by {amount}[reason? ({reason})].",
     "fumbled": "Maladresse! {combatant}'s {roll} roll shows only ones.",
+    # The GM's wound level line (shared value_adjusted) as a sentence about the wound itself (issue 38).
+    "value_adjusted.value=wound_level": (
+        "The game master turns {target}'s {old} into a {new}[reason? (reason: {reason})]."
+    ),
+    "value_adjusted.no_old.value=wound_level": "The game master gives {target} a {new}[reason? (reason: {reason})].",
+    "value_adjusted.no_new.value=wound_level": "The game master heals {target}'s {old}[reason? (reason: {reason})].",
+    "value_adjusted.no_new.no_old.value=wound_level": (
+        "The game master confirms that {target} has no serious wound[reason? (reason: {reason})]."
+    ),
 }
 
 MESSAGES = {"en": ENGLISH}
@@ -97,6 +120,21 @@ LABELS: dict[str, Any] = {
         "incapacitated": "overcome by pain",
         "grave_wound": "seriously wounded",
         "critical_wound": "critically wounded",
+    },
+    # The terms of a pool (pools.roll_pool): the seed's abbreviations stay.
+    "terms": {
+        "ATT": "ATT",
+        "POT": "POT",
+        "DEF": "DEF",
+        "AGI": "AGI",
+        "RES": "RES",
+        "PROT": "PROT",
+        "CHOC": "CHOC",
+        "pain": "pain",
+        "armour": "armour",
+        "riposte": "riposte bonus",
+        "modifier": "modifier",
+        "GM": "GM",
     },
     "value": {
         "pv": "HP",

@@ -118,22 +118,26 @@ class Tour:
                     act(combatant, target, allocation, pools[combatant["id"]])
 
     def _attack_pool(self, combatant: DarkEarthCombatant) -> dict[str, Any]:
-        """The ATT or TIR pool, fixed now: CHOC (or pain) is spent on this roll."""
+        """The ATT or TIR pool's terms, fixed now: CHOC (or pain) is spent on this roll."""
         allocation = self.allocations[combatant["id"]]
-        base = allocation["pot"] if allocation["mode"] == SHOT else cast("Split", allocation["split"])["att"]
+        shot = allocation["mode"] == SHOT
+        base = allocation["pot"] if shot else cast("Split", allocation["split"])["att"]
         bonus = self.bonus.pop((combatant["id"], cast(str, allocation["target"])), 0)
         self.pooled.add(combatant["id"])
         malus = attack_malus(combatant, self.options)
-        if combatant["choc"]:
-            self.res.emit("choc_spent", combatant=combatant["id"], choc=combatant["choc"], malus=malus)
+        choc = combatant["choc"]
+        if choc:
+            self.res.emit("choc_spent", combatant=combatant["id"], choc=choc, malus=malus, pain_larger=malus > choc)
             combatant["choc"] = 0
         bonus_dice = bonus if self.options["riposte_bonus"] == "dice" else 0
-        return {
-            "count": base + allocation["dice_modifier"] + bonus_dice - malus,
-            "bonus": bonus,
-            "bonus_successes": bonus - bonus_dice,
-            "malus": malus,
+        terms = {
+            "POT" if shot else "ATT": base,
+            "modifier": allocation["dice_modifier"],
+            "riposte": bonus_dice,
+            # Pain and CHOC do not add up: the larger is named.
+            "CHOC" if choc >= malus else "pain": -malus,
         }
+        return {"terms": terms, "bonus": bonus, "bonus_successes": bonus - bonus_dice, "malus": malus}
 
     # -- shooting -------------------------------------------------------------------
     def _shoot(
@@ -147,13 +151,12 @@ class Tour:
         evading = targets is not None and targets["evade"]
         base = self._evasion(target) if evading else SHOT_BASE_DIFFICULTY
         difficulty = max(0, base + sum(modifiers.values()))
-        shot = roll_pool(self.res, pool["count"], f"shot {shooter['id']}", shooter)
+        shot = roll_pool(self.res, pool["terms"], f"shot {shooter['id']}", shooter)
         hit = not shot.fumble and shot.successes >= difficulty
         self.res.emit(
             "shot_rolled",
             attacker=shooter["id"],
             target=target["id"],
-            pool=max(0, pool["count"]),
             malus=pool["malus"],
             evaded=evading,
             base=base,
@@ -184,25 +187,30 @@ class Tour:
     def _evasion(self, target: DarkEarthCombatant) -> int:
         """Seed: the DIFF becomes the target's AGI + Esquive roll."""
         sheet = target["sheet"]
-        armour = sheet["armour"]["agi_malus"] if sheet["armour"] else 0
-        count = (
-            sheet["attributes"]["AGI"]
-            + sheet["skills"].get(sheet["dodge_skill"], 0)
-            - armour
-            - pain_dice(target, self.options)
-        )
-        return self._roll_once(self.evasion, target, count, "evasion", "AGI", "combatant")
+        terms = {
+            "AGI": sheet["attributes"]["AGI"],
+            sheet["dodge_skill"]: sheet["skills"].get(sheet["dodge_skill"], 0),  # the sheet's name (Esquive)
+            "armour": -(sheet["armour"]["agi_malus"] if sheet["armour"] else 0),
+            "pain": -pain_dice(target, self.options),
+        }
+        return self._roll_once(self.evasion, target, terms, "evasion", "AGI", "combatant")
 
     def _roll_once(
-        self, rolled: dict[str, Any], combatant: DarkEarthCombatant, count: int, kind: str, roll: str, role: str
+        self,
+        rolled: dict[str, Any],
+        combatant: DarkEarthCombatant,
+        terms: dict[str, int],
+        kind: str,
+        roll: str,
+        role: str,
     ) -> int:
         """A defensive pool, rolled at its first use in the tour and reused (option same_roll)."""
         if combatant["id"] in rolled and self.options["several_attackers_defense"] == "same_roll":
             self.res.emit(f"{kind}_reused", **{role: combatant["id"]}, successes=rolled[combatant["id"]])
             found: int = rolled[combatant["id"]]
             return found
-        pool = roll_pool(self.res, count, f"{kind} {combatant['id']}", combatant)
-        self.res.emit(f"{kind}_rolled", **{role: combatant["id"]}, pool=max(0, count), **pool.as_params())
+        pool = roll_pool(self.res, terms, f"{kind} {combatant['id']}", combatant)
+        self.res.emit(f"{kind}_rolled", **{role: combatant["id"]}, **pool.as_params())
         note_fumble(self.res, combatant["id"], roll, pool)
         rolled[combatant["id"]] = pool.successes
         return pool.successes
@@ -217,15 +225,15 @@ class Tour:
         self, attacker: DarkEarthCombatant, defender: DarkEarthCombatant, allocation: Allocation, pool: dict[str, Any]
     ) -> None:
         weapon = weapon_of(attacker, allocation["weapon"])
-        attack = roll_pool(self.res, pool["count"], f"attack {attacker['id']}", attacker)
+        attack = roll_pool(self.res, pool["terms"], f"attack {attacker['id']}", attacker)
         successes = attack.successes + pool["bonus_successes"]
         self.res.emit(
             "attack_rolled",
             attacker=attacker["id"],
             target=defender["id"],
-            pool=max(0, pool["count"]),
             malus=pool["malus"],
             riposte_bonus=pool["bonus"],
+            bonus_successes=pool["bonus_successes"],
             total=successes,
             **attack.as_params(),
         )
@@ -258,8 +266,8 @@ class Tour:
         )
 
     def _defense(self, defender: DarkEarthCombatant) -> int:
-        count = effective_def(self.allocations.get(defender["id"])) - pain_dice(defender, self.options)
-        return self._roll_once(self.defense, defender, count, "defense", "DEF", "defender")
+        terms = {"DEF": effective_def(self.allocations.get(defender["id"])), "pain": -pain_dice(defender, self.options)}
+        return self._roll_once(self.defense, defender, terms, "defense", "DEF", "defender")
 
     # -- end of the tour ------------------------------------------------------------
     def _close(self) -> None:

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from ..errors import InvalidAction
+from ..errors import InvalidAction, refusal
 from ..ruleset import GM, Choice, Ruleset
 from ..state import Action, Awaiting
 from . import actions, duels, legal
@@ -75,7 +75,11 @@ class Duel2d6(Ruleset[DuelCombat, DuelCombatant]):
 
     def check_value(self, combatant: DuelCombatant, path: str, value: Any, field: str) -> None:
         if path == "wound" and value not in WOUNDS:
-            raise InvalidAction(f"wound levels are: {', '.join(WOUNDS)}", field=field)
+            raise InvalidAction(refusal("wound levels are: {levels}", levels=", ".join(WOUNDS)), field=field)
+        if path == "last_dive_round" and value is not None and (type(value) is not int or value < 1):
+            raise InvalidAction(
+                refusal("the round of the last Plongeon is a round number (1 or more), or null"), field=field
+            )
 
     def condition_changed(self, res: Res, target: DuelCombatant, code: str, added: bool) -> None:
         # A fighter stunned or thrown down by the GM loses the initiative, as by the rules.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn, refusal
 from ..ruleset import GM
 from ..state import Action
 from . import exchange
@@ -56,16 +56,23 @@ def resolve(res: Res, action: Action) -> None:
 
 
 def _check_turn(state: DuelCombat, actor: DuelCombatant, kind: str) -> None:
-    refusal = cover_refusal(actor, kind)
-    if refusal is not None:
-        raise ActionNotAllowed(refusal, field="type")
+    why = cover_refusal(actor, kind)
+    if why is not None:
+        raise ActionNotAllowed(why, field="type")
     entry = next((e for e in awaiting(state, only=actor["id"]) if e["actor"] == actor["id"]), None)
     if entry is None:
-        entries = awaiting(state)
-        who = ", ".join(f"{e['actor']} ({'/'.join(e['actions'])})" for e in entries) or "nobody"
-        raise NotYourTurn(f"{actor['name']} cannot act now; waiting for: {who}", field="actor")
+        names = {c["id"]: c["name"] for c in state["combatants"]}
+        who = ", ".join(f"{names.get(e['actor'], e['actor'])} ({'/'.join(e['actions'])})" for e in awaiting(state))
+        if not who:
+            raise NotYourTurn(refusal("{actor} cannot act now; nobody is awaited", actor=actor["name"]), field="actor")
+        raise NotYourTurn(
+            refusal("{actor} cannot act now; waiting for: {waiting}", actor=actor["name"], waiting=who), field="actor"
+        )
     if kind not in entry["actions"]:
-        raise ActionNotAllowed(f"{actor['name']} may now only: {', '.join(entry['actions'])}", field="type")
+        raise ActionNotAllowed(
+            refusal("{actor} may now only: {actions}", actor=actor["name"], actions=", ".join(entry["actions"])),
+            field="type",
+        )
 
 
 # -- exchanges ---------------------------------------------------------------------------------
@@ -79,21 +86,23 @@ def _shoot(res: Res, shooter: DuelCombatant, action: Action) -> None:
     defender, duel = exchange.engaged(res, shooter, action["target"])
     weapon = weapon_of(shooter, action["weapon"])
     if not is_ranged(weapon):
-        raise InvalidAction(f"{weapon['name']} is not a ranged weapon: use an attack action", field="weapon")
+        raise InvalidAction(
+            refusal("{weapon} is not a ranged weapon: use an attack action", weapon=weapon["name"]), field="weapon"
+        )
     band = band_of(action["distance"])
     check_reach(weapon, band)
     shot = action["shot"]
     if (shot == "tir_a_couvert") != (action["cover"] is not None):
-        raise InvalidAction("cover (1-10) goes with a tir_a_couvert, and only with it", field="cover")
+        raise InvalidAction(refusal("cover (1-10) goes with a tir_a_couvert, and only with it"), field="cover")
     if shot != "tir_de_suppression" and (action["zone"] or action["zone_width"] is not None):
-        raise InvalidAction("zone and zone_width belong to a tir_de_suppression", field="zone")
+        raise InvalidAction(refusal("zone and zone_width belong to a tir_de_suppression"), field="zone")
     if shot == "tir_a_couvert":
         # "Même malus appliqué à l'adversaire": shots at this shooter suffer it until he acts again.
         remove(shooter, FIRING_FROM_COVER)
         add(res, shooter, FIRING_FROM_COVER, source=shooter["id"], until="acts", penalty=action["cover"])
     if shot == "tir_de_suppression":
         if action["defense"] is not None:
-            raise InvalidAction("nobody defends against a suppression fire", field="defense")
+            raise InvalidAction(refusal("nobody defends against a suppression fire"), field="defense")
         duel["threat"] = None
         reasons = suppression(res, shooter, defender, weapon, action, band)
         exchange.finish(res, duel, defender, reasons, keeps=shooter["id"] not in defender["facing"])
@@ -112,7 +121,9 @@ def _threaten(res: Res, actor: DuelCombatant, action: Action) -> None:
     ranged = is_ranged(weapon)
     if ranged:
         if action["distance"] is None:
-            raise InvalidAction("threatening with a ranged weapon needs the distance in metres", field="distance")
+            raise InvalidAction(
+                refusal("threatening with a ranged weapon needs the distance in metres"), field="distance"
+            )
         band = band_of(action["distance"])
         check_reach(weapon, band)
         mods = shot_modifiers(actor, weapon, {"modifier": action["modifier"]}, band)
@@ -161,9 +172,9 @@ def _counter(res: Res, actor: DuelCombatant, action: Action) -> None:
 def _join(res: Res, actor: DuelCombatant, action: Action) -> None:
     """A newcomer intervenes: an interruption roll decides who holds the initiative."""
     target = res.combatant(action["target"], field="target")
-    refusal = join_refusal(res.state, actor, target)
-    if refusal is not None:
-        raise ActionNotAllowed(refusal, field="target")
+    why = join_refusal(res.state, actor, target)
+    if why is not None:
+        raise ActionNotAllowed(why, field="target")
     winner = roll_initiative(res, actor, target, interruption=True)
     open_duel(res, actor, target, winner)
 
@@ -177,7 +188,12 @@ def _open_duels_led_by(res: Res, actor: DuelCombatant, target_id: str | None) ->
     if target_id is not None:
         duels = [d for d in duels if other(d, actor["id"]) == target_id]
         if not duels:
-            raise ActionNotAllowed(f"{actor['name']} has no exchange to lead against {target_id!r} now", field="target")
+            raise ActionNotAllowed(
+                refusal(
+                    "{actor} has no exchange to lead against '{target}' now", actor=actor["name"], target=target_id
+                ),
+                field="target",
+            )
     return duels
 
 
@@ -190,7 +206,7 @@ def _pass(res: Res, actor: DuelCombatant, action: Action) -> None:
 def _reload(res: Res, actor: DuelCombatant, action: Action) -> None:
     weapon = weapon_of(actor, action["weapon"])
     if not is_ranged(weapon):
-        raise InvalidAction(f"{weapon['name']} is not a ranged weapon", field="weapon")
+        raise InvalidAction(refusal("{weapon} is not a ranged weapon", weapon=weapon["name"]), field="weapon")
     if weapon["id"] in actor["jammed"]:
         actor["jammed"].remove(weapon["id"])
     if weapon.get("ammo"):
@@ -203,7 +219,7 @@ def _reload(res: Res, actor: DuelCombatant, action: Action) -> None:
 def _break_free(res: Res, actor: DuelCombatant, action: Action) -> None:
     hold = hold_on(res.state, actor["id"])
     if hold is None:
-        raise ActionNotAllowed(f"{actor['name']} is not held", field="type")
+        raise ActionNotAllowed(refusal("{actor} is not held", actor=actor["name"]), field="type")
     if action["method"] == "degagement":
         base = {**maneuver_base(actor, True, None), "specialization": specialization(actor, "degagement")}
     else:
@@ -237,7 +253,12 @@ def adjusted(res: Res, target: DuelCombatant, action: Action, changes: dict[str,
         duel = duel_between(res.state, target["id"], action["initiative_against"])
         if duel is None:
             raise InvalidAction(
-                f"{target['name']} is not fighting {action['initiative_against']!r}", field="initiative_against"
+                refusal(
+                    "{target} is not fighting '{opponent}'",
+                    target=target["name"],
+                    opponent=action["initiative_against"],
+                ),
+                field="initiative_against",
             )
         give_initiative(res, duel, target["id"], "game_master")
     return action["pv"] is not None or bool(action["remove"]) or action["initiative_against"] is not None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any, cast
 
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, refusal
 from .checks import maneuver_base, situation, skill_base, skill_level, specialization
 from .state import DuelCombatant
 from .tables import (
@@ -34,10 +34,18 @@ def weapon_of(combatant: DuelCombatant, weapon_id: str, field: str = "weapon") -
         weapon = {"id": weapon_id, **WEAPONS[weapon_id]}
     if weapon is None:
         have = ", ".join([w["id"] for w in combatant["sheet"]["weapons"]] + list(ALWAYS_CARRIED))
-        raise InvalidAction(f"{combatant['name']} has no weapon {weapon_id!r} (has: {have})", field=field)
-    refusal = lost_refusal(combatant, weapon)
-    if refusal is not None:
-        raise ActionNotAllowed(refusal, field=field)
+        raise InvalidAction(
+            refusal(
+                "{combatant} has no weapon '{weapon_id}' (has: {have})",
+                combatant=combatant["name"],
+                weapon_id=weapon_id,
+                have=have,
+            ),
+            field=field,
+        )
+    why = lost_refusal(combatant, weapon)
+    if why is not None:
+        raise ActionNotAllowed(why, field=field)
     return weapon
 
 
@@ -47,7 +55,7 @@ def lost_refusal(combatant: DuelCombatant, weapon: dict[str, Any]) -> str | None
     The one statement of the rule: weapon_of refuses with it, legal.py and duels.awaiting list with it.
     """
     if weapon["id"] in combatant["dropped"]:
-        return f"{combatant['name']} has lost {weapon['name']} (disarmed)"
+        return refusal("{combatant} has lost {weapon} (disarmed)", combatant=combatant["name"], weapon=weapon["name"])
     return None
 
 
@@ -61,18 +69,23 @@ def ammo_refusal(shooter: DuelCombatant, weapon: dict[str, Any], shots: int) -> 
     The one statement of the rule: ranged.spend_ammo refuses with it, legal.py and duels.awaiting list with it.
     """
     if weapon["id"] in shooter["jammed"]:
-        return f"{weapon['name']} is jammed: reload it first"
+        return refusal("{weapon} is jammed: reload it first", weapon=weapon["name"])
     if weapon.get("ammo"):
         left = shooter["ammo"].get(weapon["id"], weapon["ammo"])
         if left < shots:
-            return f"{weapon['name']} has {left} rounds left, {shots} needed: reload it"
+            return refusal(
+                "{weapon} has {left:# round|# rounds} left, {shots} needed: reload it",
+                weapon=weapon["name"],
+                left=left,
+                shots=shots,
+            )
     return None
 
 
 def automatic_refusal(weapon: dict[str, Any], shot: str) -> str | None:
     """Why ``weapon`` cannot make ``shot`` (a long burst needs an automatic weapon), or None: the shot and legal.py."""
     if RANGED_SHOTS[shot].get("automatic") and not weapon.get("automatic"):
-        return f"{weapon['name']} cannot fire the long burst a suppression needs"
+        return refusal("{weapon} cannot fire the long burst a suppression needs", weapon=weapon["name"])
     return None
 
 
@@ -115,14 +128,19 @@ def reach_refusal(weapon: dict[str, Any], band: str) -> str | None:
     """
     if distance_malus(weapon, band) is None:
         reach = BAND_NAMES[weapon.get("max_band") or "extreme"]
-        return f"{weapon['name']} cannot shoot that far ({BAND_NAMES[band]}); its range ends at {reach}"
+        return refusal(
+            "{weapon} cannot shoot that far ({band}); its range ends at {reach}",
+            weapon=weapon["name"],
+            band=BAND_NAMES[band],
+            reach=reach,
+        )
     return None
 
 
 def check_reach(weapon: dict[str, Any], band: str, field: str = "distance") -> None:
-    refusal = reach_refusal(weapon, band)
-    if refusal is not None:
-        raise ActionNotAllowed(refusal, field=field)
+    why = reach_refusal(weapon, band)
+    if why is not None:
+        raise ActionNotAllowed(why, field=field)
 
 
 def hit_value(spec: dict[str, Any], part: str | None, defender: DuelCombatant) -> int:
@@ -142,12 +160,20 @@ def maneuver_refusal(maneuver: str, weapon: dict[str, Any]) -> str | None:
     """
     spec = MELEE_ATTACKS[maneuver]
     if is_ranged(weapon):
-        return f"{weapon['name']} is a ranged weapon: use a shoot action"
-    if "weapons" in spec and weapon["id"] not in spec["weapons"]:
-        return f"{spec['name']} is made with {' or '.join(spec['weapons'])}, not {weapon['name']}"
+        return refusal("{weapon} is a ranged weapon: use a shoot action", weapon=weapon["name"])
+    if "weapons" in spec and weapon["id"] not in spec["weapons"]:  # the fist or the foot (tables.MELEE_ATTACKS)
+        return refusal(
+            "{maneuver} is made with the fist or the foot, not with {weapon}",
+            maneuver=spec["name"],
+            weapon=weapon["name"],
+        )
     if spec.get("grapple") and weapon["kind"] != "natural" and not weapon.get("grapple"):
-        return f"{spec['name']} cannot be made with {weapon['name']}"
+        return refusal("{maneuver} cannot be made with {weapon}", maneuver=spec["name"], weapon=weapon["name"])
     return None
+
+
+# The parts a Prise holds, as the seed writes them ("Prise (tête / corps / membre)").
+HOLD_PART_NAMES = {"tete": "tête", "corps": "corps", "membre": "membre"}
 
 
 def hold_refusal(
@@ -165,17 +191,22 @@ def hold_refusal(
         return None
     if set_up_by is not None and set_up_by["maneuver"] == "prise" and set_up_by["part"] in needs:
         return None
-    return f"{MELEE_ATTACKS[maneuver]['name']} needs a Prise ({' or '.join(needs)}) on {opponent} first"
+    return refusal(
+        "{maneuver} needs a Prise ({parts}) on {opponent} first",
+        maneuver=MELEE_ATTACKS[maneuver]["name"],
+        parts="/".join(HOLD_PART_NAMES[part] for part in needs),
+        opponent=opponent,
+    )
 
 
 def check_maneuver(
     combatant: DuelCombatant, maneuver: str, weapon: dict[str, Any], part: str | None, field: str
 ) -> None:
-    refusal = maneuver_refusal(maneuver, weapon)
-    if refusal is not None:
-        raise InvalidAction(refusal, field=field)
+    why = maneuver_refusal(maneuver, weapon)
+    if why is not None:
+        raise InvalidAction(why, field=field)
     if maneuver == "prise" and part is None:
-        raise InvalidAction("a Prise needs a part: tete, corps or membre", field="part")
+        raise InvalidAction(refusal("a Prise needs a part: tete, corps or membre"), field="part")
 
 
 def _blow_level(attacker: DuelCombatant, blow: dict[str, Any]) -> dict[str, Any]:

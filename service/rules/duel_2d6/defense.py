@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, refusal
 from .arsenal import band_of, check_maneuver, check_reach, hold_refusal, is_ranged, weapon_of, within_reach_of_a_blow
 from .checks import attribute_base, maneuver_base, situation, skill_base, skill_level, specialization
 from .duels import cover_refusal, hold_on, is_locked
@@ -26,7 +26,13 @@ def _refuse_unless_allowed(plan: dict[str, Any], index: int, defense: str, field
     if defense not in permitted:
         against = plan["blows"][index].get("maneuver") or plan["shot"]
         raise ActionNotAllowed(
-            f"{DEFENSES[defense]['name']} is no defense against {against}; allowed: {', '.join(permitted)}", field=field
+            refusal(
+                "{defense} is no defense against {against}; allowed: {allowed}",
+                defense=DEFENSES[defense]["name"],
+                against=against,
+                allowed=", ".join(permitted),
+            ),
+            field=field,
         )
 
 
@@ -37,7 +43,11 @@ def dive_refusal(state: DuelCombat, defender: DuelCombatant, defense: str) -> st
     """
     last = defender["last_dive_round"]
     if defense == "plongeon" and last is not None and state["round"] - last <= 1:
-        return f"{defender['name']} dived in round {last}: Plongeon is not allowed on consecutive rounds"
+        return refusal(
+            "{defender} dived in round {last}: Plongeon is not allowed on consecutive rounds",
+            defender=defender["name"],
+            last=last,
+        )
     return None
 
 
@@ -45,14 +55,16 @@ def locked_refusal(state: DuelCombat, defender: DuelCombatant, defense: str) -> 
     """Caught in a Clé, only Dégagement, a FOR roll or no defense: why not ``defense``, or None (check_declaration
     and legal.py)."""
     if is_locked(state, defender["id"]) and defense not in LOCKED_DEFENSES:
-        return f"{defender['name']} is caught in a Clé: only Dégagement or a FOR roll (2+FOR)"
+        return refusal(
+            "{defender} is caught in a Clé: only Dégagement or a FOR roll (2+FOR)", defender=defender["name"]
+        )
     return None
 
 
 def block_refusal(weapon: dict[str, Any]) -> str | None:
     """Why ``weapon`` cannot block (a ranged weapon: D-6 blocks with a weapon's skill or Défense), or None:
     check_declaration and legal.py."""
-    return f"{weapon['name']} cannot block" if is_ranged(weapon) else None
+    return refusal("{weapon} cannot block", weapon=weapon["name"]) if is_ranged(weapon) else None
 
 
 def check_counter(
@@ -67,23 +79,26 @@ def check_counter(
     if is_ranged(weapon):
         distance = counter["distance"] if counter["distance"] is not None else plan_distance
         if distance is None:
-            raise InvalidAction("shooting back needs the distance in metres", field=f"{prefix}distance")
+            raise InvalidAction(refusal("shooting back needs the distance in metres"), field=f"{prefix}distance")
         check_reach(weapon, band_of(distance), field=f"{prefix}distance")
         return
     if not within_reach_of_a_blow(plan_distance):
         # "Permet attaque normale en défense": against a shot from afar the normal attack is
         # shooting back (E-2, Menacer).
         raise ActionNotAllowed(
-            f"{attacker['name']} is {plan_distance} m away, beyond contact "
-            "(under 2 m): only a ranged weapon can counter-attack",
+            refusal(
+                "{attacker} is {distance} m away, beyond contact (under 2 m): only a ranged weapon can counter-attack",
+                attacker=attacker["name"],
+                distance=plan_distance,
+            ),
             field=f"{prefix}weapon",
         )
     check_maneuver(defender, counter["maneuver"], weapon, counter["part"], field=f"{prefix}maneuver")
     hold = hold_on(state, attacker["id"])
     held_part = hold["part"] if hold and hold["holder"] == defender["id"] else None
-    refusal = hold_refusal(counter["maneuver"], held_part, attacker["name"])
-    if refusal is not None:
-        raise ActionNotAllowed(refusal, field=f"{prefix}maneuver")
+    why = hold_refusal(counter["maneuver"], held_part, attacker["name"])
+    if why is not None:
+        raise ActionNotAllowed(why, field=f"{prefix}maneuver")
 
 
 def check_declaration(
@@ -98,32 +113,36 @@ def check_declaration(
     defense = decl["defense"]
     _refuse_unless_allowed(plan, 0, defense, f"{prefix}defense")
     for field in ("defense", "second_defense"):
-        refusal = cover_refusal(defender, "defend", decl[field])
-        if refusal is not None:
-            raise ActionNotAllowed(refusal, field=f"{prefix}{field}")
-    refusal = locked_refusal(state, defender, defense) or dive_refusal(state, defender, defense)
-    if refusal is not None:
-        raise ActionNotAllowed(refusal, field=f"{prefix}defense")
+        why = cover_refusal(defender, "defend", decl[field])
+        if why is not None:
+            raise ActionNotAllowed(why, field=f"{prefix}{field}")
+    why = locked_refusal(state, defender, defense) or dive_refusal(state, defender, defense)
+    if why is not None:
+        raise ActionNotAllowed(why, field=f"{prefix}defense")
     if decl["using"] is not None:
         if DEFENSES[defense]["kind"] != "block":
-            raise InvalidAction("using names what blocks; only a Bloquer defense uses it", field=f"{prefix}using")
+            raise InvalidAction(
+                refusal("using names what blocks; only a Bloquer defense uses it"), field=f"{prefix}using"
+            )
         if decl["using"] != defender["sheet"]["defensive_item"]:
-            refusal = block_refusal(weapon_of(defender, decl["using"], field=f"{prefix}using"))
-            if refusal is not None:
-                raise InvalidAction(refusal, field=f"{prefix}using")
+            why = block_refusal(weapon_of(defender, decl["using"], field=f"{prefix}using"))
+            if why is not None:
+                raise InvalidAction(why, field=f"{prefix}using")
     if decl["cover_ip"] is not None and defense != "couvert":
-        raise InvalidAction("cover_ip belongs to a couvert defense", field=f"{prefix}cover_ip")
+        raise InvalidAction(refusal("cover_ip belongs to a couvert defense"), field=f"{prefix}cover_ip")
     if defense == "contre_attaque":
         check_counter(defender, attacker, decl["counter"], plan.get("distance"), state, f"{prefix}counter.")
     double = plan["kind"] == "melee" and len(plan["blows"]) == 2 and defense != "contre_attaque"
     second = decl["second_defense"]
     if double and second is None:
         raise InvalidAction(
-            "a Double Manoeuvre needs a second_defense against its second blow", field=f"{prefix}second_defense"
+            refusal("a Double Manoeuvre needs a second_defense against its second blow"),
+            field=f"{prefix}second_defense",
         )
     if second is not None and not double:
         raise InvalidAction(
-            "second_defense only answers the second blow of a Double Manoeuvre", field=f"{prefix}second_defense"
+            refusal("second_defense only answers the second blow of a Double Manoeuvre"),
+            field=f"{prefix}second_defense",
         )
     if double:
         _refuse_unless_allowed(plan, 1, second, f"{prefix}second_defense")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..conditions import next_round, remove
-from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn, RulesError
+from ..errors import ActionNotAllowed, InvalidAction, NotYourTurn, RulesError, refusal
 from ..state import Awaiting
 from .arsenal import ammo_refusal, is_ranged, lost_refusal, within_reach_of_a_blow
 from .checks import attribute_base, roll_test, skill_base
@@ -75,7 +75,12 @@ def face_refusal(actor: DuelCombatant, count: int) -> str | None:
     The one statement of the rule: face_opponents and join_refusal refuse with it, legal.py lists with it.
     """
     if count > max_opponents(actor):
-        return f"{actor['name']} can face at most {max_opponents(actor)} opponents (DEX), not {count}"
+        return refusal(
+            "{actor} can face at most {most:# opponent|# opponents} (DEX), not {count}",
+            actor=actor["name"],
+            most=max_opponents(actor),
+            count=count,
+        )
     return None
 
 
@@ -85,9 +90,9 @@ def join_refusal(state: DuelCombat, actor: DuelCombatant, target: DuelCombatant)
     The one statement of the rule: the join refuses with it, legal.py lists with it.
     """
     if target["side"] == actor["side"] or is_out(target):
-        return f"{target['name']} is not an opponent {actor['name']} can engage"
+        return refusal("{target} is not an opponent {actor} can engage", target=target["name"], actor=actor["name"])
     if duel_between(state, actor["id"], target["id"]):
-        return f"{actor['name']} already fights {target['name']}"
+        return refusal("{actor} already fights {target}", actor=actor["name"], target=target["name"])
     return face_refusal(actor, len(actor["facing"]) + 1)
 
 
@@ -97,17 +102,33 @@ def lead_refusal(state: DuelCombat, actor: DuelCombatant, target: DuelCombatant)
     duel = duel_between(state, actor["id"], target["id"])
     if duel is None:
         return ActionNotAllowed(
-            f"{actor['name']} is not fighting {target['name']}: join that fight first", field="target"
+            refusal(
+                "{actor} is not fighting {target}: join that fight first", actor=actor["name"], target=target["name"]
+            ),
+            field="target",
         )
     if duel["attacker"] != actor["id"]:
-        return NotYourTurn(f"{target['name']} holds the initiative against {actor['name']}", field="target")
+        return NotYourTurn(
+            refusal("{target} holds the initiative against {actor}", target=target["name"], actor=actor["name"]),
+            field="target",
+        )
     if duel["done"]:
         return ActionNotAllowed(
-            f"{actor['name']} has already had this round's exchange with {target['name']}", field="target"
+            refusal(
+                "{actor} has already had this round's exchange with {target}",
+                actor=actor["name"],
+                target=target["name"],
+            ),
+            field="target",
         )
     if target["id"] not in actor["facing"]:
         return ActionNotAllowed(
-            f"{actor['name']} does not face {target['name']}: choose opponents with a face action", field="target"
+            refusal(
+                "{actor} does not face {target}: choose opponents with a face action",
+                actor=actor["name"],
+                target=target["name"],
+            ),
+            field="target",
         )
     return None
 
@@ -121,10 +142,13 @@ def face_opponents(res: Res, actor: DuelCombatant, opponents: list[str], field: 
     engaged = {other(d, actor["id"]) for d in duels_of(res.state, actor["id"])}
     for index, opponent in enumerate(chosen):
         if opponent not in engaged:
-            raise InvalidAction(f"{opponent!r} is not an opponent of {actor['name']}", field=f"{field}.{index}")
-    refusal = face_refusal(actor, len(chosen))
-    if refusal is not None:
-        raise ActionNotAllowed(refusal, field=field)
+            raise InvalidAction(
+                refusal("'{opponent}' is not an opponent of {actor}", opponent=opponent, actor=actor["name"]),
+                field=f"{field}.{index}",
+            )
+    why = face_refusal(actor, len(chosen))
+    if why is not None:
+        raise ActionNotAllowed(why, field=field)
     actor["facing"] = chosen
     res.emit("faces", combatant=actor["id"], opponents=chosen, malus=-len(chosen) if len(chosen) >= 2 else 0)
 
@@ -265,14 +289,16 @@ def cover_refusal(combatant: DuelCombatant, action_type: str, defense: str | Non
     if not is_in_cover(combatant):
         return None
     if action_type not in IN_COVER_ACTIONS:
-        return (
-            f"{combatant['name']} took cover (Couvert) this round: no action nor movement before the next round; "
-            "he may only let his exchange go (pass) or choose whom he faces"
+        return refusal(
+            "{combatant} took cover (Couvert) this round: no action nor movement before the next round, "
+            "only letting the exchange go (pass) or choosing whom to face",
+            combatant=combatant["name"],
         )
     if defense is not None and defense not in IN_COVER_DEFENSES:
-        return (
-            f"{combatant['name']} took cover (Couvert) this round and stays behind it: Couvert or no defense, "
-            f"not {DEFENSES[defense]['name']}"
+        return refusal(
+            "{combatant} took cover (Couvert) this round and stays behind it: Couvert or no defense, not {defense}",
+            combatant=combatant["name"],
+            defense=DEFENSES[defense]["name"],
         )
     return None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, Refusal, refusal
 from ..state import Action
 from .arsenal import (
     automatic_refusal,
@@ -52,16 +52,16 @@ NO_DEFENSE = {
 def engaged(res: Res, actor: DuelCombatant, target_id: str) -> tuple[DuelCombatant, Duel]:
     """The opponent and the duel in which ``actor`` holds the initiative and has not acted."""
     target = res.combatant(target_id, field="target")
-    refusal = lead_refusal(res.state, actor, target)
-    if refusal is not None:
-        raise refusal
+    why = lead_refusal(res.state, actor, target)
+    if why is not None:
+        raise why
     return target, cast("Duel", duel_between(res.state, actor["id"], target_id))  # lead_refusal found it
 
 
 # The fields of an attack or a shot that belong to an optional rule: the option, the rule's name.
 OPTIONAL_FIELDS = {
-    "coup_mortel_steps": ("coup_mortel_rule", "the optional Coup mortel rule (C-6)"),
-    "aim": ("hit_location", "the optional hit-location rule (C-5)"),
+    "coup_mortel_steps": ("coup_mortel_rule", refusal("the optional Coup mortel rule (C-6) is off in this combat")),
+    "aim": ("hit_location", refusal("the optional hit-location rule (C-5) is off in this combat")),
 }
 
 
@@ -70,15 +70,15 @@ def optional_rule_refusal(options: dict[str, Any], field: str) -> str | None:
 
     The one statement of the rule: the attack and the shot refuse with it, legal.py lists the field with it.
     """
-    option, rule = OPTIONAL_FIELDS[field]
-    return None if options[option] else f"{rule} is off in this combat"
+    option, off = OPTIONAL_FIELDS[field]
+    return None if options[option] else off
 
 
 def _check_options(res: Res, action: Action) -> None:
     for field in OPTIONAL_FIELDS:
-        refusal = optional_rule_refusal(res.options, field) if action[field] else None
-        if refusal is not None:
-            raise ActionNotAllowed(refusal, field=field)
+        why = optional_rule_refusal(res.options, field) if action[field] else None
+        if why is not None:
+            raise ActionNotAllowed(why, field=field)
 
 
 def declare_attack(res: Res, attacker: DuelCombatant, action: Action) -> None:
@@ -143,13 +143,22 @@ def _forced_no_defense(res: Res, duel: Duel, attacker: DuelCombatant, defender: 
     return None
 
 
+def _no_defense_refusal(defender: DuelCombatant, forced: str) -> Refusal:
+    """Why ``defender`` may not declare a defense (``forced``: _forced_no_defense's reason)."""
+    if forced == "not_faced":
+        return refusal("{defender} gets no defense roll here: not facing the attacker", defender=defender["name"])
+    if forced == "stunned":
+        return refusal("{defender} gets no defense roll here: stunned", defender=defender["name"])
+    return refusal("{defender} gets no defense roll here: under a threat", defender=defender["name"])
+
+
 def _declared(res: Res, duel: Duel, plan: dict[str, Any], inline: dict[str, Any] | None) -> None:
     attacker, defender = by_id(res.state, plan["attacker"]), by_id(res.state, plan["defender"])
     plan["under_threat"] = bool(duel["threat"] and duel["threat"]["ranged"] and plan["kind"] == "ranged")
     forced = _forced_no_defense(res, duel, attacker, defender)
     if forced:
         if inline is not None and inline["defense"] != "aucune":
-            raise InvalidAction(f"{defender['name']} gets no defense roll here ({forced})", field="defense")
+            raise InvalidAction(_no_defense_refusal(defender, forced), field="defense")
         res.emit("no_defense", defender=defender["id"], reason=forced)
         resolve(res, plan, dict(NO_DEFENSE), keeps=forced == "not_faced")
     elif inline is not None:
@@ -167,7 +176,11 @@ def defend(res: Res, defender: DuelCombatant, action: Action) -> None:
     if action["face"] is not None:
         if attacker["id"] not in action["face"]:
             raise InvalidAction(
-                f"{defender['name']} defends against {attacker['name']}, who must be among the opponents faced",
+                refusal(
+                    "{defender} defends against {attacker}, who must be among the opponents faced",
+                    defender=defender["name"],
+                    attacker=attacker["name"],
+                ),
                 field="face",
             )
         face_opponents(res, defender, action["face"], "face")

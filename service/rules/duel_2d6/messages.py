@@ -77,6 +77,13 @@ ENGLISH: dict[str, Any] = {
     "wound_malus.level=egratignure": "{target} now has only a scratch: no more malus.",
     "wound_malus.level=aucune": "{target} no longer has any wound: no more malus.",
     "pv_set": "The game master sets {target}'s HP to {pv}[reason? (reason: {reason})].",
+    # The GM's wound line (shared value_adjusted) as a sentence about the wound itself (issue 38).
+    "value_adjusted.value=wound": "The game master turns {target}'s {old} into a {new}[reason? (reason: {reason})].",
+    "value_adjusted.old=aucune.value=wound": "The game master gives {target} a {new}[reason? (reason: {reason})].",
+    "value_adjusted.new=aucune.value=wound": "The game master heals {target}'s {old}[reason? (reason: {reason})].",
+    "value_adjusted.new=aucune.old=aucune.value=wound": (
+        "The game master confirms that {target} has no wound[reason? (reason: {reason})]."
+    ),
 }
 
 MESSAGES = {"en": ENGLISH}
@@ -249,7 +256,7 @@ LABELS: dict[str, Any] = {
         "malus": "malus",
         "wound": "wound",
         "facing": "opponents faced",
-        "last_dive_round": "round of the last dive",
+        "last_dive_round": "round of the last Plongeon",
         "ammo": "ammunition",
         "jammed": "jammed weapons",
         "dropped": "lost weapons",

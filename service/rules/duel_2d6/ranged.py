@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import ActionNotAllowed, InvalidAction
+from ..errors import ActionNotAllowed, InvalidAction, refusal
 from ..state import Action
 from .arsenal import aim_limit, ammo_refusal, automatic_refusal, shot_modifiers
 from .checks import Test, roll_test, situation, skill_base, skill_level
@@ -15,10 +15,10 @@ from .tables import CRITICAL, FUMBLE, LEVELS
 from .wounds import roll_damage, wound
 
 
-def refuse(refusal: str | None, field: str = "weapon") -> None:
-    """Raise a refusal a check function found (409 action-not-allowed)."""
-    if refusal is not None:
-        raise ActionNotAllowed(refusal, field=field)
+def refuse(why: str | None, field: str = "weapon") -> None:
+    """Raise the refusal a check function found (409 action-not-allowed)."""
+    if why is not None:
+        raise ActionNotAllowed(why, field=field)
 
 
 def spend_ammo(res: Res, shooter: DuelCombatant, weapon: dict[str, Any], shots: int) -> None:
@@ -65,7 +65,7 @@ def suppression(
     """Tir de suppression: no defense; a critical hits the whole zone by ricochet."""
     refuse(automatic_refusal(weapon, "tir_de_suppression"))
     if action["zone_width"] is None:
-        raise InvalidAction("a suppression fire needs zone_width (metres covered)", field="zone_width")
+        raise InvalidAction(refusal("a suppression fire needs zone_width (metres covered)"), field="zone_width")
     zone = [defender["id"]] + [i for i in action["zone"] if i != defender["id"]]
     for index, combatant_id in enumerate(zone[1:]):
         res.combatant(combatant_id, field=f"zone.{index}")

@@ -5,6 +5,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..authority import answered_by, gm_decides
+from ..errors import refusal
 from ..gm import schemas as gm
 from ..schemas import (
     ActionBase,
@@ -73,7 +74,7 @@ class Weapon(Schema):
     @validates_schema
     def _known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("catalog") is None and (data.get("damage") is None or data.get("kind") is None):
-            raise ValidationError("give a catalog weapon, or a damage expression and a kind", "catalog")
+            raise ValidationError(refusal("give a catalog weapon, or a damage expression and a kind"), "catalog")
 
     @post_load
     def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -108,7 +109,7 @@ class Armour(Schema):
     @validates_schema
     def _known(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("catalog") is None and data.get("ip") is None:
-            raise ValidationError("give a catalog armour or an IP", "catalog")
+            raise ValidationError(refusal("give a catalog armour or an IP"), "catalog")
 
     @post_load
     def _merge_catalog(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -163,13 +164,13 @@ class Sheet(CombatantBase):
     def _core(self, data: dict[str, Any], **kwargs: Any) -> None:
         missing = [a for a in ATTRIBUTES if a not in data.get("attributes", {})]
         if missing:
-            raise ValidationError(f"missing attributes: {', '.join(missing)}", "attributes")
+            raise ValidationError(refusal("missing attributes: {missing}", missing=", ".join(missing)), "attributes")
         ids = [w["id"] for w in data.get("weapons", [])]
         if len(ids) != len(set(ids)):
-            raise ValidationError("weapon ids must be unique", "weapons")
+            raise ValidationError(refusal("weapon ids must be unique"), "weapons")
         art = data.get("martial_art")
         if art is not None and art not in data.get("skills", {}):
-            raise ValidationError(f"martial_art {art!r} must be one of the skills", "martial_art")
+            raise ValidationError(refusal("martial_art '{art}' must be one of the skills", art=art), "martial_art")
 
 
 class Options(CommonOptions):
@@ -246,7 +247,7 @@ class DefenseFields(Schema):
     @validates_schema
     def _counter(self, data: dict[str, Any], **kwargs: Any) -> None:
         if (data.get("defense") == "contre_attaque") != (data.get("counter") is not None):
-            raise ValidationError("give counter exactly when the defense is contre_attaque", "counter")
+            raise ValidationError(refusal("give counter exactly when the defense is contre_attaque"), "counter")
 
 
 class DefenseDeclaration(DefenseFields):
@@ -367,9 +368,9 @@ class JoinAction(gm.JoinAction):
     @validates_schema
     def _one_of_the_two(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("actor") == "gm" and data.get("combatant") is None:
-            raise ValidationError("the GM's join brings a newcomer: give its sheet", "combatant")
+            raise ValidationError(refusal("the GM's join brings a newcomer: give its sheet"), "combatant")
         if data.get("actor") != "gm" and data.get("target") is None:
-            raise ValidationError("a fighter joins against an opponent: give the target", "target")
+            raise ValidationError(refusal("a fighter joins against an opponent: give the target"), "target")
 
 
 class FaceAction(ActionBase):

@@ -99,6 +99,8 @@ def test_a_shooter_caught_in_contact_fights_bare_handed_with_mel_plus_bagarre():
     assert params(entry, "defense_rolled", 0) == {
         "defender": "kael",
         "pool": 1,
+        "terms": None,
+        "gm": 0,
         "dice": [4],
         "successes": 1,
         "fumble": False,
@@ -126,6 +128,8 @@ def test_a_loaded_crossbow_in_contact_splits_the_pot_de_tir_with_plus_2_minus_2_
     assert params(entry, "defense_rolled") == {
         "defender": "kael",
         "pool": 0,
+        "terms": None,
+        "gm": 0,
         "dice": [],
         "successes": 0,
         "fumble": False,
@@ -202,6 +206,8 @@ def test_a_mechanical_weapon_in_contact_splits_with_plus_2_init_and_minus_2_def(
     assert params(entry, "defense_rolled", 1) == {
         "defender": "kael",
         "pool": 0,
+        "terms": None,
+        "gm": 0,
         "dice": [],
         "successes": 0,
         "fumble": False,

@@ -7,7 +7,7 @@ import pytest
 
 from service.rules.errors import ActionNotAllowed, InvalidAction
 
-from ..rules_helpers import codes, combatant, params, start, step
+from ..rules_helpers import codes, combatant, params, sentences, start, step
 from .fixtures import RULESET, allocate, goule, kael
 
 GM = "gm"
@@ -101,7 +101,7 @@ def test_choc_set_by_the_gm_is_spent_on_the_next_attack():
     state, _ = gm(duel(pain_malus=False), "adjust", target="kael", set={"choc": 2})
     state, _ = step(state, allocate("kael", "goule", (2, 3, 2)))
     state, entry = step(state, allocate("goule", None, (2, 2, 2), dice=[2, 2, 2]))  # ATT 3 - 2 = 1 die, DEF 2
-    assert params(entry, "choc_spent") == {"combatant": "kael", "choc": 2, "malus": 2}
+    assert params(entry, "choc_spent") == {"combatant": "kael", "choc": 2, "malus": 2, "pain_larger": False}
     assert params(entry, "attack_rolled")["dice"] == [2] and combatant(state, "kael")["choc"] == 0
 
 
@@ -141,3 +141,70 @@ def test_the_end_summary_counts_the_riposte_wound():
     assert summary["combatants"]["goule"]["damage_dealt"] == 6
     # Both allocations were played in tour 1; the GM ends the fight in tour 2, never played.
     assert (summary["rounds"], summary["actions"], summary["rolls"]) == (1, 3, len(RIPOSTE_DICE))
+
+
+def test_the_attack_line_says_the_dice_rolled_under_the_gms_modifier():
+    # Issue 38: the line said "5 dice" while 3 were rolled.
+    state, _ = gm(duel(), "modify", target="kael", value=-2)
+    state, _ = step(state, allocate("kael", "goule", (2, 5, 0)))
+    # Kael INIT 2 strikes first: ATT 5 - GM 2 = 3 dice [6, 4, 2] = 2 + 1 + 0 = 3 vs the Goule's DEF [6, 6] = 4:
+    # failed, riposte bonus 1. The Goule: ATT 3 + 1 = 4 dice [2, 2, 2, 2] = 0 vs Kael's DEF 0: a tie.
+    state, entry = step(state, allocate("goule", "kael", (1, 3, 2), dice=[6, 4, 2, 6, 6, 2, 2, 2, 2]))
+    assert params(entry, "attack_rolled") == {
+        "attacker": "kael",
+        "target": "goule",
+        "pool": 3,
+        "terms": {"ATT": 5, "GM": -2},
+        "gm": -2,
+        "malus": 0,
+        "riposte_bonus": 0,
+        "bonus_successes": 0,
+        "total": 3,
+        "dice": [6, 4, 2],
+        "successes": 3,
+        "fumble": False,
+    }
+    assert sentences(state, entry, "attack_rolled") == [
+        "Kael attacks Goule (3 dice: ATT 5 - GM 2): 6, 4, 2 → 3 successes.",
+        "Kael attaque Goule (3 dés : ATT 5 - MJ 2) : 6, 4, 2 → 3 réussites.",
+        "Kael ataca Goule (3 dados: ATT 5 - mestre 2): 6, 4, 2 → 3 sucessos.",
+    ]
+    riposte = params(entry, "attack_rolled", 1)
+    assert (riposte["pool"], riposte["terms"], riposte["gm"]) == (4, {"ATT": 3, "riposte": 1}, 0)
+
+
+def test_the_choc_spent_is_said_once_and_counted_in_the_attack_line():
+    state, _ = gm(duel(pain_malus=False), "adjust", target="kael", set={"choc": 2})
+    state, _ = step(state, allocate("kael", "goule", (2, 3, 2)))
+    # Kael ATT 3 - CHOC 2 = 1 die [2] = 0 vs the Goule's DEF [2, 2] = 0: a tie.
+    state, entry = step(state, allocate("goule", None, (2, 2, 2), dice=[2, 2, 2]))
+    assert sentences(state, entry, "choc_spent") == [
+        "Kael's CHOC (2) weighs on this action, then clears.",
+        "Kael : le CHOC (2) pèse sur cette action, puis s'efface.",
+        "Kael: o CHOC (2) pesa nesta ação e depois se desfaz.",
+    ]
+    assert sentences(state, entry, "attack_rolled") == [
+        "Kael attacks Goule (1 die: ATT 3 - CHOC 2): 2 → 0 successes.",
+        "Kael attaque Goule (1 dé : ATT 3 - CHOC 2) : 2 → 0 réussite.",
+        "Kael ataca Goule (1 dado: ATT 3 - CHOC 2): 2 → 0 sucesso.",
+    ]
+
+
+def test_a_choc_smaller_than_the_pain_clears_without_weighing():
+    # Tour 1 (test_melee.test_a_melee_round_with_riposte_bonus): Kael takes 6, a critique (pain 5), CHOC 6.
+    state, _ = step(duel(), allocate("kael", "goule", (3, 2, 2)))
+    state, _ = step(state, allocate("goule", "kael", (1, 3, 2), dice=RIPOSTE_DICE))
+    state, _ = gm(state, "adjust", target="kael", set={"choc": 1})
+    state, _ = step(state, allocate("kael", "goule", (1, 6, 0)))
+    # Kael ATT 6 - pain 5 (larger than CHOC 1) = 1 die [6] = 2 vs the Goule's DEF [2, 2] = 0: DEG 2;
+    # Goule RES [1, 2, 3] = 0: 2 + DOM 3 + FOR 2 = 7. The Goule's INIT 2 came first: ATT [2, 2] vs no DEF.
+    state, entry = step(state, allocate("goule", "kael", (2, 2, 2), dice=[2, 2, 6, 2, 2, 1, 2, 3]))
+    assert params(entry, "choc_spent") == {"combatant": "kael", "choc": 1, "malus": 5, "pain_larger": True}
+    assert sentences(state, entry, "choc_spent") == [
+        "Kael's CHOC (1) clears with this action without weighing on it: their pain weighs more, "
+        "and the two do not add up.",
+        "Kael : le CHOC (1) s'efface avec cette action sans peser sur elle, car la douleur pèse plus lourd "
+        "et les deux ne s'additionnent pas.",
+        "Kael: o CHOC (1) se desfaz nesta ação sem pesar nela, porque a dor pesa mais e os dois não se somam.",
+    ]
+    assert params(entry, "attack_rolled", 1)["terms"] == {"ATT": 6, "pain": -5}

@@ -80,7 +80,7 @@ def test_the_attack_that_hits_gives_no_bonus_and_choc_weighs_on_the_riposte():
     # Kael [6,4,1] = 3 vs Goule [1,2] = 0: DEG 3; RES [6,6,4] = 5: 3 + 3 + 2 - 5 = 3 -> CHOC 3, grave.
     # Goule's riposte: ATT 3 - max(CHOC 3, pain 2) = 0 dice; Kael DEF [5] = 1: failed.
     state, entry = step(state, allocate("goule", "kael", (1, 3, 2), dice=[6, 4, 1, 1, 2, 6, 6, 4, 5]))
-    assert params(entry, "choc_spent") == {"combatant": "goule", "choc": 3, "malus": 3}
+    assert params(entry, "choc_spent") == {"combatant": "goule", "choc": 3, "malus": 3, "pain_larger": False}
     assert params(entry, "attack_rolled", 1)["pool"] == 0 and params(entry, "attack_rolled", 1)["dice"] == []
     assert combatant(state, "goule")["choc"] == 0 and combatant(state, "goule")["pv"] == 7
 
@@ -94,11 +94,13 @@ def test_choc_weighs_on_the_next_tour_then_pain_alone():
     # Tour 2: Kael ATT 3 - max(4, 2) = 0 dice; Goule DEF [2,3]; Goule [1,2,3] vs Kael DEF 1 - 2 = 0 dice.
     state, _ = step(state, allocate("kael", "goule", (3, 3, 1)))
     state, entry = step(state, allocate("goule", "kael", (1, 3, 2), dice=[2, 3, 1, 2, 3]))
-    assert params(entry, "choc_spent") == {"combatant": "kael", "choc": 4, "malus": 4}
+    assert params(entry, "choc_spent") == {"combatant": "kael", "choc": 4, "malus": 4, "pain_larger": False}
     assert params(entry, "attack_rolled", 0)["pool"] == 0
     assert params(entry, "defense_rolled", 1) == {
         "defender": "kael",
         "pool": 0,
+        "terms": {"DEF": 1, "pain": -2},
+        "gm": 0,
         "dice": [],
         "successes": 0,
         "fumble": False,
@@ -122,8 +124,11 @@ def test_equal_init_is_simultaneous_both_blows_land_without_riposte_bonus():
         "attacker": "goule",
         "target": "kael",
         "pool": 3,
+        "terms": None,
+        "gm": 0,
         "malus": 0,
         "riposte_bonus": 0,
+        "bonus_successes": 0,
         "total": 6,
         "dice": None,
         "successes": 6,

@@ -34,6 +34,8 @@ def test_the_defense_for_each_attack_option():
     assert params(entry, "defense_rolled", 2) == {
         "defender": "kael",
         "pool": 2,
+        "terms": None,
+        "gm": 0,
         "dice": [2, 3],
         "successes": 0,
         "fumble": False,

@@ -38,7 +38,7 @@ def test_a_shooting_round_without_evasion():
     }
     assert params(entry, "wounded", 0) == {"target": "goule", "amount": 4, "pv": 6, "wounds": 4, "choc": 4}
     assert params(entry, "wound_severity", 0) == {"target": "goule", "level": "grave", "pain": 2}
-    assert params(entry, "choc_spent") == {"combatant": "goule", "choc": 4, "malus": 4}
+    assert params(entry, "choc_spent") == {"combatant": "goule", "choc": 4, "malus": 4, "pain_larger": False}
     assert params(entry, "attack_rolled")["pool"] == 1
     assert params(entry, "wounded", 1) == {"target": "kael", "amount": 5, "pv": 7, "wounds": 5, "choc": 5}
     assert combatant(state, "goule")["choc"] == 0 and combatant(state, "kael")["choc"] == 5
@@ -74,6 +74,8 @@ def test_a_shooting_round_with_evasion():
     assert params(entry, "evasion_rolled") == {
         "combatant": "goule",
         "pool": 5,
+        "terms": {"AGI": 4, "Esquive": 1},
+        "gm": 0,
         "dice": [6, 4, 1, 2, 3],
         "successes": 3,
         "fumble": False,

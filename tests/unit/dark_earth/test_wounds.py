@@ -52,7 +52,15 @@ def test_complete_armour_subtracts_its_prot():
 
 def test_partial_armour_rolls_its_prot_as_dice_before_the_res_roll():
     state, entry = blow(armour_dice=[6, 4, 1], armour={"prot": 3, "coverage": "partial"}, pv=20)
-    assert params(entry, "armour_rolled") == {"combatant": "goule", "dice": [6, 4, 1], "successes": 3, "fumble": False}
+    assert params(entry, "armour_rolled") == {
+        "combatant": "goule",
+        "pool": 3,
+        "terms": None,
+        "gm": 0,
+        "dice": [6, 4, 1],
+        "successes": 3,
+        "fumble": False,
+    }
     assert params(entry, "blow_scored")["protection"] == 3 and params(entry, "blow_scored")["score"] == 8
     assert [r["purpose"] for r in entry["rolls"][-6:]] == ["armour goule"] * 3 + ["resistance goule"] * 3
 

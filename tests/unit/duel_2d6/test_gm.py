@@ -195,3 +195,22 @@ def test_the_end_summary_counts_a_wound():
     summary = params(entry, "combat_summary")
     assert summary["combatants"]["bob"] == {"damage_dealt": 0, "damage_taken": 1, "wounds": 1, "dead": False}
     assert summary["combatants"]["ana"]["damage_dealt"] == 1 and (summary["actions"], summary["rolls"]) == (2, 3)
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        ("last_dive_round", "maladresse"),
+        ("last_dive_round", 0),
+        ("last_dive_round", True),
+    ],
+)
+def test_adjust_refuses_a_value_the_rules_cannot_read(path, value):
+    # The narration sweep (issue 38) set the round of the last Plongeon to "maladresse".
+    action = {"type": "adjust", "actor": GM, "target": "ana", "set": {path: value}}
+    assert refused(fight(), action, InvalidAction) == f"set.{path}"
+
+
+def test_adjust_sets_the_round_of_the_last_plongeon():
+    state, _ = gm(fight(), "adjust", target="ana", set={"last_dive_round": 1})
+    assert combatant(state, "ana")["last_dive_round"] == 1

@@ -74,21 +74,21 @@ CASES = [
         {
             "en": (
                 "bad fall",
-                "The game master sets Kael's wound level to serious wound (reason: bad fall).",
-                "The game master sets Kael's wound level to serious wound.",
+                "The game master gives Kael a serious wound (reason: bad fall).",
+                "The game master gives Kael a serious wound.",
             ),
             "fr": (
                 "mauvaise chute",
-                "Kael : le meneur de jeu fixe le niveau de blessure à blessure grave (motif : mauvaise chute).",
-                "Kael : le meneur de jeu fixe le niveau de blessure à blessure grave.",
+                "Kael : le meneur de jeu lui inflige une blessure grave (motif : mauvaise chute).",
+                "Kael : le meneur de jeu lui inflige une blessure grave.",
             ),
             "pt": (
                 "queda feia",
-                "Kael: o mestre define o nível de ferimento como ferimento grave (motivo: queda feia).",
-                "Kael: o mestre define o nível de ferimento como ferimento grave.",
+                "Kael: o mestre lhe inflige um ferimento grave (motivo: queda feia).",
+                "Kael: o mestre lhe inflige um ferimento grave.",
             ),
         },
-        id="value_adjusted.no_old",
+        id="value_adjusted.no_old.value=wound_level",
     ),
     pytest.param(
         "dark-earth",
@@ -100,21 +100,21 @@ CASES = [
         {
             "en": (
                 "healed",
-                "The game master clears Kael's wound level (it was serious wound; reason: healed).",
-                "The game master clears Kael's wound level (it was serious wound).",
+                "The game master heals Kael's serious wound (reason: healed).",
+                "The game master heals Kael's serious wound.",
             ),
             "fr": (
                 "soigné",
-                "Kael : le meneur de jeu efface le niveau de blessure (c'était blessure grave ; motif : soigné).",
-                "Kael : le meneur de jeu efface le niveau de blessure (c'était blessure grave).",
+                "Kael : le meneur de jeu guérit la blessure grave (motif : soigné).",
+                "Kael : le meneur de jeu guérit la blessure grave.",
             ),
             "pt": (
                 "curado",
-                "Kael: o mestre apaga o nível de ferimento (era ferimento grave; motivo: curado).",
-                "Kael: o mestre apaga o nível de ferimento (era ferimento grave).",
+                "Kael: o mestre cura o ferimento grave (motivo: curado).",
+                "Kael: o mestre cura o ferimento grave.",
             ),
         },
-        id="value_adjusted.no_new",
+        id="value_adjusted.no_new.value=wound_level",
     ),
     pytest.param(
         "duel-2d6",

@@ -2773,6 +2773,8 @@ export interface components {
                 dice?: unknown;
                 /** @description Shown in the sentence as {successes}. */
                 successes?: unknown;
+                /** @description Shown in the sentence as {terms}. */
+                terms?: unknown;
             } & {
                 [key: string]: unknown;
             };
@@ -2855,14 +2857,18 @@ export interface components {
             params: {
                 /** @description Shown in the sentence as {attacker}. */
                 attacker?: unknown;
+                /** @description Shown in the sentence as {bonus_successes}. */
+                bonus_successes?: unknown;
                 /** @description Shown in the sentence as {dice}. */
                 dice?: unknown;
                 /** @description Shown in the sentence as {pool}. */
                 pool?: unknown;
-                /** @description Shown in the sentence as {riposte_bonus}. */
-                riposte_bonus?: unknown;
+                /** @description Shown in the sentence as {successes}. */
+                successes?: unknown;
                 /** @description Shown in the sentence as {target}. */
                 target?: unknown;
+                /** @description Shown in the sentence as {terms}. */
+                terms?: unknown;
                 /** @description Shown in the sentence as {total}. */
                 total?: unknown;
             } & {
@@ -2981,8 +2987,6 @@ export interface components {
                 choc?: unknown;
                 /** @description Shown in the sentence as {combatant}. */
                 combatant?: unknown;
-                /** @description Shown in the sentence as {malus}. */
-                malus?: unknown;
             } & {
                 [key: string]: unknown;
             };
@@ -3186,6 +3190,8 @@ export interface components {
                 pool?: unknown;
                 /** @description Shown in the sentence as {successes}. */
                 successes?: unknown;
+                /** @description Shown in the sentence as {terms}. */
+                terms?: unknown;
             } & {
                 [key: string]: unknown;
             };
@@ -3238,6 +3244,8 @@ export interface components {
                 pool?: unknown;
                 /** @description Shown in the sentence as {successes}. */
                 successes?: unknown;
+                /** @description Shown in the sentence as {terms}. */
+                terms?: unknown;
             } & {
                 [key: string]: unknown;
             };
@@ -3410,6 +3418,8 @@ export interface components {
                 dice?: unknown;
                 /** @description Shown in the sentence as {successes}. */
                 successes?: unknown;
+                /** @description Shown in the sentence as {terms}. */
+                terms?: unknown;
             } & {
                 [key: string]: unknown;
             };
@@ -3514,6 +3524,8 @@ export interface components {
                 successes?: unknown;
                 /** @description Shown in the sentence as {target}. */
                 target?: unknown;
+                /** @description Shown in the sentence as {terms}. */
+                terms?: unknown;
             } & {
                 [key: string]: unknown;
             };
