@@ -64,7 +64,9 @@ MARSHMALLOW_MESSAGES = (
 def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     """Each marshmallow template as a pattern whose groups are its params."""
     found = []
-    for message in MARSHMALLOW_MESSAGES:
+    # The longest first: "Must be greater than or equal to {min}." would also match the range's
+    # message, its {min} taking "1 and less than or equal to 200".
+    for message in sorted(MARSHMALLOW_MESSAGES, key=lambda message: len(message.template), reverse=True):
         pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(message.template))
         found.append((re.compile(f"^{pattern}$"), message.template))
     return tuple(found)

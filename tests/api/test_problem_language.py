@@ -162,3 +162,15 @@ def test_a_refused_creation_reads_in_the_language_the_body_asks_for(client):
     problem = response.get_json()
     assert problem["title"] == "Requisição inválida"
     assert {"pointer": "/combatants/0/weapons", "detail": "os ids das armas devem ser únicos"} in problem["errors"]
+
+
+def test_a_range_refusal_reads_whole_in_the_reader_language(client):
+    # marshmallow's range message also starts like its "at least" one: the whole of it is said.
+    body = example(client, "duel-2d6")["combat"]
+    body = {**body, "lang": "fr", "combatants": [{**body["combatants"][0], "pv": 9999}, *body["combatants"][1:]]}
+    body.pop("seed", None)
+    problem = client.post("/combats", json=body).get_json()
+    assert {"pointer": "/combatants/0/pv", "detail": "Doit être compris entre 1 et 200."} in problem["errors"]
+    english = client.post("/combats", json=body, headers={"Accept-Language": "en"}).get_json()
+    detail = "Must be greater than or equal to 1 and less than or equal to 200."
+    assert {"pointer": "/combatants/0/pv", "detail": detail} in english["errors"]

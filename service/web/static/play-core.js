@@ -56,25 +56,37 @@ export function valueLabel(name, value, actor) {
   return server(page.lang) ?? known(`values.${value}`) ?? server("en") ?? humanize(value);
 }
 
-// A refusal's words in the reader's language: marshmallow's and the rules' English
-// messages recognised by their shape; what is not recognised is said generally.
+// A refusal's words in the reader's language: marshmallow's and the rules' messages
+// recognised by their shape, in whichever of the server's languages they came (the
+// combat's, or the one asked for); what is not recognised is said generally.
+const NUMBER = "(-?\\d+(?:\\.\\d+)?)";
+const SHAPES = {
+  range: new RegExp(`(?:greater than or equal to|compris entre|estar entre) ${NUMBER} (?:and less than or equal to|et|e) ${NUMBER}`),
+  min: new RegExp(`(?:greater than or equal to|supérieur ou égal à|maior ou igual a) ${NUMBER}`),
+  max: new RegExp(`(?:less than or equal to|inférieur ou égal à|menor ou igual a) ${NUMBER}`),
+  sum: /= (\d+), (?:but|mais|mas) (?:the|le|o) \w+ (?:is|est de|é de) (\d+)/,
+};
+const KINDS = [
+  [/Missing data for required field|Field may not be null|champ est obligatoire|ne peut pas être null|campo é obrigatório|não pode ser nulo/i, "missing"],
+  [/Not a valid (integer|number)|pas un nombre|não é um número/i, "number"],
+  [/Must be one of|Not a valid choice|l'une de ces valeurs|um destes valores/i, "choice"],
+  [/Length must be|Longer than|Shorter than|longueur|comprimento/i, "length"],
+  [/Unknown field|Champ inconnu|Campo desconhecido/i, "unknown"],
+  [/unique|únic/i, "unique"],
+  [/Not a valid|n'est pas un|não é um/i, "type"],
+];
 export function problemWords(message) {
   const text = String(message || "");
-  const range = /greater than or equal to (-?\d+(?:\.\d+)?) and less than or equal to (-?\d+(?:\.\d+)?)/.exec(text);
+  const range = SHAPES.range.exec(text);
   if (range) return t("problems.range", { min: range[1], max: range[2] });
-  const min = /greater than or equal to (-?\d+(?:\.\d+)?)/.exec(text);
+  const min = SHAPES.min.exec(text);
   if (min) return t("problems.min", { min: min[1] });
-  const max = /less than or equal to (-?\d+(?:\.\d+)?)/.exec(text);
+  const max = SHAPES.max.exec(text);
   if (max) return t("problems.max", { max: max[1] });
-  const sum = /= (\d+), but the \w+ is (\d+)/.exec(text);
+  const sum = SHAPES.sum.exec(text);
   if (sum) return t("problems.sum", { sum: sum[1], total: sum[2] });
-  const shapes = [
-    [/Missing data for required field|Field may not be null/i, "missing"], [/Not a valid (integer|number)/i, "number"],
-    [/Must be one of|Not a valid choice/i, "choice"], [/Length must be|Longer than|Shorter than/i, "length"],
-    [/Unknown field/i, "unknown"], [/unique/i, "unique"], [/Not a valid/i, "type"],
-  ];
-  const shape = shapes.find(([pattern]) => pattern.test(text));
-  return shape ? t(`problems.${shape[1]}`) : null;
+  const kind = KINDS.find(([pattern]) => pattern.test(text));
+  return kind ? t(`problems.${kind[1]}`) : null;
 }
 
 // The name a pointer's field goes by on the page: "/split/init" -> "Initiative dice",
