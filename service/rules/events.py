@@ -23,6 +23,10 @@ from .state import Event
 COMBATANT_PARAMS = frozenset({"actor", "target", "attacker", "defender", "combatant", "healer"})
 # Params naming a weapon or an item of a sheet: shown by the name the sheet gives it.
 ITEM_PARAMS = frozenset({"weapon", "item"})
+# A GM's adjusted value that names a weapon of the sheet (space-opera-d100's weapon in hand): its
+# ``old`` and ``new`` are shown by the weapon's name, as ITEM_PARAMS are.
+ITEM_VALUES = frozenset({"wielding"})
+ADJUSTED_PARAMS = frozenset({"old", "new"})
 # The game master's own words in an event the GM made (``author: "gm"``): shown as typed,
 # never through a ruleset's words for ids (duel-2d6 names its initiative reasons).
 GM_WORDS = frozenset({"reason"})
@@ -334,6 +338,13 @@ def fill(
             return None
         value = params[name]
         if name in ITEM_PARAMS and isinstance(value, str) and (item := _item_name(value, names, labels)):
+            shown[name] = item
+        elif (
+            name in ADJUSTED_PARAMS
+            and params.get("value") in ITEM_VALUES
+            and isinstance(value, str)
+            and (item := _item_name(value, names, labels))
+        ):
             shown[name] = item
         elif name in GM_WORDS and isinstance(value, str) and params.get("author") == GM_AUTHOR:
             shown[name] = value.strip()

@@ -78,8 +78,14 @@ def _kind(value: object) -> Refusal:
 
 
 def _same_kind(old: object, new: object) -> bool:
-    if old is None or new is None:
+    """Whether ``new`` may replace ``old``: the same kind; null where there was null or a text
+    (a weapon in hand, a name), and anything where there was null. Never a group of values."""
+    if isinstance(new, dict | list):
+        return False
+    if old is None:
         return True
+    if new is None:
+        return isinstance(old, str)
     if isinstance(old, bool) or isinstance(new, bool):
         return isinstance(old, bool) and isinstance(new, bool)
     if isinstance(old, int):
@@ -107,6 +113,12 @@ def adjust(ruleset: AnyRuleset, res: AnyResolution, action: Action) -> None:
                         ),
                         field=field,
                     )
+            elif isinstance(old, dict | list):
+                # A group of values (a ruleset's round counters, items): set its entries one by one.
+                raise InvalidAction(
+                    refusal("'{path}' holds several values: set one of them, as '{path}.<entry>'", path=path),
+                    field=field,
+                )
             elif not _same_kind(old, value):
                 raise InvalidAction(
                     refusal(

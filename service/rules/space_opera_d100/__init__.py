@@ -68,7 +68,13 @@ class SpaceOperaD100(Ruleset[SpaceOperaCombat, SpaceOperaCombatant]):
         return can_act(combatant)
 
     def check_value(self, combatant: SpaceOperaCombatant, path: str, value: Any, field: str) -> None:
-        """A kind is living or droid; only round.done takes true or false, and nothing else."""
+        """A kind is living or droid; the weapon in hand one of the sheet's, or none; only round.done
+        takes true or false, and nothing else."""
+        if path == "wielding" and value is not None and value not in {w["id"] for w in combatant["sheet"]["weapons"]}:
+            raise InvalidAction(
+                refusal("{target} has no weapon '{weapon_id}' on the sheet", target=combatant["name"], weapon_id=value),
+                field=field,
+            )
         if path == "kind" and value not in KINDS:
             raise InvalidAction(refusal("kind is 'living' or 'droid'"), field=field)
         if path == "round.done" and not isinstance(value, bool):

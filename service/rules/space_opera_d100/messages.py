@@ -72,6 +72,16 @@ ENGLISH: dict[str, Any] = {
     "value_adjusted.new": "The game master ends {target}'s turn for this round[reason? (reason: {reason})].",
     "value_adjusted.new.old": "The game master ends {target}'s turn for this round[reason? (reason: {reason})].",
     "value_adjusted.old": "The game master gives {target} back a turn this round[reason? (reason: {reason})].",
+    # The weapon in hand, named by the sheet or the catalog: an arrow, not prepositions its name would need.
+    "value_adjusted.value=wielding": (
+        "The game master changes {target}'s weapon in hand: {old} → {new}[reason? (reason: {reason})]."
+    ),
+    "value_adjusted.no_old.value=wielding": (
+        "The game master sets {target}'s weapon in hand: {new}[reason? (reason: {reason})]."
+    ),
+    "value_adjusted.no_new.value=wielding": (
+        "The game master has {target} put away the weapon in hand ({old})[reason? (reason: {reason})]."
+    ),
 }
 
 MESSAGES = {"en": ENGLISH}

@@ -102,3 +102,37 @@ def test_a_value_the_rules_cannot_hold_is_refused_and_changes_nothing(change, fi
         _adjust(state, set=change)
     assert refused.value.field == field
     assert state == before
+
+
+def test_the_weapon_in_hand_is_named_as_the_sheet_or_catalog_names_it():
+    state, _ = _adjust(fight(), set={"wielding": "epee"})
+    state, entry = _adjust(state, set={"wielding": "couteau"})
+    assert sentences(state, entry, "value_adjusted") == [
+        "The game master changes Garde's weapon in hand: sword → knife.",
+        "Garde : le meneur de jeu change l'arme en main : épée → couteau.",
+        "Garde: o mestre troca a arma em punho: espada → faca.",
+    ]
+    state, entry = _adjust(state, set={"wielding": None})
+    assert sentences(state, entry, "value_adjusted") == [
+        "The game master has Garde put away the weapon in hand (knife).",
+        "Garde : le meneur de jeu lui fait ranger l'arme en main (couteau).",
+        "Garde: o mestre manda guardar a arma em punho (faca).",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"wielding": "blaster"}, "set.wielding"),  # Kira's, not on Garde's sheet
+        ({"round": None}, "set.round"),  # a group of values: its entries are set one by one
+        ({"items": None}, "set.items"),
+        ({"pv": None}, "set.pv"),  # a number never becomes null
+    ],
+)
+def test_a_value_that_would_break_the_state_is_refused_and_changes_nothing(change, field):
+    state = fight()
+    before = unchanged(state)
+    with pytest.raises(InvalidAction) as refused:
+        _adjust(state, set=change)
+    assert refused.value.field == field
+    assert state == before
