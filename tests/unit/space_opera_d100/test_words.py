@@ -5,7 +5,9 @@ Garde's round at the start: initiative D12 2 + DEX 11 = 13 (KIRA_FIRST), no dodg
 
 import pytest
 
+from service.i18n import catalogues, labels
 from service.rules.errors import InvalidAction
+from service.rules.events import render
 
 from ..rules_helpers import sentences, step
 from .fixtures import fight, unchanged
@@ -136,3 +138,16 @@ def test_a_value_that_would_break_the_state_is_refused_and_changes_nothing(chang
         _adjust(state, set=change)
     assert refused.value.field == field
     assert state == before
+
+
+@pytest.mark.parametrize(
+    ("severity", "french"),
+    [
+        ("very_light", "Garde : blessure très légère, -1 SAN, -2 à une compétence au choix du MJ."),
+        ("light", "Garde : blessure légère, -1 SAN, -2 à une compétence au choix du MJ."),
+    ],
+)
+def test_a_wound_s_severity_agrees_with_blessure_in_french(severity, french):
+    event = {"code": "wound", "params": {"target": "garde", "severity": severity, "san_loss": 1, "skill_loss": 2}}
+    names = {"garde": "Garde"}
+    assert render(event, "fr", catalogues("space-opera-d100"), names, labels("space-opera-d100")["fr"]) == french
