@@ -15,14 +15,14 @@ like) are never translated.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from flask import has_request_context
 
-from ..i18n import SOURCE_LANGUAGE, say
+from ..i18n import SOURCE_LANGUAGE, preferred_language, say
 from ..proxied import current_request
 from ..rules.errors import NO_NAMES, Refusal, refusal
 from ..rules.schemas import LANGUAGES
@@ -81,21 +81,6 @@ def as_refusal(text: Any) -> Any:
             params: dict[str, Any] = match.groupdict()
             return refusal(template, **params)
     return text
-
-
-def preferred_language(accepted: Iterable[tuple[str, float]], default: str) -> str:
-    """The first language of ``accepted`` (by quality, as werkzeug's ``LanguageAccept`` lists
-    them) the service speaks, a regional tag counting for its language; ``default`` for ``*``
-    or when none is spoken."""
-    for value, quality in accepted:
-        if quality <= 0:
-            continue
-        if value == "*":
-            return default
-        primary = value.replace("_", "-").split("-")[0].lower()
-        if primary in LANGUAGES:
-            return primary
-    return default
 
 
 @dataclass(frozen=True)

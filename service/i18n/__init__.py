@@ -28,7 +28,7 @@ missing. A ruleset without a catalogue for a language reads in English there.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 
@@ -43,6 +43,7 @@ from ..rules.registry import RULESETS
 LOCALES = Path(__file__).resolve().parent / "locales"
 SOURCE_LANGUAGE = "en"
 TRANSLATED = ("fr", "pt")
+SPOKEN = (SOURCE_LANGUAGE, *TRANSLATED)
 COMMON = "common"
 # The msgctxt of a refusal after its owner's prefix, and the marker the extractor looks for.
 REFUSAL = "refusal"
@@ -230,3 +231,18 @@ def say(text: str, lang: str, ruleset_id: str | None = None, names: Mapping[str,
         for key, value in text.params.items()
     }
     return fill(translated, params, lang, {**text.names, **(names or {})}, words) or str(text)
+
+
+def preferred_language(accepted: Iterable[tuple[str, float]], default: str) -> str:
+    """The first language of ``accepted`` (by quality, as werkzeug's ``LanguageAccept`` lists
+    them) the service speaks, a regional tag counting for its language; ``default`` for ``*``
+    or when none is spoken."""
+    for value, quality in accepted:
+        if quality <= 0:
+            continue
+        if value == "*":
+            return default
+        primary = value.replace("_", "-").split("-")[0].lower()
+        if primary in SPOKEN:
+            return primary
+    return default

@@ -22,24 +22,21 @@ The use cases' results show their combat through these (``Seen.combat``,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from typing import Any
 
-from ..i18n import catalogues, labels
+from ..i18n import catalogues, labels, preferred_language
 from ..rules.engine import REDO
 from ..rules.events import narration_names, render
 from ..rules.registry import get_ruleset
 from ..rules.ruleset import Ruleset
-from ..rules.schemas import LANGUAGES
 from ..rules.viewer import Viewer
 
 HIDDEN = frozenset({"rng", "seed", "dice_keys"})
 
 
-class Languages(Protocol):
-    """A reader's preferred languages (werkzeug's ``LanguageAccept``, an Accept-Language parsed, is one):
-    the best of ``matches`` for the reader, or None when it names none of them."""
-
-    def best_match(self, matches: Iterable[str]) -> str | None: ...
+# A reader's preferred languages with their qualities, best first (werkzeug's ``LanguageAccept``,
+# an Accept-Language parsed, is one).
+Languages = Iterable[tuple[str, float]]
 
 
 def combat_view(state: Mapping[str, Any], viewer: Viewer) -> dict[str, Any]:
@@ -61,15 +58,10 @@ def _without_sheet(combatant: dict[str, Any]) -> dict[str, Any]:
 
 
 def narration_language(state: Mapping[str, Any], languages: Languages | None = None) -> str:
-    """The combat's language, unless the reader names another one the service speaks.
-
-    The combat's language is offered first, so a bare ``*`` (Node's fetch
-    sends it) or a tie keeps it, and a language the service does not speak
-    changes nothing."""
-    if not languages:
-        return str(state["lang"])
-    offered = [state["lang"], *(lang for lang in LANGUAGES if lang != state["lang"])]
-    return languages.best_match(offered) or str(state["lang"])
+    """The combat's language, unless the reader prefers another one the service speaks: the
+    rule a problem's language follows too (``i18n.preferred_language``), so that a bare ``*``
+    (Node's fetch sends it) or a language the service does not speak changes nothing."""
+    return preferred_language(languages or (), str(state["lang"]))
 
 
 def events_view(state: Mapping[str, Any], events: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:

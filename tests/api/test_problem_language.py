@@ -174,3 +174,15 @@ def test_a_range_refusal_reads_whole_in_the_reader_language(client):
     english = client.post("/combats", json=body, headers={"Accept-Language": "en"}).get_json()
     detail = "Must be greater than or equal to 1 and less than or equal to 200."
     assert {"pointer": "/combatants/0/pv", "detail": detail} in english["errors"]
+
+
+def test_the_log_and_a_refusal_follow_one_rule_for_the_reader_language(client):
+    # "en-US, fr;q=0.5" prefers English: a regional tag counts for its language (werkzeug's
+    # best_match alone would have taken French, the only exact match, for the log).
+    location, _ = create(client, example(client, "sistema-2d6")["combat"])  # lang "pt"
+    reader = {"Accept-Language": "en-US,fr;q=0.5"}
+    response, problem = refused(client, location, UNKNOWN_ACTOR, reader)
+    assert response.headers["Content-Language"] == "en"
+    assert problem["detail"] == "there is no combatant 'zed' in this combat"
+    (entry,) = client.get(f"{location}/events?after=0&limit=1", headers=reader).get_json()["items"]
+    assert entry["events"][0]["text"].startswith("The fight begins")

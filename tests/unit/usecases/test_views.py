@@ -15,14 +15,9 @@ from .conftest import COMBAT_ID
 ATTACK = {"type": "attack", "actor": "ana", "target": "capanga", "weapon": "pistola", "dice": [5, 4]}
 
 
-class Prefers:
-    """A reader's languages, as an Accept-Language parsed would give them: the first offered it names."""
-
-    def __init__(self, *names: str):
-        self.names = names
-
-    def best_match(self, matches):
-        return next((lang for lang in matches if lang in self.names), None)
+def Prefers(*names: str) -> list[tuple[str, float]]:  # noqa: N802 - reads as the reader it builds
+    """A reader's languages, as an Accept-Language parsed gives them: each with its quality, best first."""
+    return [(name, 1.0) for name in names]
 
 
 def hiding_capanga():
