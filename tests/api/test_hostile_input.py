@@ -105,7 +105,8 @@ def test_stream_after_or_last_event_id_beyond_any_seq_is_422_before_streaming(cl
 def test_a_dice_modifier_out_of_bounds_is_422(client, example, damage, says):
     body = copy.deepcopy(example["combat"])
     body["combatants"][1]["weapons"][0]["damage"] = damage
-    problem = assert_problem(client.post("/combats", json=body), 422, "/combatants/1/weapons/0/damage")
+    refused = client.post("/combats", json=body, headers={"Accept-Language": "en"})  # the example's lang is pt
+    problem = assert_problem(refused, 422, "/combatants/1/weapons/0/damage")
     assert says in problem["detail"]
 
 

@@ -46,7 +46,7 @@ def test_a_droid_cannot_be_stunned_in_every_language():
             4,  # Kira's max_attacks is 3
             [
                 "Kira may attack at most 3 times a round",
-                "Kira peut attaquer au plus 3 fois par round",
+                "Kira peut attaquer au plus 3 fois par tour",
                 "Kira pode atacar no máximo 3 vezes por rodada",
             ],
         ),
@@ -73,7 +73,7 @@ def test_a_declared_number_of_attacks_that_changes_is_counted_in_every_language(
     )
     assert _said(error) == [
         "2 attacks were declared for this round; the number cannot change",
-        "2 attaques ont été annoncées pour ce round : ce nombre ne peut plus changer",
+        "2 attaques ont été annoncées pour ce tour-ci : ce nombre ne peut plus changer",
         "2 ataques foram declarados nesta rodada: o número não pode mudar",
     ]
 

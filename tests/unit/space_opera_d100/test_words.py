@@ -24,7 +24,7 @@ def _adjust(state, **fields):
             {"round.initiative": 20},
             [
                 "The game master sets Garde's initiative this round from 13 to 20.",
-                "Garde : le meneur de jeu fait passer l'initiative de ce round de 13 à 20.",
+                "Garde : le meneur de jeu fait passer l'initiative de ce tour-ci de 13 à 20.",
                 "Garde: o mestre muda a iniciativa desta rodada de 13 para 20.",
             ],
         ),
@@ -32,7 +32,7 @@ def _adjust(state, **fields):
             {"round.dodges": 2},
             [
                 "The game master sets Garde's dodges this round from 0 to 2.",
-                "Garde : le meneur de jeu fait passer les esquives de ce round de 0 à 2.",
+                "Garde : le meneur de jeu fait passer les esquives de ce tour-ci de 0 à 2.",
                 "Garde: o mestre muda as esquivas desta rodada de 0 para 2.",
             ],
         ),
@@ -40,7 +40,7 @@ def _adjust(state, **fields):
             {"round.damage": 7},
             [
                 "The game master sets Garde's HP lost this round from 0 to 7.",
-                "Garde : le meneur de jeu fait passer les PV perdus ce round de 0 à 7.",
+                "Garde : le meneur de jeu fait passer les PV perdus ce tour-ci de 0 à 7.",
                 "Garde: o mestre muda os PV perdidos nesta rodada de 0 para 7.",
             ],
         ),
@@ -48,7 +48,7 @@ def _adjust(state, **fields):
             {"round.attacks_left": 1},
             [
                 "The game master sets Garde's attacks left this round to 1.",
-                "Garde : le meneur de jeu fixe les attaques restantes de ce round à 1.",
+                "Garde : le meneur de jeu fixe les attaques restantes de ce tour-ci à 1.",
                 "Garde: o mestre define os ataques restantes nesta rodada como 1.",
             ],
         ),
@@ -56,7 +56,7 @@ def _adjust(state, **fields):
             {"round.attacks": 2},
             [
                 "The game master sets Garde's number of attacks declared this round to 2.",
-                "Garde : le meneur de jeu fixe le nombre d'attaques annoncées pour ce round à 2.",
+                "Garde : le meneur de jeu fixe le nombre d'attaques annoncées pour ce tour-ci à 2.",
                 "Garde: o mestre define o número de ataques declarados nesta rodada como 2.",
             ],
         ),
@@ -64,7 +64,7 @@ def _adjust(state, **fields):
             {"round.done": True},
             [
                 "The game master ends Garde's turn for this round.",
-                "Garde : le meneur de jeu met fin à son tour pour ce round.",
+                "Garde : le meneur de jeu met fin à son tour.",
                 "Garde: o mestre encerra a vez nesta rodada.",
             ],
         ),
@@ -88,7 +88,7 @@ def test_a_turn_given_back_is_said_in_a_whole_sentence():
     state, entry = _adjust(state, set={"round.done": False})
     assert sentences(state, entry, "value_adjusted") == [
         "The game master gives Garde back a turn this round.",
-        "Garde : le meneur de jeu lui rend son tour pour ce round.",
+        "Garde : le meneur de jeu lui rend son tour.",
         "Garde: o mestre devolve a vez nesta rodada.",
     ]
 
